@@ -1,0 +1,272 @@
+-- Eventloom: the append-only, hash-chained event log that is Zaxy's source of truth.
+-- The chain is linked by a BEFORE INSERT trigger under a per-space advisory lock, so writers in
+-- different spaces never wait for each other. docs/eventloom.md specifies the hashed bytes.
+
+DO $$
+BEGIN
+  IF current_setting('server_encoding') <> 'UTF8' THEN
+    RAISE EXCEPTION 'zaxy needs a UTF8 database (this one is %)', current_setting('server_encoding');
+  END IF;
+  IF NOT EXISTS (SELECT FROM pg_available_extensions WHERE name = 'vector') THEN
+    RAISE EXCEPTION 'zaxy needs the pgvector extension: install postgresql-17-pgvector (or use testcontainers/postgres.sh)';
+  END IF;
+END $$;
+
+CREATE EXTENSION IF NOT EXISTS vector;
+
+-- The error raised when anything tries to change or remove the log.
+-- SQLSTATE ZX001 is mapped to eventloom.ErrAppendOnly.
+CREATE FUNCTION zaxy_reject_change() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION '% on % is not allowed: the table is append-only', TG_OP, TG_TABLE_NAME
+    USING ERRCODE = 'ZX001';
+END $$;
+
+-- A space exists from its first append. Its row holds the chain head, maintained by the
+-- events_head trigger, so verify can tell when the end of the log has been cut off.
+CREATE TABLE spaces (
+  space_id   text PRIMARY KEY
+             CONSTRAINT spaces_space_id_format CHECK (space_id ~ '^[a-z0-9][a-z0-9._-]{0,63}$'),
+  created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  head_seq   bigint NOT NULL,
+  head_hash  bytea NOT NULL,
+  head_at    timestamptz NOT NULL
+);
+
+CREATE TABLE events (
+  space_id    text NOT NULL
+              CONSTRAINT events_space_id_format CHECK (space_id ~ '^[a-z0-9][a-z0-9._-]{0,63}$'),
+  seq         bigint NOT NULL CONSTRAINT events_seq_positive CHECK (seq > 0),
+  type        text NOT NULL
+              CONSTRAINT events_type_format CHECK (type ~ '^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$' AND length(type) <= 128),
+  session_id  text NOT NULL DEFAULT '' CONSTRAINT events_session_id_length CHECK (length(session_id) <= 256),
+  actor       text NOT NULL DEFAULT '' CONSTRAINT events_actor_length CHECK (length(actor) <= 256),
+  occurred_at timestamptz NOT NULL,
+  recorded_at timestamptz NOT NULL,
+  content     text NOT NULL DEFAULT '',
+  data        jsonb NOT NULL DEFAULT '{}' CONSTRAINT events_data_object CHECK (jsonb_typeof(data) = 'object'),
+  cues        jsonb NOT NULL DEFAULT '{}' CONSTRAINT events_cues_object CHECK (jsonb_typeof(cues) = 'object'),
+  prev_hash   bytea NOT NULL CONSTRAINT events_prev_hash_length CHECK (length(prev_hash) = 32),
+  hash        bytea NOT NULL CONSTRAINT events_hash_length CHECK (length(hash) = 32),
+  PRIMARY KEY (space_id, seq)
+);
+
+CREATE INDEX events_session ON events (space_id, session_id, seq) WHERE session_id <> '';
+
+COMMENT ON TABLE events IS 'Eventloom: append-only, hash-chained per space. Never updated or deleted.';
+
+-- One netstring-like field of the canonical bytes: "<UTF-8 byte length>:<value>\n".
+CREATE FUNCTION zaxy_canonical_field(value text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN octet_length(value)::text || ':' || value || E'\n';
+
+-- A timestamp as hashed: UTC, microseconds, "YYYY-MM-DDTHH:MM:SS.ffffffZ".
+CREATE FUNCTION zaxy_canonical_time(ts timestamptz) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
+
+-- The exact bytes an event's hash covers (after prev_hash). See docs/eventloom.md.
+CREATE FUNCTION zaxy_event_canonical(
+  space_id text, seq bigint, type text, session_id text, actor text,
+  occurred_at timestamptz, recorded_at timestamptz, content text, data jsonb, cues jsonb
+) RETURNS bytea
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN convert_to(
+  'zaxy-event-v1' || E'\n'
+  || zaxy_canonical_field(space_id)
+  || zaxy_canonical_field(seq::text)
+  || zaxy_canonical_field(type)
+  || zaxy_canonical_field(session_id)
+  || zaxy_canonical_field(actor)
+  || zaxy_canonical_field(zaxy_canonical_time(occurred_at))
+  || zaxy_canonical_field(zaxy_canonical_time(recorded_at))
+  || zaxy_canonical_field(content)
+  || zaxy_canonical_field(data::text)
+  || zaxy_canonical_field(cues::text),
+  'UTF8');
+
+-- Links each new event into its space's chain. Whatever a client supplied for seq,
+-- recorded_at, prev_hash and hash is ignored and replaced.
+CREATE FUNCTION events_link() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  last_seq bigint;
+  last_hash bytea;
+  last_recorded timestamptz;
+BEGIN
+  -- Serializes writers of one space until commit; other spaces use other keys.
+  PERFORM pg_advisory_xact_lock(1517840761, hashtext(NEW.space_id));
+
+  SELECT e.seq, e.hash, e.recorded_at INTO last_seq, last_hash, last_recorded
+  FROM events e WHERE e.space_id = NEW.space_id
+  ORDER BY e.seq DESC LIMIT 1;
+
+  IF NOT FOUND THEN
+    last_seq := 0;
+    last_hash := '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea;
+  END IF;
+
+  NEW.seq := last_seq + 1;
+  -- recorded_at never goes backwards along a chain.
+  NEW.recorded_at := greatest(date_trunc('microseconds', clock_timestamp()), last_recorded);
+  NEW.occurred_at := coalesce(NEW.occurred_at, NEW.recorded_at);
+  NEW.session_id := coalesce(NEW.session_id, '');
+  NEW.actor := coalesce(NEW.actor, '');
+  NEW.content := coalesce(NEW.content, '');
+  NEW.data := coalesce(NEW.data, '{}');
+  NEW.cues := coalesce(NEW.cues, '{}');
+  NEW.prev_hash := last_hash;
+  NEW.hash := sha256(last_hash || zaxy_event_canonical(
+    NEW.space_id, NEW.seq, NEW.type, NEW.session_id, NEW.actor,
+    NEW.occurred_at, NEW.recorded_at, NEW.content, NEW.data, NEW.cues));
+  RETURN NEW;
+END $$;
+
+CREATE TRIGGER events_link BEFORE INSERT ON events
+  FOR EACH ROW EXECUTE FUNCTION events_link();
+
+-- Moves each touched space's chain head forward once per statement. SECURITY DEFINER because
+-- the application role may read spaces but not write it.
+CREATE FUNCTION events_head() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+BEGIN
+  INSERT INTO spaces AS s (space_id, head_seq, head_hash, head_at)
+  SELECT DISTINCT ON (n.space_id) n.space_id, n.seq, n.hash, n.recorded_at
+  FROM new_events n
+  ORDER BY n.space_id, n.seq DESC
+  ON CONFLICT (space_id) DO UPDATE
+    SET head_seq = excluded.head_seq, head_hash = excluded.head_hash, head_at = excluded.head_at
+    WHERE s.head_seq < excluded.head_seq;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER events_head AFTER INSERT ON events
+  REFERENCING NEW TABLE AS new_events
+  FOR EACH STATEMENT EXECUTE FUNCTION events_head();
+
+CREATE TRIGGER events_no_update_delete BEFORE UPDATE OR DELETE ON events
+  FOR EACH ROW EXECUTE FUNCTION zaxy_reject_change();
+CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
+  FOR EACH STATEMENT EXECUTE FUNCTION zaxy_reject_change();
+
+-- Idempotency keys: one row per (space, key), naming the seq range the original request
+-- appended and a digest of its body. Append-only like the log.
+CREATE TABLE idempotency_keys (
+  space_id     text NOT NULL,
+  key          text NOT NULL CONSTRAINT idempotency_keys_key_length CHECK (length(key) BETWEEN 1 AND 255),
+  request_hash bytea NOT NULL,
+  first_seq    bigint NOT NULL,
+  last_seq     bigint NOT NULL,
+  created_at   timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (space_id, key),
+  FOREIGN KEY (space_id, first_seq) REFERENCES events (space_id, seq),
+  FOREIGN KEY (space_id, last_seq) REFERENCES events (space_id, seq)
+);
+
+CREATE TRIGGER idempotency_keys_no_update_delete BEFORE UPDATE OR DELETE ON idempotency_keys
+  FOR EACH ROW EXECUTE FUNCTION zaxy_reject_change();
+CREATE TRIGGER idempotency_keys_no_truncate BEFORE TRUNCATE ON idempotency_keys
+  FOR EACH STATEMENT EXECUTE FUNCTION zaxy_reject_change();
+
+-- Recomputes every hash of a space, checks every prev_hash link, gapless seq from 1 and the
+-- chain head, and reports the first broken seq with the reason (ok = true when none).
+CREATE FUNCTION zaxy_verify(p_space_id text)
+RETURNS TABLE (space_id text, events bigint, head_seq bigint, head_hash bytea,
+               ok boolean, broken_seq bigint, reason text)
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  zero bytea := '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea;
+  n bigint;
+  last_seq bigint;
+  last_hash bytea;
+  recorded_head_seq bigint;
+  recorded_head_hash bytea;
+BEGIN
+  space_id := p_space_id;
+  SELECT s.head_seq, s.head_hash INTO recorded_head_seq, recorded_head_hash
+  FROM spaces s WHERE s.space_id = p_space_id;
+
+  SELECT count(*), max(e.seq) INTO n, last_seq FROM events e WHERE e.space_id = p_space_id;
+  events := n;
+  IF n = 0 AND recorded_head_seq IS NULL THEN
+    RETURN; -- no such space: no rows
+  END IF;
+  SELECT e.hash INTO last_hash FROM events e WHERE e.space_id = p_space_id AND e.seq = last_seq;
+  head_seq := last_seq;
+  head_hash := last_hash;
+
+  SELECT c.broken, c.why INTO broken_seq, reason
+  FROM (
+    SELECT w.seq,
+      CASE
+        WHEN w.seq <> coalesce(w.before_seq, 0) + 1 THEN coalesce(w.before_seq, 0) + 1
+        ELSE w.seq
+      END AS broken,
+      CASE
+        WHEN w.seq <> coalesce(w.before_seq, 0) + 1 AND w.seq > coalesce(w.before_seq, 0) + 1 THEN
+          format('seq %s is missing (the log jumps from seq %s to seq %s)',
+                 coalesce(w.before_seq, 0) + 1, coalesce(w.before_seq, 0), w.seq)
+        WHEN w.seq <> coalesce(w.before_seq, 0) + 1 THEN
+          format('seq %s is out of order', w.seq)
+        WHEN w.prev_hash <> coalesce(w.before_hash, zero) THEN
+          'prev_hash does not match the hash of the previous event'
+        WHEN w.hash <> w.expected THEN
+          'hash does not match the recomputed hash of the event'
+      END AS why
+    FROM (
+      SELECT e.seq, e.prev_hash, e.hash,
+        lag(e.seq) OVER win AS before_seq,
+        lag(e.hash) OVER win AS before_hash,
+        sha256(e.prev_hash || zaxy_event_canonical(e.space_id, e.seq, e.type, e.session_id, e.actor,
+          e.occurred_at, e.recorded_at, e.content, e.data, e.cues)) AS expected
+      FROM events e
+      WHERE e.space_id = p_space_id
+      WINDOW win AS (ORDER BY e.seq)
+    ) w
+  ) c
+  WHERE c.why IS NOT NULL
+  ORDER BY c.seq
+  LIMIT 1;
+
+  IF broken_seq IS NULL THEN
+    IF recorded_head_seq IS NULL THEN
+      broken_seq := 1;
+      reason := 'the space has events but no chain head';
+    ELSIF recorded_head_seq > coalesce(last_seq, 0) THEN
+      broken_seq := coalesce(last_seq, 0) + 1;
+      reason := format('the chain head is seq %s but the log ends at seq %s', recorded_head_seq, coalesce(last_seq, 0));
+    ELSIF recorded_head_seq < last_seq THEN
+      broken_seq := recorded_head_seq + 1;
+      reason := format('the log continues past the chain head (seq %s)', recorded_head_seq);
+    ELSIF recorded_head_hash <> last_hash THEN
+      broken_seq := last_seq;
+      reason := 'the last event''s hash does not match the chain head';
+    END IF;
+  END IF;
+
+  ok := broken_seq IS NULL;
+  RETURN NEXT;
+END $$;
+
+-- The application role: SELECT and INSERT on the log, nothing more. The service logs in as a
+-- role that is a member of it (docs/operations.md). Created here when the migrating role may.
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'zaxy_app') THEN
+    BEGIN
+      CREATE ROLE zaxy_app NOLOGIN;
+    EXCEPTION WHEN insufficient_privilege THEN
+      RAISE NOTICE 'cannot create role zaxy_app (no CREATEROLE); create it and re-grant, see docs/operations.md';
+    END;
+  END IF;
+  IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'zaxy_app') THEN
+    GRANT SELECT, INSERT ON events, idempotency_keys TO zaxy_app;
+    GRANT SELECT ON spaces TO zaxy_app;
+    GRANT SELECT ON schema_migrations TO zaxy_app;
+    GRANT SELECT ON river_migration TO zaxy_app;
+    GRANT SELECT, INSERT, UPDATE, DELETE ON river_job, river_leader, river_queue,
+      river_notification TO zaxy_app;
+    GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO zaxy_app;
+  END IF;
+END $$;
