@@ -1,0 +1,221 @@
+package eventloom
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	zsql "github.com/zaxy/zaxy/sql"
+)
+
+var (
+	qAppend         = zsql.Query("eventloom/append")
+	qReceipts       = zsql.Query("eventloom/receipts")
+	qIdempotencyGet = zsql.Query("eventloom/idempotency_get")
+	qIdempotencyPut = zsql.Query("eventloom/idempotency_put")
+)
+
+// AppendParams is one append: one event or an all-or-nothing batch into one space.
+type AppendParams struct {
+	// SpaceID is the space to append to; it exists from its first append.
+	SpaceID string
+	// Events are appended in order, all or none.
+	Events []NewEvent
+	// IdempotencyKey, when set, makes a retry with the same key and body return the original
+	// receipts; the same key with a different body is ErrConflict and appends nothing.
+	IdempotencyKey string
+}
+
+// AppendResult is what an append recorded.
+type AppendResult struct {
+	SpaceID string `json:"space_id"`
+	// Receipts are in the order of the submitted events.
+	Receipts []Receipt `json:"events"`
+	// Replayed is true when an idempotent retry was answered from the original append.
+	Replayed bool `json:"replayed"`
+}
+
+// Append appends in its own transaction.
+func (s *Store) Append(ctx context.Context, p *AppendParams) (*AppendResult, error) {
+	var res *AppendResult
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var err error
+		res, err = s.AppendTx(ctx, tx, p)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// AppendTx appends inside the caller's transaction (which must be READ COMMITTED, the
+// default): the events, the idempotency record and the outbox job commit or roll back with it.
+// Writers to the same space wait for each other from the insert until commit.
+func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, p *AppendParams) (*AppendResult, error) {
+	if err := ValidateSpaceID(p.SpaceID); err != nil {
+		return nil, err
+	}
+	if err := ValidateBatch(p.Events); err != nil {
+		return nil, err
+	}
+	var reqHash []byte
+	if p.IdempotencyKey != "" {
+		if err := ValidateIdempotencyKey(p.IdempotencyKey); err != nil {
+			return nil, err
+		}
+		reqHash = requestHash(p.Events)
+		if res, err := s.answerRetry(ctx, tx, p.SpaceID, p.IdempotencyKey, reqHash); !errors.Is(err, pgx.ErrNoRows) {
+			return res, err
+		}
+	}
+
+	// A savepoint lets a lost race for the idempotency key undo the events without
+	// touching the rest of the caller's transaction.
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("append: %w", err)
+	}
+	defer sp.Rollback(ctx) //nolint:errcheck // no-op after commit
+
+	receipts, err := insertEvents(ctx, sp, p.SpaceID, p.Events)
+	if err != nil {
+		return nil, err
+	}
+	if p.IdempotencyKey != "" {
+		var stored bool
+		err := sp.QueryRow(ctx, qIdempotencyPut, p.SpaceID, p.IdempotencyKey, reqHash,
+			receipts[0].Seq, receipts[len(receipts)-1].Seq).Scan(&stored)
+		if errors.Is(err, pgx.ErrNoRows) {
+			// Another request with this key committed first: answer from it.
+			if err := sp.Rollback(ctx); err != nil {
+				return nil, fmt.Errorf("append: %w", err)
+			}
+			return s.answerRetry(ctx, tx, p.SpaceID, p.IdempotencyKey, reqHash)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("record idempotency key: %w", mapPgError(err))
+		}
+	}
+	if s.outbox != nil {
+		if err := s.outbox.EnqueueTx(ctx, sp, p.SpaceID, receipts[len(receipts)-1].Seq); err != nil {
+			return nil, fmt.Errorf("enqueue projection: %w", err)
+		}
+	}
+	if err := sp.Commit(ctx); err != nil {
+		return nil, fmt.Errorf("append: %w", err)
+	}
+	return &AppendResult{SpaceID: p.SpaceID, Receipts: receipts}, nil
+}
+
+func insertEvents(ctx context.Context, tx pgx.Tx, space string, events []NewEvent) ([]Receipt, error) {
+	n := len(events)
+	types, sessions, actors := make([]string, n), make([]string, n), make([]string, n)
+	contents, datas, cues := make([]string, n), make([]*string, n), make([]*string, n)
+	occurred := make([]pgtype.Timestamptz, n)
+	for i, e := range events {
+		types[i], sessions[i], actors[i], contents[i] = e.Type, e.SessionID, e.Actor, e.Content
+		if e.OccurredAt != nil {
+			occurred[i] = pgtype.Timestamptz{Time: *e.OccurredAt, Valid: true}
+		}
+		datas[i] = rawOrNil(e.Data)
+		cues[i] = rawOrNil(e.Cues)
+	}
+	rows, err := tx.Query(ctx, qAppend, space, types, sessions, actors, occurred, contents, datas, cues)
+	if err != nil {
+		return nil, fmt.Errorf("append events: %w", mapPgError(err))
+	}
+	receipts, err := pgx.CollectRows(rows, scanReceipt)
+	if err != nil {
+		return nil, fmt.Errorf("append events: %w", mapPgError(err))
+	}
+	if len(receipts) != n {
+		return nil, fmt.Errorf("append events: inserted %d of %d", len(receipts), n)
+	}
+	return receipts, nil
+}
+
+func rawOrNil(r json.RawMessage) *string {
+	if r == nil {
+		return nil
+	}
+	s := string(r)
+	return &s
+}
+
+func scanReceipt(row pgx.CollectableRow) (Receipt, error) {
+	var r Receipt
+	err := row.Scan(&r.Seq, &r.Hash, &r.PrevHash, &r.RecordedAt, &r.OccurredAt)
+	r.RecordedAt, r.OccurredAt = r.RecordedAt.UTC(), r.OccurredAt.UTC()
+	return r, err
+}
+
+// answerRetry answers from an existing idempotency record; pgx.ErrNoRows when there is none.
+func (s *Store) answerRetry(ctx context.Context, tx pgx.Tx, space, key string, reqHash []byte) (*AppendResult, error) {
+	var stored []byte
+	var first, last int64
+	err := tx.QueryRow(ctx, qIdempotencyGet, space, key).Scan(&stored, &first, &last)
+	if err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("read idempotency key: %w", err)
+	}
+	if string(stored) != string(reqHash) {
+		return nil, fmt.Errorf("%w: idempotency key %q was already used with a different request body (seq %d-%d)", ErrConflict, key, first, last)
+	}
+	rows, err := tx.Query(ctx, qReceipts, space, first, last)
+	if err != nil {
+		return nil, fmt.Errorf("read receipts: %w", err)
+	}
+	receipts, err := pgx.CollectRows(rows, scanReceipt)
+	if err != nil {
+		return nil, fmt.Errorf("read receipts: %w", err)
+	}
+	return &AppendResult{SpaceID: space, Receipts: receipts, Replayed: true}, nil
+}
+
+// requestHash digests what the client sent (before defaults), so a retry of the same request
+// matches even when occurred_at was left to default.
+func requestHash(events []NewEvent) []byte {
+	type norm struct {
+		Type, SessionID, Actor, OccurredAt, Content string
+		Data, Cues                                  any
+	}
+	list := make([]norm, len(events))
+	for i, e := range events {
+		n := norm{Type: e.Type, SessionID: e.SessionID, Actor: e.Actor, Content: e.Content,
+			Data: normalizeJSON(e.Data), Cues: normalizeJSON(e.Cues)}
+		if e.OccurredAt != nil {
+			n.OccurredAt = e.OccurredAt.UTC().Format(time.RFC3339Nano)
+		}
+		list[i] = n
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		panic(err) // only maps, slices, strings and json.Number: cannot fail
+	}
+	sum := sha256.Sum256(b)
+	return sum[:]
+}
+
+// normalizeJSON decodes a validated object so that key order and whitespace do not matter.
+func normalizeJSON(raw json.RawMessage) any {
+	if raw == nil {
+		return map[string]any{}
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return string(raw)
+	}
+	return v
+}

@@ -1,0 +1,137 @@
+package eventloom
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+var eventFields = map[string]bool{
+	"type": true, "session_id": true, "actor": true, "occurred_at": true,
+	"content": true, "data": true, "cues": true,
+}
+
+// DecodeEvent parses one event object strictly: unknown fields, wrong types and malformed
+// timestamps are errors naming the field (prefixed with path, e.g. "events[3].").
+// It does not run Validate.
+func DecodeEvent(raw json.RawMessage, path string) (NewEvent, error) {
+	var ev NewEvent
+	fields, err := decodeObject(raw, strings.TrimSuffix(path, "."))
+	if err != nil {
+		return ev, err
+	}
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !eventFields[name] {
+			return ev, invalid(path+name, "is not a known event field (known: type, session_id, actor, occurred_at, content, data, cues)")
+		}
+	}
+	str := func(name string, dst *string) error {
+		v, ok := fields[name]
+		if !ok || isNull(v) {
+			return nil
+		}
+		if err := json.Unmarshal(v, dst); err != nil {
+			return invalid(path+name, "must be a string")
+		}
+		return nil
+	}
+	for name, dst := range map[string]*string{"type": &ev.Type, "session_id": &ev.SessionID, "actor": &ev.Actor, "content": &ev.Content} {
+		if err := str(name, dst); err != nil {
+			return ev, err
+		}
+	}
+	if v, ok := fields["occurred_at"]; ok && !isNull(v) {
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return ev, invalid(path+"occurred_at", "must be an RFC 3339 timestamp string")
+		}
+		t, err := parseTime(path+"occurred_at", s)
+		if err != nil {
+			return ev, err
+		}
+		ev.OccurredAt = &t
+	}
+	for name, dst := range map[string]*json.RawMessage{"data": &ev.Data, "cues": &ev.Cues} {
+		if v, ok := fields[name]; ok && !isNull(v) {
+			if t := bytes.TrimSpace(v); len(t) == 0 || t[0] != '{' {
+				return ev, invalid(path+name, "must be a JSON object")
+			}
+			*dst = v
+		}
+	}
+	return ev, nil
+}
+
+// decodeObject parses a JSON object into its raw fields; a duplicate key is an error.
+func decodeObject(raw json.RawMessage, field string) (map[string]json.RawMessage, error) {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '{' {
+		if field == "" {
+			return nil, invalid("", "request body must be a JSON object")
+		}
+		return nil, invalid(field, "must be a JSON object")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(t, &fields); err != nil {
+		return nil, invalid(field, "is not valid JSON: %v", jsonErrText(err))
+	}
+	return fields, nil
+}
+
+func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }
+
+func jsonErrText(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
+	}
+	return err.Error()
+}
+
+// DecodeAppendBody parses an append request body: either one event object or
+// {"events": [...]}. Every error names the field.
+func DecodeAppendBody(body []byte) ([]NewEvent, error) {
+	if !json.Valid(body) {
+		var v any
+		err := json.Unmarshal(body, &v)
+		return nil, invalid("", "request body is not valid JSON: %s", jsonErrText(err))
+	}
+	fields, err := decodeObject(body, "")
+	if err != nil {
+		return nil, err
+	}
+	rawEvents, batch := fields["events"]
+	if !batch {
+		ev, err := DecodeEvent(body, "")
+		if err != nil {
+			return nil, err
+		}
+		return []NewEvent{ev}, nil
+	}
+	for name := range fields {
+		if name != "events" {
+			return nil, invalid(name, "is not allowed beside \"events\" in a batch body")
+		}
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(rawEvents, &items); err != nil || items == nil {
+		return nil, invalid("events", "must be an array of event objects")
+	}
+	out := make([]NewEvent, len(items))
+	for i, item := range items {
+		ev, err := DecodeEvent(item, fmt.Sprintf("events[%d].", i))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = ev
+	}
+	return out, nil
+}

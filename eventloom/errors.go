@@ -1,0 +1,73 @@
+package eventloom
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+var (
+	// ErrInvalid marks input that was rejected; the error is a *ValidationError naming the field.
+	ErrInvalid = errors.New("invalid input")
+	// ErrNotFound means the space has had no append yet.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict means an idempotency key was reused with a different request body.
+	ErrConflict = errors.New("conflict")
+	// ErrAppendOnly means something tried to update, delete or truncate the log.
+	ErrAppendOnly = errors.New("the event log is append-only")
+)
+
+// ValidationError names the input field that is wrong and why. It matches ErrInvalid.
+type ValidationError struct {
+	// Field is the JSON path of the offending field, e.g. "events[2].type".
+	Field string
+	// Message says what is wrong, in a sentence fragment.
+	Message string
+}
+
+func (e *ValidationError) Error() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return e.Field + ": " + e.Message
+}
+
+// Is makes errors.Is(err, ErrInvalid) true.
+func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }
+
+func invalid(field, format string, args ...any) error {
+	return &ValidationError{Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// SQLSTATEs raised by the schema.
+const sqlstateAppendOnly = "ZX001"
+
+// mapPgError turns database errors that describe bad input or a forbidden change into this
+// package's sentinels; anything else is returned as is.
+func mapPgError(err error) error {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return err
+	}
+	switch pgErr.Code {
+	case sqlstateAppendOnly:
+		return fmt.Errorf("%w: %s", ErrAppendOnly, pgErr.Message)
+	case "22P02", "22P05", "22021", "54000":
+		// invalid text representation, unsupported unicode escape, bad encoding, too large
+		return &ValidationError{Message: pgErr.Message}
+	case "23514": // check_violation
+		return &ValidationError{Field: constraintField[pgErr.ConstraintName], Message: "violates " + pgErr.ConstraintName}
+	}
+	return err
+}
+
+var constraintField = map[string]string{
+	"events_space_id_format":      "space",
+	"events_type_format":          "type",
+	"events_session_id_length":    "session_id",
+	"events_actor_length":         "actor",
+	"events_data_object":          "data",
+	"events_cues_object":          "cues",
+	"idempotency_keys_key_length": "idempotency_key",
+}

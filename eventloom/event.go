@@ -1,0 +1,50 @@
+package eventloom
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// NewEvent is an event as a client submits it. The database assigns seq, recorded_at,
+// prev_hash and hash.
+type NewEvent struct {
+	// Type is dotted lowercase, e.g. "message" or "fact.asserted".
+	Type string `json:"type"`
+	// SessionID groups the events of one agent run or conversation; optional.
+	SessionID string `json:"session_id,omitempty"`
+	// Actor says who or what produced the event; optional.
+	Actor string `json:"actor,omitempty"`
+	// OccurredAt is when it happened; nil means "now" (the recorded_at).
+	OccurredAt *time.Time `json:"occurred_at,omitempty"`
+	// Content is the event's text.
+	Content string `json:"content,omitempty"`
+	// Data is a JSON object of structured fields; nil means {}.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Cues is a JSON object of retrieval cues (task, repo, tool, phase, free keys); nil means {}.
+	Cues json.RawMessage `json:"cues,omitempty"`
+}
+
+// Event is an event as recorded in the log.
+type Event struct {
+	SpaceID    string          `json:"space_id"`
+	Seq        int64           `json:"seq"`
+	Type       string          `json:"type"`
+	SessionID  string          `json:"session_id,omitempty"`
+	Actor      string          `json:"actor,omitempty"`
+	OccurredAt time.Time       `json:"occurred_at"`
+	RecordedAt time.Time       `json:"recorded_at"`
+	Content    string          `json:"content,omitempty"`
+	Data       json.RawMessage `json:"data"`
+	Cues       json.RawMessage `json:"cues"`
+	PrevHash   Hash            `json:"prev_hash"`
+	Hash       Hash            `json:"hash"`
+}
+
+// Receipt is what an append returns for each event.
+type Receipt struct {
+	Seq        int64     `json:"seq"`
+	Hash       Hash      `json:"hash"`
+	PrevHash   Hash      `json:"prev_hash"`
+	RecordedAt time.Time `json:"recorded_at"`
+	OccurredAt time.Time `json:"occurred_at"`
+}

@@ -1,0 +1,137 @@
+package eventloom
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	zsql "github.com/zaxy/zaxy/sql"
+)
+
+var (
+	qReplay      = zsql.Query("eventloom/replay")
+	qSpaceExists = zsql.Query("eventloom/space_exists")
+)
+
+// Replay page sizes.
+const (
+	DefaultReplayLimit = 100
+	MaxReplayLimit     = 10000
+)
+
+// ReplayParams selects events of one space in seq order.
+type ReplayParams struct {
+	// SpaceID is the space to read.
+	SpaceID string
+	// AfterSeq is the cursor: only events with seq > AfterSeq (0 = from the start).
+	AfterSeq int64
+	// UntilSeq, when > 0, is the last seq to include.
+	UntilSeq int64
+	// SessionID, when set, keeps only that session's events.
+	SessionID string
+	// RecordedBefore, when set, keeps only events recorded at or before it.
+	RecordedBefore *time.Time
+	// Limit is the page size; 0 means DefaultReplayLimit; at most MaxReplayLimit.
+	Limit int
+}
+
+// ReplayPage is one page of events.
+type ReplayPage struct {
+	Events []Event `json:"events"`
+	// NextAfterSeq is the cursor for the next page; 0 when this page is the last.
+	NextAfterSeq int64 `json:"next_after_seq,omitempty"`
+}
+
+// Replay returns one page of a space's events. An unknown space is ErrNotFound.
+func (s *Store) Replay(ctx context.Context, p *ReplayParams) (*ReplayPage, error) {
+	if err := ValidateSpaceID(p.SpaceID); err != nil {
+		return nil, err
+	}
+	limit := p.Limit
+	switch {
+	case limit == 0:
+		limit = DefaultReplayLimit
+	case limit < 0 || limit > MaxReplayLimit:
+		return nil, invalid("limit", "must be between 1 and %d", MaxReplayLimit)
+	}
+	if p.AfterSeq < 0 {
+		return nil, invalid("after_seq", "must not be negative")
+	}
+	if p.UntilSeq < 0 {
+		return nil, invalid("until_seq", "must not be negative")
+	}
+	var until *int64
+	if p.UntilSeq > 0 {
+		until = &p.UntilSeq
+	}
+	var before pgtype.Timestamptz
+	if p.RecordedBefore != nil {
+		before = pgtype.Timestamptz{Time: *p.RecordedBefore, Valid: true}
+	}
+	rows, err := s.pool.Query(ctx, qReplay, p.SpaceID, p.AfterSeq, until, p.SessionID, before, limit+1)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	events, err := pgx.CollectRows(rows, scanEvent)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	if len(events) == 0 && p.AfterSeq == 0 {
+		if err := s.requireSpace(ctx, p.SpaceID); err != nil {
+			return nil, err
+		}
+	}
+	page := &ReplayPage{Events: events}
+	if len(events) > limit {
+		page.Events = events[:limit]
+		page.NextAfterSeq = events[limit-1].Seq
+	}
+	return page, nil
+}
+
+func (s *Store) requireSpace(ctx context.Context, space string) error {
+	var exists bool
+	if err := s.pool.QueryRow(ctx, qSpaceExists, space).Scan(&exists); err != nil {
+		return fmt.Errorf("look up space: %w", err)
+	}
+	if !exists {
+		return fmt.Errorf("%w: space %q has no events", ErrNotFound, space)
+	}
+	return nil
+}
+
+func scanEvent(row pgx.CollectableRow) (Event, error) {
+	var e Event
+	var data, cues string
+	err := row.Scan(&e.SpaceID, &e.Seq, &e.Type, &e.SessionID, &e.Actor, &e.OccurredAt,
+		&e.RecordedAt, &e.Content, &data, &cues, &e.PrevHash, &e.Hash)
+	e.Data, e.Cues = []byte(data), []byte(cues)
+	e.OccurredAt, e.RecordedAt = e.OccurredAt.UTC(), e.RecordedAt.UTC()
+	return e, err
+}
+
+// ReplayAll calls fn for every matching event, page by page, until fn returns an error or the
+// log ends. p.AfterSeq is advanced as it goes.
+func (s *Store) ReplayAll(ctx context.Context, p ReplayParams, fn func(*Event) error) error {
+	if p.Limit == 0 {
+		p.Limit = 1000
+	}
+	for {
+		page, err := s.Replay(ctx, &p)
+		if err != nil {
+			return err
+		}
+		for i := range page.Events {
+			if err := fn(&page.Events[i]); err != nil {
+				return err
+			}
+		}
+		if page.NextAfterSeq == 0 {
+			return nil
+		}
+		p.AfterSeq = page.NextAfterSeq
+	}
+}

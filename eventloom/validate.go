@@ -1,0 +1,131 @@
+package eventloom
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+var (
+	spaceIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+	typePattern    = regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$`)
+)
+
+// Field limits, mirrored by constraints in the schema.
+const (
+	maxTypeLen           = 128
+	maxSessionIDLen      = 256
+	maxActorLen          = 256
+	maxIdempotencyKeyLen = 255
+)
+
+// ValidateSpaceID checks a space id: 1–64 characters of [a-z0-9._-], starting with a letter
+// or digit.
+func ValidateSpaceID(id string) error {
+	if !spaceIDPattern.MatchString(id) {
+		return invalid("space", "must be 1-64 characters of [a-z0-9._-] starting with a letter or digit, got %q", id)
+	}
+	return nil
+}
+
+// ValidateIdempotencyKey checks an idempotency key: 1–255 printable ASCII characters.
+func ValidateIdempotencyKey(key string) error {
+	if len(key) == 0 || len(key) > maxIdempotencyKeyLen {
+		return invalid("idempotency_key", "must be 1-%d characters", maxIdempotencyKeyLen)
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] < 0x21 || key[i] > 0x7e {
+			return invalid("idempotency_key", "must be printable ASCII without spaces")
+		}
+	}
+	return nil
+}
+
+// Validate checks one event; field names in errors are prefixed with path (e.g. "events[3].").
+func (e *NewEvent) Validate(path string) error {
+	switch {
+	case e.Type == "":
+		return invalid(path+"type", "is required")
+	case len(e.Type) > maxTypeLen || !typePattern.MatchString(e.Type):
+		return invalid(path+"type", "must match ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$ (at most %d characters), got %q", maxTypeLen, e.Type)
+	}
+	if err := checkText(path+"session_id", e.SessionID, maxSessionIDLen); err != nil {
+		return err
+	}
+	if err := checkText(path+"actor", e.Actor, maxActorLen); err != nil {
+		return err
+	}
+	if err := checkText(path+"content", e.Content, 0); err != nil {
+		return err
+	}
+	if e.OccurredAt != nil {
+		if y := e.OccurredAt.UTC().Year(); y < 1 || y > 9999 {
+			return invalid(path+"occurred_at", "must be between years 0001 and 9999")
+		}
+	}
+	if err := checkObject(path+"data", e.Data); err != nil {
+		return err
+	}
+	return checkObject(path+"cues", e.Cues)
+}
+
+func checkText(field, s string, maxChars int) error {
+	if !utf8.ValidString(s) {
+		return invalid(field, "must be valid UTF-8")
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return invalid(field, "must not contain NUL characters")
+	}
+	if maxChars > 0 && utf8.RuneCountInString(s) > maxChars {
+		return invalid(field, "must be at most %d characters", maxChars)
+	}
+	return nil
+}
+
+// checkObject accepts nil (meaning {}) or a JSON object that Postgres' jsonb can store.
+func checkObject(field string, raw json.RawMessage) error {
+	if raw == nil {
+		return nil
+	}
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
+		return invalid(field, "must be a JSON object")
+	}
+	if !utf8.Valid(trimmed) {
+		return invalid(field, "must be valid UTF-8")
+	}
+	if bytes.Contains(trimmed, []byte(`\u0000`)) {
+		return invalid(field, "must not contain \\u0000 (Postgres jsonb cannot store it)")
+	}
+	return nil
+}
+
+// ValidateBatch checks a whole batch; the first bad event is reported as events[i].field.
+func ValidateBatch(events []NewEvent) error {
+	if len(events) == 0 {
+		return invalid("events", "must contain at least one event")
+	}
+	for i := range events {
+		path := ""
+		if len(events) > 1 {
+			path = fmt.Sprintf("events[%d].", i)
+		}
+		if err := events[i].Validate(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseTime reads an RFC 3339 timestamp.
+func parseTime(field, s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, invalid(field, "must be an RFC 3339 timestamp such as 2026-01-02T15:04:05Z, got %q", s)
+	}
+	return t, nil
+}

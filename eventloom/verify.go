@@ -1,0 +1,176 @@
+package eventloom
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	zsql "github.com/zaxy/zaxy/sql"
+)
+
+var (
+	qVerifyRows = zsql.Query("eventloom/verify_rows")
+	qSpaceHead  = zsql.Query("eventloom/space_head")
+	qVerifySQL  = zsql.Query("eventloom/verify_sql")
+)
+
+// Verification methods.
+const (
+	// MethodGo recomputes the chain in this process from the stored values.
+	MethodGo = "go"
+	// MethodSQL runs the zaxy_verify function inside Postgres.
+	MethodSQL = "sql"
+)
+
+// VerifyResult reports whether a space's chain is intact and, if not, the first broken seq.
+type VerifyResult struct {
+	SpaceID string `json:"space_id"`
+	OK      bool   `json:"ok"`
+	// Events is the number of events present.
+	Events int64 `json:"events"`
+	// HeadSeq and HeadHash are those of the last event present.
+	HeadSeq  int64 `json:"head_seq"`
+	HeadHash Hash  `json:"head_hash"`
+	// BrokenSeq is the first seq at which the chain is broken (0 when OK).
+	BrokenSeq int64 `json:"broken_seq,omitempty"`
+	// Reason says what is wrong at BrokenSeq.
+	Reason string `json:"reason,omitempty"`
+	// Method is MethodGo or MethodSQL.
+	Method string `json:"method"`
+}
+
+// Verify recomputes every hash of a space in Go, checks every prev_hash link, gapless seq from 1
+// and the recorded chain head. It runs in one REPEATABLE READ snapshot. An unknown space is
+// ErrNotFound.
+func (s *Store) Verify(ctx context.Context, spaceID string) (*VerifyResult, error) {
+	if err := ValidateSpaceID(spaceID); err != nil {
+		return nil, err
+	}
+	res := &VerifyResult{SpaceID: spaceID, Method: MethodGo}
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		var headSeq int64
+		var headHash []byte
+		err := tx.QueryRow(ctx, qSpaceHead, spaceID).Scan(&headSeq, &headHash)
+		noHead := errors.Is(err, pgx.ErrNoRows)
+		if err != nil && !noHead {
+			return fmt.Errorf("read chain head: %w", err)
+		}
+		rows, err := tx.Query(ctx, qVerifyRows, spaceID)
+		if err != nil {
+			return fmt.Errorf("read events: %w", err)
+		}
+		defer rows.Close()
+		var (
+			e        Event
+			data     []byte
+			cues     []byte
+			prevHash = []byte(ZeroHash)
+			expected = int64(1)
+		)
+		e.SpaceID = spaceID
+		for rows.Next() {
+			if err := rows.Scan(&e.Seq, &e.Type, &e.SessionID, &e.Actor, &e.OccurredAt, &e.RecordedAt,
+				&e.Content, &data, &cues, &e.PrevHash, &e.Hash); err != nil {
+				return fmt.Errorf("read events: %w", err)
+			}
+			res.Events++
+			if res.BrokenSeq == 0 {
+				e.Data, e.Cues = data, cues
+				switch {
+				case e.Seq > expected:
+					res.BrokenSeq = expected
+					res.Reason = fmt.Sprintf("seq %d is missing (the log jumps from seq %d to seq %d)", expected, expected-1, e.Seq)
+				case e.Seq < expected:
+					res.BrokenSeq = e.Seq
+					res.Reason = fmt.Sprintf("seq %d is out of order", e.Seq)
+				case !bytes.Equal(e.PrevHash, prevHash):
+					res.BrokenSeq = e.Seq
+					res.Reason = "prev_hash does not match the hash of the previous event"
+				case !bytes.Equal(ComputeHash(e.PrevHash, &e), e.Hash):
+					res.BrokenSeq = e.Seq
+					res.Reason = "hash does not match the recomputed hash of the event"
+				}
+			}
+			expected = e.Seq + 1
+			prevHash = append(prevHash[:0], e.Hash...)
+			res.HeadSeq = e.Seq
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("read events: %w", err)
+		}
+		if res.Events == 0 && noHead {
+			return fmt.Errorf("%w: space %q has no events", ErrNotFound, spaceID)
+		}
+		res.HeadHash = Hash(bytes.Clone(prevHash))
+		if res.Events == 0 {
+			res.HeadHash = nil
+		}
+		if res.BrokenSeq == 0 {
+			checkHead(res, noHead, headSeq, headHash)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.OK = res.BrokenSeq == 0
+	return res, nil
+}
+
+// checkHead compares the end of the log with the recorded chain head, in the same way and
+// with the same words as zaxy_verify.
+func checkHead(res *VerifyResult, noHead bool, headSeq int64, headHash []byte) {
+	switch {
+	case noHead:
+		res.BrokenSeq, res.Reason = 1, "the space has events but no chain head"
+	case headSeq > res.HeadSeq:
+		res.BrokenSeq = res.HeadSeq + 1
+		res.Reason = fmt.Sprintf("the chain head is seq %d but the log ends at seq %d", headSeq, res.HeadSeq)
+	case headSeq < res.HeadSeq:
+		res.BrokenSeq = headSeq + 1
+		res.Reason = fmt.Sprintf("the log continues past the chain head (seq %d)", headSeq)
+	case !bytes.Equal(headHash, res.HeadHash):
+		res.BrokenSeq, res.Reason = res.HeadSeq, "the last event's hash does not match the chain head"
+	}
+}
+
+// VerifySQL runs the same check inside Postgres (the zaxy_verify function).
+func (s *Store) VerifySQL(ctx context.Context, spaceID string) (*VerifyResult, error) {
+	if err := ValidateSpaceID(spaceID); err != nil {
+		return nil, err
+	}
+	res := &VerifyResult{SpaceID: spaceID, Method: MethodSQL}
+	var headSeq, brokenSeq *int64
+	var reason *string
+	err := s.pool.QueryRow(ctx, qVerifySQL, spaceID).Scan(&res.Events, &headSeq, &res.HeadHash, &res.OK, &brokenSeq, &reason)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("%w: space %q has no events", ErrNotFound, spaceID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	if headSeq != nil {
+		res.HeadSeq = *headSeq
+	}
+	if brokenSeq != nil {
+		res.BrokenSeq = *brokenSeq
+	}
+	if reason != nil {
+		res.Reason = *reason
+	}
+	return res, nil
+}
+
+// VerifyWith runs the named method (MethodGo or MethodSQL; "" means MethodGo).
+func (s *Store) VerifyWith(ctx context.Context, spaceID, method string) (*VerifyResult, error) {
+	switch method {
+	case "", MethodGo:
+		return s.Verify(ctx, spaceID)
+	case MethodSQL:
+		return s.VerifySQL(ctx, spaceID)
+	}
+	return nil, invalid("method", "must be %q or %q, got %q", MethodGo, MethodSQL, method)
+}

@@ -1,0 +1,97 @@
+// Package jobs adapts Zaxy's background work to River: job argument types, workers, the
+// River client and the transactional outbox that appends use. It holds no domain logic of its
+// own; workers call into the domain packages.
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+)
+
+// Config configures the River client.
+type Config struct {
+	// Workers is how many jobs run at once in this process. Defaults to 10.
+	Workers int
+	// Logger receives River's and the workers' logs. Defaults to discarding.
+	Logger *slog.Logger
+}
+
+// WithDefaults returns a copy with zero fields set to their defaults.
+func (c Config) WithDefaults() Config {
+	if c.Workers == 0 {
+		c.Workers = 10
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	if c.Workers < 1 || c.Workers > 10000 {
+		return fmt.Errorf("jobs config: Workers must be between 1 and 10000, got %d", c.Workers)
+	}
+	return nil
+}
+
+// NewWorkers registers every worker Zaxy runs.
+func NewWorkers(logger *slog.Logger) *river.Workers {
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &ProjectSpaceWorker{logger: logger})
+	return workers
+}
+
+// NewClient returns a River client that works jobs (call Start) on pool.
+func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+		Logger:               cfg.Logger,
+		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
+		Workers:              NewWorkers(cfg.Logger),
+		JobTimeout:           10 * time.Minute,
+		RescueStuckJobsAfter: 15 * time.Minute,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create river client: %w", err)
+	}
+	return client, nil
+}
+
+// NewInsertOnlyClient returns a River client that only inserts jobs (for the CLI).
+func NewInsertOnlyClient(pool *pgxpool.Pool, logger *slog.Logger) (*river.Client[pgx.Tx], error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: logger, Workers: NewWorkers(logger)})
+	if err != nil {
+		return nil, fmt.Errorf("create river client: %w", err)
+	}
+	return client, nil
+}
+
+// Outbox enqueues a projection job in an append's transaction. It implements
+// eventloom.Outbox.
+type Outbox struct {
+	client *river.Client[pgx.Tx]
+}
+
+// NewOutbox returns an Outbox inserting through client.
+func NewOutbox(client *river.Client[pgx.Tx]) *Outbox { return &Outbox{client: client} }
+
+// EnqueueTx inserts a ProjectSpaceArgs job in tx.
+func (o *Outbox) EnqueueTx(ctx context.Context, tx pgx.Tx, spaceID string, headSeq int64) error {
+	if _, err := o.client.InsertTx(ctx, tx, ProjectSpaceArgs{SpaceID: spaceID, HeadSeq: headSeq}, nil); err != nil {
+		return fmt.Errorf("insert project_space job: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,12 @@
+-- One page of a space's events in seq order, after a cursor, optionally bounded by seq,
+-- session and recorded_at.
+SELECT space_id, seq, type, session_id, actor, occurred_at, recorded_at, content,
+       data::text, cues::text, prev_hash, hash
+FROM events
+WHERE space_id = $1
+  AND seq > $2
+  AND ($3::bigint IS NULL OR seq <= $3)
+  AND ($4::text = '' OR session_id = $4)
+  AND ($5::timestamptz IS NULL OR recorded_at <= $5)
+ORDER BY seq
+LIMIT $6

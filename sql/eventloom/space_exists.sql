@@ -1,0 +1,2 @@
+-- Whether a space has had its first append.
+SELECT EXISTS (SELECT FROM spaces WHERE space_id = $1)

@@ -1,0 +1,4 @@
+-- A space's recorded chain head.
+SELECT head_seq, head_hash
+FROM spaces
+WHERE space_id = $1

@@ -1,0 +1,6 @@
+-- Every event of a space in seq order, with data and cues as the exact text that was hashed.
+SELECT seq, type, session_id, actor, occurred_at, recorded_at, content,
+       data::text, cues::text, prev_hash, hash
+FROM events
+WHERE space_id = $1
+ORDER BY seq
