@@ -67,7 +67,7 @@ func (s *Store) Verify(ctx context.Context, spaceID string) (*VerifyResult, erro
 			e        Event
 			data     []byte
 			cues     []byte
-			prevHash = []byte(ZeroHash)
+			prevHash = bytes.Clone(ZeroHash)
 			expected = int64(1)
 		)
 		e.SpaceID = spaceID

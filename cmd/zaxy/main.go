@@ -1,0 +1,60 @@
+// Command zaxy is Zaxy's command line: it migrates the schema and, as later commands land,
+// serves the HTTP API and works background jobs. main only wires the process to run.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/zaxy/zaxy/migrations"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+const usage = `usage: zaxy <command>
+
+Commands:
+  migrate   apply the embedded schema migrations (River's tables included)
+
+Environment:
+  ZAXY_DATABASE_URL   PostgreSQL URL (falls back to DATABASE_URL; no default)
+  ZAXY_ADDR           HTTP listen address (default 127.0.0.1:8080)
+`
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	dbURL := getenv("ZAXY_DATABASE_URL")
+	if dbURL == "" {
+		dbURL = getenv("DATABASE_URL")
+	}
+	switch args[0] {
+	case "migrate":
+		if dbURL == "" {
+			fmt.Fprintln(stderr, "zaxy migrate: ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
+			return 2
+		}
+		v, err := migrations.Up(ctx, dbURL, time.Minute)
+		if err != nil {
+			fmt.Fprintf(stderr, "zaxy migrate: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "schema at version %d\n", v)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "zaxy: unknown or not yet implemented command %q\n\n%s", args[0], usage)
+		return 2
+	}
+}
