@@ -15,7 +15,9 @@ import (
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
-func newStore(t *testing.T) (*eventloom.Store, *testcontainers.Database) {
+func newStore(t *testing.T) (*eventloom.Store, *testcontainers.Database) { return newStoreTB(t) }
+
+func newStoreTB(t testing.TB) (*eventloom.Store, *testcontainers.Database) {
 	t.Helper()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
