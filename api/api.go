@@ -1,0 +1,111 @@
+// Package api is Zaxy's HTTP JSON interface (chi). Handlers decode, validate, call the domain
+// packages and write one JSON response; errors are mapped to status codes and the
+// {"error":{code,message,details}} body in exactly one place (errors.go). It holds no domain
+// logic.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/migrations"
+)
+
+// Config holds the HTTP limits.
+type Config struct {
+	// MaxBodyBytes caps a request body. Defaults to 1 MiB.
+	MaxBodyBytes int64
+	// MaxBatch caps the events of one append. Defaults to 1000.
+	MaxBatch int
+	// RequestTimeout is each request's deadline. Defaults to 30s.
+	RequestTimeout time.Duration
+}
+
+// WithDefaults returns a copy with zero fields set to their defaults.
+func (c Config) WithDefaults() Config {
+	if c.MaxBodyBytes == 0 {
+		c.MaxBodyBytes = 1 << 20
+	}
+	if c.MaxBatch == 0 {
+		c.MaxBatch = 1000
+	}
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = 30 * time.Second
+	}
+	return c
+}
+
+type server struct {
+	cfg    Config
+	store  *eventloom.Store
+	pool   *pgxpool.Pool
+	logger *slog.Logger
+}
+
+// NewHandler returns the HTTP handler for the whole API.
+func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Handler {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &server{cfg: cfg.WithDefaults(), store: store, pool: store.Pool(), logger: logger}
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID, s.recoverer, s.deadline)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, s.logger, &apiError{status: http.StatusNotFound, code: "route_not_found", message: "no such route: " + r.Method + " " + r.URL.Path})
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, s.logger, &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.Method + " is not allowed on " + r.URL.Path})
+	})
+	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, map[string]string{"status": "ok"}) })
+	r.Get("/readyz", s.readyz)
+	r.Route("/v1/spaces/{space}", func(r chi.Router) {
+		r.Post("/events", s.appendEvents)
+		r.Get("/events", s.replayEvents)
+		r.Get("/verify", s.verify)
+	})
+	return r
+}
+
+func (s *server) deadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+func (s *server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.logger.ErrorContext(r.Context(), "panic", "panic", v, "path", r.URL.Path)
+				writeError(w, r, s.logger, &apiError{status: http.StatusInternalServerError, code: "internal", message: "internal error"})
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.pool.Ping(ctx); err != nil {
+		writeError(w, r, s.logger, &apiError{status: http.StatusServiceUnavailable, code: "database_unreachable", message: err.Error()})
+		return
+	}
+	if err := migrations.Check(ctx, s.pool); err != nil {
+		writeError(w, r, s.logger, &apiError{status: http.StatusServiceUnavailable, code: "schema_out_of_date", message: err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}

@@ -1,0 +1,73 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// apiError is an error with its HTTP status and snake_case code.
+type apiError struct {
+	status  int
+	code    string
+	message string
+	details map[string]any
+}
+
+func (e *apiError) Error() string { return e.message }
+
+type errorBody struct {
+	Error struct {
+		Code    string         `json:"code"`
+		Message string         `json:"message"`
+		Details map[string]any `json:"details,omitempty"`
+	} `json:"error"`
+}
+
+// toAPIError is the one place where errors become HTTP statuses and codes.
+func toAPIError(err error) *apiError {
+	var ae *apiError
+	var ve *eventloom.ValidationError
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &ae):
+		return ae
+	case errors.As(err, &mbe):
+		return &apiError{status: http.StatusRequestEntityTooLarge, code: "body_too_large", message: err.Error(), details: map[string]any{"limit_bytes": mbe.Limit}}
+	case errors.As(err, &ve):
+		d := map[string]any{}
+		if ve.Field != "" {
+			d["field"] = ve.Field
+		}
+		return &apiError{status: http.StatusBadRequest, code: "invalid_request", message: ve.Error(), details: d}
+	case errors.Is(err, eventloom.ErrNotFound):
+		return &apiError{status: http.StatusNotFound, code: "space_not_found", message: err.Error()}
+	case errors.Is(err, eventloom.ErrConflict):
+		return &apiError{status: http.StatusConflict, code: "idempotency_conflict", message: err.Error()}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &apiError{status: http.StatusServiceUnavailable, code: "request_timeout", message: "the request did not finish before its deadline"}
+	}
+	return &apiError{status: http.StatusInternalServerError, code: "internal", message: "internal error"}
+}
+
+func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
+	ae := toAPIError(err)
+	if ae.status >= 500 {
+		logger.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "error", err)
+	}
+	var body errorBody
+	body.Error.Code, body.Error.Message, body.Error.Details = ae.code, ae.message, ae.details
+	writeJSON(w, ae.status, body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
