@@ -63,7 +63,9 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.Method + " is not allowed on " + r.URL.Path})
 	})
-	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, map[string]string{"status": "ok"}) })
+	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
 	r.Get("/readyz", s.readyz)
 	r.Route("/v1/spaces/{space}", func(r chi.Router) {
 		r.Post("/events", s.appendEvents)

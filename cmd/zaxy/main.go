@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -24,23 +25,46 @@ func main() {
 const usage = `usage: zaxy <command>
 
 Commands:
-  migrate   apply the embedded schema migrations (River's tables included)
+  serve [--migrate]  HTTP API with River workers in-process (refuses an out-of-date schema)
+  migrate            apply the embedded schema migrations (River's tables included)
 
 Environment:
-  ZAXY_DATABASE_URL   PostgreSQL URL (falls back to DATABASE_URL; no default)
-  ZAXY_ADDR           HTTP listen address (default 127.0.0.1:8080)
+  ZAXY_DATABASE_URL      PostgreSQL URL (falls back to DATABASE_URL; no default)
+  ZAXY_ADDR              HTTP listen address (default 127.0.0.1:8080)
+  ZAXY_MAX_BODY_BYTES    request body limit in bytes (default 1048576)
+  ZAXY_MAX_BATCH         events per append request (default 1000)
+  ZAXY_REQUEST_TIMEOUT   per-request deadline (default 30s)
+  ZAXY_SHUTDOWN_TIMEOUT  graceful shutdown limit (default 30s)
+  ZAXY_WORKERS           River workers in this process (default 10)
 `
+
+func databaseURL(getenv func(string) string) string {
+	if v := getenv("ZAXY_DATABASE_URL"); v != "" {
+		return v
+	}
+	return getenv("DATABASE_URL")
+}
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	dbURL := getenv("ZAXY_DATABASE_URL")
-	if dbURL == "" {
-		dbURL = getenv("DATABASE_URL")
-	}
+	dbURL := databaseURL(getenv)
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	switch args[0] {
+	case "serve":
+		cfg, err := parseServeConfig(getenv)
+		if err != nil {
+			fmt.Fprintf(stderr, "zaxy serve: %v\n", err)
+			return 2
+		}
+		migrate := len(args) > 1 && args[1] == "--migrate"
+		if err := serve(ctx, cfg, migrate, logger, stdout); err != nil {
+			fmt.Fprintf(stderr, "zaxy serve: %v\n", err)
+			return 1
+		}
+		return 0
 	case "migrate":
 		if dbURL == "" {
 			fmt.Fprintln(stderr, "zaxy migrate: ZAXY_DATABASE_URL is not set (run 'make db' to get one)")

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/jobs"
+	"github.com/zaxy/zaxy/migrations"
+)
+
+// serveConfig is parsed from the environment.
+type serveConfig struct {
+	databaseURL     string
+	addr            string
+	http            api.Config
+	shutdownTimeout time.Duration
+	workers         int
+}
+
+func parseServeConfig(getenv func(string) string) (serveConfig, error) {
+	c := serveConfig{databaseURL: databaseURL(getenv), addr: envOr(getenv, "ZAXY_ADDR", "127.0.0.1:8080")}
+	if c.databaseURL == "" {
+		return c, errors.New("ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
+	}
+	var err error
+	if c.http.MaxBodyBytes, err = envInt(getenv, "ZAXY_MAX_BODY_BYTES", 1<<20); err != nil {
+		return c, err
+	}
+	var n int64
+	if n, err = envInt(getenv, "ZAXY_MAX_BATCH", 1000); err != nil {
+		return c, err
+	}
+	c.http.MaxBatch = int(n)
+	if n, err = envInt(getenv, "ZAXY_WORKERS", 10); err != nil {
+		return c, err
+	}
+	c.workers = int(n)
+	if c.http.RequestTimeout, err = envDuration(getenv, "ZAXY_REQUEST_TIMEOUT", 30*time.Second); err != nil {
+		return c, err
+	}
+	if c.shutdownTimeout, err = envDuration(getenv, "ZAXY_SHUTDOWN_TIMEOUT", 30*time.Second); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+func envOr(getenv func(string) string, name, def string) string {
+	if v := getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func envInt(getenv func(string) string, name string, def int64) (int64, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s must be a positive integer, got %q", name, v)
+	}
+	return n, nil
+}
+
+func envDuration(getenv func(string) string, name string, def time.Duration) (time.Duration, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s must be a positive duration such as 30s, got %q", name, v)
+	}
+	return d, nil
+}
+
+// serve runs the HTTP API with River workers in-process until ctx ends, then shuts down in
+// order: HTTP server (finishing in-flight requests), River, pool.
+func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logger, stdout io.Writer) error {
+	if migrate {
+		if _, err := migrations.Up(ctx, cfg.databaseURL, time.Minute); err != nil {
+			return err
+		}
+	}
+	pool, err := pgxpool.New(ctx, cfg.databaseURL)
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer pool.Close()
+	if err := migrations.Check(ctx, pool); err != nil {
+		return err
+	}
+	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger})
+	if err != nil {
+		return err
+	}
+	if err := client.Start(ctx); err != nil {
+		return fmt.Errorf("start workers: %w", err)
+	}
+	store := eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
+	srv := &http.Server{
+		Handler:           api.NewHandler(cfg.http, store, logger),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       cfg.http.RequestTimeout,
+		WriteTimeout:      cfg.http.RequestTimeout + 5*time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+	}
+	fmt.Fprintf(stdout, "zaxy serving on http://%s\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		logger.Error("http shutdown", "error", err)
+	}
+	if err := client.Stop(sctx); err != nil {
+		logger.Error("river stop", "error", err)
+	}
+	return nil
+}
