@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
@@ -207,4 +208,37 @@ func TestAppend_BadBatchAppendsNothing(t *testing.T) {
 	require.ErrorIs(t, err, eventloom.ErrNotFound)
 	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "Bad Space", Events: []eventloom.NewEvent{msg("a")}})
 	require.ErrorIs(t, err, eventloom.ErrInvalid)
+}
+
+func TestAppend_SpacesDoNotWaitForEachOther(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store, _ := newStore(t)
+	pool := store.Pool()
+
+	// Hold space "a"'s chain lock in an open transaction.
+	tx, err := pool.Begin(ctx)
+	require.NoError(t, err)
+	defer tx.Rollback(ctx) //nolint:errcheck
+	_, err = store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: "a", Events: []eventloom.NewEvent{msg("held")}})
+	require.NoError(t, err)
+
+	// Another space appends at once.
+	quick, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, err = store.Append(quick, &eventloom.AppendParams{SpaceID: "b", Events: []eventloom.NewEvent{msg("free")}})
+	require.NoError(t, err)
+
+	// The same space waits for the holder.
+	short, cancel2 := context.WithTimeout(ctx, 500*time.Millisecond)
+	defer cancel2()
+	_, err = store.Append(short, &eventloom.AppendParams{SpaceID: "a", Events: []eventloom.NewEvent{msg("blocked")}})
+	require.Error(t, err)
+	require.NoError(t, tx.Commit(ctx))
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "a", Events: []eventloom.NewEvent{msg("after")}})
+	require.NoError(t, err)
+	v, err := store.Verify(ctx, "a")
+	require.NoError(t, err)
+	require.True(t, v.OK)
+	require.Equal(t, int64(2), v.Events)
 }
