@@ -26,6 +26,8 @@ const usage = `usage: zaxy <command>
 
 Commands:
   serve [--migrate]  HTTP API with River workers in-process (refuses an out-of-date schema)
+  verify --space S   verify a space's hash chain (--method go|sql, --json); exit 1 when broken
+  replay --space S   print a space's events as JSON lines (--session, --after-seq, --until-seq, --recorded-before)
   migrate            apply the embedded schema migrations (River's tables included)
 
 Environment:
@@ -65,6 +67,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return 1
 		}
 		return 0
+	case "verify":
+		return verifyCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
+	case "replay":
+		return replayCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
 	case "migrate":
 		if dbURL == "" {
 			fmt.Fprintln(stderr, "zaxy migrate: ZAXY_DATABASE_URL is not set (run 'make db' to get one)")

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+func TestVerifyCommand_ReportsBrokenSeqAndExitsOne(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	getenv := func(k string) string {
+		if k == "ZAXY_DATABASE_URL" {
+			return db.AppURL
+		}
+		return ""
+	}
+	store := eventloom.NewStore(db.AppPool(t), nil, nil)
+	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "cli", Events: []eventloom.NewEvent{
+		{Type: "message", Content: "one"}, {Type: "message", Content: "two"}, {Type: "message", Content: "three"},
+	}})
+	require.NoError(t, err)
+
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run(ctx, []string{"verify", "--space", "cli"}, getenv, &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "ok:")
+
+	out.Reset()
+	require.Equal(t, 0, run(ctx, []string{"replay", "--space", "cli"}, getenv, &out, &errOut), errOut.String())
+	require.Equal(t, 3, strings.Count(out.String(), "\n"))
+
+	_, err = db.AdminPool(t).Exec(ctx, `SET session_replication_role = replica; UPDATE events SET content = 'forged' WHERE seq = 2`)
+	require.NoError(t, err)
+	for _, method := range []string{"go", "sql"} {
+		out.Reset()
+		require.Equal(t, 1, run(ctx, []string{"verify", "--space", "cli", "--method", method}, getenv, &out, &errOut))
+		require.Contains(t, out.String(), "BROKEN at seq 2")
+	}
+	out.Reset()
+	require.Equal(t, 0, run(ctx, []string{"--help"}, getenv, &out, &errOut))
+	require.Contains(t, out.String(), "ZAXY_MAX_BATCH")
+}
