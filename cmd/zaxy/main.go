@@ -17,7 +17,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
@@ -26,6 +26,8 @@ const usage = `usage: zaxy <command>
 
 Commands:
   serve [--migrate]  HTTP API with River workers in-process (refuses an out-of-date schema)
+  append --space S   append one event (--type, --content, --session, --actor, --data, --cues,
+                     --occurred-at, --idempotency-key) or, without --type, JSON lines from stdin
   verify --space S   verify a space's hash chain (--method go|sql, --json); exit 1 when broken
   replay --space S   print a space's events as JSON lines (--session, --after-seq, --until-seq, --recorded-before)
   migrate            apply the embedded schema migrations (River's tables included)
@@ -47,7 +49,7 @@ func databaseURL(getenv func(string) string) string {
 	return getenv("DATABASE_URL")
 }
 
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -67,6 +69,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return 1
 		}
 		return 0
+	case "append":
+		return appendCmd(ctx, args[1:], dbURL, logger, stdin, stdout, stderr)
 	case "verify":
 		return verifyCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
 	case "replay":
