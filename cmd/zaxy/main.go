@@ -30,6 +30,8 @@ Commands:
                      --occurred-at, --idempotency-key) or, without --type, JSON lines from stdin
   verify --space S   verify a space's hash chain (--method go|sql, --json); exit 1 when broken
   replay --space S   print a space's events as JSON lines (--session, --after-seq, --until-seq, --recorded-before)
+  bench append       append throughput and latency (HTTP 1 and 8 clients, Go batches, unchained
+                     table, verify) in a scratch database; needs a role with CREATEDB
   migrate            apply the embedded schema migrations (River's tables included)
 
 Environment:
@@ -71,6 +73,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return 0
 	case "append":
 		return appendCmd(ctx, args[1:], dbURL, logger, stdin, stdout, stderr)
+	case "bench":
+		return benchCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
 	case "verify":
 		return verifyCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
 	case "replay":
