@@ -26,6 +26,7 @@ const usage = `usage: zaxy <command>
 
 Commands:
   serve [--migrate]  HTTP API with River workers in-process (refuses an out-of-date schema)
+  worker             River workers only (no HTTP)
   append --space S   append one event (--type, --content, --session, --actor, --data, --cues,
                      --occurred-at, --idempotency-key) or, without --type, JSON lines from stdin
   verify --space S   verify a space's hash chain (--method go|sql, --json); exit 1 when broken
@@ -68,6 +69,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		migrate := len(args) > 1 && args[1] == "--migrate"
 		if err := serve(ctx, cfg, migrate, logger, stdout); err != nil {
 			fmt.Fprintf(stderr, "zaxy serve: %v\n", err)
+			return 1
+		}
+		return 0
+	case "worker":
+		cfg, err := parseServeConfig(getenv)
+		if err != nil {
+			fmt.Fprintf(stderr, "zaxy worker: %v\n", err)
+			return 2
+		}
+		if err := work(ctx, cfg, logger, stdout); err != nil {
+			fmt.Fprintf(stderr, "zaxy worker: %v\n", err)
 			return 1
 		}
 		return 0

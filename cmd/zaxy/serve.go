@@ -140,3 +140,27 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 	}
 	return nil
 }
+
+// work runs River workers only (no HTTP) until ctx ends, then stops River and the pool.
+func work(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.Writer) error {
+	pool, err := pgxpool.New(ctx, cfg.databaseURL)
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer pool.Close()
+	if err := migrations.Check(ctx, pool); err != nil {
+		return err
+	}
+	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger})
+	if err != nil {
+		return err
+	}
+	if err := client.Start(ctx); err != nil {
+		return fmt.Errorf("start workers: %w", err)
+	}
+	fmt.Fprintf(stdout, "zaxy worker running %d workers\n", cfg.workers)
+	<-ctx.Done()
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+	defer cancel()
+	return client.Stop(sctx)
+}
