@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
 
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/eventloom"
@@ -94,21 +96,11 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 			return err
 		}
 	}
-	pool, err := pgxpool.New(ctx, cfg.databaseURL)
+	pool, client, err := startWorkers(ctx, cfg, logger)
 	if err != nil {
-		return fmt.Errorf("open database: %w", err)
+		return err
 	}
 	defer pool.Close()
-	if err := migrations.Check(ctx, pool); err != nil {
-		return err
-	}
-	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger})
-	if err != nil {
-		return err
-	}
-	if err := client.Start(ctx); err != nil {
-		return fmt.Errorf("start workers: %w", err)
-	}
 	store := eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
 	srv := &http.Server{
 		Handler:           api.NewHandler(cfg.http, store, logger),
@@ -143,24 +135,35 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 
 // work runs River workers only (no HTTP) until ctx ends, then stops River and the pool.
 func work(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.Writer) error {
-	pool, err := pgxpool.New(ctx, cfg.databaseURL)
+	pool, client, err := startWorkers(ctx, cfg, logger)
 	if err != nil {
-		return fmt.Errorf("open database: %w", err)
+		return err
 	}
 	defer pool.Close()
-	if err := migrations.Check(ctx, pool); err != nil {
-		return err
-	}
-	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger})
-	if err != nil {
-		return err
-	}
-	if err := client.Start(ctx); err != nil {
-		return fmt.Errorf("start workers: %w", err)
-	}
 	fmt.Fprintf(stdout, "zaxy worker running %d workers\n", cfg.workers)
 	<-ctx.Done()
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
 	defer cancel()
 	return client.Stop(sctx)
+}
+
+// startWorkers opens the pool, refuses an out-of-date schema and starts River's workers.
+func startWorkers(ctx context.Context, cfg serveConfig, logger *slog.Logger) (*pgxpool.Pool, *river.Client[pgx.Tx], error) {
+	pool, err := pgxpool.New(ctx, cfg.databaseURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open database: %w", err)
+	}
+	if err := migrations.Check(ctx, pool); err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
+	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger})
+	if err == nil {
+		err = client.Start(ctx)
+	}
+	if err != nil {
+		pool.Close()
+		return nil, nil, fmt.Errorf("start workers: %w", err)
+	}
+	return pool, client, nil
 }
