@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -33,7 +34,7 @@ Commands:
   replay --space S   print a space's events as JSON lines (--session, --after-seq, --until-seq, --recorded-before)
   bench append       append throughput and latency (HTTP 1 and 8 clients, Go batches, unchained
                      table, verify) in a scratch database; needs a role with CREATEDB
-  migrate            apply the embedded schema migrations (River's tables included)
+  migrate [--json]   apply the embedded schema migrations (River's tables included)
 
 Environment:
   ZAXY_DATABASE_URL      PostgreSQL URL (falls back to DATABASE_URL; no default)
@@ -101,7 +102,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			fmt.Fprintf(stderr, "zaxy migrate: %v\n", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "schema at version %d\n", v)
+		if slices.Contains(args[1:], "--json") {
+			fmt.Fprintf(stdout, "{\"version\":%d}\n", v)
+		} else {
+			fmt.Fprintf(stdout, "schema at version %d\n", v)
+		}
 		return 0
 	default:
 		fmt.Fprintf(stderr, "zaxy: unknown or not yet implemented command %q\n\n%s", args[0], usage)
