@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"time"
 )
 
 // Hash is a SHA-256 digest; it is written as lowercase hex in JSON and text.
@@ -70,6 +69,3 @@ func ComputeHash(prevHash []byte, e *Event) Hash {
 	h.Write(CanonicalBytes(e))
 	return h.Sum(nil)
 }
-
-// truncateToMicros matches Postgres' timestamptz precision.
-func truncateToMicros(t time.Time) time.Time { return t.Truncate(time.Microsecond) }
