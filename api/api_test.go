@@ -61,11 +61,11 @@ func (e *env) count(t *testing.T) int {
 func TestHTTP_AppendReplayVerify(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	status, out := e.do(t, "POST", "/v1/spaces/s1/events", `{"type":"message","content":"hi","session_id":"a"}`)
+	status, out := e.do(t, "POST", "/v1/spaces/s1/events", `{"type":"message","content":"hi","session_id":"a","data":{"role":"user"}}`)
 	require.Equal(t, 201, status, out)
 	evs := out["events"].([]any)
 	require.EqualValues(t, 1, evs[0].(map[string]any)["seq"])
-	status, out = e.do(t, "POST", "/v1/spaces/s1/events", `{"events":[{"type":"message","content":"x"},{"type":"task.updated","data":{"id":1}}]}`)
+	status, out = e.do(t, "POST", "/v1/spaces/s1/events", `{"events":[{"type":"message","content":"x","data":{"role":"user"}},{"type":"task.updated","data":{"task_id":"1","status":"open"}}]}`)
 	require.Equal(t, 201, status, out)
 	status, out = e.do(t, "GET", "/v1/spaces/s1/events?limit=2", "")
 	require.Equal(t, 200, status)
@@ -95,13 +95,13 @@ func TestHTTP_AppendReplayVerify(t *testing.T) {
 func TestHTTP_Idempotency(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	body := `{"type":"message","content":"once"}`
+	body := `{"type":"note","content":"once"}`
 	s1, a := e.do(t, "POST", "/v1/spaces/s/events", body, "Idempotency-Key", "k")
 	s2, b := e.do(t, "POST", "/v1/spaces/s/events", body, "Idempotency-Key", "k")
 	require.Equal(t, 201, s1)
 	require.Equal(t, 200, s2)
 	require.Equal(t, a["events"], b["events"])
-	s3, c := e.do(t, "POST", "/v1/spaces/s/events", `{"type":"message","content":"other"}`, "Idempotency-Key", "k")
+	s3, c := e.do(t, "POST", "/v1/spaces/s/events", `{"type":"note","content":"other"}`, "Idempotency-Key", "k")
 	require.Equal(t, 409, s3)
 	require.Equal(t, "idempotency_conflict", c["error"].(map[string]any)["code"])
 	require.Equal(t, 1, e.count(t))
@@ -110,23 +110,23 @@ func TestHTTP_Idempotency(t *testing.T) {
 func TestHTTP_BadInputIsRejectedAndNothingAppended(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	big := fmt.Sprintf(`{"type":"message","content":%q}`, strings.Repeat("x", 70<<10))
-	many := `{"events":[` + strings.TrimSuffix(strings.Repeat(`{"type":"message"},`, 11), ",") + `]}`
+	big := fmt.Sprintf(`{"type":"note","content":%q}`, strings.Repeat("x", 70<<10))
+	many := `{"events":[` + strings.TrimSuffix(strings.Repeat(`{"type":"note"},`, 11), ",") + `]}`
 	cases := []struct {
 		name, path, body string
 		status           int
 		field            string
 	}{
 		{"invalid json", "/v1/spaces/s/events", `{"type":`, 400, ""},
-		{"unknown field", "/v1/spaces/s/events", `{"type":"message","seq":5}`, 400, "seq"},
+		{"unknown field", "/v1/spaces/s/events", `{"type":"note","seq":5}`, 400, "seq"},
 		{"missing type", "/v1/spaces/s/events", `{"content":"x"}`, 400, "type"},
 		{"bad type", "/v1/spaces/s/events", `{"type":"Message"}`, 400, "type"},
-		{"bad space", "/v1/spaces/Bad_Space/events", `{"type":"message"}`, 400, "space"},
-		{"data not object", "/v1/spaces/s/events", `{"type":"message","data":[1]}`, 400, "data"},
-		{"occurred_at not rfc3339", "/v1/spaces/s/events", `{"type":"message","occurred_at":"yesterday"}`, 400, "occurred_at"},
+		{"bad space", "/v1/spaces/Bad_Space/events", `{"type":"note"}`, 400, "space"},
+		{"data not object", "/v1/spaces/s/events", `{"type":"note","data":[1]}`, 400, "data"},
+		{"occurred_at not rfc3339", "/v1/spaces/s/events", `{"type":"note","occurred_at":"yesterday"}`, 400, "occurred_at"},
 		{"body too large", "/v1/spaces/s/events", big, 413, ""},
 		{"batch too large", "/v1/spaces/s/events", many, 413, "events"},
-		{"one bad event in batch", "/v1/spaces/s/events", `{"events":[{"type":"message"},{"type":"message","data":"x"}]}`, 400, "events[1].data"},
+		{"one bad event in batch", "/v1/spaces/s/events", `{"events":[{"type":"note"},{"type":"note","data":"x"}]}`, 400, "events[1].data"},
 	}
 	for _, tc := range cases {
 		status, out := e.do(t, "POST", tc.path, tc.body)

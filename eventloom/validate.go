@@ -2,12 +2,15 @@ package eventloom
 
 import (
 	"bytes"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/zaxy/zaxy/vocab"
 )
 
 var (
@@ -70,7 +73,14 @@ func (e *NewEvent) Validate(path string) error {
 	if err := checkObject(path+"data", e.Data); err != nil {
 		return err
 	}
-	return checkObject(path+"cues", e.Cues)
+	if err := checkObject(path+"cues", e.Cues); err != nil {
+		return err
+	}
+	var fe *vocab.FieldError
+	if errors.As(vocab.Validate(e.Type, e.Content, e.Data), &fe) {
+		return invalid(path+fe.Field, "%s", fe.Message)
+	}
+	return nil
 }
 
 func checkText(field, s string, maxChars int) error {

@@ -62,6 +62,15 @@ build_rootfs() {
   touch "$CACHE/.complete"
 }
 
+# Lets any role LOAD '$libdir/plugins/age', which cypher() needs in each session: preloading
+# AGE instead would break every database that has not created the extension.
+age_plugin() {
+  local lib=/usr/lib/postgresql/17/lib
+  [ -e "$ROOTFS$lib/age.so" ] || return 0
+  mkdir -p "$ROOTFS$lib/plugins"
+  ln -sf ../age.so "$ROOTFS$lib/plugins/age.so"
+}
+
 mount_pseudo() {
   mountpoint -q "$ROOTFS/proc" || mount --bind /proc "$ROOTFS/proc"
   mkdir -p "$ROOTFS/dev/shm"
@@ -137,6 +146,7 @@ start() {
   exec 9>"$CACHE/.lock"
   flock 9
   build_rootfs
+  age_plugin
   mount_pseudo
   init_cluster
   start_cluster

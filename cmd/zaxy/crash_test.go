@@ -55,7 +55,7 @@ func TestServe_SIGKILLLosesNoAcknowledgedBatch(t *testing.T) {
 				if i > 0 {
 					sb.WriteString(",")
 				}
-				fmt.Fprintf(&sb, `{"type":"message","content":"batch %d item %d","data":{"batch":%d}}`, b, i, b)
+				fmt.Fprintf(&sb, `{"type":"message","content":"batch %d item %d","data":{"batch":%d,"role":"user"}}`, b, i, b)
 			}
 			sb.WriteString("]}")
 			resp, err := client.Post(url+"/v1/spaces/crash/events", "application/json", strings.NewReader(sb.String()))

@@ -1,0 +1,103 @@
+package vocab
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Message is the data of a "message" event: one conversation turn. Its text is the event's
+// content.
+type Message struct {
+	// Role is user, assistant, system or tool.
+	Role string `json:"role"`
+	// Name is the speaker's name, optional.
+	Name string `json:"name,omitempty"`
+}
+
+// FactAsserted is the data of a "fact.asserted" event: subject —predicate→ object or value.
+type FactAsserted struct {
+	Subject   string `json:"subject"`
+	Predicate string `json:"predicate"`
+	// Object names another entity; exactly one of Object and Value is set.
+	Object *string `json:"object,omitempty"`
+	// Value is any JSON value other than null.
+	Value      json.RawMessage `json:"value,omitempty"`
+	ValidFrom  *time.Time      `json:"valid_from,omitempty"`
+	ValidTo    *time.Time      `json:"valid_to,omitempty"`
+	Confidence *float64        `json:"confidence,omitempty"`
+}
+
+// FactRetracted is the data of a "fact.retracted" event. Object or Value, when given, limit
+// the retraction to that current value.
+type FactRetracted struct {
+	Subject   string          `json:"subject"`
+	Predicate string          `json:"predicate"`
+	Object    *string         `json:"object,omitempty"`
+	Value     json.RawMessage `json:"value,omitempty"`
+	Reason    string          `json:"reason,omitempty"`
+}
+
+// MemoryInvalidated is the data of a "memory.invalidated" event: exactly one of TargetSeq (an
+// earlier event of the space) and TargetID (a fact or entity id).
+type MemoryInvalidated struct {
+	TargetSeq *int64 `json:"target_seq,omitempty"`
+	TargetID  string `json:"target_id,omitempty"`
+	Reason    string `json:"reason"`
+}
+
+// DecisionRecorded is the data of a "decision.recorded" event.
+type DecisionRecorded struct {
+	Decision     string   `json:"decision"`
+	Rationale    string   `json:"rationale,omitempty"`
+	Alternatives []string `json:"alternatives,omitempty"`
+	// Subject, optional, is what the decision is about; the newest decision about a subject
+	// supersedes the previous one.
+	Subject string `json:"subject,omitempty"`
+}
+
+// TaskUpdated is the data of a "task.updated" event.
+type TaskUpdated struct {
+	TaskID string `json:"task_id"`
+	// Status is open, in_progress, blocked, done or cancelled.
+	Status string `json:"status"`
+	Title  string `json:"title,omitempty"`
+}
+
+// PreferenceStated is the data of a "preference.stated" event.
+type PreferenceStated struct {
+	// Holder is whose preference it is; defaults to the event's actor.
+	Holder     string `json:"holder,omitempty"`
+	Topic      string `json:"topic"`
+	Preference string `json:"preference"`
+}
+
+// ToolCallCompleted is the data of a "tool_call.completed" event.
+type ToolCallCompleted struct {
+	Tool string `json:"tool"`
+	// Arguments is a summary of the call's arguments (at most 4096 characters).
+	Arguments string `json:"arguments,omitempty"`
+	// Outcome is success or failure.
+	Outcome    string `json:"outcome"`
+	Error      string `json:"error,omitempty"`
+	DurationMS *int64 `json:"duration_ms,omitempty"`
+}
+
+// DocumentChunk is the data of a "document.chunk" event; the chunk's text is the event's
+// content and End-Start is its length in bytes.
+type DocumentChunk struct {
+	DocumentID     string `json:"document_id"`
+	Path           string `json:"path,omitempty"`
+	Start          int64  `json:"start"`
+	End            int64  `json:"end"`
+	ChunkIndex     int    `json:"chunk_index,omitempty"`
+	DocumentSHA256 string `json:"document_sha256,omitempty"`
+}
+
+// FeedbackRecorded is the data of a "feedback.recorded" event: a judgement of earlier events.
+type FeedbackRecorded struct {
+	TargetSeqs []int64 `json:"target_seqs"`
+	// Signal is helpful, unhelpful, wrong or outdated.
+	Signal      string `json:"signal"`
+	Comment     string `json:"comment,omitempty"`
+	CheckoutSeq *int64 `json:"checkout_seq,omitempty"`
+}
