@@ -1,0 +1,192 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/sql"
+)
+
+// ErrEntityNotFound means the entity does not exist in the space.
+var ErrEntityNotFound = errors.New("entity not found")
+
+// Querier is a pool, connection or transaction.
+type Querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Entity is a node of the graph.
+type Entity struct {
+	ID             string         `json:"id"`
+	Key            string         `json:"key"`
+	Name           string         `json:"name"`
+	Kinds          []string       `json:"kinds"`
+	Version        int32          `json:"version"`
+	FirstSeq       int64          `json:"first_seq"`
+	FirstHash      eventloom.Hash `json:"first_hash"`
+	LastSeq        int64          `json:"last_seq"`
+	Mentions       int32          `json:"mentions"`
+	InvalidatedSeq *int64         `json:"invalidated_seq,omitempty"`
+}
+
+// EntityRef names an entity in a fact.
+type EntityRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// Evidence cites an event.
+type Evidence struct {
+	Seq  int64          `json:"seq"`
+	Hash eventloom.Hash `json:"hash"`
+}
+
+// Fact is one version of a (subject, predicate) edge.
+type Fact struct {
+	ID           string          `json:"id"`
+	Subject      EntityRef       `json:"subject"`
+	Predicate    string          `json:"predicate"`
+	Object       *EntityRef      `json:"object,omitempty"`
+	Value        json.RawMessage `json:"value,omitempty"`
+	Version      int32           `json:"version"`
+	ValidFrom    time.Time       `json:"valid_from"`
+	ValidTo      *time.Time      `json:"valid_to,omitempty"`
+	RecordedSeq  int64           `json:"recorded_seq"`
+	RecordedHash eventloom.Hash  `json:"recorded_hash"`
+	ClosedSeq    *int64          `json:"closed_seq,omitempty"`
+	// StatusThen is the status in the view asked for (for as-of views, the status right
+	// after that seq); Status is the status now.
+	StatusThen   string     `json:"status_then"`
+	Status       string     `json:"status"`
+	SupersededBy *string    `json:"superseded_by,omitempty"`
+	Authority    string     `json:"authority"`
+	ReviewStatus string     `json:"review_status"`
+	Inferred     bool       `json:"inferred"`
+	Confidence   *float32   `json:"confidence,omitempty"`
+	Evidence     []Evidence `json:"evidence"`
+	CloseReason  *string    `json:"close_reason,omitempty"`
+}
+
+// View selects which versions a fact query returns.
+type View string
+
+// The three views of the temporal graph.
+const (
+	// ViewCurrent is what memory holds true now.
+	ViewCurrent View = "current"
+	// ViewAt is what was valid (in the world) at a time.
+	ViewAt View = "at"
+	// ViewAsOf is what memory said right after a seq was recorded.
+	ViewAsOf View = "as_of"
+)
+
+// FactsParams selects facts.
+type FactsParams struct {
+	// SpaceID is required.
+	SpaceID string
+	// Entity, when set, is an entity id or name; only facts with it as subject or object.
+	Entity string
+	// View defaults to ViewCurrent.
+	View View
+	// At is the time for ViewAt (and "now" for ViewCurrent; defaults to time.Now()).
+	At time.Time
+	// AsOfSeq is the seq for ViewAsOf.
+	AsOfSeq int64
+	// Limit defaults to 1000.
+	Limit int
+}
+
+// Facts returns the facts of p's view, ordered by subject name, predicate and version.
+func Facts(ctx context.Context, q Querier, p FactsParams) ([]Fact, error) {
+	if p.View == "" {
+		p.View = ViewCurrent
+	}
+	if p.Limit == 0 {
+		p.Limit = 1000
+	}
+	if p.At.IsZero() {
+		p.At = time.Now()
+	}
+	switch p.View {
+	case ViewCurrent, ViewAt:
+	case ViewAsOf:
+		if p.AsOfSeq < 0 {
+			return nil, fmt.Errorf("%w: as_of_seq must be 0 or more", eventloom.ErrInvalid)
+		}
+	default:
+		return nil, fmt.Errorf("%w: unknown view %q", eventloom.ErrInvalid, p.View)
+	}
+	entityID := ""
+	if p.Entity != "" {
+		e, err := ResolveEntity(ctx, q, p.SpaceID, p.Entity)
+		if err != nil {
+			return nil, err
+		}
+		entityID = e.ID
+	}
+	rows, err := q.Query(ctx, sql.Query("graph/facts"), p.SpaceID, entityID, string(p.View), p.At, p.AsOfSeq, p.Limit)
+	if err != nil {
+		return nil, fmt.Errorf("query facts: %w", err)
+	}
+	facts, err := pgx.CollectRows(rows, scanFact)
+	if err != nil {
+		return nil, fmt.Errorf("query facts: %w", err)
+	}
+	return facts, nil
+}
+
+func scanFact(row pgx.CollectableRow) (Fact, error) {
+	var f Fact
+	var objectID, objectName, value *string
+	var evidence string
+	err := row.Scan(&f.ID, &f.Subject.ID, &f.Subject.Name, &f.Predicate, &objectID, &objectName, &value, &f.Version,
+		&f.ValidFrom, &f.ValidTo, &f.RecordedSeq, &f.RecordedHash, &f.ClosedSeq, &f.StatusThen, &f.Status,
+		&f.SupersededBy, &f.Authority, &f.ReviewStatus, &f.Inferred, &f.Confidence, &evidence, &f.CloseReason)
+	if err != nil {
+		return f, err
+	}
+	if objectID != nil {
+		f.Object = &EntityRef{ID: *objectID, Name: *objectName}
+	}
+	if value != nil {
+		f.Value = json.RawMessage(*value)
+	}
+	f.ValidFrom = f.ValidFrom.UTC()
+	if f.ValidTo != nil {
+		t := f.ValidTo.UTC()
+		f.ValidTo = &t
+	}
+	if err := json.Unmarshal([]byte(evidence), &f.Evidence); err != nil {
+		return f, fmt.Errorf("fact %s evidence: %w", f.ID, err)
+	}
+	return f, nil
+}
+
+// ResolveEntity finds an entity by id or by name (matched on its normalized key).
+func ResolveEntity(ctx context.Context, q Querier, space, ref string) (*Entity, error) {
+	key := Key(ref)
+	var e Entity
+	err := q.QueryRow(ctx, sql.Query("graph/entity_resolve"), space, ref, key).Scan(&e.ID, &e.Key, &e.Name, &e.Kinds,
+		&e.Version, &e.FirstSeq, &e.FirstHash, &e.LastSeq, &e.Mentions, &e.InvalidatedSeq)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("%w: no entity %q in space %q", ErrEntityNotFound, ref, space)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("resolve entity: %w", err)
+	}
+	return &e, nil
+}
+
+// Key is the normalized key of an entity name: lowercased, whitespace collapsed. Entities are
+// unique by key within a space.
+func Key(name string) string {
+	return strings.ToLower(strings.Join(strings.Fields(name), " "))
+}

@@ -1,0 +1,291 @@
+package projection
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/sql"
+)
+
+// load reads the rows a batch's effects may touch.
+func (s *batchState) load(ctx context.Context, tx pgx.Tx, fxs []effects) error {
+	keys := map[string]bool{}
+	pairs := map[pairKey]bool{}
+	var targetSeqs []int64
+	var targetIDs []string
+	for i := range fxs {
+		fx := &fxs[i]
+		for _, m := range fx.Mentions {
+			keys[m.Entity.Key] = true
+		}
+		for _, r := range fx.Entities {
+			keys[r.Key] = true
+		}
+		for _, a := range fx.Asserts {
+			keys[a.Subject.Key] = true
+			if a.Object != nil {
+				keys[a.Object.Key] = true
+			}
+			pairs[pairKey{EntityID(s.space, a.Subject.Key), a.Predicate}] = true
+		}
+		for _, r := range fx.Retracts {
+			keys[r.Subject.Key] = true
+			pairs[pairKey{EntityID(s.space, r.Subject.Key), r.Predicate}] = true
+		}
+		for _, inv := range fx.Invalidations {
+			if inv.TargetSeq > 0 {
+				targetSeqs = append(targetSeqs, inv.TargetSeq)
+			} else {
+				targetIDs = append(targetIDs, inv.TargetID)
+			}
+		}
+	}
+	keyList := make([]string, 0, len(keys))
+	for k := range keys {
+		keyList = append(keyList, k)
+	}
+	if len(keyList) > 0 || len(targetIDs) > 0 {
+		if err := s.loadEntities(ctx, tx, keyList, targetIDs); err != nil {
+			return err
+		}
+	}
+	if len(pairs) == 0 && len(targetSeqs) == 0 && len(targetIDs) == 0 {
+		return nil
+	}
+	subjects := make([]string, 0, len(pairs))
+	predicates := make([]string, 0, len(pairs))
+	for p := range pairs {
+		subjects = append(subjects, p.SubjectID)
+		predicates = append(predicates, p.Predicate)
+	}
+	if err := s.loadFacts(ctx, tx, subjects, predicates, targetSeqs, targetIDs); err != nil {
+		return err
+	}
+	rows, err := tx.Query(ctx, sql.Query("projection/fact_versions"), s.space, subjects, predicates)
+	if err != nil {
+		return fmt.Errorf("load fact versions: %w", err)
+	}
+	var p pairKey
+	var v int32
+	_, err = pgx.ForEachRow(rows, []any{&p.SubjectID, &p.Predicate, &v}, func() error {
+		s.maxVersion[p] = v
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("load fact versions: %w", err)
+	}
+	return nil
+}
+
+func (s *batchState) loadEntities(ctx context.Context, tx pgx.Tx, keys, ids []string) error {
+	rows, err := tx.Query(ctx, sql.Query("projection/entities_load"), s.space, keys, ids)
+	if err != nil {
+		return fmt.Errorf("load entities: %w", err)
+	}
+	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
+		e := &entityRow{stored: true}
+		if err := row.Scan(&e.EntityID, &e.Key, &e.Name, &e.Kinds, &e.Version, &e.FirstSeq, &e.FirstHash,
+			&e.LastSeq, &e.Mentions, &e.InvalidatedSeq); err != nil {
+			return struct{}{}, err
+		}
+		e.loadedVersion = e.Version
+		s.entities[e.Key] = e
+		s.entityByID[e.EntityID] = e
+		return struct{}{}, nil
+	})
+	if err != nil {
+		return fmt.Errorf("load entities: %w", err)
+	}
+	return nil
+}
+
+func (s *batchState) loadFacts(ctx context.Context, tx pgx.Tx, subjects, predicates []string, seqs []int64, ids []string) error {
+	rows, err := tx.Query(ctx, sql.Query("projection/facts_load"), s.space, subjects, predicates, seqs, ids)
+	if err != nil {
+		return fmt.Errorf("load facts: %w", err)
+	}
+	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
+		f := &factRow{stored: true}
+		var value, evidence *string
+		var confidence *float32
+		if err := row.Scan(&f.FactID, &f.SubjectID, &f.Predicate, &f.ObjectID, &value, &f.Version, &f.ValidFrom,
+			&f.ValidTo, &f.RecordedSeq, &f.RecordedHash, &f.ClosedSeq, &f.Status, &f.SupersededBy, &f.Authority,
+			&f.Inferred, &confidence, &evidence, &f.CloseReason); err != nil {
+			return struct{}{}, err
+		}
+		if value != nil {
+			v, err := canonicalJSON(json.RawMessage(*value))
+			if err != nil {
+				return struct{}{}, err
+			}
+			f.Value = v
+		}
+		if confidence != nil {
+			c := float64(*confidence)
+			f.Confidence = &c
+		}
+		if evidence != nil {
+			if err := json.Unmarshal([]byte(*evidence), &f.Evidence); err != nil {
+				return struct{}{}, fmt.Errorf("fact %s evidence: %w", f.FactID, err)
+			}
+		}
+		f.ValidFrom = f.ValidFrom.UTC()
+		s.facts[f.FactID] = f
+		if f.Status == "current" {
+			s.current[pairKey{f.SubjectID, f.Predicate}] = f
+		}
+		return struct{}{}, nil
+	})
+	if err != nil {
+		return fmt.Errorf("load facts: %w", err)
+	}
+	return nil
+}
+
+// write stores everything the batch changed and moves the watermark, in one round trip.
+func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age bool, lastSeq int64, lastHash []byte) error {
+	b := &pgx.Batch{}
+	s.queueEntities(b)
+	s.queueFacts(b)
+	if age {
+		s.queueAge(b)
+	}
+	if len(s.mentions) > 0 {
+		n := len(s.mentions)
+		seqs, starts, ends := make([]int64, n), make([]int32, n), make([]int32, n)
+		ids, kinds, hashes := make([]string, n), make([]string, n), make([][]byte, n)
+		for i, m := range s.mentions {
+			seqs[i], starts[i], ends[i], ids[i], kinds[i], hashes[i] = m.Seq, m.Start, m.End, m.EntityID, m.Kind, m.Hash
+		}
+		b.Queue(sql.Query("projection/mentions_insert"), s.space, seqs, starts, ends, ids, kinds, hashes)
+	}
+	if len(s.invalidated) > 0 {
+		n := len(s.invalidated)
+		targets, seqs, hashes, reasons := make([]int64, n), make([]int64, n), make([][]byte, n), make([]string, n)
+		for i, r := range s.invalidated {
+			targets[i], seqs[i], hashes[i], reasons[i] = r.TargetSeq, r.Seq, r.Hash, r.Reason
+		}
+		b.Queue(sql.Query("projection/invalidations_insert"), s.space, targets, seqs, hashes, reasons)
+	}
+	if len(s.items) > 0 {
+		n := len(s.items)
+		ids, kinds, seqs, types := make([]string, n), make([]string, n), make([]int64, n), make([]string, n)
+		sessions, times, texts := make([]string, n), make([]time.Time, n), make([]string, n)
+		for i, it := range s.items {
+			ids[i], kinds[i], seqs[i], types[i] = it.ItemID, it.Kind, it.Seq, it.EventType
+			sessions[i], times[i], texts[i] = it.SessionID, it.OccurredAt, it.Text
+		}
+		b.Queue(sql.Query("projection/items_insert"), s.space, tsConfig, ids, kinds, seqs, types, sessions, times, texts)
+	}
+	b.Queue(sql.Query("projection/watermark_set"), s.space, lastSeq, lastHash)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("write projections: %w", err)
+	}
+	return nil
+}
+
+func (s *batchState) queueEntities(b *pgx.Batch) {
+	var rows []*entityRow
+	for _, e := range s.entities {
+		if e.dirty {
+			rows = append(rows, e)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	slices.SortFunc(rows, func(a, b *entityRow) int { return strings.Compare(a.EntityID, b.EntityID) })
+	n := len(rows)
+	ids, keys, names, kinds := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	versions, mentions := make([]int32, n), make([]int32, n)
+	firsts, lasts, invalidated := make([]int64, n), make([]int64, n), make([]*int64, n)
+	hashes := make([][]byte, n)
+	for i, e := range rows {
+		ids[i], keys[i], names[i], kinds[i] = e.EntityID, e.Key, e.Name, strings.Join(e.Kinds, ",")
+		versions[i], mentions[i], firsts[i], lasts[i] = e.Version, e.Mentions, e.FirstSeq, e.LastSeq
+		invalidated[i], hashes[i] = e.InvalidatedSeq, e.FirstHash
+	}
+	b.Queue(sql.Query("projection/entities_upsert"), s.space, ids, keys, names, kinds, versions, firsts, hashes, lasts, mentions, invalidated)
+}
+
+func (s *batchState) queueFacts(b *pgx.Batch) {
+	var changed []*factRow
+	for _, f := range s.facts {
+		if f.stored && f.dirty {
+			changed = append(changed, f)
+		}
+	}
+	if len(changed) > 0 {
+		slices.SortFunc(changed, func(a, b *factRow) int { return strings.Compare(a.FactID, b.FactID) })
+		n := len(changed)
+		ids, statuses, evidence := make([]string, n), make([]string, n), make([]string, n)
+		validTo, closed := make([]*time.Time, n), make([]*int64, n)
+		superseded, reasons := make([]*string, n), make([]*string, n)
+		for i, f := range changed {
+			ids[i], statuses[i], evidence[i] = f.FactID, f.Status, evidenceJSON(f.Evidence)
+			validTo[i], closed[i], superseded[i], reasons[i] = f.ValidTo, f.ClosedSeq, f.SupersededBy, f.CloseReason
+		}
+		b.Queue(sql.Query("projection/facts_close"), s.space, ids, validTo, closed, statuses, superseded, evidence, reasons)
+	}
+	if len(s.newFacts) == 0 {
+		return
+	}
+	n := len(s.newFacts)
+	ids, subjects, predicates := make([]string, n), make([]string, n), make([]string, n)
+	objects, values := make([]*string, n), make([]*string, n)
+	versions := make([]int32, n)
+	from, to := make([]time.Time, n), make([]*time.Time, n)
+	seqs, closed := make([]int64, n), make([]*int64, n)
+	hashes := make([][]byte, n)
+	statuses, superseded, authority := make([]string, n), make([]*string, n), make([]string, n)
+	inferred, confidence := make([]bool, n), make([]*float64, n)
+	evidence, reasons := make([]string, n), make([]*string, n)
+	for i, f := range s.newFacts {
+		ids[i], subjects[i], predicates[i], objects[i] = f.FactID, f.SubjectID, f.Predicate, f.ObjectID
+		if f.Value != nil {
+			v := string(f.Value)
+			values[i] = &v
+		}
+		versions[i], from[i], to[i], seqs[i], hashes[i] = f.Version, f.ValidFrom, f.ValidTo, f.RecordedSeq, f.RecordedHash
+		closed[i], statuses[i], superseded[i], authority[i] = f.ClosedSeq, f.Status, f.SupersededBy, f.Authority
+		inferred[i], confidence[i], evidence[i], reasons[i] = f.Inferred, f.Confidence, evidenceJSON(f.Evidence), f.CloseReason
+	}
+	b.Queue(sql.Query("projection/facts_insert"), s.space, ids, subjects, predicates, objects, values, versions,
+		from, to, seqs, hashes, closed, statuses, superseded, authority, inferred, confidence, evidence, reasons)
+}
+
+func evidenceJSON(ev []evidenceRef) string {
+	b, err := json.Marshal(ev)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// queueAge mirrors the entities and facts the batch created or changed into the space's
+// AGE graph, after the relational writes it reads from.
+func (s *batchState) queueAge(b *pgx.Batch) {
+	var entities, facts []string
+	for _, e := range s.entities {
+		if !e.stored || e.Version != e.loadedVersion {
+			entities = append(entities, e.EntityID)
+		}
+	}
+	for _, f := range s.facts {
+		if !f.stored || f.dirty {
+			facts = append(facts, f.FactID)
+		}
+	}
+	if len(entities) == 0 && len(facts) == 0 {
+		return
+	}
+	slices.Sort(entities)
+	slices.Sort(facts)
+	b.Queue(sql.Query("projection/age_sync"), s.space, entities, facts)
+}

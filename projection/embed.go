@@ -1,0 +1,141 @@
+package projection
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/sql"
+)
+
+// ErrEmbedding means the embedding provider returned something unusable (wrong dimension,
+// wrong count, non-finite values) or the model is known with another dimension.
+var ErrEmbedding = errors.New("unusable embeddings")
+
+// Embedder fills the embeddings of memory items with one model. The provider is called
+// outside any transaction, so a slow or dead provider delays vectors and never blocks
+// appends or projection.
+type Embedder struct {
+	pool      *pgxpool.Pool
+	provider  embed.Embedder
+	batchSize int
+	mu        sync.Mutex
+	ensured   bool
+}
+
+// NewEmbedder returns an Embedder storing provider's vectors, batchSize items per provider
+// call (default 64).
+func NewEmbedder(pool *pgxpool.Pool, provider embed.Embedder, batchSize int) *Embedder {
+	if batchSize <= 0 {
+		batchSize = 64
+	}
+	return &Embedder{pool: pool, provider: provider, batchSize: batchSize}
+}
+
+// Model is the provider's "name@version".
+func (e *Embedder) Model() string { return e.provider.Model() }
+
+// ensureIndex registers the model and creates its HNSW index, once per process.
+func (e *Embedder) ensureIndex(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ensured {
+		return nil
+	}
+	_, err := e.pool.Exec(ctx, `SELECT zaxy_ensure_vector_index($1, $2)`, e.provider.Model(), e.provider.Dimensions())
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "ZX002" {
+		return fmt.Errorf("%w: %s", ErrEmbedding, pgErr.Message)
+	}
+	if err != nil {
+		return fmt.Errorf("ensure vector index: %w", err)
+	}
+	e.ensured = true
+	return nil
+}
+
+// EmbedSpace embeds every memory item of space that has no vector for the model yet, and
+// returns how many it stored.
+func (e *Embedder) EmbedSpace(ctx context.Context, space string) (int, error) {
+	if err := e.ensureIndex(ctx); err != nil {
+		return 0, fmt.Errorf("embed space %q: %w", space, err)
+	}
+	total := 0
+	for {
+		rows, err := e.pool.Query(ctx, sql.Query("projection/embed_pending"), space, e.provider.Model(), e.batchSize)
+		if err != nil {
+			return total, fmt.Errorf("embed space %q: read pending: %w", space, err)
+		}
+		var ids, texts []string
+		var id, text string
+		if _, err := pgx.ForEachRow(rows, []any{&id, &text}, func() error {
+			ids, texts = append(ids, id), append(texts, text)
+			return nil
+		}); err != nil {
+			return total, fmt.Errorf("embed space %q: read pending: %w", space, err)
+		}
+		if len(ids) == 0 {
+			return total, nil
+		}
+		vectors, err := e.provider.Embed(ctx, texts)
+		if err != nil {
+			return total, fmt.Errorf("embed space %q with %s: %w", space, e.provider.Model(), err)
+		}
+		encoded, err := encodeVectors(vectors, len(texts), e.provider.Dimensions())
+		if err != nil {
+			return total, fmt.Errorf("embed space %q with %s: %w", space, e.provider.Model(), err)
+		}
+		hashes := make([][]byte, len(texts))
+		for i, t := range texts {
+			sum := sha256.Sum256([]byte(t))
+			hashes[i] = sum[:]
+		}
+		tag, err := e.pool.Exec(ctx, sql.Query("projection/embed_insert"), space, e.provider.Model(), e.provider.Dimensions(), ids, encoded, hashes)
+		if err != nil {
+			return total, fmt.Errorf("embed space %q: store: %w", space, err)
+		}
+		total += int(tag.RowsAffected())
+		if tag.RowsAffected() == 0 {
+			return total, nil // everything vanished meanwhile; a later pass continues
+		}
+		if len(ids) < e.batchSize {
+			return total, nil
+		}
+	}
+}
+
+// encodeVectors checks the provider's answer and renders each vector as pgvector text.
+func encodeVectors(vectors [][]float32, want, dim int) ([]string, error) {
+	if len(vectors) != want {
+		return nil, fmt.Errorf("%w: %d vectors for %d texts", ErrEmbedding, len(vectors), want)
+	}
+	out := make([]string, len(vectors))
+	buf := make([]byte, 0, dim*12)
+	for i, v := range vectors {
+		if len(v) != dim {
+			return nil, fmt.Errorf("%w: vector %d has dimension %d, the model's is %d", ErrEmbedding, i, len(v), dim)
+		}
+		buf = append(buf[:0], '[')
+		for j, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return nil, fmt.Errorf("%w: vector %d has a non-finite value", ErrEmbedding, i)
+			}
+			if j > 0 {
+				buf = append(buf, ',')
+			}
+			buf = strconv.AppendFloat(buf, float64(x), 'g', -1, 32)
+		}
+		buf = append(buf, ']')
+		out[i] = string(buf)
+	}
+	return out, nil
+}

@@ -1,0 +1,218 @@
+package projection
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/sql"
+)
+
+// ErrBusy means another worker is projecting the space right now.
+var ErrBusy = errors.New("space is being projected by another worker")
+
+// Config configures a Projector.
+type Config struct {
+	// TextSearchConfig is the Postgres text search configuration memory text is indexed with
+	// (a regconfig such as "english" or "simple"). Defaults to "english". Changing it needs a
+	// rebuild for existing rows.
+	TextSearchConfig string
+	// BatchSize is how many events one projection transaction applies. Defaults to 500.
+	BatchSize int
+	// AGE is "auto" (mirror the graph into Apache AGE when the extension is installed, the
+	// default) or "off".
+	AGE string
+	// Logger receives the projector's logs. Defaults to discarding.
+	Logger *slog.Logger
+}
+
+var regconfigPattern = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
+
+// WithDefaults returns a copy with zero fields set to their defaults.
+func (c Config) WithDefaults() Config {
+	if c.TextSearchConfig == "" {
+		c.TextSearchConfig = "english"
+	}
+	if c.BatchSize == 0 {
+		c.BatchSize = 500
+	}
+	if c.AGE == "" {
+		c.AGE = "auto"
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	if !regconfigPattern.MatchString(c.TextSearchConfig) {
+		return fmt.Errorf("projection config: TextSearchConfig must name a text search configuration, got %q", c.TextSearchConfig)
+	}
+	if c.AGE != "auto" && c.AGE != "off" {
+		return fmt.Errorf("projection config: AGE must be auto or off, got %q", c.AGE)
+	}
+	if c.BatchSize < 1 || c.BatchSize > 100000 {
+		return fmt.Errorf("projection config: BatchSize must be between 1 and 100000, got %d", c.BatchSize)
+	}
+	return nil
+}
+
+// Projector applies spaces' events to the projections.
+type Projector struct {
+	pool   *pgxpool.Pool
+	cfg    Config
+	age    bool
+	logger *slog.Logger
+}
+
+// New returns a Projector writing through pool. It checks that the text search
+// configuration exists.
+func New(ctx context.Context, pool *pgxpool.Pool, cfg Config) (*Projector, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	var ok bool
+	if err := pool.QueryRow(ctx, sql.Query("projection/ts_config_exists"), cfg.TextSearchConfig).Scan(&ok); err != nil {
+		return nil, fmt.Errorf("check text search configuration: %w", err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("projection config: text search configuration %q does not exist in the database", cfg.TextSearchConfig)
+	}
+	age := false
+	if cfg.AGE == "auto" {
+		if err := pool.QueryRow(ctx, sql.Query("graph/age_installed")).Scan(&age); err != nil {
+			return nil, fmt.Errorf("check for AGE: %w", err)
+		}
+	}
+	return &Projector{pool: pool, cfg: cfg, age: age, logger: cfg.Logger}, nil
+}
+
+// AGE reports whether the projector mirrors the graph into Apache AGE.
+func (p *Projector) AGE() bool { return p.age }
+
+// Result reports what one ProjectSpace call applied.
+type Result struct {
+	// Applied is how many events were applied.
+	Applied int
+	// ProjectedSeq is the watermark afterwards.
+	ProjectedSeq int64
+}
+
+// ProjectSpace applies every event of space past its watermark, one transaction per batch,
+// until it reaches the end of the log. It returns ErrBusy at once when another worker holds
+// the space.
+func (p *Projector) ProjectSpace(ctx context.Context, space string) (*Result, error) {
+	res := &Result{}
+	if _, err := p.pool.Exec(ctx, sql.Query("projection/watermark_ensure"), space); err != nil {
+		return nil, fmt.Errorf("ensure watermark: %w", mapFK(err, space))
+	}
+	for {
+		n, last, err := p.projectOnce(ctx, space, false)
+		if err != nil {
+			return res, err
+		}
+		res.Applied += n
+		res.ProjectedSeq = last
+		if n < p.cfg.BatchSize {
+			return res, nil
+		}
+	}
+}
+
+// projectOnce applies up to one batch in its own transaction.
+func (p *Projector) projectOnce(ctx context.Context, space string, wait bool) (int, int64, error) {
+	var n int
+	var last int64
+	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		var err error
+		n, last, err = p.projectBatchTx(ctx, tx, space, wait)
+		return err
+	})
+	return n, last, err
+}
+
+// projectBatchTx locks the space's watermark, applies the next batch of events and moves the
+// watermark, all in tx.
+func (p *Projector) projectBatchTx(ctx context.Context, tx pgx.Tx, space string, wait bool) (int, int64, error) {
+	lockQuery := "projection/watermark_lock"
+	if wait {
+		lockQuery = "projection/watermark_lock_wait"
+	}
+	var wm int64
+	if err := tx.QueryRow(ctx, sql.Query(lockQuery), space).Scan(&wm); err != nil {
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "55P03" {
+			return 0, 0, ErrBusy
+		}
+		return 0, 0, fmt.Errorf("lock watermark: %w", err)
+	}
+	rows, err := tx.Query(ctx, sql.Query("projection/events_after"), space, wm, p.cfg.BatchSize)
+	if err != nil {
+		return 0, 0, fmt.Errorf("read events: %w", err)
+	}
+	events, err := pgx.CollectRows(rows, scanEvent)
+	if err != nil {
+		return 0, 0, fmt.Errorf("read events: %w", err)
+	}
+	if len(events) == 0 {
+		return 0, wm, nil
+	}
+	if events[0].Seq != wm+1 {
+		return 0, 0, fmt.Errorf("project space %q: expected seq %d after the watermark, found %d", space, wm+1, events[0].Seq)
+	}
+	fxs := make([]effects, len(events))
+	for i := range events {
+		fx, err := extractEvent(&events[i])
+		if err != nil {
+			// A known type whose data fails to decode was appended before its shape was
+			// validated; it keeps its text and contributes nothing else.
+			p.logger.WarnContext(ctx, "event data does not decode; projecting its text only",
+				"space_id", space, "seq", events[i].Seq, "type", events[i].Type, "error", err)
+			fx = effects{Text: events[i].Content}
+		}
+		fxs[i] = fx
+	}
+	st := newBatchState(space)
+	if err := st.load(ctx, tx, fxs); err != nil {
+		return 0, 0, err
+	}
+	for i := range events {
+		st.apply(&events[i], &fxs[i])
+	}
+	lastEvent := events[len(events)-1]
+	if err := st.write(ctx, tx, p.cfg.TextSearchConfig, p.age, lastEvent.Seq, lastEvent.Hash); err != nil {
+		return 0, 0, err
+	}
+	return len(events), lastEvent.Seq, nil
+}
+
+func scanEvent(row pgx.CollectableRow) (eventloom.Event, error) {
+	var e eventloom.Event
+	var data, cues string
+	err := row.Scan(&e.SpaceID, &e.Seq, &e.Type, &e.SessionID, &e.Actor, &e.OccurredAt,
+		&e.RecordedAt, &e.Content, &data, &cues, &e.PrevHash, &e.Hash)
+	e.Data, e.Cues = []byte(data), []byte(cues)
+	e.OccurredAt, e.RecordedAt = e.OccurredAt.UTC(), e.RecordedAt.UTC()
+	return e, err
+}
+
+// mapFK turns "no such space" foreign key errors into eventloom.ErrNotFound.
+func mapFK(err error, space string) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23503" {
+		return fmt.Errorf("%w: space %q has no events", eventloom.ErrNotFound, space)
+	}
+	return err
+}
+
+// Pool is the pool the projector writes through.
+func (p *Projector) Pool() *pgxpool.Pool { return p.pool }

@@ -1,0 +1,330 @@
+package projection
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// evidenceRef cites an event by seq and hash.
+type evidenceRef struct {
+	Seq  int64          `json:"seq"`
+	Hash eventloom.Hash `json:"hash"`
+}
+
+// entityRow is an entities row as the projector holds it while applying a batch.
+type entityRow struct {
+	EntityID       string
+	Key            string
+	Name           string
+	Kinds          []string
+	Version        int32
+	FirstSeq       int64
+	FirstHash      []byte
+	LastSeq        int64
+	Mentions       int32
+	InvalidatedSeq *int64
+	stored, dirty  bool
+	// loadedVersion is Version as loaded, to tell whether the graph mirror needs an update.
+	loadedVersion int32
+}
+
+// factRow is a facts row as the projector holds it while applying a batch.
+type factRow struct {
+	FactID       string
+	SubjectID    string
+	Predicate    string
+	ObjectID     *string
+	Value        []byte
+	Version      int32
+	ValidFrom    time.Time
+	ValidTo      *time.Time
+	RecordedSeq  int64
+	RecordedHash []byte
+	ClosedSeq    *int64
+	Status       string
+	SupersededBy *string
+	Authority    string
+	Inferred     bool
+	Confidence   *float64
+	Evidence     []evidenceRef
+	CloseReason  *string
+	stored       bool
+	dirty        bool
+}
+
+// mentionRow is a mentions row.
+type mentionRow struct {
+	Seq        int64
+	Start, End int32
+	EntityID   string
+	Kind       string
+	Hash       []byte
+}
+
+// invalidationRow is an invalidations row.
+type invalidationRow struct {
+	TargetSeq int64
+	Seq       int64
+	Hash      []byte
+	Reason    string
+}
+
+// itemRow is a memory_items row.
+type itemRow struct {
+	ItemID     string
+	Kind       string
+	Seq        int64
+	EventType  string
+	SessionID  string
+	OccurredAt time.Time
+	Text       string
+}
+
+// pairKey identifies the versions of one (subject, predicate).
+type pairKey struct{ SubjectID, Predicate string }
+
+// batchState is the slice of the projections one batch of events touches, loaded before the
+// batch is applied and written back after it, so a batch costs a few round trips.
+type batchState struct {
+	space       string
+	entities    map[string]*entityRow // by key
+	entityByID  map[string]*entityRow
+	facts       map[string]*factRow // by fact_id
+	current     map[pairKey]*factRow
+	maxVersion  map[pairKey]int32
+	mentions    []mentionRow
+	invalidated []invalidationRow
+	items       []itemRow
+	newFacts    []*factRow
+}
+
+func newBatchState(space string) *batchState {
+	return &batchState{
+		space:      space,
+		entities:   map[string]*entityRow{},
+		entityByID: map[string]*entityRow{},
+		facts:      map[string]*factRow{},
+		current:    map[pairKey]*factRow{},
+		maxVersion: map[pairKey]int32{},
+	}
+}
+
+// EntityID is the stable id of the entity with key in space: the same on every rebuild.
+func EntityID(space, key string) string {
+	sum := sha256.Sum256([]byte(space + "\x00" + key))
+	return "e" + hex.EncodeToString(sum[:10])
+}
+
+// factID is the stable id of the n-th fact an event asserts about (subject, predicate).
+func factID(space string, seq int64, n int, subjectID, predicate string) string {
+	sum := sha256.Sum256([]byte(space + "\x00" + strconv.FormatInt(seq, 10) + "\x00" + strconv.Itoa(n) + "\x00" + subjectID + "\x00" + predicate))
+	return "f" + hex.EncodeToString(sum[:10])
+}
+
+// touchEntity returns the entity for ref, creating it at e when it is new, and records that e
+// refers to it.
+func (s *batchState) touchEntity(ref entityRef, e *eventloom.Event) *entityRow {
+	row, ok := s.entities[ref.Key]
+	if !ok {
+		row = &entityRow{
+			EntityID: EntityID(s.space, ref.Key), Key: ref.Key, Name: ref.Name, Kinds: []string{ref.Kind},
+			Version: 1, FirstSeq: e.Seq, FirstHash: e.Hash, LastSeq: e.Seq, dirty: true,
+		}
+		s.entities[ref.Key] = row
+		s.entityByID[row.EntityID] = row
+		return row
+	}
+	if !slices.Contains(row.Kinds, ref.Kind) {
+		row.Kinds = append(row.Kinds, ref.Kind)
+		slices.Sort(row.Kinds)
+		row.Version++
+	}
+	if e.Seq > row.LastSeq {
+		row.LastSeq = e.Seq
+	}
+	row.dirty = true
+	return row
+}
+
+// apply applies one event's effects.
+func (s *batchState) apply(e *eventloom.Event, fx *effects) {
+	for _, m := range fx.Mentions {
+		ent := s.touchEntity(m.Entity, e)
+		ent.Mentions++
+		s.mentions = append(s.mentions, mentionRow{Seq: e.Seq, Start: int32(m.Start), End: int32(m.End), EntityID: ent.EntityID, Kind: m.Entity.Kind, Hash: e.Hash})
+	}
+	for _, ref := range fx.Entities {
+		s.touchEntity(ref, e)
+	}
+	for i := range fx.Asserts {
+		s.assert(e, i, &fx.Asserts[i])
+	}
+	for i := range fx.Retracts {
+		s.retract(e, &fx.Retracts[i])
+	}
+	for i := range fx.Invalidations {
+		s.invalidate(e, &fx.Invalidations[i])
+	}
+	if fx.Text != "" {
+		s.items = append(s.items, itemRow{
+			ItemID: EventItemID(e.Seq), Kind: "event", Seq: e.Seq, EventType: e.Type,
+			SessionID: e.SessionID, OccurredAt: e.OccurredAt, Text: fx.Text,
+		})
+	}
+}
+
+// EventItemID is the memory item id of the event at seq.
+func EventItemID(seq int64) string { return "ev:" + strconv.FormatInt(seq, 10) }
+
+// FactItemID is the memory item id of a fact version.
+func FactItemID(factID string) string { return "fact:" + factID }
+
+func (s *batchState) assert(e *eventloom.Event, n int, a *factAssert) {
+	subject := s.touchEntity(a.Subject, e)
+	var objectID *string
+	if a.Object != nil {
+		obj := s.touchEntity(*a.Object, e)
+		objectID = &obj.EntityID
+	}
+	key := pairKey{subject.EntityID, a.Predicate}
+	ev := evidenceRef{Seq: e.Seq, Hash: e.Hash}
+	if cur := s.current[key]; cur != nil {
+		if sameTarget(cur.ObjectID, cur.Value, objectID, a.Value) {
+			// The same value again: more evidence for the current version, nothing closed.
+			cur.Evidence = append(cur.Evidence, ev)
+			cur.dirty = true
+			return
+		}
+	}
+	row := &factRow{
+		FactID: factID(s.space, e.Seq, n, subject.EntityID, a.Predicate), SubjectID: subject.EntityID,
+		Predicate: a.Predicate, ObjectID: objectID, Value: a.Value, Version: s.maxVersion[key] + 1,
+		ValidFrom: a.ValidFrom.UTC(), ValidTo: a.ValidTo, RecordedSeq: e.Seq, RecordedHash: e.Hash,
+		Status: "current", Authority: a.Authority, Inferred: a.Authority == AuthorityInferred,
+		Confidence: a.Confidence, Evidence: []evidenceRef{ev}, dirty: true,
+	}
+	if row.ValidTo != nil {
+		t := row.ValidTo.UTC()
+		if t.Before(row.ValidFrom) {
+			t = row.ValidFrom
+		}
+		row.ValidTo = &t
+	}
+	if cur := s.current[key]; cur != nil {
+		reason := "superseded"
+		s.close(cur, e.Seq, "superseded", row.ValidFrom, &reason)
+		cur.SupersededBy = &row.FactID
+	}
+	s.facts[row.FactID] = row
+	s.newFacts = append(s.newFacts, row)
+	s.current[key] = row
+	s.maxVersion[key] = row.Version
+	s.items = append(s.items, itemRow{
+		ItemID: FactItemID(row.FactID), Kind: "fact", Seq: e.Seq, EventType: e.Type, SessionID: e.SessionID,
+		OccurredAt: e.OccurredAt, Text: factText(subject.Name, a.Predicate, a.Object, a.Value),
+	})
+}
+
+// close ends a current fact at seq, its validity ending at validTo unless it already ended.
+func (s *batchState) close(f *factRow, seq int64, status string, validTo time.Time, reason *string) {
+	f.Status = status
+	f.ClosedSeq = &seq
+	f.CloseReason = reason
+	if f.ValidTo == nil || f.ValidTo.After(validTo) {
+		t := validTo.UTC()
+		if t.Before(f.ValidFrom) {
+			t = f.ValidFrom
+		}
+		f.ValidTo = &t
+	}
+	f.dirty = true
+	for k, cur := range s.current {
+		if cur == f {
+			delete(s.current, k)
+		}
+	}
+}
+
+func (s *batchState) retract(e *eventloom.Event, r *factRetract) {
+	cur := s.current[pairKey{EntityID(s.space, r.Subject.Key), r.Predicate}]
+	if cur == nil {
+		return // nothing current to retract
+	}
+	if r.Object != nil {
+		id := EntityID(s.space, r.Object.Key)
+		if cur.ObjectID == nil || *cur.ObjectID != id {
+			return
+		}
+	}
+	if r.Value != nil && !bytes.Equal(cur.Value, r.Value) {
+		return
+	}
+	reason := r.Reason
+	if reason == "" {
+		reason = "retracted"
+	}
+	s.touchEntity(r.Subject, e)
+	s.close(cur, e.Seq, "retracted", e.OccurredAt, &reason)
+}
+
+func (s *batchState) invalidate(e *eventloom.Event, inv *invalidation) {
+	reason := inv.Reason
+	if inv.TargetSeq > 0 {
+		if inv.TargetSeq >= e.Seq {
+			return // only earlier events can be invalidated
+		}
+		s.invalidated = append(s.invalidated, invalidationRow{TargetSeq: inv.TargetSeq, Seq: e.Seq, Hash: e.Hash, Reason: reason})
+		for _, f := range s.sortedCurrent() {
+			if f.RecordedSeq == inv.TargetSeq {
+				s.close(f, e.Seq, "invalidated", e.OccurredAt, &reason)
+			}
+		}
+		return
+	}
+	if f := s.facts[inv.TargetID]; f != nil {
+		if f.Status == "current" {
+			s.close(f, e.Seq, "invalidated", e.OccurredAt, &reason)
+		}
+		return
+	}
+	if ent := s.entityByID[inv.TargetID]; ent != nil && ent.InvalidatedSeq == nil {
+		seq := e.Seq
+		ent.InvalidatedSeq = &seq
+		ent.Version++
+		ent.dirty = true
+	}
+}
+
+// sortedCurrent returns the current facts in fact_id order, for deterministic iteration.
+func (s *batchState) sortedCurrent() []*factRow {
+	out := make([]*factRow, 0, len(s.current))
+	for _, f := range s.current {
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b *factRow) int {
+		if a.FactID < b.FactID {
+			return -1
+		}
+		if a.FactID > b.FactID {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+func sameTarget(aObj *string, aVal []byte, bObj *string, bVal []byte) bool {
+	if (aObj == nil) != (bObj == nil) {
+		return false
+	}
+	if aObj != nil {
+		return *aObj == *bObj
+	}
+	return bytes.Equal(aVal, bVal)
+}

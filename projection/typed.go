@@ -1,0 +1,295 @@
+package projection
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/extract"
+	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// Authority of a fact: asserted by a typed event, extracted deterministically from text, or
+// inferred by a model.
+const (
+	AuthorityAsserted  = "asserted"
+	AuthorityExtracted = "extracted"
+	AuthorityInferred  = "inferred"
+)
+
+// entityRef names an entity by its normalized key.
+type entityRef struct {
+	Key  string
+	Name string
+	Kind string
+}
+
+// mentionEffect links a byte range of the event's text to an entity.
+type mentionEffect struct {
+	Start, End int
+	Entity     entityRef
+}
+
+// factAssert opens or confirms the current version of (subject, predicate).
+type factAssert struct {
+	Subject    entityRef
+	Predicate  string
+	Object     *entityRef
+	Value      []byte // canonical JSON, set when Object is nil
+	ValidFrom  time.Time
+	ValidTo    *time.Time
+	Confidence *float64
+	Authority  string
+}
+
+// factRetract closes the current version of (subject, predicate), optionally only when it
+// has the given object or value.
+type factRetract struct {
+	Subject   entityRef
+	Predicate string
+	Object    *entityRef
+	Value     []byte
+	Reason    string
+}
+
+// invalidation marks an earlier event (and the facts it asserted) or a fact or entity by id
+// as invalid.
+type invalidation struct {
+	TargetSeq int64
+	TargetID  string
+	Reason    string
+}
+
+// effects is everything one event contributes to the projections.
+type effects struct {
+	// Text is the event's memory text for full-text and vector search; empty means the event
+	// is not a memory item.
+	Text          string
+	Entities      []entityRef
+	Mentions      []mentionEffect
+	Asserts       []factAssert
+	Retracts      []factRetract
+	Invalidations []invalidation
+}
+
+// bookkeepingPrefixes are event types Zaxy writes about its own work; they are never memories.
+var bookkeepingPrefixes = []string{"checkout.", "zaxy."}
+
+// IsBookkeeping reports whether events of type typ are Zaxy's own bookkeeping (for example
+// the record of what a checkout surfaced), which is never retrieved as memory.
+func IsBookkeeping(typ string) bool {
+	for _, p := range bookkeepingPrefixes {
+		if strings.HasPrefix(typ, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// extractEvent derives an event's effects. It is deterministic: the same event always gives
+// the same effects. Unknown types contribute only their text.
+func extractEvent(e *eventloom.Event) (effects, error) {
+	var fx effects
+	if IsBookkeeping(e.Type) {
+		return fx, nil
+	}
+	fx.Text = e.Content
+	switch e.Type {
+	case vocab.TypeMessage, vocab.TypeDocumentChunk:
+		fx.Mentions = textMentions(e.Content)
+	case vocab.TypeFactAsserted:
+		d, err := vocab.Decode[vocab.FactAsserted](e.Data)
+		if err != nil {
+			return fx, err
+		}
+		a := factAssert{
+			Subject:    named(d.Subject, "entity"),
+			Predicate:  normalizePredicate(d.Predicate),
+			ValidFrom:  e.OccurredAt,
+			ValidTo:    d.ValidTo,
+			Confidence: d.Confidence,
+			Authority:  AuthorityAsserted,
+		}
+		if d.ValidFrom != nil {
+			a.ValidFrom = d.ValidFrom.UTC()
+		}
+		if d.Object != nil {
+			o := named(*d.Object, "entity")
+			a.Object = &o
+		} else {
+			v, err := canonicalJSON(d.Value)
+			if err != nil {
+				return fx, err
+			}
+			a.Value = v
+		}
+		fx.Asserts = append(fx.Asserts, a)
+		fx.Text = joinText(e.Content, factText(a.Subject.Name, a.Predicate, a.Object, a.Value))
+	case vocab.TypeFactRetracted:
+		d, err := vocab.Decode[vocab.FactRetracted](e.Data)
+		if err != nil {
+			return fx, err
+		}
+		r := factRetract{Subject: named(d.Subject, "entity"), Predicate: normalizePredicate(d.Predicate), Reason: d.Reason}
+		if d.Object != nil {
+			o := named(*d.Object, "entity")
+			r.Object = &o
+		} else if len(d.Value) > 0 {
+			v, err := canonicalJSON(d.Value)
+			if err != nil {
+				return fx, err
+			}
+			r.Value = v
+		}
+		fx.Retracts = append(fx.Retracts, r)
+		fx.Text = joinText(e.Content, "retracted: "+factText(r.Subject.Name, r.Predicate, r.Object, r.Value), d.Reason)
+	case vocab.TypeMemoryInvalidated:
+		d, err := vocab.Decode[vocab.MemoryInvalidated](e.Data)
+		if err != nil {
+			return fx, err
+		}
+		inv := invalidation{TargetID: d.TargetID, Reason: d.Reason}
+		if d.TargetSeq != nil {
+			inv.TargetSeq = *d.TargetSeq
+		}
+		fx.Invalidations = append(fx.Invalidations, inv)
+		fx.Text = joinText(e.Content, "invalidated: "+d.Reason)
+	case vocab.TypeDecisionRecorded:
+		d, err := vocab.Decode[vocab.DecisionRecorded](e.Data)
+		if err != nil {
+			return fx, err
+		}
+		fx.Text = joinText(e.Content, "decision: "+d.Decision, d.Rationale)
+		fx.Mentions = textMentions(e.Content)
+		if d.Subject != "" {
+			fx.Asserts = append(fx.Asserts, factAssert{
+				Subject: named(d.Subject, "entity"), Predicate: "decision",
+				Value: mustJSON(d.Decision), ValidFrom: e.OccurredAt, Authority: AuthorityAsserted,
+			})
+		}
+	case vocab.TypeTaskUpdated:
+		d, err := vocab.Decode[vocab.TaskUpdated](e.Data)
+		if err != nil {
+			return fx, err
+		}
+		task := entityRef{Key: "task:" + normalizeKey(d.TaskID), Name: "task " + d.TaskID, Kind: "task"}
+		fx.Asserts = append(fx.Asserts, factAssert{
+			Subject: task, Predicate: "status", Value: mustJSON(d.Status), ValidFrom: e.OccurredAt, Authority: AuthorityAsserted,
+		})
+		if d.Title != "" {
+			fx.Asserts = append(fx.Asserts, factAssert{
+				Subject: task, Predicate: "title", Value: mustJSON(d.Title), ValidFrom: e.OccurredAt, Authority: AuthorityAsserted,
+			})
+		}
+		fx.Text = joinText(e.Content, fmt.Sprintf("task %s %s: %s", d.TaskID, d.Status, d.Title))
+	case vocab.TypePreferenceStated:
+		d, err := vocab.Decode[vocab.PreferenceStated](e.Data)
+		if err != nil {
+			return fx, err
+		}
+		holder := d.Holder
+		if holder == "" {
+			holder = e.Actor
+		}
+		if holder == "" {
+			holder = "user"
+		}
+		fx.Asserts = append(fx.Asserts, factAssert{
+			Subject: named(holder, "entity"), Predicate: "prefers " + normalizePredicate(d.Topic),
+			Value: mustJSON(d.Preference), ValidFrom: e.OccurredAt, Authority: AuthorityAsserted,
+		})
+		fx.Text = joinText(e.Content, fmt.Sprintf("%s prefers %s: %s", holder, d.Topic, d.Preference))
+	case vocab.TypeToolCallCompleted:
+		d, err := vocab.Decode[vocab.ToolCallCompleted](e.Data)
+		if err != nil {
+			return fx, err
+		}
+		tool := entityRef{Key: "tool:" + normalizeKey(d.Tool), Name: d.Tool, Kind: "tool"}
+		fx.Asserts = append(fx.Asserts, factAssert{
+			Subject: tool, Predicate: "last_outcome", Value: mustJSON(d.Outcome), ValidFrom: e.OccurredAt, Authority: AuthorityAsserted,
+		})
+		if d.Outcome == "failure" && d.Error != "" {
+			fx.Asserts = append(fx.Asserts, factAssert{
+				Subject: tool, Predicate: "last_error", Value: mustJSON(d.Error), ValidFrom: e.OccurredAt, Authority: AuthorityAsserted,
+			})
+		}
+		fx.Text = joinText(e.Content, fmt.Sprintf("tool %s %s %s", d.Tool, d.Outcome, d.Arguments), d.Error)
+		fx.Mentions = textMentions(e.Content)
+	}
+	return fx, nil
+}
+
+// textMentions runs the deterministic mention extractor over free text.
+func textMentions(text string) []mentionEffect {
+	ms := extract.Mentions(text)
+	out := make([]mentionEffect, 0, len(ms))
+	for _, m := range ms {
+		if m.Key == "" {
+			continue
+		}
+		out = append(out, mentionEffect{Start: m.Start, End: m.End, Entity: entityRef{Key: m.Key, Name: m.Text, Kind: m.Kind}})
+	}
+	return out
+}
+
+// named is the entity a free-form name in a typed event refers to.
+func named(name, kind string) entityRef {
+	return entityRef{Key: normalizeKey(name), Name: strings.Join(strings.Fields(name), " "), Kind: kind}
+}
+
+// normalizeKey is the entity key of a name (graph.Key).
+func normalizeKey(name string) string { return graph.Key(name) }
+
+// normalizePredicate lowercases a predicate and collapses its whitespace.
+func normalizePredicate(p string) string { return normalizeKey(p) }
+
+// canonicalJSON re-encodes a JSON value with sorted object keys and numbers as written, so
+// equal values compare equal byte for byte.
+func canonicalJSON(raw json.RawMessage) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("decode value: %w", err)
+	}
+	return json.Marshal(v)
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// factText is the readable sentence of a fact: "subject predicate object".
+func factText(subject, predicate string, object *entityRef, value []byte) string {
+	if object != nil {
+		return subject + " " + predicate + " " + object.Name
+	}
+	return subject + " " + predicate + " " + valueText(value)
+}
+
+// valueText renders a JSON value for reading: strings without quotes, anything else as JSON.
+func valueText(value []byte) string {
+	var s string
+	if json.Unmarshal(value, &s) == nil {
+		return s
+	}
+	return string(value)
+}
+
+func joinText(parts ...string) string {
+	var nonEmpty []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			nonEmpty = append(nonEmpty, p)
+		}
+	}
+	return strings.Join(nonEmpty, "\n")
+}

@@ -1,0 +1,2 @@
+-- Locks a space's watermark, waiting for any worker that holds it.
+SELECT projected_seq FROM projection_watermarks WHERE space_id = $1 FOR UPDATE
