@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/graph"
 )
 
 // apiError is an error with its HTTP status and snake_case code.
@@ -44,6 +45,12 @@ func toAPIError(err error) *apiError {
 			d["field"] = ve.Field
 		}
 		return &apiError{status: http.StatusBadRequest, code: "invalid_request", message: ve.Error(), details: d}
+	case errors.Is(err, graph.ErrAGEOff):
+		return &apiError{status: http.StatusNotImplemented, code: "age_unavailable", message: err.Error()}
+	case errors.Is(err, graph.ErrQueryTimeout):
+		return &apiError{status: http.StatusUnprocessableEntity, code: "query_timeout", message: err.Error()}
+	case errors.Is(err, graph.ErrEntityNotFound):
+		return &apiError{status: http.StatusNotFound, code: "entity_not_found", message: err.Error()}
 	case errors.Is(err, eventloom.ErrNotFound):
 		return &apiError{status: http.StatusNotFound, code: "space_not_found", message: err.Error()}
 	case errors.Is(err, eventloom.ErrConflict):

@@ -5,6 +5,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -13,6 +14,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/zaxy/zaxy/projection"
 )
 
 // Config configures the River client.
@@ -21,6 +24,10 @@ type Config struct {
 	Workers int
 	// Logger receives River's and the workers' logs. Defaults to discarding.
 	Logger *slog.Logger
+	// Projector applies events to the projections. Required.
+	Projector *projection.Projector
+	// Embedder computes embeddings of memory items; nil turns embedding off.
+	Embedder *projection.Embedder
 }
 
 // WithDefaults returns a copy with zero fields set to their defaults.
@@ -38,13 +45,20 @@ func (c Config) validate() error {
 	if c.Workers < 1 || c.Workers > 10000 {
 		return fmt.Errorf("jobs config: Workers must be between 1 and 10000, got %d", c.Workers)
 	}
+	if c.Projector == nil {
+		return errors.New("jobs config: Projector is required")
+	}
 	return nil
 }
 
-// NewWorkers registers every worker Zaxy runs.
-func NewWorkers(logger *slog.Logger) *river.Workers {
+// newWorkers registers every worker Zaxy runs.
+func newWorkers(cfg Config) *river.Workers {
 	workers := river.NewWorkers()
-	river.AddWorker(workers, &ProjectSpaceWorker{logger: logger})
+	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, embedding: cfg.Embedder != nil, logger: cfg.Logger})
+	river.AddWorker(workers, &SweepWorker{projector: cfg.Projector, embedder: cfg.Embedder, logger: cfg.Logger})
+	if cfg.Embedder != nil {
+		river.AddWorker(workers, &EmbedSpaceWorker{embedder: cfg.Embedder, logger: cfg.Logger})
+	}
 	return workers
 }
 
@@ -55,9 +69,14 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 		return nil, err
 	}
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Logger:               cfg.Logger,
-		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
-		Workers:              NewWorkers(cfg.Logger),
+		Logger:  cfg.Logger,
+		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
+		Workers: newWorkers(cfg),
+		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(
+			river.PeriodicInterval(sweepInterval),
+			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true},
+		)},
 		JobTimeout:           10 * time.Minute,
 		RescueStuckJobsAfter: 15 * time.Minute,
 	})
@@ -72,7 +91,7 @@ func NewInsertOnlyClient(pool *pgxpool.Pool, logger *slog.Logger) (*river.Client
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: logger, Workers: NewWorkers(logger)})
+	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: logger})
 	if err != nil {
 		return nil, fmt.Errorf("create river client: %w", err)
 	}

@@ -2,9 +2,14 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
+
+	"github.com/zaxy/zaxy/projection"
 )
 
 // ProjectSpaceArgs asks for a space's projections to be brought up to date. One is enqueued
@@ -19,15 +24,37 @@ type ProjectSpaceArgs struct {
 // Kind is River's name for the job.
 func (ProjectSpaceArgs) Kind() string { return "project_space" }
 
-// ProjectSpaceWorker projects a space's new events. Projections arrive with the projections
-// issue; until then it acknowledges the work so the queue drains.
+// busySnooze is how long a job waits when another worker is projecting its space.
+const busySnooze = time.Second
+
+// ProjectSpaceWorker projects a space's new events, then asks for their embeddings.
 type ProjectSpaceWorker struct {
 	river.WorkerDefaults[ProjectSpaceArgs]
-	logger *slog.Logger
+	projector *projection.Projector
+	embedding bool
+	logger    *slog.Logger
 }
 
-// Work handles one job.
+// Work handles one job. When another worker holds the space, the job is done if that worker
+// has already passed HeadSeq, and snoozes otherwise, so no event is left unprojected.
 func (w *ProjectSpaceWorker) Work(ctx context.Context, job *river.Job[ProjectSpaceArgs]) error {
-	w.logger.DebugContext(ctx, "project space", "space_id", job.Args.SpaceID, "head_seq", job.Args.HeadSeq)
+	res, err := w.projector.ProjectSpace(ctx, job.Args.SpaceID)
+	if errors.Is(err, projection.ErrBusy) {
+		lag, lerr := projection.Lag(ctx, w.projector.Pool(), job.Args.SpaceID)
+		if lerr == nil && len(lag) == 1 && lag[0].ProjectedSeq >= job.Args.HeadSeq {
+			return nil
+		}
+		return river.JobSnooze(busySnooze)
+	}
+	if err != nil {
+		return err
+	}
+	w.logger.DebugContext(ctx, "projected space", "space_id", job.Args.SpaceID, "applied", res.Applied, "projected_seq", res.ProjectedSeq)
+	if res.Applied > 0 && w.embedding {
+		client := river.ClientFromContext[pgx.Tx](ctx)
+		if _, err := client.Insert(ctx, EmbedSpaceArgs{SpaceID: job.Args.SpaceID}, nil); err != nil {
+			return err
+		}
+	}
 	return nil
 }

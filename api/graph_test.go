@@ -1,0 +1,79 @@
+package api_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/projection"
+)
+
+// project applies a space's events directly, as the workers would.
+func (e *env) project(t *testing.T, space string) {
+	t.Helper()
+	p, err := projection.New(context.Background(), e.db.AppPool(t), projection.Config{})
+	require.NoError(t, err)
+	_, err = p.ProjectSpace(context.Background(), space)
+	require.NoError(t, err)
+}
+
+func TestHTTP_FactsEntitiesProjectionAndCypher(t *testing.T) {
+	e := newEnv(t)
+	status, _ := e.do(t, "POST", "/v1/spaces/g/events", `{"events":[
+		{"type":"fact.asserted","occurred_at":"2024-01-01T00:00:00Z","data":{"subject":"Alice","predicate":"works at","object":"Acme"}},
+		{"type":"fact.asserted","occurred_at":"2024-06-01T00:00:00Z","data":{"subject":"Alice","predicate":"works at","object":"Globex"}}]}`)
+	require.Equal(t, 201, status)
+
+	status, out := e.do(t, "GET", "/v1/spaces/g/projection", "")
+	require.Equal(t, 200, status)
+	require.EqualValues(t, 2, out["lag"], "nothing projected yet")
+	e.project(t, "g")
+	_, out = e.do(t, "GET", "/v1/spaces/g/projection", "")
+	require.EqualValues(t, 0, out["lag"])
+
+	status, out = e.do(t, "GET", "/v1/spaces/g/facts?entity=alice", "")
+	require.Equal(t, 200, status)
+	facts := out["facts"].([]any)
+	require.Len(t, facts, 1)
+	require.Equal(t, "Globex", facts[0].(map[string]any)["object"].(map[string]any)["name"])
+
+	_, out = e.do(t, "GET", "/v1/spaces/g/facts?entity=alice&at=2024-03-01T00:00:00Z", "")
+	require.Equal(t, "at", out["view"])
+	require.Equal(t, "Acme", out["facts"].([]any)[0].(map[string]any)["object"].(map[string]any)["name"])
+
+	_, out = e.do(t, "GET", "/v1/spaces/g/facts?as_of_seq=1", "")
+	require.Equal(t, "current", out["facts"].([]any)[0].(map[string]any)["status_then"])
+
+	status, out = e.do(t, "GET", "/v1/spaces/g/entities/Alice", "")
+	require.Equal(t, 200, status)
+	require.Equal(t, "Alice", out["entity"].(map[string]any)["name"])
+
+	status, out = e.do(t, "POST", "/v1/spaces/g/cypher", `{"query":"MATCH (a:Entity)-[f:FACT]->(b:Entity) WHERE f.status = 'current' RETURN a.name, b.name","columns":2}`)
+	require.Equal(t, 200, status, out)
+	require.Equal(t, []any{[]any{"Alice", "Globex"}}, out["rows"])
+
+	for _, tc := range []struct {
+		method, path, body string
+		status             int
+		code, field        string
+	}{
+		{"GET", "/v1/spaces/g/facts?at=yesterday", "", 400, "invalid_request", "at"},
+		{"GET", "/v1/spaces/g/facts?as_of_seq=-1", "", 400, "invalid_request", "as_of_seq"},
+		{"GET", "/v1/spaces/g/facts?at=2024-01-01T00:00:00Z&as_of_seq=1", "", 400, "invalid_request", "at"},
+		{"GET", "/v1/spaces/g/entities/nobody", "", 404, "entity_not_found", ""},
+		{"GET", "/v1/spaces/nope/projection", "", 404, "space_not_found", ""},
+		{"POST", "/v1/spaces/g/cypher", `{"query":""}`, 400, "invalid_request", "query"},
+		{"POST", "/v1/spaces/g/cypher", `{"query":"MATCH (a) RETURN a","colums":2}`, 400, "invalid_request", "colums"},
+		{"POST", "/v1/spaces/g/cypher", `{"query":"CREATE (a:Entity) RETURN a"}`, 400, "invalid_request", "query"},
+		{"POST", "/v1/spaces/g/cypher", `{"query":"MATCH (a) RETURN a","timeout_ms":999999}`, 400, "invalid_request", "timeout_ms"},
+	} {
+		status, out := e.do(t, tc.method, tc.path, tc.body)
+		require.Equal(t, tc.status, status, "%s %s: %v", tc.method, tc.path, out)
+		errObj := out["error"].(map[string]any)
+		require.Equal(t, tc.code, errObj["code"], tc.path)
+		if tc.field != "" {
+			require.Equal(t, tc.field, errObj["details"].(map[string]any)["field"], tc.path)
+		}
+	}
+}
