@@ -1,0 +1,119 @@
+package jobs_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river/rivertype"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/jobs"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+// flakyProvider wraps the offline embedder and returns vectors of the wrong dimension while
+// broken is set, like a misconfigured provider.
+type flakyProvider struct {
+	embed.Embedder
+	broken atomic.Bool
+	calls  atomic.Int64
+}
+
+func (f *flakyProvider) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	f.calls.Add(1)
+	vs, err := f.Embedder.Embed(ctx, texts)
+	if err != nil || !f.broken.Load() {
+		return vs, err
+	}
+	for i := range vs {
+		vs[i] = vs[i][:3]
+	}
+	return vs, nil
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func count(t *testing.T, pool *pgxpool.Pool, query string, args ...any) int {
+	t.Helper()
+	var n int
+	require.NoError(t, pool.QueryRow(context.Background(), query, args...).Scan(&n))
+	return n
+}
+
+func TestWorkers_ProjectAndEmbedEveryAppend_BadProviderLosesNothing(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	proj, err := projection.New(ctx, pool, projection.Config{})
+	require.NoError(t, err)
+	provider := &flakyProvider{Embedder: embed.NewOffline()}
+	provider.broken.Store(true)
+	client, err := jobs.NewClient(pool, jobs.Config{Workers: 4, Projector: proj, Embedder: projection.NewEmbedder(pool, provider, 16)})
+	require.NoError(t, err)
+	require.NoError(t, client.Start(ctx))
+	t.Cleanup(func() { _ = client.Stop(context.Background()) })
+	store := eventloom.NewStore(pool, jobs.NewOutbox(client), nil)
+
+	for i := 0; i < 20; i++ {
+		_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "w", Events: []eventloom.NewEvent{
+			{Type: "message", Content: "Ask @dana about the flaky deploy", Data: []byte(`{"role":"user"}`)},
+			{Type: "task.updated", Data: []byte(`{"task_id":"T1","status":"in_progress"}`)},
+		}})
+		require.NoError(t, err)
+	}
+	// Projection does not wait for embeddings.
+	waitFor(t, "projection", func() bool {
+		st, err := projection.Lag(ctx, pool, "w")
+		return err == nil && len(st) == 1 && st[0].Lag == 0
+	})
+	items := count(t, pool, `SELECT count(*) FROM memory_items WHERE space_id = 'w'`)
+	require.Equal(t, 41, items, "40 events and one fact version (reasserting the same status adds evidence)")
+
+	// The broken provider fails the embedding job with a clear error; River keeps it for retry.
+	waitFor(t, "a failed embedding attempt", func() bool {
+		return count(t, pool, `SELECT count(*) FROM river_job WHERE kind = 'embed_space' AND state = 'retryable'`) > 0
+	})
+	var lastErr string
+	require.NoError(t, pool.QueryRow(ctx, `SELECT errors[array_length(errors, 1)]->>'error' FROM river_job WHERE kind = 'embed_space' AND state = 'retryable' LIMIT 1`).Scan(&lastErr))
+	require.Contains(t, lastErr, "dimension 3")
+	require.Zero(t, count(t, pool, `SELECT count(*) FROM embeddings`))
+
+	// Once the provider recovers, the retried job stores every vector.
+	provider.broken.Store(false)
+	var id int64
+	require.NoError(t, pool.QueryRow(ctx, `SELECT id FROM river_job WHERE kind = 'embed_space' AND state = 'retryable' LIMIT 1`).Scan(&id))
+	_, err = client.JobRetry(ctx, id)
+	require.NoError(t, err)
+	waitFor(t, "embeddings", func() bool {
+		return count(t, pool, `SELECT count(*) FROM embeddings WHERE space_id = 'w' AND model = $1`, provider.Model()) == items
+	})
+	job, err := client.JobGet(ctx, id)
+	require.NoError(t, err)
+	waitFor(t, "the job to complete", func() bool {
+		job, err = client.JobGet(ctx, id)
+		return err == nil && job.State == rivertype.JobStateCompleted
+	})
+	require.Zero(t, count(t, pool, `SELECT count(*) FROM river_job WHERE state = 'discarded'`))
+}
+
+func TestConfig_RequiresProjector(t *testing.T) {
+	db := testcontainers.NewDatabase(t)
+	_, err := jobs.NewClient(db.AppPool(t), jobs.Config{})
+	require.Error(t, err)
+	require.ErrorContains(t, err, "Projector is required")
+}
