@@ -1,0 +1,115 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// DecodeDocumentsBody parses a POST .../documents body: {"documents": [{"path",
+// "document_id"?, "text", "format"?}, ...]}. Unknown fields and wrong types are errors naming
+// the field (e.g. "documents[0].text"); the documents are validated by Documents.
+func DecodeDocumentsBody(body []byte) (*DocumentsParams, error) {
+	fields, err := decodeBody(body, []string{"documents"})
+	if err != nil {
+		return nil, err
+	}
+	items, err := decodeArray(fields, "documents")
+	if err != nil {
+		return nil, err
+	}
+	p := &DocumentsParams{Documents: make([]Document, len(items))}
+	known := []string{"path", "document_id", "text", "format"}
+	for i, item := range items {
+		path := fmt.Sprintf("documents[%d].", i)
+		obj, err := decodeObject(item, path, known)
+		if err != nil {
+			return nil, err
+		}
+		d := &p.Documents[i]
+		for name, dst := range map[string]*string{"path": &d.Path, "document_id": &d.DocumentID, "text": &d.Text, "format": &d.Format} {
+			if err := decodeString(obj, name, path, dst); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return p, nil
+}
+
+// decodeBody parses a request body that must be a JSON object with only the known fields.
+func decodeBody(body []byte, known []string) (map[string]json.RawMessage, error) {
+	if !json.Valid(body) {
+		var v any
+		err := json.Unmarshal(body, &v)
+		return nil, invalid("", "request body is not valid JSON: %s", jsonErrText(err))
+	}
+	return decodeObject(body, "", known)
+}
+
+// decodeObject parses a JSON object into its raw fields and rejects fields not in known.
+// path prefixes the fields' names in errors ("", "documents[0]." or "line 7: "); the object
+// itself is named path without its separator.
+func decodeObject(raw []byte, path string, known []string) (map[string]json.RawMessage, error) {
+	field := strings.TrimRight(path, ".: ")
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '{' {
+		if field == "" {
+			return nil, invalid("", "request body must be a JSON object")
+		}
+		return nil, invalid(field, "must be a JSON object")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(t, &fields); err != nil {
+		return nil, invalid(field, "is not valid JSON: %s", jsonErrText(err))
+	}
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !slices.Contains(known, name) {
+			return nil, invalid(path+name, "is not a known field (known: %s)", strings.Join(known, ", "))
+		}
+	}
+	return fields, nil
+}
+
+// decodeString sets *dst from an optional string field; null counts as absent.
+func decodeString(fields map[string]json.RawMessage, name, path string, dst *string) error {
+	v, ok := fields[name]
+	if !ok || isNull(v) {
+		return nil
+	}
+	if err := json.Unmarshal(v, dst); err != nil {
+		return invalid(path+name, "must be a string")
+	}
+	return nil
+}
+
+// decodeArray returns the items of a required array field.
+func decodeArray(fields map[string]json.RawMessage, name string) ([]json.RawMessage, error) {
+	v, ok := fields[name]
+	if !ok || isNull(v) {
+		return nil, invalid(name, "is required")
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(v, &items); err != nil || items == nil {
+		return nil, invalid(name, "must be an array of objects")
+	}
+	return items, nil
+}
+
+func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }
+
+func jsonErrText(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
+	}
+	return err.Error()
+}

@@ -1,0 +1,230 @@
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// Document formats.
+const (
+	FormatMarkdown = "markdown"
+	FormatText     = "text"
+)
+
+// Field limits, the same as the document.chunk vocabulary's.
+const (
+	maxPathLen       = 4096
+	maxDocumentIDLen = 1024
+)
+
+// Document is one document to ingest.
+type Document struct {
+	// Path is where the document came from (a file path or URL); required unless DocumentID
+	// is set.
+	Path string `json:"path"`
+	// DocumentID identifies the document across versions; defaults to Path.
+	DocumentID string `json:"document_id,omitempty"`
+	// Text is the document's full text, valid UTF-8 without NUL characters.
+	Text string `json:"text"`
+	// Format is "markdown" or "text"; empty means markdown for .md/.markdown (and similar)
+	// paths and text otherwise.
+	Format string `json:"format,omitempty"`
+}
+
+// DocumentsParams is one ingest of documents into a space.
+type DocumentsParams struct {
+	// SpaceID is the space to append to.
+	SpaceID string
+	// Documents are ingested in order, all in one transaction.
+	Documents []Document
+}
+
+// DocumentResult reports what ingesting one document did.
+type DocumentResult struct {
+	DocumentID string `json:"document_id"`
+	Path       string `json:"path,omitempty"`
+	// Chunks is how many document.chunk events the (redacted) document is made of.
+	Chunks int `json:"chunks"`
+	// Appended is false when this exact version was already in the log.
+	Appended bool `json:"appended"`
+	// FirstSeq and LastSeq are the chunks' seqs: new ones when Appended, otherwise those of
+	// the earlier ingest of the same version (both 0 when it was chunked differently then).
+	FirstSeq int64 `json:"first_seq"`
+	LastSeq  int64 `json:"last_seq"`
+	// DocumentSHA256 is the hex SHA-256 of the redacted text (the chunks concatenated).
+	DocumentSHA256 string `json:"document_sha256"`
+	// Redactions counts the secrets replaced before chunking.
+	Redactions int `json:"redactions"`
+}
+
+// DocumentsResult reports an ingest of documents.
+type DocumentsResult struct {
+	SpaceID   string           `json:"space_id"`
+	Documents []DocumentResult `json:"documents"`
+}
+
+// Appended reports whether any document was appended.
+func (r *DocumentsResult) Appended() bool {
+	for _, d := range r.Documents {
+		if d.Appended {
+			return true
+		}
+	}
+	return false
+}
+
+// chunkData is the data of a document.chunk event (see vocab.DocumentChunk); chunk_index
+// is always written, and chunk_count lets a reader tell that it has every chunk.
+type chunkData struct {
+	DocumentID     string `json:"document_id"`
+	Path           string `json:"path,omitempty"`
+	Start          int    `json:"start"`
+	End            int    `json:"end"`
+	ChunkIndex     int    `json:"chunk_index"`
+	ChunkCount     int    `json:"chunk_count"`
+	DocumentSHA256 string `json:"document_sha256"`
+}
+
+// preparedDocument is a validated, redacted and chunked document ready to append.
+type preparedDocument struct {
+	result DocumentResult
+	key    string
+	events []eventloom.NewEvent
+}
+
+// Documents redacts, chunks and appends documents. Each document's chunks are one batch
+// with the idempotency key "doc:" + hex(sha256(document_id + "\n" + document_sha256)), so
+// re-ingesting an unchanged document appends nothing and a changed one appends a new
+// version. All documents are validated before anything is appended, and all are appended in
+// one transaction: either every new version is in the log or none is. Errors for bad input
+// are *eventloom.ValidationError naming the field, e.g. "documents[0].text".
+func (in *Ingester) Documents(ctx context.Context, p *DocumentsParams) (*DocumentsResult, error) {
+	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
+		return nil, err
+	}
+	if len(p.Documents) == 0 {
+		return nil, invalid("documents", "must contain at least one document")
+	}
+	prepared := make([]preparedDocument, len(p.Documents))
+	for i := range p.Documents {
+		d, err := in.prepareDocument(&p.Documents[i], fmt.Sprintf("documents[%d].", i))
+		if err != nil {
+			return nil, err
+		}
+		prepared[i] = d
+	}
+	res := &DocumentsResult{SpaceID: p.SpaceID, Documents: make([]DocumentResult, len(prepared))}
+	err := pgx.BeginFunc(ctx, in.store.Pool(), func(tx pgx.Tx) error {
+		for i, d := range prepared {
+			r := d.result
+			ar, err := in.store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: p.SpaceID, Events: d.events, IdempotencyKey: d.key})
+			switch {
+			case errors.Is(err, eventloom.ErrConflict):
+				// The same version is in the log, chunked differently (another chunk size).
+				r.Appended = false
+			case err != nil:
+				return fmt.Errorf("append document %q: %w", r.DocumentID, err)
+			default:
+				r.Appended = !ar.Replayed
+				r.FirstSeq, r.LastSeq = ar.Receipts[0].Seq, ar.Receipts[len(ar.Receipts)-1].Seq
+			}
+			res.Documents[i] = r
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func (in *Ingester) prepareDocument(doc *Document, prefix string) (preparedDocument, error) {
+	var d preparedDocument
+	id := doc.DocumentID
+	if id == "" {
+		id = doc.Path
+	}
+	switch {
+	case id == "":
+		return d, invalid(prefix+"path", "is required (it is also the default document_id)")
+	case strings.TrimSpace(id) == "" && doc.DocumentID != "":
+		return d, invalid(prefix+"document_id", "must not be blank")
+	case strings.TrimSpace(id) == "":
+		return d, invalid(prefix+"path", "must not be blank")
+	}
+	if err := checkText(prefix+"path", doc.Path, maxPathLen); err != nil {
+		return d, err
+	}
+	if err := checkText(prefix+"document_id", doc.DocumentID, maxDocumentIDLen); err != nil {
+		return d, err
+	}
+	format, err := documentFormat(doc.Format, doc.Path, prefix+"format")
+	if err != nil {
+		return d, err
+	}
+	if doc.Text == "" {
+		return d, invalid(prefix+"text", "is required (an empty document has no chunks)")
+	}
+	if err := checkText(prefix+"text", doc.Text, 0); err != nil {
+		return d, err
+	}
+	text, redactions := Redact(doc.Text)
+	sum := sha256.Sum256([]byte(text))
+	docSHA := hex.EncodeToString(sum[:])
+	chunks := Chunk(text, ChunkOptions{MaxBytes: in.cfg.MaxChunkBytes, Markdown: format == FormatMarkdown})
+	if len(chunks) > in.cfg.MaxChunksPerDocument {
+		return d, invalid(prefix+"text", "makes %d chunks of at most %d bytes; the limit is %d chunks per document",
+			len(chunks), in.cfg.MaxChunkBytes, in.cfg.MaxChunksPerDocument)
+	}
+	d.events = make([]eventloom.NewEvent, len(chunks))
+	for i, c := range chunks {
+		data, err := json.Marshal(chunkData{DocumentID: id, Path: doc.Path, Start: c.Start, End: c.End,
+			ChunkIndex: c.Index, ChunkCount: len(chunks), DocumentSHA256: docSHA})
+		if err != nil {
+			return d, fmt.Errorf("encode chunk data: %w", err)
+		}
+		d.events[i] = eventloom.NewEvent{Type: vocab.TypeDocumentChunk, Content: c.Text, Data: data}
+	}
+	d.key = DocumentIdempotencyKey(id, docSHA)
+	d.result = DocumentResult{DocumentID: id, Path: doc.Path, Chunks: len(chunks), DocumentSHA256: docSHA, Redactions: len(redactions)}
+	return d, nil
+}
+
+// DocumentIdempotencyKey is the idempotency key of one version of a document:
+// "doc:" + hex(sha256(documentID + "\n" + documentSHA256)), where documentSHA256 is the hex
+// SHA-256 of the redacted text.
+func DocumentIdempotencyKey(documentID, documentSHA256 string) string {
+	sum := sha256.Sum256([]byte(documentID + "\n" + documentSHA256))
+	return "doc:" + hex.EncodeToString(sum[:])
+}
+
+// markdownExts are the extensions whose documents default to the markdown format.
+var markdownExts = map[string]bool{".md": true, ".markdown": true, ".mdown": true, ".mkd": true, ".mdx": true}
+
+// IsMarkdownPath reports whether p has a markdown extension (.md, .markdown, .mdown, .mkd,
+// .mdx; case-insensitive).
+func IsMarkdownPath(p string) bool { return markdownExts[strings.ToLower(path.Ext(p))] }
+
+func documentFormat(format, p, field string) (string, error) {
+	switch format {
+	case FormatMarkdown, FormatText:
+		return format, nil
+	case "":
+		if IsMarkdownPath(p) {
+			return FormatMarkdown, nil
+		}
+		return FormatText, nil
+	}
+	return "", invalid(field, "must be %q or %q, got %q", FormatMarkdown, FormatText, format)
+}

@@ -1,0 +1,82 @@
+package ingest
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// Config holds the ingest limits.
+type Config struct {
+	// MaxChunkBytes caps a document chunk. Defaults to DefaultMaxChunkBytes (2000).
+	MaxChunkBytes int
+	// MaxChunksPerDocument caps the chunks of one document, which are appended as one batch.
+	// Defaults to 10000 (about 20 MB at the default chunk size).
+	MaxChunksPerDocument int
+	// TranscriptBatch is how many messages one transcript append holds. Defaults to 1000.
+	TranscriptBatch int
+}
+
+// WithDefaults returns a copy with zero fields set to their defaults.
+func (c Config) WithDefaults() Config {
+	if c.MaxChunkBytes == 0 {
+		c.MaxChunkBytes = DefaultMaxChunkBytes
+	}
+	if c.MaxChunksPerDocument == 0 {
+		c.MaxChunksPerDocument = 10000
+	}
+	if c.TranscriptBatch == 0 {
+		c.TranscriptBatch = 1000
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	switch {
+	case c.MaxChunkBytes < 0:
+		return fmt.Errorf("ingest config: MaxChunkBytes must not be negative, got %d", c.MaxChunkBytes)
+	case c.MaxChunksPerDocument < 1:
+		return fmt.Errorf("ingest config: MaxChunksPerDocument must be at least 1, got %d", c.MaxChunksPerDocument)
+	case c.TranscriptBatch < 1:
+		return fmt.Errorf("ingest config: TranscriptBatch must be at least 1, got %d", c.TranscriptBatch)
+	}
+	return nil
+}
+
+// Ingester appends documents and transcripts to the Eventloom.
+type Ingester struct {
+	store *eventloom.Store
+	cfg   Config
+}
+
+// New returns an Ingester that appends through store. It fails only on a bad Config.
+func New(store *eventloom.Store, cfg Config) (*Ingester, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return &Ingester{store: store, cfg: cfg}, nil
+}
+
+// invalid returns the eventloom validation error naming field, which the API maps to a 400
+// with details.field.
+func invalid(field, format string, args ...any) error {
+	return &eventloom.ValidationError{Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// checkText rejects what Postgres text cannot store and caps the length in characters
+// (maxChars 0 means no cap).
+func checkText(field, s string, maxChars int) error {
+	if !utf8.ValidString(s) {
+		return invalid(field, "must be valid UTF-8")
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return invalid(field, "must not contain NUL characters")
+	}
+	if maxChars > 0 && utf8.RuneCountInString(s) > maxChars {
+		return invalid(field, "must be at most %d characters", maxChars)
+	}
+	return nil
+}
