@@ -120,7 +120,9 @@ CREATE INDEX memory_items_seq ON memory_items (space_id, seq);
 
 -- Embeddings of memory items, one row per item and model. model is "name@version"; vectors of
 -- different models or dimensions are never compared. Each model gets its own partial HNSW
--- index over embedding::vector(dim), created by zaxy_ensure_vector_index.
+-- index over embedding::vector(dim), created by zaxy_ensure_vector_index. A vector is a pure
+-- function of (model, text), so a rebuild keeps the rows whose item still has the same text
+-- (text_hash) and prunes the rest; readers always join through memory_items.
 CREATE TABLE embeddings (
   space_id   text NOT NULL,
   item_id    text NOT NULL,
@@ -130,8 +132,7 @@ CREATE TABLE embeddings (
   text_hash  bytea NOT NULL,
   created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
   PRIMARY KEY (space_id, item_id, model),
-  CONSTRAINT embeddings_dim_matches CHECK (vector_dims(embedding) = dim),
-  FOREIGN KEY (space_id, item_id) REFERENCES memory_items (space_id, item_id) ON DELETE CASCADE
+  CONSTRAINT embeddings_dim_matches CHECK (vector_dims(embedding) = dim)
 );
 
 -- Every model ever used, with its dimension: a second dimension for one model is refused.

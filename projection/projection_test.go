@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/projection"
@@ -24,7 +25,7 @@ type fixture struct {
 	proj  *projection.Projector
 }
 
-func newFixture(t *testing.T, cfg projection.Config) *fixture {
+func newFixture(t testing.TB, cfg projection.Config) *fixture {
 	t.Helper()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
@@ -53,7 +54,7 @@ func at(s string) *time.Time {
 	return &t
 }
 
-func (f *fixture) append(t *testing.T, space string, events ...eventloom.NewEvent) []eventloom.Receipt {
+func (f *fixture) append(t testing.TB, space string, events ...eventloom.NewEvent) []eventloom.Receipt {
 	t.Helper()
 	res, err := f.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
 	require.NoError(t, err)
@@ -210,7 +211,7 @@ func TestProject_BadDataOfAKnownTypeKeepsItsText(t *testing.T) {
 
 // randomWorkload appends n events of every kind the projector understands, with facts that
 // collide on purpose (few subjects, few predicates, few values).
-func randomWorkload(t *testing.T, f *fixture, space string, n int, seed uint64) {
+func randomWorkload(t testing.TB, f *fixture, space string, n int, seed uint64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	subjects := []string{"Alice", "Bob", "Carol", "repo zaxy", "Service Mesh"}
@@ -328,4 +329,30 @@ func TestNew_RejectsUnknownTextSearchConfig(t *testing.T) {
 	db := testcontainers.NewDatabase(t)
 	_, err := projection.New(context.Background(), db.AppPool(t), projection.Config{TextSearchConfig: "klingon"})
 	require.ErrorContains(t, err, `text search configuration "klingon" does not exist`)
+}
+
+func TestRebuild_KeepsEmbeddingsOfUnchangedItemsAndPrunesTheRest(t *testing.T) {
+	f := newFixture(t, projection.Config{})
+	ctx := context.Background()
+	space := "emb"
+	f.append(t, space,
+		ev("message", "The deploy runs from cmd/deploy/main.go", map[string]any{"role": "user"}),
+		ev("fact.asserted", "", map[string]any{"subject": "deploy", "predicate": "owner", "value": "Dana"}),
+	)
+	f.project(t, space)
+	emb := projection.NewEmbedder(f.pool, embed.NewOffline(), 0)
+	n, err := emb.EmbedSpace(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, 3, n, "two events and one fact version")
+
+	// An embedding of an item that no longer exists (as after a projection change) is pruned.
+	_, err = f.pool.Exec(ctx, `INSERT INTO embeddings (space_id, item_id, model, dim, embedding, text_hash)
+		SELECT space_id, 'ev:999', model, dim, embedding, text_hash FROM embeddings WHERE space_id = $1 LIMIT 1`, space)
+	require.NoError(t, err)
+	res, err := f.proj.Rebuild(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), res.EmbeddingsPruned)
+	n, err = emb.EmbedSpace(ctx, space)
+	require.NoError(t, err)
+	require.Zero(t, n, "unchanged items keep their vectors")
 }

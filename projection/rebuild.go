@@ -18,13 +18,17 @@ type RebuildResult struct {
 	Events int `json:"events"`
 	// ProjectedSeq is the watermark afterwards.
 	ProjectedSeq int64 `json:"projected_seq"`
+	// EmbeddingsPruned counts the vectors dropped because their item is gone or changed;
+	// the others are kept, being a pure function of the model and the unchanged text.
+	EmbeddingsPruned int64 `json:"embeddings_pruned"`
 	// Duration is how long it took.
 	Duration time.Duration `json:"duration_ns"`
 }
 
 // Rebuild discards space's projections and replays its whole log, in one transaction:
-// readers see the old projections until the new ones commit, and workers wait. Embeddings of
-// the space are discarded with the memory items; the embedding job recomputes them.
+// readers see the old projections until the new ones commit, and workers wait. Embeddings
+// whose item came back with the same text are kept; the rest are pruned, and the embedding
+// job (or Embedder.EmbedSpace) computes the missing ones.
 func (p *Projector) Rebuild(ctx context.Context, space string) (*RebuildResult, error) {
 	start := time.Now()
 	res := &RebuildResult{SpaceID: space}
@@ -57,6 +61,11 @@ func (p *Projector) Rebuild(ctx context.Context, space string) (*RebuildResult, 
 				res.ProjectedSeq = last
 			}
 			if n < p.cfg.BatchSize {
+				tag, err := tx.Exec(ctx, sql.Query("projection/embed_prune"), space)
+				if err != nil {
+					return fmt.Errorf("prune embeddings: %w", err)
+				}
+				res.EmbeddingsPruned = tag.RowsAffected()
 				return nil
 			}
 		}

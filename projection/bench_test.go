@@ -1,0 +1,96 @@
+package projection_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/projection"
+)
+
+// benchAGE is "auto" or "off" (ZAXY_BENCH_AGE), to measure the AGE mirror's share.
+var benchAGE = map[bool]string{true: "off", false: "auto"}[os.Getenv("ZAXY_BENCH_AGE") == "off"]
+
+var (
+	benchPeople = []string{"Alice Chen", "Bob Martins", "Carol Diaz", "Dan Okafor", "Eve Laurent", "Frank Ito"}
+	benchTopics = []string{"the deploy pipeline", "Postgres upgrade", "billing service", "Project Falcon", "the search index", "API gateway"}
+	benchPaths  = []string{"cmd/zaxy/main.go", "api/events.go", "docs/operations.md", "migrations/000002_eventloom.up.sql", "https://example.com/runbook"}
+)
+
+// messageEvent is a chat turn of about 200 characters with names, handles and paths.
+func messageEvent(rng *rand.Rand) eventloom.NewEvent {
+	text := fmt.Sprintf("%s asked @%s to look at %s before the review of %s; the failing check mentions %s and should be fixed by Friday.",
+		benchPeople[rng.IntN(len(benchPeople))], []string{"dana", "eve", "ops-team"}[rng.IntN(3)],
+		benchPaths[rng.IntN(len(benchPaths))], benchTopics[rng.IntN(len(benchTopics))], benchPaths[rng.IntN(len(benchPaths))])
+	return eventloom.NewEvent{Type: "message", Content: text, Data: []byte(`{"role":"user"}`)}
+}
+
+// factEvent asserts one of subjects × 10 predicates × 8 values, so versions pile up.
+func factEvent(rng *rand.Rand, subjects int) eventloom.NewEvent {
+	return eventloom.NewEvent{Type: "fact.asserted", Data: fmt.Appendf(nil,
+		`{"subject":"component %d","predicate":"property %d","value":"setting %d"}`, rng.IntN(subjects), rng.IntN(10), rng.IntN(8))}
+}
+
+func loadSpace(b *testing.B, f *fixture, space string, n int, gen func(*rand.Rand) eventloom.NewEvent) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	batch := make([]eventloom.NewEvent, 0, 1000)
+	for i := 0; i < n; i++ {
+		batch = append(batch, gen(rng))
+		if len(batch) == cap(batch) || i == n-1 {
+			f.append(b, space, batch...)
+			batch = batch[:0]
+		}
+	}
+}
+
+func benchRebuild(b *testing.B, n int, gen func(*rand.Rand) eventloom.NewEvent) {
+	f := newFixture(b, projection.Config{AGE: benchAGE})
+	loadSpace(b, f, "bench", n, gen)
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := f.proj.Rebuild(ctx, "bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkProject_MessageHeavy replays 20,000 chat turns (mentions, memory items); events/s.
+func BenchmarkProject_MessageHeavy(b *testing.B) { benchRebuild(b, 20000, messageEvent) }
+
+// BenchmarkProject_FactHeavy replays 20,000 fact assertions over 2,000 subjects; events/s.
+func BenchmarkProject_FactHeavy(b *testing.B) {
+	benchRebuild(b, 20000, func(r *rand.Rand) eventloom.NewEvent { return factEvent(r, 2000) })
+}
+
+// BenchmarkEmbed_Offline embeds 20,000 chat turns with the offline embedder into the HNSW
+// indexed table; items/s.
+func BenchmarkEmbed_Offline(b *testing.B) {
+	f := newFixture(b, projection.Config{})
+	loadSpace(b, f, "bench", 20000, messageEvent)
+	ctx := context.Background()
+	if _, err := f.proj.ProjectSpace(ctx, "bench"); err != nil {
+		b.Fatal(err)
+	}
+	emb := projection.NewEmbedder(f.pool, embed.NewOffline(), 256)
+	b.ResetTimer()
+	total := 0
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := f.pool.Exec(ctx, `DELETE FROM embeddings`); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		n, err := emb.EmbedSpace(ctx, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += n
+	}
+	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "items/s")
+}
