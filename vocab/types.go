@@ -42,10 +42,12 @@ type FactRetracted struct {
 type MemoryInvalidated struct {
 	TargetSeq *int64 `json:"target_seq,omitempty"`
 	TargetID  string `json:"target_id,omitempty"`
-	Reason    string `json:"reason"`
+	// Reason, required, says why the memory is no longer to be trusted.
+	Reason string `json:"reason"`
 }
 
-// DecisionRecorded is the data of a "decision.recorded" event.
+// DecisionRecorded is the data of a "decision.recorded" event. Decision is required in data
+// even when the event's content also describes it (content is free text, e.g. the discussion).
 type DecisionRecorded struct {
 	Decision     string   `json:"decision"`
 	Rationale    string   `json:"rationale,omitempty"`
@@ -77,7 +79,8 @@ type ToolCallCompleted struct {
 	// Arguments is a summary of the call's arguments (at most 4096 characters).
 	Arguments string `json:"arguments,omitempty"`
 	// Outcome is success or failure.
-	Outcome    string `json:"outcome"`
+	Outcome string `json:"outcome"`
+	// Error is the failure's message; only allowed when Outcome is failure.
 	Error      string `json:"error,omitempty"`
 	DurationMS *int64 `json:"duration_ms,omitempty"`
 }
@@ -85,11 +88,12 @@ type ToolCallCompleted struct {
 // DocumentChunk is the data of a "document.chunk" event; the chunk's text is the event's
 // content and End-Start is its length in bytes.
 type DocumentChunk struct {
-	DocumentID     string `json:"document_id"`
-	Path           string `json:"path,omitempty"`
-	Start          int64  `json:"start"`
-	End            int64  `json:"end"`
-	ChunkIndex     int    `json:"chunk_index,omitempty"`
+	DocumentID string `json:"document_id"`
+	Path       string `json:"path,omitempty"`
+	Start      int64  `json:"start"`
+	End        int64  `json:"end"`
+	ChunkIndex int    `json:"chunk_index,omitempty"`
+	// DocumentSHA256 is the lowercase hex SHA-256 of the whole document's text, optional.
 	DocumentSHA256 string `json:"document_sha256,omitempty"`
 }
 

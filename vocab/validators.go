@@ -7,7 +7,14 @@ import (
 	"unicode/utf8"
 )
 
-// validators holds the check of each documented type.
+// Limits of document.chunk fields.
+const (
+	maxDocumentIDLen = 1024
+	maxPathLen       = 4096
+)
+
+// validators holds the check of each documented type. Each reports the first problem it
+// finds, in the order the fields are documented in docs/events.md.
 var validators = map[string]func(o *object, content string) *FieldError{
 	TypeMessage:           validateMessage,
 	TypeFactAsserted:      validateFactAsserted,
@@ -21,6 +28,7 @@ var validators = map[string]func(o *object, content string) *FieldError{
 	TypeFeedbackRecorded:  validateFeedbackRecorded,
 }
 
+// first returns the first non-nil error.
 func first(errs ...*FieldError) *FieldError {
 	for _, e := range errs {
 		if e != nil {
@@ -31,32 +39,24 @@ func first(errs ...*FieldError) *FieldError {
 }
 
 func validateMessage(o *object, content string) *FieldError {
-	if _, fe := o.enum("role", true, MessageRoles); fe != nil {
-		return fe
-	}
-	if _, fe := o.str("name", false, maxNameLen); fe != nil {
+	_, e1 := o.enum("role", required, MessageRoles)
+	_, e2 := o.str("name", optional, maxNameLen)
+	if fe := first(e1, e2); fe != nil {
 		return fe
 	}
 	if strings.TrimSpace(content) == "" {
-		return fieldErr("content", "a message needs its text in content")
+		return fieldErr("content", "must hold the message's text")
 	}
 	return nil
 }
 
 func validateFactAsserted(o *object, _ string) *FieldError {
-	_, e1 := o.str("subject", true, maxNameLen)
-	_, e2 := o.str("predicate", true, maxNameLen)
-	if fe := first(e1, e2, o.oneOf("object", "value", false)); fe != nil {
+	_, e1 := o.str("subject", required, maxNameLen)
+	_, e2 := o.str("predicate", required, maxNameLen)
+	e3 := o.oneOf("object", "value", false)
+	_, e4 := o.str("object", nonBlank, maxNameLen)
+	if fe := first(e1, e2, e3, e4); fe != nil {
 		return fe
-	}
-	if _, fe := o.str("object", false, maxNameLen); fe != nil {
-		return fe
-	}
-	if r, ok := o.m["object"]; ok && string(r) != "null" {
-		var s string
-		if json.Unmarshal(r, &s) == nil && strings.TrimSpace(s) == "" {
-			return fieldErr("data.object", "must not be empty")
-		}
 	}
 	from, fe := o.timestamp("valid_from")
 	if fe != nil {
@@ -79,105 +79,67 @@ func validateFactAsserted(o *object, _ string) *FieldError {
 }
 
 func validateFactRetracted(o *object, _ string) *FieldError {
-	_, e1 := o.str("subject", true, maxNameLen)
-	_, e2 := o.str("predicate", true, maxNameLen)
-	_, e3 := o.str("object", false, maxNameLen)
-	_, e4 := o.str("reason", false, 0)
-	return first(e1, e2, o.oneOf("object", "value", true), e3, e4)
+	_, e1 := o.str("subject", required, maxNameLen)
+	_, e2 := o.str("predicate", required, maxNameLen)
+	e3 := o.oneOf("object", "value", true)
+	_, e4 := o.str("object", nonBlank, maxNameLen)
+	_, e5 := o.str("reason", optional, 0)
+	return first(e1, e2, e3, e4, e5)
 }
 
 func validateMemoryInvalidated(o *object, _ string) *FieldError {
-	if fe := o.oneOf("target_seq", "target_id", false); fe != nil {
-		return fe
-	}
-	_, _, e1 := o.positiveInt("target_seq", false)
-	_, e2 := o.str("target_id", false, maxNameLen)
-	_, e3 := o.str("reason", true, 0)
-	return first(e1, e2, e3)
+	e1 := o.oneOf("target_seq", "target_id", false)
+	_, _, e2 := o.integer("target_seq", false, 1)
+	_, e3 := o.str("target_id", nonBlank, maxNameLen)
+	_, e4 := o.str("reason", required, 0)
+	return first(e1, e2, e3, e4)
 }
 
 func validateDecisionRecorded(o *object, _ string) *FieldError {
-	_, e1 := o.str("decision", true, 0)
-	_, e2 := o.str("rationale", false, 0)
-	_, e3 := o.str("subject", false, maxNameLen)
-	if fe := first(e1, e2, e3); fe != nil {
-		return fe
-	}
-	if r, ok := o.raw("alternatives"); ok {
-		var alts []json.RawMessage
-		if err := json.Unmarshal(r, &alts); err != nil {
-			return fieldErr("data.alternatives", "must be an array of strings")
-		}
-		for i, a := range alts {
-			var s string
-			if err := json.Unmarshal(a, &s); err != nil {
-				return fieldErr(fmt.Sprintf("data.alternatives[%d]", i), "must be a string")
-			}
-		}
-	}
-	return nil
+	_, e1 := o.str("decision", required, 0)
+	_, e2 := o.str("rationale", optional, 0)
+	e3 := o.stringList("alternatives")
+	_, e4 := o.str("subject", optional, maxNameLen)
+	return first(e1, e2, e3, e4)
 }
 
 func validateTaskUpdated(o *object, _ string) *FieldError {
-	_, e1 := o.str("task_id", true, maxNameLen)
-	_, e2 := o.enum("status", true, TaskStatuses)
-	_, e3 := o.str("title", false, 0)
+	_, e1 := o.str("task_id", required, maxNameLen)
+	_, e2 := o.enum("status", required, TaskStatuses)
+	_, e3 := o.str("title", optional, 0)
 	return first(e1, e2, e3)
 }
 
 func validatePreferenceStated(o *object, _ string) *FieldError {
-	_, e1 := o.str("topic", true, maxNameLen)
-	_, e2 := o.str("preference", true, 0)
-	_, e3 := o.str("holder", false, maxNameLen)
+	_, e1 := o.str("holder", optional, maxNameLen)
+	_, e2 := o.str("topic", required, maxNameLen)
+	_, e3 := o.str("preference", required, 0)
 	return first(e1, e2, e3)
 }
 
 func validateToolCallCompleted(o *object, _ string) *FieldError {
-	_, e1 := o.str("tool", true, maxNameLen)
-	_, e2 := o.str("arguments", false, maxArgumentsLen)
-	outcome, e3 := o.enum("outcome", true, ToolOutcomes)
-	errText, e4 := o.str("error", false, 0)
+	_, e1 := o.str("tool", required, maxNameLen)
+	_, e2 := o.str("arguments", optional, maxArgumentsLen)
+	outcome, e3 := o.enum("outcome", required, ToolOutcomes)
+	errText, e4 := o.str("error", optional, 0)
 	if fe := first(e1, e2, e3, e4); fe != nil {
 		return fe
 	}
 	if outcome == "success" && errText != "" {
-		return fieldErr("data.error", "is only allowed when outcome is failure")
+		return fieldErr("data.error", "is only allowed when data.outcome is failure")
 	}
-	if r, ok := o.raw("duration_ms"); ok {
-		n, fe := parseInt("data.duration_ms", r)
-		if fe != nil {
-			return fe
-		}
-		if n < 0 {
-			return fieldErr("data.duration_ms", "must not be negative")
-		}
-	}
-	return nil
+	_, _, fe := o.integer("duration_ms", false, 0)
+	return fe
 }
 
 func validateDocumentChunk(o *object, content string) *FieldError {
-	_, e1 := o.str("document_id", true, 1024)
-	_, e2 := o.str("path", false, 4096)
-	_, e3 := o.str("document_sha256", false, 64)
+	_, e1 := o.str("document_id", required, maxDocumentIDLen)
+	_, e2 := o.str("path", optional, maxPathLen)
+	start, _, e3 := o.integer("start", true, 0)
 	if fe := first(e1, e2, e3); fe != nil {
 		return fe
 	}
-	startRaw, ok := o.raw("start")
-	if !ok {
-		return fieldErr("data.start", "is required")
-	}
-	start, fe := parseInt("data.start", startRaw)
-	if fe != nil {
-		return fe
-	}
-	if start < 0 {
-		return fieldErr("data.start", "must not be negative")
-	}
-	endRaw, ok := o.raw("end")
-	if !ok {
-		return fieldErr("data.end", "is required")
-	}
-	end, fe := parseInt("data.end", endRaw)
+	end, _, fe := o.integer("end", true, 0)
 	if fe != nil {
 		return fe
 	}
@@ -187,19 +149,33 @@ func validateDocumentChunk(o *object, content string) *FieldError {
 	if n := int64(len(content)); end-start != n {
 		return fieldErr("data.end", "the range %d..%d is %d bytes but the chunk text in content is %d bytes", start, end, end-start, n)
 	}
-	if !utf8.ValidString(content) || content == "" {
-		return fieldErr("content", "must hold the chunk's text")
+	if !utf8.ValidString(content) {
+		return fieldErr("content", "must be valid UTF-8")
 	}
-	if r, ok := o.raw("chunk_index"); ok {
-		n, fe := parseInt("data.chunk_index", r)
-		if fe != nil {
-			return fe
-		}
-		if n < 0 {
-			return fieldErr("data.chunk_index", "must not be negative")
-		}
+	if _, _, fe := o.integer("chunk_index", false, 0); fe != nil {
+		return fe
+	}
+	sum, fe := o.str("document_sha256", optional, 0)
+	if fe != nil {
+		return fe
+	}
+	if sum != "" && !isSHA256Hex(sum) {
+		return fieldErr("data.document_sha256", "must be 64 lowercase hex digits")
 	}
 	return nil
+}
+
+// isSHA256Hex reports whether s is a SHA-256 digest in lowercase hex.
+func isSHA256Hex(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func validateFeedbackRecorded(o *object, _ string) *FieldError {
@@ -215,16 +191,12 @@ func validateFeedbackRecorded(o *object, _ string) *FieldError {
 		return fieldErr("data.target_seqs", "must not be empty")
 	}
 	for i, s := range seqs {
-		n, fe := parseInt(fmt.Sprintf("data.target_seqs[%d]", i), s)
-		if fe != nil {
+		if _, fe := parseInt(fmt.Sprintf("data.target_seqs[%d]", i), s, 1); fe != nil {
 			return fe
 		}
-		if n <= 0 {
-			return fieldErr(fmt.Sprintf("data.target_seqs[%d]", i), "must be a positive integer")
-		}
 	}
-	_, e1 := o.enum("signal", true, FeedbackSignal)
-	_, e2 := o.str("comment", false, 0)
-	_, _, e3 := o.positiveInt("checkout_seq", false)
+	_, e1 := o.enum("signal", required, FeedbackSignal)
+	_, e2 := o.str("comment", optional, 0)
+	_, _, e3 := o.integer("checkout_seq", false, 1)
 	return first(e1, e2, e3)
 }

@@ -8,8 +8,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -50,6 +50,7 @@ type FieldError struct {
 	Message string
 }
 
+// Error returns "field: message".
 func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
 
 func fieldErr(field, format string, args ...any) *FieldError {
@@ -97,6 +98,7 @@ func Decode[T any](data json.RawMessage) (T, error) {
 // object reads the fields of data for validation, naming each field it complains about.
 type object struct{ m map[string]json.RawMessage }
 
+// raw returns a field's JSON; a JSON null counts as absent.
 func (o *object) raw(name string) (json.RawMessage, bool) {
 	r, ok := o.m[name]
 	if !ok || bytes.Equal(bytes.TrimSpace(r), []byte("null")) {
@@ -105,11 +107,23 @@ func (o *object) raw(name string) (json.RawMessage, bool) {
 	return r, true
 }
 
-// str returns a string field; required fields must be non-blank.
-func (o *object) str(name string, required bool, maxLen int) (string, *FieldError) {
+// presence says what a string field may be.
+type presence int
+
+const (
+	// optional strings may be absent or empty (empty means the same as absent).
+	optional presence = iota
+	// nonBlank strings may be absent, but when given must not be blank (identifiers).
+	nonBlank
+	// required strings must be given and not blank.
+	required
+)
+
+// str returns a string field of at most maxLen characters (0: no limit).
+func (o *object) str(name string, p presence, maxLen int) (string, *FieldError) {
 	r, ok := o.raw(name)
 	if !ok {
-		if required {
+		if p == required {
 			return "", fieldErr("data."+name, "is required")
 		}
 		return "", nil
@@ -118,7 +132,7 @@ func (o *object) str(name string, required bool, maxLen int) (string, *FieldErro
 	if err := json.Unmarshal(r, &s); err != nil {
 		return "", fieldErr("data."+name, "must be a string")
 	}
-	if required && strings.TrimSpace(s) == "" {
+	if p != optional && strings.TrimSpace(s) == "" {
 		return "", fieldErr("data."+name, "must not be empty")
 	}
 	if maxLen > 0 && utf8.RuneCountInString(s) > maxLen {
@@ -128,8 +142,8 @@ func (o *object) str(name string, required bool, maxLen int) (string, *FieldErro
 }
 
 // enum returns a string field that must be one of allowed.
-func (o *object) enum(name string, required bool, allowed []string) (string, *FieldError) {
-	s, fe := o.str(name, required, 0)
+func (o *object) enum(name string, p presence, allowed []string) (string, *FieldError) {
+	s, fe := o.str(name, p, 0)
 	if fe != nil || s == "" {
 		return s, fe
 	}
@@ -139,37 +153,38 @@ func (o *object) enum(name string, required bool, allowed []string) (string, *Fi
 	return s, nil
 }
 
-// positiveInt returns an integer field that must be > 0.
-func (o *object) positiveInt(name string, required bool) (int64, bool, *FieldError) {
+// integer returns an integer field that must be at least minimum; ok is false when absent.
+func (o *object) integer(name string, req bool, minimum int64) (n int64, ok bool, fe *FieldError) {
 	r, ok := o.raw(name)
 	if !ok {
-		if required {
+		if req {
 			return 0, false, fieldErr("data."+name, "is required")
 		}
 		return 0, false, nil
 	}
-	n, fe := parseInt("data."+name, r)
-	if fe != nil {
-		return 0, false, fe
-	}
-	if n <= 0 {
-		return 0, false, fieldErr("data."+name, "must be a positive integer")
-	}
-	return n, true, nil
+	n, fe = parseInt("data."+name, r, minimum)
+	return n, fe == nil, fe
 }
 
-func parseInt(field string, r json.RawMessage) (int64, *FieldError) {
-	var f float64
-	if err := json.Unmarshal(r, &f); err != nil {
+// parseInt reads a JSON integer written without fraction or exponent (so that it also
+// decodes into a Go integer) and at least minimum.
+func parseInt(field string, r json.RawMessage, minimum int64) (int64, *FieldError) {
+	n, err := strconv.ParseInt(string(bytes.TrimSpace(r)), 10, 64)
+	if err != nil {
 		return 0, fieldErr(field, "must be an integer")
 	}
-	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, fieldErr(field, "must be an integer")
+	switch {
+	case n < minimum && minimum == 1:
+		return 0, fieldErr(field, "must be a positive integer")
+	case n < minimum && minimum == 0:
+		return 0, fieldErr(field, "must not be negative")
+	case n < minimum:
+		return 0, fieldErr(field, "must be at least %d", minimum)
 	}
-	return int64(f), nil
+	return n, nil
 }
 
-// timestamp returns an RFC 3339 time field.
+// timestamp returns an optional RFC 3339 time field.
 func (o *object) timestamp(name string) (*time.Time, *FieldError) {
 	r, ok := o.raw(name)
 	if !ok {
@@ -179,22 +194,42 @@ func (o *object) timestamp(name string) (*time.Time, *FieldError) {
 	if err := json.Unmarshal(r, &s); err != nil {
 		return nil, fieldErr("data."+name, "must be an RFC 3339 timestamp string")
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
+	// Parse exactly as Decode will (time.Time's JSON form is strict RFC 3339).
+	var t time.Time
+	if err := json.Unmarshal(r, &t); err != nil {
 		return nil, fieldErr("data."+name, "must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z, got %q", s)
 	}
 	return &t, nil
 }
 
-// oneOf checks that exactly one (or, when optional, at most one) of a and b is present.
-func (o *object) oneOf(a, b string, optional bool) *FieldError {
+// oneOf checks that exactly one (or, when atMostOne, at most one) of a and b is present.
+func (o *object) oneOf(a, b string, atMostOne bool) *FieldError {
 	_, hasA := o.raw(a)
 	_, hasB := o.raw(b)
 	switch {
 	case hasA && hasB:
-		return fieldErr("data."+b, "give either %s or %s, not both", a, b)
-	case !hasA && !hasB && !optional:
+		return fieldErr("data."+b, "give either data.%s or data.%s, not both", a, b)
+	case !hasA && !hasB && !atMostOne:
 		return fieldErr("data."+a, "is required (or give data.%s)", b)
+	}
+	return nil
+}
+
+// stringList checks an optional array of strings, naming the bad element.
+func (o *object) stringList(name string) *FieldError {
+	r, ok := o.raw(name)
+	if !ok {
+		return nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(r, &items); err != nil {
+		return fieldErr("data."+name, "must be an array of strings")
+	}
+	for i, it := range items {
+		var s string
+		if err := json.Unmarshal(it, &s); err != nil {
+			return fieldErr(fmt.Sprintf("data.%s[%d]", name, i), "must be a string")
+		}
 	}
 	return nil
 }

@@ -1,83 +1,186 @@
 package vocab_test
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/testcontainers"
 	"github.com/zaxy/zaxy/vocab"
 )
 
+// validateCase is one event shape and the field Validate must name ("" = valid).
+type validateCase struct {
+	name    string
+	typ     string
+	content string
+	data    string
+	field   string
+}
+
+func long(n int) string { return strings.Repeat("x", n) }
+
+// validateCases pairs every documented rule with a passing and a failing case.
+var validateCases = []validateCase{
+	// Unknown types and the data object itself.
+	{"unknown type anything goes", "my.custom", "", `{"x":[1,2]}`, ""},
+	{"unknown type without data", "my.custom", "", ``, ""},
+	{"known type data not object", "fact.asserted", "", `[1]`, "data"},
+	{"known type data null", "task.updated", "", `null`, "data"},
+	{"known type extra keys allowed", "task.updated", "", `{"task_id":"T","status":"open","priority":3}`, ""},
+
+	// message
+	{"message ok", "message", "hello", `{"role":"user","name":"Ann"}`, ""},
+	{"message every role", "message", "hi", `{"role":"tool"}`, ""},
+	{"message without role", "message", "hello", `{}`, "data.role"},
+	{"message without data", "message", "hello", ``, "data.role"},
+	{"message bad role", "message", "hello", `{"role":"robot"}`, "data.role"},
+	{"message role not string", "message", "hello", `{"role":5}`, "data.role"},
+	{"message name not string", "message", "hello", `{"role":"user","name":["Ann"]}`, "data.name"},
+	{"message name at limit", "message", "hello", fmt.Sprintf(`{"role":"user","name":%q}`, long(512)), ""},
+	{"message name too long", "message", "hello", fmt.Sprintf(`{"role":"user","name":%q}`, long(513)), "data.name"},
+	{"message empty content", "message", "", `{"role":"user"}`, "content"},
+	{"message blank content", "message", " \n", `{"role":"user"}`, "content"},
+
+	// fact.asserted
+	{"fact with object", "fact.asserted", "", `{"subject":"Alice","predicate":"works at","object":"Acme"}`, ""},
+	{"fact with number value", "fact.asserted", "", `{"subject":"Alice","predicate":"age","value":31}`, ""},
+	{"fact with object value", "fact.asserted", "", `{"subject":"Alice","predicate":"address","value":{"city":"Oslo"}}`, ""},
+	{"fact with array value", "fact.asserted", "", `{"subject":"Alice","predicate":"langs","value":["go","sql"]}`, ""},
+	{"fact with false value", "fact.asserted", "", `{"subject":"Alice","predicate":"retired","value":false}`, ""},
+	{"fact full", "fact.asserted", "", `{"subject":"Alice","predicate":"age","value":31,"confidence":0.9,"valid_from":"2024-01-01T00:00:00Z","valid_to":"2025-01-01T00:00:00+01:00"}`, ""},
+	{"fact without subject", "fact.asserted", "", `{"predicate":"p","value":1}`, "data.subject"},
+	{"fact blank subject", "fact.asserted", "", `{"subject":" ","predicate":"p","value":1}`, "data.subject"},
+	{"fact subject not string", "fact.asserted", "", `{"subject":7,"predicate":"p","value":1}`, "data.subject"},
+	{"fact subject at limit", "fact.asserted", "", fmt.Sprintf(`{"subject":%q,"predicate":"p","value":1}`, strings.Repeat("é", 512)), ""},
+	{"fact subject too long", "fact.asserted", "", fmt.Sprintf(`{"subject":%q,"predicate":"p","value":1}`, long(513)), "data.subject"},
+	{"fact without predicate", "fact.asserted", "", `{"subject":"s","value":1}`, "data.predicate"},
+	{"fact predicate too long", "fact.asserted", "", fmt.Sprintf(`{"subject":"s","predicate":%q,"value":1}`, long(513)), "data.predicate"},
+	{"fact without object or value", "fact.asserted", "", `{"subject":"s","predicate":"p"}`, "data.object"},
+	{"fact null value", "fact.asserted", "", `{"subject":"s","predicate":"p","value":null}`, "data.object"},
+	{"fact object and value", "fact.asserted", "", `{"subject":"s","predicate":"p","object":"o","value":1}`, "data.value"},
+	{"fact object not string", "fact.asserted", "", `{"subject":"s","predicate":"p","object":{"a":1}}`, "data.object"},
+	{"fact object empty", "fact.asserted", "", `{"subject":"s","predicate":"p","object":""}`, "data.object"},
+	{"fact object too long", "fact.asserted", "", fmt.Sprintf(`{"subject":"s","predicate":"p","object":%q}`, long(513)), "data.object"},
+	{"fact valid_from only", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"valid_from":"2024-01-01T10:00:00.123Z"}`, ""},
+	{"fact bad valid_from", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"valid_from":"yesterday"}`, "data.valid_from"},
+	{"fact valid_from without zone", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"valid_from":"2024-01-01T00:00:00"}`, "data.valid_from"},
+	{"fact valid_from not string", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"valid_from":1700000000}`, "data.valid_from"},
+	{"fact bad valid_to", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"valid_to":"2024-13-01T00:00:00Z"}`, "data.valid_to"},
+	{"fact window backwards", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"valid_from":"2024-02-01T00:00:00Z","valid_to":"2024-01-01T00:00:00Z"}`, "data.valid_to"},
+	{"fact window empty", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"valid_from":"2024-02-01T00:00:00Z","valid_to":"2024-02-01T01:00:00+01:00"}`, "data.valid_to"},
+	{"fact confidence bounds", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"confidence":0}`, ""},
+	{"fact confidence one", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"confidence":1}`, ""},
+	{"fact confidence too high", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"confidence":1.5}`, "data.confidence"},
+	{"fact confidence negative", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"confidence":-0.1}`, "data.confidence"},
+	{"fact confidence not number", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"confidence":"high"}`, "data.confidence"},
+
+	// fact.retracted
+	{"retraction ok", "fact.retracted", "", `{"subject":"s","predicate":"p","reason":"wrong"}`, ""},
+	{"retraction narrowed by object", "fact.retracted", "", `{"subject":"s","predicate":"p","object":"o"}`, ""},
+	{"retraction narrowed by value", "fact.retracted", "", `{"subject":"s","predicate":"p","value":{"a":1}}`, ""},
+	{"retraction without subject", "fact.retracted", "", `{"predicate":"p"}`, "data.subject"},
+	{"retraction without predicate", "fact.retracted", "", `{"subject":"s"}`, "data.predicate"},
+	{"retraction object and value", "fact.retracted", "", `{"subject":"s","predicate":"p","object":"o","value":2}`, "data.value"},
+	{"retraction object empty", "fact.retracted", "", `{"subject":"s","predicate":"p","object":""}`, "data.object"},
+	{"retraction reason not string", "fact.retracted", "", `{"subject":"s","predicate":"p","reason":false}`, "data.reason"},
+
+	// memory.invalidated
+	{"invalidation by seq", "memory.invalidated", "", `{"target_seq":3,"reason":"wrong"}`, ""},
+	{"invalidation by id", "memory.invalidated", "", `{"target_id":"f123","reason":"wrong"}`, ""},
+	{"invalidation without target", "memory.invalidated", "", `{"reason":"wrong"}`, "data.target_seq"},
+	{"invalidation both targets", "memory.invalidated", "", `{"target_seq":3,"target_id":"x","reason":"r"}`, "data.target_id"},
+	{"invalidation seq zero", "memory.invalidated", "", `{"target_seq":0,"reason":"r"}`, "data.target_seq"},
+	{"invalidation seq fractional", "memory.invalidated", "", `{"target_seq":1.5,"reason":"r"}`, "data.target_seq"},
+	{"invalidation seq with exponent", "memory.invalidated", "", `{"target_seq":1e3,"reason":"r"}`, "data.target_seq"},
+	{"invalidation seq as string", "memory.invalidated", "", `{"target_seq":"3","reason":"r"}`, "data.target_seq"},
+	{"invalidation seq overflows", "memory.invalidated", "", `{"target_seq":99999999999999999999,"reason":"r"}`, "data.target_seq"},
+	{"invalidation id empty", "memory.invalidated", "", `{"target_id":"","reason":"r"}`, "data.target_id"},
+	{"invalidation id not string", "memory.invalidated", "", `{"target_id":12,"reason":"r"}`, "data.target_id"},
+	{"invalidation without reason", "memory.invalidated", "", `{"target_seq":3}`, "data.reason"},
+	{"invalidation blank reason", "memory.invalidated", "", `{"target_seq":3,"reason":"  "}`, "data.reason"},
+
+	// decision.recorded
+	{"decision ok", "decision.recorded", "we talked", `{"decision":"use pgx","rationale":"fast","alternatives":["lib/pq"],"subject":"driver"}`, ""},
+	{"decision minimal", "decision.recorded", "", `{"decision":"use pgx"}`, ""},
+	{"decision missing", "decision.recorded", "use pgx", `{"rationale":"x"}`, "data.decision"},
+	{"decision blank", "decision.recorded", "", `{"decision":""}`, "data.decision"},
+	{"decision rationale not string", "decision.recorded", "", `{"decision":"d","rationale":1}`, "data.rationale"},
+	{"decision alternatives not array", "decision.recorded", "", `{"decision":"d","alternatives":"a"}`, "data.alternatives"},
+	{"decision bad alternative", "decision.recorded", "", `{"decision":"d","alternatives":["a",3]}`, "data.alternatives[1]"},
+	{"decision subject too long", "decision.recorded", "", fmt.Sprintf(`{"decision":"d","subject":%q}`, long(513)), "data.subject"},
+
+	// task.updated
+	{"task ok", "task.updated", "", `{"task_id":"T-1","status":"in_progress","title":"Ship"}`, ""},
+	{"task cancelled", "task.updated", "", `{"task_id":"T-1","status":"cancelled"}`, ""},
+	{"task without id", "task.updated", "", `{"status":"open"}`, "data.task_id"},
+	{"task id not string", "task.updated", "", `{"task_id":1,"status":"open"}`, "data.task_id"},
+	{"task without status", "task.updated", "", `{"task_id":"T-1"}`, "data.status"},
+	{"task bad status", "task.updated", "", `{"task_id":"T-1","status":"finished"}`, "data.status"},
+	{"task title not string", "task.updated", "", `{"task_id":"T-1","status":"open","title":{}}`, "data.title"},
+
+	// preference.stated
+	{"preference ok", "preference.stated", "", `{"holder":"Ann","topic":"editor","preference":"vim"}`, ""},
+	{"preference without holder", "preference.stated", "", `{"topic":"editor","preference":"vim"}`, ""},
+	{"preference holder not string", "preference.stated", "", `{"holder":true,"topic":"editor","preference":"vim"}`, "data.holder"},
+	{"preference without topic", "preference.stated", "", `{"preference":"vim"}`, "data.topic"},
+	{"preference without preference", "preference.stated", "", `{"topic":"editor"}`, "data.preference"},
+
+	// tool_call.completed
+	{"tool failure with error", "tool_call.completed", "", `{"tool":"go test","arguments":"./...","outcome":"failure","error":"exit 1","duration_ms":1200}`, ""},
+	{"tool success", "tool_call.completed", "", `{"tool":"go test","outcome":"success","duration_ms":0}`, ""},
+	{"tool success empty error", "tool_call.completed", "", `{"tool":"x","outcome":"success","error":""}`, ""},
+	{"tool without tool", "tool_call.completed", "", `{"outcome":"success"}`, "data.tool"},
+	{"tool arguments at limit", "tool_call.completed", "", fmt.Sprintf(`{"tool":"x","outcome":"success","arguments":%q}`, long(4096)), ""},
+	{"tool arguments too long", "tool_call.completed", "", fmt.Sprintf(`{"tool":"x","outcome":"success","arguments":%q}`, long(4097)), "data.arguments"},
+	{"tool arguments not string", "tool_call.completed", "", `{"tool":"x","outcome":"success","arguments":{"a":1}}`, "data.arguments"},
+	{"tool without outcome", "tool_call.completed", "", `{"tool":"x"}`, "data.outcome"},
+	{"tool bad outcome", "tool_call.completed", "", `{"tool":"x","outcome":"maybe"}`, "data.outcome"},
+	{"tool error on success", "tool_call.completed", "", `{"tool":"x","outcome":"success","error":"boom"}`, "data.error"},
+	{"tool error not string", "tool_call.completed", "", `{"tool":"x","outcome":"failure","error":{"code":1}}`, "data.error"},
+	{"tool negative duration", "tool_call.completed", "", `{"tool":"x","outcome":"success","duration_ms":-1}`, "data.duration_ms"},
+	{"tool fractional duration", "tool_call.completed", "", `{"tool":"x","outcome":"success","duration_ms":1.5}`, "data.duration_ms"},
+
+	// document.chunk
+	{"chunk ok", "document.chunk", "héllo", `{"document_id":"d","path":"a.md","start":10,"end":16,"chunk_index":2,"document_sha256":"` + strings.Repeat("ab", 32) + `"}`, ""},
+	{"chunk minimal", "document.chunk", "hello", `{"document_id":"d","start":0,"end":5}`, ""},
+	{"chunk without document", "document.chunk", "hello", `{"start":0,"end":5}`, "data.document_id"},
+	{"chunk document id too long", "document.chunk", "hello", fmt.Sprintf(`{"document_id":%q,"start":0,"end":5}`, long(1025)), "data.document_id"},
+	{"chunk path not string", "document.chunk", "hello", `{"document_id":"d","path":5,"start":0,"end":5}`, "data.path"},
+	{"chunk without start", "document.chunk", "hello", `{"document_id":"d","end":5}`, "data.start"},
+	{"chunk negative start", "document.chunk", "hello", `{"document_id":"d","start":-1,"end":4}`, "data.start"},
+	{"chunk without end", "document.chunk", "hello", `{"document_id":"d","start":0}`, "data.end"},
+	{"chunk end equals start", "document.chunk", "hello", `{"document_id":"d","start":5,"end":5}`, "data.end"},
+	{"chunk offsets past text", "document.chunk", "hello", `{"document_id":"d","start":0,"end":50}`, "data.end"},
+	{"chunk offsets short of text", "document.chunk", "hello", `{"document_id":"d","start":0,"end":4}`, "data.end"},
+	{"chunk counts characters not bytes", "document.chunk", "héllo", `{"document_id":"d","start":0,"end":5}`, "data.end"},
+	{"chunk empty text", "document.chunk", "", `{"document_id":"d","start":0,"end":1}`, "data.end"},
+	{"chunk invalid utf8", "document.chunk", "\xff\xfe", `{"document_id":"d","start":0,"end":2}`, "content"},
+	{"chunk negative index", "document.chunk", "hello", `{"document_id":"d","start":0,"end":5,"chunk_index":-1}`, "data.chunk_index"},
+	{"chunk bad sha256", "document.chunk", "hello", `{"document_id":"d","start":0,"end":5,"document_sha256":"ABC"}`, "data.document_sha256"},
+	{"chunk uppercase sha256", "document.chunk", "hello", `{"document_id":"d","start":0,"end":5,"document_sha256":"` + strings.Repeat("AB", 32) + `"}`, "data.document_sha256"},
+
+	// feedback.recorded
+	{"feedback ok", "feedback.recorded", "", `{"target_seqs":[4,5],"signal":"helpful","comment":"spot on","checkout_seq":9}`, ""},
+	{"feedback minimal", "feedback.recorded", "", `{"target_seqs":[4],"signal":"outdated"}`, ""},
+	{"feedback without targets", "feedback.recorded", "", `{"signal":"helpful"}`, "data.target_seqs"},
+	{"feedback targets not array", "feedback.recorded", "", `{"target_seqs":4,"signal":"helpful"}`, "data.target_seqs"},
+	{"feedback empty targets", "feedback.recorded", "", `{"target_seqs":[],"signal":"helpful"}`, "data.target_seqs"},
+	{"feedback bad target", "feedback.recorded", "", `{"target_seqs":[4,-2],"signal":"helpful"}`, "data.target_seqs[1]"},
+	{"feedback target not integer", "feedback.recorded", "", `{"target_seqs":["4"],"signal":"helpful"}`, "data.target_seqs[0]"},
+	{"feedback without signal", "feedback.recorded", "", `{"target_seqs":[4]}`, "data.signal"},
+	{"feedback bad signal", "feedback.recorded", "", `{"target_seqs":[4],"signal":"meh"}`, "data.signal"},
+	{"feedback comment not string", "feedback.recorded", "", `{"target_seqs":[4],"signal":"wrong","comment":1}`, "data.comment"},
+	{"feedback bad checkout seq", "feedback.recorded", "", `{"target_seqs":[4],"signal":"wrong","checkout_seq":0}`, "data.checkout_seq"},
+}
+
 func TestValidate(t *testing.T) {
-	cases := []struct {
-		name    string
-		typ     string
-		content string
-		data    string
-		field   string // "" means valid
-	}{
-		{"unknown type anything goes", "my.custom", "", `{"x":[1,2]}`, ""},
-		{"message ok", "message", "hello", `{"role":"user","name":"Ann"}`, ""},
-		{"message without role", "message", "hello", `{}`, "data.role"},
-		{"message bad role", "message", "hello", `{"role":"robot"}`, "data.role"},
-		{"message role not string", "message", "hello", `{"role":5}`, "data.role"},
-		{"message empty content", "message", "  ", `{"role":"user"}`, "content"},
-		{"fact with object", "fact.asserted", "", `{"subject":"Alice","predicate":"works at","object":"Acme"}`, ""},
-		{"fact with value", "fact.asserted", "", `{"subject":"Alice","predicate":"age","value":31,"confidence":0.9,"valid_from":"2024-01-01T00:00:00Z","valid_to":"2025-01-01T00:00:00Z"}`, ""},
-		{"fact without subject", "fact.asserted", "", `{"predicate":"p","value":1}`, "data.subject"},
-		{"fact blank subject", "fact.asserted", "", `{"subject":" ","predicate":"p","value":1}`, "data.subject"},
-		{"fact without predicate", "fact.asserted", "", `{"subject":"s","value":1}`, "data.predicate"},
-		{"fact without object or value", "fact.asserted", "", `{"subject":"s","predicate":"p"}`, "data.object"},
-		{"fact null value", "fact.asserted", "", `{"subject":"s","predicate":"p","value":null}`, "data.object"},
-		{"fact object and value", "fact.asserted", "", `{"subject":"s","predicate":"p","object":"o","value":1}`, "data.value"},
-		{"fact object not string", "fact.asserted", "", `{"subject":"s","predicate":"p","object":{"a":1}}`, "data.object"},
-		{"fact bad valid_from", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"valid_from":"yesterday"}`, "data.valid_from"},
-		{"fact window backwards", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"valid_from":"2024-02-01T00:00:00Z","valid_to":"2024-01-01T00:00:00Z"}`, "data.valid_to"},
-		{"fact confidence too high", "fact.asserted", "", `{"subject":"s","predicate":"p","value":1,"confidence":1.5}`, "data.confidence"},
-		{"fact data not object", "fact.asserted", "", `[1]`, "data"},
-		{"retraction ok", "fact.retracted", "", `{"subject":"s","predicate":"p","reason":"wrong"}`, ""},
-		{"retraction narrowed", "fact.retracted", "", `{"subject":"s","predicate":"p","object":"o"}`, ""},
-		{"retraction without predicate", "fact.retracted", "", `{"subject":"s"}`, "data.predicate"},
-		{"retraction object and value", "fact.retracted", "", `{"subject":"s","predicate":"p","object":"o","value":2}`, "data.value"},
-		{"invalidation by seq", "memory.invalidated", "", `{"target_seq":3,"reason":"wrong"}`, ""},
-		{"invalidation by id", "memory.invalidated", "", `{"target_id":"f123","reason":"wrong"}`, ""},
-		{"invalidation without target", "memory.invalidated", "", `{"reason":"wrong"}`, "data.target_seq"},
-		{"invalidation both targets", "memory.invalidated", "", `{"target_seq":3,"target_id":"x","reason":"r"}`, "data.target_id"},
-		{"invalidation seq zero", "memory.invalidated", "", `{"target_seq":0,"reason":"r"}`, "data.target_seq"},
-		{"invalidation seq fractional", "memory.invalidated", "", `{"target_seq":1.5,"reason":"r"}`, "data.target_seq"},
-		{"invalidation without reason", "memory.invalidated", "", `{"target_seq":3}`, "data.reason"},
-		{"decision ok", "decision.recorded", "", `{"decision":"use pgx","alternatives":["lib/pq"],"subject":"driver"}`, ""},
-		{"decision missing", "decision.recorded", "", `{"rationale":"x"}`, "data.decision"},
-		{"decision bad alternative", "decision.recorded", "", `{"decision":"d","alternatives":["a",3]}`, "data.alternatives[1]"},
-		{"task ok", "task.updated", "", `{"task_id":"T-1","status":"in_progress","title":"Ship"}`, ""},
-		{"task without id", "task.updated", "", `{"status":"open"}`, "data.task_id"},
-		{"task bad status", "task.updated", "", `{"task_id":"T-1","status":"finished"}`, "data.status"},
-		{"preference ok", "preference.stated", "", `{"topic":"editor","preference":"vim"}`, ""},
-		{"preference without topic", "preference.stated", "", `{"preference":"vim"}`, "data.topic"},
-		{"preference without preference", "preference.stated", "", `{"topic":"editor"}`, "data.preference"},
-		{"tool ok", "tool_call.completed", "", `{"tool":"go test","outcome":"failure","error":"exit 1","duration_ms":1200}`, ""},
-		{"tool without tool", "tool_call.completed", "", `{"outcome":"success"}`, "data.tool"},
-		{"tool bad outcome", "tool_call.completed", "", `{"tool":"x","outcome":"maybe"}`, "data.outcome"},
-		{"tool error on success", "tool_call.completed", "", `{"tool":"x","outcome":"success","error":"boom"}`, "data.error"},
-		{"tool negative duration", "tool_call.completed", "", `{"tool":"x","outcome":"success","duration_ms":-1}`, "data.duration_ms"},
-		{"chunk ok", "document.chunk", "héllo", `{"document_id":"d","path":"a.md","start":10,"end":16}`, ""},
-		{"chunk without document", "document.chunk", "hello", `{"start":0,"end":5}`, "data.document_id"},
-		{"chunk offsets past text", "document.chunk", "hello", `{"document_id":"d","start":0,"end":50}`, "data.end"},
-		{"chunk end before start", "document.chunk", "hello", `{"document_id":"d","start":5,"end":5}`, "data.end"},
-		{"chunk negative start", "document.chunk", "hello", `{"document_id":"d","start":-1,"end":4}`, "data.start"},
-		{"chunk without end", "document.chunk", "hello", `{"document_id":"d","start":0}`, "data.end"},
-		{"feedback ok", "feedback.recorded", "", `{"target_seqs":[4,5],"signal":"helpful","checkout_seq":9}`, ""},
-		{"feedback empty targets", "feedback.recorded", "", `{"target_seqs":[],"signal":"helpful"}`, "data.target_seqs"},
-		{"feedback bad target", "feedback.recorded", "", `{"target_seqs":[4,-2],"signal":"helpful"}`, "data.target_seqs[1]"},
-		{"feedback bad signal", "feedback.recorded", "", `{"target_seqs":[4],"signal":"meh"}`, "data.signal"},
-	}
-	for _, tc := range cases {
+	t.Parallel()
+	for _, tc := range validateCases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			err := vocab.Validate(tc.typ, tc.content, json.RawMessage(tc.data))
 			if tc.field == "" {
 				require.NoError(t, err)
@@ -87,33 +190,73 @@ func TestValidate(t *testing.T) {
 			require.ErrorAs(t, err, &fe)
 			require.Equal(t, tc.field, fe.Field, fe.Message)
 			require.NotEmpty(t, fe.Message)
+			require.Equal(t, fe.Field+": "+fe.Message, err.Error())
 		})
 	}
 }
 
-func TestKnownAndDecode(t *testing.T) {
-	require.True(t, vocab.Known("fact.asserted"))
-	require.False(t, vocab.Known("fact.asserted.v2"))
-	f, err := vocab.Decode[vocab.FactAsserted](json.RawMessage(`{"subject":"Alice","predicate":"age","value":{"years":31},"valid_from":"2024-01-01T00:00:00Z"}`))
+// decodeAs decodes data into T, for checking that valid data always decodes.
+func decodeAs[T any](data json.RawMessage) error {
+	_, err := vocab.Decode[T](data)
+	return err
+}
+
+var decoders = map[string]func(json.RawMessage) error{
+	vocab.TypeMessage:           decodeAs[vocab.Message],
+	vocab.TypeFactAsserted:      decodeAs[vocab.FactAsserted],
+	vocab.TypeFactRetracted:     decodeAs[vocab.FactRetracted],
+	vocab.TypeMemoryInvalidated: decodeAs[vocab.MemoryInvalidated],
+	vocab.TypeDecisionRecorded:  decodeAs[vocab.DecisionRecorded],
+	vocab.TypeTaskUpdated:       decodeAs[vocab.TaskUpdated],
+	vocab.TypePreferenceStated:  decodeAs[vocab.PreferenceStated],
+	vocab.TypeToolCallCompleted: decodeAs[vocab.ToolCallCompleted],
+	vocab.TypeDocumentChunk:     decodeAs[vocab.DocumentChunk],
+	vocab.TypeFeedbackRecorded:  decodeAs[vocab.FeedbackRecorded],
+}
+
+func TestKnown_CoversEveryDocumentedType(t *testing.T) {
+	t.Parallel()
+	for typ := range decoders {
+		require.True(t, vocab.Known(typ), typ)
+	}
+	for _, typ := range []string{"fact.asserted.v2", "fact", "note", ""} {
+		require.False(t, vocab.Known(typ), typ)
+	}
+}
+
+func TestDecode_EveryValidCaseDecodes(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for _, tc := range validateCases {
+		if tc.field != "" || !vocab.Known(tc.typ) {
+			continue
+		}
+		require.NoError(t, decoders[tc.typ](json.RawMessage(tc.data)), tc.name)
+		n++
+	}
+	require.Greater(t, n, 30)
+}
+
+func TestDecode(t *testing.T) {
+	t.Parallel()
+	f, err := vocab.Decode[vocab.FactAsserted](json.RawMessage(`{"subject":"Alice","predicate":"age","value":{"years":31},"valid_from":"2024-01-01T00:00:00Z","confidence":0.5}`))
 	require.NoError(t, err)
 	require.Equal(t, "Alice", f.Subject)
 	require.JSONEq(t, `{"years":31}`, string(f.Value))
 	require.Equal(t, 2024, f.ValidFrom.Year())
+	require.Nil(t, f.ValidTo)
 	require.Nil(t, f.Object)
-}
+	require.InDelta(t, 0.5, *f.Confidence, 1e-9)
 
-func TestAppend_RejectsBadTypedDataAndAppendsNothing(t *testing.T) {
-	db := testcontainers.NewDatabase(t)
-	store := eventloom.NewStore(db.AppPool(t), nil, nil)
-	ctx := context.Background()
-	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "v", Events: []eventloom.NewEvent{
-		{Type: "message", Content: "fine", Data: json.RawMessage(`{"role":"user"}`)},
-		{Type: "fact.asserted", Data: json.RawMessage(`{"predicate":"likes","value":"tea"}`)},
-	}})
-	require.ErrorIs(t, err, eventloom.ErrInvalid)
-	var ve *eventloom.ValidationError
-	require.True(t, errors.As(err, &ve))
-	require.Equal(t, "events[1].data.subject", ve.Field)
-	_, err = store.Replay(ctx, &eventloom.ReplayParams{SpaceID: "v"})
-	require.ErrorIs(t, err, eventloom.ErrNotFound, "nothing was appended, so the space does not exist")
+	m, err := vocab.Decode[vocab.MemoryInvalidated](json.RawMessage(`{"target_seq":7,"reason":"typo"}`))
+	require.NoError(t, err)
+	require.Equal(t, int64(7), *m.TargetSeq)
+	require.Empty(t, m.TargetID)
+
+	empty, err := vocab.Decode[vocab.TaskUpdated](nil)
+	require.NoError(t, err)
+	require.Equal(t, vocab.TaskUpdated{}, empty)
+
+	_, err = vocab.Decode[vocab.TaskUpdated](json.RawMessage(`{"task_id":1}`))
+	require.ErrorContains(t, err, "decode vocab.TaskUpdated")
 }
