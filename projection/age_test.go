@@ -136,3 +136,26 @@ func TestCypher_IsReadOnlySpaceScopedAndBounded(t *testing.T) {
 		Query: `UNWIND range(1, 5000) AS x UNWIND range(1, 5000) AS y WITH x, y WHERE x + y < 0 RETURN x`})
 	require.ErrorIs(t, err, graph.ErrQueryTimeout)
 }
+
+func TestAGEOff_ProjectionWorksAndCypherSaysSo(t *testing.T) {
+	f := newFixture(t, projection.Config{})
+	ctx := context.Background()
+	// Drop AGE as a managed Postgres without it would be.
+	admin := f.db.AdminPool(t)
+	_, err := admin.Exec(ctx, `DROP EXTENSION age CASCADE`)
+	require.NoError(t, err)
+
+	proj, err := projection.New(ctx, f.pool, projection.Config{})
+	require.NoError(t, err)
+	require.False(t, proj.AGE())
+	f.append(t, "plain", ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "knows", "object": "Bob"}))
+	_, err = proj.ProjectSpace(ctx, "plain")
+	require.NoError(t, err)
+	require.Len(t, f.facts(t, graph.FactsParams{SpaceID: "plain"}), 1)
+	_, err = proj.Rebuild(ctx, "plain")
+	require.NoError(t, err)
+
+	_, err = graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "plain", Query: `MATCH (e:Entity) RETURN e`})
+	require.ErrorIs(t, err, graph.ErrAGEOff)
+	require.ErrorContains(t, err, "not installed")
+}

@@ -119,23 +119,29 @@ func encodeVectors(vectors [][]float32, want, dim int) ([]string, error) {
 		return nil, fmt.Errorf("%w: %d vectors for %d texts", ErrEmbedding, len(vectors), want)
 	}
 	out := make([]string, len(vectors))
-	buf := make([]byte, 0, dim*12)
 	for i, v := range vectors {
 		if len(v) != dim {
 			return nil, fmt.Errorf("%w: vector %d has dimension %d, the model's is %d", ErrEmbedding, i, len(v), dim)
 		}
-		buf = append(buf[:0], '[')
-		for j, x := range v {
+		for _, x := range v {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
 				return nil, fmt.Errorf("%w: vector %d has a non-finite value", ErrEmbedding, i)
 			}
-			if j > 0 {
-				buf = append(buf, ',')
-			}
-			buf = strconv.AppendFloat(buf, float64(x), 'g', -1, 32)
 		}
-		buf = append(buf, ']')
-		out[i] = string(buf)
+		out[i] = VectorText(v)
 	}
 	return out, nil
+}
+
+// VectorText renders a vector in pgvector's text form, "[0.1,-2,...]".
+func VectorText(v []float32) string {
+	buf := make([]byte, 0, len(v)*11+2)
+	buf = append(buf, '[')
+	for i, x := range v {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = strconv.AppendFloat(buf, float64(x), 'g', -1, 32)
+	}
+	return string(append(buf, ']'))
 }

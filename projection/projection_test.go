@@ -20,6 +20,7 @@ import (
 )
 
 type fixture struct {
+	db    *testcontainers.Database
 	pool  *pgxpool.Pool
 	store *eventloom.Store
 	proj  *projection.Projector
@@ -31,7 +32,7 @@ func newFixture(t testing.TB, cfg projection.Config) *fixture {
 	pool := db.AppPool(t)
 	proj, err := projection.New(context.Background(), pool, cfg)
 	require.NoError(t, err)
-	return &fixture{pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj}
+	return &fixture{db: db, pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj}
 }
 
 func ev(typ, content string, data any) eventloom.NewEvent {

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,10 +36,7 @@ func startServer(t *testing.T, bin, dbURL string) (*exec.Cmd, string) {
 
 func TestServe_SIGKILLLosesNoAcknowledgedBatch(t *testing.T) {
 	db := testcontainers.NewDatabase(t)
-	bin := filepath.Join(t.TempDir(), "zaxy")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, string(out))
+	bin := buildZaxy(t)
 
 	cmd, url := startServer(t, bin, db.AppURL)
 	acked := make(chan int, 10000)

@@ -34,6 +34,14 @@ Commands:
   replay --space S   print a space's events as JSON lines (--session, --after-seq, --until-seq, --recorded-before)
   bench append       append throughput and latency (HTTP 1 and 8 clients, Go batches, unchained
                      table, verify) in a scratch database; needs a role with CREATEDB
+  rebuild            discard and replay projections: --space S or --all (--no-embed, --json)
+  projection status  projection lag per space (--space S, --json)
+  projection checksum --space S
+                     deterministic digest of a space's projected state
+  facts --space S    facts now (--entity E; --at T for valid at T; --as-of-seq N for what
+                     memory said then; --json)
+  doctor             check the database, schema, extensions (AGE on or off), projection lag and
+                     embeddings; one line per problem with its remedy; exit 1 on failure (--json)
   migrate [--json]   apply the embedded schema migrations (River's tables included)
 
 Environment:
@@ -44,6 +52,13 @@ Environment:
   ZAXY_REQUEST_TIMEOUT   per-request deadline (default 30s)
   ZAXY_SHUTDOWN_TIMEOUT  graceful shutdown limit (default 30s)
   ZAXY_WORKERS           River workers in this process (default 10)
+  ZAXY_TEXT_SEARCH_CONFIG  Postgres text search configuration for memory text (default english)
+  ZAXY_EMBEDDER          offline (built in, default), openai (any OpenAI-compatible /v1/embeddings) or off
+  ZAXY_EMBEDDING_URL     base URL of the OpenAI-compatible API, e.g. http://localhost:11434/v1 (no default)
+  ZAXY_EMBEDDING_MODEL   model name sent to the provider (no default)
+  ZAXY_EMBEDDING_DIMENSIONS  vector length the model returns (no default)
+  ZAXY_EMBEDDING_VERSION recorded as model@version (default 1)
+  ZAXY_EMBEDDING_API_KEY bearer token for the provider (default none)
 `
 
 func databaseURL(getenv func(string) string) string {
@@ -92,6 +107,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return verifyCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
 	case "replay":
 		return replayCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
+	case "rebuild":
+		return rebuildCmd(ctx, args[1:], dbURL, getenv, logger, stdout, stderr)
+	case "projection":
+		return projectionCmd(ctx, args[1:], dbURL, getenv, logger, stdout, stderr)
+	case "facts":
+		return factsCmd(ctx, args[1:], dbURL, stdout, stderr)
+	case "doctor":
+		return doctorCmd(ctx, args[1:], dbURL, getenv, stdout, stderr)
 	case "migrate":
 		if dbURL == "" {
 			fmt.Fprintln(stderr, "zaxy migrate: ZAXY_DATABASE_URL is not set (run 'make db' to get one)")

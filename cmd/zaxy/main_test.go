@@ -21,8 +21,8 @@ func TestVerifyCommand_ReportsBrokenSeqAndExitsOne(t *testing.T) {
 		return ""
 	}
 	var out, errOut bytes.Buffer
-	require.Equal(t, 0, run(ctx, []string{"append", "--space", "cli", "--type", "message", "--content", "one"}, getenv, nil, &out, &errOut), errOut.String())
-	lines := strings.NewReader("{\"type\":\"message\",\"content\":\"two\"}\n{\"type\":\"message\",\"content\":\"three\"}\n")
+	require.Equal(t, 0, run(ctx, []string{"append", "--space", "cli", "--type", "message", "--content", "one", "--data", `{"role":"user"}`}, getenv, nil, &out, &errOut), errOut.String())
+	lines := strings.NewReader("{\"type\":\"note\",\"content\":\"two\"}\n{\"type\":\"note\",\"content\":\"three\"}\n")
 	require.Equal(t, 0, run(ctx, []string{"append", "--space", "cli", "--json"}, getenv, lines, &out, &errOut), errOut.String())
 	require.Equal(t, 1, run(ctx, []string{"append", "--space", "cli"}, getenv, strings.NewReader("{\"type\":\"BAD\"}\n"), &out, &errOut))
 	require.Contains(t, errOut.String(), "line 1: type")

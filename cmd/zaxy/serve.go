@@ -28,6 +28,7 @@ type serveConfig struct {
 	http            api.Config
 	shutdownTimeout time.Duration
 	workers         int
+	memory          memoryConfig
 }
 
 func parseServeConfig(getenv func(string) string) (serveConfig, error) {
@@ -52,6 +53,9 @@ func parseServeConfig(getenv func(string) string) (serveConfig, error) {
 		return c, err
 	}
 	if c.shutdownTimeout, err = envDuration(getenv, "ZAXY_SHUTDOWN_TIMEOUT", 30*time.Second); err != nil {
+		return c, err
+	}
+	if c.memory, err = parseMemoryConfig(getenv); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -157,7 +161,12 @@ func startWorkers(ctx context.Context, cfg serveConfig, logger *slog.Logger) (*p
 		pool.Close()
 		return nil, nil, err
 	}
-	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger})
+	proj, embedder, err := openMemory(ctx, pool, cfg.memory, logger)
+	if err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
+	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger, Projector: proj, Embedder: embedder})
 	if err == nil {
 		err = client.Start(ctx)
 	}

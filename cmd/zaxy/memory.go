@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/projection"
+)
+
+// memoryConfig is the projection and embedding configuration, parsed from the environment.
+type memoryConfig struct {
+	textSearchConfig string
+	embedder         string // offline, openai or off
+	openai           embed.OpenAIConfig
+}
+
+func parseMemoryConfig(getenv func(string) string) (memoryConfig, error) {
+	c := memoryConfig{
+		textSearchConfig: envOr(getenv, "ZAXY_TEXT_SEARCH_CONFIG", "english"),
+		embedder:         envOr(getenv, "ZAXY_EMBEDDER", "offline"),
+	}
+	switch c.embedder {
+	case "offline", "off":
+	case "openai":
+		c.openai = embed.OpenAIConfig{
+			BaseURL: getenv("ZAXY_EMBEDDING_URL"),
+			APIKey:  getenv("ZAXY_EMBEDDING_API_KEY"),
+			Model:   getenv("ZAXY_EMBEDDING_MODEL"),
+			Version: getenv("ZAXY_EMBEDDING_VERSION"),
+		}
+		if v := getenv("ZAXY_EMBEDDING_DIMENSIONS"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return c, fmt.Errorf("ZAXY_EMBEDDING_DIMENSIONS must be a positive integer, got %q", v)
+			}
+			c.openai.Dimensions = n
+		}
+		if c.openai.BaseURL == "" || c.openai.Model == "" || c.openai.Dimensions == 0 {
+			return c, errors.New("ZAXY_EMBEDDER=openai needs ZAXY_EMBEDDING_URL, ZAXY_EMBEDDING_MODEL and ZAXY_EMBEDDING_DIMENSIONS")
+		}
+	default:
+		return c, fmt.Errorf("ZAXY_EMBEDDER must be offline, openai or off, got %q", c.embedder)
+	}
+	return c, nil
+}
+
+// embedProvider returns the configured embedding provider, or nil when embedding is off.
+func (c memoryConfig) embedProvider() (embed.Embedder, error) {
+	switch c.embedder {
+	case "off":
+		return nil, nil
+	case "openai":
+		p, err := embed.NewOpenAI(c.openai)
+		if err != nil {
+			return nil, fmt.Errorf("embedding provider: %w", err)
+		}
+		return p, nil
+	default:
+		return embed.NewOffline(), nil
+	}
+}
+
+// openMemory builds the projector and the embedder (nil when embedding is off) on pool.
+func openMemory(ctx context.Context, pool *pgxpool.Pool, c memoryConfig, logger *slog.Logger) (*projection.Projector, *projection.Embedder, error) {
+	proj, err := projection.New(ctx, pool, projection.Config{TextSearchConfig: c.textSearchConfig, Logger: logger})
+	if err != nil {
+		return nil, nil, err
+	}
+	provider, err := c.embedProvider()
+	if err != nil || provider == nil {
+		return proj, nil, err
+	}
+	return proj, projection.NewEmbedder(pool, provider, 0), nil
+}
+
+// openPool connects to the database, waiting at most a short while.
+func openPool(ctx context.Context, dbURL string) (*pgxpool.Pool, error) {
+	if dbURL == "" {
+		return nil, errors.New("ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
+	}
+	pool, err := pgxpool.New(ctx, dbURL)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to database: %w", err)
+	}
+	return pool, nil
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/jobs"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+// buildZaxy compiles this command into a temporary directory.
+func buildZaxy(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "zaxy")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, string(out))
+	return bin
+}
+
+func startWorker(t *testing.T, bin, dbURL string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, "worker")
+	cmd.Env = append(os.Environ(), "ZAXY_DATABASE_URL="+dbURL, "ZAXY_WORKERS=4")
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd
+}
+
+func TestWorker_SIGKILLMidProjectionEndsEqualToACleanRebuild(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	bin := buildZaxy(t)
+	pool := db.AppPool(t)
+	client, err := jobs.NewInsertOnlyClient(pool, nil)
+	require.NoError(t, err)
+	store := eventloom.NewStore(pool, jobs.NewOutbox(client), nil)
+	const space, total = "kill", 30000
+	for b := 0; b < total/1000; b++ {
+		batch := make([]eventloom.NewEvent, 1000)
+		for i := range batch {
+			n := b*1000 + i
+			switch n % 4 {
+			case 0:
+				batch[i] = eventloom.NewEvent{Type: "fact.asserted", Data: fmt.Appendf(nil, `{"subject":"svc %d","predicate":"owner","object":"team %d"}`, n%50, n%7)}
+			case 1:
+				batch[i] = eventloom.NewEvent{Type: "task.updated", Data: fmt.Appendf(nil, `{"task_id":"T%d","status":"%s"}`, n%30, []string{"open", "done"}[n%2])}
+			default:
+				batch[i] = eventloom.NewEvent{Type: "message", Content: fmt.Sprintf("@dana please check docs/svc-%d.md with Alice Chen", n%40), Data: []byte(`{"role":"user"}`)}
+			}
+		}
+		_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: batch})
+		require.NoError(t, err)
+	}
+
+	lag := func() projection.Status {
+		st, err := projection.Lag(ctx, pool, space)
+		require.NoError(t, err)
+		require.Len(t, st, 1)
+		return st[0]
+	}
+	worker := startWorker(t, bin, db.AppURL)
+	deadline := time.Now().Add(60 * time.Second)
+	for lag().ProjectedSeq == 0 {
+		require.True(t, time.Now().Before(deadline), "the worker never started projecting")
+		time.Sleep(2 * time.Millisecond)
+	}
+	require.NoError(t, worker.Process.Signal(syscall.SIGKILL))
+	_ = worker.Wait()
+	killedAt := lag()
+	require.Less(t, killedAt.ProjectedSeq, int64(total), "killed in the middle of projecting")
+	require.Zero(t, killedAt.ProjectedSeq%500, "the watermark only moves by whole committed batches")
+
+	startWorker(t, bin, db.AppURL)
+	for lag().Lag > 0 {
+		require.True(t, time.Now().Before(deadline), "the restarted worker did not finish")
+		time.Sleep(20 * time.Millisecond)
+	}
+	proj, err := projection.New(ctx, pool, projection.Config{})
+	require.NoError(t, err)
+	incremental, err := proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	_, err = proj.Rebuild(ctx, space)
+	require.NoError(t, err)
+	rebuilt, err := proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, rebuilt, incremental)
+	t.Logf("killed at seq %d of %d; digest %s", killedAt.ProjectedSeq, total, rebuilt.Digest)
+}
