@@ -29,14 +29,23 @@ type Offline struct {
 // the tests vary them only to measure alternatives.
 type offlineParams struct {
 	dims          int
-	uni, bi, char float32 // weight of each feature kind
-	charMin       int     // shortest character n-gram
-	charMax       int     // longest character n-gram
-	charNorm      bool    // divide a word's n-gram weight by its number of n-grams
-	stem          bool    // strip common English suffixes from unigrams and bigrams
-	stop          bool    // drop stopwords entirely (bigrams then join the words around them)
+	uni, bi, char float32  // weight of each feature kind
+	charMin       int      // shortest character n-gram
+	charMax       int      // longest character n-gram
+	charNorm      normMode // how a word's n-gram weight is shared among its n-grams
+	stem          bool     // strip common English suffixes from unigrams and bigrams
+	stop          bool     // drop stopwords entirely (bigrams then join the words around them)
 	tf            tfMode
+	common        float32 // weight multiplier for commonWords (1 = no special treatment)
 }
+
+type normMode uint8
+
+const (
+	normNone   normMode = iota // every n-gram gets the full weight
+	normSqrt                   // weight / √(number of n-grams): the word's n-grams have the norm of one feature
+	normLinear                 // weight / number of n-grams: the n-grams sum to one feature's weight
+)
 
 type tfMode uint8
 
@@ -50,13 +59,14 @@ var defaultOfflineParams = offlineParams{
 	dims:     OfflineDimensions,
 	uni:      1,
 	bi:       0.5,
-	char:     0.5,
+	char:     1,
 	charMin:  3,
 	charMax:  5,
-	charNorm: true,
+	charNorm: normSqrt,
 	stem:     true,
 	stop:     true,
 	tf:       tfLog,
+	common:   0.3,
 }
 
 // NewOffline returns the built-in offline embedder (OfflineModel, OfflineDimensions).
@@ -122,15 +132,16 @@ func mix(h uint64) uint64 {
 
 // scratch is per-call working memory, pooled so embedding allocates only its result.
 type scratch struct {
-	word  []byte // current word, lowercased
-	prev  []byte // previous kept word (stemmed), for bigrams
-	gram  []byte // "^word$" for character n-grams
-	keys  []uint64
-	wts   []float32
-	cnt   []uint32
-	used  []int32
-	mask  uint64
-	vec64 []float64
+	word    []byte // current word, lowercased
+	prev    []byte // previous kept word (stemmed), for bigrams
+	gram    []byte // "^word$" for character n-grams
+	stemBuf []byte
+	keys    []uint64
+	wts     []float32
+	cnt     []uint32
+	used    []int32
+	mask    uint64
+	vec64   []float64
 }
 
 var scratchPool = sync.Pool{New: func() any {
@@ -161,6 +172,7 @@ func (s *scratch) add(h uint64, w float32) {
 		switch s.keys[i] {
 		case h:
 			s.cnt[i]++
+			s.wts[i] += w
 			return
 		case 0:
 			s.keys[i] = h
@@ -251,7 +263,7 @@ func (o *Offline) embedOne(s *scratch, text string, v []float32) {
 		h := s.keys[u]
 		// float32(...) conversions stop the compiler from fusing multiply-adds, which
 		// would round differently on FMA platforms.
-		w := float64(float32(s.wts[u] * p.tfWeight(s.cnt[u])))
+		w := float64(float32(float32(s.wts[u]/float32(s.cnt[u])) * p.tfWeight(s.cnt[u])))
 		b := (h >> 32) * dims >> 32
 		if h&1 == 1 {
 			w = -w
@@ -287,6 +299,18 @@ func (o *Offline) flush(s *scratch) {
 	if p.stop && isStopword(w) {
 		return
 	}
+	st := w
+	if p.stem {
+		st = stem(append(s.stemBuf[:0], w...))
+		s.stemBuf = st
+	}
+	scale := float32(1)
+	if p.common != 1 && isCommon(st, p.stem) {
+		if p.common == 0 {
+			return
+		}
+		scale = p.common
+	}
 	// Character n-grams of "^word$".
 	if p.char > 0 && len(w) >= 3 {
 		g := append(append(append(s.gram[:0], '^'), w...), '$')
@@ -297,9 +321,12 @@ func (o *Offline) flush(s *scratch) {
 				total += k
 			}
 		}
-		cw := p.char
-		if p.charNorm && total > 0 {
-			cw = float32(p.char / float32(total))
+		cw := float32(p.char * scale)
+		switch p.charNorm {
+		case normLinear:
+			cw = float32(cw / float32(total))
+		case normSqrt:
+			cw = float32(cw / sqrtInt(total))
 		}
 		for i := 0; i+p.charMin <= len(g); i++ {
 			h := fnvBytes(fnvByte(fnvOffset, kindChar), g[i:i+p.charMin-1])
@@ -309,15 +336,11 @@ func (o *Offline) flush(s *scratch) {
 			}
 		}
 	}
-	st := w
-	if p.stem {
-		st = stem(w)
-	}
-	s.add(fnvBytes(fnvByte(fnvOffset, kindUni), st), p.uni)
+	s.add(fnvBytes(fnvByte(fnvOffset, kindUni), st), float32(p.uni*scale))
 	if p.bi > 0 {
 		if len(s.prev) > 0 {
 			h := fnvBytes(fnvByte(fnvOffset, kindBi), s.prev)
-			s.add(fnvBytes(fnvByte(h, ' '), st), p.bi)
+			s.add(fnvBytes(fnvByte(h, ' '), st), float32(p.bi*scale))
 		}
 		s.prev = append(s.prev[:0], st...)
 	}
@@ -397,3 +420,44 @@ func isStopword(w []byte) bool {
 	_, ok := stopwords[string(w)]
 	return ok
 }
+
+// commonWords are frequent English content words, chat pleasantries and discourse words:
+// they carry little about what a memory is about, so their features are down-weighted.
+var commonWords = []string{
+	"able", "actually", "add", "ago", "ahead", "already", "always", "amazing", "another", "anyone",
+	"anything", "appreciate", "ask", "away", "awesome", "back", "bad", "best", "better", "big", "bit",
+	"bring", "call", "certainly", "change", "come", "consider", "day", "definitely", "different",
+	"done", "easy", "else", "end", "enough", "especially", "even", "ever", "every", "everything", "example",
+	"excellent", "fantastic", "far", "feel", "find", "first", "get", "give", "glad", "go", "going", "gone",
+	"good", "got", "great", "happy", "hear", "hello", "help", "helpful", "hey", "hi", "hope", "idea", "important",
+	"interested", "interesting", "keep", "kind", "know", "last", "lately", "let", "like", "little", "long",
+	"look", "lot", "lots", "love", "make", "many", "may", "maybe", "mean", "might", "mind", "much", "must", "need",
+	"new", "next", "nice", "okay", "ok", "one", "particular", "perfect", "please", "point", "possible", "pretty",
+	"probably", "put", "quite", "rather", "really", "recently", "recommend", "recommendation", "right", "say",
+	"see", "seem", "share", "something", "sometimes", "sound", "specific", "start", "still", "sure", "take",
+	"tell", "thank", "thanks", "thing", "think", "though", "thought", "tip", "today", "totally", "try",
+	"trying", "two", "use", "useful", "usually", "want", "way", "well", "whether", "wonderful", "wonder",
+	"work", "yeah", "yes", "yet", "suggest", "suggestion", "advice", "interest",
+}
+
+var commonStems, commonRaw = func() (map[string]struct{}, map[string]struct{}) {
+	st, raw := map[string]struct{}{}, map[string]struct{}{}
+	for _, w := range commonWords {
+		raw[w] = struct{}{}
+		st[string(stem([]byte(w)))] = struct{}{}
+	}
+	return st, raw
+}()
+
+func isCommon(w []byte, stemmed bool) bool {
+	m := commonRaw
+	if stemmed {
+		m = commonStems
+	}
+	_, ok := m[string(w)]
+	return ok
+}
+
+// sqrtInt is √n for the small n-gram counts of one word; math.Sqrt is exact (IEEE 754
+// correctly rounded) on every platform.
+func sqrtInt(n int) float32 { return float32(math.Sqrt(float64(n))) }

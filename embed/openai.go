@@ -1,0 +1,357 @@
+package embed
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// OpenAIConfig configures an embeddings client for any server speaking the OpenAI
+// embeddings API (OpenAI, Ollama, vLLM, Hugging Face TEI, ...). Zero fields take the
+// defaults stated below (see WithDefaults).
+type OpenAIConfig struct {
+	// BaseURL is the API root; requests go to POST {BaseURL}/embeddings. Required.
+	// Examples: https://api.openai.com/v1, http://localhost:11434/v1 (Ollama),
+	// http://localhost:8000/v1 (vLLM), http://localhost:8080/v1 (TEI).
+	BaseURL string
+	// APIKey, when set, is sent as "Authorization: Bearer <APIKey>". Optional.
+	APIKey string
+	// Model is sent as the request's "model". Required.
+	Model string
+	// Version is recorded with the model: Model() is Model+"@"+Version. Change it whenever
+	// the server's model changes behind the same name. Default "1".
+	Version string
+	// Dimensions is the expected vector length; a response of any other length is an
+	// error (ErrDimensionMismatch). Required.
+	Dimensions int
+	// BatchSize is the most texts sent in one request. Default 64.
+	BatchSize int
+	// Timeout bounds each HTTP request (each attempt). Default 30s.
+	Timeout time.Duration
+	// MaxRetries is how many times a request is retried after a 429 (honouring
+	// Retry-After), a 5xx or a transport error, with exponential backoff and jitter; other
+	// 4xx responses are never retried. Default 4; negative means no retries.
+	MaxRetries int
+	// HTTPClient sends the requests. Default: a client with no overall timeout (Timeout
+	// applies per request).
+	HTTPClient *http.Client
+}
+
+// Defaults of OpenAIConfig.
+const (
+	defaultOpenAIVersion    = "1"
+	defaultOpenAIBatchSize  = 64
+	defaultOpenAITimeout    = 30 * time.Second
+	defaultOpenAIMaxRetries = 4
+
+	// Backoff before retry n (from 0) is a random duration in [d/2, d], d = base·2ⁿ capped.
+	backoffBase = 500 * time.Millisecond
+	backoffCap  = 30 * time.Second
+	// maxRetryAfter caps how long a server's Retry-After can make one wait.
+	maxRetryAfter = 2 * time.Minute
+	// maxResponseBytes bounds a response body; a longer one is a bad response.
+	maxResponseBytes = 256 << 20
+)
+
+// WithDefaults returns c with every zero field set to its default.
+func (c OpenAIConfig) WithDefaults() OpenAIConfig {
+	if c.Version == "" {
+		c.Version = defaultOpenAIVersion
+	}
+	if c.BatchSize == 0 {
+		c.BatchSize = defaultOpenAIBatchSize
+	}
+	if c.Timeout == 0 {
+		c.Timeout = defaultOpenAITimeout
+	}
+	if c.MaxRetries == 0 {
+		c.MaxRetries = defaultOpenAIMaxRetries
+	}
+	if c.MaxRetries < 0 {
+		c.MaxRetries = -1
+	}
+	if c.HTTPClient == nil {
+		c.HTTPClient = &http.Client{}
+	}
+	return c
+}
+
+// validate reports the first unusable field of a config that has had WithDefaults applied.
+func (c OpenAIConfig) validate() error {
+	u, err := url.Parse(c.BaseURL)
+	switch {
+	case c.BaseURL == "":
+		return errors.New("OpenAIConfig.BaseURL is required")
+	case err != nil:
+		return fmt.Errorf("OpenAIConfig.BaseURL %q: %w", c.BaseURL, err)
+	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+		return fmt.Errorf("OpenAIConfig.BaseURL %q: want an absolute http or https URL", c.BaseURL)
+	case strings.TrimSpace(c.Model) == "":
+		return errors.New("OpenAIConfig.Model is required")
+	case strings.ContainsAny(c.Version, "@ \t\n"):
+		return fmt.Errorf("OpenAIConfig.Version %q: must not contain '@' or spaces", c.Version)
+	case c.Dimensions <= 0:
+		return fmt.Errorf("OpenAIConfig.Dimensions %d: must be positive (the model's vector length)", c.Dimensions)
+	case c.BatchSize < 0:
+		return fmt.Errorf("OpenAIConfig.BatchSize %d: must be positive", c.BatchSize)
+	case c.Timeout < 0:
+		return fmt.Errorf("OpenAIConfig.Timeout %v: must be positive", c.Timeout)
+	}
+	return nil
+}
+
+// OpenAI embeds texts through an OpenAI-compatible embeddings endpoint. It is safe for
+// concurrent use.
+type OpenAI struct {
+	cfg      OpenAIConfig
+	endpoint string
+	// sleep waits d or until ctx is done; tests replace it to observe backoff.
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+// NewOpenAI returns a client for cfg (defaults applied), or an error naming the bad field.
+func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, fmt.Errorf("configure openai embedder: %w", err)
+	}
+	return &OpenAI{
+		cfg:      cfg,
+		endpoint: strings.TrimRight(cfg.BaseURL, "/") + "/embeddings",
+		sleep:    sleepCtx,
+	}, nil
+}
+
+// Model returns "Model@Version", e.g. "nomic-embed-text@1".
+func (o *OpenAI) Model() string { return o.cfg.Model + "@" + o.cfg.Version }
+
+// Dimensions returns the configured vector length.
+func (o *OpenAI) Dimensions() int { return o.cfg.Dimensions }
+
+// Embed sends texts in batches of BatchSize, one batch after another, and returns one
+// vector per text in order. Any failed batch fails the whole call.
+func (o *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, 0, len(texts))
+	for lo := 0; lo < len(texts); lo += o.cfg.BatchSize {
+		hi := min(lo+o.cfg.BatchSize, len(texts))
+		vs, err := o.embedBatch(ctx, texts[lo:hi])
+		if err != nil {
+			return nil, fmt.Errorf("embed texts %d..%d of %d with %s: %w", lo, hi-1, len(texts), o.Model(), err)
+		}
+		out = append(out, vs...)
+	}
+	return out, nil
+}
+
+type embeddingsRequest struct {
+	Model          string   `json:"model"`
+	Input          []string `json:"input"`
+	EncodingFormat string   `json:"encoding_format"`
+}
+
+type embeddingsResponse struct {
+	Data []struct {
+		Index     *int      `json:"index"`
+		Embedding []float32 `json:"embedding"`
+	} `json:"data"`
+	Model string `json:"model"`
+}
+
+// embedBatch posts one batch, retrying what may succeed on a second try.
+func (o *OpenAI) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
+	body, err := json.Marshal(embeddingsRequest{Model: o.cfg.Model, Input: texts, EncodingFormat: "float"})
+	if err != nil {
+		return nil, fmt.Errorf("encode request: %w", err)
+	}
+	for attempt := 0; ; attempt++ {
+		vs, retryAfter, err := o.post(ctx, body, len(texts))
+		if err == nil {
+			return vs, nil
+		}
+		var re *retryableError
+		if !errors.As(err, &re) || attempt >= o.cfg.MaxRetries || ctx.Err() != nil {
+			if re != nil && attempt > 0 {
+				return nil, fmt.Errorf("after %d attempts: %w", attempt+1, err)
+			}
+			return nil, err
+		}
+		wait := backoff(attempt)
+		if retryAfter > 0 {
+			wait = min(retryAfter, maxRetryAfter)
+		}
+		if err := o.sleep(ctx, wait); err != nil {
+			return nil, fmt.Errorf("%w (stopped waiting to retry: %w)", re.err, err)
+		}
+	}
+}
+
+// retryableError marks a failure worth another attempt: 429, 5xx or transport.
+type retryableError struct{ err error }
+
+func (e *retryableError) Error() string { return e.err.Error() }
+func (e *retryableError) Unwrap() error { return e.err }
+
+// statusError is a non-2xx answer, with the server's own message.
+type statusError struct {
+	code    int
+	message string
+}
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("server answered %d %s: %s", e.code, http.StatusText(e.code), e.message)
+}
+
+// post makes one attempt. It returns the server's Retry-After (0 when absent) with a 429.
+func (o *OpenAI) post(ctx context.Context, body []byte, n int) ([][]float32, time.Duration, error) {
+	rctx, cancel := context.WithTimeout(ctx, o.cfg.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(rctx, http.MethodPost, o.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, 0, fmt.Errorf("build request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if o.cfg.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
+	}
+	resp, err := o.cfg.HTTPClient.Do(req)
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("request timed out after %v: %w", o.cfg.Timeout, err)
+		}
+		return nil, 0, &retryableError{fmt.Errorf("post %s: %w", o.endpoint, err)}
+	}
+	defer resp.Body.Close()
+
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+		serr := &statusError{code: resp.StatusCode, message: serverMessage(msg)}
+		switch {
+		case resp.StatusCode == http.StatusTooManyRequests:
+			return nil, parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()), &retryableError{serr}
+		case resp.StatusCode >= 500:
+			return nil, 0, &retryableError{serr}
+		}
+		return nil, 0, serr
+	}
+
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("response timed out after %v: %w", o.cfg.Timeout, err)
+		}
+		return nil, 0, &retryableError{fmt.Errorf("read response: %w", err)}
+	}
+	if len(raw) > maxResponseBytes {
+		return nil, 0, fmt.Errorf("%w: response larger than %d bytes", ErrBadResponse, maxResponseBytes)
+	}
+	vs, err := o.decode(raw, n)
+	return vs, 0, err
+}
+
+// decode checks a 2xx body: one finite vector of the configured length for each of the n
+// inputs, every index in [0, n) exactly once.
+func (o *OpenAI) decode(raw []byte, n int) ([][]float32, error) {
+	var r embeddingsResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("%w: decode JSON: %v", ErrBadResponse, err)
+	}
+	if len(r.Data) != n {
+		return nil, fmt.Errorf("%w: %d embeddings for %d texts", ErrBadResponse, len(r.Data), n)
+	}
+	out := make([][]float32, n)
+	for i, d := range r.Data {
+		switch {
+		case d.Index == nil:
+			return nil, fmt.Errorf("%w: data[%d] has no index", ErrBadResponse, i)
+		case *d.Index < 0 || *d.Index >= n:
+			return nil, fmt.Errorf("%w: data[%d] index %d out of range [0, %d)", ErrBadResponse, i, *d.Index, n)
+		case out[*d.Index] != nil:
+			return nil, fmt.Errorf("%w: index %d appears twice", ErrBadResponse, *d.Index)
+		case len(d.Embedding) != o.cfg.Dimensions:
+			return nil, fmt.Errorf("%w: index %d has %d dimensions, want %d",
+				ErrDimensionMismatch, *d.Index, len(d.Embedding), o.cfg.Dimensions)
+		}
+		for j, x := range d.Embedding {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return nil, fmt.Errorf("%w: index %d value %d is %v", ErrBadResponse, *d.Index, j, x)
+			}
+		}
+		out[*d.Index] = d.Embedding
+	}
+	return out, nil
+}
+
+// serverMessage extracts a readable message from an error body: OpenAI's
+// {"error":{"message":...}}, TEI's {"error":"..."}, or the raw text.
+func serverMessage(body []byte) string {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(body, &v) == nil {
+		var obj struct {
+			Message string `json:"message"`
+		}
+		var s string
+		switch {
+		case json.Unmarshal(v.Error, &obj) == nil && obj.Message != "":
+			return obj.Message
+		case json.Unmarshal(v.Error, &s) == nil && s != "":
+			return s
+		case v.Message != "":
+			return v.Message
+		}
+	}
+	if s := strings.TrimSpace(string(body)); s != "" {
+		return s
+	}
+	return "(empty body)"
+}
+
+// parseRetryAfter reads Retry-After as seconds or an HTTP date; 0 when absent or invalid.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+		if s <= 0 {
+			return 0
+		}
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// backoff is the wait before retry n (from 0): uniform in [d/2, d], d = base·2ⁿ, capped.
+func backoff(n int) time.Duration {
+	d := backoffCap
+	if n < 16 {
+		d = min(backoffBase<<n, backoffCap)
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
