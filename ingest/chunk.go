@@ -106,7 +106,9 @@ func lastIn(sorted []int, lo, hi int) int {
 	return 0
 }
 
-func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v' }
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v'
+}
 
 // lastSpace returns the largest cut in (lo, hi] that follows whitespace and starts a word, or 0.
 func (c *chunker) lastSpace(lo, hi int) int {

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -24,6 +25,10 @@ type secretPattern struct {
 	re   *regexp.Regexp
 	// keep, when set, must accept the secret's text for it to be redacted.
 	keep func(secret string) bool
+	// hints are lowercase literals one of which every match contains; the expression runs
+	// only on the lines where one occurs (Go's regexp engine manages tens of MB/s, a literal
+	// search GB/s). Without hints it runs on the whole text and may span lines.
+	hints []string
 }
 
 // Values of generic assignments: a double- or single-quoted string (the quotes are kept) or a
@@ -33,29 +38,37 @@ const assignedValue = `(?:"(?P<s>(?:[^"\\\n]|\\.)+)"|'(?P<s>[^'\n]+)'|(?P<s>[^\s
 // patterns are tried in this order; where two matches start at the same offset the longer
 // wins, and at equal length the one listed first (so sk-ant-... is Anthropic, not OpenAI).
 var patterns = []secretPattern{
+	// The body is base64 (or base64url), whitespace (or "\n" escapes, as in JSON) and
+	// "Name: value" header lines. A block without its END line ends where such text ends: scanning on to a distant
+	// END would be quadratic and would swallow the text between.
 	{kind: "private_key", re: regexp.MustCompile(
-		`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s:,.-]*)`)},
-	{kind: "anthropic_api_key", re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
+		`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=_\s\\]|[A-Za-z-]+: [^\n\\]*)*(?:-----END[A-Z0-9 ]*PRIVATE KEY-----)?`)},
+	{kind: "anthropic_api_key", re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`), hints: []string{"sk-ant-"}},
 	{kind: "openai_api_key", re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`),
-		keep: hasDigit},
-	{kind: "aws_access_key_id", re: regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+		keep: hasDigit, hints: []string{"sk-"}},
+	{kind: "aws_access_key_id", re: regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), hints: []string{"akia", "asia"}},
 	{kind: "aws_secret_access_key", re: regexp.MustCompile(
-		`(?i:aws_?secret_?access_?key)["']?\s*(?::=|[:=])\s*["']?(?P<s>[A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)},
-	{kind: "github_token", re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`)},
-	{kind: "slack_token", re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), keep: hasDigit},
-	{kind: "google_api_key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35,}`)},
-	{kind: "stripe_key", re: regexp.MustCompile(`\b(?:sk|rk)_live_[0-9A-Za-z]{16,}`)},
+		`(?i:aws_?secret_?access_?key)["']?\s*(?::=|[:=])\s*["']?(?P<s>[A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`),
+		hints: []string{"aws"}},
+	{kind: "github_token", re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`),
+		hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}},
+	{kind: "slack_token", re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), keep: hasDigit, hints: []string{"xox"}},
+	{kind: "google_api_key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35,}`), hints: []string{"aiza"}},
+	{kind: "stripe_key", re: regexp.MustCompile(`\b(?:sk|rk)_live_[0-9A-Za-z]{16,}`), hints: []string{"_live_"}},
 	{kind: "authorization_header", re: regexp.MustCompile(
-		`(?i:authorization)["']?\s*[:=]\s*["']?(?i:bearer|basic|token|bot)\s+(?P<s>[^\s"',;]+)`)},
+		`(?i:authorization)["']?\s*[:=]\s*["']?(?i:bearer|basic|token|bot)\s+(?P<s>[^\s"',;]+)`),
+		hints: []string{"authorization"}},
 	{kind: "bearer_token", re: regexp.MustCompile(`\b(?i:bearer)\s+(?P<s>[A-Za-z0-9._~+/-]{16,}=*)`),
-		keep: hasDigit},
+		keep: hasDigit, hints: []string{"bearer"}},
 	{kind: "url_password", re: regexp.MustCompile(
-		`\b[A-Za-z][A-Za-z0-9+.-]*://[^:/?#@\s]+:(?P<s>[^@/?#\s]+)@[^\s/?#@]`)},
+		`\b[A-Za-z][A-Za-z0-9+.-]*://[^:/?#@\s]+:(?P<s>[^@/?#\s]+)@[^\s/?#@]`),
+		hints: []string{"://"}},
 	{kind: "password", re: regexp.MustCompile(
-		`(?i:[A-Za-z0-9_.-]*(?:password|passwd|passphrase))["']?\s*(?::=|[:=])\s*` + assignedValue)},
+		`(?i:[A-Za-z0-9_.-]*(?:password|passwd|passphrase))["']?\s*(?::=|[:=])\s*` + assignedValue),
+		hints: []string{"pass"}},
 	{kind: "secret", re: regexp.MustCompile(
 		`(?i:[A-Za-z0-9_.-]*(?:secret|secret_?key|api_?key|token|private_?key))["']?\s*(?::=|[:=])\s*` + assignedValue),
-		keep: func(s string) bool { return len(s) >= 8 }},
+		keep: func(s string) bool { return len(s) >= 8 }, hints: []string{"secret", "api", "token", "private"}},
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
@@ -66,27 +79,33 @@ func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 // ghp_/gho_/ghu_/ghs_/ghr_/github_pat_, Slack xox?-, Google AIza, Stripe sk_live_/rk_live_),
 // Authorization header credentials and bearer tokens, PEM private key blocks, passwords in
 // URLs (the user and host are kept), and values assigned to password-like and secret-like
-// names. All patterns are RE2 expressions, so Redact runs in time linear in len(s).
+// names. All patterns are RE2 expressions, so Redact runs in time linear in len(s); all but
+// the private key block match within one line.
 func Redact(s string) (string, []Redaction) {
 	var found []Redaction
 	order := map[Redaction]int{}
+	lower := asciiLower(s)
 	for pi, p := range patterns {
-		names := p.re.SubexpNames()
-		for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {
-			start, end := m[0], m[1]
-			for g, name := range names {
-				if name == "s" && m[2*g] >= 0 {
-					start, end = m[2*g], m[2*g+1]
-					break
+		for _, span := range searchSpans(s, lower, p.hints) {
+			sub := s[span[0]:span[1]]
+			names := p.re.SubexpNames()
+			for _, m := range p.re.FindAllStringSubmatchIndex(sub, -1) {
+				start, end := m[0], m[1]
+				for g, name := range names {
+					if name == "s" && m[2*g] >= 0 {
+						start, end = m[2*g], m[2*g+1]
+						break
+					}
 				}
-			}
-			if end <= start || (p.keep != nil && !p.keep(s[start:end])) {
-				continue
-			}
-			r := Redaction{Kind: p.kind, Start: start, End: end}
-			if _, seen := order[r]; !seen {
-				order[r] = pi
-				found = append(found, r)
+				secret := sub[start:end]
+				if end <= start || strings.HasPrefix(secret, "[REDACTED:") || (p.keep != nil && !p.keep(secret)) {
+					continue
+				}
+				r := Redaction{Kind: p.kind, Start: span[0] + start, End: span[0] + end}
+				if _, seen := order[r]; !seen {
+					order[r] = pi
+					found = append(found, r)
+				}
 			}
 		}
 	}
@@ -108,8 +127,11 @@ func Redact(s string) (string, []Redaction) {
 	b.Grow(len(s))
 	prev := 0
 	for _, r := range found {
+		if r.End <= prev {
+			continue // inside a secret already replaced
+		}
 		if r.Start < prev {
-			continue // overlaps a secret already replaced
+			r.Start = prev // runs on past a secret already replaced: replace the rest too
 		}
 		b.WriteString(s[prev:r.Start])
 		b.WriteString("[REDACTED:" + r.Kind + "]")
@@ -118,4 +140,53 @@ func Redact(s string) (string, []Redaction) {
 	}
 	b.WriteString(s[prev:])
 	return b.String(), kept
+}
+
+// searchSpans returns the [start, end) spans of s to run a pattern on: the whole of s without
+// hints, otherwise each line (without its "\n") that contains a hint, in order.
+func searchSpans(s, lower string, hints []string) [][2]int {
+	if len(hints) == 0 {
+		return [][2]int{{0, len(s)}}
+	}
+	var starts []int
+	for _, h := range hints {
+		for from := 0; from < len(lower); {
+			i := strings.Index(lower[from:], h)
+			if i < 0 {
+				break
+			}
+			i += from
+			start := strings.LastIndexByte(s[:i], '\n') + 1
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				end = len(s)
+			} else {
+				end += i
+			}
+			starts = append(starts, start)
+			from = end + 1
+		}
+	}
+	sort.Ints(starts)
+	starts = slices.Compact(starts)
+	spans := make([][2]int, len(starts))
+	for i, start := range starts {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s) - start
+		}
+		spans[i] = [2]int{start, start + end}
+	}
+	return spans
+}
+
+// asciiLower lowercases ASCII letters only, so byte offsets stay the same.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

@@ -101,25 +101,15 @@ func (in *Ingester) Transcript(ctx context.Context, p *TranscriptParams) (*Trans
 	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
 		return nil, err
 	}
-	if err := checkText("session_id", p.SessionID, maxSessionIDLen); err != nil {
+	events, redactions, err := transcriptEvents(p)
+	if err != nil {
 		return nil, err
-	}
-	if len(p.Turns) == 0 {
-		return nil, invalid("turns", "must contain at least one turn")
-	}
-	events := make([]eventloom.NewEvent, len(p.Turns))
-	res := &TranscriptResult{SpaceID: p.SpaceID, Replayed: true}
-	for i := range p.Turns {
-		ev, n, err := turnEvent(&p.Turns[i], p.SessionID, fmt.Sprintf("turns[%d].", i))
-		if err != nil {
-			return nil, err
-		}
-		events[i], res.Redactions = ev, res.Redactions+n
 	}
 	contentHash, err := eventsHash(events)
 	if err != nil {
 		return nil, err
 	}
+	res := &TranscriptResult{SpaceID: p.SpaceID, Replayed: true, Redactions: redactions}
 	for start := 0; start < len(events); start += in.cfg.TranscriptBatch {
 		batch := events[start:min(start+in.cfg.TranscriptBatch, len(events))]
 		ar, err := in.store.Append(ctx, &eventloom.AppendParams{SpaceID: p.SpaceID, Events: batch,
@@ -144,6 +134,17 @@ func TranscriptIdempotencyKey(contentHash string, batch int) string {
 	return fmt.Sprintf("transcript:%s:%d", contentHash, batch)
 }
 
+// TranscriptContentHash returns the content hash that Transcript derives its idempotency keys
+// from: the hex SHA-256 of the JSON array of the message events (after redaction and the
+// default session). It validates the turns like Transcript.
+func TranscriptContentHash(p *TranscriptParams) (string, error) {
+	events, _, err := transcriptEvents(p)
+	if err != nil {
+		return "", err
+	}
+	return eventsHash(events)
+}
+
 func eventsHash(events []eventloom.NewEvent) (string, error) {
 	b, err := json.Marshal(events)
 	if err != nil {
@@ -151,6 +152,26 @@ func eventsHash(events []eventloom.NewEvent) (string, error) {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:]), nil
+}
+
+// transcriptEvents validates the turns and builds their message events.
+func transcriptEvents(p *TranscriptParams) ([]eventloom.NewEvent, int, error) {
+	if err := checkText("session_id", p.SessionID, maxSessionIDLen); err != nil {
+		return nil, 0, err
+	}
+	if len(p.Turns) == 0 {
+		return nil, 0, invalid("turns", "must contain at least one turn")
+	}
+	events := make([]eventloom.NewEvent, len(p.Turns))
+	redactions := 0
+	for i := range p.Turns {
+		ev, n, err := turnEvent(&p.Turns[i], p.SessionID, fmt.Sprintf("turns[%d].", i))
+		if err != nil {
+			return nil, 0, err
+		}
+		events[i], redactions = ev, redactions+n
+	}
+	return events, redactions, nil
 }
 
 // messageData is the data of a message event (vocab.Message).

@@ -1,0 +1,37 @@
+package ingest_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/zaxy/zaxy/ingest"
+)
+
+// benchDoc is about 1 MB of markdown prose with a few secrets.
+func benchDoc() string {
+	section := "## Setup notes\n\nThe service reads its configuration from the environment. Set the " +
+		"database URL, for example postgres://app:" + "s3cret" + "@db:5432/zaxy, and restart it.\n\n" +
+		"- step one: run the migrations.\n- step two: start the worker (it takes about 30 s).\n\n" +
+		"```sh\nexport TOKEN=abc\n# comment\nzaxy serve\n```\n\n"
+	var b strings.Builder
+	for b.Len() < 1<<20 {
+		b.WriteString(section)
+	}
+	return b.String()
+}
+
+func BenchmarkRedact(b *testing.B) {
+	doc := benchDoc()
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		ingest.Redact(doc)
+	}
+}
+
+func BenchmarkChunk(b *testing.B) {
+	doc := benchDoc()
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		ingest.Chunk(doc, ingest.ChunkOptions{Markdown: true})
+	}
+}
