@@ -71,6 +71,8 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 		r.Post("/events", s.appendEvents)
 		r.Get("/events", s.replayEvents)
 		r.Get("/verify", s.verify)
+		r.Post("/documents", s.ingestDocuments)
+		r.Post("/transcripts", s.ingestTranscript)
 		r.Get("/facts", s.listFacts)
 		r.Get("/entities/{entity}", s.getEntity)
 		r.Get("/projection", s.projectionStatus)
