@@ -16,9 +16,12 @@ import (
 type factsResponse struct {
 	View  graph.View   `json:"view"`
 	Facts []graph.Fact `json:"facts"`
+	// Inferred holds the LLM-assisted extractor's statements when include_inferred=true;
+	// they are labelled inferred and never authoritative.
+	Inferred []graph.InferredFact `json:"inferred,omitempty"`
 }
 
-// listFacts serves GET /v1/spaces/{space}/facts?entity=&at=&as_of_seq=&limit=.
+// listFacts serves GET /v1/spaces/{space}/facts?entity=&at=&as_of_seq=&limit=&include_inferred=.
 func (s *server) listFacts(w http.ResponseWriter, r *http.Request) {
 	space := chi.URLParam(r, "space")
 	if err := eventloom.ValidateSpaceID(space); err != nil {
@@ -63,7 +66,22 @@ func (s *server) listFacts(w http.ResponseWriter, r *http.Request) {
 	if facts == nil {
 		facts = []graph.Fact{}
 	}
-	writeJSON(w, http.StatusOK, factsResponse{View: p.View, Facts: facts})
+	resp := factsResponse{View: p.View, Facts: facts}
+	switch q.Get("include_inferred") {
+	case "", "false":
+	case "true":
+		if resp.Inferred, err = graph.InferredFacts(r.Context(), s.pool, space, p.Entity, p.Limit); err != nil {
+			writeError(w, r, s.logger, err)
+			return
+		}
+		if resp.Inferred == nil {
+			resp.Inferred = []graph.InferredFact{}
+		}
+	default:
+		writeError(w, r, s.logger, &eventloom.ValidationError{Field: "include_inferred", Message: "must be true or false"})
+		return
+	}
+	writeJSON(w, http.StatusOK, resp)
 }
 
 // entityResponse is the body of GET /v1/spaces/{space}/entities/{entity}.

@@ -190,3 +190,41 @@ func ResolveEntity(ctx context.Context, q Querier, space, ref string) (*Entity, 
 func Key(name string) string {
 	return strings.ToLower(strings.Join(strings.Fields(name), " "))
 }
+
+// InferredFact is a statement the optional LLM-assisted extractor proposed for an event. It
+// is never authoritative: Authority is always "inferred" and it never closes a fact.
+type InferredFact struct {
+	Subject      string     `json:"subject"`
+	Predicate    string     `json:"predicate"`
+	Object       string     `json:"object"`
+	Confidence   *float32   `json:"confidence,omitempty"`
+	Model        string     `json:"model"`
+	Authority    string     `json:"authority"`
+	ReviewStatus string     `json:"review_status"`
+	Inferred     bool       `json:"inferred"`
+	Evidence     []Evidence `json:"evidence"`
+}
+
+// InferredFacts returns a space's inferred statements, about entity (a name) when given,
+// newest first.
+func InferredFacts(ctx context.Context, q Querier, space, entity string, limit int) ([]InferredFact, error) {
+	if limit == 0 {
+		limit = 1000
+	}
+	rows, err := q.Query(ctx, sql.Query("graph/inferred"), space, Key(entity), limit)
+	if err != nil {
+		return nil, fmt.Errorf("query inferred facts: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (InferredFact, error) {
+		f := InferredFact{Authority: "inferred", ReviewStatus: "unreviewed", Inferred: true}
+		var ev Evidence
+		var ordinal int
+		err := row.Scan(&ev.Seq, &ev.Hash, &f.Model, &ordinal, &f.Subject, &f.Predicate, &f.Object, &f.Confidence)
+		f.Evidence = []Evidence{ev}
+		return f, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("query inferred facts: %w", err)
+	}
+	return out, nil
+}

@@ -28,6 +28,8 @@ type Config struct {
 	Projector *projection.Projector
 	// Embedder computes embeddings of memory items; nil turns embedding off.
 	Embedder *projection.Embedder
+	// Inferrer runs the optional LLM-assisted extractor; nil (the default) turns it off.
+	Inferrer *projection.Inferrer
 }
 
 // WithDefaults returns a copy with zero fields set to their defaults.
@@ -54,10 +56,13 @@ func (c Config) validate() error {
 // newWorkers registers every worker Zaxy runs.
 func newWorkers(cfg Config) *river.Workers {
 	workers := river.NewWorkers()
-	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, embedding: cfg.Embedder != nil, logger: cfg.Logger})
-	river.AddWorker(workers, &SweepWorker{projector: cfg.Projector, embedder: cfg.Embedder, logger: cfg.Logger})
+	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, logger: cfg.Logger})
+	river.AddWorker(workers, &SweepWorker{projector: cfg.Projector, embedder: cfg.Embedder, inferrer: cfg.Inferrer, logger: cfg.Logger})
 	if cfg.Embedder != nil {
 		river.AddWorker(workers, &EmbedSpaceWorker{embedder: cfg.Embedder, logger: cfg.Logger})
+	}
+	if cfg.Inferrer != nil {
+		river.AddWorker(workers, &InferSpaceWorker{inferrer: cfg.Inferrer, logger: cfg.Logger})
 	}
 	return workers
 }

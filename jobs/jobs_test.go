@@ -82,7 +82,7 @@ func TestWorkers_ProjectAndEmbedEveryAppend_BadProviderLosesNothing(t *testing.T
 		return err == nil && len(st) == 1 && st[0].Lag == 0
 	})
 	items := count(t, pool, `SELECT count(*) FROM memory_items WHERE space_id = 'w'`)
-	require.Equal(t, 41, items, "40 events and one fact version (reasserting the same status adds evidence)")
+	require.Equal(t, 21, items, "20 messages and one fact version (task updates without text are items only through their facts; reasserting the same status adds evidence)")
 
 	// The broken provider fails the embedding job with a clear error; River keeps it for retry.
 	waitFor(t, "a failed embedding attempt", func() bool {

@@ -27,11 +27,13 @@ func (ProjectSpaceArgs) Kind() string { return "project_space" }
 // busySnooze is how long a job waits when another worker is projecting its space.
 const busySnooze = time.Second
 
-// ProjectSpaceWorker projects a space's new events, then asks for their embeddings.
+// ProjectSpaceWorker projects a space's new events, then asks for their embeddings (and
+// inferences, when the LLM-assisted extractor is on).
 type ProjectSpaceWorker struct {
 	river.WorkerDefaults[ProjectSpaceArgs]
 	projector *projection.Projector
 	embedding bool
+	inference bool
 	logger    *slog.Logger
 }
 
@@ -50,9 +52,18 @@ func (w *ProjectSpaceWorker) Work(ctx context.Context, job *river.Job[ProjectSpa
 		return err
 	}
 	w.logger.DebugContext(ctx, "projected space", "space_id", job.Args.SpaceID, "applied", res.Applied, "projected_seq", res.ProjectedSeq)
-	if res.Applied > 0 && w.embedding {
-		client := river.ClientFromContext[pgx.Tx](ctx)
-		if _, err := client.Insert(ctx, EmbedSpaceArgs{SpaceID: job.Args.SpaceID}, nil); err != nil {
+	if res.Applied == 0 {
+		return nil
+	}
+	var follow []river.InsertManyParams
+	if w.embedding {
+		follow = append(follow, river.InsertManyParams{Args: EmbedSpaceArgs{SpaceID: job.Args.SpaceID}})
+	}
+	if w.inference {
+		follow = append(follow, river.InsertManyParams{Args: InferSpaceArgs{SpaceID: job.Args.SpaceID}})
+	}
+	if len(follow) > 0 {
+		if _, err := river.ClientFromContext[pgx.Tx](ctx).InsertMany(ctx, follow); err != nil {
 			return err
 		}
 	}

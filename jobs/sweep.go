@@ -13,8 +13,8 @@ import (
 	"github.com/zaxy/zaxy/sql"
 )
 
-// SweepArgs is the periodic check that every lagging space has projection work and every
-// space with unembedded items has embedding work. It heals anything a lost job left behind
+// SweepArgs is the periodic check that every lagging space has projection work, and every
+// space with unembedded items (or, with the LLM extractor on, unread messages) has that work. It heals anything a lost job left behind
 // (events loaded with plain SQL, a job discarded after its retries).
 type SweepArgs struct{}
 
@@ -32,6 +32,7 @@ type SweepWorker struct {
 	river.WorkerDefaults[SweepArgs]
 	projector *projection.Projector
 	embedder  *projection.Embedder
+	inferrer  *projection.Inferrer
 	logger    *slog.Logger
 }
 
@@ -59,6 +60,18 @@ func (w *SweepWorker) Work(ctx context.Context, job *river.Job[SweepArgs]) error
 		}
 		if _, err := pgx.ForEachRow(rows, []any{&space}, func() error {
 			params = append(params, river.InsertManyParams{Args: EmbedSpaceArgs{SpaceID: space}})
+			return nil
+		}); err != nil {
+			return fmt.Errorf("sweep: %w", err)
+		}
+	}
+	if w.inferrer != nil {
+		rows, err := pool.Query(ctx, sql.Query("projection/infer_spaces_pending"), w.inferrer.Model(), sweepLimit)
+		if err != nil {
+			return fmt.Errorf("sweep: %w", err)
+		}
+		if _, err := pgx.ForEachRow(rows, []any{&space}, func() error {
+			params = append(params, river.InsertManyParams{Args: InferSpaceArgs{SpaceID: space}})
 			return nil
 		}); err != nil {
 			return fmt.Errorf("sweep: %w", err)

@@ -128,7 +128,7 @@ func extractEvent(e *eventloom.Event) (effects, error) {
 			a.Value = v
 		}
 		fx.Asserts = append(fx.Asserts, a)
-		fx.Text = joinText(e.Content, factText(a.Subject.Name, a.Predicate, a.Object, a.Value))
+		// The fact version is a memory item of its own; the event adds only its free text.
 	case vocab.TypeFactRetracted:
 		d, err := vocab.Decode[vocab.FactRetracted](e.Data)
 		if err != nil {
@@ -185,7 +185,7 @@ func extractEvent(e *eventloom.Event) (effects, error) {
 				Subject: task, Predicate: "title", Value: mustJSON(d.Title), ValidFrom: e.OccurredAt, Authority: AuthorityAsserted,
 			})
 		}
-		fx.Text = joinText(e.Content, fmt.Sprintf("task %s %s: %s", d.TaskID, d.Status, d.Title))
+		// The status and title facts are memory items; the event adds only its free text.
 	case vocab.TypePreferenceStated:
 		d, err := vocab.Decode[vocab.PreferenceStated](e.Data)
 		if err != nil {
@@ -202,7 +202,7 @@ func extractEvent(e *eventloom.Event) (effects, error) {
 			Subject: named(holder, "entity"), Predicate: "prefers " + normalizePredicate(d.Topic),
 			Value: mustJSON(d.Preference), ValidFrom: e.OccurredAt, Authority: AuthorityAsserted,
 		})
-		fx.Text = joinText(e.Content, fmt.Sprintf("%s prefers %s: %s", holder, d.Topic, d.Preference))
+		// The preference fact is a memory item; the event adds only its free text.
 	case vocab.TypeToolCallCompleted:
 		d, err := vocab.Decode[vocab.ToolCallCompleted](e.Data)
 		if err != nil {

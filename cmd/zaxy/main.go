@@ -32,6 +32,13 @@ Commands:
                      --occurred-at, --idempotency-key) or, without --type, JSON lines from stdin
   verify --space S   verify a space's hash chain (--method go|sql, --json); exit 1 when broken
   replay --space S   print a space's events as JSON lines (--session, --after-seq, --until-seq, --recorded-before)
+  ingest docs PATH...  chunk documents (files or directories of .md .txt .rst ...) into
+                     document.chunk events, secrets redacted; unchanged files append nothing
+                     (--space S, --json, --max-bytes N)
+  ingest transcript FILE.jsonl|-
+                     import conversation turns as message events, secrets redacted, all or
+                     nothing per 1000-turn batch; a repeated import appends nothing (--space S,
+                     --session ID, --json)
   bench append       append throughput and latency (HTTP 1 and 8 clients, Go batches, unchained
                      table, verify) in a scratch database; needs a role with CREATEDB
   rebuild            discard and replay projections: --space S or --all (--no-embed, --json)
@@ -52,6 +59,7 @@ Environment:
   ZAXY_REQUEST_TIMEOUT   per-request deadline (default 30s)
   ZAXY_SHUTDOWN_TIMEOUT  graceful shutdown limit (default 30s)
   ZAXY_WORKERS           River workers in this process (default 10)
+  ZAXY_SPACE             default --space of zaxy ingest (no default)
   ZAXY_TEXT_SEARCH_CONFIG  Postgres text search configuration for memory text (default english)
   ZAXY_EMBEDDER          offline (built in, default), openai (any OpenAI-compatible /v1/embeddings) or off
   ZAXY_EMBEDDING_URL     base URL of the OpenAI-compatible API, e.g. http://localhost:11434/v1 (no default)
@@ -59,6 +67,10 @@ Environment:
   ZAXY_EMBEDDING_DIMENSIONS  vector length the model returns (no default)
   ZAXY_EMBEDDING_VERSION recorded as model@version (default 1)
   ZAXY_EMBEDDING_API_KEY bearer token for the provider (default none)
+  ZAXY_LLM_URL           OpenAI-compatible chat API for the optional LLM-assisted extractor (default: off)
+  ZAXY_LLM_MODEL         chat model name (no default; required with ZAXY_LLM_URL)
+  ZAXY_LLM_VERSION       recorded as model@version with each inference (default 1)
+  ZAXY_LLM_API_KEY       bearer token for the chat API (default none)
 `
 
 func databaseURL(getenv func(string) string) string {
@@ -101,6 +113,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return 0
 	case "append":
 		return appendCmd(ctx, args[1:], dbURL, logger, stdin, stdout, stderr)
+	case "ingest":
+		return ingestCmd(ctx, args[1:], getenv, dbURL, logger, stdin, stdout, stderr)
 	case "bench":
 		return benchCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
 	case "verify":

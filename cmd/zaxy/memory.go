@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/extract"
 	"github.com/zaxy/zaxy/projection"
 )
 
@@ -19,6 +20,9 @@ type memoryConfig struct {
 	textSearchConfig string
 	embedder         string // offline, openai or off
 	openai           embed.OpenAIConfig
+	// llm is the optional LLM-assisted extractor; off when llm.BaseURL is empty.
+	llm        extract.OpenAIChatConfig
+	llmVersion string
 }
 
 func parseMemoryConfig(getenv func(string) string) (memoryConfig, error) {
@@ -48,7 +52,24 @@ func parseMemoryConfig(getenv func(string) string) (memoryConfig, error) {
 	default:
 		return c, fmt.Errorf("ZAXY_EMBEDDER must be offline, openai or off, got %q", c.embedder)
 	}
+	c.llm = extract.OpenAIChatConfig{BaseURL: getenv("ZAXY_LLM_URL"), Model: getenv("ZAXY_LLM_MODEL"), APIKey: getenv("ZAXY_LLM_API_KEY")}
+	c.llmVersion = envOr(getenv, "ZAXY_LLM_VERSION", "1")
+	if (c.llm.BaseURL == "") != (c.llm.Model == "") {
+		return c, errors.New("the LLM-assisted extractor needs both ZAXY_LLM_URL and ZAXY_LLM_MODEL (or neither, to leave it off)")
+	}
 	return c, nil
+}
+
+// inferrer returns the LLM-assisted extractor's Inferrer, or nil when it is off.
+func (c memoryConfig) inferrer(pool *pgxpool.Pool) (*projection.Inferrer, error) {
+	if c.llm.BaseURL == "" {
+		return nil, nil
+	}
+	llm, err := extract.NewOpenAIChat(c.llm)
+	if err != nil {
+		return nil, err
+	}
+	return projection.NewInferrer(pool, llm, c.llm.Model+"@"+c.llmVersion), nil
 }
 
 // embedProvider returns the configured embedding provider, or nil when embedding is off.

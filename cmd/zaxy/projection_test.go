@@ -43,7 +43,7 @@ func TestRebuildChecksumFactsAndDoctorCommands(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(out.Bytes(), &rebuilt))
 	require.Equal(t, 3, rebuilt.Events)
-	require.Equal(t, 5, rebuilt.Embedded, "three events and two fact versions")
+	require.Equal(t, 3, rebuilt.Embedded, "the message and two fact versions")
 
 	require.Equal(t, 0, cli("", "projection", "checksum", "--space", "cli"), errOut.String())
 	first := out.String()

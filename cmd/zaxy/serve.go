@@ -166,7 +166,12 @@ func startWorkers(ctx context.Context, cfg serveConfig, logger *slog.Logger) (*p
 		pool.Close()
 		return nil, nil, err
 	}
-	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger, Projector: proj, Embedder: embedder})
+	inferrer, err := cfg.memory.inferrer(pool)
+	if err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
+	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger, Projector: proj, Embedder: embedder, Inferrer: inferrer})
 	if err == nil {
 		err = client.Start(ctx)
 	}
