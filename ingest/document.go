@@ -22,6 +22,9 @@ const (
 	FormatText     = "text"
 )
 
+// Actor is the actor of the document.chunk events Documents appends.
+const Actor = "ingest"
+
 // Field limits, the same as the document.chunk vocabulary's.
 const (
 	maxPathLen       = 4096
@@ -194,7 +197,7 @@ func (in *Ingester) prepareDocument(doc *Document, prefix string) (preparedDocum
 		if err != nil {
 			return d, fmt.Errorf("encode chunk data: %w", err)
 		}
-		d.events[i] = eventloom.NewEvent{Type: vocab.TypeDocumentChunk, Content: c.Text, Data: data}
+		d.events[i] = eventloom.NewEvent{Type: vocab.TypeDocumentChunk, Actor: Actor, Content: c.Text, Data: data}
 	}
 	d.key = DocumentIdempotencyKey(id, docSHA)
 	d.result = DocumentResult{DocumentID: id, Path: doc.Path, Chunks: len(chunks), DocumentSHA256: docSHA, Redactions: len(redactions)}

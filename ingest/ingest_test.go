@@ -107,6 +107,7 @@ func TestDocuments_MarkdownChunksCarryExactOffsets(t *testing.T) {
 		require.Equal(t, "docs/guide.md", c.DocumentID)
 		require.Equal(t, "docs/guide.md", c.Path)
 		require.Equal(t, d.DocumentSHA256, c.DocumentSHA256)
+		require.Equal(t, "ingest", e.Actor)
 		rebuilt.WriteString(e.Content)
 	}
 	require.Equal(t, guide, rebuilt.String())
