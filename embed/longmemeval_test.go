@@ -194,7 +194,7 @@ func embedAll(ctx context.Context, t testing.TB, e Embedder, texts []string) [][
 				vs, err := e.Embed(ctx, texts[lo:hi])
 				if err != nil {
 					mu.Lock()
-					first = cmpErr(first, err)
+					first = errors.Join(first, err)
 					mu.Unlock()
 					continue
 				}
@@ -209,13 +209,6 @@ func embedAll(ctx context.Context, t testing.TB, e Embedder, texts []string) [][
 	wg.Wait()
 	require.NoError(t, first, "embed texts")
 	return out
-}
-
-func cmpErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 // registerVector teaches conn to send pgvector.Vector in binary, as COPY requires. It stands

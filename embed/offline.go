@@ -69,6 +69,8 @@ var defaultOfflineParams = offlineParams{
 	common:   0.3,
 }
 
+var _ Embedder = (*Offline)(nil)
+
 // NewOffline returns the built-in offline embedder (OfflineModel, OfflineDimensions).
 func NewOffline() *Offline { return &Offline{p: defaultOfflineParams} }
 
@@ -94,6 +96,9 @@ func (o *Offline) Embed(ctx context.Context, texts []string) ([][]float32, error
 		v := flat[i*o.p.dims : (i+1)*o.p.dims : (i+1)*o.p.dims]
 		o.embedOne(s, t, v)
 		out[i] = v
+	}
+	if len(s.keys) > maxPooledSlots {
+		s.resize(1024)
 	}
 	return out, nil
 }
@@ -135,14 +140,21 @@ type scratch struct {
 	word    []byte // current word, lowercased
 	prev    []byte // previous kept word (stemmed), for bigrams
 	gram    []byte // "^word$" for character n-grams
-	stemBuf []byte
-	keys    []uint64
-	wts     []float32
-	cnt     []uint32
-	used    []int32
-	mask    uint64
-	vec64   []float64
+	stemBuf []byte // the stem of the current word
+
+	// An open-addressing table of the text's features (keys 0 = empty slot); used lists
+	// the filled slots in first-seen order, which is the order they are summed in.
+	keys []uint64
+	wts  []float32 // summed weight of each feature's occurrences
+	cnt  []uint32  // occurrences of each feature
+	used []int32
+	mask uint64
+
+	vec64 []float64 // float64 accumulators, one per dimension
 }
+
+// maxPooledSlots bounds the table kept in the pool after one very long text.
+const maxPooledSlots = 1 << 15
 
 var scratchPool = sync.Pool{New: func() any {
 	s := &scratch{word: make([]byte, 0, 64), prev: make([]byte, 0, 64), gram: make([]byte, 0, 72)}

@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"testing"
 
@@ -41,9 +43,19 @@ var goldenTexts = []string{
 	"",
 	"the and of", // stopwords only
 	"Running runners ran; the runner's run is running.",
+	longText(), // more distinct features than the initial table holds
 }
 
-const goldenSHA256 = "c7036c8e67ae08e5bf683f7baa27497e0ad4a2bb3167b6625a07500abf73c024"
+// longText is about 9,000 characters with a few thousand distinct features.
+func longText() string {
+	var b strings.Builder
+	for i := range 600 {
+		fmt.Fprintf(&b, "item%d costs %d dollars; ", i, i*7%113)
+	}
+	return b.String()
+}
+
+const goldenSHA256 = "19b258442bc73476660785d5146002e6c7af46130b6b6d66c0ae109745de20a3"
 
 func vectorsDigest(vs [][]float32) string {
 	h := sha256.New()
@@ -143,22 +155,34 @@ func TestOffline_ConcurrentUseGivesSameVectors(t *testing.T) {
 	}
 	want, err := e.Embed(context.Background(), texts)
 	require.NoError(t, err)
+	digests := make([]string, 8)
 	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for range 8 {
+	for g := range digests {
 		wg.Go(func() {
 			got, err := e.Embed(context.Background(), texts)
-			if err == nil && vectorsDigest(got) != vectorsDigest(want) {
-				err = context.DeadlineExceeded // any non-nil marker; reported below
+			if err != nil {
+				digests[g] = err.Error()
+				return
 			}
-			errs <- err
+			digests[g] = vectorsDigest(got)
 		})
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		require.NoError(t, err, "concurrent Embed must give the serial vectors")
+	for g, d := range digests {
+		require.Equal(t, vectorsDigest(want), d, "goroutine %d", g)
 	}
+}
+
+func TestOffline_SameVectorsAfterTableGrowth(t *testing.T) {
+	e := NewOffline()
+	short, long := embedOne(t, e, benchText200), embedOne(t, e, longText())
+	for range 3 {
+		require.Equal(t, short, embedOne(t, e, benchText200))
+		require.Equal(t, long, embedOne(t, e, longText()))
+	}
+	vs, err := e.Embed(context.Background(), []string{longText(), benchText200, longText()})
+	require.NoError(t, err)
+	require.Equal(t, [][]float32{long, short, long}, vs)
 }
 
 func TestOffline_CanceledContext(t *testing.T) {
@@ -166,11 +190,6 @@ func TestOffline_CanceledContext(t *testing.T) {
 	cancel()
 	_, err := NewOffline().Embed(ctx, []string{"hello"})
 	require.ErrorIs(t, err, context.Canceled)
-}
-
-func TestOffline_ImplementsEmbedder(t *testing.T) {
-	var _ Embedder = NewOffline()
-	var _ Embedder = (*OpenAI)(nil)
 }
 
 func TestStem(t *testing.T) {

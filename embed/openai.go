@@ -119,6 +119,8 @@ type OpenAI struct {
 	sleep func(ctx context.Context, d time.Duration) error
 }
 
+var _ Embedder = (*OpenAI)(nil)
+
 // NewOpenAI returns a client for cfg (defaults applied), or an error naming the bad field.
 func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	cfg = cfg.WithDefaults()
