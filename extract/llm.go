@@ -108,8 +108,12 @@ type chatRequest struct {
 	ResponseFormat map[string]string `json:"response_format"`
 }
 
-// Extract asks the model for the triples in text.
+// Extract asks the model for the triples in text. A blank text gives no triples without a
+// request.
 func (o *OpenAIChat) Extract(ctx context.Context, text string) ([]Triple, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, nil
+	}
 	raw, err := o.client.PostJSON(ctx, "/chat/completions", chatRequest{
 		Model:          o.cfg.Model,
 		Messages:       []chatMessage{{Role: "system", Content: systemPrompt}, {Role: "user", Content: text}},
@@ -132,10 +136,7 @@ func (o *OpenAIChat) Extract(ctx context.Context, text string) ([]Triple, error)
 	if len(resp.Choices) == 0 {
 		return nil, fmt.Errorf("%w: no choices", ErrBadResponse)
 	}
-	content := strings.TrimSpace(resp.Choices[0].Message.Content)
-	content = strings.TrimPrefix(content, "```json")
-	content = strings.TrimPrefix(content, "```")
-	content = strings.TrimSuffix(strings.TrimSpace(content), "```")
+	content := stripFence(resp.Choices[0].Message.Content)
 	var answer struct {
 		Triples []struct {
 			Subject    string   `json:"subject"`
@@ -163,4 +164,20 @@ func (o *OpenAIChat) Extract(ctx context.Context, text string) ([]Triple, error)
 		}
 	}
 	return out, nil
+}
+
+// stripFence removes a Markdown code fence around the content: "```json", "```JSON" or a
+// bare "```" line before it and "```" after it.
+func stripFence(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "```") {
+		return s
+	}
+	s = s[3:]
+	if nl := strings.IndexByte(s, '\n'); nl >= 0 {
+		s = s[nl+1:] // drop the info string ("json")
+	} else {
+		s = strings.TrimLeft(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	}
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
 }
