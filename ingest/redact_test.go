@@ -150,3 +150,22 @@ func TestRedact_IsIdempotentAndLinear(t *testing.T) {
 	require.Equal(t, out, again)
 	require.Empty(t, reds)
 }
+
+func FuzzRedact(f *testing.F) {
+	f.Add("password=hunter22 " + fakeOpenAI)
+	f.Add(fakePEM + "\nhttps://u:p@h Authorization: Bearer x")
+	f.Add(`{"client_secret": "abcdefgh\"ij"} AKIAIOSFODNN7EXAMPLE`)
+	f.Fuzz(func(t *testing.T, in string) {
+		out, reds := ingest.Redact(in)
+		var b strings.Builder
+		prev := 0
+		for _, r := range reds {
+			require.GreaterOrEqual(t, r.Start, prev, "redactions are ordered and do not overlap")
+			require.Greater(t, r.End, r.Start)
+			b.WriteString(in[prev:r.Start] + "[REDACTED:" + r.Kind + "]")
+			prev = r.End
+		}
+		b.WriteString(in[prev:])
+		require.Equal(t, b.String(), out)
+	})
+}
