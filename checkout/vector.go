@@ -44,7 +44,7 @@ func Vector(ctx context.Context, pool *pgxpool.Pool, p VectorParams) ([]VectorHi
 	if p.EfSearch == 0 {
 		p.EfSearch = 40
 	}
-	if len(p.Vector) != p.Dimensions || p.Dimensions < 1 || p.Dimensions > 2000 {
+	if len(p.Vector) != p.Dimensions || p.Dimensions < 1 || p.Dimensions > 4000 {
 		return nil, fmt.Errorf("vector lane: query vector has %d dimensions, the model %s has %d", len(p.Vector), p.Model, p.Dimensions)
 	}
 	vec := projection.VectorText(p.Vector)
