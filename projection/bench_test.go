@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"
@@ -93,4 +94,58 @@ func BenchmarkEmbed_Offline(b *testing.B) {
 		total += n
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "items/s")
+}
+
+// mixedEvent is the 100k rebuild workload: 60% chat turns, 25% fact assertions over 5,000
+// subjects, 10% task updates, 5% tool calls.
+func mixedEvent(rng *rand.Rand) eventloom.NewEvent {
+	switch k := rng.IntN(20); {
+	case k < 12:
+		return messageEvent(rng)
+	case k < 17:
+		return factEvent(rng, 5000)
+	case k < 19:
+		return eventloom.NewEvent{Type: "task.updated", Data: fmt.Appendf(nil, `{"task_id":"T%d","status":"%s"}`, rng.IntN(500), []string{"open", "in_progress", "done"}[rng.IntN(3)])}
+	default:
+		return eventloom.NewEvent{Type: "tool_call.completed", Content: "ran the integration suite", Data: fmt.Appendf(nil, `{"tool":"go test","outcome":"failure","error":"exit status %d"}`, rng.IntN(3)+1)}
+	}
+}
+
+// BenchmarkRebuild_100kMixed rebuilds a 100,000-event space and embeds it with the offline
+// embedder, reporting events/s for the projection alone, end to end with a cold embedding
+// cache (every vector computed and inserted into the HNSW index) and end to end with a warm
+// one (unchanged items keep their vectors).
+func BenchmarkRebuild_100kMixed(b *testing.B) {
+	const n = 100000
+	f := newFixture(b, projection.Config{AGE: benchAGE})
+	loadSpace(b, f, "bench", n, mixedEvent)
+	ctx := context.Background()
+	emb := projection.NewEmbedder(f.pool, embed.NewOffline(), 256)
+	var project, cold, warm time.Duration
+	for b.Loop() {
+		if _, err := f.pool.Exec(ctx, `DELETE FROM embeddings`); err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := f.proj.Rebuild(ctx, "bench"); err != nil {
+			b.Fatal(err)
+		}
+		project += time.Since(start)
+		if _, err := emb.EmbedSpace(ctx, "bench"); err != nil {
+			b.Fatal(err)
+		}
+		cold += time.Since(start)
+		start = time.Now()
+		if _, err := f.proj.Rebuild(ctx, "bench"); err != nil {
+			b.Fatal(err)
+		}
+		if k, err := emb.EmbedSpace(ctx, "bench"); err != nil || k != 0 {
+			b.Fatal(err, k)
+		}
+		warm += time.Since(start)
+	}
+	perSec := func(d time.Duration) float64 { return float64(n*b.N) / d.Seconds() }
+	b.ReportMetric(perSec(project), "project_events/s")
+	b.ReportMetric(perSec(cold), "cold_events/s")
+	b.ReportMetric(perSec(warm), "warm_events/s")
 }
