@@ -47,6 +47,8 @@ const (
 	// maxChunk bounds a whitespace-delimited chunk; longer ones (base64 blobs, minified
 	// code) are skipped whole.
 	maxChunk = 4096
+	// maxNameWords bounds the words of a name; longer capitalized runs are titles.
+	maxNameWords = 6
 	// maxToken bounds a path, identifier, handle or e-mail address.
 	maxToken = 512
 )
@@ -56,7 +58,7 @@ const (
 // path, an e-mail address not also a handle). Every occurrence is returned; nothing is
 // deduplicated. It is deterministic and runs in time linear in len(text).
 func Mentions(text string) []Mention {
-	s := scanner{text: text, sentenceStart: true, runStart: -1}
+	s := scanner{text: text, sentenceStart: true, runStart: -1, out: make([]candidate, 0, len(text)/48+1)}
 	s.scan()
 	return s.finish()
 }
@@ -167,20 +169,20 @@ func (s *scanner) piece(a, b int) {
 	// Closing brackets are trimmed only when unbalanced, so "Foo()" keeps its parentheses.
 	var opens, closes [3]int
 	for i := ls; i < te; i++ {
-		if k := strings.IndexByte("([{", t[i]); k >= 0 {
+		if k := openBracket(rune(t[i])); k >= 0 {
 			opens[k]++
-		} else if k := strings.IndexByte(")]}", t[i]); k >= 0 {
+		} else if k := closeBracket(rune(t[i])); k >= 0 {
 			closes[k]++
 		}
 	}
 	for te > ls {
 		r, size := utf8.DecodeLastRuneInString(t[ls:te])
-		if k := strings.IndexRune(")]}", r); k >= 0 && closes[k] > opens[k] {
+		if k := closeBracket(r); k >= 0 && closes[k] > opens[k] {
 			closes[k]--
 			te -= size
 			continue
 		}
-		if k := strings.IndexRune("([{", r); k >= 0 {
+		if k := openBracket(r); k >= 0 {
 			opens[k]--
 			te -= size
 			continue
@@ -348,7 +350,7 @@ func (s *scanner) word(a, b, sep int) {
 // is a verb people do: "Alice fixed the test", "Priya said so".
 func (s *scanner) subjectOf(a int, w string) {
 	n := len(s.out)
-	if n == 0 || !subjectVerbs[strings.ToLower(w)] {
+	if n == 0 || !lookupLower(subjectVerbs, w) {
 		return
 	}
 	c := &s.out[n-1]
@@ -367,6 +369,11 @@ func (s *scanner) subjectOf(a int, w string) {
 func (s *scanner) flush() {
 	s.connectors = 0
 	if s.runStart < 0 {
+		return
+	}
+	if s.runWords > maxNameWords {
+		// A long run of capitalized words is a title or shouting, not a name.
+		s.runStart, s.runEnd, s.runWords = -1, -1, 0
 		return
 	}
 	text := s.text[s.runStart:s.runEnd]
@@ -416,6 +423,13 @@ func (s *scanner) finish() []Mention {
 // [start, end) of core that is the mention.
 func special(core string, code bool) (kind string, start, end int, key string, ok bool) {
 	if len(core) > maxToken {
+		return "", 0, 0, "", false
+	}
+	if strings.IndexAny(core, "/\\.@") < 0 {
+		// Most words: neither an address nor a path, perhaps an identifier.
+		if n, key, ok := identifier(core, code); ok {
+			return KindIdentifier, 0, n, key, true
+		}
 		return "", 0, 0, "", false
 	}
 	if at := strings.IndexByte(core, '@'); at == 0 {
@@ -513,7 +527,7 @@ func isHostname(s string, knownTLD bool) bool {
 			return false
 		}
 	}
-	return !knownTLD || topLevelDomains[strings.ToLower(last)]
+	return !knownTLD || lookupLower(topLevelDomains, last)
 }
 
 // pathLike reads core as a path, a file name, or a web address without a scheme. A
@@ -853,19 +867,77 @@ func isAbbreviation(core string) bool {
 	if utf8.RuneCountInString(core) == 1 {
 		return true // an initial: "J. Smith"
 	}
-	return abbreviations[strings.ToLower(core)]
+	return lookupLower(abbreviations, core)
 }
 
-func isStopword(w string) bool  { return stopwords[strings.ToLower(w)] }
+func isStopword(w string) bool  { return lookupLower(stopwords, w) }
 func isConnector(w string) bool { return connectors[w] }
-func knownExt(ext string) bool  { return extensions[strings.ToLower(ext)] }
+func knownExt(ext string) bool  { return lookupLower(extensions, ext) }
+
+// lookupLower looks w up in m by its lowercase form without allocating for short ASCII words.
+func lookupLower(m map[string]bool, w string) bool {
+	var buf [24]byte
+	if len(w) > len(buf) {
+		return m[strings.ToLower(w)]
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			return m[strings.ToLower(w)]
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return m[string(buf[:len(w)])]
+}
 func isApostrophe(r rune) bool  { return r == '\'' || r == '’' }
 func isASCIILetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 func isASCIIAlnum(c byte) bool  { return isASCIILetter(c) || (c >= '0' && c <= '9') }
 func isSchemeByte(c byte) bool  { return isASCIIAlnum(c) || c == '+' || c == '-' || c == '.' }
-func isLeadPunct(r rune) bool   { return strings.ContainsRune("([{<\"'*`“‘«¡¿|>", r) }
-func isTrailPunct(r rune) bool  { return strings.ContainsRune(".,;:!?\"'*`”’»|>…", r) }
-func isWordRune(r rune) bool    { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) }
+
+func isLeadPunct(r rune) bool {
+	switch r {
+	case '(', '[', '{', '<', '"', '\'', '*', '`', '“', '‘', '«', '¡', '¿', '|', '>':
+		return true
+	}
+	return false
+}
+
+func isTrailPunct(r rune) bool {
+	switch r {
+	case '.', ',', ';', ':', '!', '?', '"', '\'', '*', '`', '”', '’', '»', '|', '>', '…':
+		return true
+	}
+	return false
+}
+
+func openBracket(r rune) int {
+	switch r {
+	case '(':
+		return 0
+	case '[':
+		return 1
+	case '{':
+		return 2
+	}
+	return -1
+}
+
+func closeBracket(r rune) int {
+	switch r {
+	case ')':
+		return 0
+	case ']':
+		return 1
+	case '}':
+		return 2
+	}
+	return -1
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) }
 func isLineBreak(r rune) bool {
 	return r == '\n' || r == '\r' || r == '\v' || r == '\f' || r == 0x85 || r == 0x2028 || r == 0x2029
 }
@@ -917,7 +989,7 @@ merging building reviewing waiting investigating debugging going getting having
 select insert where join grant revoke begin commit rollback values limit exists load
 tbd btw imo imho asap eta
 error warning warn info debug trace fatal panic fail failed failure pass passed success
-true false none null nil
+true false none null nil utc gmt am pm
 monday tuesday wednesday thursday friday saturday sunday
 january february march april june july august september october november december
 `)
@@ -928,6 +1000,7 @@ said says asked asks wants wanted thinks thought wrote writes suggested suggests
 approves reviewed reviews merged merges pushed pushes fixed fixes mentioned mentions agreed
 agrees replied replies noted notes prefers preferred likes liked decided decides owns owned
 leads led joined left reported reports confirmed confirms shipped ships explained proposed
+moved deployed opened filed created added removed built
 `)
 
 // connectors may join the capitalized words of one name: "Bank of America", "Ludwig van
