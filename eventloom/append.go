@@ -47,9 +47,20 @@ func (s *Store) Append(ctx context.Context, p *AppendParams) (*AppendResult, err
 	var res *AppendResult
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
-		res, err = s.AppendTx(ctx, tx, p)
+		res, err = s.appendTx(ctx, tx, p, false)
 		return err
 	})
+	if errors.Is(err, errLostKeyRace) {
+		// Another request with this key committed first: answer from it.
+		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			var err error
+			res, err = s.answerRetry(ctx, tx, p.SpaceID, p.IdempotencyKey, requestHash(p.Events))
+			if errors.Is(err, pgx.ErrNoRows) {
+				return fmt.Errorf("append: idempotency key %q vanished", p.IdempotencyKey)
+			}
+			return err
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -58,8 +69,20 @@ func (s *Store) Append(ctx context.Context, p *AppendParams) (*AppendResult, err
 
 // AppendTx appends inside the caller's transaction (which must be READ COMMITTED, the
 // default): the events, the idempotency record and the outbox job commit or roll back with it.
-// Writers to the same space wait for each other from the insert until commit.
+// Writers to the same space wait for each other from the insert until commit. The append runs
+// in a savepoint, so a failed append leaves the caller's transaction usable.
 func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, p *AppendParams) (*AppendResult, error) {
+	return s.appendTx(ctx, tx, p, true)
+}
+
+// errLostKeyRace: another request committed the same idempotency key first. Only returned
+// when the append owns its transaction (no savepoint); Append then answers from that request.
+var errLostKeyRace = errors.New("idempotency key taken by a concurrent request")
+
+// appendTx appends in tx. With savepoint, the append's writes are undone on failure without
+// touching the rest of tx; without (the transaction is the append's own), that costs two round
+// trips and a subtransaction less, and a lost idempotency-key race returns errLostKeyRace.
+func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, savepoint bool) (*AppendResult, error) {
 	if err := ValidateSpaceID(p.SpaceID); err != nil {
 		return nil, err
 	}
@@ -77,25 +100,32 @@ func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, p *AppendParams) (*Appe
 		}
 	}
 
-	// A savepoint lets a lost race for the idempotency key undo the events without
-	// touching the rest of the caller's transaction.
-	sp, err := tx.Begin(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("append: %w", err)
+	w := tx
+	if savepoint {
+		// A savepoint lets a lost race for the idempotency key undo the events without
+		// touching the rest of the caller's transaction.
+		sp, err := tx.Begin(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("append: %w", err)
+		}
+		defer sp.Rollback(ctx) //nolint:errcheck // no-op after commit
+		w = sp
 	}
-	defer sp.Rollback(ctx) //nolint:errcheck // no-op after commit
 
-	receipts, err := insertEvents(ctx, sp, p.SpaceID, p.Events)
+	receipts, err := insertEvents(ctx, w, p.SpaceID, p.Events)
 	if err != nil {
 		return nil, err
 	}
 	if p.IdempotencyKey != "" {
 		var stored bool
-		err := sp.QueryRow(ctx, qIdempotencyPut, p.SpaceID, p.IdempotencyKey, reqHash,
+		err := w.QueryRow(ctx, qIdempotencyPut, p.SpaceID, p.IdempotencyKey, reqHash,
 			receipts[0].Seq, receipts[len(receipts)-1].Seq).Scan(&stored)
 		if errors.Is(err, pgx.ErrNoRows) {
+			if !savepoint {
+				return nil, errLostKeyRace
+			}
 			// Another request with this key committed first: answer from it.
-			if err := sp.Rollback(ctx); err != nil {
+			if err := w.Rollback(ctx); err != nil {
 				return nil, fmt.Errorf("append: %w", err)
 			}
 			return s.answerRetry(ctx, tx, p.SpaceID, p.IdempotencyKey, reqHash)
@@ -105,12 +135,14 @@ func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, p *AppendParams) (*Appe
 		}
 	}
 	if s.outbox != nil {
-		if err := s.outbox.EnqueueTx(ctx, sp, p.SpaceID, receipts[len(receipts)-1].Seq); err != nil {
+		if err := s.outbox.EnqueueTx(ctx, w, p.SpaceID, receipts[len(receipts)-1].Seq); err != nil {
 			return nil, fmt.Errorf("enqueue projection: %w", err)
 		}
 	}
-	if err := sp.Commit(ctx); err != nil {
-		return nil, fmt.Errorf("append: %w", err)
+	if savepoint {
+		if err := w.Commit(ctx); err != nil {
+			return nil, fmt.Errorf("append: %w", err)
+		}
 	}
 	return &AppendResult{SpaceID: p.SpaceID, Receipts: receipts}, nil
 }

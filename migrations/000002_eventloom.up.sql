@@ -86,56 +86,151 @@ END $$;
 
 -- Links each new event into its space's chain. Whatever a client supplied for seq,
 -- recorded_at, prev_hash and hash is ignored and replaced.
+--
+-- The first event a transaction appends to a space takes the space's advisory lock (held until
+-- commit) and reads the last event through the primary key. It then leaves the new tail
+-- (space, seq, hash, recorded_at) in the transaction-local setting zaxy.chain_tail, so the next
+-- event of the same space in the same transaction (the rest of a batch) links to it without
+-- locking or reading again; a savepoint rolled back restores the setting with the rows. A
+-- client can set zaxy.chain_tail too, so it is only a hint: events_head checks every statement's
+-- new rows against each other and against the chain head and rejects any that do not link.
+--
+-- The hashed bytes are those of zaxy_event_canonical, written out here because a function call
+-- per row costs more than the rest of the canonical bytes; verify (zaxy_verify and the Go
+-- verifier) recomputes every hash from the function and from Go, so the two cannot drift apart
+-- unnoticed.
 CREATE FUNCTION events_link() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
-  last_seq bigint;
-  last_hash bytea;
+  tail text[] := string_to_array(current_setting('zaxy.chain_tail', true), ' ');
+  last_seq bigint := 0;
+  last_hash bytea := '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea;
   last_recorded timestamptz;
+  s text;
+  r text;
+  o text;
+  d text;
+  c text;
 BEGIN
-  -- Serializes writers of one space until commit; other spaces use other keys.
-  PERFORM pg_advisory_xact_lock(1517840761, hashtext(NEW.space_id));
-
-  SELECT e.seq, e.hash, e.recorded_at INTO last_seq, last_hash, last_recorded
-  FROM events e WHERE e.space_id = NEW.space_id
-  ORDER BY e.seq DESC LIMIT 1;
-
-  IF NOT FOUND THEN
-    last_seq := 0;
-    last_hash := '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea;
+  IF tail[1] = NEW.space_id THEN
+    last_seq := tail[2]::bigint;
+    last_hash := decode(tail[3], 'hex');
+    last_recorded := tail[4]::timestamptz;
+  ELSE
+    -- Serializes writers of one space until commit; other spaces use other keys.
+    PERFORM pg_advisory_xact_lock(1517840761, hashtext(NEW.space_id));
+    SELECT e.seq, e.hash, e.recorded_at INTO last_seq, last_hash, last_recorded
+    FROM events e WHERE e.space_id = NEW.space_id
+    ORDER BY e.seq DESC LIMIT 1;
+    IF NOT FOUND THEN
+      last_seq := 0;
+      last_hash := '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea;
+    END IF;
   END IF;
 
   NEW.seq := last_seq + 1;
-  -- recorded_at never goes backwards along a chain.
-  NEW.recorded_at := greatest(date_trunc('microseconds', clock_timestamp()), last_recorded);
-  NEW.occurred_at := coalesce(NEW.occurred_at, NEW.recorded_at);
-  NEW.session_id := coalesce(NEW.session_id, '');
-  NEW.actor := coalesce(NEW.actor, '');
-  NEW.content := coalesce(NEW.content, '');
-  NEW.data := coalesce(NEW.data, '{}');
-  NEW.cues := coalesce(NEW.cues, '{}');
+  -- recorded_at never goes backwards along a chain (clock_timestamp() has microsecond precision).
+  NEW.recorded_at := greatest(clock_timestamp(), last_recorded);
+  IF NEW.occurred_at IS NULL THEN
+    NEW.occurred_at := NEW.recorded_at;
+  END IF;
+  IF NEW.session_id IS NULL OR NEW.actor IS NULL OR NEW.content IS NULL OR NEW.data IS NULL OR NEW.cues IS NULL THEN
+    NEW.session_id := coalesce(NEW.session_id, '');
+    NEW.actor := coalesce(NEW.actor, '');
+    NEW.content := coalesce(NEW.content, '');
+    NEW.data := coalesce(NEW.data, '{}');
+    NEW.cues := coalesce(NEW.cues, '{}');
+  END IF;
   NEW.prev_hash := last_hash;
-  NEW.hash := sha256(last_hash || zaxy_event_canonical(
-    NEW.space_id, NEW.seq, NEW.type, NEW.session_id, NEW.actor,
-    NEW.occurred_at, NEW.recorded_at, NEW.content, NEW.data, NEW.cues));
+
+  -- zaxy_event_canonical(...), inline.
+  s := NEW.seq::text;
+  r := to_char(NEW.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
+  o := CASE WHEN NEW.occurred_at = NEW.recorded_at THEN r
+       ELSE to_char(NEW.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END;
+  d := NEW.data::text;
+  c := NEW.cues::text;
+  NEW.hash := sha256(last_hash || convert_to(concat('zaxy-event-v1', E'\n',
+    octet_length(NEW.space_id), ':', NEW.space_id, E'\n',
+    octet_length(s), ':', s, E'\n',
+    octet_length(NEW.type), ':', NEW.type, E'\n',
+    octet_length(NEW.session_id), ':', NEW.session_id, E'\n',
+    octet_length(NEW.actor), ':', NEW.actor, E'\n',
+    octet_length(o), ':', o, E'\n',
+    octet_length(r), ':', r, E'\n',
+    octet_length(NEW.content), ':', NEW.content, E'\n',
+    octet_length(d), ':', d, E'\n',
+    octet_length(c), ':', c, E'\n'), 'UTF8'));
+
+  PERFORM set_config('zaxy.chain_tail', concat(NEW.space_id, ' ', s, ' ', encode(NEW.hash, 'hex'), ' ', r), true);
   RETURN NEW;
 END $$;
 
 CREATE TRIGGER events_link BEFORE INSERT ON events
   FOR EACH ROW EXECUTE FUNCTION events_link();
 
--- Moves each touched space's chain head forward once per statement. SECURITY DEFINER because
--- the application role may read spaces but not write it.
+-- Once per statement: checks that the statement's new events link (per space: seq consecutive,
+-- each prev_hash the hash before it, recorded_at not decreasing and not ahead of the clock
+-- unless carried forward) and that the first one continues the chain head, then moves the head.
+-- Anything else raises SQLSTATE ZX002 and the statement fails. SECURITY DEFINER because the
+-- application role may read spaces but not write it.
 CREATE FUNCTION events_head() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+DECLARE
+  x record;
+  first_seq bigint;
+  first_prev bytea;
+  first_at timestamptz;
+  moved boolean;
 BEGIN
-  INSERT INTO spaces AS s (space_id, head_seq, head_hash, head_at)
-  SELECT DISTINCT ON (n.space_id) n.space_id, n.seq, n.hash, n.recorded_at
-  FROM new_events n
-  ORDER BY n.space_id, n.seq DESC
-  ON CONFLICT (space_id) DO UPDATE
-    SET head_seq = excluded.head_seq, head_hash = excluded.head_hash, head_at = excluded.head_at
-    WHERE s.head_seq < excluded.head_seq;
+  -- Only the first and last event of each space, and any that does not link, come back.
+  FOR x IN
+    SELECT * FROM (
+      SELECT w.*, w.before_seq IS NOT NULL AND (
+          w.seq <> w.before_seq + 1 OR w.prev_hash <> w.before_hash OR w.recorded_at < w.before_at
+          OR (w.recorded_at <> w.before_at AND w.recorded_at > clock_timestamp())) AS broken
+      FROM (
+        SELECT n.space_id, n.seq, n.prev_hash, n.hash, n.recorded_at,
+          lag(n.seq) OVER s AS before_seq, lag(n.hash) OVER s AS before_hash,
+          lag(n.recorded_at) OVER s AS before_at, lead(n.seq) OVER s AS after_seq
+        FROM new_events n
+        WINDOW s AS (PARTITION BY n.space_id ORDER BY n.seq)
+      ) w
+    ) v
+    WHERE v.before_seq IS NULL OR v.after_seq IS NULL OR v.broken
+    ORDER BY v.space_id, v.seq
+  LOOP
+    IF x.broken THEN
+      RAISE EXCEPTION 'event % of space % does not link to the event before it', x.seq, x.space_id
+        USING ERRCODE = 'ZX002';
+    END IF;
+    IF x.before_seq IS NULL THEN
+      first_seq := x.seq;
+      first_prev := x.prev_hash;
+      first_at := x.recorded_at;
+    END IF;
+    IF x.after_seq IS NULL THEN
+      moved := false;
+      IF first_seq = 1 THEN
+        IF first_prev = '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea
+           AND first_at <= clock_timestamp() THEN
+          INSERT INTO spaces (space_id, head_seq, head_hash, head_at)
+          VALUES (x.space_id, x.seq, x.hash, x.recorded_at)
+          ON CONFLICT (space_id) DO NOTHING;
+          moved := FOUND;
+        END IF;
+      ELSE
+        UPDATE spaces s SET head_seq = x.seq, head_hash = x.hash, head_at = x.recorded_at
+        WHERE s.space_id = x.space_id AND s.head_seq = first_seq - 1 AND s.head_hash = first_prev
+          AND s.head_at <= first_at AND (s.head_at = first_at OR first_at <= clock_timestamp());
+        moved := FOUND;
+      END IF;
+      IF NOT moved THEN
+        RAISE EXCEPTION 'event % of space % does not continue the chain head', first_seq, x.space_id
+          USING ERRCODE = 'ZX002';
+      END IF;
+    END IF;
+  END LOOP;
   RETURN NULL;
 END $$;
 

@@ -14,56 +14,129 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/migrations"
+	zsql "github.com/zaxy/zaxy/sql"
 )
 
-// benchResult is one scenario's measurement.
+// Benchmark scenario names; ratios refer to them.
+const (
+	scHTTP1        = "http single event, 1 client"
+	scHTTP8        = "http single event, 8 clients / 8 spaces"
+	scGo8          = "go api single event, 8 clients / 8 spaces"
+	scGoBatch      = "go api batches of 100 (chained, outbox)"
+	scGoBatchNoJob = "go api batches of 100 (chained, no outbox)"
+	scSQLChained   = "INSERT..unnest batches of 100 (chained)"
+	scSQLPlain     = "INSERT..unnest batches of 100 (unchained)"
+	scVerify       = "verify (go)"
+)
+
+// benchPlainTable is the trigger-less copy of events the unchained scenario writes (scratch
+// database only): the same columns, defaults, checks and primary key.
+const benchPlainTable = `CREATE TABLE bench_plain_events (LIKE events INCLUDING DEFAULTS INCLUDING CONSTRAINTS,
+  PRIMARY KEY (space_id, seq))`
+
+// benchResult is one scenario's measurement over all runs.
 type benchResult struct {
-	Scenario     string  `json:"scenario"`
-	Events       int     `json:"events"`
-	EventsPerSec float64 `json:"events_per_sec"`
-	P50Ms        float64 `json:"p50_ms"`
-	P95Ms        float64 `json:"p95_ms"`
+	Scenario string `json:"scenario"`
+	// Events is the number of events per run.
+	Events int `json:"events"`
+	// EventsPerSec is the median over the runs; Min and Max bound it.
+	EventsPerSec    float64 `json:"events_per_sec"`
+	EventsPerSecMin float64 `json:"events_per_sec_min"`
+	EventsPerSecMax float64 `json:"events_per_sec_max"`
+	// P50Ms and P95Ms are per-operation latencies pooled over the runs.
+	P50Ms float64 `json:"p50_ms"`
+	P95Ms float64 `json:"p95_ms"`
+
+	rates []float64
+	lat   []time.Duration
 }
 
-// benchCmd: zaxy bench append [--events N] [--json]. It works in a scratch database created
-// next to ZAXY_DATABASE_URL's (the role needs CREATEDB) and dropped afterwards.
+// benchRatio is events/s of Faster divided by events/s of Slower, computed within each run
+// (the two scenarios run back to back) and summarized over the runs.
+type benchRatio struct {
+	Name   string  `json:"name"`
+	Faster string  `json:"faster"`
+	Slower string  `json:"slower"`
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+}
+
+// benchReport is what zaxy bench append prints with --json.
+type benchReport struct {
+	Runs              int            `json:"runs"`
+	PoolSize          int            `json:"pool_size"`
+	SynchronousCommit string         `json:"synchronous_commit"`
+	LoadBefore        string         `json:"load_before"`
+	LoadAfter         string         `json:"load_after"`
+	Scenarios         []*benchResult `json:"scenarios"`
+	Ratios            []benchRatio   `json:"ratios"`
+}
+
+type benchOptions struct {
+	events        int
+	runs          int
+	poolSize      int
+	syncCommitOff bool
+}
+
+// benchCmd: zaxy bench append [--events N] [--runs N] [--pool N] [--synchronous-commit-off]
+// [--json]. It works in a scratch database created next to ZAXY_DATABASE_URL's (the role
+// needs CREATEDB) and dropped afterwards.
 func benchCmd(ctx context.Context, args []string, dbURL string, logger *slog.Logger, stdout, stderr io.Writer) int {
+	const usage = "usage: zaxy bench append [--events N] [--runs N] [--pool N] [--synchronous-commit-off] [--json]"
 	if len(args) == 0 || args[0] != "append" {
-		fmt.Fprintln(stderr, "usage: zaxy bench append [--events N] [--json]")
+		fmt.Fprintln(stderr, usage)
 		return 2
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	n := fs.Int("events", 4000, "events per scenario")
+	var o benchOptions
+	fs.IntVar(&o.events, "events", 4000, "events per scenario and run")
+	fs.IntVar(&o.runs, "runs", 1, "runs of every scenario (reported as median and range)")
+	fs.IntVar(&o.poolSize, "pool", 16, "database pool size")
+	fs.BoolVar(&o.syncCommitOff, "synchronous-commit-off", false, "report only: run with synchronous_commit=off (not durable)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
-	results, err := benchAppend(ctx, dbURL, *n, logger)
+	if o.events < 800 || o.runs < 1 || o.poolSize < 1 {
+		fmt.Fprintln(stderr, "zaxy bench append: --events must be at least 800, --runs and --pool at least 1")
+		return 2
+	}
+	rep, err := benchAppend(ctx, dbURL, o, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "zaxy bench append: %v\n", err)
 		return 1
 	}
 	if *asJSON {
-		_ = json.NewEncoder(stdout).Encode(results)
+		_ = json.NewEncoder(stdout).Encode(rep)
 		return 0
 	}
-	for _, r := range results {
-		fmt.Fprintf(stdout, "%-40s %7d events %10.0f events/s  p50 %7.2f ms  p95 %7.2f ms\n", r.Scenario, r.Events, r.EventsPerSec, r.P50Ms, r.P95Ms)
+	fmt.Fprintf(stdout, "%d run(s), pool %d, synchronous_commit %s, load average %s -> %s\n",
+		rep.Runs, rep.PoolSize, rep.SynchronousCommit, rep.LoadBefore, rep.LoadAfter)
+	for _, r := range rep.Scenarios {
+		fmt.Fprintf(stdout, "%-44s %6d events %8.0f events/s (%.0f-%.0f)  p50 %6.2f ms  p95 %6.2f ms\n",
+			r.Scenario, r.Events, r.EventsPerSec, r.EventsPerSecMin, r.EventsPerSecMax, r.P50Ms, r.P95Ms)
+	}
+	for _, r := range rep.Ratios {
+		fmt.Fprintf(stdout, "%-44s %.2fx (%.2f-%.2f)\n", r.Name, r.Median, r.Min, r.Max)
 	}
 	return 0
 }
 
-func benchAppend(ctx context.Context, dbURL string, n int, logger *slog.Logger) ([]benchResult, error) {
+func benchAppend(ctx context.Context, dbURL string, o benchOptions, logger *slog.Logger) (*benchReport, error) {
 	if dbURL == "" {
 		return nil, fmt.Errorf("ZAXY_DATABASE_URL is not set")
 	}
@@ -76,7 +149,12 @@ func benchAppend(ctx context.Context, dbURL string, n int, logger *slog.Logger) 
 	if err != nil {
 		return nil, err
 	}
-	cfg.MaxConns = 16
+	cfg.MaxConns = int32(o.poolSize)
+	rep := &benchReport{Runs: o.runs, PoolSize: o.poolSize, SynchronousCommit: "on", LoadBefore: loadAverage()}
+	if o.syncCommitOff {
+		cfg.ConnConfig.RuntimeParams["synchronous_commit"] = "off"
+		rep.SynchronousCommit = "off"
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -87,17 +165,20 @@ func benchAppend(ctx context.Context, dbURL string, n int, logger *slog.Logger) 
 		return nil, err
 	}
 	store := eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
+	bare := eventloom.NewStore(pool, nil, logger)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: api.NewHandler(api.Config{}, store, logger)}
+	srv := &http.Server{Handler: api.NewHandler(api.Config{}, store, logger), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln) //nolint:errcheck
 	defer srv.Close()
 	base := "http://" + ln.Addr().String()
 	httpc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	if _, err := pool.Exec(ctx, benchPlainTable); err != nil {
+		return nil, fmt.Errorf("create plain table: %w", err)
+	}
 
-	var results []benchResult
 	httpOne := func(space string) error {
 		resp, err := httpc.Post(base+"/v1/spaces/"+space+"/events", "application/json",
 			strings.NewReader(`{"type":"message","content":"benchmark event with some words in it","data":{"role":"user"}}`))
@@ -111,68 +192,147 @@ func benchAppend(ctx context.Context, dbURL string, n int, logger *slog.Logger) 
 		}
 		return nil
 	}
-	r, err := measure("http single event, 1 client", n, 1, 1, func(c, i int) error { return httpOne("http-1") })
-	if err != nil {
-		return nil, err
-	}
-	results = append(results, r)
-	r, err = measure("http single event, 8 clients / 8 spaces", n, 8, 1, func(c, i int) error { return httpOne(fmt.Sprintf("http-8-%d", c)) })
-	if err != nil {
-		return nil, err
-	}
-	results = append(results, r)
-
+	one := []eventloom.NewEvent{{Type: "message", Content: "benchmark event with some words in it", Data: json.RawMessage(`{"role":"user"}`)}}
 	batch := make([]eventloom.NewEvent, 100)
 	for i := range batch {
-		batch[i] = eventloom.NewEvent{Type: "message", Content: "benchmark event with some words in it", Data: json.RawMessage(`{"role":"user"}`)}
+		batch[i] = one[0]
 	}
-	r, err = measure("go api batches of 100 (chained)", n, 1, 100, func(c, i int) error {
-		_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "batch", Events: batch})
-		return err
-	})
-	if err != nil {
-		return nil, err
+	var plainSeq atomic.Int64
+	type scenario struct {
+		name           string
+		clients, perOp int
+		op             func(client, i int) error
 	}
-	results = append(results, r)
-
-	if _, err := pool.Exec(ctx, `CREATE TABLE bench_plain_events (LIKE events INCLUDING DEFAULTS)`); err != nil {
-		return nil, err
+	scenarios := []scenario{
+		{scHTTP1, 1, 1, func(c, i int) error { return httpOne("http-1") }},
+		{scHTTP8, 8, 1, func(c, i int) error { return httpOne(fmt.Sprintf("http-8-%d", c)) }},
+		{scGo8, 8, 1, func(c, i int) error {
+			_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: fmt.Sprintf("go-8-%d", c), Events: one})
+			return err
+		}},
+		{scGoBatch, 1, 100, func(c, i int) error {
+			_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "batch", Events: batch})
+			return err
+		}},
+		{scGoBatchNoJob, 1, 100, func(c, i int) error {
+			_, err := bare.Append(ctx, &eventloom.AppendParams{SpaceID: "batch-nojob", Events: batch})
+			return err
+		}},
+		// The next two differ only in the table (and the client-side seq and hashes).
+		{scSQLChained, 1, 100, func(c, i int) error {
+			return sqlInsertBatch(ctx, pool, zsql.Query("eventloom/append"), "sql", batch)
+		}},
+		{scSQLPlain, 1, 100, func(c, i int) error {
+			return sqlInsertBatch(ctx, pool, zsql.Query("eventloom/bench_plain_append"), "plain", batch,
+				plainSeq.Add(int64(len(batch)))-int64(len(batch)), []byte(eventloom.ZeroHash))
+		}},
 	}
-	r, err = measure("plain table batches of 100 (unchained)", n, 1, 100, func(c, i int) error {
-		return plainInsert(ctx, pool, batch, i)
-	})
-	if err != nil {
-		return nil, err
+	results := make(map[string]*benchResult)
+	for _, s := range scenarios {
+		rep.Scenarios = append(rep.Scenarios, &benchResult{Scenario: s.name, Events: o.events / s.perOp * s.perOp})
+		results[s.name] = rep.Scenarios[len(rep.Scenarios)-1]
 	}
-	results = append(results, r)
-
-	start := time.Now()
-	v, err := store.Verify(ctx, "batch")
-	if err != nil {
-		return nil, err
+	rep.Scenarios = append(rep.Scenarios, &benchResult{Scenario: scVerify})
+	results[scVerify] = rep.Scenarios[len(rep.Scenarios)-1]
+	ratios := []benchRatio{
+		{Name: "chain overhead (same INSERT, batches of 100)", Faster: scSQLPlain, Slower: scSQLChained},
+		{Name: "API path vs unchained INSERT", Faster: scSQLPlain, Slower: scGoBatch},
+		{Name: "outbox cost (no outbox vs outbox)", Faster: scGoBatchNoJob, Slower: scGoBatch},
+		{Name: "HTTP 8 clients vs 1 client", Faster: scHTTP8, Slower: scHTTP1},
 	}
-	el := time.Since(start)
-	results = append(results, benchResult{Scenario: "verify (go)", Events: int(v.Events), EventsPerSec: float64(v.Events) / el.Seconds(), P50Ms: ms(el), P95Ms: ms(el)})
-	ratio := results[3].EventsPerSec / results[2].EventsPerSec
-	results = append(results, benchResult{Scenario: fmt.Sprintf("chain overhead in batches: %.2fx", ratio)})
-	return results, nil
+	perRun := make([][]float64, len(ratios))
+	for run := 0; run < o.runs; run++ {
+		for _, s := range scenarios {
+			rate, lat, err := measure(s.name, o.events, s.clients, s.perOp, s.op)
+			if err != nil {
+				return nil, err
+			}
+			results[s.name].add(rate, lat...)
+		}
+		start := time.Now()
+		v, err := store.Verify(ctx, "batch")
+		if err != nil {
+			return nil, err
+		}
+		el := time.Since(start)
+		results[scVerify].Events = int(v.Events)
+		results[scVerify].add(float64(v.Events)/el.Seconds(), el)
+		for i, r := range ratios {
+			f, s := results[r.Faster].rates, results[r.Slower].rates
+			perRun[i] = append(perRun[i], f[len(f)-1]/s[len(s)-1])
+		}
+	}
+	for _, r := range rep.Scenarios {
+		r.summarize()
+	}
+	for i, r := range ratios {
+		r.Median, r.Min, r.Max = medianRange(perRun[i])
+		rep.Ratios = append(rep.Ratios, r)
+	}
+	rep.LoadAfter = loadAverage()
+	return rep, nil
 }
 
-func plainInsert(ctx context.Context, pool *pgxpool.Pool, batch []eventloom.NewEvent, i int) error {
-	rows := make([][]any, len(batch))
-	now := time.Now()
-	for j, e := range batch {
-		seq := int64(i*len(batch) + j + 1)
-		rows[j] = []any{"plain", seq, e.Type, "", "", now, now, e.Content, string(e.Data), "{}", []byte(eventloom.ZeroHash), []byte(eventloom.ZeroHash)}
-	}
-	_, err := pool.CopyFrom(ctx, pgx.Identifier{"bench_plain_events"},
-		[]string{"space_id", "seq", "type", "session_id", "actor", "occurred_at", "recorded_at", "content", "data", "cues", "prev_hash", "hash"},
-		pgx.CopyFromRows(rows))
-	return err
+func (r *benchResult) add(rate float64, lat ...time.Duration) {
+	r.rates = append(r.rates, rate)
+	r.lat = append(r.lat, lat...)
 }
 
-// measure runs ops operations of perOp events each across clients goroutines.
-func measure(name string, events, clients, perOp int, op func(client, i int) error) (benchResult, error) {
+func (r *benchResult) summarize() {
+	r.EventsPerSec, r.EventsPerSecMin, r.EventsPerSecMax = medianRange(r.rates)
+	slices.Sort(r.lat)
+	if len(r.lat) > 0 {
+		r.P50Ms, r.P95Ms = ms(r.lat[len(r.lat)/2]), ms(r.lat[len(r.lat)*95/100])
+	}
+}
+
+func medianRange(v []float64) (median, lo, hi float64) {
+	if len(v) == 0 {
+		return 0, 0, 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2], s[0], s[len(s)-1]
+}
+
+// sqlInsertBatch runs one batch through query (append.sql's shape) in its own transaction;
+// extra are the parameters after the seven arrays.
+func sqlInsertBatch(ctx context.Context, pool *pgxpool.Pool, query, space string, batch []eventloom.NewEvent, extra ...any) error {
+	n := len(batch)
+	types, sessions, actors := make([]string, n), make([]string, n), make([]string, n)
+	contents, datas, cues := make([]string, n), make([]*string, n), make([]*string, n)
+	occurred := make([]pgtype.Timestamptz, n)
+	for i, e := range batch {
+		types[i], sessions[i], actors[i], contents[i] = e.Type, e.SessionID, e.Actor, e.Content
+		if e.Data != nil {
+			d := string(e.Data)
+			datas[i] = &d
+		}
+	}
+	args := append([]any{space, types, sessions, actors, occurred, contents, datas, cues}, extra...)
+	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		got := 0
+		for rows.Next() {
+			got++
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if got != n {
+			return fmt.Errorf("inserted %d of %d", got, n)
+		}
+		return nil
+	})
+}
+
+// measure runs events/perOp operations of perOp events each across clients goroutines and
+// returns events/s and the per-operation latencies.
+func measure(name string, events, clients, perOp int, op func(client, i int) error) (float64, []time.Duration, error) {
 	ops := events / perOp
 	lat := make([]time.Duration, ops)
 	var wg sync.WaitGroup
@@ -198,14 +358,26 @@ func measure(name string, events, clients, perOp int, op func(client, i int) err
 	wg.Wait()
 	el := time.Since(start)
 	if firstErr != nil {
-		return benchResult{}, fmt.Errorf("%s: %w", name, firstErr)
+		return 0, nil, fmt.Errorf("%s: %w", name, firstErr)
 	}
-	slices.Sort(lat)
-	return benchResult{Scenario: name, Events: ops * perOp, EventsPerSec: float64(ops*perOp) / el.Seconds(),
-		P50Ms: ms(lat[len(lat)/2]), P95Ms: ms(lat[len(lat)*95/100])}, nil
+	return float64(ops*perOp) / el.Seconds(), lat, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// loadAverage is the 1-, 5- and 15-minute load average (other work on the machine skews the
+// numbers), or "?" where /proc/loadavg does not exist.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
 
 // scratchDatabase creates and migrates a throwaway database beside dbURL's.
 func scratchDatabase(ctx context.Context, dbURL string) (string, func(), error) {
