@@ -847,10 +847,10 @@ func isContraction(w string) bool {
 // occur inside a mention other than a URL.
 const splitters = "\",;=|<>[]()"
 
-// ends reports whether punctuation p, which ends at b, ends a sentence. A colon does only
-// before a space ("Error: Connection refused"), not inside {"a":"B"}.
+// ends reports whether punctuation p, which ends at b, ends a sentence (or a Markdown table
+// cell). A colon does only before a space ("Error: Connection refused"), not inside {"a":"B"}.
 func (s *scanner) ends(p string, b int) bool {
-	if strings.ContainsAny(p, ".!?…") {
+	if strings.ContainsAny(p, ".!?…|") {
 		return true
 	}
 	if !strings.Contains(p, ":") {

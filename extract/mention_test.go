@@ -280,6 +280,25 @@ var mentionCases = []struct {
 		name("New", "new"),
 		name("Boston", "boston"),
 	}},
+	// Each Markdown table cell starts like a sentence.
+	{"| Component | Owner |\n|---|---|\n| Eventloom | Alice Smith |\n| Checkout | @bob |", []want{
+		name("Alice Smith", "alice smith"),
+		handle("@bob", "@bob"),
+	}},
+	{"```go\nfunc (s *Store) Append(ctx context.Context, ev Event) error {\n\treturn s.db.Exec(ctx, q)\n}\n```", []want{
+		name("Store", "store"),
+		ident("Append", "append"),
+		ident("context.Context", "context.context"),
+		name("Event", "event"),
+		ident("s.db.Exec", "s.db.exec"),
+	}},
+	{"Thanks to [Alice](https://github.com/alice) and (see Bob) for “Zaxy” vs Mem0.", []want{
+		name("Alice", "alice"),
+		url("https://github.com/alice", "https://github.com/alice"),
+		name("Bob", "bob"),
+		name("Zaxy", "zaxy"),
+		name("Mem0", "mem0"),
+	}},
 	{"", nil},
 	{"   \n\t ", nil},
 }
