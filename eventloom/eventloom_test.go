@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/eventloom"
@@ -240,5 +242,154 @@ func TestAppend_SpacesDoNotWaitForEachOther(t *testing.T) {
 	v, err := store.Verify(ctx, "a")
 	require.NoError(t, err)
 	require.True(t, v.OK)
+	require.Equal(t, int64(2), v.Events)
+}
+
+// pgCode returns err's SQLSTATE, or "" when it is not a Postgres error.
+func pgCode(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code
+	}
+	return ""
+}
+
+// The chain tail a transaction carries between appends lives in a setting any client can
+// change; events_head must refuse every statement whose events do not link.
+func TestAppend_ForgedChainTailIsRejected(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store, _ := newStore(t)
+	pool := store.Pool()
+	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "s", Events: []eventloom.NewEvent{msg("a"), msg("b"), msg("c")}})
+	require.NoError(t, err)
+	const insert = `INSERT INTO events (space_id, type, content) VALUES ('s', 'message', 'x')`
+	fakeHash := strings.Repeat("ab", 32)
+	cases := []struct {
+		name  string
+		stmts []string
+		code  string
+	}{
+		{"wrong prev_hash after an append", []string{insert,
+			`SELECT set_config('zaxy.chain_tail', 's 4 ` + fakeHash + ` 2020-01-01T00:00:00.000000Z', true)`, insert}, "ZX002"},
+		{"seq gap", []string{insert,
+			`SELECT set_config('zaxy.chain_tail', regexp_replace(current_setting('zaxy.chain_tail'), '^s 4 ', 's 9 '), true)`, insert}, "ZX002"},
+		{"recorded_at in the future", []string{insert,
+			`SELECT set_config('zaxy.chain_tail', regexp_replace(current_setting('zaxy.chain_tail'), ' \S+$', ' 2999-01-01T00:00:00.000000Z'), true)`, insert}, "ZX002"},
+		{"forged before the first append", []string{
+			`SELECT set_config('zaxy.chain_tail', 's 3 ` + fakeHash + ` 2020-01-01T00:00:00.000000Z', true)`, insert}, "ZX002"},
+		{"forged in the middle of a statement", []string{
+			`INSERT INTO events (space_id, type, content)
+			 SELECT 's', 'message', CASE WHEN g = 3
+			   THEN set_config('zaxy.chain_tail', 's 5 ` + fakeHash + ` 2020-01-01T00:00:00.000000Z', true) ELSE 'x' END
+			 FROM generate_series(1, 5) g`}, "ZX002"},
+		{"stale but true tail", []string{
+			`SELECT set_config('zaxy.chain_tail', 's 2 ' || (SELECT encode(hash, 'hex') FROM events WHERE space_id = 's' AND seq = 2) || ' 2020-01-01T00:00:00.000000Z', true)`,
+			insert}, "23505"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+				for _, q := range tc.stmts {
+					if _, err := tx.Exec(ctx, q); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			require.Error(t, err)
+			require.Equal(t, tc.code, pgCode(err), err.Error())
+		})
+	}
+	v, err := store.VerifySQL(ctx, "s")
+	require.NoError(t, err)
+	require.True(t, v.OK, v.Reason)
+	require.Equal(t, int64(3), v.Events)
+}
+
+// Several appends in one transaction, to one space and to several, through AppendTx, a
+// rolled-back savepoint, one multi-space statement and COPY, all link into gapless chains.
+func TestAppend_ManyStatementsInOneTransactionLink(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store, _ := newStore(t)
+	pool := store.Pool()
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		for _, space := range []string{"a", "a", "b", "a", "b"} {
+			if _, err := store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{msg("1"), msg("2")}}); err != nil {
+				return err
+			}
+		}
+		// Undone events must not be linked to.
+		sp, err := tx.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		if _, err := sp.Exec(ctx, `INSERT INTO events (space_id, type) SELECT 'a', 'message' FROM generate_series(1, 3)`); err != nil {
+			return err
+		}
+		if err := sp.Rollback(ctx); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO events (space_id, type, content)
+			SELECT CASE WHEN g % 2 = 0 THEN 'a' ELSE 'b' END, 'message', g::text FROM generate_series(1, 6) g`); err != nil {
+			return err
+		}
+		rows := [][]any{{"b", "message", "copied 1"}, {"a", "message", "copied 2"}, {"b", "message", "copied 3"}}
+		_, err = tx.CopyFrom(ctx, pgx.Identifier{"events"}, []string{"space_id", "type", "content"}, pgx.CopyFromRows(rows))
+		return err
+	})
+	require.NoError(t, err)
+	for space, n := range map[string]int64{"a": 6 + 3 + 1, "b": 4 + 3 + 2} {
+		for _, method := range []string{eventloom.MethodGo, eventloom.MethodSQL} {
+			v, err := store.VerifyWith(ctx, space, method)
+			require.NoError(t, err)
+			require.True(t, v.OK, "%s %s: %s", space, method, v.Reason)
+			require.Equal(t, n, v.Events, space)
+			require.Equal(t, n, v.HeadSeq, space)
+		}
+	}
+	// The next transaction starts from the committed head again.
+	res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "a", Events: []eventloom.NewEvent{msg("after")}})
+	require.NoError(t, err)
+	require.Equal(t, int64(11), res.Receipts[0].Seq)
+}
+
+func TestAppend_ConcurrentRetriesWithOneKeyAppendOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store, _ := newStore(t)
+	p := &eventloom.AppendParams{SpaceID: "s", IdempotencyKey: "same", Events: []eventloom.NewEvent{msg("a"), msg("b")}}
+	results := make([]*eventloom.AppendResult, 8)
+	errs := make([]error, 8)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i%2 == 0 {
+				results[i], errs[i] = store.Append(ctx, p)
+				return
+			}
+			errs[i] = pgx.BeginFunc(ctx, store.Pool(), func(tx pgx.Tx) error {
+				var err error
+				results[i], err = store.AppendTx(ctx, tx, p)
+				return err
+			})
+		}()
+	}
+	wg.Wait()
+	replayed := 0
+	for i := range results {
+		require.NoError(t, errs[i])
+		require.Equal(t, results[0].Receipts, results[i].Receipts)
+		if results[i].Replayed {
+			replayed++
+		}
+	}
+	require.Equal(t, len(results)-1, replayed)
+	v, err := store.Verify(ctx, "s")
+	require.NoError(t, err)
+	require.True(t, v.OK, v.Reason)
 	require.Equal(t, int64(2), v.Events)
 }
