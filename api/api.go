@@ -14,6 +14,8 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/migrations"
 )
@@ -26,6 +28,9 @@ type Config struct {
 	MaxBatch int
 	// RequestTimeout is each request's deadline. Defaults to 30s.
 	RequestTimeout time.Duration
+	// Checkout answers /checkout and /query. Defaults to a checkout.Service with the built-in
+	// offline embedder and the english text search configuration.
+	Checkout *checkout.Service
 }
 
 // WithDefaults returns a copy with zero fields set to their defaults.
@@ -43,10 +48,11 @@ func (c Config) WithDefaults() Config {
 }
 
 type server struct {
-	cfg    Config
-	store  *eventloom.Store
-	pool   *pgxpool.Pool
-	logger *slog.Logger
+	cfg      Config
+	store    *eventloom.Store
+	pool     *pgxpool.Pool
+	checkout *checkout.Service
+	logger   *slog.Logger
 }
 
 // NewHandler returns the HTTP handler for the whole API.
@@ -54,7 +60,10 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &server{cfg: cfg.WithDefaults(), store: store, pool: store.Pool(), logger: logger}
+	s := &server{cfg: cfg.WithDefaults(), store: store, pool: store.Pool(), checkout: cfg.Checkout, logger: logger}
+	if s.checkout == nil {
+		s.checkout = checkout.New(store, checkout.Config{Embedder: embed.NewOffline(), Logger: logger})
+	}
 	r := chi.NewRouter()
 	r.Use(middleware.RequestID, s.recoverer, s.deadline)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
@@ -77,6 +86,8 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 		r.Get("/entities/{entity}", s.getEntity)
 		r.Get("/projection", s.projectionStatus)
 		r.Post("/cypher", s.cypher)
+		r.Post("/checkout", s.checkoutPacket)
+		r.Post("/query", s.query)
 	})
 	return r
 }

@@ -47,6 +47,9 @@ Commands:
                      deterministic digest of a space's projected state
   facts --space S    facts now (--entity E; --at T for valid at T; --as-of-seq N for what
                      memory said then; --json)
+  checkout --space S --query Q
+                     a cited, token-budgeted context packet (--purpose, --max-tokens, --session,
+                     --as-of, --disable-lanes, --no-record, --json)
   doctor             check the database, schema, extensions (AGE on or off), projection lag and
                      embeddings; one line per problem with its remedy; exit 1 on failure (--json)
   migrate [--json]   apply the embedded schema migrations (River's tables included)
@@ -127,6 +130,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return projectionCmd(ctx, args[1:], dbURL, getenv, logger, stdout, stderr)
 	case "facts":
 		return factsCmd(ctx, args[1:], dbURL, stdout, stderr)
+	case "checkout":
+		return checkoutCmd(ctx, args[1:], dbURL, getenv, logger, stdout, stderr)
 	case "doctor":
 		return doctorCmd(ctx, args[1:], dbURL, getenv, stdout, stderr)
 	case "migrate":

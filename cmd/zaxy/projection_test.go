@@ -71,3 +71,22 @@ func TestRebuildChecksumFactsAndDoctorCommands(t *testing.T) {
 	require.Contains(t, out.String(), "AGE is off")
 	require.Equal(t, 0, cli("", "rebuild", "--space", "cli"), errOut.String())
 }
+
+func TestCheckoutCommand(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	getenv := func(k string) string {
+		if k == "ZAXY_DATABASE_URL" {
+			return db.AppURL
+		}
+		return ""
+	}
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run(ctx, []string{"append", "--space", "co", "--type", "message", "--content", "The registry times out after 30 seconds", "--data", `{"role":"user"}`}, getenv, nil, &out, &errOut), errOut.String())
+	out.Reset()
+	require.Equal(t, 0, run(ctx, []string{"checkout", "--space", "co", "--query", "registry timeout", "--max-tokens", "300"}, getenv, nil, &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "times out after 30 seconds")
+	require.Contains(t, out.String(), "of 300 tokens")
+	require.Equal(t, 2, run(ctx, []string{"checkout", "--space", "co", "--query", "x", "--purpose", "gossip"}, getenv, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "purpose")
+}

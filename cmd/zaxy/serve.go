@@ -16,6 +16,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/migrations"
@@ -106,6 +107,11 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 	}
 	defer pool.Close()
 	store := eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
+	provider, err := cfg.memory.embedProvider()
+	if err != nil {
+		return err
+	}
+	cfg.http.Checkout = checkout.New(store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
 	srv := &http.Server{
 		Handler:           api.NewHandler(cfg.http, store, logger),
 		ReadHeaderTimeout: 10 * time.Second,

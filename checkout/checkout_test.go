@@ -1,0 +1,253 @@
+package checkout_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+type fixture struct {
+	pool  *pgxpool.Pool
+	store *eventloom.Store
+	proj  *projection.Projector
+	svc   *checkout.Service
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	proj, err := projection.New(context.Background(), pool, projection.Config{})
+	require.NoError(t, err)
+	store := eventloom.NewStore(pool, nil, nil)
+	return &fixture{pool: pool, store: store, proj: proj, svc: checkout.New(store, checkout.Config{Embedder: embed.NewOffline()})}
+}
+
+func (f *fixture) append(t *testing.T, space string, events ...eventloom.NewEvent) []eventloom.Receipt {
+	t.Helper()
+	res, err := f.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
+	require.NoError(t, err)
+	return res.Receipts
+}
+
+// index projects and embeds a space, as the workers would.
+func (f *fixture) index(t *testing.T, space string) {
+	t.Helper()
+	ctx := context.Background()
+	_, err := f.proj.ProjectSpace(ctx, space)
+	require.NoError(t, err)
+	_, err = projection.NewEmbedder(f.pool, embed.NewOffline(), 0).EmbedSpace(ctx, space)
+	require.NoError(t, err)
+}
+
+func msg(session, role, text string) eventloom.NewEvent {
+	return eventloom.NewEvent{Type: "message", SessionID: session, Content: text, Data: json.RawMessage(fmt.Sprintf(`{"role":%q}`, role))}
+}
+
+func fact(subject, predicate, object string, at string) eventloom.NewEvent {
+	t, _ := time.Parse(time.RFC3339, at)
+	return eventloom.NewEvent{Type: "fact.asserted", OccurredAt: &t,
+		Data: json.RawMessage(fmt.Sprintf(`{"subject":%q,"predicate":%q,"object":%q}`, subject, predicate, object))}
+}
+
+// seedSpace is a small project memory: facts that changed, a failing tool, conversation.
+func seedSpace(t *testing.T, f *fixture, space string) {
+	f.append(t, space,
+		fact("deploy pipeline", "runs on", "Jenkins", "2024-01-01T00:00:00Z"),
+		fact("deploy pipeline", "runs on", "GitHub Actions", "2024-05-01T00:00:00Z"),
+		fact("Dana", "owns", "deploy pipeline", "2024-01-01T00:00:00Z"),
+		fact("Dana", "prefers", "small pull requests", "2024-01-01T00:00:00Z"),
+		msg("s1", "user", "The staging deploy failed again with a timeout while pushing the image to the registry."),
+		msg("s1", "assistant", "The registry timeout comes from the 30s client limit in cmd/deploy/push.go; raising it to 120s fixed the last failure."),
+		eventloom.NewEvent{Type: "tool_call.completed", SessionID: "s1", Content: "ran the deploy",
+			Data: json.RawMessage(`{"tool":"make deploy","outcome":"failure","error":"context deadline exceeded pushing image"}`)},
+		msg("s2", "user", "Let's plan the billing service migration for next quarter."),
+		msg("s2", "user", strings.Repeat("Background chatter about lunch options and the weather. ", 60)+"The billing migration needs a schema freeze first."),
+	)
+}
+
+func TestCheckout_CitesEveryClaimWithinBudget(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	space := "proj"
+	seedSpace(t, f, space)
+	f.index(t, space)
+
+	for _, budget := range []int{200, 500, 2000} {
+		p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "why did the deploy fail with a timeout?", MaxTokens: budget, SessionID: "s1"})
+		require.NoError(t, err)
+		require.LessOrEqual(t, p.Budget.Used, budget, "budget %d", budget)
+		require.Equal(t, checkout.EstimateTokens(p.Text), p.Budget.Used)
+		n := 0
+		for _, tier := range p.Tiers {
+			for _, it := range tier.Items {
+				n++
+				require.NotEmpty(t, it.Citations, it.ItemID)
+				for _, c := range it.Citations {
+					var hash []byte
+					require.NoError(t, f.pool.QueryRow(ctx, `SELECT hash FROM events WHERE space_id = $1 AND seq = $2`, space, c.Seq).Scan(&hash))
+					require.Equal(t, []byte(c.Hash), hash, "citation of %s", it.ItemID)
+				}
+				require.Contains(t, p.Text, fmt.Sprintf("[%d] ", it.Ref))
+			}
+		}
+		require.NotZero(t, n)
+		if budget == 2000 {
+			require.Equal(t, "debugging", p.Purpose)
+			require.True(t, p.PurposeInferred)
+			require.Contains(t, p.Text, "120s", "the fix is in the packet")
+			require.NotZero(t, p.SurfacedSeq)
+		}
+	}
+	res, err := f.store.Verify(ctx, space)
+	require.NoError(t, err)
+	require.True(t, res.OK)
+}
+
+func TestCheckout_StablePrefixIsByteIdenticalAcrossCalls(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	space := "prefix"
+	seedSpace(t, f, space)
+	f.index(t, space)
+	var prefix string
+	for i, q := range []string{"deploy timeout", "billing migration plan", "who owns the deploy pipeline?"} {
+		p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: q, SessionID: "s1"})
+		require.NoError(t, err)
+		require.Positive(t, p.Diagnostics.StablePrefixBytes)
+		got := p.Text[:p.Diagnostics.StablePrefixBytes]
+		if i == 0 {
+			prefix = got
+			require.Contains(t, prefix, "deploy pipeline runs on GitHub Actions")
+			continue
+		}
+		require.Equal(t, prefix, got, "query %q", q)
+	}
+}
+
+func TestCheckout_SurfacesSupersededFactsAsWarnings(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	space := "warn"
+	seedSpace(t, f, space)
+	f.index(t, space)
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "what does the deploy pipeline run on?"})
+	require.NoError(t, err)
+	var found bool
+	for _, w := range p.Warnings {
+		if w.Code == "superseded" && strings.Contains(w.Message, "Jenkins") {
+			found = true
+			require.NotEmpty(t, w.Citations)
+		}
+	}
+	require.True(t, found, "the Jenkins version is surfaced as a warning: %+v", p.Warnings)
+
+	// Asked as of March 2024, Jenkins is the valid fact.
+	march := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	p, err = f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "what does the deploy pipeline run on?", AsOf: &march})
+	require.NoError(t, err)
+	require.Contains(t, p.Text, "deploy pipeline runs on Jenkins")
+}
+
+func TestCheckout_FindsAnEventAppendedAMomentAgoBeforeProjection(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	space := "fresh"
+	seedSpace(t, f, space)
+	f.index(t, space)
+	r := f.append(t, space, msg("s3", "user", "The new Kafka cluster lives in zone europe-north1."))
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "where is the Kafka cluster?"})
+	require.NoError(t, err)
+	require.Positive(t, p.Diagnostics.ProjectionLag)
+	require.Contains(t, p.Text, "europe-north1")
+	require.Contains(t, p.Text, fmt.Sprintf("seq %d", r[0].Seq))
+}
+
+func TestCheckout_RecordsSurfacingWhichIsNeverRetrieved(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	space := "surf"
+	seedSpace(t, f, space)
+	f.index(t, space)
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "registry timeout"})
+	require.NoError(t, err)
+	var typ, data string
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT type, data::text FROM events WHERE space_id = $1 AND seq = $2`, space, p.SurfacedSeq).Scan(&typ, &data))
+	require.Equal(t, "checkout.surfaced", typ)
+	require.Contains(t, data, "ev:")
+	f.index(t, space)
+	q, err := f.svc.Query(ctx, &checkout.Request{SpaceID: space, Query: "registry timeout surfaced checkout items", Limit: 200})
+	require.NoError(t, err)
+	for _, it := range q.Items {
+		require.NotEqual(t, "checkout.surfaced", it.Kind)
+	}
+}
+
+func TestCheckout_LanesCanBeSwitchedOffAndReportScores(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	space := "lanes"
+	seedSpace(t, f, space)
+	f.index(t, space)
+	q, err := f.svc.Query(ctx, &checkout.Request{SpaceID: space, Query: "registry timeout", DisableLanes: []string{"vector", "recent"}})
+	require.NoError(t, err)
+	require.True(t, q.Lanes["vector"].Off)
+	require.NotEmpty(t, q.Items)
+	for _, it := range q.Items {
+		require.NotContains(t, it.Components, "vector")
+		var sum float64
+		for _, c := range it.Components {
+			sum += c.Score
+		}
+		require.Positive(t, sum)
+	}
+}
+
+func TestCheckout_RejectsBadInput(t *testing.T) {
+	f := newFixture(t)
+	f.append(t, "bad", msg("", "user", "hello"))
+	for _, tc := range []struct {
+		req   checkout.Request
+		field string
+	}{
+		{checkout.Request{SpaceID: "bad", Query: "  "}, "query"},
+		{checkout.Request{SpaceID: "bad", Query: "x", MaxTokens: 10}, "max_tokens"},
+		{checkout.Request{SpaceID: "bad", Query: "x", MaxTokens: 100000}, "max_tokens"},
+		{checkout.Request{SpaceID: "bad", Query: "x", Purpose: "gossip"}, "purpose"},
+		{checkout.Request{SpaceID: "bad", Query: "x", DisableLanes: []string{"telepathy"}}, "disable_lanes"},
+		{checkout.Request{SpaceID: "Bad Space", Query: "x"}, "space"},
+	} {
+		_, err := f.svc.Checkout(context.Background(), &tc.req)
+		var ve *eventloom.ValidationError
+		require.ErrorAs(t, err, &ve, tc.field)
+		require.Equal(t, tc.field, ve.Field)
+	}
+	_, err := f.svc.Checkout(context.Background(), &checkout.Request{SpaceID: "nope", Query: "x"})
+	require.ErrorIs(t, err, eventloom.ErrNotFound)
+}
+
+func TestInferPurpose(t *testing.T) {
+	for q, want := range map[string]string{
+		"why does the build fail?":            "debugging",
+		"review the pull request for billing": "review",
+		"refactor the projector":              "refactoring",
+		"plan next steps for the migration":   "planning",
+		"implement the checkout endpoint":     "implementation",
+		"what do we know about Dana?":         "exploration",
+		"deploy pipeline":                     "general",
+	} {
+		require.Equal(t, want, checkout.InferPurpose(q), q)
+	}
+}

@@ -1,0 +1,227 @@
+package checkout
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/sql"
+)
+
+// Citation points at the event a claim comes from. Start and End, when set, are the
+// character range of the event's content an excerpt took.
+type Citation struct {
+	Seq   int64          `json:"seq"`
+	Hash  eventloom.Hash `json:"hash"`
+	Start *int           `json:"start,omitempty"`
+	End   *int           `json:"end,omitempty"`
+}
+
+// Labels say how far an item can be trusted and whether memory has moved on from it.
+type Labels struct {
+	// Authority is "log" for events, or a fact's authority (asserted, extracted, inferred).
+	Authority    string `json:"authority"`
+	ReviewStatus string `json:"review_status,omitempty"`
+	Inferred     bool   `json:"inferred,omitempty"`
+	// Stale: the item is not in the projections yet (found in the raw log) or its validity
+	// window has ended.
+	Stale bool `json:"stale,omitempty"`
+	// Attenuated: memory marked it (invalidated, closed); it left default ranking.
+	Attenuated  bool   `json:"attenuated,omitempty"`
+	Superseded  bool   `json:"superseded,omitempty"`
+	Invalidated string `json:"invalidated,omitempty"`
+}
+
+// Item is one memory in a packet or a query result.
+type Item struct {
+	// Ref is the citation marker in the rendered text ([Ref]).
+	Ref    int    `json:"ref,omitempty"`
+	ItemID string `json:"item_id"`
+	// Kind is the event type, or "fact".
+	Kind       string               `json:"kind"`
+	Text       string               `json:"text"`
+	Tokens     int                  `json:"tokens"`
+	Score      float64              `json:"score"`
+	Components map[string]Component `json:"components,omitempty"`
+	Labels     Labels               `json:"labels"`
+	Citations  []Citation           `json:"citations"`
+	SessionID  string               `json:"session_id,omitempty"`
+	OccurredAt *time.Time           `json:"occurred_at,omitempty"`
+
+	boostKind string
+	fact      *factRow
+}
+
+// factRow is what the packet needs of a fact version.
+type factRow struct {
+	id, subject, predicate, object, status string
+	supersededBy                           *string
+	version                                int32
+	validTo                                *time.Time
+	recordedSeq                            int64
+	closeReason                            *string
+}
+
+// maxItemChars caps an item's text; longer events become excerpts around the query's words.
+const maxItemChars = 1200
+
+// fetchItems loads the items with the given ids (and the fact versions they superseded,
+// returned separately) in one transaction.
+func fetchItems(ctx context.Context, tx pgx.Tx, space, query string, ids []string, asOf time.Time) (map[string]*Item, []*Item, error) {
+	var seqs []int64
+	var factIDs []string
+	for _, id := range ids {
+		if seq := seqOfItem(id); seq > 0 {
+			seqs = append(seqs, seq)
+		} else if strings.HasPrefix(id, "fact:") {
+			factIDs = append(factIDs, strings.TrimPrefix(id, "fact:"))
+		}
+	}
+	items := map[string]*Item{}
+	if len(seqs) > 0 {
+		rows, err := tx.Query(ctx, sql.Query("checkout/fetch_events"), space, seqs)
+		if err != nil {
+			return nil, nil, fmt.Errorf("fetch events: %w", err)
+		}
+		var seq int64
+		var typ, session, actor, content, data string
+		var occurred time.Time
+		var hash []byte
+		var invalidated *string
+		words := contentWords(query)
+		if _, err := pgx.ForEachRow(rows, []any{&seq, &typ, &session, &actor, &occurred, &content, &data, &hash, &invalidated}, func() error {
+			it := eventItem(seq, typ, session, content, data, hash, words)
+			t := occurred.UTC()
+			it.OccurredAt = &t
+			if invalidated != nil {
+				it.Labels.Invalidated = *invalidated
+				it.Labels.Attenuated = true
+			}
+			items[it.ItemID] = it
+			return nil
+		}); err != nil {
+			return nil, nil, fmt.Errorf("fetch events: %w", err)
+		}
+	}
+	var previous []*Item
+	if len(factIDs) > 0 {
+		rows, err := tx.Query(ctx, sql.Query("checkout/fetch_facts"), space, factIDs)
+		if err != nil {
+			return nil, nil, fmt.Errorf("fetch facts: %w", err)
+		}
+		var f factRow
+		var object, value *string
+		var validFrom time.Time
+		var recordedHash []byte
+		var evidence, authority, review string
+		var inferred, asked bool
+		if _, err := pgx.ForEachRow(rows, []any{&f.id, &f.subject, &f.predicate, &object, &value, &f.version, &f.status,
+			&f.supersededBy, &validFrom, &f.validTo, &f.recordedSeq, &recordedHash, &evidence, &authority, &review, &inferred,
+			&f.closeReason, &asked}, func() error {
+			row := f
+			row.object = valueText(object, value)
+			it := &Item{
+				ItemID: "fact:" + f.id, Kind: "fact", boostKind: "fact", fact: &row,
+				Text:   fmt.Sprintf("%s %s %s", f.subject, f.predicate, row.object),
+				Labels: Labels{Authority: authority, ReviewStatus: review, Inferred: inferred},
+			}
+			var ev []Citation
+			if err := json.Unmarshal([]byte(evidence), &ev); err != nil {
+				return fmt.Errorf("fact %s evidence: %w", f.id, err)
+			}
+			it.Citations = ev
+			if f.status != "current" {
+				it.Labels.Attenuated = true
+				it.Labels.Superseded = f.status == "superseded"
+				if f.status == "invalidated" && f.closeReason != nil {
+					it.Labels.Invalidated = *f.closeReason
+				}
+			}
+			if f.validTo != nil && !f.validTo.After(asOf) {
+				it.Labels.Stale = true
+			}
+			if asked {
+				items[it.ItemID] = it
+			} else {
+				previous = append(previous, it)
+			}
+			return nil
+		}); err != nil {
+			return nil, nil, fmt.Errorf("fetch facts: %w", err)
+		}
+	}
+	return items, previous, nil
+}
+
+// valueText renders a fact's object entity name or JSON value for reading.
+func valueText(object, value *string) string {
+	if object != nil {
+		return *object
+	}
+	if value == nil {
+		return ""
+	}
+	var s string
+	if json.Unmarshal([]byte(*value), &s) == nil {
+		return s
+	}
+	return *value
+}
+
+// eventItem renders an event as an item: its content (an excerpt around the query's words
+// when long), or a summary of its data when it has no text.
+func eventItem(seq int64, typ, session, content, data string, hash []byte, words []string) *Item {
+	it := &Item{
+		ItemID: fmt.Sprintf("ev:%d", seq), Kind: typ, boostKind: typ, SessionID: session,
+		Labels: Labels{Authority: "log"},
+	}
+	cite := Citation{Seq: seq, Hash: hash}
+	text := strings.TrimSpace(content)
+	if typ == "tool_call.completed" {
+		var d struct{ Tool, Outcome, Error, Arguments string }
+		_ = json.Unmarshal([]byte(data), &d)
+		if d.Outcome == "failure" {
+			it.boostKind = "tool_call.failure"
+		}
+		text = strings.TrimSpace(fmt.Sprintf("%s — tool %s %s %s %s", text, d.Tool, d.Outcome, d.Arguments, d.Error))
+		text = strings.TrimPrefix(text, "— ")
+	} else if text == "" {
+		text = typ + " " + data
+	} else if n := utf8.RuneCountInString(text); n > maxItemChars {
+		start := excerptStart([]rune(text), words)
+		end := min(start+maxItemChars, n)
+		runes := []rune(text)
+		text = "…" + string(runes[start:end]) + "…"
+		cite.Start, cite.End = &start, &end
+	}
+	it.Text = text
+	it.Citations = []Citation{cite}
+	return it
+}
+
+// excerptStart picks where a window of maxItemChars characters should start: a little
+// before the first query word found, or at the start.
+func excerptStart(text []rune, words []string) int {
+	lower := strings.ToLower(string(text))
+	best := -1
+	for _, w := range words {
+		if i := strings.Index(lower, w); i >= 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0
+	}
+	start := utf8.RuneCountInString(lower[:best]) - maxItemChars/4
+	return max(0, min(start, len(text)-maxItemChars))
+}
+
+// EstimateTokens is the deterministic token estimate packets are budgeted with: one token per
+// four characters, rounded up.
+func EstimateTokens(s string) int { return (utf8.RuneCountInString(s) + 3) / 4 }

@@ -1,0 +1,227 @@
+package checkout
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/sql"
+)
+
+// laneK is how many candidates each lane returns.
+const laneK = 50
+
+// laneResult is one lane's ranked item ids, best first.
+type laneResult struct {
+	name     string
+	items    []string
+	entities []string // exact lane: the matched entity ids
+	err      error
+	took     time.Duration
+}
+
+// queryKeys are the candidate entity keys of a query: every 1–4 word window, normalized,
+// plus tokens that look like ids, handles or paths.
+func queryKeys(query string) []string {
+	words := strings.FieldsFunc(query, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",;:!?\"()[]{}", r)
+	})
+	for i, w := range words {
+		words[i] = strings.TrimRight(w, ".'")
+	}
+	seen := map[string]bool{}
+	var keys []string
+	for n := 1; n <= 4; n++ {
+		for i := 0; i+n <= len(words); i++ {
+			k := graph.Key(strings.Join(words[i:i+n], " "))
+			if k != "" && !seen[k] && !stopword[k] {
+				seen[k] = true
+				keys = append(keys, k, words[i])
+			}
+		}
+	}
+	return keys
+}
+
+// stopword holds single words never worth an exact entity match.
+var stopword = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an the and or but if of to in on at by for with from as is are was were be been
+		it its this that these those i me my we our you your he she they them his her their what which who whom when
+		where why how do does did done have has had not no yes can could should would will shall may might must about
+		into over under again than then so too very just also any all some each more most other such only own same
+		there here out up down off`) {
+		stopword[w] = true
+	}
+}
+
+func (s *Service) laneExact(ctx context.Context, q pgx.Tx, r *Request, asOf time.Time) laneResult {
+	res := laneResult{name: LaneExact}
+	rows, err := q.Query(ctx, sql.Query("checkout/lane_exact"), r.SpaceID, queryKeys(r.Query), asOf, laneK)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	seen := map[string]bool{}
+	var item, entity string
+	_, res.err = pgx.ForEachRow(rows, []any{&item, &entity}, func() error {
+		res.items = append(res.items, item)
+		if !seen[entity] {
+			seen[entity] = true
+			res.entities = append(res.entities, entity)
+		}
+		return nil
+	})
+	return res
+}
+
+func (s *Service) laneKeyword(ctx context.Context, q pgx.Tx, r *Request, asOf time.Time) laneResult {
+	res := laneResult{name: LaneKeyword}
+	rows, err := q.Query(ctx, sql.Query("checkout/lane_keyword"), r.SpaceID, r.Query, s.cfg.TextSearchConfig, asOf, laneK)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	var item string
+	var score float64
+	_, res.err = pgx.ForEachRow(rows, []any{&item, &score}, func() error {
+		res.items = append(res.items, item)
+		return nil
+	})
+	return res
+}
+
+func (s *Service) laneVector(ctx context.Context, r *Request, asOf time.Time) laneResult {
+	res := laneResult{name: LaneVector}
+	if s.cfg.Embedder == nil {
+		return res
+	}
+	vs, err := s.cfg.Embedder.Embed(ctx, []string{r.Query})
+	if err != nil {
+		res.err = err
+		return res
+	}
+	hits, err := Vector(ctx, s.pool, VectorParams{
+		SpaceID: r.SpaceID, Model: s.cfg.Embedder.Model(), Dimensions: s.cfg.Embedder.Dimensions(),
+		Vector: vs[0], K: laneK, EfSearch: s.cfg.EfSearch,
+	})
+	if err != nil {
+		res.err = err
+		return res
+	}
+	for _, h := range hits {
+		res.items = append(res.items, h.ItemID)
+	}
+	return res
+}
+
+func (s *Service) laneGraph(ctx context.Context, q pgx.Tx, r *Request, seeds []string, asOf time.Time) laneResult {
+	res := laneResult{name: LaneGraph}
+	if len(seeds) == 0 {
+		return res
+	}
+	rows, err := q.Query(ctx, sql.Query("checkout/lane_graph"), r.SpaceID, seeds, asOf, laneK)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	var item, entity string
+	_, res.err = pgx.ForEachRow(rows, []any{&item, &entity}, func() error {
+		res.items = append(res.items, item)
+		return nil
+	})
+	return res
+}
+
+// laneVerbatim ranks the not-yet-projected tail of the log by how many query words each
+// event contains.
+func (s *Service) laneVerbatim(ctx context.Context, q pgx.Tx, r *Request, asOf time.Time) laneResult {
+	res := laneResult{name: LaneVerbatim}
+	rows, err := q.Query(ctx, sql.Query("checkout/lane_verbatim"), r.SpaceID, asOf, 1000)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	words := contentWords(r.Query)
+	type scored struct {
+		item  string
+		score int
+		seq   int64
+	}
+	var found []scored
+	var seq int64
+	var typ, session, content, data string
+	_, res.err = pgx.ForEachRow(rows, []any{&seq, &typ, &session, &content, &data}, func() error {
+		text := strings.ToLower(content + " " + data)
+		n := 0
+		for _, w := range words {
+			if strings.Contains(text, w) {
+				n++
+			}
+		}
+		if n > 0 {
+			found = append(found, scored{item: projection.EventItemID(seq), score: n, seq: seq})
+		}
+		return nil
+	})
+	slices.SortStableFunc(found, func(a, b scored) int {
+		if a.score != b.score {
+			return b.score - a.score
+		}
+		return cmp.Compare(b.seq, a.seq)
+	})
+	for i := 0; i < len(found) && i < laneK; i++ {
+		res.items = append(res.items, found[i].item)
+	}
+	return res
+}
+
+func (s *Service) laneRecent(ctx context.Context, q pgx.Tx, r *Request, asOf time.Time) laneResult {
+	res := laneResult{name: LaneRecent}
+	rows, err := q.Query(ctx, sql.Query("checkout/lane_recent"), r.SpaceID, r.SessionID, asOf, recentK)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	var seq int64
+	_, res.err = pgx.ForEachRow(rows, []any{&seq}, func() error {
+		res.items = append(res.items, projection.EventItemID(seq))
+		return nil
+	})
+	return res
+}
+
+// recentK is how many recent events the recent lane (and the session tier) consider.
+const recentK = 10
+
+// contentWords are the lowercased query words of three or more letters that are not
+// stopwords.
+func contentWords(query string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(w) >= 3 && !stopword[w] && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// seqOfItem returns the seq of an event item id ("ev:12"), or 0.
+func seqOfItem(id string) int64 {
+	if !strings.HasPrefix(id, "ev:") {
+		return 0
+	}
+	n, _ := strconv.ParseInt(id[3:], 10, 64)
+	return n
+}

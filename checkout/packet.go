@@ -1,0 +1,340 @@
+package checkout
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// Tier names, in the order a packet serializes them: what rarely changes first, so repeated
+// checkouts share a byte-identical prefix (provider prompt caches hit).
+const (
+	TierStable  = "stable"
+	TierSession = "session"
+	TierQuery   = "query"
+)
+
+// Shares of the budget the stable and session tiers may take at most; the query tier gets
+// the rest and anything they leave.
+const (
+	stableShare  = 0.25
+	sessionShare = 0.20
+)
+
+// Tier is one section of a packet.
+type Tier struct {
+	Name  string  `json:"name"`
+	Items []*Item `json:"items"`
+}
+
+// Warning flags something the agent should know about what it is given.
+type Warning struct {
+	Code      string     `json:"code"`
+	Message   string     `json:"message"`
+	ItemID    string     `json:"item_id,omitempty"`
+	Citations []Citation `json:"citations,omitempty"`
+}
+
+// Elided is an item left out, and why.
+type Elided struct {
+	ItemID string `json:"item_id"`
+	Tokens int    `json:"tokens"`
+	Reason string `json:"reason"`
+}
+
+// Budget reports the packet's token accounting.
+type Budget struct {
+	Requested int      `json:"requested"`
+	Used      int      `json:"used"`
+	Elided    []Elided `json:"elided"`
+}
+
+// Diagnostics reports how the packet was made.
+type Diagnostics struct {
+	Lanes             map[string]LaneStat `json:"lanes"`
+	ProjectionLag     int64               `json:"projection_lag"`
+	StablePrefixBytes int                 `json:"stable_prefix_bytes"`
+	TotalMS           float64             `json:"total_ms"`
+	Candidates        int                 `json:"candidates"`
+}
+
+// Packet is a checkout's answer (DESIGN.md §3).
+type Packet struct {
+	SpaceID         string      `json:"space_id"`
+	Query           string      `json:"query"`
+	Purpose         string      `json:"purpose"`
+	PurposeInferred bool        `json:"purpose_inferred"`
+	AsOf            time.Time   `json:"as_of"`
+	Tiers           []Tier      `json:"tiers"`
+	Warnings        []Warning   `json:"warnings"`
+	Budget          Budget      `json:"budget"`
+	Text            string      `json:"text"`
+	Diagnostics     Diagnostics `json:"diagnostics"`
+	// SurfacedSeq is the checkout.surfaced event recording this packet (0 with NoRecord).
+	SurfacedSeq int64 `json:"surfaced_seq,omitempty"`
+}
+
+// tierHeader titles each tier in the rendered text.
+var tierHeader = map[string]string{
+	TierStable:  "## Stable facts",
+	TierSession: "## This session",
+	TierQuery:   "## Relevant memory",
+}
+
+// Checkout builds a cited, token-budgeted packet for r and records what it surfaced.
+func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
+	start := time.Now()
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	rk, err := s.rank(ctx, r, 100, true)
+	if err != nil {
+		return nil, err
+	}
+	p := &Packet{
+		SpaceID: r.SpaceID, Query: r.Query, Purpose: rk.purpose, PurposeInferred: rk.purposeInferred, AsOf: rk.asOf,
+		Warnings: []Warning{}, Budget: Budget{Requested: r.MaxTokens, Elided: []Elided{}},
+		Diagnostics: Diagnostics{Lanes: rk.lanes, ProjectionLag: rk.lag, Candidates: len(rk.fused)},
+	}
+	used := map[string]bool{}
+	tokens := 0
+	// Each tier gets its share; the header lines count against the budget too.
+	fill := func(name string, ids []string, scores map[string]*scored, limit int) Tier {
+		t := Tier{Name: name, Items: []*Item{}}
+		spent := EstimateTokens(tierHeader[name] + "\n")
+		for _, id := range ids {
+			it := rk.items[id]
+			if it == nil || used[id] {
+				continue
+			}
+			line := renderLine(0, it)
+			cost := EstimateTokens(line + "\n")
+			if tokens+spent+cost > r.MaxTokens || spent+cost > limit {
+				p.Budget.Elided = append(p.Budget.Elided, Elided{ItemID: id, Tokens: cost, Reason: "over the " + name + " tier's share of the budget"})
+				continue
+			}
+			used[id] = true
+			if c := scores[id]; c != nil {
+				it.Score, it.Components = c.score, c.components
+			}
+			it.Tokens = cost
+			spent += cost
+			t.Items = append(t.Items, it)
+		}
+		if len(t.Items) > 0 {
+			tokens += spent
+		}
+		return t
+	}
+	byID := map[string]*scored{}
+	for _, c := range rk.fused {
+		byID[c.itemID] = c
+	}
+	stable := fill(TierStable, rk.stable, byID, int(float64(r.MaxTokens)*stableShare))
+	recent := make([]string, len(rk.recent))
+	for i, id := range rk.recent {
+		recent[len(rk.recent)-1-i] = id // oldest first: the session reads in order
+	}
+	session := fill(TierSession, recent, byID, int(float64(r.MaxTokens)*sessionShare))
+	query := s.packQuery(rk, used, &tokens, r.MaxTokens, p)
+	p.Tiers = []Tier{stable, session, query}
+	p.Warnings = append(p.Warnings, warnings(rk, used)...)
+
+	// Number the items in tier order and render.
+	var b strings.Builder
+	ref := 0
+	for _, t := range p.Tiers {
+		if len(t.Items) == 0 {
+			continue
+		}
+		b.WriteString(tierHeader[t.Name] + "\n")
+		for _, it := range t.Items {
+			ref++
+			it.Ref = ref
+			b.WriteString(renderLine(ref, it) + "\n")
+		}
+		if t.Name == TierStable {
+			p.Diagnostics.StablePrefixBytes = b.Len()
+		}
+	}
+	p.Text = b.String()
+	p.Budget.Used = EstimateTokens(p.Text)
+	if !r.NoRecord {
+		seq, err := s.recordSurfaced(ctx, r, p)
+		if err != nil {
+			return nil, err
+		}
+		p.SurfacedSeq = seq
+	}
+	p.Diagnostics.TotalMS = float64(time.Since(start).Microseconds()) / 1000
+	return p, nil
+}
+
+// packQuery fills the query tier greedily by value per token: the fused score divided by the
+// item's tokens (at least minValueTokens, so one-word items do not crowd out the best
+// evidence), until the budget is spent.
+func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budget int, p *Packet) Tier {
+	t := Tier{Name: TierQuery, Items: []*Item{}}
+	header := EstimateTokens(tierHeader[TierQuery] + "\n")
+	type cand struct {
+		it    *Item
+		c     *scored
+		cost  int
+		value float64
+	}
+	var cands []cand
+	for i, c := range rk.fused {
+		if i == queryCandidates {
+			break
+		}
+		it := rk.items[c.itemID]
+		if it == nil || used[c.itemID] {
+			continue
+		}
+		cost := EstimateTokens(renderLine(0, it) + "\n")
+		cands = append(cands, cand{it: it, c: c, cost: cost, value: c.score / float64(max(cost, minValueTokens))})
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.value, a.value) })
+	spent := header
+	for _, c := range cands {
+		if *tokens+spent+c.cost > budget {
+			p.Budget.Elided = append(p.Budget.Elided, Elided{ItemID: c.it.ItemID, Tokens: c.cost, Reason: "over the token budget"})
+			continue
+		}
+		spent += c.cost
+		c.it.Score, c.it.Components, c.it.Tokens = c.c.score, c.c.components, c.cost
+		used[c.it.ItemID] = true
+		t.Items = append(t.Items, c.it)
+	}
+	// Within the tier, the best first.
+	slices.SortStableFunc(t.Items, func(a, b *Item) int { return cmp.Compare(b.Score, a.Score) })
+	if len(t.Items) > 0 {
+		*tokens += spent
+	}
+	return t
+}
+
+// queryCandidates is how many fused items the query tier considers.
+const queryCandidates = 60
+
+// minValueTokens is the floor of an item's cost when computing value per token.
+const minValueTokens = 40
+
+// renderLine is an item as the prompt shows it: marker, text, labels and citations.
+func renderLine(ref int, it *Item) string {
+	var b strings.Builder
+	if ref > 0 {
+		fmt.Fprintf(&b, "[%d] ", ref)
+	}
+	b.WriteString(strings.ReplaceAll(it.Text, "\n", " "))
+	var tags []string
+	switch {
+	case it.Labels.Invalidated != "":
+		tags = append(tags, "invalidated: "+it.Labels.Invalidated)
+	case it.Labels.Superseded:
+		tags = append(tags, "superseded")
+	}
+	if it.Labels.Inferred {
+		tags = append(tags, "inferred")
+	}
+	if it.Labels.Stale {
+		tags = append(tags, "stale")
+	}
+	for _, c := range it.Citations {
+		tag := fmt.Sprintf("seq %d #%s", c.Seq, c.Hash.String()[:8])
+		if c.Start != nil {
+			tag += fmt.Sprintf(" chars %d-%d", *c.Start, *c.End)
+		}
+		tags = append(tags, tag)
+		if len(tags) >= 4 {
+			break
+		}
+	}
+	fmt.Fprintf(&b, " (%s)", strings.Join(tags, "; "))
+	return b.String()
+}
+
+// warnings surfaces what memory has moved on from among the packed items: superseded and
+// invalidated versions and events, and the older versions a packed current fact replaced.
+func warnings(rk *ranking, used map[string]bool) []Warning {
+	var out []Warning
+	for _, prev := range rk.previous {
+		if prev.fact == nil || prev.fact.supersededBy == nil || !used["fact:"+*prev.fact.supersededBy] {
+			continue
+		}
+		out = append(out, Warning{Code: "superseded", ItemID: "fact:" + *prev.fact.supersededBy, Citations: prev.Citations,
+			Message: fmt.Sprintf("%s %s was %q (version %d) before it changed", prev.fact.subject, prev.fact.predicate, prev.fact.object, prev.fact.version)})
+	}
+	for id := range used {
+		it := rk.items[id]
+		switch {
+		case it.Labels.Invalidated != "":
+			out = append(out, Warning{Code: "invalidated", ItemID: id, Citations: it.Citations, Message: fmt.Sprintf("%q was marked invalid: %s", clip(it.Text), it.Labels.Invalidated)})
+		case it.Labels.Superseded:
+			out = append(out, Warning{Code: "superseded", ItemID: id, Citations: it.Citations, Message: fmt.Sprintf("%q has been superseded by a newer version", clip(it.Text))})
+		}
+	}
+	slices.SortFunc(out, func(a, b Warning) int {
+		return cmp.Or(cmp.Compare(a.ItemID, b.ItemID), cmp.Compare(a.Code, b.Code), cmp.Compare(a.Message, b.Message))
+	})
+	return out
+}
+
+// surfacedItem is one entry of a checkout.surfaced event.
+type surfacedItem struct {
+	ItemID string  `json:"item_id"`
+	Seqs   []int64 `json:"seqs"`
+	Tier   string  `json:"tier"`
+}
+
+// recordSurfaced appends the checkout.surfaced event listing what the packet surfaced; it is
+// bookkeeping, never retrieved as memory.
+func (s *Service) recordSurfaced(ctx context.Context, r *Request, p *Packet) (int64, error) {
+	sum := sha256.Sum256([]byte(r.Query))
+	data := struct {
+		Purpose     string         `json:"purpose"`
+		QuerySHA256 string         `json:"query_sha256"`
+		MaxTokens   int            `json:"max_tokens"`
+		UsedTokens  int            `json:"used_tokens"`
+		Items       []surfacedItem `json:"items"`
+	}{Purpose: p.Purpose, QuerySHA256: hex.EncodeToString(sum[:]), MaxTokens: r.MaxTokens, UsedTokens: p.Budget.Used, Items: []surfacedItem{}}
+	for _, t := range p.Tiers {
+		for _, it := range t.Items {
+			si := surfacedItem{ItemID: it.ItemID, Tier: t.Name}
+			for _, c := range it.Citations {
+				si.Seqs = append(si.Seqs, c.Seq)
+			}
+			data.Items = append(data.Items, si)
+		}
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return 0, err
+	}
+	res, err := s.store.Append(ctx, &eventloom.AppendParams{SpaceID: r.SpaceID, Events: []eventloom.NewEvent{{
+		Type: SurfacedType, SessionID: r.SessionID, Actor: "zaxy", Data: raw,
+	}}})
+	if err != nil {
+		return 0, fmt.Errorf("record surfaced items: %w", err)
+	}
+	return res.Receipts[0].Seq, nil
+}
+
+// SurfacedType is the bookkeeping event a checkout appends.
+const SurfacedType = "checkout.surfaced"
+
+// clip shortens a text for a warning message.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 120 {
+		return string(r[:120]) + "…"
+	}
+	return s
+}

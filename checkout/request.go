@@ -1,0 +1,136 @@
+package checkout
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// Purposes a checkout can be made for; each weighs the lanes and kinds of memory differently
+// (fusion.go).
+const (
+	PurposeGeneral        = "general"
+	PurposePlanning       = "planning"
+	PurposeExploration    = "exploration"
+	PurposeImplementation = "implementation"
+	PurposeDebugging      = "debugging"
+	PurposeReview         = "review"
+	PurposeRefactoring    = "refactoring"
+)
+
+// Purposes lists every purpose.
+var Purposes = []string{PurposeGeneral, PurposePlanning, PurposeExploration, PurposeImplementation,
+	PurposeDebugging, PurposeReview, PurposeRefactoring}
+
+// Lane names.
+const (
+	LaneExact    = "exact"
+	LaneKeyword  = "keyword"
+	LaneVector   = "vector"
+	LaneGraph    = "graph"
+	LaneVerbatim = "verbatim"
+	LaneRecent   = "recent"
+)
+
+// Lanes lists every lane.
+var Lanes = []string{LaneExact, LaneKeyword, LaneVector, LaneGraph, LaneVerbatim, LaneRecent}
+
+// Token budget limits of a checkout.
+const (
+	MinMaxTokens     = 200
+	MaxMaxTokens     = 32000
+	DefaultMaxTokens = 2000
+	maxQueryChars    = 4000
+)
+
+// Request is a checkout (or a raw query) of one space.
+type Request struct {
+	// SpaceID is the space to read. Required.
+	SpaceID string `json:"-"`
+	// Query is what the agent is about to do or asks. Required.
+	Query string `json:"query"`
+	// Purpose is one of Purposes; empty means inferred from the query (InferPurpose).
+	Purpose string `json:"purpose,omitempty"`
+	// MaxTokens is the packet's budget, MinMaxTokens..MaxMaxTokens. Default 2000.
+	MaxTokens int `json:"max_tokens,omitempty"`
+	// AsOf asks about another time: facts valid then and events that had occurred by then.
+	// Default now.
+	AsOf *time.Time `json:"as_of,omitempty"`
+	// SessionID is the agent's session; its recent events form the session tier.
+	SessionID string `json:"session_id,omitempty"`
+	// DisableLanes switches lanes off, for ablations.
+	DisableLanes []string `json:"disable_lanes,omitempty"`
+	// Limit caps the ranked results of a raw query (1–200, default 50).
+	Limit int `json:"limit,omitempty"`
+	// NoRecord skips appending the checkout.surfaced event (benchmarks, dry runs).
+	NoRecord bool `json:"no_record,omitempty"`
+}
+
+// validate checks r and fills defaults; errors name the field.
+func (r *Request) validate() error {
+	if err := eventloom.ValidateSpaceID(r.SpaceID); err != nil {
+		return err
+	}
+	switch q := strings.TrimSpace(r.Query); {
+	case q == "":
+		return &eventloom.ValidationError{Field: "query", Message: "is required"}
+	case utf8.RuneCountInString(q) > maxQueryChars:
+		return &eventloom.ValidationError{Field: "query", Message: "must be at most 4000 characters"}
+	}
+	if r.Purpose != "" && !slices.Contains(Purposes, r.Purpose) {
+		return &eventloom.ValidationError{Field: "purpose", Message: "must be one of " + strings.Join(Purposes, ", ") + ", got " + r.Purpose}
+	}
+	if r.MaxTokens == 0 {
+		r.MaxTokens = DefaultMaxTokens
+	}
+	if r.MaxTokens < MinMaxTokens || r.MaxTokens > MaxMaxTokens {
+		return &eventloom.ValidationError{Field: "max_tokens", Message: "must be between 200 and 32000"}
+	}
+	if r.AsOf != nil && (r.AsOf.Year() < 1 || r.AsOf.Year() > 9999) {
+		return &eventloom.ValidationError{Field: "as_of", Message: "must be a time between years 0001 and 9999"}
+	}
+	for i, l := range r.DisableLanes {
+		if !slices.Contains(Lanes, l) {
+			return &eventloom.ValidationError{Field: "disable_lanes", Message: "unknown lane " + l + " at index " + strconv.Itoa(i) + "; lanes are " + strings.Join(Lanes, ", ")}
+		}
+	}
+	if r.Limit == 0 {
+		r.Limit = 50
+	}
+	if r.Limit < 1 || r.Limit > 200 {
+		return &eventloom.ValidationError{Field: "limit", Message: "must be between 1 and 200"}
+	}
+	return nil
+}
+
+func (r *Request) laneOn(lane string) bool { return !slices.Contains(r.DisableLanes, lane) }
+
+// purposeRules map words of a query to a purpose, tried in order; the first match wins.
+var purposeRules = []struct {
+	purpose string
+	pattern *regexp.Regexp
+}{
+	{PurposeDebugging, regexp.MustCompile(`(?i)\b(error|errors|fail|fails|failed|failing|failure|bug|bugs|crash|crashes|exception|panic|stack ?trace|debug|broken|flaky|regression|timeout)\b`)},
+	{PurposeReview, regexp.MustCompile(`(?i)\b(review|pull request|pr|diff|approve|feedback on)\b`)},
+	{PurposeRefactoring, regexp.MustCompile(`(?i)\b(refactor|refactoring|clean ?up|rename|restructure|extract (a|the) )\b`)},
+	{PurposePlanning, regexp.MustCompile(`(?i)\b(plan|planning|roadmap|next steps?|should we|prioriti[sz]e|milestone|schedule)\b`)},
+	{PurposeImplementation, regexp.MustCompile(`(?i)\b(implement|implementing|add|build|write|code|function|endpoint|migration|test for)\b`)},
+	{PurposeExploration, regexp.MustCompile(`(?i)\b(what|who|when|where|which|why|how|overview|explore|remind|recall|tell me)\b`)},
+}
+
+// InferPurpose picks a purpose from the words of a query: the first of debugging, review,
+// refactoring, planning, implementation and exploration whose words it contains, else
+// general. docs/checkout.md lists the words.
+func InferPurpose(query string) string {
+	for _, r := range purposeRules {
+		if r.pattern.MatchString(query) {
+			return r.purpose
+		}
+	}
+	return PurposeGeneral
+}

@@ -1,0 +1,2 @@
+-- A space's projection lag.
+SELECT coalesce((SELECT lag FROM projection_status WHERE space_id = $1), 0)
