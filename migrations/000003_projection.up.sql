@@ -145,7 +145,7 @@ CREATE TABLE embedding_models (
 );
 
 -- Creates the partial HNSW index for one model (SECURITY DEFINER: the application role may
--- not create indexes). Raises SQLSTATE ZX002 when the model is known with another dimension.
+-- not create indexes). Raises SQLSTATE ZX010 when the model is known with another dimension.
 CREATE FUNCTION zaxy_ensure_vector_index(p_model text, p_dim integer) RETURNS text
 LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
 DECLARE
@@ -154,14 +154,14 @@ DECLARE
 BEGIN
   IF p_dim IS NULL OR p_dim < 1 OR p_dim > 4000 THEN
     RAISE EXCEPTION 'embedding dimension must be between 1 and 4000 for an HNSW index, got %', p_dim
-      USING ERRCODE = 'ZX002';
+      USING ERRCODE = 'ZX010';
   END IF;
   PERFORM pg_advisory_xact_lock(1517840763, hashtext(p_model));
   SELECT m.dim INTO known FROM embedding_models m WHERE m.model = p_model;
   IF FOUND THEN
     IF known <> p_dim THEN
       RAISE EXCEPTION 'embedding model % has dimension %, not %', p_model, known, p_dim
-        USING ERRCODE = 'ZX002';
+        USING ERRCODE = 'ZX010';
     END IF;
     RETURN idx;
   END IF;

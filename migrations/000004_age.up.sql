@@ -3,7 +3,7 @@
 -- a fact with a value) and FACT edges. It is written by the projector in the same transaction
 -- as the relational rows, in bulk through the label tables rather than Cypher CREATE.
 -- AGE is optional: without it this migration only adds the bookkeeping below, and the
--- functions fail with SQLSTATE ZX003 when called.
+-- functions fail with SQLSTATE ZX011 when called.
 
 DO $$
 BEGIN
@@ -40,7 +40,7 @@ BEGIN
     RETURN g;
   END IF;
   IF NOT EXISTS (SELECT FROM pg_extension WHERE extname = 'age') THEN
-    RAISE EXCEPTION 'Apache AGE is not installed in this database' USING ERRCODE = 'ZX003';
+    RAISE EXCEPTION 'Apache AGE is not installed in this database' USING ERRCODE = 'ZX011';
   END IF;
   PERFORM pg_advisory_xact_lock(1517840764, hashtext(p_space));
   SELECT graph_name INTO g FROM age_graphs WHERE space_id = p_space;

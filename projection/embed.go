@@ -53,7 +53,7 @@ func (e *Embedder) ensureIndex(ctx context.Context) error {
 	}
 	_, err := e.pool.Exec(ctx, `SELECT zaxy_ensure_vector_index($1, $2)`, e.provider.Model(), e.provider.Dimensions())
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "ZX002" {
+	if errors.As(err, &pgErr) && pgErr.Code == "ZX010" {
 		return fmt.Errorf("%w: %s", ErrEmbedding, pgErr.Message)
 	}
 	if err != nil {
