@@ -19,7 +19,7 @@ var (
 	qAppend         = zsql.Query("eventloom/append")
 	qReceipts       = zsql.Query("eventloom/receipts")
 	qIdempotencyGet = zsql.Query("eventloom/idempotency_get")
-	qIdempotencyPut = zsql.Query("eventloom/idempotency_put")
+	qAppendKeyed    = zsql.Query("eventloom/append_keyed")
 )
 
 // AppendParams is one append: one event or an all-or-nothing batch into one space.
@@ -50,8 +50,8 @@ func (s *Store) Append(ctx context.Context, p *AppendParams) (*AppendResult, err
 		res, err = s.appendTx(ctx, tx, p, false)
 		return err
 	})
-	if errors.Is(err, errLostKeyRace) {
-		// Another request with this key committed first: answer from it.
+	if errors.Is(err, errKeyTaken) {
+		// A retry, or another request with this key committed first: answer from the record.
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			var err error
 			res, err = s.answerRetry(ctx, tx, p.SpaceID, p.IdempotencyKey, requestHash(p.Events))
@@ -75,13 +75,19 @@ func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, p *AppendParams) (*Appe
 	return s.appendTx(ctx, tx, p, true)
 }
 
-// errLostKeyRace: another request committed the same idempotency key first. Only returned
-// when the append owns its transaction (no savepoint); Append then answers from that request.
-var errLostKeyRace = errors.New("idempotency key taken by a concurrent request")
+// errKeyTaken: the idempotency key already has a record (a retry, or a concurrent request
+// committed it first). Only returned when the append owns its transaction (no savepoint);
+// Append then rolls back and answers from the record.
+var errKeyTaken = errors.New("idempotency key already recorded")
 
-// appendTx appends in tx. With savepoint, the append's writes are undone on failure without
-// touching the rest of tx; without (the transaction is the append's own), that costs two round
-// trips and a subtransaction less, and a lost idempotency-key race returns errLostKeyRace.
+// appendTx appends in tx. With savepoint, the append's writes can be undone without touching
+// the rest of tx; without (the transaction is the append's own), that costs two round trips
+// and a subtransaction less, and a taken idempotency key returns errKeyTaken.
+//
+// Round trips: the events (one statement), the outbox job, and with savepoint the savepoint
+// and its release. With an idempotency key, the key lookup, the events and the key record
+// travel in one pipelined batch: a retry therefore inserts and then undoes its events, which
+// costs a retry a little and saves every first attempt two round trips.
 func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, savepoint bool) (*AppendResult, error) {
 	if err := ValidateSpaceID(p.SpaceID); err != nil {
 		return nil, err
@@ -89,21 +95,14 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, savepo
 	if err := ValidateBatch(p.Events); err != nil {
 		return nil, err
 	}
-	var reqHash []byte
 	if p.IdempotencyKey != "" {
 		if err := ValidateIdempotencyKey(p.IdempotencyKey); err != nil {
 			return nil, err
-		}
-		reqHash = requestHash(p.Events)
-		if res, err := s.answerRetry(ctx, tx, p.SpaceID, p.IdempotencyKey, reqHash); !errors.Is(err, pgx.ErrNoRows) {
-			return res, err
 		}
 	}
 
 	w := tx
 	if savepoint {
-		// A savepoint lets a lost race for the idempotency key undo the events without
-		// touching the rest of the caller's transaction.
 		sp, err := tx.Begin(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("append: %w", err)
@@ -112,26 +111,27 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, savepo
 		w = sp
 	}
 
-	receipts, err := insertEvents(ctx, w, p.SpaceID, p.Events)
-	if err != nil {
-		return nil, err
-	}
-	if p.IdempotencyKey != "" {
-		var stored bool
-		err := w.QueryRow(ctx, qIdempotencyPut, p.SpaceID, p.IdempotencyKey, reqHash,
-			receipts[0].Seq, receipts[len(receipts)-1].Seq).Scan(&stored)
-		if errors.Is(err, pgx.ErrNoRows) {
+	var receipts []Receipt
+	if p.IdempotencyKey == "" {
+		var err error
+		if receipts, err = insertEvents(ctx, w, p.SpaceID, p.Events); err != nil {
+			return nil, err
+		}
+	} else {
+		reqHash := requestHash(p.Events)
+		var taken bool
+		var err error
+		if receipts, taken, err = insertEventsKeyed(ctx, w, p, reqHash); err != nil {
+			return nil, err
+		}
+		if taken {
 			if !savepoint {
-				return nil, errLostKeyRace
+				return nil, errKeyTaken
 			}
-			// Another request with this key committed first: answer from it.
 			if err := w.Rollback(ctx); err != nil {
 				return nil, fmt.Errorf("append: %w", err)
 			}
 			return s.answerRetry(ctx, tx, p.SpaceID, p.IdempotencyKey, reqHash)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("record idempotency key: %w", mapPgError(err))
 		}
 	}
 	if s.outbox != nil {
@@ -147,7 +147,8 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, savepo
 	return &AppendResult{SpaceID: p.SpaceID, Receipts: receipts}, nil
 }
 
-func insertEvents(ctx context.Context, tx pgx.Tx, space string, events []NewEvent) ([]Receipt, error) {
+// eventArrays are the append statements' array parameters ($2-$8).
+func eventArrays(events []NewEvent) []any {
 	n := len(events)
 	types, sessions, actors := make([]string, n), make([]string, n), make([]string, n)
 	contents, datas, cues := make([]string, n), make([]*string, n), make([]*string, n)
@@ -160,7 +161,52 @@ func insertEvents(ctx context.Context, tx pgx.Tx, space string, events []NewEven
 		datas[i] = rawOrNil(e.Data)
 		cues[i] = rawOrNil(e.Cues)
 	}
-	rows, err := tx.Query(ctx, qAppend, space, types, sessions, actors, occurred, contents, datas, cues)
+	return []any{types, sessions, actors, occurred, contents, datas, cues}
+}
+
+// insertEventsKeyed looks the key up and appends with its record in one pipelined batch.
+// taken reports that the key already had a record or another request recorded it first; the
+// events may then have been inserted and the caller must undo them.
+func insertEventsKeyed(ctx context.Context, tx pgx.Tx, p *AppendParams, reqHash []byte) (receipts []Receipt, taken bool, err error) {
+	b := &pgx.Batch{}
+	b.Queue(qIdempotencyGet, p.SpaceID, p.IdempotencyKey)
+	b.Queue(qAppendKeyed, append(append([]any{p.SpaceID}, eventArrays(p.Events)...), p.IdempotencyKey, reqHash)...)
+	br := tx.SendBatch(ctx, b)
+	defer br.Close() //nolint:errcheck // the results that matter are read below
+
+	var stored []byte
+	var first, last int64
+	switch err := br.QueryRow().Scan(&stored, &first, &last); {
+	case err == nil:
+		return nil, true, nil
+	case !errors.Is(err, pgx.ErrNoRows):
+		return nil, false, fmt.Errorf("read idempotency key: %w", err)
+	}
+	rows, err := br.Query()
+	if err != nil {
+		return nil, false, fmt.Errorf("append events: %w", mapPgError(err))
+	}
+	var recorded bool
+	receipts, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (Receipt, error) {
+		var r Receipt
+		err := row.Scan(&r.Seq, &r.Hash, &r.PrevHash, &r.RecordedAt, &r.OccurredAt, &recorded)
+		r.RecordedAt, r.OccurredAt = r.RecordedAt.UTC(), r.OccurredAt.UTC()
+		return r, err
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("append events: %w", mapPgError(err))
+	}
+	if len(receipts) != len(p.Events) {
+		return nil, false, fmt.Errorf("append events: inserted %d of %d", len(receipts), len(p.Events))
+	}
+	if !recorded {
+		return nil, true, nil
+	}
+	return receipts, false, nil
+}
+
+func insertEvents(ctx context.Context, tx pgx.Tx, space string, events []NewEvent) ([]Receipt, error) {
+	rows, err := tx.Query(ctx, qAppend, append([]any{space}, eventArrays(events)...)...)
 	if err != nil {
 		return nil, fmt.Errorf("append events: %w", mapPgError(err))
 	}
@@ -168,8 +214,8 @@ func insertEvents(ctx context.Context, tx pgx.Tx, space string, events []NewEven
 	if err != nil {
 		return nil, fmt.Errorf("append events: %w", mapPgError(err))
 	}
-	if len(receipts) != n {
-		return nil, fmt.Errorf("append events: inserted %d of %d", len(receipts), n)
+	if len(receipts) != len(events) {
+		return nil, fmt.Errorf("append events: inserted %d of %d", len(receipts), len(events))
 	}
 	return receipts, nil
 }

@@ -393,3 +393,54 @@ func TestAppend_ConcurrentRetriesWithOneKeyAppendOnce(t *testing.T) {
 	require.True(t, v.OK, v.Reason)
 	require.Equal(t, int64(2), v.Events)
 }
+
+// A request that loses the race for its idempotency key (the winner commits while the loser
+// waits for the chain lock) undoes its events and answers from the winner's record, whether
+// it owns its transaction (Append) or not (AppendTx).
+func TestAppend_LostKeyRaceAnswersFromWinner(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"Append", "AppendTx"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			store, _ := newStore(t)
+			p := &eventloom.AppendParams{SpaceID: "s", IdempotencyKey: "k", Events: []eventloom.NewEvent{msg("a"), msg("b")}}
+			winner, err := store.Pool().Begin(ctx)
+			require.NoError(t, err)
+			defer winner.Rollback(ctx) //nolint:errcheck
+			won, err := store.AppendTx(ctx, winner, p)
+			require.NoError(t, err)
+
+			done := make(chan error, 1)
+			var lost *eventloom.AppendResult
+			go func() {
+				if mode == "Append" {
+					var err error
+					lost, err = store.Append(ctx, p)
+					done <- err
+					return
+				}
+				done <- pgx.BeginFunc(ctx, store.Pool(), func(tx pgx.Tx) error {
+					var err error
+					lost, err = store.AppendTx(ctx, tx, p)
+					return err
+				})
+			}()
+			// The loser is now waiting for the space's chain lock.
+			require.Eventually(t, func() bool {
+				var waiting int
+				err := store.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+					WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting)
+				return err == nil && waiting > 0
+			}, 5*time.Second, 10*time.Millisecond)
+			require.NoError(t, winner.Commit(ctx))
+			require.NoError(t, <-done)
+			require.True(t, lost.Replayed)
+			require.Equal(t, won.Receipts, lost.Receipts)
+			v, err := store.Verify(ctx, "s")
+			require.NoError(t, err)
+			require.True(t, v.OK, v.Reason)
+			require.Equal(t, int64(2), v.Events)
+		})
+	}
+}
