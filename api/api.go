@@ -88,6 +88,11 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 		r.Post("/cypher", s.cypher)
 		r.Post("/checkout", s.checkoutPacket)
 		r.Post("/query", s.query)
+		r.Post("/context/assemble", s.assemble)
+		r.Post("/context/after-turn", s.afterTurn)
+		r.Post("/handoff", s.handoff)
+		r.Post("/subagents/{id}/cleanup", s.cleanupSubagent)
+		r.Post("/sessions/{session}/resume", s.resume)
 	})
 	return r
 }

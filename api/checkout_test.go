@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -41,4 +42,44 @@ func TestHTTP_CheckoutAndQuery(t *testing.T) {
 	}
 	status, out = e.do(t, "POST", "/v1/spaces/none/checkout", `{"query":"x"}`)
 	require.Equal(t, 404, status, out)
+}
+
+func TestHTTP_ContextLifecycle(t *testing.T) {
+	e := newEnv(t)
+	status, out := e.do(t, "POST", "/v1/spaces/lc/context/after-turn", `{"session_id":"s1","max_tokens":600,
+		"events":[{"type":"message","content":"Deploys go through the blue cluster now","data":{"role":"user"}},
+		          {"type":"task.updated","data":{"task_id":"T1","status":"open","title":"move deploys"}}]}`)
+	require.Equal(t, 201, status, out)
+	require.Len(t, out["receipts"], 2)
+	require.Contains(t, out["context"].(map[string]any)["text"], "blue cluster")
+
+	status, out = e.do(t, "POST", "/v1/spaces/lc/context/assemble", `{"query":"deploys","session_id":"s1","working_set":["deploy.yaml"]}`)
+	require.Equal(t, 200, status, out)
+	require.Contains(t, out["text"], "- deploy.yaml")
+
+	status, out = e.do(t, "POST", "/v1/spaces/lc/sessions/s1/resume", ``)
+	require.Equal(t, 201, status, out)
+	require.Len(t, out["open_tasks"], 1)
+
+	status, out = e.do(t, "POST", "/v1/spaces/lc/handoff", `{"session_id":"s1","tail_events":3}`)
+	require.Equal(t, 200, status, out)
+	require.True(t, out["chain"].(map[string]any)["ok"].(bool))
+
+	status, out = e.do(t, "POST", "/v1/spaces/lc/subagents/helper-1/cleanup", `{"outcome":"success","summary":"done"}`)
+	require.Equal(t, 201, status, out)
+
+	for _, tc := range []struct{ path, body, field string }{
+		{"/v1/spaces/lc/context/after-turn", `{"session_id":"s1","events":[]}`, "events"},
+		{"/v1/spaces/lc/context/after-turn", `{"session_id":"s1","events":[{"type":"BAD"}]}`, "events[0].type"},
+		{"/v1/spaces/lc/context/assemble", `{"query":"x","max_tokens":10}`, "max_tokens"},
+		{"/v1/spaces/lc/handoff", `{"tail_events":3}`, "session_id"},
+		{"/v1/spaces/lc/subagents/helper-1/cleanup", `{"outcome":"meh"}`, "outcome"},
+	} {
+		status, out := e.do(t, "POST", tc.path, tc.body)
+		require.Equal(t, 400, status, tc.body)
+		require.Equal(t, tc.field, out["error"].(map[string]any)["details"].(map[string]any)["field"], tc.body)
+	}
+	var n int
+	require.NoError(t, e.db.AdminPool(t).QueryRow(context.Background(), `SELECT count(*) FROM events WHERE type = 'message'`).Scan(&n))
+	require.Equal(t, 1, n, "rejected after-turn requests appended nothing")
 }

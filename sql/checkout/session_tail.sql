@@ -1,0 +1,10 @@
+-- The last $3 events of a session ($2), oldest first, bookkeeping skipped.
+SELECT seq, type, session_id, actor, occurred_at, content, data::text, hash
+FROM (
+  SELECT seq, type, session_id, actor, occurred_at, content, data, hash
+  FROM events
+  WHERE space_id = $1 AND session_id = $2 AND type NOT LIKE 'checkout.%' AND type NOT LIKE 'zaxy.%'
+  ORDER BY seq DESC
+  LIMIT $3
+) t
+ORDER BY seq
