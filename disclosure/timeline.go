@@ -1,0 +1,137 @@
+package disclosure
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// TimelineTypes are the event types the timeline shows: actions and decisions, fact changes
+// and messages. Other types (document chunks, feedback, custom types) are in the index.
+var TimelineTypes = []string{
+	vocab.TypeDecisionRecorded, vocab.TypeTaskUpdated, vocab.TypeToolCallCompleted,
+	vocab.TypeFactAsserted, vocab.TypeFactRetracted, vocab.TypeMemoryInvalidated,
+	vocab.TypePreferenceStated, vocab.TypeMessage,
+}
+
+// TimelineParams selects a timeline.
+type TimelineParams struct {
+	// SpaceID is required.
+	SpaceID string
+	// SessionID, when set, keeps only that session's events.
+	SessionID string
+	// MaxTokens is the budget of the rendered text, MinMaxTokens..MaxMaxTokens; 0 means
+	// DefaultTimelineTokens.
+	MaxTokens int
+	// BeforeSeq, when set, starts below that seq (the NextBeforeSeq of a previous page).
+	BeforeSeq int64
+}
+
+// TimelineView is a space's recent actions and decisions, newest first, each summarized to
+// one line citing its event, packed into the budget. It reads the log, so it includes events
+// appended a moment ago; labels come from the projections.
+type TimelineView struct {
+	SpaceID   string `json:"space_id"`
+	SessionID string `json:"session_id,omitempty"`
+	BeforeSeq int64  `json:"before_seq,omitempty"`
+	// Entries are newest first.
+	Entries []EventLine `json:"entries"`
+	// More says older entries exist; NextBeforeSeq continues below the last entry shown.
+	More          bool  `json:"more"`
+	NextBeforeSeq int64 `json:"next_before_seq,omitempty"`
+	MaxTokens     int   `json:"max_tokens"`
+	// Tokens is EstimateTokens(Text), never more than MaxTokens.
+	Tokens int    `json:"tokens"`
+	Text   string `json:"text"`
+}
+
+// minLineRunes is the shortest line a timeline entry renders to, with its newline.
+const minLineRunes = 35
+
+// Timeline returns the recent actions and decisions of a space. Errors: a
+// *eventloom.ValidationError naming "space", "session_id", "max_tokens" or "before_seq" for
+// bad input, one matching eventloom.ErrNotFound for an unknown space.
+func Timeline(ctx context.Context, q Querier, p TimelineParams) (*TimelineView, error) {
+	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
+		return nil, err
+	}
+	if utf8.RuneCountInString(p.SessionID) > 256 {
+		return nil, &eventloom.ValidationError{Field: "session_id", Message: "must be at most 256 characters"}
+	}
+	if err := checkMaxTokens(&p.MaxTokens, DefaultTimelineTokens); err != nil {
+		return nil, err
+	}
+	if p.BeforeSeq < 0 {
+		return nil, &eventloom.ValidationError{Field: "before_seq", Message: "must be a positive integer"}
+	}
+	before := p.BeforeSeq
+	if before == 0 {
+		before = math.MaxInt64
+	}
+	budget := p.MaxTokens * 4 // runes
+	limit := budget/minLineRunes + 2
+
+	v := &TimelineView{SpaceID: p.SpaceID, SessionID: p.SessionID, BeforeSeq: p.BeforeSeq, MaxTokens: p.MaxTokens, Entries: []EventLine{}}
+	var lines []EventLine
+	err := snapshot(ctx, q, func(q Querier) error {
+		if _, err := loadSpace(ctx, q, p.SpaceID); err != nil {
+			return err
+		}
+		name, args := "disclosure/timeline", []any{p.SpaceID, TimelineTypes, before, limit}
+		if p.SessionID != "" {
+			name, args = "disclosure/timeline_session", append(args, p.SessionID)
+		}
+		rows, err := q.Query(ctx, sql.Query(name), args...)
+		if err != nil {
+			return fmt.Errorf("query timeline: %w", err)
+		}
+		lines, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (EventLine, error) { return scanLine(row) })
+		if err != nil {
+			return fmt.Errorf("query timeline: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	header := "timeline of " + p.SpaceID
+	if p.SessionID != "" {
+		header += ", session " + p.SessionID
+	}
+	if p.BeforeSeq > 0 {
+		header += fmt.Sprintf(", before #%d", p.BeforeSeq)
+	}
+	header += ", newest first:"
+	if utf8.RuneCountInString(header) > budget {
+		header = string([]rune(header)[:budget-1]) + "…"
+	}
+	var b strings.Builder
+	b.WriteString(header)
+	used := utf8.RuneCountInString(header)
+	for _, l := range lines {
+		s := "\n" + l.render()
+		n := utf8.RuneCountInString(s)
+		if used+n > budget {
+			break
+		}
+		used += n
+		b.WriteString(s)
+		v.Entries = append(v.Entries, l)
+	}
+	v.More = len(v.Entries) < len(lines)
+	if v.More && len(v.Entries) > 0 {
+		v.NextBeforeSeq = v.Entries[len(v.Entries)-1].Seq
+	}
+	v.Text = b.String()
+	v.Tokens = EstimateTokens(v.Text)
+	return v, nil
+}
