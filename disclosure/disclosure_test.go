@@ -385,8 +385,14 @@ func TestViews_RejectBadInputNamingTheField(t *testing.T) {
 		require.Equal(t, tc.field, ve.Field, tc.name)
 	}
 	for _, call := range []func() error{
-		func() error { _, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "nope"}); return err },
-		func() error { _, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "nope"}); return err },
+		func() error {
+			_, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "nope"})
+			return err
+		},
+		func() error {
+			_, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "nope"})
+			return err
+		},
 		func() error {
 			_, err := disclosure.Item(ctx, f.pool, disclosure.ItemParams{SpaceID: "nope", ID: "ev:1"})
 			return err

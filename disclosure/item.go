@@ -113,10 +113,10 @@ type ListItem struct {
 	// Total counts the events (session, event type) or fact versions (predicate).
 	Total int64 `json:"total"`
 	// Current counts a predicate's current facts.
-	Current  int64       `json:"current,omitempty"`
-	FirstSeq int64       `json:"first_seq"`
-	LastSeq  int64       `json:"last_seq"`
-	Events   []EventLine `json:"events,omitempty"`
+	Current  int64        `json:"current,omitempty"`
+	FirstSeq int64        `json:"first_seq"`
+	LastSeq  int64        `json:"last_seq"`
+	Events   []EventLine  `json:"events,omitempty"`
 	Facts    []graph.Fact `json:"facts,omitempty"`
 }
 

@@ -20,8 +20,8 @@ func TestEstimateTokens_IsCeilOfCharactersOverFour(t *testing.T) {
 		{"abcd", 1},
 		{"abcde", 2},
 		{strings.Repeat("x", 400), 100},
-		{"héllo wörld", 3},    // 11 characters, not 13 bytes
-		{"日本語のテキスト", 2}, // 8 characters
+		{"héllo wörld", 3}, // 11 characters, not 13 bytes
+		{"日本語のテキスト", 2},    // 8 characters
 	} {
 		require.Equal(t, tc.want, EstimateTokens(tc.in), "%q", tc.in)
 	}
