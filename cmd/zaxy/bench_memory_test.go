@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+func TestBenchLoCoMoCommand_WritesRankedLinesAndSummary(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	getenv := func(k string) string {
+		if k == "ZAXY_DATABASE_URL" {
+			return db.AppURL
+		}
+		return ""
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "ranked.jsonl")
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"bench", "locomo", "--file", "../../bench/testdata/locomo_mini.json", "--out", out}, getenv, nil, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	require.Contains(t, stdout.String(), "2 cases, 8 questions (2 abstention), 12 turns appended (1 without text skipped)")
+	require.Contains(t, stdout.String(), "keyword only:")
+	require.Contains(t, stdout.String(), "retriever: placeholder")
+
+	type line struct {
+		QuestionID string `json:"question_id"`
+		Ranked     []struct {
+			Seq       int64  `json:"seq"`
+			SessionID string `json:"session_id"`
+			TurnID    string `json:"turn_id"`
+		} `json:"ranked"`
+		PacketTurnIDs []string `json:"packet_turn_ids"`
+		PacketTokens  int      `json:"packet_tokens"`
+	}
+	read := func(path string) []line {
+		f, err := os.Open(path)
+		require.NoError(t, err)
+		defer f.Close()
+		var ls []line
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			var l line
+			require.NoError(t, json.Unmarshal(sc.Bytes(), &l))
+			ls = append(ls, l)
+		}
+		return ls
+	}
+	fused, keyword := read(out), read(filepath.Join(dir, "ranked.keyword.jsonl"))
+	require.Len(t, fused, 8)
+	require.Len(t, keyword, 8)
+	require.Equal(t, "conv-30#0", fused[0].QuestionID)
+	require.Equal(t, "conv-41#2", fused[7].QuestionID)
+	// The vector lane ranks every turn of the 7-turn conversation; keyword only finds the
+	// turns sharing a word with "What did Caroline decide to study?" (D1:2 and D1:3).
+	require.Len(t, fused[0].Ranked, 7)
+	require.Len(t, keyword[0].Ranked, 2)
+	require.Contains(t, []string{keyword[0].Ranked[0].TurnID, keyword[0].Ranked[1].TurnID}, "D1:3")
+	// The whole conversation fits in 2000 tokens.
+	require.Len(t, fused[0].PacketTurnIDs, 7)
+	require.Positive(t, fused[0].PacketTokens)
+	require.LessOrEqual(t, fused[0].PacketTokens, 2000)
+
+	var sum struct {
+		Dataset   string `json:"dataset"`
+		Retriever string `json:"retriever"`
+		Embedder  string `json:"embedder"`
+		Questions int    `json:"questions"`
+		Turns     int    `json:"turns"`
+		Overall   struct {
+			Abstention int `json:"abstention"`
+			Fused      struct {
+				Turn struct {
+					Questions   int     `json:"questions"`
+					RecallAny10 float64 `json:"recall_any@10"`
+				} `json:"turn"`
+			} `json:"fused"`
+			PacketEvidence float64 `json:"packet_evidence"`
+		} `json:"overall"`
+		ByType []struct {
+			Name string `json:"name"`
+		} `json:"by_type"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "ranked.summary.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &sum))
+	require.Equal(t, "locomo", sum.Dataset)
+	require.Contains(t, sum.Embedder, "zaxy-offline@")
+	require.Equal(t, 8, sum.Questions)
+	require.Equal(t, 12, sum.Turns)
+	require.Equal(t, 2, sum.Overall.Abstention)
+	require.Equal(t, 6, sum.Overall.Fused.Turn.Questions)
+	require.Equal(t, 1.0, sum.Overall.Fused.Turn.RecallAny10, "every conversation is shorter than 10 turns")
+	require.Equal(t, 1.0, sum.Overall.PacketEvidence)
+	require.Len(t, sum.ByType, 5)
+}
+
+func TestBenchMemoryCommand_RejectsBadArguments(t *testing.T) {
+	ctx := context.Background()
+	getenv := func(string) string { return "" }
+	for _, args := range [][]string{
+		{"bench", "longmemeval"},
+		{"bench", "longmemeval", "--file", "x.json"},
+		{"bench", "locomo", "--file", "x.json", "--out", "o.jsonl", "--parallel", "0"},
+		{"bench", "locomo", "--file", "x.json", "--out", "o.jsonl", "--k", "5"},
+		{"bench", "locomo", "--file", "x.json", "--out", "o.jsonl", "extra"},
+	} {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 2, run(ctx, args, getenv, nil, &stdout, &stderr), args)
+		require.Contains(t, stderr.String(), "usage: zaxy bench "+args[1])
+	}
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(t.TempDir(), "o.jsonl")
+	require.Equal(t, 1, run(ctx, []string{"bench", "locomo", "--file", "missing.json", "--out", out}, getenv, nil, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "missing.json")
+	stderr.Reset()
+	require.Equal(t, 1, run(ctx, []string{"bench", "locomo", "--file", "../../bench/testdata/locomo_mini.json", "--out", out}, getenv, nil, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "ZAXY_DATABASE_URL is not set")
+}
