@@ -1,0 +1,107 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/zaxy/zaxy/disclosure"
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// disclosureError gives the disclosure views' not-found errors their codes and the field
+// they concern; everything else goes through toAPIError unchanged.
+func disclosureError(err error) error {
+	switch {
+	case errors.Is(err, disclosure.ErrItemNotFound):
+		return &apiError{status: http.StatusNotFound, code: "item_not_found", message: err.Error(), details: map[string]any{"field": "id"}}
+	case errors.Is(err, eventloom.ErrNotFound):
+		return &apiError{status: http.StatusNotFound, code: "space_not_found", message: err.Error(), details: map[string]any{"field": "space"}}
+	}
+	return err
+}
+
+// intParam parses an optional integer query parameter. Absent is 0, which the disclosure
+// views read as "the default"; a 0 given explicitly becomes -1 so that they reject it as out
+// of range rather than silently taking the default.
+func intParam(q url.Values, name, msg string) (int64, error) {
+	if !q.Has(name) {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(q.Get(name), 10, 64)
+	if err != nil {
+		return 0, &eventloom.ValidationError{Field: name, Message: msg}
+	}
+	if n == 0 {
+		n = -1
+	}
+	return n, nil
+}
+
+const maxTokensMessage = "must be an integer between 20 and 20000"
+
+// index serves GET /v1/spaces/{space}/index?max_tokens=: what topics the space holds, each
+// with the token cost of its detail.
+func (s *server) index(w http.ResponseWriter, r *http.Request) {
+	maxTokens, err := intParam(r.URL.Query(), "max_tokens", maxTokensMessage)
+	if err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	v, err := disclosure.Index(r.Context(), s.pool, disclosure.IndexParams{
+		SpaceID: chi.URLParam(r, "space"), MaxTokens: int(maxTokens),
+	})
+	if err != nil {
+		writeError(w, r, s.logger, disclosureError(err))
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// timeline serves GET /v1/spaces/{space}/timeline?session_id=&max_tokens=&before_seq=: recent
+// actions and decisions, newest first.
+func (s *server) timeline(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	maxTokens, err := intParam(q, "max_tokens", maxTokensMessage)
+	if err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	before, err := intParam(q, "before_seq", "must be a positive integer")
+	if err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	v, err := disclosure.Timeline(r.Context(), s.pool, disclosure.TimelineParams{
+		SpaceID: chi.URLParam(r, "space"), SessionID: q.Get("session_id"),
+		MaxTokens: int(maxTokens), BeforeSeq: before,
+	})
+	if err != nil {
+		writeError(w, r, s.logger, disclosureError(err))
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// item serves GET /v1/spaces/{space}/items/{id}: an event (ev:<seq>), a fact (fact:<id>), an
+// entity (its id) or a listing the index refers to, in full with its token cost.
+func (s *server) item(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	if r.URL.RawPath != "" {
+		// chi matched the escaped path (it held an escaped slash or the like): unescape the id.
+		var err error
+		if id, err = url.PathUnescape(id); err != nil {
+			writeError(w, r, s.logger, &eventloom.ValidationError{Field: "id", Message: "must be a valid path segment"})
+			return
+		}
+	}
+	v, err := disclosure.Item(r.Context(), s.pool, disclosure.ItemParams{SpaceID: chi.URLParam(r, "space"), ID: id})
+	if err != nil {
+		writeError(w, r, s.logger, disclosureError(err))
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
