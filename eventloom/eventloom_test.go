@@ -444,3 +444,17 @@ func TestAppend_LostKeyRaceAnswersFromWinner(t *testing.T) {
 		})
 	}
 }
+
+// The worked example in docs/eventloom.md.
+func TestCanonicalBytes_DocumentedExample(t *testing.T) {
+	t.Parallel()
+	o, err := time.Parse(time.RFC3339Nano, "2026-01-02T03:04:05.5Z")
+	require.NoError(t, err)
+	r, err := time.Parse(time.RFC3339Nano, "2026-01-02T03:04:05.678901Z")
+	require.NoError(t, err)
+	e := &eventloom.Event{SpaceID: "demo", Seq: 1, Type: "message", OccurredAt: o, RecordedAt: r,
+		Content: "héllo", Data: []byte(`{"n": 1.50, "role": "user"}`), Cues: []byte(`{}`)}
+	require.Equal(t, "zaxy-event-v1\n4:demo\n1:1\n7:message\n0:\n0:\n27:2026-01-02T03:04:05.500000Z\n"+
+		"27:2026-01-02T03:04:05.678901Z\n6:héllo\n27:{\"n\": 1.50, \"role\": \"user\"}\n2:{}\n", string(eventloom.CanonicalBytes(e)))
+	require.Equal(t, "c9443c5b80aafb168fccabafc2b0ec9244b78f48a258993aa0d97229bd699109", eventloom.ComputeHash(eventloom.ZeroHash, e).String())
+}
