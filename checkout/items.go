@@ -73,7 +73,7 @@ const maxItemChars = 1200
 
 // fetchItems loads the items with the given ids (and the fact versions they superseded,
 // returned separately) in one transaction.
-func fetchItems(ctx context.Context, tx pgx.Tx, space, query string, ids []string, asOf time.Time) (map[string]*Item, []*Item, error) {
+func fetchItems(ctx context.Context, tx querier, space, query string, ids []string, asOf time.Time) (map[string]*Item, []*Item, error) {
 	var seqs []int64
 	var factIDs []string
 	for _, id := range ids {

@@ -16,6 +16,11 @@ import (
 	"github.com/zaxy/zaxy/sql"
 )
 
+// querier runs a query: a pool, a connection or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
 // laneK is how many candidates each lane returns.
 const laneK = 50
 
@@ -64,7 +69,7 @@ func init() {
 	}
 }
 
-func (s *Service) laneExact(ctx context.Context, q pgx.Tx, r *Request, asOf time.Time) laneResult {
+func (s *Service) laneExact(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
 	res := laneResult{name: LaneExact}
 	rows, err := q.Query(ctx, sql.Query("checkout/lane_exact"), r.SpaceID, queryKeys(r.Query), asOf, laneK)
 	if err != nil {
@@ -84,7 +89,7 @@ func (s *Service) laneExact(ctx context.Context, q pgx.Tx, r *Request, asOf time
 	return res
 }
 
-func (s *Service) laneKeyword(ctx context.Context, q pgx.Tx, r *Request, asOf time.Time) laneResult {
+func (s *Service) laneKeyword(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
 	res := laneResult{name: LaneKeyword}
 	rows, err := q.Query(ctx, sql.Query("checkout/lane_keyword"), r.SpaceID, r.Query, s.cfg.TextSearchConfig, asOf, laneK)
 	if err != nil {
@@ -124,7 +129,7 @@ func (s *Service) laneVector(ctx context.Context, r *Request, asOf time.Time) la
 	return res
 }
 
-func (s *Service) laneGraph(ctx context.Context, q pgx.Tx, r *Request, seeds []string, asOf time.Time) laneResult {
+func (s *Service) laneGraph(ctx context.Context, q querier, r *Request, seeds []string, asOf time.Time) laneResult {
 	res := laneResult{name: LaneGraph}
 	if len(seeds) == 0 {
 		return res
@@ -144,7 +149,7 @@ func (s *Service) laneGraph(ctx context.Context, q pgx.Tx, r *Request, seeds []s
 
 // laneVerbatim ranks the not-yet-projected tail of the log by how many query words each
 // event contains.
-func (s *Service) laneVerbatim(ctx context.Context, q pgx.Tx, r *Request, asOf time.Time) laneResult {
+func (s *Service) laneVerbatim(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
 	res := laneResult{name: LaneVerbatim}
 	rows, err := q.Query(ctx, sql.Query("checkout/lane_verbatim"), r.SpaceID, asOf, 1000)
 	if err != nil {
@@ -185,7 +190,7 @@ func (s *Service) laneVerbatim(ctx context.Context, q pgx.Tx, r *Request, asOf t
 	return res
 }
 
-func (s *Service) laneRecent(ctx context.Context, q pgx.Tx, r *Request, asOf time.Time) laneResult {
+func (s *Service) laneRecent(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
 	res := laneResult{name: LaneRecent}
 	rows, err := q.Query(ctx, sql.Query("checkout/lane_recent"), r.SpaceID, r.SessionID, asOf, recentK)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -117,97 +119,122 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	if err := s.requireSpace(ctx, r.SpaceID); err != nil {
 		return nil, err
 	}
-	// The vector lane calls the embedder and its own connection, alongside the SQL lanes.
-	var vec laneResult
-	var wg sync.WaitGroup
-	if r.laneOn(LaneVector) && s.cfg.Embedder != nil {
+	// The lanes run concurrently, each on its own pooled connection (the graph lane after the
+	// exact lane, whose entities it starts from).
+	var (
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		results []laneResult
+		exact   laneResult
+		recent  laneResult
+	)
+	record := func(res laneResult, start time.Time) laneResult {
+		res.took = time.Since(start)
+		mu.Lock()
+		results = append(results, res)
+		mu.Unlock()
+		return res
+	}
+	launch := func(f func()) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			start := time.Now()
-			vec = s.laneVector(ctx, r, rk.asOf)
-			vec.took = time.Since(start)
+			f()
 		}()
 	}
-	var results []laneResult
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, sql.Query("checkout/projection_lag"), r.SpaceID).Scan(&rk.lag); err != nil {
-			return err
+	off := func(name string) bool {
+		if !r.laneOn(name) {
+			mu.Lock()
+			rk.lanes[name] = LaneStat{Off: true}
+			mu.Unlock()
+			return true
 		}
-		run := func(name string, f func() laneResult) {
-			if !r.laneOn(name) {
-				rk.lanes[name] = LaneStat{Off: true}
-				return
-			}
-			start := time.Now()
-			res := f()
-			res.took = time.Since(start)
-			results = append(results, res)
-		}
-		var exact laneResult
-		run(LaneExact, func() laneResult { exact = s.laneExact(ctx, tx, r, rk.asOf); return exact })
-		run(LaneKeyword, func() laneResult { return s.laneKeyword(ctx, tx, r, rk.asOf) })
-		run(LaneGraph, func() laneResult { return s.laneGraph(ctx, tx, r, exact.entities, rk.asOf) })
-		run(LaneVerbatim, func() laneResult { return s.laneVerbatim(ctx, tx, r, rk.asOf) })
-		var recent laneResult
-		run(LaneRecent, func() laneResult { recent = s.laneRecent(ctx, tx, r, rk.asOf); return recent })
-		rk.recent = recent.items
-		if withTiers {
-			rows, err := tx.Query(ctx, sql.Query("checkout/stable_facts"), r.SpaceID, rk.asOf, stableK)
-			if err != nil {
-				return err
-			}
-			if rk.stable, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
-				return err
-			}
-		}
-		wg.Wait()
-		if !r.laneOn(LaneVector) {
-			rk.lanes[LaneVector] = LaneStat{Off: true}
+		return false
+	}
+	if !off(LaneVector) {
+		if s.cfg.Embedder == nil {
+			rk.lanes[LaneVector] = LaneStat{Off: true, Error: "no embedder configured"}
 		} else {
-			if s.cfg.Embedder == nil {
-				rk.lanes[LaneVector] = LaneStat{Off: true, Error: "no embedder configured"}
-			} else {
-				results = append(results, vec)
-			}
+			launch(func() { start := time.Now(); record(s.laneVector(ctx, r, rk.asOf), start) })
 		}
-		for _, l := range results {
-			st := LaneStat{Count: len(l.items), MS: float64(l.took.Microseconds()) / 1000}
-			if l.err != nil {
-				if errors.Is(l.err, context.Canceled) || errors.Is(l.err, context.DeadlineExceeded) {
-					return l.err
-				}
-				// A failing lane is reported, not fatal: the others still answer.
-				st.Error = l.err.Error()
-				s.cfg.Logger.WarnContext(ctx, "checkout lane failed", "lane", l.name, "space_id", r.SpaceID, "error", l.err)
-			}
-			rk.lanes[l.name] = st
+	}
+	launch(func() {
+		if !off(LaneExact) {
+			start := time.Now()
+			exact = record(s.laneExact(ctx, s.pool, r, rk.asOf), start)
 		}
-		rk.fused = fuse(rk.purpose, results)
-		need := map[string]bool{}
-		var ids []string
-		add := func(id string) {
-			if !need[id] {
-				need[id] = true
-				ids = append(ids, id)
-			}
+		if !off(LaneGraph) {
+			start := time.Now()
+			record(s.laneGraph(ctx, s.pool, r, exact.entities, rk.asOf), start)
 		}
-		for i, c := range rk.fused {
-			if i == keep*2+laneK {
-				break
-			}
-			add(c.itemID)
-		}
-		for _, id := range rk.recent {
-			add(id)
-		}
-		for _, id := range rk.stable {
-			add(id)
-		}
-		var err error
-		rk.items, rk.previous, err = fetchItems(ctx, tx, r.SpaceID, r.Query, ids, rk.asOf)
-		return err
 	})
+	if !off(LaneKeyword) {
+		launch(func() { start := time.Now(); record(s.laneKeyword(ctx, s.pool, r, rk.asOf), start) })
+	}
+	var sideErr error
+	launch(func() {
+		if !off(LaneVerbatim) {
+			start := time.Now()
+			record(s.laneVerbatim(ctx, s.pool, r, rk.asOf), start)
+		}
+		if !off(LaneRecent) {
+			start := time.Now()
+			recent = record(s.laneRecent(ctx, s.pool, r, rk.asOf), start)
+		}
+		if err := s.pool.QueryRow(ctx, sql.Query("checkout/projection_lag"), r.SpaceID).Scan(&rk.lag); err != nil {
+			sideErr = err
+			return
+		}
+		if withTiers {
+			rows, err := s.pool.Query(ctx, sql.Query("checkout/stable_facts"), r.SpaceID, rk.asOf, stableK)
+			if err == nil {
+				rk.stable, err = pgx.CollectRows(rows, pgx.RowTo[string])
+			}
+			sideErr = err
+		}
+	})
+	wg.Wait()
+	if sideErr != nil {
+		return nil, fmt.Errorf("checkout %q: %w", r.SpaceID, sideErr)
+	}
+	rk.recent = recent.items
+	// Fuse in lane order, so equal scores always add up the same way.
+	slices.SortFunc(results, func(a, b laneResult) int { return strings.Compare(a.name, b.name) })
+	for _, l := range results {
+		st := LaneStat{Count: len(l.items), MS: float64(l.took.Microseconds()) / 1000}
+		if l.err != nil {
+			if errors.Is(l.err, context.Canceled) || errors.Is(l.err, context.DeadlineExceeded) {
+				return nil, fmt.Errorf("checkout %q: %w", r.SpaceID, l.err)
+			}
+			// A failing lane is reported, not fatal: the others still answer.
+			st.Error = l.err.Error()
+			s.cfg.Logger.WarnContext(ctx, "checkout lane failed", "lane", l.name, "space_id", r.SpaceID, "error", l.err)
+		}
+		rk.lanes[l.name] = st
+	}
+	rk.fused = fuse(rk.purpose, results)
+	need := map[string]bool{}
+	var ids []string
+	add := func(id string) {
+		if !need[id] {
+			need[id] = true
+			ids = append(ids, id)
+		}
+	}
+	for i, c := range rk.fused {
+		if i == keep*2+laneK {
+			break
+		}
+		add(c.itemID)
+	}
+	for _, id := range rk.recent {
+		add(id)
+	}
+	for _, id := range rk.stable {
+		add(id)
+	}
+	var err error
+	rk.items, rk.previous, err = fetchItems(ctx, s.pool, r.SpaceID, r.Query, ids, rk.asOf)
 	if err != nil {
 		return nil, fmt.Errorf("checkout %q: %w", r.SpaceID, err)
 	}

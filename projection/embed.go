@@ -69,6 +69,20 @@ func (e *Embedder) EmbedSpace(ctx context.Context, space string) (int, error) {
 	if err := e.ensureIndex(ctx); err != nil {
 		return 0, fmt.Errorf("embed space %q: %w", space, err)
 	}
+	return e.embed(ctx, space)
+}
+
+// EmbedSpaceBulk is EmbedSpace for a first bulk load: it stores the vectors without creating
+// the model's HNSW index, which EnsureIndex then builds in one pass (much faster than
+// inserting into an existing index). Searches before EnsureIndex scan exactly.
+func (e *Embedder) EmbedSpaceBulk(ctx context.Context, space string) (int, error) {
+	return e.embed(ctx, space)
+}
+
+// EnsureIndex registers the model and creates its HNSW index if it does not exist yet.
+func (e *Embedder) EnsureIndex(ctx context.Context) error { return e.ensureIndex(ctx) }
+
+func (e *Embedder) embed(ctx context.Context, space string) (int, error) {
 	total := 0
 	for {
 		rows, err := e.pool.Query(ctx, sql.Query("projection/embed_pending"), space, e.provider.Model(), e.batchSize)

@@ -225,30 +225,33 @@ func benchAppend(ctx context.Context, dbURL string, o benchOptions, logger *slog
 		name           string
 		clients, perOp int
 		op             func(client, i int) error
+		// interleave: run batch by batch alternating with the next scenario (one client
+		// each), so both see the same load on the machine and their ratio is fair.
+		interleave bool
 	}
 	scenarios := []scenario{
-		{scHTTP1, 1, 1, func(c, i int) error { return httpOne("http-1") }},
-		{scHTTP8, 8, 1, func(c, i int) error { return httpOne(fmt.Sprintf("http-8-%d", c)) }},
+		{scHTTP1, 1, 1, func(c, i int) error { return httpOne("http-1") }, false},
+		{scHTTP8, 8, 1, func(c, i int) error { return httpOne(fmt.Sprintf("http-8-%d", c)) }, false},
 		{scGo8, 8, 1, func(c, i int) error {
 			_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: fmt.Sprintf("go-8-%d", c), Events: one})
 			return err
-		}},
+		}, false},
 		{scGoBatch, 1, 100, func(c, i int) error {
 			_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "batch", Events: batch})
 			return err
-		}},
+		}, true},
 		{scGoBatchNoJob, 1, 100, func(c, i int) error {
 			_, err := bare.Append(ctx, &eventloom.AppendParams{SpaceID: "batch-nojob", Events: batch})
 			return err
-		}},
+		}, false},
 		// The next two differ only in the table (and the client-side seq and hashes).
 		{scSQLChained, 1, 100, func(c, i int) error {
 			return sqlInsertBatch(ctx, pool, zsql.Query("eventloom/append"), "sql", batch)
-		}},
+		}, true},
 		{scSQLPlain, 1, 100, func(c, i int) error {
 			return sqlInsertBatch(ctx, pool, zsql.Query("eventloom/bench_plain_append"), "plain", batch,
 				plainSeq.Add(int64(len(batch)))-int64(len(batch)), []byte(eventloom.ZeroHash))
-		}},
+		}, false},
 	}
 	if o.only != "" {
 		scenarios = slices.DeleteFunc(scenarios, func(s scenario) bool { return !strings.Contains(s.name, o.only) })
@@ -271,7 +274,19 @@ func benchAppend(ctx context.Context, dbURL string, o benchOptions, logger *slog
 	}
 	perRun := make([][]float64, len(ratios))
 	for run := 0; run < o.runs; run++ {
-		for _, s := range scenarios {
+		for i := 0; i < len(scenarios); i++ {
+			s := scenarios[i]
+			if s.interleave && i+1 < len(scenarios) {
+				t := scenarios[i+1]
+				rs, lat, err := measureInterleaved(o.events/s.perOp, s.perOp, s.op, t.op)
+				if err != nil {
+					return nil, fmt.Errorf("%s / %s: %w", s.name, t.name, err)
+				}
+				results[s.name].add(rs[0], lat[0]...)
+				results[t.name].add(rs[1], lat[1]...)
+				i++
+				continue
+			}
 			rate, lat, err := measure(s.name, o.events, s.clients, s.perOp, s.op)
 			if err != nil {
 				return nil, err
@@ -396,6 +411,31 @@ func measure(name string, events, clients, perOp int, op func(client, i int) err
 		return 0, nil, fmt.Errorf("%s: %w", name, firstErr)
 	}
 	return float64(ops*perOp) / el.Seconds(), lat, nil
+}
+
+// measureInterleaved runs ops operations of perOp events of a and of b alternately from one
+// client and returns each one's events/s (over its own operations' time) and latencies.
+func measureInterleaved(ops, perOp int, a, b func(client, i int) error) ([2]float64, [2][]time.Duration, error) {
+	var rates [2]float64
+	var lat [2][]time.Duration
+	var total [2]time.Duration
+	both := [2]func(int, int) error{a, b}
+	for i := 0; i < ops; i++ {
+		for j := 0; j < 2; j++ {
+			k := (i + j) % 2 // which one goes first alternates too
+			t0 := time.Now()
+			if err := both[k](0, i); err != nil {
+				return rates, lat, err
+			}
+			d := time.Since(t0)
+			lat[k] = append(lat[k], d)
+			total[k] += d
+		}
+	}
+	for k := range rates {
+		rates[k] = float64(ops*perOp) / total[k].Seconds()
+	}
+	return rates, lat, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

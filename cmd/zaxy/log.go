@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
@@ -22,7 +21,7 @@ func openStore(ctx context.Context, dbURL string, logger *slog.Logger) (*eventlo
 	if dbURL == "" {
 		return nil, nil, errors.New("ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
 	}
-	pool, err := pgxpool.New(ctx, dbURL)
+	pool, err := newPool(ctx, dbURL)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open database: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -101,12 +102,28 @@ func openMemory(ctx context.Context, pool *pgxpool.Pool, c memoryConfig, logger 
 	return proj, projection.NewEmbedder(pool, provider, 0), nil
 }
 
+// defaultPoolConns is the pool size when the URL does not set pool_max_conns: checkout runs
+// its lanes on several connections at once, and River and HTTP share the pool.
+const defaultPoolConns = 20
+
+// newPool opens a pool on dbURL with defaultPoolConns unless the URL says otherwise.
+func newPool(ctx context.Context, dbURL string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(dbURL)
+	if err != nil {
+		return nil, fmt.Errorf("parse database URL: %w", err)
+	}
+	if !strings.Contains(dbURL, "pool_max_conns") {
+		cfg.MaxConns = defaultPoolConns
+	}
+	return pgxpool.NewWithConfig(ctx, cfg)
+}
+
 // openPool connects to the database, waiting at most a short while.
 func openPool(ctx context.Context, dbURL string) (*pgxpool.Pool, error) {
 	if dbURL == "" {
 		return nil, errors.New("ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
 	}
-	pool, err := pgxpool.New(ctx, dbURL)
+	pool, err := newPool(ctx, dbURL)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}

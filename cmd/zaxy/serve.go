@@ -159,7 +159,7 @@ func work(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.W
 
 // startWorkers opens the pool, refuses an out-of-date schema and starts River's workers.
 func startWorkers(ctx context.Context, cfg serveConfig, logger *slog.Logger) (*pgxpool.Pool, *river.Client[pgx.Tx], error) {
-	pool, err := pgxpool.New(ctx, cfg.databaseURL)
+	pool, err := newPool(ctx, cfg.databaseURL)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open database: %w", err)
 	}

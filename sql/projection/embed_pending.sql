@@ -1,8 +1,13 @@
--- Memory items of a space without an embedding for model $2, oldest first.
+-- Memory items of a space without an embedding for model $2, oldest first. The probe is a
+-- LATERAL lookup per item so it stays an index lookup even when the statistics of a fast
+-- growing embeddings table are stale (a materialized anti-join would be quadratic).
 SELECT m.item_id, m.text
 FROM memory_items m
-WHERE m.space_id = $1
-  AND NOT EXISTS (SELECT FROM embeddings e
-                  WHERE e.space_id = m.space_id AND e.item_id = m.item_id AND e.model = $2)
+LEFT JOIN LATERAL (
+  SELECT 1 AS found FROM embeddings e
+  WHERE e.space_id = m.space_id AND e.item_id = m.item_id AND e.model = $2
+  LIMIT 1
+) x ON true
+WHERE m.space_id = $1 AND x.found IS NULL
 ORDER BY m.seq, m.item_id
 LIMIT $3

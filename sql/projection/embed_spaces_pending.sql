@@ -1,7 +1,12 @@
--- Spaces with memory items that have no embedding for model $1.
+-- Spaces with memory items that have no embedding for model $1 (per-item index lookups, as
+-- in embed_pending).
 SELECT DISTINCT m.space_id
 FROM memory_items m
-WHERE NOT EXISTS (SELECT FROM embeddings e
-                  WHERE e.space_id = m.space_id AND e.item_id = m.item_id AND e.model = $1)
+LEFT JOIN LATERAL (
+  SELECT 1 AS found FROM embeddings e
+  WHERE e.space_id = m.space_id AND e.item_id = m.item_id AND e.model = $1
+  LIMIT 1
+) x ON true
+WHERE x.found IS NULL
 ORDER BY m.space_id
 LIMIT $2

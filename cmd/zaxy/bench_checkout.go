@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/projection"
+)
+
+// checkoutBenchReport is what zaxy bench checkout measures.
+type checkoutBenchReport struct {
+	Memories      int     `json:"memories"`
+	Queries       int     `json:"queries"`
+	LoadSeconds   float64 `json:"load_seconds"`
+	ProjectSecs   float64 `json:"project_seconds"`
+	EmbedSeconds  float64 `json:"embed_seconds"`
+	IndexSeconds  float64 `json:"index_seconds"`
+	CheckoutP50MS float64 `json:"checkout_p50_ms"`
+	CheckoutP95MS float64 `json:"checkout_p95_ms"`
+	QueryP50MS    float64 `json:"query_p50_ms"`
+	QueryP95MS    float64 `json:"query_p95_ms"`
+	LoadAverage   string  `json:"load_average"`
+	// LaneMS is each lane's mean time per checkout.
+	LaneMS map[string]float64 `json:"lane_ms"`
+}
+
+// benchCheckoutCmd: zaxy bench checkout [--memories N] [--queries Q] [--corpus FILE] [--json].
+// Loads N chat memories into one space of a scratch database (projected and embedded with
+// the offline embedder, the HNSW index built after the load), then times Q checkouts
+// (max_tokens 2000, surfacing recorded) and Q raw queries, one client.
+func benchCheckoutCmd(ctx context.Context, args []string, dbURL string, logger *slog.Logger, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench checkout", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	memories := fs.Int("memories", 100000, "memories (message events) in the space")
+	queries := fs.Int("queries", 200, "checkouts to time")
+	corpus := fs.String("corpus", "../shared/bench/longmemeval_s_dev.json", "LongMemEval file whose sentences are the memories (synthetic text when missing)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *memories < 100 || *queries < 10 {
+		fmt.Fprintln(stderr, "zaxy bench checkout: --memories must be at least 100 and --queries at least 10")
+		return 2
+	}
+	rep, err := benchCheckout(ctx, dbURL, *memories, *queries, *corpus, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "zaxy bench checkout: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		_ = json.NewEncoder(stdout).Encode(rep)
+		return 0
+	}
+	fmt.Fprintf(stdout, "%d memories: load %.1fs, project %.1fs, embed %.1fs, HNSW build %.1fs (load average %s)\n",
+		rep.Memories, rep.LoadSeconds, rep.ProjectSecs, rep.EmbedSeconds, rep.IndexSeconds, rep.LoadAverage)
+	fmt.Fprintf(stdout, "checkout (2000 tokens, recorded): p50 %.1f ms  p95 %.1f ms over %d queries\n", rep.CheckoutP50MS, rep.CheckoutP95MS, rep.Queries)
+	fmt.Fprintf(stdout, "query (ranked items only):       p50 %.1f ms  p95 %.1f ms\n", rep.QueryP50MS, rep.QueryP95MS)
+	var lanes []string
+	for name, v := range rep.LaneMS {
+		lanes = append(lanes, fmt.Sprintf("%s %.1f", name, v))
+	}
+	slices.Sort(lanes)
+	fmt.Fprintf(stdout, "mean lane ms per checkout: %s\n", strings.Join(lanes, ", "))
+	return 0
+}
+
+func benchCheckout(ctx context.Context, dbURL string, n, q int, corpusPath string, logger *slog.Logger) (*checkoutBenchReport, error) {
+	if dbURL == "" {
+		return nil, fmt.Errorf("ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
+	}
+	scratch, drop, err := scratchDatabase(ctx, dbURL)
+	if err != nil {
+		return nil, err
+	}
+	defer drop()
+	pool, err := newPool(ctx, scratch)
+	if err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	texts := corpusSentences(corpusPath, n+q)
+	rep := &checkoutBenchReport{Memories: n, Queries: q, LaneMS: map[string]float64{}}
+	store := eventloom.NewStore(pool, nil, logger)
+	const space = "bench"
+	start := time.Now()
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < n; i += 1000 {
+		batch := make([]eventloom.NewEvent, 0, 1000)
+		for j := i; j < min(i+1000, n); j++ {
+			role := []string{"user", "assistant"}[rng.IntN(2)]
+			batch = append(batch, eventloom.NewEvent{Type: "message", SessionID: fmt.Sprintf("s%d", j/20), Content: texts[j],
+				Data: json.RawMessage(`{"role":"` + role + `"}`)})
+		}
+		if _, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: batch}); err != nil {
+			return nil, err
+		}
+	}
+	rep.LoadSeconds = time.Since(start).Seconds()
+	proj, err := projection.New(ctx, pool, projection.Config{Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	start = time.Now()
+	if _, err := proj.ProjectSpace(ctx, space); err != nil {
+		return nil, err
+	}
+	rep.ProjectSecs = time.Since(start).Seconds()
+	provider := embed.NewOffline()
+	emb := projection.NewEmbedder(pool, provider, 512)
+	start = time.Now()
+	if _, err := emb.EmbedSpaceBulk(ctx, space); err != nil {
+		return nil, err
+	}
+	rep.EmbedSeconds = time.Since(start).Seconds()
+	start = time.Now()
+	if _, err := pool.Exec(ctx, "SET maintenance_work_mem = '512MB'"); err != nil {
+		return nil, err
+	}
+	if err := emb.EnsureIndex(ctx); err != nil {
+		return nil, err
+	}
+	if _, err := pool.Exec(ctx, "ANALYZE"); err != nil {
+		return nil, err
+	}
+	rep.IndexSeconds = time.Since(start).Seconds()
+	svc := checkout.New(store, checkout.Config{Embedder: provider, Logger: logger})
+	var co, qu []time.Duration
+	for i := 0; i < q; i++ {
+		query := texts[n+i]
+		t0 := time.Now()
+		p, err := svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: query, SessionID: "s1"})
+		if err != nil {
+			return nil, err
+		}
+		co = append(co, time.Since(t0))
+		for name, l := range p.Diagnostics.Lanes {
+			rep.LaneMS[name] += l.MS / float64(q)
+		}
+		t0 = time.Now()
+		if _, err := svc.Query(ctx, &checkout.Request{SpaceID: space, Query: query, Limit: 20}); err != nil {
+			return nil, err
+		}
+		qu = append(qu, time.Since(t0))
+	}
+	rep.CheckoutP50MS, rep.CheckoutP95MS = percentiles(co)
+	rep.QueryP50MS, rep.QueryP95MS = percentiles(qu)
+	rep.LoadAverage = loadAverage()
+	return rep, nil
+}
+
+func percentiles(d []time.Duration) (p50, p95 float64) {
+	slices.Sort(d)
+	return ms(d[len(d)/2]), ms(d[len(d)*95/100])
+}
+
+// corpusSentences returns n distinct sentences of at least 20 characters from a LongMemEval
+// file's haystacks, topped up with synthetic sentences when the file is missing or short.
+func corpusSentences(path string, n int) []string {
+	var out []string
+	seen := map[string]bool{}
+	if raw, err := os.ReadFile(path); err == nil {
+		var questions []struct {
+			Sessions [][]struct {
+				Content string `json:"content"`
+			} `json:"haystack_sessions"`
+		}
+		if json.Unmarshal(raw, &questions) == nil {
+		done:
+			for _, qn := range questions {
+				for _, sess := range qn.Sessions {
+					for _, turn := range sess {
+						for _, line := range strings.Split(turn.Content, "\n") {
+							for _, s := range strings.SplitAfter(line, ". ") {
+								s = strings.TrimSpace(s)
+								if len(s) < 20 || seen[s] {
+									continue
+								}
+								seen[s] = true
+								out = append(out, s)
+								if len(out) == n {
+									break done
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	words := strings.Fields("deploy pipeline postgres upgrade billing service search index gateway latency timeout retry queue worker migration schema vector graph entity session agent tool failure review plan cache memory budget owner team incident rollback release branch commit")
+	rng := rand.New(rand.NewPCG(7, 8))
+	for len(out) < n {
+		w := make([]string, 10+rng.IntN(15))
+		for i := range w {
+			w[i] = words[rng.IntN(len(words))]
+		}
+		out = append(out, strings.Join(w, " ")+fmt.Sprintf(" %d.", len(out)))
+	}
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
