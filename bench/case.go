@@ -34,8 +34,8 @@ type Question struct {
 	Type string
 	// Text is the question.
 	Text string
-	// Date is when the question is asked; zero when the benchmark gives none (then Run asks
-	// as of now).
+	// Date is when the question is asked (LongMemEval: the end of its question_date's day,
+	// see LoadLongMemEval); zero when the benchmark gives none (then Run asks as of now).
 	Date time.Time
 	// EvidenceSessions and EvidenceTurns are the ids of the sessions and turns that hold
 	// the answer.

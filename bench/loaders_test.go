@@ -35,7 +35,7 @@ func TestLoadLongMemEval_Fixture(t *testing.T) {
 	require.Equal(t, time.Date(2023, 5, 3, 20, 15, 0, 0, time.UTC), c.Turns[9].Date)
 	require.Equal(t, []Question{{
 		ID: "q-bakery", Type: "single-session-user", Text: "What is the name of my favourite bakery?",
-		Date:             time.Date(2023, 6, 10, 10, 0, 0, 0, time.UTC),
+		Date:             time.Date(2023, 6, 10, 23, 59, 59, 0, time.UTC), // asked as of the end of its day
 		EvidenceSessions: []string{"answer_bakery_1"}, EvidenceTurns: []string{"answer_bakery_1_1"},
 	}}, c.Questions)
 

@@ -216,7 +216,7 @@ func TestRun_LongMemEval(t *testing.T) {
 		require.True(t, strings.HasPrefix(sp, "lme-"), sp)
 	}
 	require.NotEqual(t, r.spaces[0], r.spaces[1])
-	require.Equal(t, time.Date(2023, 6, 10, 10, 0, 0, 0, time.UTC), r.asOf["What is the name of my favourite bakery?"], "asked as of the question date")
+	require.Equal(t, time.Date(2023, 6, 10, 23, 59, 59, 0, time.UTC), r.asOf["What is the name of my favourite bakery?"], "asked as of the question's day")
 
 	lines := readLines(t, out.Bytes())
 	require.Len(t, lines, 2)
