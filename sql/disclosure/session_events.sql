@@ -1,11 +1,11 @@
 -- The newest $3 events (bookkeeping left out) of each session in $2 of space $1, as event
--- lines, grouped by session.
+-- lines, grouped by session. (session_id <> '' lets the partial index events_session serve it.)
 SELECT t.name, e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000), e.data::text,
        inv.seq, inv.hash, inv.reason, coalesce(fs.statuses, '{}')
 FROM unnest($2::text[]) AS t (name)
 CROSS JOIN LATERAL (
   SELECT * FROM events x
-  WHERE x.space_id = $1 AND x.session_id = t.name
+  WHERE x.space_id = $1 AND x.session_id = t.name AND x.session_id <> ''
     AND NOT starts_with(x.type, 'checkout.') AND NOT starts_with(x.type, 'zaxy.')
   ORDER BY x.seq DESC
   LIMIT $3
