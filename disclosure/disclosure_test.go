@@ -27,7 +27,12 @@ type fixture struct {
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	db := testcontainers.NewDatabase(t)
+	return newFixtureOn(t, testcontainers.NewDatabase(t))
+}
+
+// newFixtureOn connects as the application role to db.
+func newFixtureOn(t testing.TB, db *testcontainers.Database) *fixture {
+	t.Helper()
 	pool := db.AppPool(t)
 	proj, err := projection.New(context.Background(), pool, projection.Config{})
 	require.NoError(t, err)

@@ -77,7 +77,7 @@ type IndexEntry struct {
 }
 
 // sectionCap caps the entries of one index section.
-const sectionCap = 200
+const sectionCap = 100
 
 // indexSections is the order of the sections in the text and of the round-robin that fills
 // the budget.
