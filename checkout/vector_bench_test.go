@@ -115,8 +115,17 @@ func BenchmarkVectorLane_Recall(b *testing.B) {
 	if _, err := conn.Exec(ctx, `SET maintenance_work_mem = '512MB'`); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := conn.Exec(ctx, `SELECT zaxy_ensure_vector_index($1, $2)`, emb.Model(), emb.Dimensions()); err != nil {
+	var index string
+	if err := conn.QueryRow(ctx, `SELECT zaxy_ensure_vector_index($1, $2)`, emb.Model(), emb.Dimensions()).Scan(&index); err != nil {
 		b.Fatal(err)
+	}
+	// ZAXY_BENCH_HNSW="m = 32, ef_construction = 128" rebuilds the index with other
+	// parameters, to compare them.
+	if with := os.Getenv("ZAXY_BENCH_HNSW"); with != "" {
+		if _, err := conn.Exec(ctx, fmt.Sprintf(`DROP INDEX %s; CREATE INDEX %s ON embeddings USING hnsw ((embedding::halfvec(%d)) halfvec_cosine_ops) WITH (%s) WHERE model = '%s'`,
+			index, index, emb.Dimensions(), with, emb.Model())); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.Logf("HNSW build over %d vectors: %s", total, time.Since(start))
 	if _, err := conn.Exec(ctx, `ANALYZE embeddings`); err != nil {
@@ -128,6 +137,8 @@ func BenchmarkVectorLane_Recall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	spaceCounts := []int{spaces}
+	_ = spaceCounts
 	for _, ef := range []int{40, 100, 200} {
 		b.Run(fmt.Sprintf("ef_search=%d", ef), func(b *testing.B) { measureVectorLane(b, pool, emb, qv, spaces, ef) })
 	}

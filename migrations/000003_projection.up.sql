@@ -2,6 +2,8 @@
 -- by replaying it (zaxy rebuild). The projector writes these tables and each space's watermark
 -- in one transaction, so projection is exactly-once and in seq order. docs/projections.md.
 
+CREATE EXTENSION IF NOT EXISTS btree_gin;
+
 -- How far each space has been projected. The projector locks this row while it works, so two
 -- workers never project one space at once.
 CREATE TABLE projection_watermarks (
@@ -115,7 +117,10 @@ CREATE TABLE memory_items (
   PRIMARY KEY (space_id, item_id)
 );
 
-CREATE INDEX memory_items_tsv ON memory_items USING gin (tsv);
+-- Full text scoped by space in the index itself (btree_gin), so a space's search does not
+-- grow with the other spaces; a small pending list keeps queries from scanning megabytes of
+-- not yet merged entries after bulk projection.
+CREATE INDEX memory_items_tsv ON memory_items USING gin (space_id, tsv) WITH (gin_pending_list_limit = 256);
 CREATE INDEX memory_items_seq ON memory_items (space_id, seq);
 
 -- Embeddings of memory items, one row per item and model. model is "name@version"; vectors of
