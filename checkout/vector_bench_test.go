@@ -137,8 +137,6 @@ func BenchmarkVectorLane_Recall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	spaceCounts := []int{spaces}
-	_ = spaceCounts
 	for _, ef := range []int{40, 100, 200} {
 		b.Run(fmt.Sprintf("ef_search=%d", ef), func(b *testing.B) { measureVectorLane(b, pool, emb, qv, spaces, ef) })
 	}
