@@ -241,9 +241,24 @@ func TestTimeline_NewestFirstCitedAndLabelled(t *testing.T) {
 		p.BeforeSeq = page.NextBeforeSeq
 	}
 	require.Equal(t, []int64{14, 10, 9, 7, 6, 5, 4, 3, 2, 1}, paged)
-	tiny, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "demo", MaxTokens: 20})
-	require.NoError(t, err)
-	require.LessOrEqual(t, tiny.Tokens, 20)
+	// At the smallest budget the newest line is clipped, citation intact, and paging still
+	// visits every entry.
+	paged = nil
+	p = disclosure.TimelineParams{SpaceID: "demo", MaxTokens: disclosure.MinMaxTokens}
+	for range 20 {
+		page, err := disclosure.Timeline(ctx, f.pool, p)
+		require.NoError(t, err)
+		require.LessOrEqual(t, page.Tokens, disclosure.MinMaxTokens)
+		require.Len(t, page.Entries, 1, page.Text)
+		e := page.Entries[0]
+		require.Contains(t, page.Text, fmt.Sprintf("#%d@%s", e.Seq, e.Hash.String()[:12]))
+		paged = append(paged, e.Seq)
+		if !page.More {
+			break
+		}
+		p.BeforeSeq = page.NextBeforeSeq
+	}
+	require.Equal(t, []int64{14, 10, 9, 7, 6, 5, 4, 3, 2, 1}, paged)
 
 	// An event appended a moment ago is on the timeline before projection.
 	fresh := f.append(t, "demo", ev("decision.recorded", "s1", "", map[string]any{"decision": "Ship on Friday"}))
@@ -424,4 +439,30 @@ func TestViews_WorkInsideACallersTransaction(t *testing.T) {
 	require.NoError(t, err)
 	_, err = disclosure.Item(ctx, tx, disclosure.ItemParams{SpaceID: "demo", ID: "ev:1"})
 	require.NoError(t, err)
+}
+
+func TestIndexAndItem_InvalidatedEntityIsLabelledAndRankedLast(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	seed(t, f, "demo")
+	alice, err := graph.ResolveEntity(ctx, f.pool, "demo", "Alice")
+	require.NoError(t, err)
+	r := f.append(t, "demo", ev("memory.invalidated", "", "", map[string]any{"target_id": alice.ID, "reason": "merged into Alicia"}))
+	f.project(t, "demo")
+
+	all, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20000})
+	require.NoError(t, err)
+	last := all.Entities[len(all.Entities)-1]
+	require.Equal(t, alice.ID, last.Ref, "attenuated, not erased: still listed, ranked last")
+	require.Equal(t, []string{"invalidated"}, last.Labels)
+	require.Contains(t, all.Text, "Alice "+alice.ID)
+
+	v, err := disclosure.Item(ctx, f.pool, disclosure.ItemParams{SpaceID: "demo", ID: alice.ID})
+	require.NoError(t, err)
+	require.Equal(t, []string{"invalidated"}, v.Labels)
+	require.Equal(t, "merged into Alicia", v.Entity.Invalidated.Reason)
+	require.Equal(t, r[0].Hash, v.Entity.Invalidated.By.Hash)
+	requireCitationsVerify(t, f.pool, "demo", v.Citations, v.Text)
+	require.Equal(t, last.DetailTokens, v.Tokens)
 }

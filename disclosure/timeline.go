@@ -120,6 +120,14 @@ func Timeline(ctx context.Context, q Querier, p TimelineParams) (*TimelineView, 
 	for _, l := range lines {
 		s := "\n" + l.render()
 		n := utf8.RuneCountInString(s)
+		if used+n > budget && len(v.Entries) == 0 {
+			// The newest line alone is too long for a small budget: clip its text, keeping
+			// the citation marker whole, so that paging always moves on.
+			if room := budget - used; room >= 1+utf8.RuneCountInString(marker(l.Seq, l.Hash))+2 {
+				s = string([]rune(s)[:room-1]) + "…"
+				n = room
+			}
+		}
 		if used+n > budget {
 			break
 		}

@@ -47,6 +47,12 @@ Commands:
                      deterministic digest of a space's projected state
   facts --space S    facts now (--entity E; --at T for valid at T; --as-of-seq N for what
                      memory said then; --json)
+  index --space S    what topics the space holds (entities, predicates, event types, sessions),
+                     each with the token cost of its detail (--max-tokens N, default 100; --json)
+  timeline --space S recent actions and decisions, newest first, cited by seq and hash
+                     (--session X, --max-tokens N default 500, --before-seq N, --json)
+  show --space S ID  one item in full with its token cost: ev:<seq>, fact:<id>, an entity id,
+                     session:<id>, type:<event type> or predicate:<name> (--json)
   checkout --space S --query Q
                      a cited, token-budgeted context packet (--purpose, --max-tokens, --session,
                      --as-of, --disable-lanes, --no-record, --json)
@@ -130,6 +136,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return projectionCmd(ctx, args[1:], dbURL, getenv, logger, stdout, stderr)
 	case "facts":
 		return factsCmd(ctx, args[1:], dbURL, stdout, stderr)
+	case "index":
+		return indexCmd(ctx, args[1:], dbURL, stdout, stderr)
+	case "timeline":
+		return timelineCmd(ctx, args[1:], dbURL, stdout, stderr)
+	case "show":
+		return showCmd(ctx, args[1:], dbURL, stdout, stderr)
 	case "checkout":
 		return checkoutCmd(ctx, args[1:], dbURL, getenv, logger, stdout, stderr)
 	case "doctor":
