@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/disclosure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/sql"
 )
@@ -222,6 +223,6 @@ func excerptStart(text []rune, words []string) int {
 	return max(0, min(start, len(text)-maxItemChars))
 }
 
-// EstimateTokens is the deterministic token estimate packets are budgeted with: one token per
-// four characters, rounded up.
-func EstimateTokens(s string) int { return (utf8.RuneCountInString(s) + 3) / 4 }
+// EstimateTokens is the deterministic token estimate packets are budgeted with, the same as
+// the disclosure views': one token per four characters, rounded up.
+func EstimateTokens(s string) int { return disclosure.EstimateTokens(s) }
