@@ -24,7 +24,7 @@ type Config struct {
 	TextSearchConfig string
 	// Embedder embeds queries for the vector lane; nil switches the lane off.
 	Embedder embed.Embedder
-	// EfSearch is HNSW's candidate list size for the vector lane. Defaults to 40.
+	// EfSearch is HNSW's candidate list size for the vector lane. Defaults to 100.
 	EfSearch int
 	// Logger defaults to discarding.
 	Logger *slog.Logger
@@ -43,7 +43,7 @@ func New(store *eventloom.Store, cfg Config) *Service {
 		cfg.TextSearchConfig = "english"
 	}
 	if cfg.EfSearch == 0 {
-		cfg.EfSearch = 40
+		cfg.EfSearch = 100
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

@@ -28,7 +28,7 @@ type VectorParams struct {
 	Vector []float32
 	// K is how many items to return. Defaults to 20.
 	K int
-	// EfSearch is HNSW's candidate list size (hnsw.ef_search). Defaults to 40.
+	// EfSearch is HNSW's candidate list size (hnsw.ef_search). Defaults to 100.
 	EfSearch int
 	// Exact scans every vector of the space instead of using the HNSW index.
 	Exact bool
@@ -42,7 +42,7 @@ func Vector(ctx context.Context, pool *pgxpool.Pool, p VectorParams) ([]VectorHi
 		p.K = 20
 	}
 	if p.EfSearch == 0 {
-		p.EfSearch = 40
+		p.EfSearch = 100
 	}
 	if len(p.Vector) != p.Dimensions || p.Dimensions < 1 || p.Dimensions > 4000 {
 		return nil, fmt.Errorf("vector lane: query vector has %d dimensions, the model %s has %d", len(p.Vector), p.Model, p.Dimensions)

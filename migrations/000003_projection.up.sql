@@ -126,7 +126,9 @@ CREATE INDEX memory_items_seq ON memory_items (space_id, seq);
 -- Embeddings of memory items, one row per item and model. model is "name@version"; vectors of
 -- different models or dimensions are never compared. Each model gets its own partial HNSW
 -- index over embedding::halfvec(dim) (half the memory traffic of float4, same ranking in
--- practice), created by zaxy_ensure_vector_index. A vector is a pure
+-- practice), created by zaxy_ensure_vector_index with m = 32, ef_construction = 128: the
+-- offline embedder's hashed vectors need the denser graph for recall@10 >= 0.95
+-- (docs/benchmarks.md). A vector is a pure
 -- function of (model, text), so a rebuild keeps the rows whose item still has the same text
 -- (text_hash) and prunes the rest; readers always join through memory_items.
 CREATE TABLE embeddings (
@@ -171,7 +173,7 @@ BEGIN
     RETURN idx;
   END IF;
   EXECUTE format(
-    'CREATE INDEX IF NOT EXISTS %I ON embeddings USING hnsw ((embedding::halfvec(%s)) halfvec_cosine_ops) WHERE model = %L',
+    'CREATE INDEX IF NOT EXISTS %I ON embeddings USING hnsw ((embedding::halfvec(%s)) halfvec_cosine_ops) WITH (m = 32, ef_construction = 128) WHERE model = %L',
     idx, p_dim, p_model);
   INSERT INTO embedding_models (model, dim, index_name) VALUES (p_model, p_dim, idx);
   RETURN idx;
