@@ -58,6 +58,11 @@ Commands:
                      --as-of, --disable-lanes, --no-record, --json)
   doctor             check the database, schema, extensions (AGE on or off), projection lag and
                      embeddings; one line per problem with its remedy; exit 1 on failure (--json)
+  bench checkout     checkout latency on a space of --memories N (default 100000) in a scratch database
+  bench longmemeval --file F --out ranked.jsonl
+  bench locomo --file F --out ranked.jsonl
+                     retrieval benchmarks: per-question ranked events, packet citations and a
+                     summary of recall, NDCG and evidence-in-packet (docs/benchmarks.md)
   migrate [--json]   apply the embedded schema migrations (River's tables included)
 
 Environment:

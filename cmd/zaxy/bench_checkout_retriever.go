@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/bench"
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/projection"
+)
+
+// newBenchRetriever is the retrieval `zaxy bench longmemeval|locomo` measures, and its name
+// for the report: checkout's own (every lane, fusion, tiers, the packet).
+func newBenchRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *projection.Embedder, provider embed.Embedder, tsConfig string) (bench.Retriever, string) {
+	svc := checkout.New(eventloom.NewStore(pool, nil, nil), checkout.Config{TextSearchConfig: tsConfig, Embedder: provider})
+	name := "checkout: exact, keyword, vector, graph, verbatim and recent lanes, weighted RRF; token-budgeted packet"
+	if provider == nil {
+		name = "checkout without the vector lane (embeddings off)"
+	}
+	return &checkoutRetriever{proj: proj, emb: emb, svc: svc}, name
+}
+
+// checkoutRetriever is what `zaxy bench longmemeval|locomo` measures: the retrieval checkout
+// uses (package checkout: every lane, fusion, tiers and the token-budgeted packet).
+type checkoutRetriever struct {
+	proj *projection.Projector
+	emb  *projection.Embedder // nil when embedding is off
+	svc  *checkout.Service
+}
+
+// Prepare projects the space (waiting while another worker holds it) and embeds its items.
+func (c *checkoutRetriever) Prepare(ctx context.Context, space string) error {
+	for {
+		_, err := c.proj.ProjectSpace(ctx, space)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, projection.ErrBusy) {
+			return fmt.Errorf("project space: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if c.emb != nil {
+		if _, err := c.emb.EmbedSpace(ctx, space); err != nil {
+			return fmt.Errorf("embed space: %w", err)
+		}
+	}
+	return nil
+}
+
+// Rank returns the first k event seqs of checkout's raw query: an event item is its seq, a
+// fact item the events it cites.
+func (c *checkoutRetriever) Rank(ctx context.Context, space, question string, asOf time.Time, k int, keywordOnly bool) ([]int64, error) {
+	r := &checkout.Request{SpaceID: space, Query: question, AsOf: &asOf, Limit: min(max(k, 1), 200)}
+	if keywordOnly {
+		for _, l := range checkout.Lanes {
+			if l != checkout.LaneKeyword {
+				r.DisableLanes = append(r.DisableLanes, l)
+			}
+		}
+	}
+	res, err := c.svc.Query(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	var seqs []int64
+	seen := map[int64]bool{}
+	for _, it := range res.Items {
+		for _, cite := range it.Citations {
+			if !seen[cite.Seq] && len(seqs) < k {
+				seen[cite.Seq] = true
+				seqs = append(seqs, cite.Seq)
+			}
+		}
+	}
+	return seqs, nil
+}
+
+// Packet runs a checkout (recording nothing) and returns the seqs its items cite.
+func (c *checkoutRetriever) Packet(ctx context.Context, space, question string, asOf time.Time, maxTokens int) ([]int64, int, error) {
+	p, err := c.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: strings.TrimSpace(question), AsOf: &asOf, MaxTokens: maxTokens, NoRecord: true})
+	if err != nil {
+		return nil, 0, err
+	}
+	var seqs []int64
+	for _, t := range p.Tiers {
+		for _, it := range t.Items {
+			for _, cite := range it.Citations {
+				seqs = append(seqs, cite.Seq)
+			}
+		}
+	}
+	return seqs, p.Budget.Used, nil
+}
