@@ -30,9 +30,14 @@ type VectorParams struct {
 	K int
 	// EfSearch is HNSW's candidate list size (hnsw.ef_search). Defaults to 100.
 	EfSearch int
-	// Exact scans every vector of the space instead of using the HNSW index.
+	// Exact scans every vector of the space instead of using the HNSW index; spaces with at
+	// most exactScanMax vectors are always scanned exactly.
 	Exact bool
 }
+
+// exactScanMax is the largest number of vectors a space may have for the vector lane to scan
+// them exactly instead of using the HNSW index.
+const exactScanMax = 5000
 
 // Vector returns the K items of a space nearest to the query vector by cosine distance,
 // nearest first. It uses the model's partial HNSW index with iterative scans, so a space
@@ -51,6 +56,11 @@ func Vector(ctx context.Context, pool *pgxpool.Pool, p VectorParams) ([]VectorHi
 	var hits []VectorHit
 	err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		query := "checkout/vector_hnsw"
+		if !p.Exact {
+			if err := tx.QueryRow(ctx, sql.Query("checkout/vector_small"), p.SpaceID, p.Model, exactScanMax).Scan(&p.Exact); err != nil {
+				return err
+			}
+		}
 		if p.Exact {
 			query = "checkout/vector_exact"
 			if _, err := tx.Exec(ctx, "SET LOCAL enable_indexscan = off"); err != nil {
