@@ -30,14 +30,17 @@ type VectorParams struct {
 	K int
 	// EfSearch is HNSW's candidate list size (hnsw.ef_search). Defaults to 100.
 	EfSearch int
-	// Exact scans every vector of the space instead of using the HNSW index; spaces with at
-	// most exactScanMax vectors are always scanned exactly.
+	// Exact scans every vector of the space instead of using the HNSW index.
 	Exact bool
+	// ExactMax is the most vectors a space may have to be scanned exactly anyway; 0 means
+	// projection.HNSWThreshold (below it a space's vectors are not in the index), negative
+	// means always use the index path.
+	ExactMax int
 }
 
 // exactScanMax is the largest number of vectors a space may have for the vector lane to scan
-// them exactly instead of using the HNSW index.
-const exactScanMax = 5000
+// them exactly: up to projection.HNSWThreshold a space's vectors are not in the HNSW index.
+const exactScanMax = projection.HNSWThreshold
 
 // Vector returns the K items of a space nearest to the query vector by cosine distance,
 // nearest first. It uses the model's partial HNSW index with iterative scans, so a space
@@ -56,8 +59,11 @@ func Vector(ctx context.Context, pool *pgxpool.Pool, p VectorParams) ([]VectorHi
 	var hits []VectorHit
 	err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		query := "checkout/vector_hnsw"
-		if !p.Exact {
-			if err := tx.QueryRow(ctx, sql.Query("checkout/vector_small"), p.SpaceID, p.Model, exactScanMax).Scan(&p.Exact); err != nil {
+		if p.ExactMax == 0 {
+			p.ExactMax = exactScanMax
+		}
+		if !p.Exact && p.ExactMax > 0 {
+			if err := tx.QueryRow(ctx, sql.Query("checkout/vector_small"), p.SpaceID, p.Model, p.ExactMax).Scan(&p.Exact); err != nil {
 				return err
 			}
 		}

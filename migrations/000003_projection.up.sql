@@ -139,8 +139,21 @@ CREATE TABLE embeddings (
   embedding  vector NOT NULL,
   text_hash  bytea NOT NULL,
   created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  -- Whether the row is in the model's HNSW index: only spaces listed in vector_spaces (more
+  -- than 5,000 vectors) are; small spaces are scanned exactly and never pay for HNSW inserts.
+  indexed    boolean NOT NULL DEFAULT false,
   PRIMARY KEY (space_id, item_id, model),
   CONSTRAINT embeddings_dim_matches CHECK (vector_dims(embedding) = dim)
+);
+
+CREATE INDEX embeddings_unindexed ON embeddings (space_id, model) WHERE NOT indexed;
+
+-- Spaces whose vectors of a model are in its HNSW index (promoted when they grow past 5,000).
+CREATE TABLE vector_spaces (
+  space_id    text NOT NULL,
+  model       text NOT NULL,
+  promoted_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (space_id, model)
 );
 
 -- Every model ever used, with its dimension: a second dimension for one model is refused.
@@ -173,7 +186,7 @@ BEGIN
     RETURN idx;
   END IF;
   EXECUTE format(
-    'CREATE INDEX IF NOT EXISTS %I ON embeddings USING hnsw ((embedding::halfvec(%s)) halfvec_cosine_ops) WITH (m = 32, ef_construction = 128) WHERE model = %L',
+    'CREATE INDEX IF NOT EXISTS %I ON embeddings USING hnsw ((embedding::halfvec(%s)) halfvec_cosine_ops) WITH (m = 32, ef_construction = 128) WHERE model = %L AND indexed',
     idx, p_dim, p_model);
   INSERT INTO embedding_models (model, dim, index_name) VALUES (p_model, p_dim, idx);
   RETURN idx;
@@ -194,7 +207,7 @@ DO $$
 BEGIN
   IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'zaxy_app') THEN
     GRANT SELECT, INSERT, UPDATE, DELETE ON projection_watermarks, entities, mentions, facts,
-      invalidations, memory_items, embeddings TO zaxy_app;
+      invalidations, memory_items, embeddings, vector_spaces TO zaxy_app;
     GRANT SELECT ON embedding_models, projection_status TO zaxy_app;
     GRANT EXECUTE ON FUNCTION zaxy_ensure_vector_index(text, integer) TO zaxy_app;
   END IF;

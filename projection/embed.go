@@ -28,6 +28,7 @@ type Embedder struct {
 	pool      *pgxpool.Pool
 	provider  embed.Embedder
 	batchSize int
+	threshold int
 	mu        sync.Mutex
 	ensured   bool
 }
@@ -38,8 +39,12 @@ func NewEmbedder(pool *pgxpool.Pool, provider embed.Embedder, batchSize int) *Em
 	if batchSize <= 0 {
 		batchSize = 64
 	}
-	return &Embedder{pool: pool, provider: provider, batchSize: batchSize}
+	return &Embedder{pool: pool, provider: provider, batchSize: batchSize, threshold: HNSWThreshold}
 }
+
+// SetHNSWThreshold changes how many vectors a space holds before it is promoted to the HNSW
+// index (default HNSWThreshold); for tests and operators tuning large installations.
+func (e *Embedder) SetHNSWThreshold(n int) { e.threshold = n }
 
 // Model is the provider's "name@version".
 func (e *Embedder) Model() string { return e.provider.Model() }
@@ -118,14 +123,20 @@ func (e *Embedder) embed(ctx context.Context, space string) (int, error) {
 			return total, fmt.Errorf("embed space %q: store: %w", space, err)
 		}
 		total += int(tag.RowsAffected())
-		if tag.RowsAffected() == 0 {
-			return total, nil // everything vanished meanwhile; a later pass continues
-		}
-		if len(ids) < e.batchSize {
+		if tag.RowsAffected() == 0 || len(ids) < e.batchSize {
+			// Done (or everything vanished meanwhile; a later pass continues).
+			if _, err := e.pool.Exec(ctx, sql.Query("projection/embed_promote"), space, e.provider.Model(), e.threshold); err != nil {
+				return total, fmt.Errorf("embed space %q: promote to the HNSW index: %w", space, err)
+			}
 			return total, nil
 		}
 	}
 }
+
+// HNSWThreshold is how many vectors of a model a space holds before its vectors go into the
+// model's HNSW index; smaller spaces are scanned exactly (perfect recall, a few ms) and never
+// pay for HNSW inserts, which run at only hundreds per second.
+const HNSWThreshold = 5000
 
 // encodeVectors checks the provider's answer and renders each vector as pgvector text.
 func encodeVectors(vectors [][]float32, want, dim int) ([]string, error) {

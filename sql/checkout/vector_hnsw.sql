@@ -1,12 +1,20 @@
--- Vector lane through the model's partial HNSW index; %[1]d is the model's dimension (the
--- index is on embedding::halfvec(dim), so the query names the same expression). Iterative
--- scans (set by the caller) keep going until the space filter has yielded $4 rows; their
--- relaxed order is re-sorted outside.
+-- Vector lane of a space promoted to the HNSW index; %[1]d is the model's dimension (the
+-- index is on embedding::halfvec(dim) WHERE model = ... AND indexed, so the query names the
+-- same expression). Iterative scans (set by the caller) keep going until the space filter
+-- has yielded $4 rows. Rows not indexed yet (just promoted) are scanned exactly and merged.
 WITH hits AS MATERIALIZED (
   SELECT item_id, embedding::halfvec(%[1]d) <=> $3::halfvec(%[1]d) AS distance
   FROM embeddings
-  WHERE model = $2 AND space_id = $1
+  WHERE model = $2 AND indexed AND space_id = $1
   ORDER BY embedding::halfvec(%[1]d) <=> $3::halfvec(%[1]d)
   LIMIT $4
+), rest AS (
+  SELECT item_id, embedding::halfvec(%[1]d) <=> $3::halfvec(%[1]d) AS distance
+  FROM embeddings
+  WHERE space_id = $1 AND model = $2 AND NOT indexed
+  ORDER BY distance
+  LIMIT $4
 )
-SELECT item_id, distance FROM hits ORDER BY distance, item_id
+SELECT item_id, distance FROM (SELECT * FROM hits UNION ALL SELECT * FROM rest) x
+ORDER BY distance, item_id
+LIMIT $4
