@@ -38,8 +38,9 @@ func (h *Hash) UnmarshalJSON(b []byte) error {
 const CanonicalTimeLayout = "2006-01-02T15:04:05.000000Z"
 
 // CanonicalBytes returns the exact bytes an event's hash covers after its prev_hash, as
-// specified in docs/eventloom.md and computed by zaxy_event_canonical in Postgres. data and
-// cues must be the jsonb text of the stored values (data::text).
+// specified in docs/eventloom.md and computed in Postgres by zaxy_event_canonical (and inline
+// by the events_link trigger). data and cues must be the jsonb text of the stored values
+// (data::text); tools/verifylog rebuilds that text from an export.
 func CanonicalBytes(e *Event) []byte {
 	buf := make([]byte, 0, 128+len(e.Content)+len(e.Data)+len(e.Cues))
 	buf = append(buf, "zaxy-event-v1\n"...)
