@@ -251,3 +251,24 @@ func TestInferPurpose(t *testing.T) {
 		require.Equal(t, want, checkout.InferPurpose(q), q)
 	}
 }
+
+func TestCheckout_NeverExceedsTheBudget(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	space := "budget"
+	var events []eventloom.NewEvent
+	for i := 0; i < 300; i++ {
+		events = append(events, msg(fmt.Sprintf("s%d", i%7), []string{"user", "assistant"}[i%2],
+			strings.Repeat(fmt.Sprintf("turn %d talks about deploys, billing, search and the registry timeout. ", i), 1+i%9)))
+	}
+	f.append(t, space, events...)
+	f.index(t, space)
+	for _, budget := range []int{200, 333, 1000, 2000, 4096} {
+		for _, q := range []string{"registry timeout", "billing search deploys", "turn 17", "what happened in session s3?"} {
+			p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: q, MaxTokens: budget, SessionID: "s3", NoRecord: true})
+			require.NoError(t, err)
+			require.LessOrEqual(t, p.Budget.Used, budget, "%q at %d", q, budget)
+			require.Equal(t, checkout.EstimateTokens(p.Text), p.Budget.Used)
+		}
+	}
+}

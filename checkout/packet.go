@@ -115,7 +115,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 			if it == nil || used[id] {
 				continue
 			}
-			line := renderLine(0, it)
+			line := renderLine(maxRef, it)
 			cost := EstimateTokens(line + "\n")
 			if tokens+spent+cost > r.MaxTokens || spent+cost > limit {
 				p.Budget.Elided = append(p.Budget.Elided, Elided{ItemID: id, Tokens: cost, Reason: "over the " + name + " tier's share of the budget"})
@@ -199,7 +199,7 @@ func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budg
 		if it == nil || used[c.itemID] {
 			continue
 		}
-		cost := EstimateTokens(renderLine(0, it) + "\n")
+		cost := EstimateTokens(renderLine(maxRef, it) + "\n")
 		cands = append(cands, cand{it: it, c: c, cost: cost, value: c.score / float64(max(cost, minValueTokens))})
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.value, a.value) })
@@ -226,7 +226,7 @@ func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budg
 const queryCandidates = 60
 
 // minValueTokens is the floor of an item's cost when computing value per token.
-const minValueTokens = 40
+const minValueTokens = 120
 
 // renderLine is an item as the prompt shows it: marker, text, labels and citations.
 func renderLine(ref int, it *Item) string {
@@ -338,3 +338,7 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// maxRef is the widest citation marker an item's cost is estimated with, so numbering the
+// items afterwards can never push the packet over its budget.
+const maxRef = 99999

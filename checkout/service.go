@@ -177,7 +177,13 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 			start := time.Now()
 			record(s.laneVerbatim(ctx, s.pool, r, rk.asOf), start)
 		}
-		if !off(LaneRecent) {
+		// Without a session the recent lane has no session to replay: it stays out of the
+		// ranking (the space's latest events are not evidence for a question).
+		if r.SessionID == "" && r.laneOn(LaneRecent) {
+			mu.Lock()
+			rk.lanes[LaneRecent] = LaneStat{Off: true, Error: "no session_id"}
+			mu.Unlock()
+		} else if !off(LaneRecent) {
 			start := time.Now()
 			recent = record(s.laneRecent(ctx, s.pool, r, rk.asOf), start)
 		}
