@@ -45,6 +45,8 @@ func toAPIError(err error) *apiError {
 			d["field"] = ve.Field
 		}
 		return &apiError{status: http.StatusBadRequest, code: "invalid_request", message: ve.Error(), details: d}
+	case errors.Is(err, eventloom.ErrChainBroken):
+		return &apiError{status: http.StatusConflict, code: "chain_broken", message: err.Error() + " (GET /v1/spaces/{space}/verify names the broken seq)"}
 	case errors.Is(err, graph.ErrAGEOff):
 		return &apiError{status: http.StatusNotImplemented, code: "age_unavailable", message: err.Error()}
 	case errors.Is(err, graph.ErrQueryTimeout):

@@ -77,3 +77,18 @@ func TestHTTP_FactsEntitiesProjectionAndCypher(t *testing.T) {
 		}
 	}
 }
+
+func TestHTTP_AppendToATamperedChainIsRefused(t *testing.T) {
+	e := newEnv(t)
+	status, _ := e.do(t, "POST", "/v1/spaces/t/events", `{"events":[{"type":"note","content":"a"},{"type":"note","content":"b"}]}`)
+	require.Equal(t, 201, status)
+	// Cut the tail off as a superuser bypassing the triggers would.
+	conn, err := e.db.AdminPool(t).Acquire(context.Background())
+	require.NoError(t, err)
+	defer conn.Release()
+	_, err = conn.Exec(context.Background(), `SET session_replication_role = replica; DELETE FROM events WHERE space_id = 't' AND seq = 2; RESET session_replication_role`)
+	require.NoError(t, err)
+	status, out := e.do(t, "POST", "/v1/spaces/t/events", `{"type":"note","content":"c"}`)
+	require.Equal(t, 409, status, out)
+	require.Equal(t, "chain_broken", out["error"].(map[string]any)["code"])
+}

@@ -43,6 +43,14 @@ func invalid(field, format string, args ...any) error {
 // SQLSTATEs raised by the schema.
 const sqlstateAppendOnly = "ZX001"
 
+// sqlstateChainBroken is raised when rows would not link to each other and to the chain head.
+const sqlstateChainBroken = "ZX002"
+
+// ErrChainBroken means an append was refused because the space's chain does not end where
+// its head says (the log was tampered with) or the transaction carried a forged chain tail.
+// Run verify to find the broken seq.
+var ErrChainBroken = errors.New("the space's hash chain is broken")
+
 // mapPgError turns database errors that describe bad input or a forbidden change into this
 // package's sentinels; anything else is returned as is.
 func mapPgError(err error) error {
@@ -53,6 +61,8 @@ func mapPgError(err error) error {
 	switch pgErr.Code {
 	case sqlstateAppendOnly:
 		return fmt.Errorf("%w: %s", ErrAppendOnly, pgErr.Message)
+	case sqlstateChainBroken:
+		return fmt.Errorf("%w: %s", ErrChainBroken, pgErr.Message)
 	case "22P02", "22P05", "22021", "54000":
 		// invalid text representation, unsupported unicode escape, bad encoding, too large
 		return &ValidationError{Message: pgErr.Message}

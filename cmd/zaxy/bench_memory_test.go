@@ -30,7 +30,7 @@ func TestBenchLoCoMoCommand_WritesRankedLinesAndSummary(t *testing.T) {
 	require.Equal(t, 0, code, stderr.String())
 	require.Contains(t, stdout.String(), "2 cases, 8 questions (2 abstention), 12 turns appended (1 without text skipped)")
 	require.Contains(t, stdout.String(), "keyword only:")
-	require.Contains(t, stdout.String(), "retriever: placeholder")
+	require.Contains(t, stdout.String(), "retriever: checkout")
 
 	type line struct {
 		QuestionID string `json:"question_id"`
