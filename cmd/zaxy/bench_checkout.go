@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"

@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"time"
 
-
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 )
