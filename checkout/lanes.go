@@ -22,7 +22,7 @@ type querier interface {
 }
 
 // laneK is how many candidates each lane returns.
-const laneK = 50
+const laneK = 100
 
 // laneResult is one lane's ranked item ids, best first.
 type laneResult struct {
