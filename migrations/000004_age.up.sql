@@ -52,6 +52,13 @@ BEGIN
   PERFORM ag_catalog.create_vlabel(g::name, 'Entity'::name);
   PERFORM ag_catalog.create_vlabel(g::name, 'Value'::name);
   PERFORM ag_catalog.create_elabel(g::name, 'FACT'::name);
+  -- AGE's label tables have no index on id: without these, every mirrored update of a vertex
+  -- or edge scans its whole label table, and Cypher traversals scan edges.
+  EXECUTE format('CREATE INDEX ON %I."Entity" (id)', g);
+  EXECUTE format('CREATE INDEX ON %I."Value" (id)', g);
+  EXECUTE format('CREATE INDEX ON %I."FACT" (id)', g);
+  EXECUTE format('CREATE INDEX ON %I."FACT" (start_id)', g);
+  EXECUTE format('CREATE INDEX ON %I."FACT" (end_id)', g);
   IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'zaxy_app') THEN
     EXECUTE format('GRANT USAGE ON SCHEMA %I TO zaxy_app', g);
     EXECUTE format('GRANT SELECT ON ALL TABLES IN SCHEMA %I TO zaxy_app', g);
