@@ -2,19 +2,18 @@ package checkout_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/projection"
@@ -28,38 +27,14 @@ func realTexts(b *testing.B, n int) []string {
 	if dir == "" {
 		dir = filepath.Join("..", "..", "shared", "bench")
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, "longmemeval_s_dev.json"))
+	f, err := os.Open(filepath.Join(dir, "longmemeval_s_dev.json"))
 	if err != nil {
 		b.Fatalf("LongMemEval dev file: %v (set ZAXY_BENCH_DIR)", err)
 	}
-	var questions []struct {
-		Sessions [][]struct {
-			Content string `json:"content"`
-		} `json:"haystack_sessions"`
-	}
-	if err := json.Unmarshal(raw, &questions); err != nil {
+	defer f.Close()
+	out, err := bench.Sentences(f, n)
+	if err != nil {
 		b.Fatal(err)
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, q := range questions {
-		for _, sess := range q.Sessions {
-			for _, turn := range sess {
-				for _, s := range strings.Split(turn.Content, "\n") {
-					for _, sent := range strings.SplitAfter(s, ". ") {
-						sent = strings.TrimSpace(sent)
-						if len(sent) < 20 || seen[sent] {
-							continue
-						}
-						seen[sent] = true
-						out = append(out, sent)
-						if len(out) == n {
-							return out
-						}
-					}
-				}
-			}
-		}
 	}
 	return out
 }

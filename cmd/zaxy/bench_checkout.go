@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"
@@ -169,35 +170,9 @@ func percentiles(d []time.Duration) (p50, p95 float64) {
 // file's haystacks, topped up with synthetic sentences when the file is missing or short.
 func corpusSentences(path string, n int) []string {
 	var out []string
-	seen := map[string]bool{}
-	if raw, err := os.ReadFile(path); err == nil {
-		var questions []struct {
-			Sessions [][]struct {
-				Content string `json:"content"`
-			} `json:"haystack_sessions"`
-		}
-		if json.Unmarshal(raw, &questions) == nil {
-		done:
-			for _, qn := range questions {
-				for _, sess := range qn.Sessions {
-					for _, turn := range sess {
-						for _, line := range strings.Split(turn.Content, "\n") {
-							for _, s := range strings.SplitAfter(line, ". ") {
-								s = strings.TrimSpace(s)
-								if len(s) < 20 || seen[s] {
-									continue
-								}
-								seen[s] = true
-								out = append(out, s)
-								if len(out) == n {
-									break done
-								}
-							}
-						}
-					}
-				}
-			}
-		}
+	if f, err := os.Open(path); err == nil {
+		out, _ = bench.Sentences(f, n)
+		f.Close()
 	}
 	words := strings.Fields("deploy pipeline postgres upgrade billing service search index gateway latency timeout retry queue worker migration schema vector graph entity session agent tool failure review plan cache memory budget owner team incident rollback release branch commit")
 	rng := rand.New(rand.NewPCG(7, 8))

@@ -17,12 +17,7 @@ import (
 func TestBenchLoCoMoCommand_WritesRankedLinesAndSummary(t *testing.T) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
-	getenv := func(k string) string {
-		if k == "ZAXY_DATABASE_URL" {
-			return db.AppURL
-		}
-		return ""
-	}
+	getenv := dbEnv(db)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "ranked.jsonl")
 	var stdout, stderr bytes.Buffer

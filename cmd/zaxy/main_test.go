@@ -14,12 +14,7 @@ import (
 func TestVerifyCommand_ReportsBrokenSeqAndExitsOne(t *testing.T) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
-	getenv := func(k string) string {
-		if k == "ZAXY_DATABASE_URL" {
-			return db.AppURL
-		}
-		return ""
-	}
+	getenv := dbEnv(db)
 	var out, errOut bytes.Buffer
 	require.Equal(t, 0, run(ctx, []string{"append", "--space", "cli", "--type", "message", "--content", "one", "--data", `{"role":"user"}`}, getenv, nil, &out, &errOut), errOut.String())
 	lines := strings.NewReader("{\"type\":\"note\",\"content\":\"two\"}\n{\"type\":\"note\",\"content\":\"three\"}\n")

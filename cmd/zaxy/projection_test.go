@@ -15,12 +15,7 @@ import (
 func TestRebuildChecksumFactsAndDoctorCommands(t *testing.T) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
-	getenv := func(k string) string {
-		if k == "ZAXY_DATABASE_URL" {
-			return db.AppURL
-		}
-		return ""
-	}
+	getenv := dbEnv(db)
 	var out, errOut bytes.Buffer
 	cli := func(stdin string, args ...string) int {
 		out.Reset()
@@ -75,12 +70,7 @@ func TestRebuildChecksumFactsAndDoctorCommands(t *testing.T) {
 func TestCheckoutCommand(t *testing.T) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
-	getenv := func(k string) string {
-		if k == "ZAXY_DATABASE_URL" {
-			return db.AppURL
-		}
-		return ""
-	}
+	getenv := dbEnv(db)
 	var out, errOut bytes.Buffer
 	require.Equal(t, 0, run(ctx, []string{"append", "--space", "co", "--type", "message", "--content", "The registry times out after 30 seconds", "--data", `{"role":"user"}`}, getenv, nil, &out, &errOut), errOut.String())
 	out.Reset()

@@ -63,12 +63,7 @@ func variedEvents() string {
 func TestVerifylog_IndependentVerifierAcceptsExportAndNamesTamperedSeq(t *testing.T) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
-	getenv := func(k string) string {
-		if k == "ZAXY_DATABASE_URL" {
-			return db.AppURL
-		}
-		return ""
-	}
+	getenv := dbEnv(db)
 	var out, errOut bytes.Buffer
 	// Two appends: a varied batch, then single events, so the chain spans transactions.
 	require.Equal(t, 0, run(ctx, []string{"append", "--space", "vl", "--json"}, getenv, strings.NewReader(variedEvents()), &out, &errOut), errOut.String())
