@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -18,13 +19,7 @@ type checkoutBody struct {
 	AsOf string `json:"as_of"`
 }
 
-func (s *server) readCheckout(w http.ResponseWriter, r *http.Request) (*checkout.Request, error) {
-	var body checkoutBody
-	if err := readJSON(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
-		return nil, err
-	}
-	return body.request(r)
-}
+func (b *checkoutBody) base() *checkoutBody { return b }
 
 // request is the checkout request the body describes, for the space in the path.
 func (b *checkoutBody) request(r *http.Request) (*checkout.Request, error) {
@@ -40,34 +35,47 @@ func (b *checkoutBody) request(r *http.Request) (*checkout.Request, error) {
 	return &req, nil
 }
 
+// checkoutBodies are the request bodies built on checkoutBody.
+type checkoutBodies interface {
+	assembleBody | afterTurnBody | handoffBody | cleanupBody | checkoutBody
+}
+
+// serveCheckout decodes a body B, builds the checkout request for the space in the path,
+// calls do and writes its result with status; every failure goes through writeError.
+func serveCheckout[B checkoutBodies, R any](s *server, w http.ResponseWriter, r *http.Request, status int,
+	base func(*B) *checkoutBody, do func(ctx context.Context, b *B, req *checkout.Request) (R, error)) {
+	var body B
+	if err := readJSON(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	req, err := base(&body).request(r)
+	if err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	res, err := do(r.Context(), &body, req)
+	if err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	writeJSON(w, status, res)
+}
+
 // checkoutPacket serves POST /v1/spaces/{space}/checkout: a cited, token-budgeted packet.
 func (s *server) checkoutPacket(w http.ResponseWriter, r *http.Request) {
-	req, err := s.readCheckout(w, r)
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	p, err := s.checkout.Checkout(r.Context(), req)
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, p)
+	serveCheckout(s, w, r, http.StatusOK, (*checkoutBody).base,
+		func(ctx context.Context, _ *checkoutBody, req *checkout.Request) (*checkout.Packet, error) {
+			return s.checkout.Checkout(ctx, req)
+		})
 }
 
 // query serves POST /v1/spaces/{space}/query: the raw ranked items with score components.
 func (s *server) query(w http.ResponseWriter, r *http.Request) {
-	req, err := s.readCheckout(w, r)
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	res, err := s.checkout.Query(r.Context(), req)
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	serveCheckout(s, w, r, http.StatusOK, (*checkoutBody).base,
+		func(ctx context.Context, _ *checkoutBody, req *checkout.Request) (*checkout.QueryResult, error) {
+			return s.checkout.Query(ctx, req)
+		})
 }
 
 // assembleBody is POST /context/assemble's body.
@@ -78,22 +86,10 @@ type assembleBody struct {
 
 // assemble serves POST /v1/spaces/{space}/context/assemble.
 func (s *server) assemble(w http.ResponseWriter, r *http.Request) {
-	var body assembleBody
-	if err := readJSON(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	req, err := body.checkoutBody.request(r)
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	a, err := s.checkout.Assemble(r.Context(), &checkout.AssembleRequest{Request: *req, WorkingSet: body.WorkingSet})
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, a)
+	serveCheckout(s, w, r, http.StatusOK, func(b *assembleBody) *checkoutBody { return &b.checkoutBody },
+		func(ctx context.Context, b *assembleBody, req *checkout.Request) (*checkout.Assembled, error) {
+			return s.checkout.Assemble(ctx, &checkout.AssembleRequest{Request: *req, WorkingSet: b.WorkingSet})
+		})
 }
 
 // afterTurnBody is POST /context/after-turn's body.
@@ -105,40 +101,27 @@ type afterTurnBody struct {
 // afterTurn serves POST /v1/spaces/{space}/context/after-turn: append the finished turn, get
 // the next context. The Idempotency-Key header makes a retry append nothing twice.
 func (s *server) afterTurn(w http.ResponseWriter, r *http.Request) {
-	var body afterTurnBody
-	if err := readJSON(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	req, err := body.checkoutBody.request(r)
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	if len(body.Events) > s.cfg.MaxBatch {
-		writeError(w, r, s.logger, &eventloom.ValidationError{Field: "events", Message: fmt.Sprintf("may hold at most %d events", s.cfg.MaxBatch)})
-		return
-	}
-	events := make([]eventloom.NewEvent, len(body.Events))
-	for i, raw := range body.Events {
-		path := fmt.Sprintf("events[%d].", i)
-		if events[i], err = eventloom.DecodeEvent(raw, path); err == nil {
-			err = events[i].Validate(path)
-		}
-		if err != nil {
-			writeError(w, r, s.logger, err)
-			return
-		}
-	}
-	res, err := s.checkout.AfterTurn(r.Context(), &checkout.AfterTurnRequest{
-		AssembleRequest: checkout.AssembleRequest{Request: *req, WorkingSet: body.WorkingSet},
-		Events:          events, IdempotencyKey: r.Header.Get("Idempotency-Key"),
-	})
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, res)
+	serveCheckout(s, w, r, http.StatusCreated, func(b *afterTurnBody) *checkoutBody { return &b.checkoutBody },
+		func(ctx context.Context, b *afterTurnBody, req *checkout.Request) (*checkout.AfterTurnResult, error) {
+			if len(b.Events) > s.cfg.MaxBatch {
+				return nil, &eventloom.ValidationError{Field: "events", Message: fmt.Sprintf("may hold at most %d events", s.cfg.MaxBatch)}
+			}
+			events := make([]eventloom.NewEvent, len(b.Events))
+			for i, raw := range b.Events {
+				path := fmt.Sprintf("events[%d].", i)
+				var err error
+				if events[i], err = eventloom.DecodeEvent(raw, path); err == nil {
+					err = events[i].Validate(path)
+				}
+				if err != nil {
+					return nil, err
+				}
+			}
+			return s.checkout.AfterTurn(ctx, &checkout.AfterTurnRequest{
+				AssembleRequest: checkout.AssembleRequest{Request: *req, WorkingSet: b.WorkingSet},
+				Events:          events, IdempotencyKey: r.Header.Get("Idempotency-Key"),
+			})
+		})
 }
 
 // handoffBody is POST /handoff's body.
@@ -149,22 +132,10 @@ type handoffBody struct {
 
 // handoff serves POST /v1/spaces/{space}/handoff: a bundle another agent can resume from.
 func (s *server) handoff(w http.ResponseWriter, r *http.Request) {
-	var body handoffBody
-	if err := readJSON(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	req, err := body.checkoutBody.request(r)
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	h, err := s.checkout.HandoffBundle(r.Context(), &checkout.HandoffRequest{Request: *req, TailEvents: body.TailEvents})
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, h)
+	serveCheckout(s, w, r, http.StatusOK, func(b *handoffBody) *checkoutBody { return &b.checkoutBody },
+		func(ctx context.Context, b *handoffBody, req *checkout.Request) (*checkout.Handoff, error) {
+			return s.checkout.HandoffBundle(ctx, &checkout.HandoffRequest{Request: *req, TailEvents: b.TailEvents})
+		})
 }
 
 // cleanupBody is POST /subagents/{id}/cleanup's body.
@@ -176,24 +147,12 @@ type cleanupBody struct {
 
 // cleanupSubagent serves POST /v1/spaces/{space}/subagents/{id}/cleanup.
 func (s *server) cleanupSubagent(w http.ResponseWriter, r *http.Request) {
-	var body cleanupBody
-	if err := readJSON(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	req, err := body.checkoutBody.request(r)
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	c, err := s.checkout.CleanupSubagent(r.Context(), &checkout.CleanupRequest{
-		Request: *req, SubagentID: chi.URLParam(r, "id"), Outcome: body.Outcome, Summary: body.Summary,
-	})
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, c)
+	serveCheckout(s, w, r, http.StatusCreated, func(b *cleanupBody) *checkoutBody { return &b.checkoutBody },
+		func(ctx context.Context, b *cleanupBody, req *checkout.Request) (*checkout.Cleanup, error) {
+			return s.checkout.CleanupSubagent(ctx, &checkout.CleanupRequest{
+				Request: *req, SubagentID: chi.URLParam(r, "id"), Outcome: b.Outcome, Summary: b.Summary,
+			})
+		})
 }
 
 // resume serves POST /v1/spaces/{space}/sessions/{session}/resume: append session.resumed
