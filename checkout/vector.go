@@ -42,6 +42,9 @@ type VectorParams struct {
 // them exactly: up to projection.HNSWThreshold a space's vectors are not in the HNSW index.
 const exactScanMax = projection.HNSWThreshold
 
+// hnswMaxK caps the rows the vector lane takes through the HNSW index (exact scans return K).
+const hnswMaxK = 40
+
 // Vector returns the K items of a space nearest to the query vector by cosine distance,
 // nearest first. It uses the model's partial HNSW index with iterative scans, so a space
 // filter still yields K rows; Exact scans instead (for ground truth and tiny spaces).
@@ -75,10 +78,15 @@ func Vector(ctx context.Context, pool *pgxpool.Pool, p VectorParams) ([]VectorHi
 		} else if _, err := tx.Exec(ctx, "SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)", strconv.Itoa(p.EfSearch)); err != nil {
 			return err
 		}
-		// The HNSW index is on embedding::vector(dim), so the query must name the same
+		k := p.K
+		if !p.Exact {
+			// Every extra row through the index costs a deeper graph walk.
+			k = min(k, hnswMaxK)
+		}
+		// The HNSW index is on embedding::halfvec(dim), so the query must name the same
 		// dimension as a literal; it is an integer we checked above.
 		text := fmt.Sprintf(sql.Query(query), p.Dimensions)
-		rows, err := tx.Query(ctx, text, p.SpaceID, p.Model, vec, p.K)
+		rows, err := tx.Query(ctx, text, p.SpaceID, p.Model, vec, k)
 		if err != nil {
 			return err
 		}
