@@ -226,7 +226,7 @@ func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budg
 const queryCandidates = 60
 
 // minValueTokens is the floor of an item's cost when computing value per token.
-const minValueTokens = 120
+const minValueTokens = 300
 
 // renderLine is an item as the prompt shows it: marker, text, labels and citations.
 func renderLine(ref int, it *Item) string {
