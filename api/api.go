@@ -76,6 +76,7 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	r.Get("/readyz", s.readyz)
+	r.Get("/v1/openapi.json", openAPIDocument)
 	r.Route("/v1/spaces/{space}", func(r chi.Router) {
 		r.Post("/events", s.appendEvents)
 		r.Get("/events", s.replayEvents)

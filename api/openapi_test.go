@@ -1,0 +1,54 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// TestOpenAPI_DescribesEveryRouteAndNoOther fails when a route exists without a described
+// operation in api/openapi.json, or the document describes a route that does not exist.
+func TestOpenAPI_DescribesEveryRouteAndNoOther(t *testing.T) {
+	h := NewHandler(Config{}, eventloom.NewStore(nil, nil, nil), nil)
+	var routes []string
+	require.NoError(t, chi.Walk(h.(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		routes = append(routes, strings.ToLower(method)+" "+strings.TrimSuffix(route, "/"))
+		return nil
+	}))
+	var doc struct {
+		OpenAPI string                                `json:"openapi"`
+		Paths   map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	require.NoError(t, json.Unmarshal(openAPI, &doc))
+	require.Equal(t, "3.1.0", doc.OpenAPI)
+	var described []string
+	for path, ops := range doc.Paths {
+		for method, raw := range ops {
+			if method == "parameters" {
+				continue
+			}
+			var op struct{ Summary, Description string }
+			require.NoError(t, json.Unmarshal(raw, &op))
+			require.NotEmpty(t, op.Description, "%s %s has no description", method, path)
+			require.NotEmpty(t, op.Summary, "%s %s has no summary", method, path)
+			described = append(described, method+" "+path)
+		}
+	}
+	sort.Strings(routes)
+	sort.Strings(described)
+	require.Equal(t, routes, described)
+
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/openapi.json", nil))
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, "application/json", rec.Header().Get("Content-Type"))
+	require.JSONEq(t, string(openAPI), rec.Body.String())
+}
