@@ -1,6 +1,6 @@
 // Package doctor checks a Zaxy installation and says, for each problem, what to do about it:
-// database reachable, schema current, extensions, the AGE mirror, projection lag and the
-// embedding setup. It only reads.
+// database reachable, schema current, extensions, the AGE mirror, every space's hash chain,
+// projection lag, River jobs and the embedding setup. It only reads.
 package doctor
 
 import (
@@ -38,6 +38,8 @@ type Options struct {
 	Embedder embed.Embedder
 	// ProbeEmbedder calls the provider once to check it answers with the right dimension.
 	ProbeEmbedder bool
+	// FullChains verifies every event of every space instead of each space's recent tail.
+	FullChains bool
 }
 
 // Report is every check, in order.
@@ -62,7 +64,9 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) *Report {
 	}
 	r.add(Check{Name: "schema", Status: StatusOK, Message: fmt.Sprintf("at version %d", migrations.Latest())})
 	r.extensions(ctx, pool)
+	r.chains(ctx, pool, opts.FullChains)
 	r.lag(ctx, pool)
+	r.jobs(ctx, pool)
 	r.embeddings(ctx, pool, opts)
 	return r.done()
 }

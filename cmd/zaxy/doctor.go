@@ -11,12 +11,13 @@ import (
 	"github.com/zaxy/zaxy/doctor"
 )
 
-// doctorCmd: zaxy doctor [--json] [--no-probe]; exit 1 when a check fails.
+// doctorCmd: zaxy doctor [--json] [--no-probe] [--full]; exit 1 when a check fails.
 func doctorCmd(ctx context.Context, args []string, dbURL string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	noProbe := fs.Bool("no-probe", false, "do not call the embedding provider")
+	full := fs.Bool("full", false, "verify every event of every space (default: each space's last 1000)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -37,7 +38,7 @@ func doctorCmd(ctx context.Context, args []string, dbURL string, getenv func(str
 			Remedy: "check ZAXY_DATABASE_URL, or run 'make db' for a local one"}}}
 	} else {
 		defer pool.Close()
-		report = doctor.Run(ctx, pool, doctor.Options{Embedder: provider, ProbeEmbedder: !*noProbe})
+		report = doctor.Run(ctx, pool, doctor.Options{Embedder: provider, ProbeEmbedder: !*noProbe, FullChains: *full})
 	}
 	if *asJSON {
 		_ = json.NewEncoder(stdout).Encode(report)
