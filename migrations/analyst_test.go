@@ -1,0 +1,92 @@
+package migrations_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+var sqlBlock = regexp.MustCompile("(?s)```sql\n(.*?)```")
+
+// TestSQLCookbook_RunsAsTheAnalystRole runs every query of docs/sql-cookbook.md against a
+// seeded database as a member of zaxy_analyst, which may read the memory views and nothing else.
+func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	store := eventloom.NewStore(pool, nil, nil)
+	at := func(s string) *time.Time { v, _ := time.Parse(time.RFC3339, s); return &v }
+	ev := func(typ, session, content, data string, occurred *time.Time) eventloom.NewEvent {
+		return eventloom.NewEvent{Type: typ, SessionID: session, Content: content, Data: json.RawMessage(data), OccurredAt: occurred}
+	}
+	res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "demo", Events: []eventloom.NewEvent{
+		ev("fact.asserted", "s1", "", `{"subject":"Alice","predicate":"works at","object":"Acme"}`, at("2024-01-01T00:00:00Z")),
+		ev("message", "s1", "Ask Alice and @bob about the billing outage in docs/billing.md", `{"role":"user"}`, nil),
+		ev("fact.asserted", "s1", "", `{"subject":"Alice","predicate":"works at","object":"Globex"}`, at("2024-06-01T00:00:00Z")),
+		ev("tool_call.completed", "s1", "", `{"tool":"go test","outcome":"failure","error":"exit status 1"}`, nil),
+		ev("message", "s1", "Thanks Alice, the billing outage is fixed.", `{"role":"assistant"}`, nil),
+	}})
+	require.NoError(t, err)
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "demo", Events: []eventloom.NewEvent{
+		ev("memory.invalidated", "s1", "", `{"target_seq":4,"reason":"flaky runner, not a real failure"}`, nil),
+	}})
+	require.NoError(t, err)
+	proj, err := projection.New(ctx, pool, projection.Config{})
+	require.NoError(t, err)
+	_, err = proj.ProjectSpace(ctx, "demo")
+	require.NoError(t, err)
+	_, err = checkout.New(store, checkout.Config{Embedder: embed.NewOffline()}).Checkout(ctx, &checkout.Request{SpaceID: "demo", Query: "billing outage", SessionID: "s1"})
+	require.NoError(t, err)
+	require.Equal(t, int64(1), res.Receipts[0].Seq)
+
+	admin := db.AdminPool(t)
+	_, err = admin.Exec(ctx, `DO $$ BEGIN
+		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'cookbook_analyst') THEN
+			CREATE ROLE cookbook_analyst LOGIN PASSWORD 'cookbook_analyst' IN ROLE zaxy_analyst;
+		END IF; END $$`)
+	require.NoError(t, err)
+	u, err := url.Parse(db.AppURL)
+	require.NoError(t, err)
+	u.User = url.UserPassword("cookbook_analyst", "cookbook_analyst")
+	conn, err := pgx.Connect(ctx, u.String())
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+
+	doc, err := os.ReadFile("../docs/sql-cookbook.md")
+	require.NoError(t, err)
+	blocks := sqlBlock.FindAllStringSubmatch(string(doc), -1)
+	require.GreaterOrEqual(t, len(blocks), 10, "the cookbook has at least 10 queries")
+	results := make([][][]any, len(blocks))
+	for i, b := range blocks {
+		rows, err := conn.Query(ctx, b[1])
+		require.NoError(t, err, "query %d:\n%s", i+1, b[1])
+		results[i], err = pgx.CollectRows(rows, func(r pgx.CollectableRow) ([]any, error) { return r.Values() })
+		require.NoError(t, err, "query %d", i+1)
+		require.NotEmpty(t, results[i], "query %d returns rows on the seeded database:\n%s", i+1, b[1])
+	}
+	require.Equal(t, "Globex", results[0][0][2], "Alice works at Globex now")
+	require.Equal(t, "Acme", results[1][0][0], "on 1 March 2024 Alice worked at Acme")
+	require.Len(t, results[2], 2, "two versions of works at")
+	require.Equal(t, "flaky runner, not a real failure", results[8][0][3])
+
+	// The analyst sees the views and nothing else.
+	for _, q := range []string{`SELECT count(*) FROM events`, `SELECT count(*) FROM facts`, `SELECT count(*) FROM river_job`} {
+		_, err := conn.Exec(ctx, q)
+		require.ErrorContains(t, err, "permission denied", q)
+	}
+	_, err = conn.Exec(ctx, `INSERT INTO events (space_id, type) VALUES ('demo', 'note')`)
+	require.ErrorContains(t, err, "permission denied")
+}
