@@ -52,6 +52,7 @@ type server struct {
 	store    *eventloom.Store
 	pool     *pgxpool.Pool
 	checkout *checkout.Service
+	metrics  *metrics
 	logger   *slog.Logger
 }
 
@@ -64,8 +65,9 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	if s.checkout == nil {
 		s.checkout = checkout.New(store, checkout.Config{Embedder: embed.NewOffline(), Logger: logger})
 	}
+	s.metrics = newMetrics(s.pool)
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, s.recoverer, s.deadline)
+	r.Use(middleware.RequestID, s.metrics.observe, s.logRequests, s.recoverer, s.deadline)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, &apiError{status: http.StatusNotFound, code: "route_not_found", message: "no such route: " + r.Method + " " + r.URL.Path})
 	})
@@ -77,6 +79,7 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	})
 	r.Get("/readyz", s.readyz)
 	r.Get("/v1/openapi.json", openAPIDocument)
+	r.Method(http.MethodGet, "/metrics", s.metrics.handler())
 	r.Route("/v1/spaces/{space}", func(r chi.Router) {
 		r.Post("/events", s.appendEvents)
 		r.Get("/events", s.replayEvents)

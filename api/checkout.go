@@ -66,7 +66,11 @@ func serveCheckout[B checkoutBodies, R any](s *server, w http.ResponseWriter, r 
 func (s *server) checkoutPacket(w http.ResponseWriter, r *http.Request) {
 	serveCheckout(s, w, r, http.StatusOK, (*checkoutBody).base,
 		func(ctx context.Context, _ *checkoutBody, req *checkout.Request) (*checkout.Packet, error) {
-			return s.checkout.Checkout(ctx, req)
+			p, err := s.checkout.Checkout(ctx, req)
+			if err == nil {
+				s.metrics.observeCheckout(p)
+			}
+			return p, err
 		})
 }
 

@@ -2,6 +2,8 @@ package api_test
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -82,4 +84,27 @@ func TestHTTP_ContextLifecycle(t *testing.T) {
 	var n int
 	require.NoError(t, e.db.AdminPool(t).QueryRow(context.Background(), `SELECT count(*) FROM events WHERE type = 'message'`).Scan(&n))
 	require.Equal(t, 1, n, "rejected after-turn requests appended nothing")
+}
+
+func TestHTTP_Metrics(t *testing.T) {
+	e := newEnv(t)
+	status, _ := e.do(t, "POST", "/v1/spaces/m/events", `{"events":[{"type":"note","content":"a"},{"type":"note","content":"b"}]}`)
+	require.Equal(t, 201, status)
+	status, _ = e.do(t, "POST", "/v1/spaces/m/checkout", `{"query":"a b"}`)
+	require.Equal(t, 200, status)
+	resp, err := http.Get(e.url + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	text := string(b)
+	for _, want := range []string{
+		`zaxy_http_request_duration_seconds_count{method="POST",route="/v1/spaces/{space}/events",status="201"} 1`,
+		`zaxy_events_appended_total 2`,
+		`zaxy_checkout_lane_seconds_count{lane="keyword"} 1`,
+		`zaxy_projection_lag_events`,
+		`zaxy_jobs{kind="project_space",state="available"}`,
+	} {
+		require.Contains(t, text, want)
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/go-chi/chi/v5/middleware"
+
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 )
@@ -66,7 +68,7 @@ func toAPIError(err error) *apiError {
 func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
 	ae := toAPIError(err)
 	if ae.status >= 500 {
-		logger.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "error", err)
+		logger.ErrorContext(r.Context(), "request failed", "request_id", middleware.GetReqID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err)
 	}
 	var body errorBody
 	body.Error.Code, body.Error.Message, body.Error.Details = ae.code, ae.message, ae.details

@@ -44,6 +44,8 @@ func (s *server) appendEvents(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusCreated
 	if res.Replayed {
 		status = http.StatusOK
+	} else {
+		s.metrics.appended.Add(float64(len(res.Receipts)))
 	}
 	writeJSON(w, status, res)
 }

@@ -100,7 +100,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return 0
 	}
 	dbURL := databaseURL(getenv)
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	logger := slog.New(slog.NewJSONHandler(stderr, nil))
 	switch args[0] {
 	case "serve":
 		cfg, err := parseServeConfig(getenv)

@@ -1,0 +1,119 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/sql"
+)
+
+// metrics are the Prometheus series /metrics serves. Each handler has its own registry.
+type metrics struct {
+	registry *prometheus.Registry
+	requests *prometheus.HistogramVec
+	appended prometheus.Counter
+	lanes    *prometheus.HistogramVec
+}
+
+func newMetrics(pool *pgxpool.Pool) *metrics {
+	m := &metrics{
+		registry: prometheus.NewRegistry(),
+		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "zaxy_http_request_duration_seconds", Help: "HTTP request latency by route pattern, method and status.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10},
+		}, []string{"route", "method", "status"}),
+		appended: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "zaxy_events_appended_total", Help: "Events appended through the HTTP API (replayed idempotent retries not counted).",
+		}),
+		lanes: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "zaxy_checkout_lane_seconds", Help: "Checkout lane timings.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25},
+		}, []string{"lane"}),
+	}
+	m.registry.MustRegister(m.requests, m.appended, m.lanes, &dbCollector{pool: pool},
+		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	return m
+}
+
+// observe is middleware timing every request under its route pattern (not its path, so
+// space ids do not become label values).
+func (m *metrics) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		next.ServeHTTP(ww, r)
+		route := "unmatched"
+		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
+			route = rc.RoutePattern()
+		}
+		m.requests.WithLabelValues(route, r.Method, strconv.Itoa(ww.Status())).Observe(time.Since(start).Seconds())
+	})
+}
+
+// observeCheckout records a packet's lane timings.
+func (m *metrics) observeCheckout(p *checkout.Packet) {
+	for lane, st := range p.Diagnostics.Lanes {
+		if !st.Off {
+			m.lanes.WithLabelValues(lane).Observe(st.MS / 1000)
+		}
+	}
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
+
+// dbCollector reads projection lag and River job outcomes from the database at scrape time.
+type dbCollector struct{ pool *pgxpool.Pool }
+
+var (
+	lagTotalDesc  = prometheus.NewDesc("zaxy_projection_lag_events", "Events logged but not yet projected, over all spaces.", nil, nil)
+	lagMaxDesc    = prometheus.NewDesc("zaxy_projection_lag_max_events", "The largest projection lag of any space.", nil, nil)
+	laggingDesc   = prometheus.NewDesc("zaxy_projection_lagging_spaces", "Spaces whose projections lag behind their log.", nil, nil)
+	jobsStateDesc = prometheus.NewDesc("zaxy_jobs", "River jobs by kind and state (completed jobs are kept for a day).", []string{"kind", "state"}, nil)
+)
+
+// Describe implements prometheus.Collector.
+func (c *dbCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- lagTotalDesc
+	ch <- lagMaxDesc
+	ch <- laggingDesc
+	ch <- jobsStateDesc
+}
+
+// Collect implements prometheus.Collector; a database error skips the series.
+func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
+	if c.pool == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var spaces, total, maxLag int64
+	var worst string
+	if err := c.pool.QueryRow(ctx, sql.Query("doctor/lag")).Scan(&spaces, &total, &maxLag, &worst); err == nil {
+		ch <- prometheus.MustNewConstMetric(lagTotalDesc, prometheus.GaugeValue, float64(total))
+		ch <- prometheus.MustNewConstMetric(lagMaxDesc, prometheus.GaugeValue, float64(maxLag))
+		ch <- prometheus.MustNewConstMetric(laggingDesc, prometheus.GaugeValue, float64(spaces))
+	}
+	rows, err := c.pool.Query(ctx, sql.Query("api/jobs_by_state"))
+	if err != nil {
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var kind, state string
+		var n int64
+		if rows.Scan(&kind, &state, &n) == nil {
+			ch <- prometheus.MustNewConstMetric(jobsStateDesc, prometheus.GaugeValue, float64(n), kind, state)
+		}
+	}
+}
