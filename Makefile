@@ -18,7 +18,7 @@ db-stop:
 	@bash testcontainers/postgres.sh stop
 
 run: build
-	@$(DB_ENV) && ZAXY_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" ./bin/zaxy migrate && ./bin/zaxy serve
+	@$(DB_ENV) && ZAXY_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" ./bin/zaxy migrate && ZAXY_AUTH=$${ZAXY_AUTH:-off} ./bin/zaxy serve
 
 test:
 	@$(DB_ENV) && ZAXY_TEST_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" $(GO) test -count=1 -timeout 20m ./...

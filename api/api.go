@@ -14,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"
@@ -31,6 +32,9 @@ type Config struct {
 	// Checkout answers /checkout and /query. Defaults to a checkout.Service with the built-in
 	// offline embedder and the english text search configuration.
 	Checkout *checkout.Service
+	// Auth checks bearer tokens on every /v1 route; nil serves without authentication (zaxy
+	// serve sets it unless ZAXY_AUTH=off on a loopback address).
+	Auth *auth.Store
 }
 
 // WithDefaults returns a copy with zero fields set to their defaults.
@@ -78,9 +82,10 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	r.Get("/readyz", s.readyz)
-	r.Get("/v1/openapi.json", openAPIDocument)
+	r.With(s.authorize).Get("/v1/openapi.json", openAPIDocument)
 	r.Method(http.MethodGet, "/metrics", s.metrics.handler())
 	r.Route("/v1/spaces/{space}", func(r chi.Router) {
+		r.Use(s.authorize)
 		r.Post("/events", s.appendEvents)
 		r.Get("/events", s.replayEvents)
 		r.Get("/verify", s.verify)

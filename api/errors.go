@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 )
@@ -47,6 +48,10 @@ func toAPIError(err error) *apiError {
 			d["field"] = ve.Field
 		}
 		return &apiError{status: http.StatusBadRequest, code: "invalid_request", message: ve.Error(), details: d}
+	case errors.Is(err, auth.ErrUnauthenticated):
+		return &apiError{status: http.StatusUnauthorized, code: "unauthorized", message: "a valid bearer token is required (Authorization: Bearer zx_...; zaxy token create)"}
+	case errors.Is(err, auth.ErrForbidden):
+		return &apiError{status: http.StatusForbidden, code: "forbidden", message: "the token does not grant this on this space"}
 	case errors.Is(err, eventloom.ErrChainBroken):
 		return &apiError{status: http.StatusConflict, code: "chain_broken", message: err.Error() + " (GET /v1/spaces/{space}/verify names the broken seq)"}
 	case errors.Is(err, graph.ErrAGEOff):

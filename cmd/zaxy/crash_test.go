@@ -23,7 +23,7 @@ import (
 func startServer(t *testing.T, bin, dbURL string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "ZAXY_DATABASE_URL="+dbURL, "ZAXY_ADDR=127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "ZAXY_DATABASE_URL="+dbURL, "ZAXY_ADDR=127.0.0.1:0", "ZAXY_AUTH=off")
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())

@@ -56,6 +56,8 @@ Commands:
   checkout --space S --query Q
                      a cited, token-budgeted context packet (--purpose, --max-tokens, --session,
                      --as-of, --disable-lanes, --no-record, --json)
+  token create --space S --scope read|write|admin [--label L]
+                     issue an API bearer token (printed once); token revoke ID; token list
   doctor             check the database, schema, extensions (AGE on or off), projection lag and
                      embeddings; one line per problem with its remedy; exit 1 on failure (--json)
   bench checkout     checkout latency on a space of --memories N (default 100000) in a scratch database
@@ -73,6 +75,7 @@ Environment:
   ZAXY_REQUEST_TIMEOUT   per-request deadline (default 30s)
   ZAXY_SHUTDOWN_TIMEOUT  graceful shutdown limit (default 30s)
   ZAXY_WORKERS           River workers in this process (default 10)
+  ZAXY_AUTH              on (bearer tokens on every /v1 route, default) or off (loopback addresses only)
   ZAXY_SPACE             default --space of zaxy ingest (no default)
   ZAXY_TEXT_SEARCH_CONFIG  Postgres text search configuration for memory text (default english)
   ZAXY_EMBEDDER          offline (built in, default), openai (any OpenAI-compatible /v1/embeddings) or off
@@ -149,6 +152,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return showCmd(ctx, args[1:], dbURL, stdout, stderr)
 	case "checkout":
 		return checkoutCmd(ctx, args[1:], dbURL, getenv, logger, stdout, stderr)
+	case "token":
+		return tokenCmd(ctx, args[1:], dbURL, stdout, stderr)
 	case "doctor":
 		return doctorCmd(ctx, args[1:], dbURL, getenv, stdout, stderr)
 	case "migrate":

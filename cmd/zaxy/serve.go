@@ -16,6 +16,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
@@ -30,6 +31,8 @@ type serveConfig struct {
 	shutdownTimeout time.Duration
 	workers         int
 	memory          memoryConfig
+	// authOff serves without bearer tokens (ZAXY_AUTH=off, loopback addresses only).
+	authOff bool
 }
 
 func parseServeConfig(getenv func(string) string) (serveConfig, error) {
@@ -58,6 +61,16 @@ func parseServeConfig(getenv func(string) string) (serveConfig, error) {
 	}
 	if c.memory, err = parseMemoryConfig(getenv); err != nil {
 		return c, err
+	}
+	switch v := envOr(getenv, "ZAXY_AUTH", "on"); v {
+	case "on":
+	case "off":
+		if !loopback(c.addr) {
+			return c, fmt.Errorf("ZAXY_AUTH=off is only allowed on a loopback address, not %s; create tokens with 'zaxy token create' instead", c.addr)
+		}
+		c.authOff = true
+	default:
+		return c, fmt.Errorf("ZAXY_AUTH must be on or off, got %q", v)
 	}
 	return c, nil
 }
@@ -112,6 +125,9 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 		return err
 	}
 	cfg.http.Checkout = checkout.New(store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
+	if !cfg.authOff {
+		cfg.http.Auth = auth.NewStore(pool)
+	}
 	srv := &http.Server{
 		Handler:           api.NewHandler(cfg.http, store, logger),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -186,4 +202,17 @@ func startWorkers(ctx context.Context, cfg serveConfig, logger *slog.Logger) (*p
 		return nil, nil, fmt.Errorf("start workers: %w", err)
 	}
 	return pool, client, nil
+}
+
+// loopback reports whether a listen address only accepts local connections.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

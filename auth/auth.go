@@ -1,0 +1,147 @@
+// Package auth issues, checks and revokes the bearer tokens that guard the HTTP API. A token
+// is shown once; only its sha256 is stored. A token reaches only its spaces ("*" for all) with
+// its scope: read ⊂ write ⊂ admin. It never logs or returns a token's secret after creation.
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/sql"
+)
+
+// Scopes, weakest first.
+const (
+	ScopeRead  = "read"
+	ScopeWrite = "write"
+	ScopeAdmin = "admin"
+)
+
+var scopeRank = map[string]int{ScopeRead: 1, ScopeWrite: 2, ScopeAdmin: 3}
+
+// AllSpaces in a token's spaces lets it reach every space.
+const AllSpaces = "*"
+
+// Errors of authentication and authorization.
+var (
+	// ErrUnauthenticated means no token, a malformed one, or one that is unknown or revoked.
+	ErrUnauthenticated = errors.New("a valid bearer token is required")
+	// ErrForbidden means the token does not reach that space with that scope.
+	ErrForbidden = errors.New("the token does not grant this")
+	// ErrNotFound means no token has that id.
+	ErrNotFound = errors.New("no such token")
+)
+
+// Token describes a token without its secret.
+type Token struct {
+	ID        string     `json:"id"`
+	Scope     string     `json:"scope"`
+	Spaces    []string   `json:"spaces"`
+	Label     string     `json:"label,omitempty"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+}
+
+// Store keeps tokens in the database.
+type Store struct{ pool *pgxpool.Pool }
+
+// NewStore returns a Store on pool.
+func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+
+// Create issues a token for spaces with scope and returns it with its secret form, which is
+// never shown again.
+func (s *Store) Create(ctx context.Context, spaces []string, scope, label string) (*Token, string, error) {
+	if _, ok := scopeRank[scope]; !ok {
+		return nil, "", &eventloom.ValidationError{Field: "scope", Message: "must be read, write or admin"}
+	}
+	if len(spaces) == 0 {
+		return nil, "", &eventloom.ValidationError{Field: "space", Message: "give at least one space (or * for all)"}
+	}
+	for _, sp := range spaces {
+		if sp == AllSpaces {
+			continue
+		}
+		if err := eventloom.ValidateSpaceID(sp); err != nil {
+			return nil, "", err
+		}
+	}
+	idBytes := make([]byte, 6)
+	secret := make([]byte, 32)
+	if _, err := rand.Read(idBytes); err != nil {
+		return nil, "", err
+	}
+	if _, err := rand.Read(secret); err != nil {
+		return nil, "", err
+	}
+	t := &Token{ID: hex.EncodeToString(idBytes), Scope: scope, Spaces: spaces, Label: label}
+	plain := "zx_" + t.ID + "_" + base64.RawURLEncoding.EncodeToString(secret)
+	if err := s.pool.QueryRow(ctx, sql.Query("auth/create"), t.ID, hash(plain), scope, spaces, label).Scan(&t.CreatedAt); err != nil {
+		return nil, "", fmt.Errorf("create token: %w", err)
+	}
+	return t, plain, nil
+}
+
+// Revoke revokes the token with id.
+func (s *Store) Revoke(ctx context.Context, id string) error {
+	tag, err := s.pool.Exec(ctx, sql.Query("auth/revoke"), id)
+	if err != nil {
+		return fmt.Errorf("revoke token: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	return nil
+}
+
+// List returns every token, without secrets.
+func (s *Store) List(ctx context.Context) ([]Token, error) {
+	rows, err := s.pool.Query(ctx, sql.Query("auth/list"))
+	if err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Token, error) {
+		var t Token
+		err := r.Scan(&t.ID, &t.Scope, &t.Spaces, &t.Label, &t.CreatedAt, &t.RevokedAt)
+		return t, err
+	})
+}
+
+// Authorize checks that the bearer token reaches space with at least scope. space "" asks
+// only for a valid token. It reveals nothing about spaces the token does not reach.
+func (s *Store) Authorize(ctx context.Context, bearer, space, scope string) (*Token, error) {
+	if !strings.HasPrefix(bearer, "zx_") || len(bearer) > 200 {
+		return nil, ErrUnauthenticated
+	}
+	var t Token
+	err := s.pool.QueryRow(ctx, sql.Query("auth/lookup"), hash(bearer)).Scan(&t.ID, &t.Scope, &t.Spaces)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, ErrUnauthenticated
+	}
+	if err != nil {
+		return nil, fmt.Errorf("check token: %w", err)
+	}
+	if space != "" && !slices.Contains(t.Spaces, AllSpaces) && !slices.Contains(t.Spaces, space) {
+		return nil, ErrForbidden
+	}
+	if scopeRank[t.Scope] < scopeRank[scope] {
+		return nil, ErrForbidden
+	}
+	return &t, nil
+}
+
+func hash(plain string) []byte {
+	sum := sha256.Sum256([]byte(plain))
+	return sum[:]
+}

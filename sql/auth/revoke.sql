@@ -1,0 +1,2 @@
+-- Revokes a token; revoking twice keeps the first time.
+UPDATE api_tokens SET revoked_at = coalesce(revoked_at, clock_timestamp()) WHERE token_id = $1
