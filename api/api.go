@@ -71,7 +71,7 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	}
 	s.metrics = newMetrics(s.pool)
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, s.metrics.observe, s.logRequests, s.recoverer, s.deadline)
+	r.Use(middleware.RequestID, s.instrument, s.recoverer, s.deadline)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, &apiError{status: http.StatusNotFound, code: "route_not_found", message: "no such route: " + r.Method + " " + r.URL.Path})
 	})
