@@ -18,6 +18,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/ingest"
 	"github.com/zaxy/zaxy/migrations"
 )
 
@@ -58,6 +59,10 @@ type server struct {
 	checkout *checkout.Service
 	metrics  *metrics
 	logger   *slog.Logger
+	// ingest serves the ingest routes; ingestErr is its configuration error, if any, which
+	// those routes answer with.
+	ingest    *ingest.Ingester
+	ingestErr error
 }
 
 // NewHandler returns the HTTP handler for the whole API.
@@ -70,6 +75,7 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 		s.checkout = checkout.New(store, checkout.Config{Embedder: embed.NewOffline(), Logger: logger})
 	}
 	s.metrics = newMetrics(s.pool)
+	s.ingest, s.ingestErr = ingest.New(store, ingest.Config{TranscriptBatch: s.cfg.MaxBatch})
 	r := chi.NewRouter()
 	r.Use(middleware.RequestID, s.instrument, s.recoverer, s.deadline)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {

@@ -12,9 +12,7 @@ import (
 
 // ingester returns the ingester for one request; transcript batches follow the server's
 // MaxBatch.
-func (s *server) ingester() (*ingest.Ingester, error) {
-	return ingest.New(s.store, ingest.Config{TranscriptBatch: s.cfg.MaxBatch})
-}
+func (s *server) ingester() (*ingest.Ingester, error) { return s.ingest, s.ingestErr }
 
 // readSpaceBody validates the space in the path and reads the body within MaxBodyBytes.
 func (s *server) readSpaceBody(w http.ResponseWriter, r *http.Request) (string, []byte, error) {

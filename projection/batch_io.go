@@ -24,9 +24,6 @@ func (s *batchState) load(ctx context.Context, tx pgx.Tx, fxs []effects) error {
 		for _, m := range fx.Mentions {
 			keys[m.Entity.Key] = true
 		}
-		for _, r := range fx.Entities {
-			keys[r.Key] = true
-		}
 		for _, a := range fx.Asserts {
 			keys[a.Subject.Key] = true
 			if a.Object != nil {

@@ -159,9 +159,6 @@ func (s *batchState) apply(e *eventloom.Event, fx *effects) {
 		ent.Mentions++
 		s.mentions = append(s.mentions, mentionRow{Seq: e.Seq, Start: int32(m.Start), End: int32(m.End), EntityID: ent.EntityID, Kind: m.Entity.Kind, Hash: e.Hash})
 	}
-	for _, ref := range fx.Entities {
-		s.touchEntity(ref, e)
-	}
 	for i := range fx.Asserts {
 		s.assert(e, i, &fx.Asserts[i])
 	}

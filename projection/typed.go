@@ -69,7 +69,6 @@ type effects struct {
 	// Text is the event's memory text for full-text and vector search; empty means the event
 	// is not a memory item.
 	Text          string
-	Entities      []entityRef
 	Mentions      []mentionEffect
 	Asserts       []factAssert
 	Retracts      []factRetract
