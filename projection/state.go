@@ -241,10 +241,9 @@ func (s *batchState) close(f *factRow, seq int64, status string, validTo time.Ti
 		f.ValidTo = &t
 	}
 	f.dirty = true
-	for k, cur := range s.current {
-		if cur == f {
-			delete(s.current, k)
-		}
+	key := pairKey{f.SubjectID, f.Predicate}
+	if s.current[key] == f {
+		delete(s.current, key)
 	}
 }
 
