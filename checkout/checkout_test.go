@@ -272,3 +272,49 @@ func TestCheckout_NeverExceedsTheBudget(t *testing.T) {
 		}
 	}
 }
+
+func TestQuery_FirstPersonQuestionsFavourTheAskersOwnTurns(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.append(t, "speak",
+		msg("s1", "assistant", "Keeping a sourdough starter in the fridge and feeding it weekly works well for most bakers."),
+		msg("s1", "user", "I keep my sourdough starter in the fridge and feed it weekly."),
+		msg("s1", "user", "Unrelated: the bike needs new brake pads."),
+	)
+	f.index(t, "speak")
+	byRole := func(res *checkout.QueryResult) map[string]*checkout.Item {
+		out := map[string]*checkout.Item{}
+		for _, it := range res.Items {
+			if strings.Contains(it.Text, "sourdough") {
+				out[map[bool]string{true: "user", false: "assistant"}[strings.HasPrefix(it.Text, "I keep")]] = it
+			}
+		}
+		return out
+	}
+	sum := func(it *checkout.Item) float64 {
+		var s float64
+		for _, c := range it.Components {
+			s += c.Score
+		}
+		return s
+	}
+
+	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "speak", Query: "Where do I keep my sourdough starter?", Purpose: checkout.PurposeGeneral})
+	require.NoError(t, err)
+	require.Equal(t, "user", res.Speaker)
+	got := byRole(res)
+	require.Len(t, got, 2)
+	require.InDelta(t, sum(got["user"])*1.5, got["user"].Score, 1e-9, "the asker's turn is boosted")
+	require.InDelta(t, sum(got["assistant"]), got["assistant"].Score, 1e-9, "the assistant's turn is not")
+	require.Equal(t, got["user"].ItemID, res.Items[0].ItemID)
+
+	// A question about what the assistant said, or in no person, boosts nobody.
+	for _, q := range []string{"What did you suggest about the sourdough starter?", "Where is the sourdough starter kept?"} {
+		res, err = f.svc.Query(ctx, &checkout.Request{SpaceID: "speak", Query: q, Purpose: checkout.PurposeGeneral})
+		require.NoError(t, err)
+		require.Empty(t, res.Speaker, q)
+		for _, it := range byRole(res) {
+			require.InDelta(t, sum(it), it.Score, 1e-9, q)
+		}
+	}
+}

@@ -56,7 +56,9 @@ type Item struct {
 	OccurredAt *time.Time           `json:"occurred_at,omitempty"`
 
 	boostKind string
-	fact      *factRow
+	// role is a message's data.role (speaker.go).
+	role string
+	fact *factRow
 }
 
 // factRow is what the packet needs of a fact version.
@@ -180,7 +182,7 @@ func valueText(object, value *string) string {
 func eventItem(seq int64, typ, session, content, data string, hash []byte, words []string) *Item {
 	it := &Item{
 		ItemID: fmt.Sprintf("ev:%d", seq), Kind: typ, boostKind: typ, SessionID: session,
-		Labels: Labels{Authority: "log"},
+		Labels: Labels{Authority: "log"}, role: roleOf(typ, data),
 	}
 	cite := Citation{Seq: seq, Hash: hash}
 	text := strings.TrimSpace(content)

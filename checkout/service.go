@@ -63,6 +63,7 @@ type LaneStat struct {
 type ranking struct {
 	purpose         string
 	purposeInferred bool
+	speaker         string
 	asOf            time.Time
 	fused           []*scored
 	lanes           map[string]LaneStat
@@ -75,11 +76,13 @@ type ranking struct {
 
 // QueryResult is the body of a raw query: ranked items with their score components.
 type QueryResult struct {
-	Purpose         string              `json:"purpose"`
-	PurposeInferred bool                `json:"purpose_inferred"`
-	Items           []*Item             `json:"items"`
-	Lanes           map[string]LaneStat `json:"lanes"`
-	ProjectionLag   int64               `json:"projection_lag"`
+	Purpose         string `json:"purpose"`
+	PurposeInferred bool   `json:"purpose_inferred"`
+	// Speaker is the role whose turns the speaker prior favoured ("user"), if any (speaker.go).
+	Speaker       string              `json:"speaker,omitempty"`
+	Items         []*Item             `json:"items"`
+	Lanes         map[string]LaneStat `json:"lanes"`
+	ProjectionLag int64               `json:"projection_lag"`
 }
 
 // Query runs the lanes and fusion and returns the ranked items, without packing or
@@ -92,7 +95,7 @@ func (s *Service) Query(ctx context.Context, r *Request) (*QueryResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &QueryResult{Purpose: rk.purpose, PurposeInferred: rk.purposeInferred, Lanes: rk.lanes, ProjectionLag: rk.lag, Items: []*Item{}}
+	res := &QueryResult{Purpose: rk.purpose, PurposeInferred: rk.purposeInferred, Speaker: rk.speaker, Lanes: rk.lanes, ProjectionLag: rk.lag, Items: []*Item{}}
 	for _, c := range rk.fused {
 		if len(res.Items) == r.Limit {
 			break
@@ -246,12 +249,16 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	}
 	// Purpose boosts and attenuation, then re-sort; bookkeeping never surfaces.
 	kept := rk.fused[:0]
+	rk.speaker = speakerOf(r.Query)
 	for _, c := range rk.fused {
 		it := rk.items[c.itemID]
 		if it == nil {
 			continue
 		}
 		c.score *= kindBoost(rk.purpose, it.boostKind)
+		if rk.speaker != "" && it.role == rk.speaker {
+			c.score *= speakerBoost
+		}
 		if it.Labels.Attenuated {
 			if it.Labels.Invalidated != "" {
 				c.score *= attenuateInvalidated

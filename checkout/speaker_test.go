@@ -1,0 +1,30 @@
+package checkout
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestSpeakerOf_FirstPersonQuestionsPointAtTheUser(t *testing.T) {
+	for _, tc := range []struct{ query, want string }{
+		{"What type of vehicle model am I currently working on?", "user"},
+		{"How many fish are in my aquariums?", "user"},
+		{"I've been wondering what the deploy timeout is", "user"},
+		{"I was looking back at our previous conversation: which game did you say dancers perform?", ""},
+		{"Can you remind me what restaurant you recommended?", ""},
+		{"What did you suggest for my phone?", ""},
+		{"Where does the deploy pipeline run?", ""},
+		{"Which API endpoint handles imports", ""},
+	} {
+		require.Equal(t, tc.want, speakerOf(tc.query), tc.query)
+	}
+}
+
+func TestRoleOf_ReadsMessageRoles(t *testing.T) {
+	require.Equal(t, "user", roleOf("message", `{"role":"user"}`))
+	require.Equal(t, "assistant", roleOf("message", `{"role":"assistant","name":"x"}`))
+	require.Equal(t, "", roleOf("fact.asserted", `{"role":"user"}`))
+	require.Equal(t, "", roleOf("message", `not json`))
+	require.Equal(t, "", roleOf("message", `{}`))
+}
