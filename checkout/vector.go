@@ -32,22 +32,18 @@ type VectorParams struct {
 	EfSearch int
 	// Exact scans every vector of the space instead of using the HNSW index.
 	Exact bool
-	// ExactMax is the most vectors a space may have to be scanned exactly anyway; 0 means
-	// projection.HNSWThreshold (below it a space's vectors are not in the index), negative
-	// means always use the index path.
-	ExactMax int
 }
-
-// exactScanMax is the largest number of vectors a space may have for the vector lane to scan
-// them exactly: up to projection.HNSWThreshold a space's vectors are not in the HNSW index.
-const exactScanMax = projection.HNSWThreshold
 
 // hnswMaxK caps the rows the vector lane takes through the HNSW index (exact scans return K).
 const hnswMaxK = 40
 
 // Vector returns the K items of a space nearest to the query vector by cosine distance,
-// nearest first. It uses the model's partial HNSW index with iterative scans, so a space
-// filter still yields K rows; Exact scans instead (for ground truth and tiny spaces).
+// nearest first. A space promoted to the model's HNSW index (more than
+// projection.HNSWThreshold vectors) is searched through the index with iterative scans, so
+// the space filter still yields K rows; any other space, or Exact, is scanned exactly (perfect
+// recall, and cheaper than the index for a few thousand vectors). Two round trips: whether the
+// space is promoted, then the search with its settings in one pipelined, implicitly
+// transactional batch.
 func Vector(ctx context.Context, pool *pgxpool.Pool, p VectorParams) ([]VectorHit, error) {
 	if p.K == 0 {
 		p.K = 20
@@ -58,38 +54,28 @@ func Vector(ctx context.Context, pool *pgxpool.Pool, p VectorParams) ([]VectorHi
 	if len(p.Vector) != p.Dimensions || p.Dimensions < 1 || p.Dimensions > 4000 {
 		return nil, fmt.Errorf("vector lane: query vector has %d dimensions, the model %s has %d", len(p.Vector), p.Model, p.Dimensions)
 	}
-	vec := projection.VectorText(p.Vector)
+	promoted := false
+	if !p.Exact {
+		if err := pool.QueryRow(ctx, sql.Query("checkout/vector_promoted"), p.SpaceID, p.Model).Scan(&promoted); err != nil {
+			return nil, fmt.Errorf("vector lane: %w", err)
+		}
+	}
+	query, k := "checkout/vector_exact", p.K
+	b := &pgx.Batch{}
+	if promoted {
+		// Every extra row through the index costs a deeper graph walk.
+		query, k = "checkout/vector_hnsw", min(k, hnswMaxK)
+		b.Queue("SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)", strconv.Itoa(p.EfSearch))
+	} else {
+		// Ground truth: no index may stand in for the scan.
+		b.Queue("SELECT set_config('enable_indexscan', 'off', true)")
+	}
+	// The HNSW index is on embedding::halfvec(dim), so the query must name the same dimension
+	// as a literal; it is an integer checked above. The batch runs in one implicit transaction,
+	// so the settings above hold for this query only.
 	var hits []VectorHit
-	err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		query := "checkout/vector_hnsw"
-		if p.ExactMax == 0 {
-			p.ExactMax = exactScanMax
-		}
-		if !p.Exact && p.ExactMax > 0 {
-			if err := tx.QueryRow(ctx, sql.Query("checkout/vector_small"), p.SpaceID, p.Model, p.ExactMax).Scan(&p.Exact); err != nil {
-				return err
-			}
-		}
-		if p.Exact {
-			query = "checkout/vector_exact"
-			if _, err := tx.Exec(ctx, "SET LOCAL enable_indexscan = off"); err != nil {
-				return err
-			}
-		} else if _, err := tx.Exec(ctx, "SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)", strconv.Itoa(p.EfSearch)); err != nil {
-			return err
-		}
-		k := p.K
-		if !p.Exact {
-			// Every extra row through the index costs a deeper graph walk.
-			k = min(k, hnswMaxK)
-		}
-		// The HNSW index is on embedding::halfvec(dim), so the query must name the same
-		// dimension as a literal; it is an integer we checked above.
-		text := fmt.Sprintf(sql.Query(query), p.Dimensions)
-		rows, err := tx.Query(ctx, text, p.SpaceID, p.Model, vec, k)
-		if err != nil {
-			return err
-		}
+	b.Queue(fmt.Sprintf(sql.Query(query), p.Dimensions), p.SpaceID, p.Model, projection.VectorText(p.Vector), k).Query(func(rows pgx.Rows) error {
+		var err error
 		hits, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (VectorHit, error) {
 			var h VectorHit
 			err := row.Scan(&h.ItemID, &h.Distance)
@@ -97,7 +83,7 @@ func Vector(ctx context.Context, pool *pgxpool.Pool, p VectorParams) ([]VectorHi
 		})
 		return err
 	})
-	if err != nil {
+	if err := pool.SendBatch(ctx, b).Close(); err != nil {
 		return nil, fmt.Errorf("vector lane: %w", err)
 	}
 	return hits, nil

@@ -45,7 +45,7 @@ func TestVector_SmallSpacesScanExactlyLargeOnesArePromotedToHNSW(t *testing.T) {
 	off := embed.NewOffline()
 	q, err := off.Embed(ctx, []string{"who owns the deploy service?"})
 	require.NoError(t, err)
-	p := checkout.VectorParams{SpaceID: "big", Model: off.Model(), Dimensions: off.Dimensions(), Vector: q[0], K: 5, ExactMax: -1}
+	p := checkout.VectorParams{SpaceID: "big", Model: off.Model(), Dimensions: off.Dimensions(), Vector: q[0], K: 5}
 	viaIndex, err := checkout.Vector(ctx, f.pool, p)
 	require.NoError(t, err)
 	p.Exact = true
@@ -57,7 +57,7 @@ func TestVector_SmallSpacesScanExactlyLargeOnesArePromotedToHNSW(t *testing.T) {
 	// A row that missed promotion (inserted concurrently) is still found, by the exact merge.
 	_, err = f.pool.Exec(ctx, `UPDATE embeddings SET indexed = false WHERE space_id = 'big' AND item_id = $1`, exact[0].ItemID)
 	require.NoError(t, err)
-	viaIndex, err = checkout.Vector(ctx, f.pool, checkout.VectorParams{SpaceID: "big", Model: off.Model(), Dimensions: off.Dimensions(), Vector: q[0], K: 5, ExactMax: -1})
+	viaIndex, err = checkout.Vector(ctx, f.pool, checkout.VectorParams{SpaceID: "big", Model: off.Model(), Dimensions: off.Dimensions(), Vector: q[0], K: 5})
 	require.NoError(t, err)
 	require.Equal(t, exact[0].ItemID, viaIndex[0].ItemID)
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embed"
@@ -37,10 +39,12 @@ type checkoutBenchReport struct {
 	LaneMS map[string]float64 `json:"lane_ms"`
 }
 
-// benchCheckoutCmd: zaxy bench checkout [--memories N] [--queries Q] [--corpus FILE] [--json].
-// Loads N chat memories into one space of a scratch database (projected and embedded with
-// the offline embedder, the HNSW index built after the load), then times Q checkouts
-// (max_tokens 2000, surfacing recorded) and Q raw queries, one client.
+// benchCheckoutCmd: zaxy bench checkout [--memories N] [--queries Q] [--corpus FILE] [--keep]
+// [--reuse URL] [--json]. Loads N chat memories into one space of a scratch database
+// (projected and embedded with the offline embedder, the HNSW index built after the load),
+// then times Q checkouts (max_tokens 2000, surfacing recorded) and Q raw queries, one client.
+// --keep leaves the scratch database in place and prints its URL; --reuse times the queries
+// on such a database without loading it again.
 func benchCheckoutCmd(ctx context.Context, args []string, dbURL string, logger *slog.Logger, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench checkout", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -48,6 +52,8 @@ func benchCheckoutCmd(ctx context.Context, args []string, dbURL string, logger *
 	queries := fs.Int("queries", 200, "checkouts to time")
 	corpus := fs.String("corpus", "../shared/bench/longmemeval_s_dev.json", "LongMemEval file whose sentences are the memories (synthetic text when missing)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	keep := fs.Bool("keep", false, "keep the scratch database and print its URL (for --reuse)")
+	reuse := fs.String("reuse", "", "URL of a database a --keep run loaded: time the queries only")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -55,7 +61,7 @@ func benchCheckoutCmd(ctx context.Context, args []string, dbURL string, logger *
 		fmt.Fprintln(stderr, "zaxy bench checkout: --memories must be at least 100 and --queries at least 10")
 		return 2
 	}
-	rep, err := benchCheckout(ctx, dbURL, *memories, *queries, *corpus, logger)
+	rep, err := benchCheckout(ctx, dbURL, checkoutBenchOptions{memories: *memories, queries: *queries, corpus: *corpus, keep: *keep, reuse: *reuse}, logger, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "zaxy bench checkout: %v\n", err)
 		return 1
@@ -77,24 +83,80 @@ func benchCheckoutCmd(ctx context.Context, args []string, dbURL string, logger *
 	return 0
 }
 
-func benchCheckout(ctx context.Context, dbURL string, n, q int, corpusPath string, logger *slog.Logger) (*checkoutBenchReport, error) {
-	if dbURL == "" {
+// checkoutBenchOptions are zaxy bench checkout's flags.
+type checkoutBenchOptions struct {
+	memories, queries int
+	corpus            string
+	keep              bool
+	reuse             string
+}
+
+func benchCheckout(ctx context.Context, dbURL string, o checkoutBenchOptions, logger *slog.Logger, stderr io.Writer) (*checkoutBenchReport, error) {
+	n, q := o.memories, o.queries
+	if dbURL == "" && o.reuse == "" {
 		return nil, fmt.Errorf("ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
 	}
-	scratch, drop, err := scratchDatabase(ctx, dbURL)
-	if err != nil {
-		return nil, err
+	scratch := o.reuse
+	if scratch == "" {
+		var drop func()
+		var err error
+		scratch, drop, err = scratchDatabase(ctx, dbURL)
+		if err != nil {
+			return nil, err
+		}
+		if o.keep {
+			fmt.Fprintf(stderr, "zaxy bench checkout: keeping the scratch database: --reuse '%s'\n", scratch)
+		} else {
+			defer drop()
+		}
 	}
-	defer drop()
 	pool, err := newPool(ctx, scratch)
 	if err != nil {
 		return nil, err
 	}
 	defer pool.Close()
-	texts := corpusSentences(corpusPath, n+q)
+	texts := corpusSentences(o.corpus, n+q)
 	rep := &checkoutBenchReport{Memories: n, Queries: q, LaneMS: map[string]float64{}}
 	store := eventloom.NewStore(pool, nil, logger)
-	const space = "bench"
+	provider := embed.NewOffline()
+	if o.reuse == "" {
+		if err := loadCheckoutBench(ctx, pool, store, provider, texts[:n], rep, logger); err != nil {
+			return nil, err
+		}
+	}
+	svc := checkout.New(store, checkout.Config{Embedder: provider, Logger: logger})
+	var co, qu []time.Duration
+	for i := 0; i < q; i++ {
+		query := texts[n+i]
+		t0 := time.Now()
+		p, err := svc.Checkout(ctx, &checkout.Request{SpaceID: checkoutBenchSpace, Query: query, SessionID: "s1"})
+		if err != nil {
+			return nil, err
+		}
+		co = append(co, time.Since(t0))
+		for name, l := range p.Diagnostics.Lanes {
+			rep.LaneMS[name] += l.MS / float64(q)
+		}
+		t0 = time.Now()
+		if _, err := svc.Query(ctx, &checkout.Request{SpaceID: checkoutBenchSpace, Query: query, Limit: 20}); err != nil {
+			return nil, err
+		}
+		qu = append(qu, time.Since(t0))
+	}
+	rep.CheckoutP50MS, rep.CheckoutP95MS = percentiles(co)
+	rep.QueryP50MS, rep.QueryP95MS = percentiles(qu)
+	rep.LoadAverage = loadAverage()
+	return rep, nil
+}
+
+// checkoutBenchSpace is the space zaxy bench checkout loads.
+const checkoutBenchSpace = "bench"
+
+// loadCheckoutBench appends texts as chat memories, projects and embeds them, and builds the
+// HNSW index, timing each step into rep.
+func loadCheckoutBench(ctx context.Context, pool *pgxpool.Pool, store *eventloom.Store, provider embed.Embedder, texts []string, rep *checkoutBenchReport, logger *slog.Logger) error {
+	n := len(texts)
+	const space = checkoutBenchSpace
 	start := time.Now()
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := 0; i < n; i += 1000 {
@@ -105,60 +167,37 @@ func benchCheckout(ctx context.Context, dbURL string, n, q int, corpusPath strin
 				Data: json.RawMessage(`{"role":"` + role + `"}`)})
 		}
 		if _, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: batch}); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	rep.LoadSeconds = time.Since(start).Seconds()
 	proj, err := projection.New(ctx, pool, projection.Config{Logger: logger})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	start = time.Now()
 	if _, err := proj.ProjectSpace(ctx, space); err != nil {
-		return nil, err
+		return err
 	}
 	rep.ProjectSecs = time.Since(start).Seconds()
-	provider := embed.NewOffline()
 	emb := projection.NewEmbedder(pool, provider, 512)
 	start = time.Now()
 	if _, err := emb.EmbedSpaceBulk(ctx, space); err != nil {
-		return nil, err
+		return err
 	}
 	rep.EmbedSeconds = time.Since(start).Seconds()
 	start = time.Now()
 	if _, err := pool.Exec(ctx, "SET maintenance_work_mem = '512MB'"); err != nil {
-		return nil, err
+		return err
 	}
 	if err := emb.EnsureIndex(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	if _, err := pool.Exec(ctx, "ANALYZE"); err != nil {
-		return nil, err
+		return err
 	}
 	rep.IndexSeconds = time.Since(start).Seconds()
-	svc := checkout.New(store, checkout.Config{Embedder: provider, Logger: logger})
-	var co, qu []time.Duration
-	for i := 0; i < q; i++ {
-		query := texts[n+i]
-		t0 := time.Now()
-		p, err := svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: query, SessionID: "s1"})
-		if err != nil {
-			return nil, err
-		}
-		co = append(co, time.Since(t0))
-		for name, l := range p.Diagnostics.Lanes {
-			rep.LaneMS[name] += l.MS / float64(q)
-		}
-		t0 = time.Now()
-		if _, err := svc.Query(ctx, &checkout.Request{SpaceID: space, Query: query, Limit: 20}); err != nil {
-			return nil, err
-		}
-		qu = append(qu, time.Since(t0))
-	}
-	rep.CheckoutP50MS, rep.CheckoutP95MS = percentiles(co)
-	rep.QueryP50MS, rep.QueryP95MS = percentiles(qu)
-	rep.LoadAverage = loadAverage()
-	return rep, nil
+	return nil
 }
 
 func percentiles(d []time.Duration) (p50, p95 float64) {
