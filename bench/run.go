@@ -23,8 +23,9 @@ type Retriever interface {
 	Prepare(ctx context.Context, space string) error
 	// Rank returns the top k event seqs of space for the question, best first; keywordOnly switches every lane but keyword off.
 	Rank(ctx context.Context, space, question string, asOf time.Time, k int, keywordOnly bool) ([]int64, error)
-	// Packet runs a checkout with a token budget and returns the cited seqs and the packet's token count.
-	Packet(ctx context.Context, space, question string, asOf time.Time, maxTokens int) (seqs []int64, tokens int, err error)
+	// Packet runs a checkout with a token budget and returns the cited seqs and the packet's
+	// token count; keywordOnly switches every lane but keyword off.
+	Packet(ctx context.Context, space, question string, asOf time.Time, maxTokens int, keywordOnly bool) (seqs []int64, tokens int, err error)
 }
 
 // Options configures Run.
@@ -342,7 +343,7 @@ func firstNonEmpty(a, b string) string {
 }
 
 // ask runs one question: the fused ranking and the packet (timed together), then the
-// keyword-only ranking, and scores them.
+// keyword-only ranking and packet (timed together), and scores them.
 func ask(ctx context.Context, r Retriever, space string, q *Question, refs map[int64]turnRef, opts Options, res *caseResult) error {
 	asOf := q.Date
 	if asOf.IsZero() {
@@ -353,7 +354,7 @@ func ask(ctx context.Context, r Retriever, space string, q *Question, refs map[i
 	if err != nil {
 		return fmt.Errorf("rank: %w", err)
 	}
-	packet, tokens, err := r.Packet(ctx, space, q.Text, asOf, opts.PacketTokens)
+	packet, tokens, err := r.Packet(ctx, space, q.Text, asOf, opts.PacketTokens, false)
 	if err != nil {
 		return fmt.Errorf("packet: %w", err)
 	}
@@ -362,6 +363,10 @@ func ask(ctx context.Context, r Retriever, space string, q *Question, refs map[i
 	keyword, err := r.Rank(ctx, space, q.Text, asOf, opts.K, true)
 	if err != nil {
 		return fmt.Errorf("rank keyword only: %w", err)
+	}
+	kwPacket, _, err := r.Packet(ctx, space, q.Text, asOf, opts.PacketTokens, true)
+	if err != nil {
+		return fmt.Errorf("packet keyword only: %w", err)
 	}
 	kwLatency := time.Since(t0)
 
@@ -388,6 +393,9 @@ func ask(ctx context.Context, r Retriever, space string, q *Question, refs map[i
 	qr.kwSess, qr.kwTurn = scoreRanked(kwTurns, q)
 	for _, id := range packetIDs {
 		qr.packetHit = qr.packetHit || slices.Contains(q.EvidenceTurns, id)
+	}
+	for _, seq := range kwPacket {
+		qr.kwPacketHit = qr.kwPacketHit || slices.Contains(q.EvidenceTurns, refs[seq].turn)
 	}
 	res.questions = append(res.questions, qr)
 	return nil

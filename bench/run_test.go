@@ -102,8 +102,8 @@ func (r *wordRetriever) Rank(ctx context.Context, space, question string, asOf t
 	return out, nil
 }
 
-func (r *wordRetriever) Packet(ctx context.Context, space, question string, asOf time.Time, maxTokens int) ([]int64, int, error) {
-	ranked, err := r.Rank(ctx, space, question, asOf, 1000, false)
+func (r *wordRetriever) Packet(ctx context.Context, space, question string, asOf time.Time, maxTokens int, keywordOnly bool) ([]int64, int, error) {
+	ranked, err := r.Rank(ctx, space, question, asOf, 1000, keywordOnly)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -277,6 +277,7 @@ func TestRun_LongMemEval(t *testing.T) {
 	require.Equal(t, bench.LevelScores{Questions: 1, RecallAny5: 0, RecallAny10: 1, RecallAll10: 1, NDCG10: 1 / math.Log2(9)}, all.KeywordOnly.Turn)
 	require.Equal(t, bench.LevelScores{Questions: 1, RecallAny5: 1, RecallAny10: 1, RecallAll10: 1, NDCG10: 1 / math.Log2(3)}, all.KeywordOnly.Session)
 	require.Equal(t, 1.0, all.PacketEvidence)
+	require.Zero(t, all.KeywordPacketEvidence, "keyword-only ranks the evidence 8th: its 30-token packet holds only the first turns")
 	require.Equal(t, 28.0, all.PacketTokensMean)
 	require.Equal(t, 29, all.PacketTokensMax)
 	require.Greater(t, all.LatencyP95Ms, 0.0)

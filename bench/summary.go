@@ -35,13 +35,14 @@ type Group struct {
 	Fused       Scores `json:"fused"`
 	KeywordOnly Scores `json:"keyword_only"`
 	// PacketEvidence is the share of turn-scored questions whose packet cites at least one
-	// evidence turn.
-	PacketEvidence float64 `json:"packet_evidence"`
+	// evidence turn; KeywordPacketEvidence the same for the keyword-only packet.
+	PacketEvidence        float64 `json:"packet_evidence"`
+	KeywordPacketEvidence float64 `json:"keyword_packet_evidence"`
 	// PacketTokensMean and PacketTokensMax are over every question's packet.
 	PacketTokensMean float64 `json:"packet_tokens_mean"`
 	PacketTokensMax  int     `json:"packet_tokens_max"`
 	// LatencyP50Ms and LatencyP95Ms time the fused ranking plus the packet of a question;
-	// KeywordLatency* time the keyword-only ranking.
+	// KeywordLatency* the keyword-only ranking plus its packet.
 	LatencyP50Ms        float64 `json:"latency_p50_ms"`
 	LatencyP95Ms        float64 `json:"latency_p95_ms"`
 	KeywordLatencyP50Ms float64 `json:"keyword_latency_p50_ms"`
@@ -79,6 +80,7 @@ type questionResult struct {
 	fusedSess, fusedTurn levelScore
 	kwSess, kwTurn       levelScore
 	packetHit            bool
+	kwPacketHit          bool
 	tokens               int
 	latency, kwLatency   time.Duration
 }
@@ -105,7 +107,7 @@ func group(name string, rs []questionResult) Group {
 	g := Group{Name: name, Questions: len(rs)}
 	var fs, ft, ks, kt []levelScore
 	var lat, kwLat []time.Duration
-	hits, tokens := 0, 0
+	hits, kwHits, tokens := 0, 0, 0
 	for _, r := range rs {
 		lat, kwLat = append(lat, r.latency), append(kwLat, r.kwLatency)
 		tokens += r.tokens
@@ -122,12 +124,16 @@ func group(name string, rs []questionResult) Group {
 			if r.packetHit {
 				hits++
 			}
+			if r.kwPacketHit {
+				kwHits++
+			}
 		}
 	}
 	g.Fused = Scores{Session: mean(fs), Turn: mean(ft)}
 	g.KeywordOnly = Scores{Session: mean(ks), Turn: mean(kt)}
 	if len(ft) > 0 {
 		g.PacketEvidence = float64(hits) / float64(len(ft))
+		g.KeywordPacketEvidence = float64(kwHits) / float64(len(ft))
 	}
 	if len(rs) > 0 {
 		g.PacketTokensMean = float64(tokens) / float64(len(rs))
@@ -188,11 +194,15 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	}
 	writeMarkdown(&b, head, rows)
 	b.WriteString("\nkeyword only:\n\n")
-	head = append(append([]string{"type", "n", "abst"}, scoreHead...), "p50 ms", "p95 ms")
+	head = append(append([]string{"type", "n", "abst"}, scoreHead...), "in packet", "p50 ms", "p95 ms")
 	rows = rows[:0]
 	for _, g := range groups {
 		row := append([]string{g.Name, strconv.Itoa(g.Questions), strconv.Itoa(g.Abstention)}, scoreCells(g.KeywordOnly)...)
-		rows = append(rows, append(row, f1(g.KeywordLatencyP50Ms), f1(g.KeywordLatencyP95Ms)))
+		inPacket := "-"
+		if g.KeywordOnly.Turn.Questions > 0 {
+			inPacket = f3(g.KeywordPacketEvidence)
+		}
+		rows = append(rows, append(row, inPacket, f1(g.KeywordLatencyP50Ms), f1(g.KeywordLatencyP95Ms)))
 	}
 	writeMarkdown(&b, head, rows)
 	_, err := io.WriteString(w, b.String())

@@ -64,11 +64,7 @@ func (c *checkoutRetriever) Prepare(ctx context.Context, space string) error {
 func (c *checkoutRetriever) Rank(ctx context.Context, space, question string, asOf time.Time, k int, keywordOnly bool) ([]int64, error) {
 	r := &checkout.Request{SpaceID: space, Query: question, AsOf: &asOf, Limit: min(max(k, 1), 200)}
 	if keywordOnly {
-		for _, l := range checkout.Lanes {
-			if l != checkout.LaneKeyword {
-				r.DisableLanes = append(r.DisableLanes, l)
-			}
-		}
+		r.DisableLanes = allButKeyword()
 	}
 	res, err := c.svc.Query(ctx, r)
 	if err != nil {
@@ -88,8 +84,12 @@ func (c *checkoutRetriever) Rank(ctx context.Context, space, question string, as
 }
 
 // Packet runs a checkout (recording nothing) and returns the seqs its items cite.
-func (c *checkoutRetriever) Packet(ctx context.Context, space, question string, asOf time.Time, maxTokens int) ([]int64, int, error) {
-	p, err := c.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: strings.TrimSpace(question), AsOf: &asOf, MaxTokens: maxTokens, NoRecord: true})
+func (c *checkoutRetriever) Packet(ctx context.Context, space, question string, asOf time.Time, maxTokens int, keywordOnly bool) ([]int64, int, error) {
+	r := &checkout.Request{SpaceID: space, Query: strings.TrimSpace(question), AsOf: &asOf, MaxTokens: maxTokens, NoRecord: true}
+	if keywordOnly {
+		r.DisableLanes = allButKeyword()
+	}
+	p, err := c.svc.Checkout(ctx, r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -102,4 +102,15 @@ func (c *checkoutRetriever) Packet(ctx context.Context, space, question string, 
 		}
 	}
 	return seqs, p.Budget.Used, nil
+}
+
+// allButKeyword lists every lane but keyword, to switch them off.
+func allButKeyword() []string {
+	var out []string
+	for _, l := range checkout.Lanes {
+		if l != checkout.LaneKeyword {
+			out = append(out, l)
+		}
+	}
+	return out
 }
