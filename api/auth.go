@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -30,8 +31,25 @@ func requiredScope(r *http.Request) string {
 // any) with the route's scope. It runs before the handler, so a request for a space the token
 // does not reach learns nothing about that space, not even whether it exists.
 func (s *server) authorize(next http.Handler) http.Handler {
+	return requireToken(s.cfg.Auth, s.logger, next)
+}
+
+// RequireToken is middleware for routes mounted beside the API (the MCP endpoint): it requires
+// a valid bearer token, answering 401 with the API's error body otherwise, exactly as the /v1
+// routes do. Which spaces the token reaches is checked later, per operation. A nil tokens
+// store lets every request through (ZAXY_AUTH=off).
+func RequireToken(tokens *auth.Store, logger *slog.Logger) func(http.Handler) http.Handler {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return func(next http.Handler) http.Handler { return requireToken(tokens, logger, next) }
+}
+
+// requireToken checks the request's bearer token against tokens: for the space in the path
+// with the route's scope, or, outside /v1/spaces/{space}, only that it is valid.
+func requireToken(tokens *auth.Store, logger *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.cfg.Auth == nil {
+		if tokens == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -44,11 +62,11 @@ func (s *server) authorize(next http.Handler) http.Handler {
 		if !ok {
 			bearer = ""
 		}
-		if _, err := s.cfg.Auth.Authorize(r.Context(), strings.TrimSpace(bearer), space, scope); err != nil {
+		if _, err := tokens.Authorize(r.Context(), strings.TrimSpace(bearer), space, scope); err != nil {
 			if errors.Is(err, auth.ErrUnauthenticated) {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="zaxy"`)
 			}
-			writeError(w, r, s.logger, err)
+			writeError(w, r, logger, err)
 			return
 		}
 		next.ServeHTTP(w, r)

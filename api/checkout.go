@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -13,16 +12,10 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 )
 
-// checkoutBody is a checkout or query request; as_of is parsed here so a bad one is named.
-type checkoutBody struct {
-	checkout.Request
-	AsOf string `json:"as_of"`
-}
-
-func (b *checkoutBody) base() *checkoutBody { return b }
+func (b *CheckoutBody) base() *CheckoutBody { return b }
 
 // request is the checkout request the body describes, for the space in the path.
-func (b *checkoutBody) request(r *http.Request) (*checkout.Request, error) {
+func (b *CheckoutBody) request(r *http.Request) (*checkout.Request, error) {
 	req := b.Request
 	req.SpaceID = chi.URLParam(r, "space")
 	if b.AsOf != "" {
@@ -35,15 +28,15 @@ func (b *checkoutBody) request(r *http.Request) (*checkout.Request, error) {
 	return &req, nil
 }
 
-// checkoutBodies are the request bodies built on checkoutBody.
+// checkoutBodies are the request bodies built on CheckoutBody.
 type checkoutBodies interface {
-	assembleBody | afterTurnBody | handoffBody | cleanupBody | checkoutBody
+	AssembleBody | AfterTurnBody | HandoffBody | CleanupBody | CheckoutBody
 }
 
 // serveCheckout decodes a body B, builds the checkout request for the space in the path,
 // calls do and writes its result with status; every failure goes through writeError.
 func serveCheckout[B checkoutBodies, R any](s *server, w http.ResponseWriter, r *http.Request, status int,
-	base func(*B) *checkoutBody, do func(ctx context.Context, b *B, req *checkout.Request) (R, error)) {
+	base func(*B) *CheckoutBody, do func(ctx context.Context, b *B, req *checkout.Request) (R, error)) {
 	var body B
 	if err := readJSON(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
 		writeError(w, r, s.logger, err)
@@ -64,8 +57,8 @@ func serveCheckout[B checkoutBodies, R any](s *server, w http.ResponseWriter, r 
 
 // checkoutPacket serves POST /v1/spaces/{space}/checkout: a cited, token-budgeted packet.
 func (s *server) checkoutPacket(w http.ResponseWriter, r *http.Request) {
-	serveCheckout(s, w, r, http.StatusOK, (*checkoutBody).base,
-		func(ctx context.Context, _ *checkoutBody, req *checkout.Request) (*checkout.Packet, error) {
+	serveCheckout(s, w, r, http.StatusOK, (*CheckoutBody).base,
+		func(ctx context.Context, _ *CheckoutBody, req *checkout.Request) (*checkout.Packet, error) {
 			p, err := s.checkout.Checkout(ctx, req)
 			if err == nil {
 				s.metrics.observeCheckout(p)
@@ -76,37 +69,25 @@ func (s *server) checkoutPacket(w http.ResponseWriter, r *http.Request) {
 
 // query serves POST /v1/spaces/{space}/query: the raw ranked items with score components.
 func (s *server) query(w http.ResponseWriter, r *http.Request) {
-	serveCheckout(s, w, r, http.StatusOK, (*checkoutBody).base,
-		func(ctx context.Context, _ *checkoutBody, req *checkout.Request) (*checkout.QueryResult, error) {
+	serveCheckout(s, w, r, http.StatusOK, (*CheckoutBody).base,
+		func(ctx context.Context, _ *CheckoutBody, req *checkout.Request) (*checkout.QueryResult, error) {
 			return s.checkout.Query(ctx, req)
 		})
 }
 
-// assembleBody is POST /context/assemble's body.
-type assembleBody struct {
-	checkoutBody
-	WorkingSet []string `json:"working_set"`
-}
-
 // assemble serves POST /v1/spaces/{space}/context/assemble.
 func (s *server) assemble(w http.ResponseWriter, r *http.Request) {
-	serveCheckout(s, w, r, http.StatusOK, func(b *assembleBody) *checkoutBody { return &b.checkoutBody },
-		func(ctx context.Context, b *assembleBody, req *checkout.Request) (*checkout.Assembled, error) {
+	serveCheckout(s, w, r, http.StatusOK, func(b *AssembleBody) *CheckoutBody { return &b.CheckoutBody },
+		func(ctx context.Context, b *AssembleBody, req *checkout.Request) (*checkout.Assembled, error) {
 			return s.checkout.Assemble(ctx, &checkout.AssembleRequest{Request: *req, WorkingSet: b.WorkingSet})
 		})
-}
-
-// afterTurnBody is POST /context/after-turn's body.
-type afterTurnBody struct {
-	assembleBody
-	Events []json.RawMessage `json:"events"`
 }
 
 // afterTurn serves POST /v1/spaces/{space}/context/after-turn: append the finished turn, get
 // the next context. The Idempotency-Key header makes a retry append nothing twice.
 func (s *server) afterTurn(w http.ResponseWriter, r *http.Request) {
-	serveCheckout(s, w, r, http.StatusCreated, func(b *afterTurnBody) *checkoutBody { return &b.checkoutBody },
-		func(ctx context.Context, b *afterTurnBody, req *checkout.Request) (*checkout.AfterTurnResult, error) {
+	serveCheckout(s, w, r, http.StatusCreated, func(b *AfterTurnBody) *CheckoutBody { return &b.CheckoutBody },
+		func(ctx context.Context, b *AfterTurnBody, req *checkout.Request) (*checkout.AfterTurnResult, error) {
 			if len(b.Events) > s.cfg.MaxBatch {
 				return nil, &eventloom.ValidationError{Field: "events", Message: fmt.Sprintf("may hold at most %d events", s.cfg.MaxBatch)}
 			}
@@ -128,31 +109,18 @@ func (s *server) afterTurn(w http.ResponseWriter, r *http.Request) {
 		})
 }
 
-// handoffBody is POST /handoff's body.
-type handoffBody struct {
-	checkoutBody
-	TailEvents int `json:"tail_events"`
-}
-
 // handoff serves POST /v1/spaces/{space}/handoff: a bundle another agent can resume from.
 func (s *server) handoff(w http.ResponseWriter, r *http.Request) {
-	serveCheckout(s, w, r, http.StatusOK, func(b *handoffBody) *checkoutBody { return &b.checkoutBody },
-		func(ctx context.Context, b *handoffBody, req *checkout.Request) (*checkout.Handoff, error) {
+	serveCheckout(s, w, r, http.StatusOK, func(b *HandoffBody) *CheckoutBody { return &b.CheckoutBody },
+		func(ctx context.Context, b *HandoffBody, req *checkout.Request) (*checkout.Handoff, error) {
 			return s.checkout.HandoffBundle(ctx, &checkout.HandoffRequest{Request: *req, TailEvents: b.TailEvents})
 		})
 }
 
-// cleanupBody is POST /subagents/{id}/cleanup's body.
-type cleanupBody struct {
-	checkoutBody
-	Outcome string `json:"outcome"`
-	Summary string `json:"summary"`
-}
-
 // cleanupSubagent serves POST /v1/spaces/{space}/subagents/{id}/cleanup.
 func (s *server) cleanupSubagent(w http.ResponseWriter, r *http.Request) {
-	serveCheckout(s, w, r, http.StatusCreated, func(b *cleanupBody) *checkoutBody { return &b.checkoutBody },
-		func(ctx context.Context, b *cleanupBody, req *checkout.Request) (*checkout.Cleanup, error) {
+	serveCheckout(s, w, r, http.StatusCreated, func(b *CleanupBody) *CheckoutBody { return &b.CheckoutBody },
+		func(ctx context.Context, b *CleanupBody, req *checkout.Request) (*checkout.Cleanup, error) {
 			return s.checkout.CleanupSubagent(ctx, &checkout.CleanupRequest{
 				Request: *req, SubagentID: chi.URLParam(r, "id"), Outcome: b.Outcome, Summary: b.Summary,
 			})

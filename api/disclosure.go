@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
 
 	"github.com/go-chi/chi/v5"
 
@@ -24,35 +23,29 @@ func disclosureError(err error) error {
 	return err
 }
 
-// intParam parses an optional integer query parameter. Absent is 0, which the disclosure
-// views read as "the default"; a 0 given explicitly becomes -1 so that they reject it as out
-// of range rather than silently taking the default.
-func intParam(q url.Values, name, msg string) (int64, error) {
-	if !q.Has(name) {
-		return 0, nil
+// explicit maps an optional integer parameter to what the disclosure views expect: absent is
+// 0, "the default"; a 0 given explicitly becomes -1 so that they reject it as out of range
+// rather than silently taking the default.
+func explicit(n *int64) int64 {
+	switch {
+	case n == nil:
+		return 0
+	case *n == 0:
+		return -1
 	}
-	n, err := strconv.ParseInt(q.Get(name), 10, 64)
-	if err != nil {
-		return 0, &eventloom.ValidationError{Field: name, Message: msg}
-	}
-	if n == 0 {
-		n = -1
-	}
-	return n, nil
+	return *n
 }
-
-const maxTokensMessage = "must be an integer between 20 and 20000"
 
 // index serves GET /v1/spaces/{space}/index?max_tokens=: what topics the space holds, each
 // with the token cost of its detail.
 func (s *server) index(w http.ResponseWriter, r *http.Request) {
-	maxTokens, err := intParam(r.URL.Query(), "max_tokens", maxTokensMessage)
-	if err != nil {
+	var q IndexQuery
+	if err := decodeQuery(r.URL.Query(), &q); err != nil {
 		writeError(w, r, s.logger, err)
 		return
 	}
 	v, err := disclosure.Index(r.Context(), s.pool, disclosure.IndexParams{
-		SpaceID: chi.URLParam(r, "space"), MaxTokens: int(maxTokens),
+		SpaceID: chi.URLParam(r, "space"), MaxTokens: int(explicit(q.MaxTokens)),
 	})
 	if err != nil {
 		writeError(w, r, s.logger, disclosureError(err))
@@ -64,20 +57,14 @@ func (s *server) index(w http.ResponseWriter, r *http.Request) {
 // timeline serves GET /v1/spaces/{space}/timeline?session_id=&max_tokens=&before_seq=: recent
 // actions and decisions, newest first.
 func (s *server) timeline(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	maxTokens, err := intParam(q, "max_tokens", maxTokensMessage)
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	before, err := intParam(q, "before_seq", "must be a positive integer")
-	if err != nil {
+	var q TimelineQuery
+	if err := decodeQuery(r.URL.Query(), &q); err != nil {
 		writeError(w, r, s.logger, err)
 		return
 	}
 	v, err := disclosure.Timeline(r.Context(), s.pool, disclosure.TimelineParams{
-		SpaceID: chi.URLParam(r, "space"), SessionID: q.Get("session_id"),
-		MaxTokens: int(maxTokens), BeforeSeq: before,
+		SpaceID: chi.URLParam(r, "space"), SessionID: q.SessionID,
+		MaxTokens: int(explicit(q.MaxTokens)), BeforeSeq: explicit(q.BeforeSeq),
 	})
 	if err != nil {
 		writeError(w, r, s.logger, disclosureError(err))

@@ -24,12 +24,25 @@ type apiError struct {
 
 func (e *apiError) Error() string { return e.message }
 
-type errorBody struct {
-	Error struct {
-		Code    string         `json:"code"`
-		Message string         `json:"message"`
-		Details map[string]any `json:"details,omitempty"`
-	} `json:"error"`
+// ErrorBody is the body of every error response: {"error":{"code","message","details"}}.
+type ErrorBody struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ErrorDetail says what went wrong: a snake_case code, a human sentence and, where there is
+// one, details such as the offending field.
+type ErrorDetail struct {
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// ErrorResponse returns the HTTP status and body the API answers err with. Other adapters (the
+// MCP server) use it for errors they find before a request reaches the API, so that every
+// error is mapped here and nowhere else.
+func ErrorResponse(err error) (int, ErrorBody) {
+	ae := toAPIError(err)
+	return ae.status, ErrorBody{Error: ErrorDetail{Code: ae.code, Message: ae.message, Details: ae.details}}
 }
 
 // toAPIError is the one place where errors become HTTP statuses and codes.
@@ -71,13 +84,11 @@ func toAPIError(err error) *apiError {
 }
 
 func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
-	ae := toAPIError(err)
-	if ae.status >= 500 {
+	status, body := ErrorResponse(err)
+	if status >= 500 {
 		logger.ErrorContext(r.Context(), "request failed", "request_id", middleware.GetReqID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err)
 	}
-	var body errorBody
-	body.Error.Code, body.Error.Message, body.Error.Details = ae.code, ae.message, ae.details
-	writeJSON(w, ae.status, body)
+	writeJSON(w, status, body)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

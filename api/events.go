@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/zaxy/zaxy/eventloom"
 )
 
+// appendEvents serves POST /v1/spaces/{space}/events: one event (eventloom.NewEvent) or a
+// batch {"events":[...]}, all or nothing.
 func (s *server) appendEvents(w http.ResponseWriter, r *http.Request) {
 	space := chi.URLParam(r, "space")
 	if err := eventloom.ValidateSpaceID(space); err != nil {
@@ -50,35 +50,21 @@ func (s *server) appendEvents(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, res)
 }
 
+// replayEvents serves GET /v1/spaces/{space}/events (ReplayQuery): one page of the log.
 func (s *server) replayEvents(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	p := eventloom.ReplayParams{SpaceID: chi.URLParam(r, "space"), SessionID: q.Get("session_id")}
-	ints := map[string]*int64{"after_seq": &p.AfterSeq, "until_seq": &p.UntilSeq}
-	for name, dst := range ints {
-		if v := q.Get(name); v != "" {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				writeError(w, r, s.logger, &eventloom.ValidationError{Field: name, Message: "must be an integer"})
-				return
-			}
-			*dst = n
-		}
+	var q ReplayQuery
+	if err := decodeQuery(r.URL.Query(), &q); err != nil {
+		writeError(w, r, s.logger, err)
+		return
 	}
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 1000 {
+	p := eventloom.ReplayParams{SpaceID: chi.URLParam(r, "space"), SessionID: q.SessionID,
+		AfterSeq: q.AfterSeq, UntilSeq: q.UntilSeq, RecordedBefore: q.RecordedBefore}
+	if q.Limit != nil {
+		if *q.Limit < 1 || *q.Limit > 1000 {
 			writeError(w, r, s.logger, &eventloom.ValidationError{Field: "limit", Message: "must be an integer between 1 and 1000"})
 			return
 		}
-		p.Limit = n
-	}
-	if v := q.Get("recorded_before"); v != "" {
-		t, err := time.Parse(time.RFC3339Nano, v)
-		if err != nil {
-			writeError(w, r, s.logger, &eventloom.ValidationError{Field: "recorded_before", Message: "must be an RFC 3339 timestamp"})
-			return
-		}
-		p.RecordedBefore = &t
+		p.Limit = int(*q.Limit)
 	}
 	page, err := s.store.Replay(r.Context(), &p)
 	if err != nil {
@@ -88,8 +74,14 @@ func (s *server) replayEvents(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, page)
 }
 
+// verify serves GET /v1/spaces/{space}/verify (VerifyQuery): the chain recomputed.
 func (s *server) verify(w http.ResponseWriter, r *http.Request) {
-	res, err := s.store.VerifyWith(r.Context(), chi.URLParam(r, "space"), r.URL.Query().Get("method"))
+	var q VerifyQuery
+	if err := decodeQuery(r.URL.Query(), &q); err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	res, err := s.store.VerifyWith(r.Context(), chi.URLParam(r, "space"), q.Method)
 	if err != nil {
 		writeError(w, r, s.logger, err)
 		return

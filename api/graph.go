@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -21,42 +20,39 @@ type factsResponse struct {
 	Inferred []graph.InferredFact `json:"inferred,omitempty"`
 }
 
-// listFacts serves GET /v1/spaces/{space}/facts?entity=&at=&as_of_seq=&limit=&include_inferred=.
+// listFacts serves GET /v1/spaces/{space}/facts (FactsQuery).
 func (s *server) listFacts(w http.ResponseWriter, r *http.Request) {
 	space := chi.URLParam(r, "space")
 	if err := eventloom.ValidateSpaceID(space); err != nil {
 		writeError(w, r, s.logger, err)
 		return
 	}
-	q := r.URL.Query()
-	p := graph.FactsParams{SpaceID: space, Entity: q.Get("entity"), View: graph.ViewCurrent}
-	if q.Get("at") != "" && q.Get("as_of_seq") != "" {
+	var q FactsQuery
+	if err := decodeQuery(r.URL.Query(), &q); err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	p := graph.FactsParams{SpaceID: space, Entity: q.Entity, View: graph.ViewCurrent}
+	if q.At != nil && q.AsOfSeq != nil {
 		writeError(w, r, s.logger, &eventloom.ValidationError{Field: "at", Message: "give at most one of at and as_of_seq"})
 		return
 	}
-	if v := q.Get("at"); v != "" {
-		t, err := time.Parse(time.RFC3339Nano, v)
-		if err != nil {
-			writeError(w, r, s.logger, &eventloom.ValidationError{Field: "at", Message: "must be an RFC 3339 timestamp"})
-			return
-		}
-		p.View, p.At = graph.ViewAt, t
+	if q.At != nil {
+		p.View, p.At = graph.ViewAt, *q.At
 	}
-	if v := q.Get("as_of_seq"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
+	if q.AsOfSeq != nil {
+		if *q.AsOfSeq < 0 {
 			writeError(w, r, s.logger, &eventloom.ValidationError{Field: "as_of_seq", Message: "must be a non-negative integer"})
 			return
 		}
-		p.View, p.AsOfSeq = graph.ViewAsOf, n
+		p.View, p.AsOfSeq = graph.ViewAsOf, *q.AsOfSeq
 	}
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 10000 {
+	if q.Limit != nil {
+		if *q.Limit < 1 || *q.Limit > 10000 {
 			writeError(w, r, s.logger, &eventloom.ValidationError{Field: "limit", Message: "must be an integer between 1 and 10000"})
 			return
 		}
-		p.Limit = n
+		p.Limit = int(*q.Limit)
 	}
 	facts, err := graph.Facts(r.Context(), s.pool, p)
 	if err != nil {
@@ -67,9 +63,7 @@ func (s *server) listFacts(w http.ResponseWriter, r *http.Request) {
 		facts = []graph.Fact{}
 	}
 	resp := factsResponse{View: p.View, Facts: facts}
-	switch q.Get("include_inferred") {
-	case "", "false":
-	case "true":
+	if q.IncludeInferred {
 		if resp.Inferred, err = graph.InferredFacts(r.Context(), s.pool, space, p.Entity, p.Limit); err != nil {
 			writeError(w, r, s.logger, err)
 			return
@@ -77,9 +71,6 @@ func (s *server) listFacts(w http.ResponseWriter, r *http.Request) {
 		if resp.Inferred == nil {
 			resp.Inferred = []graph.InferredFact{}
 		}
-	default:
-		writeError(w, r, s.logger, &eventloom.ValidationError{Field: "include_inferred", Message: "must be true or false"})
-		return
 	}
 	writeJSON(w, http.StatusOK, resp)
 }
@@ -133,14 +124,6 @@ func (s *server) projectionStatus(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, st[0])
 }
 
-// cypherRequest is the body of POST /v1/spaces/{space}/cypher.
-type cypherRequest struct {
-	Query     string `json:"query"`
-	Columns   int    `json:"columns"`
-	TimeoutMS int    `json:"timeout_ms"`
-	Limit     int    `json:"limit"`
-}
-
 // maxCypherTimeout caps the statement timeout a caller may ask for.
 const maxCypherTimeout = 30 * time.Second
 
@@ -152,7 +135,7 @@ func (s *server) cypher(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, err)
 		return
 	}
-	var req cypherRequest
+	var req CypherBody
 	if err := readJSON(w, r, s.cfg.MaxBodyBytes, &req); err != nil {
 		writeError(w, r, s.logger, err)
 		return

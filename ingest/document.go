@@ -45,12 +45,13 @@ type Document struct {
 	Format string `json:"format,omitempty"`
 }
 
-// DocumentsParams is one ingest of documents into a space.
+// DocumentsParams is one ingest of documents into a space; its JSON form is the body of
+// POST /v1/spaces/{space}/documents (DecodeDocumentsBody).
 type DocumentsParams struct {
 	// SpaceID is the space to append to.
-	SpaceID string
+	SpaceID string `json:"-"`
 	// Documents are ingested in order, all in one transaction.
-	Documents []Document
+	Documents []Document `json:"documents"`
 }
 
 // DocumentResult reports what ingesting one document did.

@@ -67,14 +67,15 @@ func (t *Turn) Validate(path string) error {
 	return nil
 }
 
-// TranscriptParams is one transcript import into a space.
+// TranscriptParams is one transcript import into a space; its JSON form is the body of
+// POST /v1/spaces/{space}/transcripts (DecodeTranscriptBody).
 type TranscriptParams struct {
 	// SpaceID is the space to append to.
-	SpaceID string
+	SpaceID string `json:"-"`
 	// SessionID is the session of turns that do not name one; optional.
-	SessionID string
+	SessionID string `json:"session_id,omitempty"`
 	// Turns are appended in order as message events.
-	Turns []Turn
+	Turns []Turn `json:"turns"`
 }
 
 // TranscriptResult reports a transcript import.

@@ -1,0 +1,67 @@
+package api
+
+import (
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+var timeType = reflect.TypeFor[time.Time]()
+
+// decodeQuery fills the struct dst points to from a query string, each field read from the
+// parameter its json tag names: strings as given; integers, booleans (true or false) and
+// RFC 3339 times parsed, with an error naming the parameter when they do not parse. An absent
+// or empty parameter leaves its field alone (pointer fields stay nil); unknown parameters are
+// ignored. Range checks are the handler's.
+func decodeQuery(q url.Values, dst any) error {
+	v := reflect.ValueOf(dst).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		raw := q.Get(name)
+		if name == "" || name == "-" || raw == "" {
+			continue
+		}
+		fv := v.Field(i)
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		var val reflect.Value
+		switch {
+		case ft == timeType:
+			tm, err := time.Parse(time.RFC3339Nano, raw)
+			if err != nil {
+				return &eventloom.ValidationError{Field: name, Message: "must be an RFC 3339 timestamp"}
+			}
+			val = reflect.ValueOf(tm)
+		case ft.Kind() == reflect.String:
+			val = reflect.ValueOf(raw).Convert(ft)
+		case ft.Kind() == reflect.Int || ft.Kind() == reflect.Int64:
+			n, err := strconv.ParseInt(raw, 10, 64)
+			if err != nil {
+				return &eventloom.ValidationError{Field: name, Message: "must be an integer"}
+			}
+			val = reflect.ValueOf(n).Convert(ft)
+		case ft.Kind() == reflect.Bool:
+			if raw != "true" && raw != "false" {
+				return &eventloom.ValidationError{Field: name, Message: "must be true or false"}
+			}
+			val = reflect.ValueOf(raw == "true")
+		default:
+			panic("decodeQuery: unsupported field type " + f.Type.String())
+		}
+		if f.Type.Kind() == reflect.Pointer {
+			p := reflect.New(ft)
+			p.Elem().Set(val)
+			val = p
+		}
+		fv.Set(val)
+	}
+	return nil
+}
