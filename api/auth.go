@@ -16,10 +16,14 @@ import (
 var writeSuffixes = []string{"/events", "/documents", "/transcripts", "/context/after-turn", "/cleanup", "/resume"}
 
 // requiredScope is the scope a request under /v1/spaces/{space} needs.
-func requiredScope(r *http.Request) string {
-	if r.Method == http.MethodPost {
+func requiredScope(r *http.Request) string { return ScopeFor(r.Method, r.URL.Path) }
+
+// ScopeFor is the scope an operation under /v1/spaces/{space} needs: write for the POSTs that
+// append to the log, read for everything else.
+func ScopeFor(method, path string) string {
+	if method == http.MethodPost {
 		for _, suffix := range writeSuffixes {
-			if strings.HasSuffix(r.URL.Path, suffix) {
+			if strings.HasSuffix(path, suffix) {
 				return auth.ScopeWrite
 			}
 		}

@@ -121,8 +121,12 @@ func (s *server) handoff(w http.ResponseWriter, r *http.Request) {
 func (s *server) cleanupSubagent(w http.ResponseWriter, r *http.Request) {
 	serveCheckout(s, w, r, http.StatusCreated, func(b *CleanupBody) *CheckoutBody { return &b.CheckoutBody },
 		func(ctx context.Context, b *CleanupBody, req *checkout.Request) (*checkout.Cleanup, error) {
+			id, err := pathParam(r, "id", "subagent_id")
+			if err != nil {
+				return nil, err
+			}
 			return s.checkout.CleanupSubagent(ctx, &checkout.CleanupRequest{
-				Request: *req, SubagentID: chi.URLParam(r, "id"), Outcome: b.Outcome, Summary: b.Summary,
+				Request: *req, SubagentID: id, Outcome: b.Outcome, Summary: b.Summary,
 			})
 		})
 }
@@ -135,7 +139,12 @@ func (s *server) resume(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, err)
 		return
 	}
-	rec, err := s.checkout.Resume(r.Context(), space, chi.URLParam(r, "session"))
+	session, err := pathParam(r, "session", "session_id")
+	if err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	rec, err := s.checkout.Resume(r.Context(), space, session)
 	if err != nil {
 		writeError(w, r, s.logger, err)
 		return

@@ -3,7 +3,6 @@ package api
 import (
 	"errors"
 	"net/http"
-	"net/url"
 
 	"github.com/go-chi/chi/v5"
 
@@ -76,14 +75,10 @@ func (s *server) timeline(w http.ResponseWriter, r *http.Request) {
 // item serves GET /v1/spaces/{space}/items/{id}: an event (ev:<seq>), a fact (fact:<id>), an
 // entity (its id) or a listing the index refers to, in full with its token cost.
 func (s *server) item(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
-	if r.URL.RawPath != "" {
-		// chi matched the escaped path (it held an escaped slash or the like): unescape the id.
-		var err error
-		if id, err = url.PathUnescape(id); err != nil {
-			writeError(w, r, s.logger, &eventloom.ValidationError{Field: "id", Message: "must be a valid path segment"})
-			return
-		}
+	id, err := pathParam(r, "id", "id")
+	if err != nil {
+		writeError(w, r, s.logger, err)
+		return
 	}
 	v, err := disclosure.Item(r.Context(), s.pool, disclosure.ItemParams{SpaceID: chi.URLParam(r, "space"), ID: id})
 	if err != nil {

@@ -89,7 +89,12 @@ func (s *server) getEntity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, err)
 		return
 	}
-	e, err := graph.ResolveEntity(r.Context(), s.pool, space, chi.URLParam(r, "entity"))
+	entity, err := pathParam(r, "entity", "entity")
+	if err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	e, err := graph.ResolveEntity(r.Context(), s.pool, space, entity)
 	if err != nil {
 		writeError(w, r, s.logger, err)
 		return

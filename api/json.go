@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
+	"unicode"
 
 	"github.com/zaxy/zaxy/eventloom"
 )
@@ -25,7 +27,7 @@ func readJSON(w http.ResponseWriter, r *http.Request, limit int64, dst any) erro
 		var syntaxErr *json.SyntaxError
 		switch {
 		case errors.As(err, &typeErr):
-			return &eventloom.ValidationError{Field: typeErr.Field, Message: "must be a " + typeErr.Type.String()}
+			return &eventloom.ValidationError{Field: jsonField(typeErr.Field), Message: "must be " + jsonKind(typeErr.Type)}
 		case errors.As(err, &syntaxErr), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 			return &eventloom.ValidationError{Field: "body", Message: "must be a JSON object: " + err.Error()}
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -39,4 +41,34 @@ func readJSON(w http.ResponseWriter, r *http.Request, limit int64, dst any) erro
 		return &eventloom.ValidationError{Field: "body", Message: "must hold exactly one JSON object"}
 	}
 	return nil
+}
+
+// jsonField is a decoding error's field path without the Go names of embedded structs
+// ("Request.max_tokens" is the body's max_tokens): JSON names here are lower case.
+func jsonField(path string) string {
+	parts := strings.Split(path, ".")
+	for len(parts) > 1 && parts[0] != "" && unicode.IsUpper(rune(parts[0][0])) {
+		parts = parts[1:]
+	}
+	return strings.Join(parts, ".")
+}
+
+// jsonKind names the JSON value a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a " + t.String()
 }

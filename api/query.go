@@ -1,11 +1,14 @@
 package api
 
 import (
+	"net/http"
 	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-chi/chi/v5"
 
 	"github.com/zaxy/zaxy/eventloom"
 )
@@ -64,4 +67,19 @@ func decodeQuery(q url.Values, dst any) error {
 		fv.Set(val)
 	}
 	return nil
+}
+
+// pathParam is the route parameter name, unescaped: chi matches the escaped path when it holds
+// an escaped slash or the like (an item id session:run/1, a subagent id a/b), and then hands
+// out the parameter still escaped. field names the parameter in errors.
+func pathParam(r *http.Request, name, field string) (string, error) {
+	v := chi.URLParam(r, name)
+	if r.URL.RawPath == "" {
+		return v, nil
+	}
+	u, err := url.PathUnescape(v)
+	if err != nil {
+		return "", &eventloom.ValidationError{Field: field, Message: "must be a valid path segment"}
+	}
+	return u, nil
 }

@@ -44,3 +44,22 @@ func TestHTTP_QueryParametersAreDecodedFromTheirTypesAndBadOnesNamed(t *testing.
 		require.Equal(t, tc.field, errObj["details"].(map[string]any)["field"], tc.path)
 	}
 }
+
+// TestHTTP_PathParametersAreUnescapedAndTypeErrorsNameTheBodyField covers an escaped slash in a
+// path parameter and a wrong-typed field of an embedded request type.
+func TestHTTP_PathParametersAreUnescapedAndTypeErrorsNameTheBodyField(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	status, out := e.do(t, "POST", "/v1/spaces/p/subagents/researcher%2F1/cleanup", `{"outcome":"success"}`)
+	require.Equal(t, 201, status, out)
+	require.Equal(t, "subagent:researcher/1", out["handoff"].(map[string]any)["session_id"])
+	status, out = e.do(t, "POST", "/v1/spaces/p/sessions/run%2F7/resume", "")
+	require.Equal(t, 201, status, out)
+	require.Equal(t, "run/7", out["session_id"])
+
+	status, out = e.do(t, "POST", "/v1/spaces/p/checkout", `{"query":"x","max_tokens":"lots"}`)
+	require.Equal(t, 400, status, out)
+	errObj := out["error"].(map[string]any)
+	require.Equal(t, "max_tokens", errObj["details"].(map[string]any)["field"])
+	require.Equal(t, "max_tokens: must be an integer", errObj["message"])
+}

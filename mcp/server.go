@@ -1,0 +1,143 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Config configures a server.
+type Config struct {
+	// API serves the tool calls: the handler api.NewHandler returns. Required.
+	API http.Handler
+	// Profile is the tools listed: ProfileCore (default) or ProfileFull.
+	Profile string
+	// Token, when set, is the bearer token every tool call carries (zaxy mcp with
+	// ZAXY_MCP_TOKEN). When empty, a call carries the Authorization header of the HTTP request
+	// it arrived in, if any.
+	Token string
+	// Logger receives the SDK's logs; nil discards them.
+	Logger *slog.Logger
+	// Version is reported to clients as the server's version. Defaults to "dev".
+	Version string
+}
+
+// WithDefaults returns a copy with zero fields set to their defaults.
+func (c Config) WithDefaults() Config {
+	if c.Profile == "" {
+		c.Profile = ProfileCore
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Version == "" {
+		c.Version = "dev"
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	if c.API == nil {
+		return errors.New("mcp: Config.API is required")
+	}
+	_, err := ParseProfile(c.Profile, "profile")
+	return err
+}
+
+// instructions tell the model how to use the server.
+const instructions = "Zaxy is your durable, cited memory. Before you plan or act, call memory_checkout with what you " +
+	"are about to do (and your session_id): it returns a small packet of what memory knows, each claim cited " +
+	"by the seq and hash of its events. Record what happens and what you decide with memory_append; say " +
+	"which memories helped or misled you with memory_feedback, and correct wrong ones with memory_invalidate. " +
+	"Everything is scoped to a space (a user, project or workspace). memory_capabilities lists every tool."
+
+// schemas are every tool's input schema, inferred once.
+var schemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
+	out := make(map[string]*jsonschema.Schema, len(tools))
+	for _, t := range tools {
+		s, err := inputSchema(t)
+		if err != nil {
+			return nil, err
+		}
+		out[t.name] = s
+	}
+	return out, nil
+})
+
+// NewServer returns an MCP server listing cfg.Profile's tools, each call served by cfg.API.
+func NewServer(cfg Config) (*sdk.Server, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	all, err := schemas()
+	if err != nil {
+		return nil, err
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "zaxy", Title: "Zaxy memory", Version: cfg.Version},
+		&sdk.ServerOptions{Instructions: instructions, Logger: cfg.Logger})
+	caps := capabilities(cfg.Profile, all)
+	for _, t := range tools {
+		if !t.listed(cfg.Profile) {
+			continue
+		}
+		def := &sdk.Tool{Name: t.name, Title: t.title, Description: t.description, InputSchema: all[t.name],
+			Annotations: annotations(t)}
+		if t.method == "" {
+			s.AddTool(def, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				return capabilitiesResult(caps)
+			})
+			continue
+		}
+		s.AddTool(def, handler(cfg, t, all[t.name]))
+	}
+	return s, nil
+}
+
+// handler serves calls of t: the request they stand for, with the bearer token, through the
+// API.
+func handler(cfg Config, t *tool, schema *jsonschema.Schema) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		r, err := request(ctx, t, schema, req.Params.Arguments)
+		if err != nil {
+			return failure(err), nil
+		}
+		switch {
+		case cfg.Token != "":
+			r.Header.Set("Authorization", "Bearer "+cfg.Token)
+		case req.Extra != nil && req.Extra.Header != nil:
+			if v := req.Extra.Header.Get("Authorization"); v != "" {
+				r.Header.Set("Authorization", v)
+			}
+		}
+		return callAPI(cfg.API, t, r), nil
+	}
+}
+
+// annotations are t's hints: nothing is ever destroyed (the log is append-only), reads are
+// read-only and idempotent, and no tool reaches outside Zaxy.
+func annotations(t *tool) *sdk.ToolAnnotations {
+	no := false
+	return &sdk.ToolAnnotations{Title: t.title, ReadOnlyHint: t.readOnly, IdempotentHint: t.readOnly,
+		DestructiveHint: &no, OpenWorldHint: &no}
+}
+
+// ServeStdio serves cfg's tools over newline-delimited JSON-RPC on in and out until the client
+// closes in or ctx ends.
+func ServeStdio(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
+	s, err := NewServer(cfg)
+	if err != nil {
+		return err
+	}
+	return s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

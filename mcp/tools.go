@@ -1,0 +1,369 @@
+package mcp
+
+import (
+	"net/http"
+	"reflect"
+
+	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// tool is one MCP tool: what it is for, the HTTP operation a call becomes, and the Go type its
+// input schema is inferred from.
+type tool struct {
+	name, title, description string
+	// core tools are listed by the core profile; the full profile lists every tool.
+	core bool
+	// method and route are the HTTP operation under /v1/spaces/{space}; method is "" for a
+	// tool answered here (memory_capabilities).
+	method, route string
+	// pathArgs maps each {param} of route to the argument that fills it.
+	pathArgs map[string]string
+	// input is the arguments' Go type: the request type the API decodes, plus space and the
+	// arguments that travel in the path or a header.
+	input reflect.Type
+	// eventType, when set, makes the call an append of one event of that type: the envelope
+	// arguments (session_id, actor, content) go on the event, data's fields (dataType's) into
+	// its data.
+	eventType string
+	dataType  reflect.Type
+	// required are the arguments the schema marks required (inference would guess from
+	// omitempty; the API's validation is the judge either way).
+	required []string
+	// readOnly tools change nothing; the others append to the log (never update or delete).
+	readOnly bool
+	// docs describe this tool's arguments where the common descriptions (schema.go) do not fit.
+	docs map[string]string
+	// text, when set, renders a success body as the result's text content (otherwise the JSON).
+	text func(body []byte) string
+}
+
+// http is the tool's operation as "METHOD /v1/spaces/{space}/route", or "" when it has none.
+func (t *tool) http() string {
+	if t.method == "" {
+		return ""
+	}
+	return t.method + " /v1/spaces/{space}" + t.route
+}
+
+// Argument types. Each tool's input embeds the request type the API decodes, so that a field
+// added to a request reaches the tool's schema too.
+type (
+	spaceArg struct {
+		Space string `json:"space"`
+	}
+	idempotencyArg struct {
+		IdempotencyKey string `json:"idempotency_key,omitempty"`
+	}
+	// envelopeArgs are the event fields of memory_feedback and memory_invalidate.
+	envelopeArgs struct {
+		SessionID string `json:"session_id,omitempty"`
+		Actor     string `json:"actor,omitempty"`
+		Content   string `json:"content,omitempty"`
+	}
+
+	appendInput struct {
+		spaceArg
+		eventloom.NewEvent
+		idempotencyArg
+	}
+	checkoutInput struct {
+		spaceArg
+		api.CheckoutBody
+	}
+	assembleInput struct {
+		spaceArg
+		api.AssembleBody
+	}
+	afterTurnInput struct {
+		spaceArg
+		api.AfterTurnBody
+		idempotencyArg
+	}
+	handoffInput struct {
+		spaceArg
+		api.HandoffBody
+	}
+	cleanupInput struct {
+		spaceArg
+		SubagentID string `json:"subagent_id"`
+		api.CleanupBody
+	}
+	resumeInput struct {
+		spaceArg
+		SessionID string `json:"session_id"`
+	}
+	replayInput struct {
+		spaceArg
+		api.ReplayQuery
+	}
+	verifyInput struct {
+		spaceArg
+		api.VerifyQuery
+	}
+	documentsInput struct {
+		spaceArg
+		ingest.DocumentsParams
+	}
+	transcriptInput struct {
+		spaceArg
+		ingest.TranscriptParams
+	}
+	factsInput struct {
+		spaceArg
+		api.FactsQuery
+	}
+	entityInput struct {
+		spaceArg
+		Entity string `json:"entity"`
+	}
+	cypherInput struct {
+		spaceArg
+		api.CypherBody
+	}
+	indexInput struct {
+		spaceArg
+		api.IndexQuery
+	}
+	timelineInput struct {
+		spaceArg
+		api.TimelineQuery
+	}
+	itemInput struct {
+		spaceArg
+		ID string `json:"id"`
+	}
+	feedbackInput struct {
+		spaceArg
+		envelopeArgs
+		vocab.FeedbackRecorded
+		idempotencyArg
+	}
+	invalidateInput struct {
+		spaceArg
+		envelopeArgs
+		vocab.MemoryInvalidated
+		idempotencyArg
+	}
+	capabilitiesInput struct{}
+)
+
+// Tool names.
+const (
+	toolCheckout     = "memory_checkout"
+	toolAppend       = "memory_append"
+	toolQuery        = "memory_query"
+	toolAssemble     = "context_assemble"
+	toolFeedback     = "memory_feedback"
+	toolInvalidate   = "memory_invalidate"
+	toolCapabilities = "memory_capabilities"
+)
+
+// tools are every tool, core ones first, in the order they are listed.
+var tools = []*tool{
+	{
+		name: toolCheckout, title: "Check out memory (call first)", core: true,
+		description: "Call this first, before you plan or act: it returns what memory holds that bears on the task, as a " +
+			"small, cited, token-budgeted packet (stable facts, this session, relevant memory), each claim " +
+			"marked with the seq and hash of the events it came from, plus warnings (stale, superseded, " +
+			"invalidated). Events you appended a moment ago are already found. Pass your session_id so the " +
+			"packet includes this session's recent events; max_tokens bounds it (default 2000).",
+		method: http.MethodPost, route: "/checkout", input: reflect.TypeFor[checkoutInput](),
+		required: []string{"space", "query"}, text: packetText,
+	},
+	{
+		name: toolAppend, title: "Remember an event", core: true,
+		description: "Append one event to the space's log: a message, a note, a decision (decision.recorded), a fact " +
+			"(fact.asserted), a task update (task.updated), a preference (preference.stated), a tool call " +
+			"(tool_call.completed) ... Typed events need their data fields (see type). The log is append-only " +
+			"and hash-chained; the receipt gives the event's seq and hash. An idempotency_key makes a retry " +
+			"append nothing twice.",
+		method: http.MethodPost, route: "/events", input: reflect.TypeFor[appendInput](),
+		required: []string{"space", "type"},
+	},
+	{
+		name: toolQuery, title: "Query memory (ranked)", core: true,
+		description: "The raw ranked search behind checkout: memory items with their score components per lane " +
+			"(exact, keyword, vector, graph, verbatim, recent), labels and citations, without packing them " +
+			"into a budgeted packet. Use it to look further than a packet showed; use memory_checkout to " +
+			"get context to act on.",
+		method: http.MethodPost, route: "/query", input: reflect.TypeFor[checkoutInput](),
+		required: []string{"space", "query"}, readOnly: true,
+		docs: map[string]string{"limit": "How many ranked items to return, 1–200 (default 50)."},
+	},
+	{
+		name: toolAssemble, title: "Assemble context for the next step", core: true,
+		description: "The context for your next step within one budget: this session's recent replay, ranked memory " +
+			"for the query and your working set (included verbatim), plus a recovery packet (open tasks, " +
+			"findings, decisions, unknowns) right after a session was resumed.",
+		method: http.MethodPost, route: "/context/assemble", input: reflect.TypeFor[assembleInput](),
+		required: []string{"space", "query"}, text: assembledText,
+	},
+	{
+		name: toolFeedback, title: "Give feedback on memory", core: true,
+		description: "Say whether events memory gave you were helpful, unhelpful, wrong or outdated (a " +
+			"feedback.recorded event). Cite them by seq (target_seqs) and, when they came from a checkout, " +
+			"pass its surfaced_seq as checkout_seq. Feedback from real use is what salience learns from.",
+		method: http.MethodPost, route: "/events", input: reflect.TypeFor[feedbackInput](),
+		eventType: vocab.TypeFeedbackRecorded, dataType: reflect.TypeFor[vocab.FeedbackRecorded](),
+		required: []string{"space", "target_seqs", "signal"},
+		docs:     map[string]string{"content": "Optional text kept with the feedback."},
+	},
+	{
+		name: toolInvalidate, title: "Mark a memory as wrong", core: true,
+		description: "Record that something memory holds is wrong (a memory.invalidated event): an earlier event by " +
+			"target_seq, or a fact or entity by target_id (give exactly one). Nothing is erased: the target " +
+			"leaves default ranking, its facts close as invalidated, and it stays reachable and labelled.",
+		method: http.MethodPost, route: "/events", input: reflect.TypeFor[invalidateInput](),
+		eventType: vocab.TypeMemoryInvalidated, dataType: reflect.TypeFor[vocab.MemoryInvalidated](),
+		required: []string{"space", "reason"},
+		docs:     map[string]string{"content": "Optional text: what is wrong, in your words."},
+	},
+	{
+		name: toolCapabilities, title: "What this memory server can do", core: true,
+		description: "Describes every tool this server has (listed or not in the current profile), the HTTP " +
+			"operation each one calls, the scope it needs, and how to switch profile to list them all. " +
+			"Call it when the listed tools do not cover what you need.",
+		input: reflect.TypeFor[capabilitiesInput](), readOnly: true,
+	},
+
+	// Full profile only.
+	{
+		name: "memory_replay", title: "Replay the log",
+		description: "The space's events in seq order, one page at a time (next_after_seq is the next page's " +
+			"after_seq), optionally one session's or those recorded before a time.",
+		method: http.MethodGet, route: "/events", input: reflect.TypeFor[replayInput](),
+		required: []string{"space"}, readOnly: true,
+		docs: map[string]string{"session_id": "Only this session's events.", "limit": "Page size, 1–1000 (default 100)."},
+	},
+	{
+		name: "memory_verify", title: "Verify the hash chain",
+		description: "Recompute the space's hash chain: ok with the head seq and hash, or the first broken seq and why.",
+		method:      http.MethodGet, route: "/verify", input: reflect.TypeFor[verifyInput](),
+		required: []string{"space"}, readOnly: true,
+	},
+	{
+		name: "memory_ingest_documents", title: "Ingest documents",
+		description: "Chunk documents (markdown or text) into document.chunk events, secrets redacted. Re-ingesting an " +
+			"unchanged document appends nothing.",
+		method: http.MethodPost, route: "/documents", input: reflect.TypeFor[documentsInput](),
+		required: []string{"space", "documents"},
+	},
+	{
+		name: "memory_ingest_transcript", title: "Import a transcript",
+		description: "Import conversation turns as message events, secrets redacted, all or nothing per batch; " +
+			"importing the same transcript again appends nothing.",
+		method: http.MethodPost, route: "/transcripts", input: reflect.TypeFor[transcriptInput](),
+		required: []string{"space", "turns"},
+		docs:     map[string]string{"session_id": "The session of turns that do not name one."},
+	},
+	{
+		name: "memory_facts", title: "Facts of the temporal graph",
+		description: "Facts with their versions, validity windows, status, labels and evidence (seq and hash of the " +
+			"events that asserted them): current ones, those valid at a time (at), or what memory said " +
+			"right after a seq (as_of_seq).",
+		method: http.MethodGet, route: "/facts", input: reflect.TypeFor[factsInput](),
+		required: []string{"space"}, readOnly: true,
+		docs: map[string]string{"limit": "How many facts at most, 1–10000 (default 1000)."},
+	},
+	{
+		name: "memory_entity", title: "An entity and its facts",
+		description: "One entity, by id or name, with its current facts.",
+		method:      http.MethodGet, route: "/entities/{entity}", pathArgs: map[string]string{"entity": "entity"},
+		input: reflect.TypeFor[entityInput](), required: []string{"space", "entity"}, readOnly: true,
+		docs: map[string]string{"entity": "The entity's id or name."},
+	},
+	{
+		name: "memory_projection", title: "Projection lag",
+		description: "How far the projections (graph, full text, embeddings) are behind the log: head_seq, " +
+			"projected_seq, lag.",
+		method: http.MethodGet, route: "/projection", input: reflect.TypeFor[spaceArg](),
+		required: []string{"space"}, readOnly: true,
+	},
+	{
+		name: "memory_cypher", title: "Cypher on the graph",
+		description: "A read-only Cypher query on the space's Apache AGE graph (labels Entity and Value, edge FACT), " +
+			"with a statement timeout. Give patterns a direction: undirected matches can take minutes.",
+		method: http.MethodPost, route: "/cypher", input: reflect.TypeFor[cypherInput](),
+		required: []string{"space", "query"}, readOnly: true,
+		docs: map[string]string{
+			"query": "The Cypher query, e.g. MATCH (a:Entity)-[f:FACT]->(b:Entity) RETURN a.name, f.predicate, b.name.",
+			"limit": "How many rows at most, 1–10000.",
+		},
+	},
+	{
+		name: "memory_index", title: "What the space holds",
+		description: "An index of the space: entities, predicates, event types and sessions, each with the token " +
+			"cost of its detail (fetch one with memory_item).",
+		method: http.MethodGet, route: "/index", input: reflect.TypeFor[indexInput](),
+		required: []string{"space"}, readOnly: true,
+		docs: map[string]string{"max_tokens": "The view's budget, 20–20000 (default 100)."},
+	},
+	{
+		name: "memory_timeline", title: "Recent actions and decisions",
+		description: "Recent actions and decisions, newest first, each cited by seq and hash.",
+		method:      http.MethodGet, route: "/timeline", input: reflect.TypeFor[timelineInput](),
+		required: []string{"space"}, readOnly: true,
+		docs: map[string]string{
+			"session_id": "Only this session's entries.",
+			"max_tokens": "The view's budget, 20–20000 (default 500).",
+		},
+	},
+	{
+		name: "memory_item", title: "One item in full",
+		description: "One item in full with its token cost: an event (ev:<seq>), a fact (fact:<id>), an entity (its " +
+			"id), session:<id>, type:<event type> or predicate:<name>.",
+		method: http.MethodGet, route: "/items/{id}", pathArgs: map[string]string{"id": "id"},
+		input: reflect.TypeFor[itemInput](), required: []string{"space", "id"}, readOnly: true,
+	},
+	{
+		name: "context_after_turn", title: "Record a finished turn, get the next context",
+		description: "Append the finished turn's events (all or nothing, in session_id) and get the context for the " +
+			"next one, as context_assemble would give it. Without a query, the turn's last message is the query.",
+		method: http.MethodPost, route: "/context/after-turn", input: reflect.TypeFor[afterTurnInput](),
+		required: []string{"space", "session_id", "events"}, text: afterTurnText,
+		docs: map[string]string{"query": "What the next step is about; default the turn's last message."},
+	},
+	{
+		name: "memory_handoff", title: "Handoff bundle",
+		description: "A bundle another agent can resume a session from: summary, replay tail, chain status, " +
+			"recovery (open tasks, findings, decisions, unknowns) and a checkout for the query.",
+		method: http.MethodPost, route: "/handoff", input: reflect.TypeFor[handoffInput](),
+		required: []string{"space", "session_id"},
+		docs: map[string]string{
+			"session_id": "The session to hand off.",
+			"query":      "What the next agent will work on; default the session's open work.",
+		},
+	},
+	{
+		name: "subagent_cleanup", title: "Clean up a subagent",
+		description: "Record that a subagent finished (a subagent.cleaned_up event in its session) and get a handoff " +
+			"bundle of its session to continue from.",
+		method: http.MethodPost, route: "/subagents/{id}/cleanup", pathArgs: map[string]string{"id": "subagent_id"},
+		input: reflect.TypeFor[cleanupInput](), required: []string{"space", "subagent_id", "outcome"},
+		docs: map[string]string{
+			"session_id": "The subagent's session; default subagent:<subagent_id>.",
+			"query":      "What the parent continues with; default the session's open work.",
+		},
+	},
+	{
+		name: "session_resume", title: "Resume a session after compaction",
+		description: "Call after your context was compacted: records session.resumed and returns the recovery packet " +
+			"(open tasks, accepted findings, recent decisions, known unknowns), read from the log alone.",
+		method: http.MethodPost, route: "/sessions/{session}/resume", pathArgs: map[string]string{"session": "session_id"},
+		input: reflect.TypeFor[resumeInput](), required: []string{"space", "session_id"},
+		docs: map[string]string{"session_id": "The session being resumed."},
+	},
+}
+
+// toolNamed returns the tool with name, or nil.
+func toolNamed(name string) *tool {
+	for _, t := range tools {
+		if t.name == name {
+			return t
+		}
+	}
+	return nil
+}
