@@ -124,7 +124,9 @@ func TestHTTP_UnknownProfileIsABadRequest(t *testing.T) {
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusBadRequest, resp.StatusCode)
-	var body struct{ Error struct{ Code, Message string } }
+	var body struct {
+		Error struct{ Code, Message string }
+	}
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
 	require.Equal(t, "invalid_request", body.Error.Code)
 	require.Contains(t, body.Error.Message, "profile")
