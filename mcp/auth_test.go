@@ -56,6 +56,24 @@ func TestHTTP_MCPNeedsATokenThatReachesTheToolsSpace(t *testing.T) {
 	}
 	status, _, body := post(t, srv.URL+"/mcp", readA, initialize)
 	require.Equal(t, http.StatusOK, status, body)
+	// Behind a reverse proxy on the same host (a loopback connection for the public Host): the
+	// token is what protects it, so DNS rebinding protection is off.
+	req, err := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(initialize))
+	require.NoError(t, err)
+	req.Host = "zaxy.example.com"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+readA)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	// Stateless: a lone tools/call (as in docs/mcp.md's curl example) needs no session.
+	status, _, body = post(t, srv.URL+"/mcp", readA,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory_checkout","arguments":{"space":"team-b","query":"x"}}}`)
+	require.Equal(t, http.StatusOK, status, body)
+	require.Contains(t, body, `"isError":true`)
+	require.Contains(t, body, `forbidden: the token does not grant this on this space`)
 
 	_, err = sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
 		&sdk.StreamableClientTransport{Endpoint: srv.URL + "/mcp", MaxRetries: -1}, nil)
@@ -106,7 +124,7 @@ func TestHTTP_MCPNeedsATokenThatReachesTheToolsSpace(t *testing.T) {
 	require.NotEmpty(t, caps, "memory_capabilities needs only a valid token")
 
 	// The API beside it keeps its own auth.
-	resp, err := http.Get(srv.URL + "/v1/spaces/team-a/events")
+	resp, err = http.Get(srv.URL + "/v1/spaces/team-a/events")
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
@@ -115,8 +133,29 @@ func TestHTTP_MCPNeedsATokenThatReachesTheToolsSpace(t *testing.T) {
 func TestHTTP_AuthOffNeedsNoTokenAndStdioCanBeBoundToOne(t *testing.T) {
 	t.Parallel()
 	open := newEnv(t, false)
-	cs := connectHTTP(t, open.serveHTTP(t).URL+"/mcp", "")
+	srv := open.serveHTTP(t)
+	cs := connectHTTP(t, srv.URL+"/mcp", "")
 	ok(t, cs, "memory_append", map[string]any{"space": "dev", "type": "note", "content": "no token needed"})
+
+	// Without auth, a browser must not be able to drive it: neither from another origin nor
+	// through DNS rebinding (a loopback connection for a foreign Host).
+	for name, set := range map[string]func(*http.Request){
+		"cross-origin": func(r *http.Request) {
+			r.Header.Set("Sec-Fetch-Site", "cross-site")
+			r.Header.Set("Origin", "https://evil.example")
+		},
+		"dns rebinding": func(r *http.Request) { r.Host = "evil.example" },
+	} {
+		req, err := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(initialize))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		set(req)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusForbidden, resp.StatusCode, name)
+	}
 
 	// zaxy mcp with ZAXY_MCP_TOKEN: every call carries that token.
 	e := newEnv(t, true)

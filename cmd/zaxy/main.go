@@ -1,9 +1,11 @@
-// Command zaxy is Zaxy's command line: it migrates the schema and, as later commands land,
-// serves the HTTP API and works background jobs. main only wires the process to run.
+// Command zaxy is Zaxy's command line: it migrates the schema, serves the HTTP API and the MCP
+// server, works background jobs and reads and writes memory. main only wires the process to
+// run.
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/migrations"
 )
 
@@ -26,7 +29,11 @@ func main() {
 const usage = `usage: zaxy <command>
 
 Commands:
-  serve [--migrate]  HTTP API with River workers in-process (refuses an out-of-date schema)
+  serve [--migrate] [--profile core|full]
+                     HTTP API, the MCP endpoint /mcp (streamable HTTP) and River workers
+                     in-process (refuses an out-of-date schema)
+  mcp [--profile core|full] [--workers]
+                     MCP server over stdio for agents (docs/mcp.md); --workers also projects here
   worker             River workers only (no HTTP)
   append --space S   append one event (--type, --content, --session, --actor, --data, --cues,
                      --occurred-at, --idempotency-key) or, without --type, JSON lines from stdin
@@ -75,7 +82,10 @@ Environment:
   ZAXY_REQUEST_TIMEOUT   per-request deadline (default 30s)
   ZAXY_SHUTDOWN_TIMEOUT  graceful shutdown limit (default 30s)
   ZAXY_WORKERS           River workers in this process (default 10)
-  ZAXY_AUTH              on (bearer tokens on every /v1 route, default) or off (loopback addresses only)
+  ZAXY_AUTH              on (bearer tokens on every /v1 and /mcp route, default) or off (loopback addresses only)
+  ZAXY_MCP_PROFILE       MCP tools listed: core (at most 8, default) or full (every API operation)
+  ZAXY_MCP_TOKEN         zaxy mcp acts as this bearer token, reaching only its spaces and scope
+                         (default: trusted with the process's database credentials)
   ZAXY_SPACE             default --space of zaxy ingest (no default)
   ZAXY_TEXT_SEARCH_CONFIG  Postgres text search configuration for memory text (default english)
   ZAXY_EMBEDDER          offline (built in, default), openai (any OpenAI-compatible /v1/embeddings) or off
@@ -111,8 +121,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			fmt.Fprintf(stderr, "zaxy serve: %v\n", err)
 			return 2
 		}
-		migrate := len(args) > 1 && args[1] == "--migrate"
-		if err := serve(ctx, cfg, migrate, logger, stdout); err != nil {
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		migrate := fs.Bool("migrate", false, "apply the schema migrations first")
+		profile := fs.String("profile", cfg.mcpProfile, "tools /mcp lists by default: core or full")
+		if err := fs.Parse(args[1:]); err != nil {
+			return 2
+		}
+		if cfg.mcpProfile, err = mcp.ParseProfile(*profile, "--profile"); err != nil {
+			fmt.Fprintf(stderr, "zaxy serve: %v\n", err)
+			return 2
+		}
+		if err := serve(ctx, cfg, *migrate, logger, stdout); err != nil {
 			fmt.Fprintf(stderr, "zaxy serve: %v\n", err)
 			return 1
 		}
@@ -128,6 +148,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return 1
 		}
 		return 0
+	case "mcp":
+		return mcpCmd(ctx, args[1:], getenv, logger, stdin, stdout, stderr)
 	case "append":
 		return appendCmd(ctx, args[1:], dbURL, logger, stdin, stdout, stderr)
 	case "ingest":

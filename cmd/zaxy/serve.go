@@ -20,6 +20,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
+	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/migrations"
 )
 
@@ -33,6 +34,8 @@ type serveConfig struct {
 	memory          memoryConfig
 	// authOff serves without bearer tokens (ZAXY_AUTH=off, loopback addresses only).
 	authOff bool
+	// mcpProfile is the tools /mcp lists by default (ZAXY_MCP_PROFILE or --profile).
+	mcpProfile string
 }
 
 func parseServeConfig(getenv func(string) string) (serveConfig, error) {
@@ -41,25 +44,21 @@ func parseServeConfig(getenv func(string) string) (serveConfig, error) {
 		return c, errors.New("ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
 	}
 	var err error
-	if c.http.MaxBodyBytes, err = envInt(getenv, "ZAXY_MAX_BODY_BYTES", 1<<20); err != nil {
+	if c.http, err = parseAPIConfig(getenv); err != nil {
 		return c, err
 	}
 	var n int64
-	if n, err = envInt(getenv, "ZAXY_MAX_BATCH", 1000); err != nil {
-		return c, err
-	}
-	c.http.MaxBatch = int(n)
 	if n, err = envInt(getenv, "ZAXY_WORKERS", 10); err != nil {
 		return c, err
 	}
 	c.workers = int(n)
-	if c.http.RequestTimeout, err = envDuration(getenv, "ZAXY_REQUEST_TIMEOUT", 30*time.Second); err != nil {
-		return c, err
-	}
 	if c.shutdownTimeout, err = envDuration(getenv, "ZAXY_SHUTDOWN_TIMEOUT", 30*time.Second); err != nil {
 		return c, err
 	}
 	if c.memory, err = parseMemoryConfig(getenv); err != nil {
+		return c, err
+	}
+	if c.mcpProfile, err = mcp.ParseProfile(getenv("ZAXY_MCP_PROFILE"), "ZAXY_MCP_PROFILE"); err != nil {
 		return c, err
 	}
 	switch v := envOr(getenv, "ZAXY_AUTH", "on"); v {
@@ -71,6 +70,24 @@ func parseServeConfig(getenv func(string) string) (serveConfig, error) {
 		c.authOff = true
 	default:
 		return c, fmt.Errorf("ZAXY_AUTH must be on or off, got %q", v)
+	}
+	return c, nil
+}
+
+// parseAPIConfig reads the HTTP API's limits, which zaxy serve and zaxy mcp share.
+func parseAPIConfig(getenv func(string) string) (api.Config, error) {
+	var c api.Config
+	var err error
+	if c.MaxBodyBytes, err = envInt(getenv, "ZAXY_MAX_BODY_BYTES", 1<<20); err != nil {
+		return c, err
+	}
+	n, err := envInt(getenv, "ZAXY_MAX_BATCH", 1000)
+	if err != nil {
+		return c, err
+	}
+	c.MaxBatch = int(n)
+	if c.RequestTimeout, err = envDuration(getenv, "ZAXY_REQUEST_TIMEOUT", 30*time.Second); err != nil {
+		return c, err
 	}
 	return c, nil
 }
@@ -106,8 +123,8 @@ func envDuration(getenv func(string) string, name string, def time.Duration) (ti
 	return d, nil
 }
 
-// serve runs the HTTP API with River workers in-process until ctx ends, then shuts down in
-// order: HTTP server (finishing in-flight requests), River, pool.
+// serve runs the HTTP API, with the MCP endpoint at /mcp, and River workers in-process until
+// ctx ends, then shuts down in order: HTTP server (finishing in-flight requests), River, pool.
 func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logger, stdout io.Writer) error {
 	if migrate {
 		if _, err := migrations.Up(ctx, cfg.databaseURL, time.Minute); err != nil {
@@ -128,8 +145,16 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 	if !cfg.authOff {
 		cfg.http.Auth = auth.NewStore(pool)
 	}
+	apiHandler := api.NewHandler(cfg.http, store, logger)
+	mcpHandler, err := mcp.NewHTTPHandler(mcp.HTTPConfig{
+		Config: mcp.Config{API: apiHandler, Profile: cfg.mcpProfile, Logger: logger},
+		Auth:   cfg.http.Auth, MaxBodyBytes: cfg.http.MaxBodyBytes,
+	})
+	if err != nil {
+		return err
+	}
 	srv := &http.Server{
-		Handler:           api.NewHandler(cfg.http, store, logger),
+		Handler:           mcp.Mount(apiHandler, mcpHandler),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       cfg.http.RequestTimeout,
 		WriteTimeout:      cfg.http.RequestTimeout + 5*time.Second,
