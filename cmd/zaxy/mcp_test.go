@@ -5,12 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -143,3 +145,32 @@ func TestServe_MountsMCPBehindTokens(t *testing.T) {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestMCPCommand_WorkersProjectInProcess runs zaxy mcp --workers through run, its stdin and
+// stdout pipes carrying the transport: appended facts get projected without any other process.
+func TestMCPCommand_WorkersProjectInProcess(t *testing.T) {
+	db := testcontainers.NewDatabase(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	var errOut bytes.Buffer
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, []string{"mcp", "--workers", "--profile", "full"}, dbEnv(db), serverIn, serverOut, &errOut)
+		_ = serverOut.Close()
+	}()
+	cs, err := mcpClient().Connect(ctx, &sdk.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	require.NoError(t, err)
+	res, _ := callTool(t, cs, "memory_append", map[string]any{"space": "proj", "type": "fact.asserted",
+		"data": map[string]any{"subject": "Alice", "predicate": "works at", "object": "Acme"}})
+	require.False(t, res.IsError, resultText(res))
+	require.Eventually(t, func() bool {
+		_, facts := callTool(t, cs, "memory_facts", map[string]any{"space": "proj", "entity": "Alice"})
+		list, _ := facts["facts"].([]any)
+		return len(list) == 1
+	}, 30*time.Second, 100*time.Millisecond, "the in-process workers project the fact")
+	require.NoError(t, cs.Close())
+	require.NoError(t, clientOut.Close())
+	require.Equal(t, 0, <-code, errOut.String())
+}
