@@ -22,7 +22,8 @@ type Config struct {
 	// ZAXY_MCP_TOKEN). When empty, a call carries the Authorization header of the HTTP request
 	// it arrived in, if any.
 	Token string
-	// Logger receives the SDK's logs; nil discards them.
+	// Logger receives the SDK's warnings and errors (its per-session chatter is dropped: every
+	// tool call is logged already, as the API request it becomes); nil discards them.
 	Logger *slog.Logger
 	// Version is reported to clients as the server's version. Defaults to "dev".
 	Version string
@@ -35,6 +36,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if _, quiet := c.Logger.Handler().(warnings); !quiet {
+		c.Logger = slog.New(warnings{c.Logger.Handler()})
 	}
 	if c.Version == "" {
 		c.Version = "dev"
@@ -141,3 +145,16 @@ func ServeStdio(ctx context.Context, cfg Config, in io.Reader, out io.Writer) er
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// warnings passes on only records of level warn and above.
+type warnings struct{ slog.Handler }
+
+func (w warnings) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+}
+
+func (w warnings) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return warnings{w.Handler.WithAttrs(attrs)}
+}
+
+func (w warnings) WithGroup(name string) slog.Handler { return warnings{w.Handler.WithGroup(name)} }
