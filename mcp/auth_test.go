@@ -168,3 +168,22 @@ func TestHTTP_AuthOffNeedsNoTokenAndStdioCanBeBoundToOne(t *testing.T) {
 	e1 = toolError(t, bound, "memory_checkout", map[string]any{"space": "team-a", "query": "x"})
 	require.Equal(t, "space_not_found", e1["code"], "the token reaches team-a, which has no events yet")
 }
+
+// TestHTTP_ArgumentsThatAreNotAnObjectAreAToolError sends what the SDK's client never would.
+func TestHTTP_ArgumentsThatAreNotAnObjectAreAToolError(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false)
+	srv := e.serveHTTP(t)
+	for args, want := range map[string]string{
+		`[1,2]`: `invalid_request: arguments: must be a JSON object`,
+		`"x"`:   `invalid_request: arguments: must be a JSON object`,
+		`null`:  `invalid_request: space: must be 1-64 characters`,
+		`{}`:    `invalid_request: space: must be 1-64 characters`,
+	} {
+		status, _, body := post(t, srv.URL+"/mcp", "",
+			`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_checkout","arguments":`+args+`}}`)
+		require.Equal(t, http.StatusOK, status, body)
+		require.Contains(t, body, `"isError":true`, args)
+		require.Contains(t, body, want, args)
+	}
+}

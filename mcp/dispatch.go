@@ -29,8 +29,8 @@ const internalOrigin = "http://zaxy-mcp.internal"
 // (where the API would ignore them), so that a misspelt argument is never silently dropped.
 func request(ctx context.Context, t *tool, schema *jsonschema.Schema, raw json.RawMessage) (*http.Request, error) {
 	args := map[string]json.RawMessage{}
-	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
-		if err := json.Unmarshal(t, &args); err != nil {
+	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+		if err := json.Unmarshal(trimmed, &args); err != nil {
 			return nil, &eventloom.ValidationError{Field: "arguments", Message: "must be a JSON object"}
 		}
 	}

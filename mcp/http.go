@@ -78,11 +78,11 @@ func NewHTTPHandler(cfg HTTPConfig) (http.Handler, error) {
 	return http.NewCrossOriginProtection().Handler(api.RequireToken(cfg.Auth, cfg.Logger)(profiles)), nil
 }
 
-// Mount returns a handler serving mcp at Path and everything else with apiHandler.
-func Mount(apiHandler, mcp http.Handler) http.Handler {
+// Mount returns a handler serving mcpHandler at Path and everything else with apiHandler.
+func Mount(apiHandler, mcpHandler http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == Path {
-			mcp.ServeHTTP(w, r)
+			mcpHandler.ServeHTTP(w, r)
 			return
 		}
 		apiHandler.ServeHTTP(w, r)

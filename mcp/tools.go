@@ -150,21 +150,10 @@ type (
 	capabilitiesInput struct{}
 )
 
-// Tool names.
-const (
-	toolCheckout     = "memory_checkout"
-	toolAppend       = "memory_append"
-	toolQuery        = "memory_query"
-	toolAssemble     = "context_assemble"
-	toolFeedback     = "memory_feedback"
-	toolInvalidate   = "memory_invalidate"
-	toolCapabilities = "memory_capabilities"
-)
-
 // tools are every tool, core ones first, in the order they are listed.
 var tools = []*tool{
 	{
-		name: toolCheckout, title: "Check out memory (call first)", core: true,
+		name: "memory_checkout", title: "Check out memory (call first)", core: true,
 		description: "Call this first, before you plan or act: it returns what memory holds that bears on the task, as a " +
 			"small, cited, token-budgeted packet (stable facts, this session, relevant memory), each claim " +
 			"marked with the seq and hash of the events it came from, plus warnings (stale, superseded, " +
@@ -174,7 +163,7 @@ var tools = []*tool{
 		required: []string{"space", "query"}, text: packetText,
 	},
 	{
-		name: toolAppend, title: "Remember an event", core: true,
+		name: "memory_append", title: "Remember an event", core: true,
 		description: "Append one event to the space's log: a message, a note, a decision (decision.recorded), a fact " +
 			"(fact.asserted), a task update (task.updated), a preference (preference.stated), a tool call " +
 			"(tool_call.completed) ... Typed events need their data fields (see type). The log is append-only " +
@@ -184,7 +173,7 @@ var tools = []*tool{
 		required: []string{"space", "type"},
 	},
 	{
-		name: toolQuery, title: "Query memory (ranked)", core: true,
+		name: "memory_query", title: "Query memory (ranked)", core: true,
 		description: "The raw ranked search behind checkout: memory items with their score components per lane " +
 			"(exact, keyword, vector, graph, verbatim, recent), labels and citations, without packing them " +
 			"into a budgeted packet. Use it to look further than a packet showed; use memory_checkout to " +
@@ -194,7 +183,7 @@ var tools = []*tool{
 		docs: map[string]string{"limit": "How many ranked items to return, 1–200 (default 50)."},
 	},
 	{
-		name: toolAssemble, title: "Assemble context for the next step", core: true,
+		name: "context_assemble", title: "Assemble context for the next step", core: true,
 		description: "The context for your next step within one budget: this session's recent replay, ranked memory " +
 			"for the query and your working set (included verbatim), plus a recovery packet (open tasks, " +
 			"findings, decisions, unknowns) right after a session was resumed.",
@@ -202,7 +191,7 @@ var tools = []*tool{
 		required: []string{"space", "query"}, text: assembledText,
 	},
 	{
-		name: toolFeedback, title: "Give feedback on memory", core: true,
+		name: "memory_feedback", title: "Give feedback on memory", core: true,
 		description: "Say whether events memory gave you were helpful, unhelpful, wrong or outdated (a " +
 			"feedback.recorded event). Cite them by seq (target_seqs) and, when they came from a checkout, " +
 			"pass its surfaced_seq as checkout_seq. Feedback from real use is what salience learns from.",
@@ -212,7 +201,7 @@ var tools = []*tool{
 		docs:     map[string]string{"content": "Optional text kept with the feedback."},
 	},
 	{
-		name: toolInvalidate, title: "Mark a memory as wrong", core: true,
+		name: "memory_invalidate", title: "Mark a memory as wrong", core: true,
 		description: "Record that something memory holds is wrong (a memory.invalidated event): an earlier event by " +
 			"target_seq, or a fact or entity by target_id (give exactly one). Nothing is erased: the target " +
 			"leaves default ranking, its facts close as invalidated, and it stays reachable and labelled.",
@@ -222,7 +211,7 @@ var tools = []*tool{
 		docs:     map[string]string{"content": "Optional text: what is wrong, in your words."},
 	},
 	{
-		name: toolCapabilities, title: "What this memory server can do", core: true,
+		name: "memory_capabilities", title: "What this memory server can do", core: true,
 		description: "Describes every tool this server has (listed or not in the current profile), the HTTP " +
 			"operation each one calls, the scope it needs, and how to switch profile to list them all. " +
 			"Call it when the listed tools do not cover what you need.",
@@ -356,14 +345,4 @@ var tools = []*tool{
 		input: reflect.TypeFor[resumeInput](), required: []string{"space", "session_id"},
 		docs: map[string]string{"session_id": "The session being resumed."},
 	},
-}
-
-// toolNamed returns the tool with name, or nil.
-func toolNamed(name string) *tool {
-	for _, t := range tools {
-		if t.name == name {
-			return t
-		}
-	}
-	return nil
 }
