@@ -89,7 +89,7 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	})
 	r.Get("/readyz", s.readyz)
 	r.With(s.authorize).Get("/v1/openapi.json", openAPIDocument)
-	r.Method(http.MethodGet, "/metrics", s.metrics.handler())
+	r.With(s.authorizeAllSpaces).Method(http.MethodGet, "/metrics", s.metrics.handler())
 	r.Route("/v1/spaces/{space}", func(r chi.Router) {
 		r.Use(s.authorize)
 		r.Post("/events", s.appendEvents)

@@ -38,6 +38,27 @@ func (s *server) authorize(next http.Handler) http.Handler {
 	return requireToken(s.cfg.Auth, s.logger, next)
 }
 
+// authorizeAllSpaces is middleware for routes that report on every space at once (/metrics):
+// with auth on they need a token that reaches all spaces ("*"), since even aggregate lag and
+// job counts say something about spaces a narrower token was not given.
+func (s *server) authorizeAllSpaces(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.Auth == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		bearer, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if _, err := s.cfg.Auth.Authorize(r.Context(), strings.TrimSpace(bearer), auth.AllSpaces, auth.ScopeRead); err != nil {
+			if errors.Is(err, auth.ErrUnauthenticated) {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="zaxy"`)
+			}
+			writeError(w, r, s.logger, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // RequireToken is middleware for routes mounted beside the API (the MCP endpoint): it requires
 // a valid bearer token, answering 401 with the API's error body otherwise, exactly as the /v1
 // routes do. Which spaces the token reaches is checked later, per operation. A nil tokens

@@ -81,6 +81,13 @@ func TestHTTP_AuthTokensReachOnlyTheirSpacesAndScopes(t *testing.T) {
 	require.Equal(t, 200, status)
 	status, _, _ = do("GET", "/healthz", "", "")
 	require.Equal(t, 200, status, "health stays open")
+	status, _, _ = do("GET", "/metrics", "", "")
+	require.Equal(t, 401, status, "metrics need a token")
+	status, body, _ = do("GET", "/metrics", writeA, "")
+	require.Equal(t, 403, status, "aggregate lag and job counts cover other spaces: %s", body)
+	status, body, _ = do("GET", "/metrics", adminAll, "")
+	require.Equal(t, 200, status)
+	require.Contains(t, body, "zaxy_projection_lag_events")
 
 	require.NoError(t, tokens.Revoke(ctx, admin.ID))
 	status, _, _ = do("GET", "/v1/spaces/secret/events", adminAll, "")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 )
 
@@ -51,4 +53,39 @@ func TestOpenAPI_DescribesEveryRouteAndNoOther(t *testing.T) {
 	require.Equal(t, http.StatusOK, rec.Code)
 	require.Equal(t, "application/json", rec.Header().Get("Content-Type"))
 	require.JSONEq(t, string(openAPI), rec.Body.String())
+}
+
+// TestOpenAPI_SecurityMatchesTheServer fails when the document says an operation is open
+// (security: []) and the server asks for a token, or the reverse.
+func TestOpenAPI_SecurityMatchesTheServer(t *testing.T) {
+	// Without a bearer token the store answers 401 before it would touch the database.
+	h := NewHandler(Config{Auth: auth.NewStore(nil)}, eventloom.NewStore(nil, nil, nil), nil)
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	require.NoError(t, json.Unmarshal(openAPI, &doc))
+	placeholder := regexp.MustCompile(`\{[^}]+\}`)
+	for path, ops := range doc.Paths {
+		for method, raw := range ops {
+			if method == "parameters" {
+				continue
+			}
+			var op struct {
+				Security *[]map[string][]string `json:"security"`
+			}
+			require.NoError(t, json.Unmarshal(raw, &op))
+			open := op.Security != nil && len(*op.Security) == 0
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest(strings.ToUpper(method), placeholder.ReplaceAllString(path, "x"), strings.NewReader("{}"))
+			func() {
+				defer func() { _ = recover() }() // an open route may need the database this test has not got
+				h.ServeHTTP(rec, req)
+			}()
+			if open {
+				require.NotEqual(t, http.StatusUnauthorized, rec.Code, "%s %s is documented as open", method, path)
+			} else {
+				require.Equal(t, http.StatusUnauthorized, rec.Code, "%s %s is documented as needing a token", method, path)
+			}
+		}
+	}
 }
