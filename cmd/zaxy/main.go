@@ -65,9 +65,12 @@ Commands:
                      --as-of, --disable-lanes, --no-record, --json)
   token create --space S --scope read|write|admin [--label L]
                      issue an API bearer token (printed once); token revoke ID; token list
-  doctor             check the database, schema, extensions (AGE on or off), projection lag and
-                     embeddings; one line per problem with its remedy; exit 1 on failure (--json)
-  bench checkout     checkout latency on a space of --memories N (default 100000) in a scratch database
+  doctor             check the database, schema, extensions (AGE on or off), chains (the recent
+                     tail; --full for every event), projection lag, embeddings and River jobs;
+                     one line per problem with its remedy; exit 1 on failure (--json, --no-probe)
+  bench checkout     checkout latency on a space of --memories N (default 100000) in a scratch
+                     database (--queries N, --corpus F, --json; --keep leaves the database and
+                     prints its URL, --reuse URL times the queries on it again)
   bench longmemeval --file F --out ranked.jsonl
   bench locomo --file F --out ranked.jsonl
                      retrieval benchmarks: per-question ranked events, packet citations and a
