@@ -2,6 +2,8 @@ package doctor_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -65,4 +67,62 @@ func TestDoctor_FindsBrokenChainsAndDiscardedJobs(t *testing.T) {
 		require.Equal(t, doctor.StatusFail, j.Status)
 		require.Contains(t, j.Message, "provider down")
 	}
+}
+
+func TestDoctor_FlagsLagProviderDimensionsModelsStuckJobsAndOldSchema(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	admin := db.AdminPool(t)
+	store := eventloom.NewStore(pool, nil, nil)
+	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "lagging", Events: []eventloom.NewEvent{
+		{Type: "note", Content: "one"}, {Type: "note", Content: "two"},
+	}})
+	require.NoError(t, err)
+
+	// A provider that is down, configured for 8 dimensions where the database knows 4.
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, `{"error":{"message":"model not loaded"}}`, http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(down.Close)
+	provider, err := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: down.URL, Model: "stand-in", Dimensions: 8, MaxRetries: -1})
+	require.NoError(t, err)
+	_, err = admin.Exec(ctx, `INSERT INTO embedding_models (model, dim, index_name) VALUES ('stand-in@1', 4, 'x'), ('older@1', 4, 'y');
+		INSERT INTO embeddings (space_id, item_id, model, dim, embedding, text_hash) VALUES
+		  ('lagging', 'ev:1', 'stand-in@1', 4, '[1,0,0,0]', '\x00'),
+		  ('lagging', 'ev:1', 'older@1', 4, '[0,1,0,0]', '\x00')`)
+	require.NoError(t, err)
+	// A job running for an hour.
+	_, err = admin.Exec(ctx, `INSERT INTO river_job (kind, args, state, max_attempts, attempt, attempted_at)
+		VALUES ('project_space', '{"space_id":"lagging"}', 'running', 25, 1, now() - interval '1 hour')`)
+	require.NoError(t, err)
+
+	r := doctor.Run(ctx, pool, doctor.Options{Embedder: provider, ProbeEmbedder: true})
+	require.False(t, r.OK)
+	lag := check(t, r, "projection_lag")
+	require.Contains(t, lag.Message, "1 spaces lag by 2 events")
+	require.Contains(t, lag.Message, "lagging")
+	dims := check(t, r, "embedder_dimensions")
+	require.Equal(t, doctor.StatusFail, dims.Status)
+	require.Contains(t, dims.Message, "stand-in@1 is recorded with 4 dimensions but the provider is configured for 8")
+	require.NotEmpty(t, dims.Remedy)
+	probe := check(t, r, "embedder_probe")
+	require.Equal(t, doctor.StatusFail, probe.Status)
+	require.Contains(t, probe.Remedy, "ZAXY_EMBEDDING_URL")
+	models := check(t, r, "embedding_models")
+	require.Equal(t, doctor.StatusWarn, models.Status)
+	require.Contains(t, models.Message, "older@1 (1 vectors)")
+	require.Contains(t, models.Message, "stand-in@1 (1 vectors)")
+	jobs := check(t, r, "jobs")
+	require.Equal(t, doctor.StatusWarn, jobs.Status)
+	require.Contains(t, jobs.Message, "1 project_space job(s) running for over 15 minutes")
+
+	// A schema older than the binary stops the report there, with the remedy.
+	_, err = admin.Exec(ctx, `UPDATE schema_migrations SET version = version - 1`)
+	require.NoError(t, err)
+	r = doctor.Run(ctx, pool, doctor.Options{})
+	require.False(t, r.OK)
+	schema := check(t, r, "schema")
+	require.Equal(t, doctor.StatusFail, schema.Status)
+	require.Contains(t, schema.Remedy, "zaxy migrate")
 }

@@ -65,6 +65,23 @@ func TestRebuildChecksumFactsAndDoctorCommands(t *testing.T) {
 	require.Equal(t, 0, cli("", "doctor", "--json"), out.String())
 	require.Contains(t, out.String(), "AGE is off")
 	require.Equal(t, 0, cli("", "rebuild", "--space", "cli"), errOut.String())
+
+	// Something wrong: exit 1, one line naming it with its remedy, and the same in JSON.
+	_, err = db.AdminPool(t).Exec(ctx, `INSERT INTO river_job (kind, args, state, max_attempts, errors, finalized_at)
+		VALUES ('embed_space', '{"space_id":"cli"}', 'discarded', 25, ARRAY['{"error":"provider down","attempt":25}'::jsonb], now())`)
+	require.NoError(t, err)
+	require.Equal(t, 1, cli("", "doctor"), out.String())
+	require.Contains(t, out.String(), "provider down")
+	require.Contains(t, out.String(), "fix the cause")
+	require.Equal(t, 1, cli("", "doctor", "--json"), out.String())
+	var report struct {
+		OK     bool `json:"ok"`
+		Checks []struct {
+			Name, Status, Message, Remedy string
+		} `json:"checks"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &report), out.String())
+	require.False(t, report.OK)
 }
 
 func TestCheckoutCommand(t *testing.T) {
