@@ -130,7 +130,7 @@ func (s *server) recoverer(next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				s.logger.ErrorContext(r.Context(), "panic", "panic", v, "path", r.URL.Path)
+				s.logger.ErrorContext(r.Context(), "panic", "request_id", middleware.GetReqID(r.Context()), "panic", v, "path", r.URL.Path)
 				writeError(w, r, s.logger, &apiError{status: http.StatusInternalServerError, code: "internal", message: "internal error"})
 			}
 		}()

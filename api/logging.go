@@ -10,10 +10,12 @@ import (
 
 // instrument is middleware that, once a request is done, records its latency for /metrics and
 // logs it with its request id (the X-Request-Id the client sent, or one chi made), route
-// pattern, status and duration.
+// pattern, status and duration. The id is echoed in the response's X-Request-Id, so a client
+// can quote it.
 func (s *server) instrument(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		w.Header().Set(middleware.RequestIDHeader, middleware.GetReqID(r.Context()))
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
 		took := time.Since(start)
