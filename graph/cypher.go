@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -52,6 +53,31 @@ const maxCypherLen = 10000
 // cypherTag quotes the query inside the SQL text; a query containing it is refused.
 const cypherTag = "$zaxy_cypher$"
 
+// AGE resolves a schema-qualified call inside Cypher (pg_catalog.f(...)) to that SQL function,
+// which runs with the service's database role and so could see more than this space's graph.
+// Unqualified calls resolve only to AGE's own functions, so queries may not qualify a call.
+// String literals and comments are blanked before the check (in one left-to-right pass, so a
+// quote inside a comment cannot hide code), and quoted names become plain ones.
+var (
+	qualifiedCall = regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_$]*\s*\.\s*[\p{L}_][\p{L}\p{N}_$]*\s*\(`)
+	cypherTokens  = regexp.MustCompile(`'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|` + "`[^`]*`" + `|//[^\n]*|(?s:/\*.*?\*/)`)
+)
+
+// blankLiterals replaces q's string literals by ”, its comments by a space and its quoted
+// names by the name q.
+func blankLiterals(q string) string {
+	return cypherTokens.ReplaceAllStringFunc(q, func(tok string) string {
+		switch tok[0] {
+		case '\'', '"':
+			return "''"
+		case '`':
+			return "q"
+		default:
+			return " "
+		}
+	})
+}
+
 // Cypher runs a read-only Cypher query on space's AGE graph, in a READ ONLY transaction with
 // a statement timeout. Give every pattern a direction: undirected matches can take minutes.
 func Cypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*CypherResult, error) {
@@ -71,6 +97,8 @@ func Cypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*CypherRes
 		return nil, &eventloom.ValidationError{Field: "query", Message: fmt.Sprintf("must be at most %d characters", maxCypherLen)}
 	case strings.Contains(q, cypherTag) || strings.Contains(q, "$$"):
 		return nil, &eventloom.ValidationError{Field: "query", Message: "must not contain $$ or " + cypherTag}
+	case qualifiedCall.MatchString(blankLiterals(q)):
+		return nil, &eventloom.ValidationError{Field: "query", Message: "must not call schema-qualified functions such as pg_catalog.f(...); Cypher's own functions are allowed"}
 	}
 	if p.Columns < 1 || p.Columns > 32 {
 		return nil, &eventloom.ValidationError{Field: "columns", Message: "must be between 1 and 32"}

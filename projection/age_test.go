@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/projection"
 )
@@ -127,6 +128,13 @@ func TestCypher_IsReadOnlySpaceScopedAndBounded(t *testing.T) {
 
 	_, err = graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "one", Query: `RETURN 1 $$; DROP TABLE events; --`})
 	require.ErrorContains(t, err, "must not contain")
+	// AGE would run a schema-qualified SQL function with the service's role; refused.
+	_, err = graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "one", Query: "RETURN pg_catalog.current_user()"})
+	require.ErrorIs(t, err, eventloom.ErrInvalid)
+	require.ErrorContains(t, err, "schema-qualified")
+	res, err = graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "one", Query: "MATCH (e:Entity) WHERE e.name = 'pg_catalog.now()' RETURN e.name"})
+	require.NoError(t, err, "the same text inside a string is only a string")
+	require.Empty(t, res.Rows)
 
 	_, err = graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "nope", Query: `MATCH (e) RETURN e`})
 	require.Error(t, err)
