@@ -1,4 +1,6 @@
 // Package checkout retrieves memory for an agent: lanes that each rank a space's memory items
-// one way (for now the vector lane), to be fused into a cited, token-budgeted packet. It only
-// reads projections and the log.
+// one way (exact, keyword, vector, graph, verbatim, recent), fused by weighted reciprocal
+// rank into a cited, token-budgeted packet, and the context lifecycle built on it
+// (docs/checkout.md). It reads projections and the log, and appends only its own bookkeeping
+// (checkout.surfaced) and the lifecycle's events.
 package checkout

@@ -75,7 +75,7 @@ type factRow struct {
 const maxItemChars = 1200
 
 // fetchItems loads the items with the given ids (and the fact versions they superseded,
-// returned separately) in one transaction.
+// returned separately), events and facts in one query each.
 func fetchItems(ctx context.Context, tx querier, space, query string, ids []string, asOf time.Time) (map[string]*Item, []*Item, error) {
 	var seqs []int64
 	var factIDs []string

@@ -105,7 +105,7 @@ func (s *Service) laneKeyword(ctx context.Context, q querier, r *Request, asOf t
 	return res
 }
 
-func (s *Service) laneVector(ctx context.Context, r *Request, asOf time.Time) laneResult {
+func (s *Service) laneVector(ctx context.Context, r *Request) laneResult {
 	res := laneResult{name: LaneVector}
 	if s.cfg.Embedder == nil {
 		return res
@@ -117,7 +117,7 @@ func (s *Service) laneVector(ctx context.Context, r *Request, asOf time.Time) la
 	}
 	hits, err := Vector(ctx, s.pool, VectorParams{
 		SpaceID: r.SpaceID, Model: s.cfg.Embedder.Model(), Dimensions: s.cfg.Embedder.Dimensions(),
-		Vector: vs[0], K: laneK, EfSearch: s.cfg.EfSearch,
+		Vector: vs[0], K: laneK, EfSearch: s.cfg.EfSearch, AsOf: r.AsOf,
 	})
 	if err != nil {
 		res.err = err

@@ -109,8 +109,9 @@ func (s *Service) Query(ctx context.Context, r *Request) (*QueryResult, error) {
 	return res, nil
 }
 
-// rank runs the lanes in one read-only snapshot (the vector lane on its own connection),
-// fuses them, applies purpose boosts and attenuation, and fetches the top items.
+// rank runs the lanes concurrently, each on its own pooled connection (so they do not share
+// one snapshot: an append landing meanwhile may show in one lane and not another), fuses
+// them, applies purpose boosts and attenuation, and fetches the top items.
 func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool) (*ranking, error) {
 	rk := &ranking{purpose: r.Purpose, lanes: map[string]LaneStat{}, asOf: time.Now().UTC()}
 	if r.AsOf != nil {
@@ -158,7 +159,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		if s.cfg.Embedder == nil {
 			rk.lanes[LaneVector] = LaneStat{Off: true, Error: "no embedder configured"}
 		} else {
-			launch(func() { start := time.Now(); record(s.laneVector(ctx, r, rk.asOf), start) })
+			launch(func() { start := time.Now(); record(s.laneVector(ctx, r), start) })
 		}
 	}
 	launch(func() {

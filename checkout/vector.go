@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -32,6 +33,9 @@ type VectorParams struct {
 	EfSearch int
 	// Exact scans every vector of the space instead of using the HNSW index.
 	Exact bool
+	// AsOf, when set, keeps only items that had occurred by then (memory_items.occurred_at),
+	// as the other lanes do.
+	AsOf *time.Time
 }
 
 // hnswMaxK caps the rows the vector lane takes through the HNSW index (exact scans return K).
@@ -65,16 +69,16 @@ func Vector(ctx context.Context, pool *pgxpool.Pool, p VectorParams) ([]VectorHi
 	if promoted {
 		// Every extra row through the index costs a deeper graph walk.
 		query, k = "checkout/vector_hnsw", min(k, hnswMaxK)
-		b.Queue("SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)", strconv.Itoa(p.EfSearch))
+		b.Queue(sql.Query("checkout/vector_hnsw_settings"), strconv.Itoa(p.EfSearch))
 	} else {
 		// Ground truth: no index may stand in for the scan.
-		b.Queue("SELECT set_config('enable_indexscan', 'off', true)")
+		b.Queue(sql.Query("checkout/vector_exact_settings"))
 	}
 	// The HNSW index is on embedding::halfvec(dim), so the query must name the same dimension
 	// as a literal; it is an integer checked above. The batch runs in one implicit transaction,
 	// so the settings above hold for this query only.
 	var hits []VectorHit
-	b.Queue(fmt.Sprintf(sql.Query(query), p.Dimensions), p.SpaceID, p.Model, projection.VectorText(p.Vector), k).Query(func(rows pgx.Rows) error {
+	b.Queue(fmt.Sprintf(sql.Query(query), p.Dimensions), p.SpaceID, p.Model, projection.VectorText(p.Vector), k, p.AsOf).Query(func(rows pgx.Rows) error {
 		var err error
 		hits, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (VectorHit, error) {
 			var h VectorHit

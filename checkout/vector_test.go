@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -60,4 +61,65 @@ func TestVector_SmallSpacesScanExactlyLargeOnesArePromotedToHNSW(t *testing.T) {
 	viaIndex, err = checkout.Vector(ctx, f.pool, checkout.VectorParams{SpaceID: "big", Model: off.Model(), Dimensions: off.Dimensions(), Vector: q[0], K: 5})
 	require.NoError(t, err)
 	require.Equal(t, exact[0].ItemID, viaIndex[0].ItemID)
+}
+
+func TestVector_AsOfKeepsLaterItemsOut(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	at := func(s string) *time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		require.NoError(t, err)
+		return &v
+	}
+	var events []eventloom.NewEvent
+	for i := 0; i < 30; i++ {
+		// The first 10 in 2024, the rest in 2025: the later ones are the closer matches.
+		when, words := "2024-01-01T00:00:00Z", "the deploy key"
+		if i >= 10 {
+			when, words = "2025-01-01T00:00:00Z", "the deploy key rotation schedule for the deploy key"
+		}
+		e := msg("s", "user", fmt.Sprintf("note %d: %s", i, words))
+		e.OccurredAt = at(when)
+		events = append(events, e)
+	}
+	for _, space := range []string{"exact", "indexed"} {
+		f.append(t, space, events...)
+		_, err := f.proj.ProjectSpace(ctx, space)
+		require.NoError(t, err)
+	}
+	emb := projection.NewEmbedder(f.pool, embed.NewOffline(), 16)
+	_, err := emb.EmbedSpace(ctx, "exact")
+	require.NoError(t, err)
+	emb.SetHNSWThreshold(20)
+	_, err = emb.EmbedSpace(ctx, "indexed")
+	require.NoError(t, err)
+
+	off := embed.NewOffline()
+	q, err := off.Embed(ctx, []string{"deploy key rotation schedule"})
+	require.NoError(t, err)
+	for _, space := range []string{"exact", "indexed"} {
+		p := checkout.VectorParams{SpaceID: space, Model: off.Model(), Dimensions: off.Dimensions(), Vector: q[0], K: 5}
+		now, err := checkout.Vector(ctx, f.pool, p)
+		require.NoError(t, err)
+		require.Len(t, now, 5)
+		p.AsOf = at("2024-06-01T00:00:00Z")
+		then, err := checkout.Vector(ctx, f.pool, p)
+		require.NoError(t, err)
+		require.Len(t, then, 5, space)
+		for _, h := range then {
+			var occurred time.Time
+			require.NoError(t, f.pool.QueryRow(ctx, `SELECT occurred_at FROM memory_items WHERE space_id = $1 AND item_id = $2`, space, h.ItemID).Scan(&occurred))
+			require.True(t, occurred.Before(*p.AsOf), "%s: %s occurred %s, after as_of", space, h.ItemID, occurred)
+		}
+		require.NotEqual(t, now[0].ItemID, then[0].ItemID, space)
+	}
+
+	// Through checkout: the vector lane alone, as of mid-2024, finds only 2024's notes.
+	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "indexed", Query: "deploy key rotation schedule", AsOf: at("2024-06-01T00:00:00Z"),
+		DisableLanes: []string{"exact", "keyword", "graph", "verbatim", "recent"}})
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Items)
+	for _, it := range res.Items {
+		require.True(t, it.OccurredAt.Before(*at("2024-06-01T00:00:00Z")), "%s occurred %s", it.ItemID, it.OccurredAt)
+	}
 }

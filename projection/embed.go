@@ -56,7 +56,7 @@ func (e *Embedder) ensureIndex(ctx context.Context) error {
 	if e.ensured {
 		return nil
 	}
-	_, err := e.pool.Exec(ctx, `SELECT zaxy_ensure_vector_index($1, $2)`, e.provider.Model(), e.provider.Dimensions())
+	_, err := e.pool.Exec(ctx, sql.Query("projection/ensure_vector_index"), e.provider.Model(), e.provider.Dimensions())
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "ZX010" {
 		return fmt.Errorf("%w: %s", ErrEmbedding, pgErr.Message)

@@ -1,7 +1,8 @@
 // Package sql embeds the queries Zaxy runs, one named query per .sql file, grouped by the
 // domain package that owns them (sql/<package>/<name>.sql). DDL never lives here: it belongs
-// to migrations/. Queries are fixed text with positional parameters; nothing is assembled at
-// run time.
+// to migrations/. Queries are fixed text with positional parameters; the one exception is the
+// vector lane's, whose dimension is formatted in as an integer literal (%[1]d) because the
+// HNSW index is on an expression of that dimension and the query must name the same one.
 package sql
 
 import (

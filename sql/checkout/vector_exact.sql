@@ -1,6 +1,10 @@
--- Vector lane by exact scan of the space's vectors of the model; %[1]d is its dimension.
-SELECT item_id, embedding::vector(%[1]d) <=> $3::vector(%[1]d) AS distance
-FROM embeddings
-WHERE model = $2 AND space_id = $1
-ORDER BY distance, item_id
+-- Vector lane by exact scan of the space's vectors of the model; %[1]d is its dimension. With
+-- $5 (as_of), only items that had occurred by then.
+SELECT e.item_id, e.embedding::vector(%[1]d) <=> $3::vector(%[1]d) AS distance
+FROM embeddings e
+WHERE e.model = $2 AND e.space_id = $1
+  AND ($5::timestamptz IS NULL OR EXISTS (
+        SELECT FROM memory_items i
+        WHERE i.space_id = e.space_id AND i.item_id = e.item_id AND i.occurred_at <= $5))
+ORDER BY distance, e.item_id
 LIMIT $4
