@@ -3,21 +3,22 @@
 -- same expression). Iterative scans (set by the caller) keep going until the space filter
 -- has yielded $4 rows. Rows not indexed yet (just promoted) are scanned exactly and merged.
 -- With $5 (as_of), only the items that had occurred by then count: a filter on the index
--- scan, so the iterative scan walks on until $4 rows pass it.
+-- scan, so the iterative scan walks on until $4 rows pass it. The filter is a scalar subquery
+-- (a key lookup per row walked), not EXISTS, which the planner would hash over the whole space.
 WITH hits AS MATERIALIZED (
   SELECT item_id, embedding::halfvec(%[1]d) <=> $3::halfvec(%[1]d) AS distance
   FROM embeddings
   WHERE model = $2 AND indexed AND space_id = $1
-    AND ($5::timestamptz IS NULL OR EXISTS (
-          SELECT FROM memory_items i WHERE i.space_id = $1 AND i.item_id = embeddings.item_id AND i.occurred_at <= $5))
+    AND ($5::timestamptz IS NULL OR (
+          SELECT i.occurred_at FROM memory_items i WHERE i.space_id = $1 AND i.item_id = embeddings.item_id) <= $5)
   ORDER BY embedding::halfvec(%[1]d) <=> $3::halfvec(%[1]d)
   LIMIT $4
 ), rest AS (
   SELECT item_id, embedding::halfvec(%[1]d) <=> $3::halfvec(%[1]d) AS distance
   FROM embeddings
   WHERE space_id = $1 AND model = $2 AND NOT indexed
-    AND ($5::timestamptz IS NULL OR EXISTS (
-          SELECT FROM memory_items i WHERE i.space_id = $1 AND i.item_id = embeddings.item_id AND i.occurred_at <= $5))
+    AND ($5::timestamptz IS NULL OR (
+          SELECT i.occurred_at FROM memory_items i WHERE i.space_id = $1 AND i.item_id = embeddings.item_id) <= $5)
   ORDER BY distance
   LIMIT $4
 )
