@@ -280,6 +280,8 @@ func TestQuery_FirstPersonQuestionsFavourTheAskersOwnTurns(t *testing.T) {
 		msg("s1", "assistant", "Keeping a sourdough starter in the fridge and feeding it weekly works well for most bakers."),
 		msg("s1", "user", "I keep my sourdough starter in the fridge and feed it weekly."),
 		msg("s1", "user", "Unrelated: the bike needs new brake pads."),
+		// Only messages have speakers: a note with data.role is never boosted.
+		eventloom.NewEvent{Type: "note", Content: "The pantry holds spare flour for the starter.", Data: json.RawMessage(`{"role":"user"}`)},
 	)
 	f.index(t, "speak")
 	byRole := func(res *checkout.QueryResult) map[string]*checkout.Item {
@@ -307,6 +309,14 @@ func TestQuery_FirstPersonQuestionsFavourTheAskersOwnTurns(t *testing.T) {
 	require.InDelta(t, sum(got["user"])*1.5, got["user"].Score, 1e-9, "the asker's turn is boosted")
 	require.InDelta(t, sum(got["assistant"]), got["assistant"].Score, 1e-9, "the assistant's turn is not")
 	require.Equal(t, got["user"].ItemID, res.Items[0].ItemID)
+	noted := false
+	for _, it := range res.Items {
+		if it.Kind == "note" {
+			require.InDelta(t, sum(it), it.Score, 1e-9, "a note has no speaker")
+			noted = true
+		}
+	}
+	require.True(t, noted, "the note is ranked")
 
 	// A question about what the assistant said, or in no person, boosts nobody.
 	for _, q := range []string{"What did you suggest about the sourdough starter?", "Where is the sourdough starter kept?"} {

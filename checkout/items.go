@@ -93,13 +93,14 @@ func fetchItems(ctx context.Context, tx querier, space, query string, ids []stri
 			return nil, nil, fmt.Errorf("fetch events: %w", err)
 		}
 		var seq int64
-		var typ, session, actor, content, data string
+		var typ, session, actor, content, data, role string
 		var occurred time.Time
 		var hash []byte
 		var invalidated *string
 		words := contentWords(query)
-		if _, err := pgx.ForEachRow(rows, []any{&seq, &typ, &session, &actor, &occurred, &content, &data, &hash, &invalidated}, func() error {
+		if _, err := pgx.ForEachRow(rows, []any{&seq, &typ, &session, &actor, &occurred, &content, &data, &hash, &role, &invalidated}, func() error {
 			it := eventItem(seq, typ, session, content, data, hash, words)
+			it.role = role
 			t := occurred.UTC()
 			it.OccurredAt = &t
 			if invalidated != nil {
@@ -182,7 +183,7 @@ func valueText(object, value *string) string {
 func eventItem(seq int64, typ, session, content, data string, hash []byte, words []string) *Item {
 	it := &Item{
 		ItemID: fmt.Sprintf("ev:%d", seq), Kind: typ, boostKind: typ, SessionID: session,
-		Labels: Labels{Authority: "log"}, role: roleOf(typ, data),
+		Labels: Labels{Authority: "log"},
 	}
 	cite := Citation{Seq: seq, Hash: hash}
 	text := strings.TrimSpace(content)

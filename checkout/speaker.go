@@ -1,9 +1,6 @@
 package checkout
 
-import (
-	"encoding/json"
-	"regexp"
-)
+import "regexp"
 
 // speakerBoost is the speaker prior. A question in the first person ("what did I buy", "my
 // aquarium") is mostly answered by what its asker said, so in such a question the asker's own
@@ -32,18 +29,4 @@ func speakerOf(query string) string {
 		return "user"
 	}
 	return ""
-}
-
-// roleOf returns data.role of a message event's data, or "".
-func roleOf(typ, data string) string {
-	if typ != "message" {
-		return ""
-	}
-	var d struct {
-		Role string `json:"role"`
-	}
-	if json.Unmarshal([]byte(data), &d) != nil {
-		return ""
-	}
-	return d.Role
 }

@@ -20,11 +20,3 @@ func TestSpeakerOf_FirstPersonQuestionsPointAtTheUser(t *testing.T) {
 		require.Equal(t, tc.want, speakerOf(tc.query), tc.query)
 	}
 }
-
-func TestRoleOf_ReadsMessageRoles(t *testing.T) {
-	require.Equal(t, "user", roleOf("message", `{"role":"user"}`))
-	require.Equal(t, "assistant", roleOf("message", `{"role":"assistant","name":"x"}`))
-	require.Equal(t, "", roleOf("fact.asserted", `{"role":"user"}`))
-	require.Equal(t, "", roleOf("message", `not json`))
-	require.Equal(t, "", roleOf("message", `{}`))
-}
