@@ -43,19 +43,9 @@ func (s *server) authorize(next http.Handler) http.Handler {
 // job counts say something about spaces a narrower token was not given.
 func (s *server) authorizeAllSpaces(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.cfg.Auth == nil {
+		if s.cfg.Auth == nil || checkBearer(w, r, s.cfg.Auth, s.logger, auth.AllSpaces, auth.ScopeRead) {
 			next.ServeHTTP(w, r)
-			return
 		}
-		bearer, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if _, err := s.cfg.Auth.Authorize(r.Context(), strings.TrimSpace(bearer), auth.AllSpaces, auth.ScopeRead); err != nil {
-			if errors.Is(err, auth.ErrUnauthenticated) {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="zaxy"`)
-			}
-			writeError(w, r, s.logger, err)
-			return
-		}
-		next.ServeHTTP(w, r)
 	})
 }
 
@@ -78,22 +68,30 @@ func requireToken(tokens *auth.Store, logger *slog.Logger, next http.Handler) ht
 			next.ServeHTTP(w, r)
 			return
 		}
-		bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		space := chi.URLParam(r, "space")
 		scope := auth.ScopeRead
 		if space != "" {
 			scope = requiredScope(r)
 		}
-		if !ok {
-			bearer = ""
+		if checkBearer(w, r, tokens, logger, space, scope) {
+			next.ServeHTTP(w, r)
 		}
-		if _, err := tokens.Authorize(r.Context(), strings.TrimSpace(bearer), space, scope); err != nil {
-			if errors.Is(err, auth.ErrUnauthenticated) {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="zaxy"`)
-			}
-			writeError(w, r, logger, err)
-			return
-		}
-		next.ServeHTTP(w, r)
 	})
+}
+
+// checkBearer reports whether the request's bearer token reaches space with scope; when it
+// does not, it has answered 401 (with WWW-Authenticate) or 403 with the API's error body.
+func checkBearer(w http.ResponseWriter, r *http.Request, tokens *auth.Store, logger *slog.Logger, space, scope string) bool {
+	bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		bearer = ""
+	}
+	if _, err := tokens.Authorize(r.Context(), strings.TrimSpace(bearer), space, scope); err != nil {
+		if errors.Is(err, auth.ErrUnauthenticated) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="zaxy"`)
+		}
+		writeError(w, r, logger, err)
+		return false
+	}
+	return true
 }
