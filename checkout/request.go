@@ -35,10 +35,11 @@ const (
 	LaneGraph    = "graph"
 	LaneVerbatim = "verbatim"
 	LaneRecent   = "recent"
+	LaneTopic    = "topic"
 )
 
 // Lanes lists every lane.
-var Lanes = []string{LaneExact, LaneKeyword, LaneVector, LaneGraph, LaneVerbatim, LaneRecent}
+var Lanes = []string{LaneExact, LaneKeyword, LaneVector, LaneGraph, LaneVerbatim, LaneRecent, LaneTopic}
 
 // Token budget limits of a checkout.
 const (

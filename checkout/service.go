@@ -175,6 +175,9 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	if !off(LaneKeyword) {
 		launch(func() { start := time.Now(); record(s.laneKeyword(ctx, s.pool, r, rk.asOf), start) })
 	}
+	if !off(LaneTopic) {
+		launch(func() { start := time.Now(); record(s.laneTopic(ctx, s.pool, r, rk.asOf), start) })
+	}
 	var sideErr error
 	launch(func() {
 		if !off(LaneVerbatim) {

@@ -15,6 +15,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 )
 
@@ -30,6 +31,8 @@ type Config struct {
 	Embedder *projection.Embedder
 	// Inferrer runs the optional LLM-assisted extractor; nil (the default) turns it off.
 	Inferrer *projection.Inferrer
+	// Latent keeps the spaces' latent models (the checkout topic lane); nil turns it off.
+	Latent *latent.Refresher
 }
 
 // WithDefaults returns a copy with zero fields set to their defaults.
@@ -56,8 +59,11 @@ func (c Config) validate() error {
 // newWorkers registers every worker Zaxy runs.
 func newWorkers(cfg Config) *river.Workers {
 	workers := river.NewWorkers()
-	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, logger: cfg.Logger})
-	river.AddWorker(workers, &SweepWorker{projector: cfg.Projector, embedder: cfg.Embedder, inferrer: cfg.Inferrer, logger: cfg.Logger})
+	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, latent: cfg.Latent != nil, logger: cfg.Logger})
+	river.AddWorker(workers, &SweepWorker{projector: cfg.Projector, embedder: cfg.Embedder, inferrer: cfg.Inferrer, latent: cfg.Latent, logger: cfg.Logger})
+	if cfg.Latent != nil {
+		river.AddWorker(workers, &LatentSpaceWorker{refresher: cfg.Latent, logger: cfg.Logger})
+	}
 	if cfg.Embedder != nil {
 		river.AddWorker(workers, &EmbedSpaceWorker{embedder: cfg.Embedder, logger: cfg.Logger})
 	}

@@ -27,13 +27,15 @@ func (ProjectSpaceArgs) Kind() string { return "project_space" }
 // busySnooze is how long a job waits when another worker is projecting its space.
 const busySnooze = time.Second
 
-// ProjectSpaceWorker projects a space's new events, then asks for their embeddings (and
-// inferences, when the LLM-assisted extractor is on).
+// ProjectSpaceWorker projects a space's new events, then asks for their embeddings, the
+// space's latent model refresh (when on) and inferences (when the LLM-assisted extractor is
+// on).
 type ProjectSpaceWorker struct {
 	river.WorkerDefaults[ProjectSpaceArgs]
 	projector *projection.Projector
 	embedding bool
 	inference bool
+	latent    bool
 	logger    *slog.Logger
 }
 
@@ -61,6 +63,9 @@ func (w *ProjectSpaceWorker) Work(ctx context.Context, job *river.Job[ProjectSpa
 	}
 	if w.inference {
 		follow = append(follow, river.InsertManyParams{Args: InferSpaceArgs{SpaceID: job.Args.SpaceID}})
+	}
+	if w.latent {
+		follow = append(follow, river.InsertManyParams{Args: LatentSpaceArgs{SpaceID: job.Args.SpaceID}})
 	}
 	if len(follow) > 0 {
 		if _, err := river.ClientFromContext[pgx.Tx](ctx).InsertMany(ctx, follow); err != nil {

@@ -9,12 +9,14 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/sql"
 )
 
 // SweepArgs is the periodic check that every lagging space has projection work, and every
-// space with unembedded items (or, with the LLM extractor on, unread messages) has that work. It heals anything a lost job left behind
+// space with unembedded items, a stale latent model or (with the LLM extractor on) unread
+// messages has that work. It heals anything a lost job left behind
 // (events loaded with plain SQL, a job discarded after its retries).
 type SweepArgs struct{}
 
@@ -33,6 +35,7 @@ type SweepWorker struct {
 	projector *projection.Projector
 	embedder  *projection.Embedder
 	inferrer  *projection.Inferrer
+	latent    *latent.Refresher
 	logger    *slog.Logger
 }
 
@@ -72,6 +75,18 @@ func (w *SweepWorker) Work(ctx context.Context, job *river.Job[SweepArgs]) error
 		}
 		if _, err := pgx.ForEachRow(rows, []any{&space}, func() error {
 			params = append(params, river.InsertManyParams{Args: InferSpaceArgs{SpaceID: space}})
+			return nil
+		}); err != nil {
+			return fmt.Errorf("sweep: %w", err)
+		}
+	}
+	if w.latent != nil {
+		rows, err := pool.Query(ctx, sql.Query("latent/spaces_pending"), w.latent.MinDocs(), sweepLimit)
+		if err != nil {
+			return fmt.Errorf("sweep: %w", err)
+		}
+		if _, err := pgx.ForEachRow(rows, []any{&space}, func() error {
+			params = append(params, river.InsertManyParams{Args: LatentSpaceArgs{SpaceID: space}})
 			return nil
 		}); err != nil {
 			return fmt.Errorf("sweep: %w", err)

@@ -13,6 +13,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 )
 
@@ -20,11 +21,11 @@ import (
 // for the report: checkout's own (every lane, fusion, tiers, the packet).
 func newBenchRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *projection.Embedder, provider embed.Embedder, tsConfig string) (bench.Retriever, string) {
 	svc := checkout.New(eventloom.NewStore(pool, nil, nil), checkout.Config{TextSearchConfig: tsConfig, Embedder: provider})
-	name := "checkout: exact, keyword, vector, graph, verbatim and recent lanes, weighted RRF; token-budgeted packet"
+	name := "checkout: exact, keyword, vector, graph, verbatim, recent and topic lanes, weighted RRF; token-budgeted packet"
 	if provider == nil {
 		name = "checkout without the vector lane (embeddings off)"
 	}
-	return &checkoutRetriever{proj: proj, emb: emb, svc: svc}, name
+	return &checkoutRetriever{proj: proj, emb: emb, svc: svc, latent: latent.NewRefresher(pool, latent.DefaultParams)}, name
 }
 
 // checkoutRetriever is what `zaxy bench longmemeval|locomo` measures: the retrieval checkout
@@ -33,9 +34,12 @@ type checkoutRetriever struct {
 	proj *projection.Projector
 	emb  *projection.Embedder // nil when embedding is off
 	svc  *checkout.Service
+	// latent builds the space's latent model (the topic lane), as the latent_space job does.
+	latent *latent.Refresher
 }
 
-// Prepare projects the space (waiting while another worker holds it) and embeds its items.
+// Prepare projects the space (waiting while another worker holds it), embeds its items and
+// builds its latent model.
 func (c *checkoutRetriever) Prepare(ctx context.Context, space string) error {
 	for {
 		_, err := c.proj.ProjectSpace(ctx, space)
@@ -55,6 +59,9 @@ func (c *checkoutRetriever) Prepare(ctx context.Context, space string) error {
 		if _, err := c.emb.EmbedSpace(ctx, space); err != nil {
 			return fmt.Errorf("embed space: %w", err)
 		}
+	}
+	if _, err := c.latent.Refresh(ctx, space); err != nil {
+		return fmt.Errorf("latent model: %w", err)
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/migrations"
 )
@@ -218,7 +219,8 @@ func startWorkers(ctx context.Context, cfg serveConfig, logger *slog.Logger) (*p
 		pool.Close()
 		return nil, nil, err
 	}
-	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger, Projector: proj, Embedder: embedder, Inferrer: inferrer})
+	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger, Projector: proj, Embedder: embedder, Inferrer: inferrer,
+		Latent: latent.NewRefresher(pool, latent.DefaultParams)})
 	if err == nil {
 		err = client.Start(ctx)
 	}

@@ -1,0 +1,42 @@
+package checkout
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
+
+	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/sql"
+)
+
+// topicK is how many sessions the topic lane returns.
+const topicK = 20
+
+// laneTopic ranks the space's sessions by how close their topic (the latent vector of their
+// first message, package latent) is to the query's, and returns those first messages. It
+// finds the conversation a question is about when the two share no words ("a show to watch
+// tonight" and "stand-up comedy specials on Netflix"), which the keyword lane and the
+// offline vector lane, both lexical, cannot. A space without a latent model yet (fewer than
+// latent.DefaultParams.MinDocs items, or not built) gives no candidates.
+func (s *Service) laneTopic(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
+	res := laneResult{name: LaneTopic}
+	vec, err := latent.QueryVector(ctx, q, r.SpaceID, s.cfg.TextSearchConfig, r.Query)
+	if err != nil || vec == nil {
+		res.err = err
+		return res
+	}
+	rows, err := q.Query(ctx, sql.Query("checkout/lane_topic"), r.SpaceID, pgvector.NewVector(vec), asOf, topicK)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	var item string
+	var similarity float64
+	_, res.err = pgx.ForEachRow(rows, []any{&item, &similarity}, func() error {
+		res.items = append(res.items, item)
+		return nil
+	})
+	return res
+}

@@ -1,0 +1,2 @@
+-- Serializes model writes of one space (transaction-scoped).
+SELECT pg_advisory_xact_lock(hashtextextended('zaxy.latent:' || $1, 0))

@@ -1,0 +1,16 @@
+-- Each session's first message (its topic) with its lexemes: every session when $2, else
+-- only sessions without a topic yet.
+SELECT o.session_id, o.seq, o.occurred_at,
+       array_agg(t.lexeme ORDER BY t.lexeme),
+       array_agg(coalesce(cardinality(t.positions), 1) ORDER BY t.lexeme)
+FROM (
+  SELECT DISTINCT ON (i.session_id) i.session_id, i.seq, i.occurred_at, i.tsv
+  FROM memory_items i
+  WHERE i.space_id = $1 AND i.kind = 'event' AND i.event_type = 'message' AND i.session_id <> ''
+    AND ($2 OR NOT EXISTS (
+      SELECT 1 FROM latent_topics p WHERE p.space_id = $1 AND p.session_id = i.session_id))
+  ORDER BY i.session_id, i.seq
+) o
+CROSS JOIN LATERAL unnest(o.tsv) t
+GROUP BY o.session_id, o.seq, o.occurred_at
+ORDER BY o.session_id
