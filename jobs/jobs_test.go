@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -116,4 +118,38 @@ func TestConfig_RequiresProjector(t *testing.T) {
 	_, err := jobs.NewClient(db.AppPool(t), jobs.Config{})
 	require.Error(t, err)
 	require.ErrorContains(t, err, "Projector is required")
+}
+
+func TestWorkers_BuildEachSpacesLatentModelAndFoldInNewSessions(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	proj, err := projection.New(ctx, pool, projection.Config{})
+	require.NoError(t, err)
+	client, err := jobs.NewClient(pool, jobs.Config{Workers: 4, Projector: proj, Latent: latent.NewRefresher(pool, latent.DefaultParams)})
+	require.NoError(t, err)
+	require.NoError(t, client.Start(ctx))
+	t.Cleanup(func() { _ = client.Stop(context.Background()) })
+	store := eventloom.NewStore(pool, jobs.NewOutbox(client), nil)
+	words := []string{"camera lens", "sourdough oven", "tomato soil", "mortgage savings", "passport flight", "guitar chords"}
+	var events []eventloom.NewEvent
+	for i := range 60 {
+		events = append(events, eventloom.NewEvent{Type: "message", SessionID: fmt.Sprintf("s%d", i%6),
+			Content: fmt.Sprintf("turn %d about the %s and the %s", i, words[i%6], words[(i/6)%6]), Data: []byte(`{"role":"user"}`)})
+	}
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "l", Events: events})
+	require.NoError(t, err)
+	waitFor(t, "the latent model", func() bool {
+		return count(t, pool, `SELECT count(*) FROM latent_models WHERE space_id = 'l' AND docs = 60`) == 1 &&
+			count(t, pool, `SELECT count(*) FROM latent_topics WHERE space_id = 'l'`) == 6
+	})
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "l", Events: []eventloom.NewEvent{
+		{Type: "message", SessionID: "s-new", Content: "my guitar chords and the camera", Data: []byte(`{"role":"user"}`)},
+	}})
+	require.NoError(t, err)
+	waitFor(t, "the new session's topic", func() bool {
+		return count(t, pool, `SELECT count(*) FROM latent_topics WHERE space_id = 'l' AND session_id = 's-new'`) == 1
+	})
+	require.Equal(t, 1, count(t, pool, `SELECT count(*) FROM latent_models WHERE space_id = 'l' AND docs = 60`), "one new message folds in, no rebuild")
+	require.Zero(t, count(t, pool, `SELECT count(*) FROM river_job WHERE state IN ('discarded', 'retryable')`))
 }

@@ -1,0 +1,168 @@
+package latent_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+type fixture struct {
+	pool  *pgxpool.Pool
+	store *eventloom.Store
+	proj  *projection.Projector
+	ref   *latent.Refresher
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	pool := testcontainers.NewDatabase(t).AppPool(t)
+	proj, err := projection.New(context.Background(), pool, projection.Config{})
+	require.NoError(t, err)
+	return &fixture{pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj, ref: latent.NewRefresher(pool, latent.DefaultParams)}
+}
+
+// load appends events to space and projects them.
+func (f *fixture) load(t *testing.T, space string, events []eventloom.NewEvent) {
+	t.Helper()
+	ctx := context.Background()
+	_, err := f.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: events})
+	require.NoError(t, err)
+	_, err = f.proj.ProjectSpace(ctx, space)
+	require.NoError(t, err)
+}
+
+func (f *fixture) count(t *testing.T, q string, args ...any) int {
+	t.Helper()
+	var n int
+	require.NoError(t, f.pool.QueryRow(context.Background(), q, args...).Scan(&n))
+	return n
+}
+
+// nearest returns the session whose topic is closest to query, and whether its first
+// message shares a word (a lexeme) with the query.
+func (f *fixture) nearest(t *testing.T, space, query string) (string, bool) {
+	t.Helper()
+	ctx := context.Background()
+	vec, err := latent.QueryVector(ctx, f.pool, space, "english", query)
+	require.NoError(t, err)
+	require.NotNil(t, vec, "the model knows none of %q", query)
+	var session string
+	var shares bool
+	require.NoError(t, f.pool.QueryRow(ctx, `
+		SELECT t.session_id, i.tsv @@ replace(plainto_tsquery('english', $3)::text, ' & ', ' | ')::tsquery
+		FROM latent_topics t JOIN memory_items i ON i.space_id = t.space_id AND i.seq = t.seq AND i.kind = 'event'
+		WHERE t.space_id = $1 ORDER BY t.vec <=> $2::vector LIMIT 1`,
+		space, vectorText(vec), query).Scan(&session, &shares))
+	return session, shares
+}
+
+func TestRefresh_TooFewItemsGiveNoModel(t *testing.T) {
+	f := newFixture(t)
+	f.load(t, "small", corpus(1, 6, nil)) // 30 messages, MinDocs is 50
+	res, err := f.ref.Refresh(context.Background(), "small")
+	require.NoError(t, err)
+	require.False(t, res.Rebuilt)
+	require.Zero(t, f.count(t, `SELECT count(*) FROM latent_models`))
+	vec, err := latent.QueryVector(context.Background(), f.pool, "small", "english", "camera")
+	require.NoError(t, err)
+	require.Nil(t, vec)
+}
+
+func TestRefresh_BuildsAModelThatBridgesWordsTheTextsDoNotShare(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	openers := map[string]string{
+		"photo-0":   "I need a new flash for my sony, any ideas?",
+		"cooking-0": "my sourdough comes out flat from the oven",
+		"garden-0":  "the tomato seedling leaves turn yellow",
+	}
+	f.load(t, "s", corpus(2, 8, openers)) // 80 messages, 10 sessions
+	res, err := f.ref.Refresh(ctx, "s")
+	require.NoError(t, err)
+	require.True(t, res.Rebuilt)
+	require.Equal(t, 80, res.Docs)
+	require.Equal(t, 26, res.Dims) // 80 / 3
+	require.Equal(t, 10, res.Topics)
+	require.Equal(t, res.Terms, f.count(t, `SELECT count(*) FROM latent_terms WHERE space_id = 's'`))
+	require.Equal(t, 10, f.count(t, `SELECT count(*) FROM latent_topics WHERE space_id = 's'`))
+
+	// No query word occurs in the first message of any session of the topic: the model links
+	// them through the rest of each topic's conversations.
+	for query, topic := range map[string]string{
+		"portrait aperture photography":        "photo-",
+		"a recipe with butter for the kitchen": "cooking-",
+		"compost and mulch for the greenhouse": "garden-",
+	} {
+		session, shares := f.nearest(t, "s", query)
+		require.True(t, strings.HasPrefix(session, topic), "%q found %s, want a %s session", query, session, topic)
+		require.False(t, shares, "%q shares a word with %s's first message", query, session)
+	}
+}
+
+func TestRefresh_FoldsInNewSessionsAndRebuildsWhenTheSpaceGrows(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.load(t, "g", corpus(2, 6, nil)) // 60 messages
+	res, err := f.ref.Refresh(ctx, "g")
+	require.NoError(t, err)
+	require.True(t, res.Rebuilt)
+	var builtAt1 string
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT built_at::text FROM latent_models WHERE space_id = 'g'`).Scan(&builtAt1))
+
+	// One new session (2 messages, under a fifth of 60): folded in, no rebuild.
+	f.load(t, "g", []eventloom.NewEvent{
+		message("new-trip", "user", "which passport and visa for the beach hotel"),
+		message("new-trip", "assistant", "check the airport rules"),
+	})
+	res, err = f.ref.Refresh(ctx, "g")
+	require.NoError(t, err)
+	require.False(t, res.Rebuilt)
+	require.Equal(t, 1, res.Topics)
+	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM latent_topics WHERE space_id = 'g' AND session_id = 'new-trip'`))
+	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM latent_models WHERE space_id = 'g' AND built_at::text = $1`, builtAt1))
+	session, _ := f.nearest(t, "g", "which passport and visa for the beach hotel")
+	require.Equal(t, "new-trip", session)
+
+	// Nothing new: nothing written.
+	res, err = f.ref.Refresh(ctx, "g")
+	require.NoError(t, err)
+	require.False(t, res.Rebuilt)
+	require.Zero(t, res.Topics)
+
+	// A fifth more items: rebuilt from all of them.
+	f.load(t, "g", corpus(1, 3, nil)) // 15 more
+	res, err = f.ref.Refresh(ctx, "g")
+	require.NoError(t, err)
+	require.True(t, res.Rebuilt)
+	require.Equal(t, 77, res.Docs)
+	require.Equal(t, 77, f.count(t, `SELECT docs FROM latent_models WHERE space_id = 'g'`))
+}
+
+func TestRefresh_SameItemsGiveTheSameModel(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	for _, space := range []string{"a", "b"} {
+		f.load(t, space, corpus(2, 6, nil))
+		_, err := f.ref.Refresh(ctx, space)
+		require.NoError(t, err)
+	}
+	terms := func(space string) []string {
+		rows, err := f.pool.Query(ctx, `SELECT lexeme || ' ' || vec::text FROM latent_terms WHERE space_id = $1 ORDER BY lexeme`, space)
+		require.NoError(t, err)
+		out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		return out
+	}
+	a := terms("a")
+	require.NotEmpty(t, a)
+	require.Equal(t, a, terms("b"))
+}
