@@ -56,40 +56,37 @@ func (w *SweepWorker) Work(ctx context.Context, job *river.Job[SweepArgs]) error
 	}); err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
-	if w.embedder != nil {
-		rows, err := pool.Query(ctx, sql.Query("projection/embed_spaces_pending"), w.embedder.Model(), sweepLimit)
+	// Spaces with pending work of one kind: one space id per row of query.
+	pending := func(query string, args []any, job func(space string) river.JobArgs) error {
+		rows, err := pool.Query(ctx, sql.Query(query), args...)
 		if err != nil {
 			return fmt.Errorf("sweep: %w", err)
 		}
-		if _, err := pgx.ForEachRow(rows, []any{&space}, func() error {
-			params = append(params, river.InsertManyParams{Args: EmbedSpaceArgs{SpaceID: space}})
+		_, err = pgx.ForEachRow(rows, []any{&space}, func() error {
+			params = append(params, river.InsertManyParams{Args: job(space)})
 			return nil
-		}); err != nil {
+		})
+		if err != nil {
 			return fmt.Errorf("sweep: %w", err)
+		}
+		return nil
+	}
+	if w.embedder != nil {
+		if err := pending("projection/embed_spaces_pending", []any{w.embedder.Model(), sweepLimit},
+			func(s string) river.JobArgs { return EmbedSpaceArgs{SpaceID: s} }); err != nil {
+			return err
 		}
 	}
 	if w.inferrer != nil {
-		rows, err := pool.Query(ctx, sql.Query("projection/infer_spaces_pending"), w.inferrer.Model(), sweepLimit)
-		if err != nil {
-			return fmt.Errorf("sweep: %w", err)
-		}
-		if _, err := pgx.ForEachRow(rows, []any{&space}, func() error {
-			params = append(params, river.InsertManyParams{Args: InferSpaceArgs{SpaceID: space}})
-			return nil
-		}); err != nil {
-			return fmt.Errorf("sweep: %w", err)
+		if err := pending("projection/infer_spaces_pending", []any{w.inferrer.Model(), sweepLimit},
+			func(s string) river.JobArgs { return InferSpaceArgs{SpaceID: s} }); err != nil {
+			return err
 		}
 	}
 	if w.latent != nil {
-		rows, err := pool.Query(ctx, sql.Query("latent/spaces_pending"), w.latent.MinDocs(), sweepLimit)
-		if err != nil {
-			return fmt.Errorf("sweep: %w", err)
-		}
-		if _, err := pgx.ForEachRow(rows, []any{&space}, func() error {
-			params = append(params, river.InsertManyParams{Args: LatentSpaceArgs{SpaceID: space}})
-			return nil
-		}); err != nil {
-			return fmt.Errorf("sweep: %w", err)
+		if err := pending("latent/spaces_pending", []any{w.latent.MinDocs(), sweepLimit},
+			func(s string) river.JobArgs { return LatentSpaceArgs{SpaceID: s} }); err != nil {
+			return err
 		}
 	}
 	if len(params) == 0 {
