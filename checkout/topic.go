@@ -32,11 +32,6 @@ func (s *Service) laneTopic(ctx context.Context, q querier, r *Request, asOf tim
 		res.err = err
 		return res
 	}
-	var item string
-	var similarity float64
-	_, res.err = pgx.ForEachRow(rows, []any{&item, &similarity}, func() error {
-		res.items = append(res.items, item)
-		return nil
-	})
+	res.items, res.err = pgx.CollectRows(rows, pgx.RowTo[string])
 	return res
 }

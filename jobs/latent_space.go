@@ -5,7 +5,6 @@ import (
 	"log/slog"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/zaxy/zaxy/latent"
 )
@@ -20,17 +19,8 @@ type LatentSpaceArgs struct {
 // Kind is River's name for the job.
 func (LatentSpaceArgs) Kind() string { return "latent_space" }
 
-// InsertOpts makes the job unique per space while one is waiting or running; the sweep job
-// catches anything projected while a run was finishing.
-func (LatentSpaceArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{UniqueOpts: river.UniqueOpts{
-		ByArgs: true,
-		ByState: []rivertype.JobState{
-			rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
-			rivertype.JobStateRetryable, rivertype.JobStateScheduled,
-		},
-	}}
-}
+// InsertOpts makes the job unique per space while one is waiting or running, as embed_space.
+func (LatentSpaceArgs) InsertOpts() river.InsertOpts { return EmbedSpaceArgs{}.InsertOpts() }
 
 // LatentSpaceWorker refreshes a space's latent model.
 type LatentSpaceWorker struct {

@@ -1,6 +1,7 @@
 package latent
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -36,25 +37,10 @@ var DefaultParams = Params{MinDocs: 50, MinDF: 2, MaxTerms: 50000, DocsPerDim: 3
 
 func (p Params) withDefaults() Params {
 	d := DefaultParams
-	if p.MinDocs == 0 {
-		p.MinDocs = d.MinDocs
+	return Params{
+		MinDocs: cmp.Or(p.MinDocs, d.MinDocs), MinDF: cmp.Or(p.MinDF, d.MinDF), MaxTerms: cmp.Or(p.MaxTerms, d.MaxTerms),
+		DocsPerDim: cmp.Or(p.DocsPerDim, d.DocsPerDim), MaxDims: cmp.Or(p.MaxDims, d.MaxDims), Seed: cmp.Or(p.Seed, d.Seed),
 	}
-	if p.MinDF == 0 {
-		p.MinDF = d.MinDF
-	}
-	if p.MaxTerms == 0 {
-		p.MaxTerms = d.MaxTerms
-	}
-	if p.DocsPerDim == 0 {
-		p.DocsPerDim = d.DocsPerDim
-	}
-	if p.MaxDims == 0 {
-		p.MaxDims = d.MaxDims
-	}
-	if p.Seed == 0 {
-		p.Seed = d.Seed
-	}
-	return p
 }
 
 // Model is a latent semantic model (latent semantic indexing): the truncated SVD of a
@@ -174,6 +160,3 @@ func Fold(terms map[string][]float32, doc Doc) []float32 {
 	}
 	return out
 }
-
-// Fold is the package-level Fold over the model's terms.
-func (m *Model) Fold(doc Doc) []float32 { return Fold(m.Terms, doc) }

@@ -213,7 +213,7 @@ func (r *Refresher) openers(ctx context.Context, space string, all bool, terms m
 				}
 			}
 		}
-		if terms, err = LookupTerms(ctx, r.pool, space, list); err != nil {
+		if terms, err = lookupTerms(ctx, r.pool, space, list); err != nil {
 			return nil, err
 		}
 	}
@@ -236,8 +236,8 @@ type Querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-// LookupTerms returns the stored vectors of the given lexemes in space's model.
-func LookupTerms(ctx context.Context, q Querier, space string, lexemes []string) (map[string][]float32, error) {
+// lookupTerms returns the stored vectors of the given lexemes in space's model.
+func lookupTerms(ctx context.Context, q Querier, space string, lexemes []string) (map[string][]float32, error) {
 	rows, err := q.Query(ctx, sql.Query("latent/terms_lookup"), space, lexemes)
 	if err != nil {
 		return nil, err
