@@ -36,6 +36,20 @@ type Config struct {
 	// Auth checks bearer tokens on every /v1 route; nil serves without authentication (zaxy
 	// serve sets it unless ZAXY_AUTH=off on a loopback address).
 	Auth *auth.Store
+	// AnalyticsPool serves the analytics routes (AnalyticsRoute: Cypher, facts, entities, the
+	// disclosure views, verify), so that broad reads cannot take the connections appends,
+	// checkout and token checks need. Nil uses the store's pool.
+	AnalyticsPool *pgxpool.Pool
+	// MaxInFlight is how many requests one caller (a token; with auth off, a space) may have in
+	// flight under /v1/spaces/{space}; more get 429. Defaults to DefaultMaxInFlight (32).
+	MaxInFlight int
+	// MaxAnalyticsInFlight is how many of those may be analytics requests. Defaults to
+	// DefaultMaxAnalyticsInFlight (4).
+	MaxAnalyticsInFlight int
+	// MaxResponseBytes caps a response body under /v1/spaces/{space}: pages that can continue
+	// stop before it with a cursor, anything else gets 413. Defaults to DefaultMaxResponseBytes
+	// (4 MiB).
+	MaxResponseBytes int64
 }
 
 // WithDefaults returns a copy with zero fields set to their defaults.
@@ -49,16 +63,30 @@ func (c Config) WithDefaults() Config {
 	if c.RequestTimeout == 0 {
 		c.RequestTimeout = 30 * time.Second
 	}
+	if c.MaxInFlight == 0 {
+		c.MaxInFlight = DefaultMaxInFlight
+	}
+	if c.MaxAnalyticsInFlight == 0 {
+		c.MaxAnalyticsInFlight = DefaultMaxAnalyticsInFlight
+	}
+	if c.MaxResponseBytes == 0 {
+		c.MaxResponseBytes = DefaultMaxResponseBytes
+	}
 	return c
 }
 
 type server struct {
-	cfg      Config
-	store    *eventloom.Store
-	pool     *pgxpool.Pool
-	checkout *checkout.Service
-	metrics  *metrics
-	logger   *slog.Logger
+	cfg   Config
+	store *eventloom.Store
+	pool  *pgxpool.Pool
+	// analytics is the pool of the analytics routes, and analyticsStore the log read through it
+	// (verify).
+	analytics      *pgxpool.Pool
+	analyticsStore *eventloom.Store
+	inFlight       *inFlight
+	checkout       *checkout.Service
+	metrics        *metrics
+	logger         *slog.Logger
 	// ingest serves the ingest routes; ingestErr is its configuration error, if any, which
 	// those routes answer with.
 	ingest    *ingest.Ingester
@@ -71,6 +99,10 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 		logger = slog.New(slog.DiscardHandler)
 	}
 	s := &server{cfg: cfg.WithDefaults(), store: store, pool: store.Pool(), checkout: cfg.Checkout, logger: logger}
+	s.analytics, s.analyticsStore, s.inFlight = s.pool, store, newInFlight()
+	if cfg.AnalyticsPool != nil {
+		s.analytics, s.analyticsStore = cfg.AnalyticsPool, eventloom.NewStore(cfg.AnalyticsPool, nil, logger)
+	}
 	if s.checkout == nil {
 		s.checkout = checkout.New(store, checkout.Config{Embedder: embed.NewOffline(), Logger: logger})
 	}
@@ -91,7 +123,7 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	r.With(s.authorize).Get("/v1/openapi.json", openAPIDocument)
 	r.With(s.authorizeAllSpaces).Method(http.MethodGet, "/metrics", s.metrics.handler())
 	r.Route("/v1/spaces/{space}", func(r chi.Router) {
-		r.Use(s.authorize)
+		r.Use(s.authorize, s.limitInFlight, s.capResponse)
 		r.Post("/events", s.appendEvents)
 		r.Get("/events", s.replayEvents)
 		r.Get("/verify", s.verify)

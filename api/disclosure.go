@@ -43,7 +43,7 @@ func (s *server) index(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, err)
 		return
 	}
-	v, err := disclosure.Index(r.Context(), s.pool, disclosure.IndexParams{
+	v, err := disclosure.Index(r.Context(), s.analytics, disclosure.IndexParams{
 		SpaceID: chi.URLParam(r, "space"), MaxTokens: int(explicit(q.MaxTokens)),
 	})
 	if err != nil {
@@ -61,7 +61,7 @@ func (s *server) timeline(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, err)
 		return
 	}
-	v, err := disclosure.Timeline(r.Context(), s.pool, disclosure.TimelineParams{
+	v, err := disclosure.Timeline(r.Context(), s.analytics, disclosure.TimelineParams{
 		SpaceID: chi.URLParam(r, "space"), SessionID: q.SessionID,
 		MaxTokens: int(explicit(q.MaxTokens)), BeforeSeq: explicit(q.BeforeSeq),
 	})
@@ -80,7 +80,7 @@ func (s *server) item(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, err)
 		return
 	}
-	v, err := disclosure.Item(r.Context(), s.pool, disclosure.ItemParams{SpaceID: chi.URLParam(r, "space"), ID: id})
+	v, err := disclosure.Item(r.Context(), s.analytics, disclosure.ItemParams{SpaceID: chi.URLParam(r, "space"), ID: id})
 	if err != nil {
 		writeError(w, r, s.logger, disclosureError(err))
 		return

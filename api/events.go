@@ -71,6 +71,10 @@ func (s *server) replayEvents(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, err)
 		return
 	}
+	if err := fitReplayPage(page, s.cfg.MaxResponseBytes); err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, page)
 }
 
@@ -81,7 +85,7 @@ func (s *server) verify(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, err)
 		return
 	}
-	res, err := s.store.VerifyWith(r.Context(), chi.URLParam(r, "space"), q.Method)
+	res, err := s.analyticsStore.VerifyWith(r.Context(), chi.URLParam(r, "space"), q.Method)
 	if err != nil {
 		writeError(w, r, s.logger, err)
 		return

@@ -54,7 +54,7 @@ func (s *server) listFacts(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Limit = int(*q.Limit)
 	}
-	facts, err := graph.Facts(r.Context(), s.pool, p)
+	facts, err := graph.Facts(r.Context(), s.analytics, p)
 	if err != nil {
 		writeError(w, r, s.logger, err)
 		return
@@ -64,7 +64,7 @@ func (s *server) listFacts(w http.ResponseWriter, r *http.Request) {
 	}
 	resp := factsResponse{View: p.View, Facts: facts}
 	if q.IncludeInferred {
-		if resp.Inferred, err = graph.InferredFacts(r.Context(), s.pool, space, p.Entity, p.Limit); err != nil {
+		if resp.Inferred, err = graph.InferredFacts(r.Context(), s.analytics, space, p.Entity, p.Limit); err != nil {
 			writeError(w, r, s.logger, err)
 			return
 		}
@@ -94,12 +94,12 @@ func (s *server) getEntity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, err)
 		return
 	}
-	e, err := graph.ResolveEntity(r.Context(), s.pool, space, entity)
+	e, err := graph.ResolveEntity(r.Context(), s.analytics, space, entity)
 	if err != nil {
 		writeError(w, r, s.logger, err)
 		return
 	}
-	facts, err := graph.Facts(r.Context(), s.pool, graph.FactsParams{SpaceID: space, Entity: e.ID})
+	facts, err := graph.Facts(r.Context(), s.analytics, graph.FactsParams{SpaceID: space, Entity: e.ID})
 	if err != nil {
 		writeError(w, r, s.logger, err)
 		return
@@ -154,7 +154,7 @@ func (s *server) cypher(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, &eventloom.ValidationError{Field: "limit", Message: "must be between 1 and 10000"})
 		return
 	}
-	res, err := graph.Cypher(r.Context(), s.pool, graph.CypherParams{
+	res, err := graph.Cypher(r.Context(), s.analytics, graph.CypherParams{
 		SpaceID: space, Query: req.Query, Columns: req.Columns, Timeout: timeout, Limit: req.Limit,
 	})
 	if err != nil {

@@ -1,0 +1,251 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// Defaults of the per-caller limits (Config).
+const (
+	// DefaultMaxInFlight is how many requests one caller may have in flight under
+	// /v1/spaces/{space} at once.
+	DefaultMaxInFlight = 32
+	// DefaultMaxAnalyticsInFlight is how many analytics requests (AnalyticsRoute) one caller may
+	// have in flight at once.
+	DefaultMaxAnalyticsInFlight = 4
+	// DefaultMaxResponseBytes caps a response body under /v1/spaces/{space}: 4 MiB.
+	DefaultMaxResponseBytes = 4 << 20
+)
+
+// Retry-After, in seconds, of a 429: an ordinary request frees its slot quickly; an analytics
+// request may run for its whole statement timeout.
+const (
+	retryAfterSeconds          = 1
+	analyticsRetryAfterSeconds = 5
+)
+
+// analyticsSegments are the route segments after /v1/spaces/{space}/ whose requests read
+// broadly (Cypher, the fact and entity lists, the disclosure views, chain verification): they
+// run on the analytics pool and count against the smaller analytics budget.
+var analyticsSegments = map[string]string{
+	"cypher":   http.MethodPost,
+	"facts":    http.MethodGet,
+	"entities": http.MethodGet,
+	"index":    http.MethodGet,
+	"timeline": http.MethodGet,
+	"items":    http.MethodGet,
+	"verify":   http.MethodGet,
+}
+
+// AnalyticsRoute reports whether an operation under /v1/spaces/{space} is an analytics one:
+// Cypher, facts, entities, index, timeline, items or verify. Those run on Config.AnalyticsPool
+// and count against Config.MaxAnalyticsInFlight as well as Config.MaxInFlight.
+func AnalyticsRoute(method, path string) bool {
+	rest, ok := strings.CutPrefix(path, "/v1/spaces/")
+	if !ok {
+		return false
+	}
+	segs := strings.Split(rest, "/")
+	if len(segs) < 2 {
+		return false
+	}
+	m, ok := analyticsSegments[segs[1]]
+	return ok && m == method
+}
+
+// callerKey is whom a request's in-flight budget belongs to: the bearer token's id when auth is
+// on (the request has been authorized, so the id in the token is genuine), else the space.
+// With auth off the service listens on loopback only, where every remote address is the same,
+// so the space (the unit of isolation) is the only key that separates tenants.
+func callerKey(r *http.Request, authOn bool) string {
+	if authOn {
+		if id, ok := tokenID(r.Header.Get("Authorization")); ok {
+			return "token:" + id
+		}
+	}
+	return "space:" + chi.URLParam(r, "space")
+}
+
+// tokenID is the id inside a bearer token zx_<id>_<secret> found in an Authorization header.
+func tokenID(header string) (string, bool) {
+	i := strings.Index(header, "zx_")
+	if i < 0 {
+		return "", false
+	}
+	id, _, ok := strings.Cut(header[i+len("zx_"):], "_")
+	return id, ok && id != ""
+}
+
+// inFlight counts each caller's requests in flight.
+type inFlight struct {
+	mu        sync.Mutex
+	all       map[string]int
+	analytics map[string]int
+}
+
+func newInFlight() *inFlight {
+	return &inFlight{all: map[string]int{}, analytics: map[string]int{}}
+}
+
+// acquire takes a slot for key (and an analytics slot when analytics), or reports which budget
+// is exhausted: "" when the slot was taken, else "requests" or "analytics".
+func (f *inFlight) acquire(key string, analytics bool, maxAll, maxAnalytics int) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.all[key] >= maxAll {
+		return "requests"
+	}
+	if analytics && f.analytics[key] >= maxAnalytics {
+		return "analytics"
+	}
+	f.all[key]++
+	if analytics {
+		f.analytics[key]++
+	}
+	return ""
+}
+
+// release gives back what acquire took, forgetting idle callers so the maps stay small.
+func (f *inFlight) release(key string, analytics bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.all[key]--; f.all[key] <= 0 {
+		delete(f.all, key)
+	}
+	if analytics {
+		if f.analytics[key]--; f.analytics[key] <= 0 {
+			delete(f.analytics, key)
+		}
+	}
+}
+
+// limitInFlight is middleware (after authorize) bounding each caller's requests in flight:
+// Config.MaxInFlight in all, Config.MaxAnalyticsInFlight of them analytics ones. A request over
+// a budget is answered at once with 429 too_many_requests and Retry-After; it never queues, so
+// one tenant's slow queries cannot make another's wait behind them in this process.
+func (s *server) limitInFlight(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := callerKey(r, s.cfg.Auth != nil)
+		analytics := AnalyticsRoute(r.Method, r.URL.EscapedPath())
+		if over := s.inFlight.acquire(key, analytics, s.cfg.MaxInFlight, s.cfg.MaxAnalyticsInFlight); over != "" {
+			limit, after := s.cfg.MaxInFlight, retryAfterSeconds
+			msg := fmt.Sprintf("this caller already has %d requests in flight; retry when one has finished", limit)
+			if over == "analytics" {
+				limit, after = s.cfg.MaxAnalyticsInFlight, analyticsRetryAfterSeconds
+				msg = fmt.Sprintf("this caller already has %d analytics requests (cypher, facts, entities, index, timeline, items, verify) in flight; retry when one has finished", limit)
+			}
+			w.Header().Set("Retry-After", strconv.Itoa(after))
+			writeError(w, r, s.logger, &apiError{status: http.StatusTooManyRequests, code: "too_many_requests", message: msg,
+				details: map[string]any{"budget": over, "limit": limit, "retry_after_seconds": after}})
+			return
+		}
+		defer s.inFlight.release(key, analytics)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// capResponse is middleware bounding every response body under /v1/spaces/{space} to
+// Config.MaxResponseBytes. It holds the response until the handler returns: one that fits is
+// sent as written; one that would pass the cap is dropped (the handler's further writes fail,
+// which stops its encoder) and answered with 413 response_too_large instead. Handlers that can
+// page (replay) trim their page to fit first and carry a cursor, so they never reach this.
+func (s *server) capResponse(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cw := &cappedWriter{ResponseWriter: w, limit: s.cfg.MaxResponseBytes, header: http.Header{}}
+		next.ServeHTTP(cw, r)
+		if cw.over {
+			writeError(w, r, s.logger, responseTooLarge(s.cfg.MaxResponseBytes, ""))
+			return
+		}
+		for k, v := range cw.header {
+			w.Header()[k] = v
+		}
+		if cw.status == 0 {
+			cw.status = http.StatusOK
+		}
+		w.WriteHeader(cw.status)
+		_, _ = w.Write(cw.buf.Bytes())
+	})
+}
+
+// responseTooLarge is the 413 for a response that would pass limit bytes; field, when set, is
+// the parameter that would make it smaller.
+func responseTooLarge(limit int64, field string) *apiError {
+	d := map[string]any{"limit_bytes": limit}
+	msg := fmt.Sprintf("the response would pass the %d-byte limit; ask for less (a smaller limit or max_tokens, a narrower filter)", limit)
+	if field != "" {
+		d["field"] = field
+	}
+	return &apiError{status: http.StatusRequestEntityTooLarge, code: "response_too_large", message: msg, details: d}
+}
+
+// cappedWriter buffers a response up to limit bytes and notes when it would pass them.
+type cappedWriter struct {
+	http.ResponseWriter
+	header http.Header
+	limit  int64
+	status int
+	buf    bytes.Buffer
+	over   bool
+}
+
+// errResponseTooLarge is what a write past the cap returns to the handler.
+var errResponseTooLarge = fmt.Errorf("response passes the byte limit")
+
+func (c *cappedWriter) Header() http.Header { return c.header }
+
+func (c *cappedWriter) WriteHeader(status int) {
+	if c.status == 0 {
+		c.status = status
+	}
+}
+
+func (c *cappedWriter) Write(b []byte) (int, error) {
+	c.WriteHeader(http.StatusOK)
+	if c.over || int64(c.buf.Len()+len(b)) > c.limit {
+		c.over = true
+		c.buf = bytes.Buffer{}
+		return 0, errResponseTooLarge
+	}
+	return c.buf.Write(b)
+}
+
+// pageOverheadBytes is what a page's envelope ({"events":[...],"next_after_seq":N} and the
+// like) may add to its items.
+const pageOverheadBytes = 256
+
+// fitReplayPage trims a replay page to the events that fit in limit bytes, ending it at the
+// last event that fits with next_after_seq set to that event's seq, so that a client following
+// next_after_seq reads the rest. A first event that alone passes limit cannot be paged past:
+// that is a 413 naming limit.
+func fitReplayPage(page *eventloom.ReplayPage, limit int64) error {
+	used := int64(pageOverheadBytes)
+	for i, ev := range page.Events {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			return fmt.Errorf("encode event: %w", err)
+		}
+		used += int64(len(b)) + 1
+		if used > limit {
+			if i == 0 {
+				e := responseTooLarge(limit, "limit")
+				e.details["seq"] = ev.Seq
+				e.message = fmt.Sprintf("event %d alone passes the %d-byte response limit", ev.Seq, limit)
+				return e
+			}
+			page.Events = page.Events[:i]
+			page.NextAfterSeq = page.Events[i-1].Seq
+			return nil
+		}
+	}
+	return nil
+}
