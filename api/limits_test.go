@@ -1,0 +1,202 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+// slowCypher runs for far longer than any test: a cross product of three 3,000-row UNWINDs,
+// small in memory, cut short by the client going away.
+const slowCypher = `{"query":"UNWIND range(1,3000) AS x UNWIND range(1,3000) AS y UNWIND range(1,3000) AS z RETURN count(z)","timeout_ms":30000}`
+
+// call sends one request and returns its status, headers and decoded body.
+func call(ctx context.Context, t *testing.T, url, method, path, token, body string) (int, http.Header, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, method, url+path, strings.NewReader(body))
+	require.NoError(t, err)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(b, &out), string(b))
+	return resp.StatusCode, resp.Header, out
+}
+
+// seedGraphs appends a fact to each space and projects it, so that each has an AGE graph.
+func seedGraphs(t *testing.T, pool *pgxpool.Pool, spaces ...string) {
+	t.Helper()
+	ctx := context.Background()
+	store := eventloom.NewStore(pool, nil, nil)
+	p, err := projection.New(ctx, pool, projection.Config{})
+	require.NoError(t, err)
+	for _, sp := range spaces {
+		_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: sp, Events: []eventloom.NewEvent{
+			{Type: "fact.asserted", Data: json.RawMessage(`{"subject":"Alice","predicate":"works at","object":"Acme"}`)}}})
+		require.NoError(t, err)
+		_, err = p.ProjectSpace(ctx, sp)
+		require.NoError(t, err)
+	}
+}
+
+// runningSlowQueries counts the slow Cypher statements active in the database.
+func runningSlowQueries(t *testing.T, pool *pgxpool.Pool) int {
+	var n int
+	require.NoError(t, pool.QueryRow(context.Background(),
+		`SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%range(1,3000)%' AND pid <> pg_backend_pid()`).Scan(&n))
+	return n
+}
+
+// inFlight starts n slow Cypher calls as token on space and returns a channel closed when all
+// have returned, after waiting until the database runs all n.
+func startSlow(ctx context.Context, t *testing.T, url, space, token string, n int, watch *pgxpool.Pool) <-chan struct{} {
+	t.Helper()
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			req, _ := http.NewRequestWithContext(ctx, "POST", url+"/v1/spaces/"+space+"/cypher", strings.NewReader(slowCypher))
+			req.Header.Set("Content-Type", "application/json")
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		})
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	require.Eventually(t, func() bool { return runningSlowQueries(t, watch) == n }, 20*time.Second, 20*time.Millisecond,
+		"the slow Cypher calls never all reached the database")
+	return done
+}
+
+func stillRunning(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return false
+	default:
+		return true
+	}
+}
+
+func TestHTTP_AnalyticsBudgetPerTokenAnswers429AndOtherTenantsStillRead(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	seedGraphs(t, pool, "tenant-a", "tenant-b")
+	acfg, err := pgxpool.ParseConfig(db.AppURL)
+	require.NoError(t, err)
+	acfg.MaxConns = 2
+	analytics, err := pgxpool.NewWithConfig(ctx, acfg)
+	require.NoError(t, err)
+	t.Cleanup(analytics.Close)
+
+	tokens := auth.NewStore(pool)
+	_, readA, err := tokens.Create(ctx, []string{"tenant-a"}, auth.ScopeRead, "")
+	require.NoError(t, err)
+	_, readB, err := tokens.Create(ctx, []string{"tenant-b"}, auth.ScopeRead, "")
+	require.NoError(t, err)
+	store := eventloom.NewStore(pool, nil, nil)
+	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens, AnalyticsPool: analytics, MaxAnalyticsInFlight: 2}, store, nil))
+	t.Cleanup(srv.Close)
+
+	slowCtx, cancel := context.WithCancel(ctx)
+	done := startSlow(slowCtx, t, srv.URL, "tenant-a", readA, 2, pool)
+	t.Cleanup(func() { cancel(); <-done })
+
+	// (i) One more analytics call from A: refused at once, with Retry-After.
+	status, hdr, out := call(ctx, t, srv.URL, "GET", "/v1/spaces/tenant-a/facts", readA, "")
+	require.Equal(t, http.StatusTooManyRequests, status, out)
+	require.Equal(t, "5", hdr.Get("Retry-After"))
+	e := out["error"].(map[string]any)
+	require.Equal(t, "too_many_requests", e["code"])
+	require.Equal(t, "analytics", e["details"].(map[string]any)["budget"])
+	require.True(t, stillRunning(done), "the 429 came while A's slow calls were in flight")
+
+	// (ii) B's one-row read, and A's own hot-path read, complete while A's slow calls still run.
+	status, _, out = call(ctx, t, srv.URL, "GET", "/v1/spaces/tenant-b/events?limit=1", readB, "")
+	require.Equal(t, http.StatusOK, status, out)
+	require.Len(t, out["events"], 1)
+	status, _, out = call(ctx, t, srv.URL, "GET", "/v1/spaces/tenant-a/events?limit=1", readA, "")
+	require.Equal(t, http.StatusOK, status, "the analytics budget leaves the hot path alone: %v", out)
+	require.True(t, stillRunning(done), "A's slow calls were still in flight when B's read returned")
+	require.Equal(t, 2, runningSlowQueries(t, pool))
+
+	// Once A's calls end, A's budget is free again.
+	cancel()
+	<-done
+	require.Eventually(t, func() bool { return runningSlowQueries(t, pool) == 0 }, 20*time.Second, 20*time.Millisecond)
+	status, _, out = call(ctx, t, srv.URL, "GET", "/v1/spaces/tenant-a/facts", readA, "")
+	require.Equal(t, http.StatusOK, status, out)
+}
+
+func TestHTTP_InFlightBudgetWithAuthOffIsPerSpace(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	seedGraphs(t, pool, "space-a", "space-b")
+	store := eventloom.NewStore(pool, nil, nil)
+	srv := httptest.NewServer(api.NewHandler(api.Config{MaxInFlight: 1}, store, nil))
+	t.Cleanup(srv.Close)
+
+	slowCtx, cancel := context.WithCancel(ctx)
+	done := startSlow(slowCtx, t, srv.URL, "space-a", "", 1, pool)
+	t.Cleanup(func() { cancel(); <-done })
+
+	status, hdr, out := call(ctx, t, srv.URL, "GET", "/v1/spaces/space-a/events?limit=1", "", "")
+	require.Equal(t, http.StatusTooManyRequests, status, out)
+	require.Equal(t, "1", hdr.Get("Retry-After"))
+	require.Equal(t, "requests", out["error"].(map[string]any)["details"].(map[string]any)["budget"])
+	status, _, out = call(ctx, t, srv.URL, "GET", "/v1/spaces/space-b/events?limit=1", "", "")
+	require.Equal(t, http.StatusOK, status, out)
+	require.True(t, stillRunning(done))
+}
+
+func TestAnalyticsRoute(t *testing.T) {
+	for _, tc := range []struct {
+		method, path string
+		want         bool
+	}{
+		{"POST", "/v1/spaces/a/cypher", true},
+		{"GET", "/v1/spaces/a/facts", true},
+		{"GET", "/v1/spaces/a/entities/Alice", true},
+		{"GET", "/v1/spaces/a/index", true},
+		{"GET", "/v1/spaces/a/timeline", true},
+		{"GET", "/v1/spaces/a/items/ev:1", true},
+		{"GET", "/v1/spaces/a/verify", true},
+		{"GET", "/v1/spaces/a/events", false},
+		{"POST", "/v1/spaces/a/events", false},
+		{"POST", "/v1/spaces/a/checkout", false},
+		{"POST", "/v1/spaces/a/query", false},
+		{"GET", "/v1/spaces/a/projection", false},
+		{"GET", "/v1/spaces/a/cypher", false},
+		{"GET", "/metrics", false},
+	} {
+		require.Equal(t, tc.want, api.AnalyticsRoute(tc.method, tc.path), fmt.Sprint(tc.method, " ", tc.path))
+	}
+}
