@@ -200,3 +200,98 @@ func TestAnalyticsRoute(t *testing.T) {
 		require.Equal(t, tc.want, api.AnalyticsRoute(tc.method, tc.path), fmt.Sprint(tc.method, " ", tc.path))
 	}
 }
+
+// capEnv serves the API with a response cap of limit bytes.
+func capEnv(t *testing.T, limit int64) (string, *eventloom.Store) {
+	t.Helper()
+	db := testcontainers.NewDatabase(t)
+	store := eventloom.NewStore(db.AppPool(t), nil, nil)
+	srv := httptest.NewServer(api.NewHandler(api.Config{MaxResponseBytes: limit}, store, nil))
+	t.Cleanup(srv.Close)
+	return srv.URL, store
+}
+
+func TestHTTP_ReplayPagesStopBeforeTheResponseCapAndContinue(t *testing.T) {
+	ctx := context.Background()
+	const limit = 64 << 10
+	url, store := capEnv(t, limit)
+	var events []eventloom.NewEvent
+	for i := range 10 {
+		events = append(events, eventloom.NewEvent{Type: "note", Content: fmt.Sprintf("%02d %s", i, strings.Repeat("x", 20<<10))})
+	}
+	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "big", Events: events})
+	require.NoError(t, err)
+
+	var seqs []int64
+	after, pages := int64(0), 0
+	for {
+		req, err := http.NewRequest("GET", fmt.Sprintf("%s/v1/spaces/big/events?after_seq=%d", url, after), nil)
+		require.NoError(t, err)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode, string(b))
+		require.LessOrEqual(t, len(b), limit, "page %d passes the cap", pages)
+		var page eventloom.ReplayPage
+		require.NoError(t, json.Unmarshal(b, &page))
+		require.NotEmpty(t, page.Events)
+		pages++
+		for _, ev := range page.Events {
+			seqs = append(seqs, ev.Seq)
+		}
+		if page.NextAfterSeq == 0 {
+			break
+		}
+		require.Equal(t, page.Events[len(page.Events)-1].Seq, page.NextAfterSeq, "the cursor continues after the last event sent")
+		after = page.NextAfterSeq
+	}
+	require.Equal(t, []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, seqs, "following the cursor reads every event once, in order")
+	require.GreaterOrEqual(t, pages, 4, "10 events of 20 KiB cannot fit a 64 KiB page in fewer than 4 pages")
+}
+
+func TestHTTP_ResponsesPastTheCapAre413(t *testing.T) {
+	ctx := context.Background()
+	const limit = 16 << 10
+	url, store := capEnv(t, limit)
+	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "big", Events: []eventloom.NewEvent{
+		{Type: "note", Content: "small note about giraffes"},
+		{Type: "note", Content: "giraffes " + strings.Repeat("y", 20<<10)},
+	}})
+	require.NoError(t, err)
+	var many []eventloom.NewEvent
+	for i := range 30 {
+		many = append(many, eventloom.NewEvent{Type: "note", Content: fmt.Sprintf("zebras %d %s", i, strings.Repeat("z", 2000))})
+	}
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "herd", Events: many})
+	require.NoError(t, err)
+
+	// Replay: the first page ends before the event that cannot fit; that event alone is a 413
+	// naming its seq.
+	status, _, out := call(ctx, t, url, "GET", "/v1/spaces/big/events", "", "")
+	require.Equal(t, http.StatusOK, status, out)
+	require.Len(t, out["events"], 1)
+	require.EqualValues(t, 1, out["next_after_seq"])
+	status, _, out = call(ctx, t, url, "GET", "/v1/spaces/big/events?after_seq=1", "", "")
+	require.Equal(t, http.StatusRequestEntityTooLarge, status, out)
+	e := out["error"].(map[string]any)
+	require.Equal(t, "response_too_large", e["code"])
+	require.EqualValues(t, 2, e["details"].(map[string]any)["seq"])
+	require.EqualValues(t, limit, e["details"].(map[string]any)["limit_bytes"])
+
+	// Routes without a cursor: the whole response is replaced by the 413.
+	for _, tc := range []struct{ method, path, body string }{
+		{"GET", "/v1/spaces/big/items/ev:2", ""},
+		{"POST", "/v1/spaces/herd/query", `{"query":"zebras"}`},
+	} {
+		status, _, out := call(ctx, t, url, tc.method, tc.path, "", tc.body)
+		require.Equal(t, http.StatusRequestEntityTooLarge, status, "%s %s: %v", tc.method, tc.path, out)
+		require.Equal(t, "response_too_large", out["error"].(map[string]any)["code"])
+	}
+	// What fits is untouched.
+	status, _, out = call(ctx, t, url, "GET", "/v1/spaces/big/items/ev:1", "", "")
+	require.Equal(t, http.StatusOK, status, out)
+	status, _, out = call(ctx, t, url, "POST", "/v1/spaces/herd/query", "", `{"query":"zebras","limit":1}`)
+	require.Equal(t, http.StatusOK, status, out)
+}
