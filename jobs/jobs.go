@@ -33,7 +33,22 @@ type Config struct {
 	Inferrer *projection.Inferrer
 	// Latent keeps the spaces' latent models (the checkout topic lane); nil turns it off.
 	Latent *latent.Refresher
+	// JobTimeout cancels a job's context after this long. Defaults to DefaultJobTimeout.
+	JobTimeout time.Duration
+	// RescueStuckJobsAfter is how long a job may stay running before the leader's rescuer
+	// takes it back (its process was killed, or it hangs) and retries it. Must be at least
+	// JobTimeout. Defaults to DefaultRescueStuckJobsAfter (River's own default is an hour).
+	RescueStuckJobsAfter time.Duration
 }
+
+// Defaults of Config's job timing.
+const (
+	// DefaultJobTimeout is how long one job may run: 10 minutes.
+	DefaultJobTimeout = 10 * time.Minute
+	// DefaultRescueStuckJobsAfter is how long a job may stay running before it is rescued:
+	// 15 minutes.
+	DefaultRescueStuckJobsAfter = 15 * time.Minute
+)
 
 // WithDefaults returns a copy with zero fields set to their defaults.
 func (c Config) WithDefaults() Config {
@@ -42,6 +57,12 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.JobTimeout == 0 {
+		c.JobTimeout = DefaultJobTimeout
+	}
+	if c.RescueStuckJobsAfter == 0 {
+		c.RescueStuckJobsAfter = max(DefaultRescueStuckJobsAfter, c.JobTimeout)
 	}
 	return c
 }
@@ -52,6 +73,12 @@ func (c Config) validate() error {
 	}
 	if c.Projector == nil {
 		return errors.New("jobs config: Projector is required")
+	}
+	if c.JobTimeout < 0 {
+		return fmt.Errorf("jobs config: JobTimeout must be positive, got %s", c.JobTimeout)
+	}
+	if c.RescueStuckJobsAfter < c.JobTimeout {
+		return fmt.Errorf("jobs config: RescueStuckJobsAfter (%s) must be at least JobTimeout (%s), or running jobs would be rescued while they still work", c.RescueStuckJobsAfter, c.JobTimeout)
 	}
 	return nil
 }
@@ -88,8 +115,8 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true},
 		)},
-		JobTimeout:           10 * time.Minute,
-		RescueStuckJobsAfter: 15 * time.Minute,
+		JobTimeout:           cfg.JobTimeout,
+		RescueStuckJobsAfter: cfg.RescueStuckJobsAfter,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("create river client: %w", err)
