@@ -103,17 +103,80 @@ func openMemory(ctx context.Context, pool *pgxpool.Pool, c memoryConfig, logger 
 }
 
 // defaultPoolConns is the pool size when the URL does not set pool_max_conns: checkout runs
-// its lanes on several connections at once, and River and HTTP share the pool.
-const defaultPoolConns = 20
+// its lanes on several connections at once. zaxy serve's hot-path pool (ZAXY_DB_POOL_CONNS)
+// and the CLI's pools have this size.
+const defaultPoolConns = 16
+
+// Defaults of the other pools zaxy serve opens.
+const (
+	// defaultAnalyticsConns is the analytics pool's size (ZAXY_DB_ANALYTICS_CONNS).
+	defaultAnalyticsConns = 4
+	// workerConnsExtra is what the worker pool (ZAXY_DB_WORKER_CONNS) has beyond ZAXY_WORKERS:
+	// River's producer, LISTEN notifier, leader election and maintenance need their own.
+	workerConnsExtra = 4
+)
+
+// poolSizes are the connections of each pool zaxy serve opens, so that one kind of work cannot
+// take the connections another needs: hot (appends, replay, checkout, token checks), analytics
+// (Cypher, facts, entities, the disclosure views, verify) and worker (River and its jobs).
+// hot 0 means the URL's pool_max_conns or defaultPoolConns.
+type poolSizes struct {
+	hot, analytics, worker int
+}
+
+// parsePoolSizes reads ZAXY_DB_POOL_CONNS, ZAXY_DB_ANALYTICS_CONNS and ZAXY_DB_WORKER_CONNS
+// (default workers + workerConnsExtra).
+func parsePoolSizes(getenv func(string) string, workers int) (poolSizes, error) {
+	var p poolSizes
+	for _, v := range []struct {
+		name string
+		def  int
+		dst  *int
+	}{
+		{"ZAXY_DB_POOL_CONNS", 0, &p.hot},
+		{"ZAXY_DB_ANALYTICS_CONNS", defaultAnalyticsConns, &p.analytics},
+		{"ZAXY_DB_WORKER_CONNS", workers + workerConnsExtra, &p.worker},
+	} {
+		n, err := envInt(getenv, v.name, int64(v.def))
+		if err != nil {
+			return p, err
+		}
+		if n > 10000 {
+			return p, fmt.Errorf("%s must be at most 10000, got %d", v.name, n)
+		}
+		*v.dst = int(n)
+	}
+	if p.worker < 2 {
+		return p, fmt.Errorf("ZAXY_DB_WORKER_CONNS must be at least 2 (River keeps one for LISTEN), got %d", p.worker)
+	}
+	return p, nil
+}
 
 // newPool opens a pool on dbURL with defaultPoolConns unless the URL says otherwise.
 func newPool(ctx context.Context, dbURL string) (*pgxpool.Pool, error) {
+	return newPoolSized(ctx, dbURL, 0, "")
+}
+
+// newPoolSized opens a pool on dbURL of conns connections; 0 means the URL's pool_max_conns or
+// defaultPoolConns. name, unless the URL sets application_name, is the connections'
+// application_name (zaxy-hot, zaxy-analytics, zaxy-worker), so that pg_stat_activity shows
+// which pool a backend belongs to.
+func newPoolSized(ctx context.Context, dbURL string, conns int, name string) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(dbURL)
 	if err != nil {
 		return nil, fmt.Errorf("parse database URL: %w", err)
 	}
-	if !strings.Contains(dbURL, "pool_max_conns") {
+	if _, set := cfg.ConnConfig.RuntimeParams["application_name"]; name != "" && !set {
+		cfg.ConnConfig.RuntimeParams["application_name"] = name
+	}
+	switch {
+	case conns > 0:
+		cfg.MaxConns = int32(conns)
+	case !strings.Contains(dbURL, "pool_max_conns"):
 		cfg.MaxConns = defaultPoolConns
+	}
+	if cfg.MinConns > cfg.MaxConns {
+		cfg.MinConns = cfg.MaxConns
 	}
 	return pgxpool.NewWithConfig(ctx, cfg)
 }

@@ -37,6 +37,11 @@ type serveConfig struct {
 	authOff bool
 	// mcpProfile is the tools /mcp lists by default (ZAXY_MCP_PROFILE or --profile).
 	mcpProfile string
+	// pools are the sizes of the hot-path, analytics and worker pools.
+	pools poolSizes
+	// jobTimeout and rescueAfter are River's JobTimeout and RescueStuckJobsAfter
+	// (ZAXY_JOB_TIMEOUT, ZAXY_RESCUE_STUCK_JOBS_AFTER).
+	jobTimeout, rescueAfter time.Duration
 }
 
 func parseServeConfig(getenv func(string) string) (serveConfig, error) {
@@ -53,6 +58,9 @@ func parseServeConfig(getenv func(string) string) (serveConfig, error) {
 		return c, err
 	}
 	c.workers = int(n)
+	if err = c.parseWorkerLimits(getenv); err != nil {
+		return c, err
+	}
 	if c.shutdownTimeout, err = envDuration(getenv, "ZAXY_SHUTDOWN_TIMEOUT", 30*time.Second); err != nil {
 		return c, err
 	}
@@ -90,7 +98,39 @@ func parseAPIConfig(getenv func(string) string) (api.Config, error) {
 	if c.RequestTimeout, err = envDuration(getenv, "ZAXY_REQUEST_TIMEOUT", 30*time.Second); err != nil {
 		return c, err
 	}
+	if n, err = envInt(getenv, "ZAXY_MAX_IN_FLIGHT", api.DefaultMaxInFlight); err != nil {
+		return c, err
+	}
+	c.MaxInFlight = int(n)
+	if n, err = envInt(getenv, "ZAXY_MAX_ANALYTICS_IN_FLIGHT", api.DefaultMaxAnalyticsInFlight); err != nil {
+		return c, err
+	}
+	c.MaxAnalyticsInFlight = int(n)
+	if c.MaxResponseBytes, err = envInt(getenv, "ZAXY_MAX_RESPONSE_BYTES", api.DefaultMaxResponseBytes); err != nil {
+		return c, err
+	}
+	if c.MaxResponseBytes < 64<<10 {
+		return c, fmt.Errorf("ZAXY_MAX_RESPONSE_BYTES must be at least 65536, got %d", c.MaxResponseBytes)
+	}
 	return c, nil
+}
+
+// parseWorkerLimits reads the pool sizes and River's job timing.
+func (c *serveConfig) parseWorkerLimits(getenv func(string) string) error {
+	var err error
+	if c.pools, err = parsePoolSizes(getenv, c.workers); err != nil {
+		return err
+	}
+	if c.jobTimeout, err = envDuration(getenv, "ZAXY_JOB_TIMEOUT", jobs.DefaultJobTimeout); err != nil {
+		return err
+	}
+	if c.rescueAfter, err = envDuration(getenv, "ZAXY_RESCUE_STUCK_JOBS_AFTER", max(jobs.DefaultRescueStuckJobsAfter, c.jobTimeout)); err != nil {
+		return err
+	}
+	if c.rescueAfter < c.jobTimeout {
+		return fmt.Errorf("ZAXY_RESCUE_STUCK_JOBS_AFTER (%s) must be at least ZAXY_JOB_TIMEOUT (%s)", c.rescueAfter, c.jobTimeout)
+	}
+	return nil
 }
 
 func envOr(getenv func(string) string, name, def string) string {
@@ -132,11 +172,28 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 			return err
 		}
 	}
-	pool, client, err := startWorkers(ctx, cfg, logger)
+	workerPool, client, err := startWorkers(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
+	defer workerPool.Close()
+	defer func() {
+		// River stops before its pool closes, whichever way serve returns.
+		sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+		defer cancel()
+		if err := client.Stop(sctx); err != nil {
+			logger.Error("river stop", "error", err)
+		}
+	}()
+	pool, err := newPoolSized(ctx, cfg.databaseURL, cfg.pools.hot, "zaxy-hot")
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
 	defer pool.Close()
+	if cfg.http.AnalyticsPool, err = newPoolSized(ctx, cfg.databaseURL, cfg.pools.analytics, "zaxy-analytics"); err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer cfg.http.AnalyticsPool.Close()
 	store := eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
 	provider, err := cfg.memory.embedProvider()
 	if err != nil {
@@ -179,9 +236,6 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 	if err := srv.Shutdown(sctx); err != nil {
 		logger.Error("http shutdown", "error", err)
 	}
-	if err := client.Stop(sctx); err != nil {
-		logger.Error("river stop", "error", err)
-	}
 	return nil
 }
 
@@ -199,9 +253,9 @@ func work(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.W
 	return client.Stop(sctx)
 }
 
-// startWorkers opens the pool, refuses an out-of-date schema and starts River's workers.
+// startWorkers opens the worker pool (River and its jobs), refuses an out-of-date schema and starts River's workers.
 func startWorkers(ctx context.Context, cfg serveConfig, logger *slog.Logger) (*pgxpool.Pool, *river.Client[pgx.Tx], error) {
-	pool, err := newPool(ctx, cfg.databaseURL)
+	pool, err := newPoolSized(ctx, cfg.databaseURL, cfg.pools.worker, "zaxy-worker")
 	if err != nil {
 		return nil, nil, fmt.Errorf("open database: %w", err)
 	}
@@ -220,7 +274,7 @@ func startWorkers(ctx context.Context, cfg serveConfig, logger *slog.Logger) (*p
 		return nil, nil, err
 	}
 	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger, Projector: proj, Embedder: embedder, Inferrer: inferrer,
-		Latent: latent.NewRefresher(pool, latent.DefaultParams)})
+		Latent: latent.NewRefresher(pool, latent.DefaultParams), JobTimeout: cfg.jobTimeout, RescueStuckJobsAfter: cfg.rescueAfter})
 	if err == nil {
 		err = client.Start(ctx)
 	}
