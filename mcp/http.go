@@ -1,13 +1,17 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/eventloom"
 )
 
 // Path is where zaxy serve mounts the streamable HTTP endpoint, beside the API.
@@ -75,7 +79,8 @@ func NewHTTPHandler(cfg HTTPConfig) (http.Handler, error) {
 		}
 		streamable.ServeHTTP(w, r)
 	})
-	return http.NewCrossOriginProtection().Handler(api.RequireToken(cfg.Auth, cfg.Logger)(profiles)), nil
+	noBatches := refuseBatches(profiles, cfg.MaxBodyBytes+envelopeBytes)
+	return http.NewCrossOriginProtection().Handler(api.RequireToken(cfg.Auth, cfg.Logger)(noBatches)), nil
 }
 
 // Mount returns a handler serving mcpHandler at Path and everything else with apiHandler.
@@ -95,4 +100,38 @@ func writeError(w http.ResponseWriter, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(body)
+}
+
+// batchRefusal is the JSON-RPC error answering a batch: Invalid Request, with no id since a
+// batch has none of its own.
+const batchRefusal = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"JSON-RPC batches are not supported: send one request per POST (MCP 2025-06-18 removed batching)"}}`
+
+// refuseBatches answers a POST whose body is a JSON-RPC batch (a JSON array) with 400 and
+// batchRefusal, whatever protocol version it claims: the SDK still serves batches to clients
+// of 2025-03-26 and earlier, and one batch of a thousand calls is a thousand responses held
+// in memory at once. Bodies are read up to limit bytes; past it the answer is 413.
+func refuseBatches(next http.Handler, limit int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if !errors.As(err, &mbe) {
+				err = &eventloom.ValidationError{Field: "body", Message: "could not be read: " + err.Error()}
+			}
+			writeError(w, err)
+			return
+		}
+		if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, batchRefusal+"\n")
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
 }
