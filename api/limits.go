@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 )
 
@@ -158,8 +159,15 @@ func (s *server) limitInFlight(next http.Handler) http.Handler {
 // sent as written; one that would pass the cap is dropped (the handler's further writes fail,
 // which stops its encoder) and answered with 413 response_too_large instead. Handlers that can
 // page (replay) trim their page to fit first and carry a cursor, so they never reach this.
+// Routes that append (ScopeFor write) are left alone: their receipts grow only with the body,
+// which MaxBodyBytes bounds, and a 413 after the append committed would hide a write that
+// happened.
 func (s *server) capResponse(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ScopeFor(r.Method, r.URL.Path) == auth.ScopeWrite {
+			next.ServeHTTP(w, r)
+			return
+		}
 		cw := &cappedWriter{ResponseWriter: w, limit: s.cfg.MaxResponseBytes, header: http.Header{}}
 		next.ServeHTTP(cw, r)
 		if cw.over {
