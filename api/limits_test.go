@@ -289,6 +289,27 @@ func TestHTTP_ResponsesPastTheCapAre413(t *testing.T) {
 		require.Equal(t, http.StatusRequestEntityTooLarge, status, "%s %s: %v", tc.method, tc.path, out)
 		require.Equal(t, "response_too_large", out["error"].(map[string]any)["code"])
 	}
+	// An append is never answered 413 after it committed: its receipts pass the cap unchanged.
+	var sb strings.Builder
+	sb.WriteString(`{"events":[`)
+	for i := range 300 {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		fmt.Fprintf(&sb, `{"type":"note","content":"receipt %d"}`, i)
+	}
+	sb.WriteString("]}")
+	req, err := http.NewRequest("POST", url+"/v1/spaces/receipts/events", strings.NewReader(sb.String()))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, resp.StatusCode, string(b))
+	require.Greater(t, len(b), limit, "the receipts are larger than the cap")
+
 	// What fits is untouched.
 	status, _, out = call(ctx, t, url, "GET", "/v1/spaces/big/items/ev:1", "", "")
 	require.Equal(t, http.StatusOK, status, out)
