@@ -66,10 +66,18 @@ func (s *server) replayEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Limit = int(*q.Limit)
 	}
+	next, err := s.boundReplay(r.Context(), &p, s.cfg.MaxResponseBytes)
+	if err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
 	page, err := s.store.Replay(r.Context(), &p)
 	if err != nil {
 		writeError(w, r, s.logger, err)
 		return
+	}
+	if next > 0 {
+		page.NextAfterSeq = next
 	}
 	if err := fitReplayPage(page, s.cfg.MaxResponseBytes); err != nil {
 		writeError(w, r, s.logger, err)

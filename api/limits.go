@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
+	zsql "github.com/zaxy/zaxy/sql"
 )
 
 // Defaults of the per-caller limits (Config).
@@ -245,10 +247,7 @@ func fitReplayPage(page *eventloom.ReplayPage, limit int64) error {
 		used += int64(len(b)) + 1
 		if used > limit {
 			if i == 0 {
-				e := responseTooLarge(limit, "limit")
-				e.details["seq"] = ev.Seq
-				e.message = fmt.Sprintf("event %d alone passes the %d-byte response limit", ev.Seq, limit)
-				return e
+				return eventTooLarge(ev.Seq, limit)
 			}
 			page.Events = page.Events[:i]
 			page.NextAfterSeq = page.Events[i-1].Seq
@@ -256,4 +255,50 @@ func fitReplayPage(page *eventloom.ReplayPage, limit int64) error {
 		}
 	}
 	return nil
+}
+
+// eventTooLarge is the 413 for an event that alone passes the response cap: no page can hold
+// it, so no cursor gets past it at this cap.
+func eventTooLarge(seq, limit int64) *apiError {
+	e := responseTooLarge(limit, "limit")
+	e.details["seq"] = seq
+	e.message = fmt.Sprintf("event %d alone passes the %d-byte response limit (ZAXY_MAX_RESPONSE_BYTES)", seq, limit)
+	return e
+}
+
+var qReplayFit = zsql.Query("api/replay_fit")
+
+// boundReplay narrows a replay before its rows are read, so that a page of large events is
+// never loaded past the response cap: it measures the stored size of the rows the page would
+// hold and, when they would pass limit bytes, ends the page at the last row that fits
+// (p.UntilSeq, p.Limit). It returns the cursor of the rest (0 when the page is whole).
+// fitReplayPage then trims to the exact encoded size.
+func (s *server) boundReplay(ctx context.Context, p *eventloom.ReplayParams, limit int64) (int64, error) {
+	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
+		return 0, err
+	}
+	if p.AfterSeq < 0 || p.UntilSeq < 0 {
+		return 0, nil // the store refuses them, naming the field
+	}
+	rows := p.Limit
+	if rows == 0 {
+		rows = eventloom.DefaultReplayLimit
+	}
+	var until *int64
+	if p.UntilSeq > 0 {
+		until = &p.UntilSeq
+	}
+	var total, fit, fitSeq, firstSeq int64
+	if err := s.pool.QueryRow(ctx, qReplayFit, p.SpaceID, p.AfterSeq, until, p.SessionID, p.RecordedBefore, rows, limit-pageOverheadBytes).
+		Scan(&total, &fit, &fitSeq, &firstSeq); err != nil {
+		return 0, fmt.Errorf("measure replay page: %w", err)
+	}
+	switch {
+	case fit == total:
+		return 0, nil
+	case fit == 0:
+		return 0, eventTooLarge(firstSeq, limit)
+	}
+	p.UntilSeq, p.Limit = fitSeq, int(fit)
+	return fitSeq, nil
 }

@@ -211,23 +211,14 @@ func capEnv(t *testing.T, limit int64) (string, *eventloom.Store) {
 	return srv.URL, store
 }
 
-func TestHTTP_ReplayPagesStopBeforeTheResponseCapAndContinue(t *testing.T) {
-	ctx := context.Background()
-	const limit = 64 << 10
-	url, store := capEnv(t, limit)
-	var events []eventloom.NewEvent
-	for i := range 10 {
-		events = append(events, eventloom.NewEvent{Type: "note", Content: fmt.Sprintf("%02d %s", i, strings.Repeat("x", 20<<10))})
-	}
-	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "big", Events: events})
-	require.NoError(t, err)
-
+// readAllPages follows next_after_seq from the start and returns every seq read and the
+// number of pages, checking that each page fits in limit bytes.
+func readAllPages(t *testing.T, url, query string, limit int) ([]int64, int) {
+	t.Helper()
 	var seqs []int64
 	after, pages := int64(0), 0
 	for {
-		req, err := http.NewRequest("GET", fmt.Sprintf("%s/v1/spaces/big/events?after_seq=%d", url, after), nil)
-		require.NoError(t, err)
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := http.Get(fmt.Sprintf("%s/v1/spaces/big/events?after_seq=%d%s", url, after, query))
 		require.NoError(t, err)
 		b, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
@@ -242,13 +233,41 @@ func TestHTTP_ReplayPagesStopBeforeTheResponseCapAndContinue(t *testing.T) {
 			seqs = append(seqs, ev.Seq)
 		}
 		if page.NextAfterSeq == 0 {
-			break
+			return seqs, pages
 		}
 		require.Equal(t, page.Events[len(page.Events)-1].Seq, page.NextAfterSeq, "the cursor continues after the last event sent")
 		after = page.NextAfterSeq
+		require.Less(t, pages, 100)
 	}
-	require.Equal(t, []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, seqs, "following the cursor reads every event once, in order")
-	require.GreaterOrEqual(t, pages, 4, "10 events of 20 KiB cannot fit a 64 KiB page in fewer than 4 pages")
+}
+
+func TestHTTP_ReplayPagesStopBeforeTheResponseCapAndContinue(t *testing.T) {
+	ctx := context.Background()
+	const limit = 64 << 10
+	url, store := capEnv(t, limit)
+	var events []eventloom.NewEvent
+	for i := range 10 {
+		events = append(events, eventloom.NewEvent{Type: "note", SessionID: "plain", Content: fmt.Sprintf("%02d %s", i, strings.Repeat("x", 20<<10))})
+	}
+	// Control characters take six bytes each in JSON: 4 KiB stored, 24 KiB sent.
+	for i := range 10 {
+		events = append(events, eventloom.NewEvent{Type: "note", SessionID: "escaped", Content: fmt.Sprintf("%02d %s", i, strings.Repeat("\x01", 4<<10))})
+	}
+	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "big", Events: events})
+	require.NoError(t, err)
+
+	seqs, pages := readAllPages(t, url, "", limit)
+	want := make([]int64, 20)
+	for i := range want {
+		want[i] = int64(i + 1)
+	}
+	require.Equal(t, want, seqs, "following the cursor reads every event once, in order")
+	require.GreaterOrEqual(t, pages, 8, "20 events of 20-24 KiB cannot fit 64 KiB pages in fewer than 8")
+
+	seqs, _ = readAllPages(t, url, "&session_id=escaped&limit=1000", limit)
+	require.Equal(t, want[10:], seqs, "a session's events, paged past the cap by their encoded size")
+	seqs, _ = readAllPages(t, url, "&until_seq=5", limit)
+	require.Equal(t, want[:5], seqs, "until_seq still ends the replay")
 }
 
 func TestHTTP_ResponsesPastTheCapAre413(t *testing.T) {
