@@ -33,13 +33,13 @@ func TestServeConfig_PoolsLimitsAndJobTiming(t *testing.T) {
 	require.Equal(t, jobs.DefaultRescueStuckJobsAfter, c.rescueAfter)
 
 	c, err = parseServeConfig(env("ZAXY_WORKERS", "3", "ZAXY_DB_POOL_CONNS", "30", "ZAXY_DB_ANALYTICS_CONNS", "6",
-		"ZAXY_MAX_IN_FLIGHT", "8", "ZAXY_MAX_ANALYTICS_IN_FLIGHT", "2", "ZAXY_MAX_RESPONSE_BYTES", "1048576",
+		"ZAXY_MAX_IN_FLIGHT", "8", "ZAXY_MAX_ANALYTICS_IN_FLIGHT", "2", "ZAXY_MAX_RESPONSE_BYTES", "2097152",
 		"ZAXY_JOB_TIMEOUT", "2m", "ZAXY_RESCUE_STUCK_JOBS_AFTER", "3m"))
 	require.NoError(t, err)
 	require.Equal(t, poolSizes{hot: 30, analytics: 6, worker: 7}, c.pools)
 	require.Equal(t, 8, c.http.MaxInFlight)
 	require.Equal(t, 2, c.http.MaxAnalyticsInFlight)
-	require.EqualValues(t, 1<<20, c.http.MaxResponseBytes)
+	require.EqualValues(t, 2<<20, c.http.MaxResponseBytes)
 	require.Equal(t, 2*time.Minute, c.jobTimeout)
 	require.Equal(t, 3*time.Minute, c.rescueAfter)
 
@@ -48,7 +48,7 @@ func TestServeConfig_PoolsLimitsAndJobTiming(t *testing.T) {
 		{"ZAXY_DB_WORKER_CONNS", "1", "ZAXY_DB_WORKER_CONNS"},
 		{"ZAXY_MAX_IN_FLIGHT", "-1", "ZAXY_MAX_IN_FLIGHT"},
 		{"ZAXY_MAX_ANALYTICS_IN_FLIGHT", "x", "ZAXY_MAX_ANALYTICS_IN_FLIGHT"},
-		{"ZAXY_MAX_RESPONSE_BYTES", "1000", "ZAXY_MAX_RESPONSE_BYTES"},
+		{"ZAXY_MAX_RESPONSE_BYTES", "1048575", "ZAXY_MAX_RESPONSE_BYTES"},
 		{"ZAXY_JOB_TIMEOUT", "soon", "ZAXY_JOB_TIMEOUT"},
 		{"ZAXY_RESCUE_STUCK_JOBS_AFTER", "1m", "ZAXY_RESCUE_STUCK_JOBS_AFTER"},
 	} {

@@ -90,7 +90,7 @@ Environment:
   ZAXY_DB_WORKER_CONNS   River and its jobs' pool (default ZAXY_WORKERS + 4)
   ZAXY_MAX_IN_FLIGHT     requests one token (auth off: one space) may have in flight; more get 429 (default 32)
   ZAXY_MAX_ANALYTICS_IN_FLIGHT  analytics requests one token (auth off: one space) may have in flight (default 4)
-  ZAXY_MAX_RESPONSE_BYTES  response body cap under /v1/spaces: pages stop with a cursor, else 413 (default 4194304)
+  ZAXY_MAX_RESPONSE_BYTES  response body cap under /v1/spaces: pages stop with a cursor, else 413 (default 4194304, at least 1048576)
   ZAXY_JOB_TIMEOUT       a River job's deadline (default 10m)
   ZAXY_RESCUE_STUCK_JOBS_AFTER  a job still running after this is rescued and retried (default 15m)
   ZAXY_AUTH              on (bearer tokens on every /v1 and /mcp route, default) or off (loopback addresses only)

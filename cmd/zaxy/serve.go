@@ -83,6 +83,11 @@ func parseServeConfig(getenv func(string) string) (serveConfig, error) {
 	return c, nil
 }
 
+// minResponseBytes is the least ZAXY_MAX_RESPONSE_BYTES may be: 1 MiB holds the largest
+// checkout packet (32,000 tokens), so a checkout, which records what it surfaced, is never
+// answered 413 after recording.
+const minResponseBytes = 1 << 20
+
 // parseAPIConfig reads the HTTP API's limits, which zaxy serve and zaxy mcp share.
 func parseAPIConfig(getenv func(string) string) (api.Config, error) {
 	var c api.Config
@@ -109,8 +114,8 @@ func parseAPIConfig(getenv func(string) string) (api.Config, error) {
 	if c.MaxResponseBytes, err = envInt(getenv, "ZAXY_MAX_RESPONSE_BYTES", api.DefaultMaxResponseBytes); err != nil {
 		return c, err
 	}
-	if c.MaxResponseBytes < 64<<10 {
-		return c, fmt.Errorf("ZAXY_MAX_RESPONSE_BYTES must be at least 65536, got %d", c.MaxResponseBytes)
+	if c.MaxResponseBytes < minResponseBytes {
+		return c, fmt.Errorf("ZAXY_MAX_RESPONSE_BYTES must be at least %d, got %d", minResponseBytes, c.MaxResponseBytes)
 	}
 	return c, nil
 }
