@@ -63,15 +63,15 @@ func seedGraphs(t *testing.T, pool *pgxpool.Pool, spaces ...string) {
 	}
 }
 
-// runningSlowQueries counts the slow Cypher statements active in the database.
+// runningSlowQueries counts the slow Cypher statements active in the test's database.
 func runningSlowQueries(t *testing.T, pool *pgxpool.Pool) int {
 	var n int
 	require.NoError(t, pool.QueryRow(context.Background(),
-		`SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%range(1,3000)%' AND pid <> pg_backend_pid()`).Scan(&n))
+		`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE '%range(1,3000)%' AND pid <> pg_backend_pid()`).Scan(&n))
 	return n
 }
 
-// inFlight starts n slow Cypher calls as token on space and returns a channel closed when all
+// startSlow starts n slow Cypher calls as token on space and returns a channel closed when all
 // have returned, after waiting until the database runs all n.
 func startSlow(ctx context.Context, t *testing.T, url, space, token string, n int, watch *pgxpool.Pool) <-chan struct{} {
 	t.Helper()
@@ -126,7 +126,8 @@ func TestHTTP_AnalyticsBudgetPerTokenAnswers429AndOtherTenantsStillRead(t *testi
 	t.Cleanup(srv.Close)
 
 	slowCtx, cancel := context.WithCancel(ctx)
-	done := startSlow(slowCtx, t, srv.URL, "tenant-a", readA, 2, pool)
+	watch := db.AdminPool(t) // sees every backend's query, whatever role Cypher runs as
+	done := startSlow(slowCtx, t, srv.URL, "tenant-a", readA, 2, watch)
 	t.Cleanup(func() { cancel(); <-done })
 
 	// (i) One more analytics call from A: refused at once, with Retry-After.
@@ -145,12 +146,13 @@ func TestHTTP_AnalyticsBudgetPerTokenAnswers429AndOtherTenantsStillRead(t *testi
 	status, _, out = call(ctx, t, srv.URL, "GET", "/v1/spaces/tenant-a/events?limit=1", readA, "")
 	require.Equal(t, http.StatusOK, status, "the analytics budget leaves the hot path alone: %v", out)
 	require.True(t, stillRunning(done), "A's slow calls were still in flight when B's read returned")
-	require.Equal(t, 2, runningSlowQueries(t, pool))
+	require.Equal(t, 2, runningSlowQueries(t, watch))
+	require.EqualValues(t, 2, analytics.Stat().AcquiredConns(), "A's slow calls hold the analytics pool's connections, not the hot path's")
 
 	// Once A's calls end, A's budget is free again.
 	cancel()
 	<-done
-	require.Eventually(t, func() bool { return runningSlowQueries(t, pool) == 0 }, 20*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return runningSlowQueries(t, watch) == 0 }, 20*time.Second, 20*time.Millisecond)
 	status, _, out = call(ctx, t, srv.URL, "GET", "/v1/spaces/tenant-a/facts", readA, "")
 	require.Equal(t, http.StatusOK, status, out)
 }
@@ -165,7 +167,7 @@ func TestHTTP_InFlightBudgetWithAuthOffIsPerSpace(t *testing.T) {
 	t.Cleanup(srv.Close)
 
 	slowCtx, cancel := context.WithCancel(ctx)
-	done := startSlow(slowCtx, t, srv.URL, "space-a", "", 1, pool)
+	done := startSlow(slowCtx, t, srv.URL, "space-a", "", 1, db.AdminPool(t))
 	t.Cleanup(func() { cancel(); <-done })
 
 	status, hdr, out := call(ctx, t, srv.URL, "GET", "/v1/spaces/space-a/events?limit=1", "", "")
