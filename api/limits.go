@@ -138,7 +138,9 @@ func (f *inFlight) release(key string, analytics bool) {
 func (s *server) limitInFlight(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key := callerKey(r, s.cfg.Auth != nil)
-		analytics := AnalyticsRoute(r.Method, r.URL.EscapedPath())
+		// chi routes on the escaped path when there is one; both forms are checked so that no
+		// spelling of an analytics route escapes its budget.
+		analytics := AnalyticsRoute(r.Method, r.URL.Path) || AnalyticsRoute(r.Method, r.URL.EscapedPath())
 		if over := s.inFlight.acquire(key, analytics, s.cfg.MaxInFlight, s.cfg.MaxAnalyticsInFlight); over != "" {
 			limit, after := s.cfg.MaxInFlight, retryAfterSeconds
 			msg := fmt.Sprintf("this caller already has %d requests in flight; retry when one has finished", limit)

@@ -138,6 +138,9 @@ func TestHTTP_AnalyticsBudgetPerTokenAnswers429AndOtherTenantsStillRead(t *testi
 	require.Equal(t, "too_many_requests", e["code"])
 	require.Equal(t, "analytics", e["details"].(map[string]any)["budget"])
 	require.True(t, stillRunning(done), "the 429 came while A's slow calls were in flight")
+	// No other spelling of an analytics route runs past the budget.
+	status, _, out = call(ctx, t, srv.URL, "POST", "/v1/spaces/tenant-a/%63ypher", readA, slowCypher)
+	require.Contains(t, []int{http.StatusTooManyRequests, http.StatusNotFound}, status, out)
 
 	// (ii) B's one-row read, and A's own hot-path read, complete while A's slow calls still run.
 	status, _, out = call(ctx, t, srv.URL, "GET", "/v1/spaces/tenant-b/events?limit=1", readB, "")

@@ -111,6 +111,9 @@ func parseAPIConfig(getenv func(string) string) (api.Config, error) {
 		return c, err
 	}
 	c.MaxAnalyticsInFlight = int(n)
+	if c.MaxAnalyticsInFlight > c.MaxInFlight {
+		return c, fmt.Errorf("ZAXY_MAX_ANALYTICS_IN_FLIGHT (%d) must be at most ZAXY_MAX_IN_FLIGHT (%d)", c.MaxAnalyticsInFlight, c.MaxInFlight)
+	}
 	if c.MaxResponseBytes, err = envInt(getenv, "ZAXY_MAX_RESPONSE_BYTES", api.DefaultMaxResponseBytes); err != nil {
 		return c, err
 	}
