@@ -70,14 +70,18 @@ BEGIN
       IF ncols IS NULL OR ncols < 1 OR ncols > 32 THEN
         RAISE EXCEPTION 'ncols must be between 1 and 32' USING ERRCODE = '22023';
       END IF;
+      -- cypher() takes only a dollar-quoted constant; a $ could close it, so none may appear.
+      IF strpos(q, '$') > 0 THEN
+        RAISE EXCEPTION 'the query must not contain $' USING ERRCODE = '22023';
+      END IF;
       SELECT string_agg(format('c%%s ag_catalog.agtype', k), ', ' ORDER BY k),
              string_agg(format('c%%s::text', k), ', ' ORDER BY k)
         INTO cols, vals FROM generate_series(1, ncols) k;
-      FOR row_vals IN EXECUTE format('SELECT ARRAY[%%s] FROM ag_catalog.cypher(%2$L, %%L) AS (%%s) LIMIT %%s',
+      FOR row_vals IN EXECUTE format($s$SELECT ARRAY[%%s] FROM ag_catalog.cypher(%2$L, $zq$%%s$zq$) AS (%%s) LIMIT %%s$s$,
                                      vals, q, cols, max_rows + 1) LOOP
         FOREACH v IN ARRAY row_vals LOOP
           IF octet_length(v) > max_value_bytes THEN
-            RAISE EXCEPTION 'a value of % bytes is over the limit of % bytes', octet_length(v), max_value_bytes
+            RAISE EXCEPTION 'a value of %% bytes is over the limit of %% bytes', octet_length(v), max_value_bytes
               USING ERRCODE = 'ZX021';
           END IF;
           total := total + coalesce(octet_length(v), 4);
