@@ -75,7 +75,7 @@ BEGIN
         RAISE EXCEPTION 'the query must not contain $' USING ERRCODE = '22023';
       END IF;
       SELECT string_agg(format('c%%s ag_catalog.agtype', k), ', ' ORDER BY k),
-             string_agg(format('c%%s::text', k), ', ' ORDER BY k)
+             string_agg(format('ag_catalog.agtype_out(c%%s)::text', k), ', ' ORDER BY k)
         INTO cols, vals FROM generate_series(1, ncols) k;
       FOR row_vals IN EXECUTE format($s$SELECT ARRAY[%%s] FROM ag_catalog.cypher(%2$L, $zq$%%s$zq$) AS (%%s) LIMIT %%s$s$,
                                      vals, q, cols, max_rows + 1) LOOP
@@ -208,16 +208,16 @@ BEGIN
   EXECUTE format($q$
     SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), ''), 'UTF8')), 'hex'), count(*)
     FROM (
-      SELECT concat_ws('|', 'E', id::text, properties::text::jsonb::text) AS line FROM %1$I."Entity"
+      SELECT concat_ws('|', 'E', id::text, ag_catalog.agtype_out(properties)::text::jsonb::text) AS line FROM %1$I."Entity"
       UNION ALL
-      SELECT concat_ws('|', 'F', id::text, start_id::text, end_id::text, properties::text::jsonb::text) FROM %1$I."FACT"
+      SELECT concat_ws('|', 'F', id::text, start_id::text, end_id::text, ag_catalog.agtype_out(properties)::text::jsonb::text) FROM %1$I."FACT"
       UNION ALL
-      SELECT concat_ws('|', 'V', id::text, properties::text::jsonb::text) FROM %1$I."Value"
+      SELECT concat_ws('|', 'V', id::text, ag_catalog.agtype_out(properties)::text::jsonb::text) FROM %1$I."Value"
       UNION ALL
-      SELECT concat_ws('|', 'X', id::text, properties::text) FROM %1$I._ag_label_vertex
+      SELECT concat_ws('|', 'X', id::text, ag_catalog.agtype_out(properties)::text) FROM %1$I._ag_label_vertex
       WHERE tableoid NOT IN (%2$L::regclass, %3$L::regclass)
       UNION ALL
-      SELECT concat_ws('|', 'Y', id::text, properties::text) FROM %1$I._ag_label_edge
+      SELECT concat_ws('|', 'Y', id::text, ag_catalog.agtype_out(properties)::text) FROM %1$I._ag_label_edge
       WHERE tableoid <> %4$L::regclass
     ) have
   $q$, g, format('%I.%I', g, 'Entity'), format('%I.%I', g, 'Value'), format('%I.%I', g, 'FACT'))
