@@ -61,6 +61,7 @@ DECLARE
 BEGIN
   FOR g IN SELECT graph_name FROM age_graphs LOOP
     BEGIN
+      EXECUTE format('REVOKE ALL ON SCHEMA ag_catalog FROM %I', 'zaxy_cy_' || substr(g, 4));
       EXECUTE format('REVOKE ALL ON SCHEMA %I FROM %I', g, 'zaxy_cy_' || substr(g, 4));
       EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA %I FROM %I', g, 'zaxy_cy_' || substr(g, 4));
       EXECUTE format('DROP ROLE %I', 'zaxy_cy_' || substr(g, 4));
