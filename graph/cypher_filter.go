@@ -294,7 +294,7 @@ func CheckCypher(q string) error {
 	for i, t := range toks {
 		lower := strings.ToLower(t.text)
 		if t.kind == tokWord && cypherRefusedWords[lower] {
-			return refuse("must only read: %s (offset %d) is not allowed; use MATCH, OPTIONAL MATCH, WHERE, WITH, UNWIND, RETURN, ORDER BY, SKIP and LIMIT", strings.ToUpper(t.text), t.pos)
+			return refuse("must only read (the Cypher endpoint is read-only): %s (offset %d) is not allowed; use MATCH, OPTIONAL MATCH, WHERE, WITH, UNWIND, RETURN, ORDER BY, SKIP and LIMIT", strings.ToUpper(t.text), t.pos)
 		}
 		if t.kind != tokWord && t.kind != tokQuoted {
 			continue
@@ -306,7 +306,7 @@ func CheckCypher(q string) error {
 		// A number right before a name is never valid Cypher, and "1.f(" might read as a
 		// qualified call to a reader that does not split numbers the same way: refuse both.
 		if i > 0 && (toks[i-1].kind == tokPunct && toks[i-1].text == "." || toks[i-1].kind == tokNumber) {
-			return refuse("must not call a qualified function (%s at offset %d); call AGE's functions by their plain name", t.text, t.pos)
+			return refuse("must not call a schema-qualified function (%s at offset %d); call AGE's functions by their plain name", t.text, t.pos)
 		}
 		if t.kind == tokWord && cypherReadKeywords[lower] {
 			continue

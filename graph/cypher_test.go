@@ -128,8 +128,8 @@ func TestCheckCypher_SaysWhy(t *testing.T) {
 	for q, want := range map[string]string{
 		"RETURN pg_catalog\u000b.version()": "qualified function",
 		"RETURN query_to_xml('x',1,1,'')":   "not an allowed function",
-		"MATCH (a) DETACH DELETE a":         "must only read: DETACH",
-		"MATCH (a) SET a.x = 1":             "must only read: SET",
+		"MATCH (a) DETACH DELETE a":         "read-only): DETACH",
+		"MATCH (a) SET a.x = 1":             "read-only): SET",
 		"RETURN pg_catalog\u00a0.version()": "U+00A0",
 		"RETURN $p":                         "must not contain $",
 		"RETURN 1 /* open":                  "unterminated /* comment",
