@@ -160,3 +160,23 @@ func TestCypher_CapsBytesAndValues(t *testing.T) {
 		require.Equal(t, "query", ve.Field)
 	}
 }
+
+func TestCypher_WithoutItsSandboxFailsClosed(t *testing.T) {
+	t.Parallel()
+	db := testcontainers.NewDatabase(t)
+	app, admin := db.AppPool(t), db.AdminPool(t)
+	ctx := context.Background()
+	g := sandboxSpace(t, app, admin, "sbx-none", "alice")
+	// As when the migrating role could not create the sandbox: the graph exists, the runner not.
+	_, err := admin.Exec(ctx, fmt.Sprintf(`DROP FUNCTION zaxy_cypher.%s`, pgx.Identifier{g}.Sanitize()))
+	require.NoError(t, err)
+	_, err = Cypher(ctx, app, CypherParams{SpaceID: "sbx-none", Query: "MATCH (a:Entity) RETURN a.name"})
+	require.ErrorIs(t, err, ErrAGEOff)
+	require.ErrorContains(t, err, "no Cypher sandbox")
+	// The service cannot run cypher() itself either way: it has no EXECUTE on other runners
+	// and the runners are not executable by PUBLIC.
+	var public bool
+	require.NoError(t, admin.QueryRow(ctx, `SELECT bool_or(has_function_privilege('public', p.oid, 'EXECUTE'))
+		FROM pg_proc p WHERE p.prosecdef AND p.prorettype <> 'trigger'::regtype AND p.pronamespace IN ('public'::regnamespace, 'zaxy_cypher'::regnamespace)`).Scan(&public))
+	require.False(t, public, "no SECURITY DEFINER function of ours (triggers aside, which cannot be called) is executable by PUBLIC")
+}
