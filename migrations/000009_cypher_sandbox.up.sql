@@ -30,7 +30,7 @@ REVOKE EXECUTE ON FUNCTION zaxy_age_graph(text), zaxy_age_sync(text, text[], tex
 -- Creates (or refreshes) the sandbox role and runner of graph g. Returns whether the runner
 -- exists afterwards. Called by zaxy_age_graph; never by the service.
 CREATE FUNCTION zaxy_cypher_sandbox(g text) RETURNS boolean
-LANGUAGE plpgsql SET search_path = public, ag_catalog AS $fn$
+LANGUAGE plpgsql SET search_path = public, ag_catalog, pg_temp AS $fn$
 DECLARE
   r text := 'zaxy_cy_' || substr(g, 4);
 BEGIN
@@ -58,7 +58,7 @@ BEGIN
     CREATE OR REPLACE FUNCTION zaxy_cypher.%1$I(q text, ncols integer, max_rows integer,
                                                 max_value_bytes integer, max_bytes bigint)
     RETURNS SETOF text[]
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, ag_catalog AS $body$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, ag_catalog, pg_temp AS $body$
     DECLARE
       row_vals text[];
       cols text;
@@ -109,7 +109,7 @@ REVOKE EXECUTE ON FUNCTION zaxy_cypher_sandbox(text) FROM PUBLIC;
 
 -- As in 000004, and each new graph gets its sandbox.
 CREATE OR REPLACE FUNCTION zaxy_age_graph(p_space text) RETURNS text
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, ag_catalog AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, ag_catalog, pg_temp AS $$
 DECLARE
   g text;
 BEGIN
@@ -147,7 +147,7 @@ END $$;
 -- As in 000004, and the graph's runner goes with it (its role stays: it owns nothing else and
 -- may serve a space of the same name in another database).
 CREATE OR REPLACE FUNCTION zaxy_age_drop(p_space text) RETURNS void
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, ag_catalog AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, ag_catalog, pg_temp AS $$
 DECLARE
   g text;
 BEGIN
@@ -169,7 +169,7 @@ END $$;
 -- nothing to mirror and no graph gives two empty digests.
 CREATE FUNCTION zaxy_age_mirror_digest(p_space text,
   OUT expected text, OUT actual text, OUT expected_lines bigint, OUT actual_lines bigint)
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, ag_catalog AS $$
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, ag_catalog, pg_temp AS $$
 DECLARE
   g text;
 BEGIN
