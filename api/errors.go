@@ -69,6 +69,8 @@ func toAPIError(err error) *apiError {
 		return &apiError{status: http.StatusConflict, code: "chain_broken", message: err.Error() + " (GET /v1/spaces/{space}/verify names the broken seq)"}
 	case errors.Is(err, graph.ErrAGEOff):
 		return &apiError{status: http.StatusNotImplemented, code: "age_unavailable", message: err.Error()}
+	case errors.Is(err, graph.ErrResponseTooLarge):
+		return &apiError{status: http.StatusRequestEntityTooLarge, code: "response_too_large", message: err.Error(), details: map[string]any{"field": "query"}}
 	case errors.Is(err, graph.ErrQueryTimeout):
 		return &apiError{status: http.StatusUnprocessableEntity, code: "query_timeout", message: err.Error()}
 	case errors.Is(err, graph.ErrEntityNotFound):

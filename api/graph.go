@@ -133,7 +133,8 @@ func (s *server) projectionStatus(w http.ResponseWriter, r *http.Request) {
 const maxCypherTimeout = 30 * time.Second
 
 // cypher serves POST /v1/spaces/{space}/cypher: a read-only Cypher query on the space's AGE
-// graph, with a statement timeout (default 5 s, at most 30 s).
+// graph (graph.Cypher: filtered, sandboxed, rolled back), with a statement timeout (default
+// 5 s, at most 30 s), a row cap and a byte cap.
 func (s *server) cypher(w http.ResponseWriter, r *http.Request) {
 	space := chi.URLParam(r, "space")
 	if err := eventloom.ValidateSpaceID(space); err != nil {

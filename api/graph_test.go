@@ -92,3 +92,31 @@ func TestHTTP_AppendToATamperedChainIsRefused(t *testing.T) {
 	require.Equal(t, 409, status, out)
 	require.Equal(t, "chain_broken", out["error"].(map[string]any)["code"])
 }
+
+func TestHTTP_CypherResponsesAreBounded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	status, _ := e.do(t, "POST", "/v1/spaces/big/events", `{"type":"fact.asserted","data":{"subject":"Alice","predicate":"works at","object":"Acme"}}`)
+	require.Equal(t, 201, status)
+	e.project(t, "big")
+
+	// The probe's 89 MB answer stops at the 8 MiB byte cap, marked truncated.
+	status, out := e.do(t, "POST", "/v1/spaces/big/cypher", `{"query":"UNWIND range(1,10000) AS x RETURN range(1,2000)"}`)
+	require.Equal(t, 200, status, out)
+	require.Equal(t, true, out["truncated"])
+	require.Equal(t, "max_bytes", out["truncated_reason"])
+	rows := out["rows"].([]any)
+	require.Greater(t, len(rows), 100)
+	require.Less(t, len(rows), 1000)
+
+	// One value over 1 MiB is refused before it leaves Postgres.
+	status, out = e.do(t, "POST", "/v1/spaces/big/cypher", `{"query":"RETURN range(1,300000)"}`)
+	require.Equal(t, 413, status, out)
+	require.Equal(t, "response_too_large", out["error"].(map[string]any)["code"])
+	require.Contains(t, out["error"].(map[string]any)["message"], "1048576")
+
+	// Errors Postgres raises for the user's query are 400s naming query.
+	status, out = e.do(t, "POST", "/v1/spaces/big/cypher", `{"query":"RETURN 1 / 0"}`)
+	require.Equal(t, 400, status, out)
+	require.Equal(t, "query", out["error"].(map[string]any)["details"].(map[string]any)["field"])
+}

@@ -106,6 +106,7 @@ func (r *Report) extensions(ctx context.Context, pool *pgxpool.Pool) {
 		default:
 			r.add(Check{Name: "age", Status: StatusOK, Message: "AGE " + installed + " is on: the graph is mirrored per space"})
 			r.ageLoadable(ctx, pool)
+			r.ageMirror(ctx, pool)
 		}
 		return nil
 	})

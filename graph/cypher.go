@@ -1,17 +1,18 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/eventloom"
@@ -25,18 +26,41 @@ var ErrAGEOff = errors.New("the Apache AGE graph mirror is off")
 // ErrQueryTimeout means a Cypher query ran past its statement timeout.
 var ErrQueryTimeout = errors.New("query ran past its statement timeout")
 
+// ErrResponseTooLarge means one value of a Cypher result is larger than the per-value cap;
+// the query is refused rather than pulled into memory (HTTP 413 response_too_large).
+var ErrResponseTooLarge = errors.New("a value of the response is over the size limit")
+
+// Cypher limits and their defaults.
+const (
+	// DefaultCypherTimeout is the statement timeout when none is given.
+	DefaultCypherTimeout = 5 * time.Second
+	// DefaultCypherLimit is the row cap when none is given.
+	DefaultCypherLimit = 1000
+	// DefaultCypherMaxBytes caps the bytes of a result's values (their text, summed): past it
+	// the result stops and is marked truncated with reason "max_bytes".
+	DefaultCypherMaxBytes = 8 << 20
+	// DefaultCypherMaxValueBytes caps one value's text; a larger value refuses the query with
+	// ErrResponseTooLarge. Postgres measures it, so the value never reaches the service.
+	DefaultCypherMaxValueBytes = 1 << 20
+)
+
 // CypherParams is a read-only Cypher query against one space's graph.
 type CypherParams struct {
 	// SpaceID scopes the query: each space has its own graph, so nothing else is reachable.
 	SpaceID string
 	// Query is the Cypher text, e.g. "MATCH (a:Entity)-[f:FACT]->(b) RETURN a.name, f.predicate".
+	// It must pass CheckCypher.
 	Query string
 	// Columns is how many values each row returns (1–32). Defaults to 1.
 	Columns int
-	// Timeout is the statement timeout. Defaults to 5s.
+	// Timeout is the statement timeout. Defaults to DefaultCypherTimeout.
 	Timeout time.Duration
-	// Limit caps the rows returned. Defaults to 1000.
+	// Limit caps the rows returned. Defaults to DefaultCypherLimit.
 	Limit int
+	// MaxBytes caps the result's bytes. Defaults to DefaultCypherMaxBytes.
+	MaxBytes int64
+	// MaxValueBytes caps one value's bytes. Defaults to DefaultCypherMaxValueBytes.
+	MaxValueBytes int
 }
 
 // CypherResult holds a Cypher query's rows. Each value is JSON when the agtype value is a
@@ -45,64 +69,43 @@ type CypherResult struct {
 	Graph     string              `json:"graph"`
 	Rows      [][]json.RawMessage `json:"rows"`
 	Truncated bool                `json:"truncated"`
+	// TruncatedReason says which cap cut the result: "limit" (rows) or "max_bytes".
+	TruncatedReason string `json:"truncated_reason,omitempty"`
 }
 
 // maxCypherLen caps a query's length.
 const maxCypherLen = 10000
 
-// cypherTag quotes the query inside the SQL text; a query containing it is refused.
-const cypherTag = "$zaxy_cypher$"
-
-// AGE resolves a schema-qualified call inside Cypher (pg_catalog.f(...)) to that SQL function,
-// which runs with the service's database role and so could see more than this space's graph.
-// Unqualified calls resolve only to AGE's own functions, so queries may not qualify a call.
-// String literals and comments are blanked before the check (in one left-to-right pass, so a
-// quote inside a comment cannot hide code), and quoted names become plain ones.
-var (
-	qualifiedCall = regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_$]*\s*\.\s*[\p{L}_][\p{L}\p{N}_$]*\s*\(`)
-	cypherTokens  = regexp.MustCompile(`'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|` + "`[^`]*`" + `|//[^\n]*|(?s:/\*.*?\*/)`)
-)
-
-// blankLiterals replaces q's string literals by ”, its comments by a space and its quoted
-// names by the name q.
-func blankLiterals(q string) string {
-	return cypherTokens.ReplaceAllStringFunc(q, func(tok string) string {
-		switch tok[0] {
-		case '\'', '"':
-			return "''"
-		case '`':
-			return "q"
-		default:
-			return " "
-		}
-	})
-}
-
-// Cypher runs a read-only Cypher query on space's AGE graph, in a READ ONLY transaction with
-// a statement timeout. Give every pattern a direction: undirected matches can take minutes.
+// Cypher runs a read-only Cypher query on space's AGE graph. The query must pass CheckCypher;
+// it then runs through the graph's runner (zaxy_cypher.<graph>, owned by the space's sandbox
+// role, which can read that graph and nothing else) with a statement timeout, in a
+// transaction that is always rolled back, so even a write that got past the filter leaves
+// nothing behind. Give every pattern a direction: undirected matches can take minutes.
 func Cypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*CypherResult, error) {
-	if p.Columns == 0 {
-		p.Columns = 1
-	}
-	if p.Timeout == 0 {
-		p.Timeout = 5 * time.Second
-	}
-	if p.Limit == 0 {
-		p.Limit = 1000
-	}
-	switch q := strings.TrimSpace(p.Query); {
+	p.Columns = cmp.Or(p.Columns, 1)
+	p.Timeout = cmp.Or(p.Timeout, DefaultCypherTimeout)
+	p.Limit = cmp.Or(p.Limit, DefaultCypherLimit)
+	p.MaxBytes = cmp.Or(p.MaxBytes, DefaultCypherMaxBytes)
+	p.MaxValueBytes = cmp.Or(p.MaxValueBytes, DefaultCypherMaxValueBytes)
+	q := strings.TrimSpace(p.Query)
+	switch {
 	case q == "":
 		return nil, &eventloom.ValidationError{Field: "query", Message: "is required"}
 	case utf8.RuneCountInString(q) > maxCypherLen:
 		return nil, &eventloom.ValidationError{Field: "query", Message: fmt.Sprintf("must be at most %d characters", maxCypherLen)}
-	case strings.Contains(q, cypherTag) || strings.Contains(q, "$$"):
-		return nil, &eventloom.ValidationError{Field: "query", Message: "must not contain $$ or " + cypherTag}
-	case qualifiedCall.MatchString(blankLiterals(q)):
-		return nil, &eventloom.ValidationError{Field: "query", Message: "must not call schema-qualified functions such as pg_catalog.f(...); Cypher's own functions are allowed"}
+	}
+	if err := CheckCypher(p.Query); err != nil {
+		return nil, err
 	}
 	if p.Columns < 1 || p.Columns > 32 {
 		return nil, &eventloom.ValidationError{Field: "columns", Message: "must be between 1 and 32"}
 	}
+	return runCypher(ctx, pool, p)
+}
+
+// runCypher runs a query that passed the filter (tests call it with one that did not, to
+// prove the walls behind the filter).
+func runCypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*CypherResult, error) {
 	var installed bool
 	if err := pool.QueryRow(ctx, sql.Query("graph/age_installed")).Scan(&installed); err != nil {
 		return nil, fmt.Errorf("check for AGE: %w", err)
@@ -111,12 +114,16 @@ func Cypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*CypherRes
 		return nil, fmt.Errorf("%w: the age extension is not installed in this database (see zaxy doctor)", ErrAGEOff)
 	}
 	res := &CypherResult{Rows: [][]json.RawMessage{}}
-	err := pool.QueryRow(ctx, sql.Query("graph/age_graph_name"), p.SpaceID).Scan(&res.Graph)
+	var hasRunner bool
+	err := pool.QueryRow(ctx, sql.Query("graph/cypher_runner"), p.SpaceID).Scan(&res.Graph, &hasRunner)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("%w: space %q has no graph yet (nothing projected)", eventloom.ErrNotFound, p.SpaceID)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("find graph: %w", err)
+	}
+	if !hasRunner {
+		return nil, fmt.Errorf("%w: space %q has no Cypher sandbox (the migrating role could not create its role; see docs/operations.md, then zaxy migrate as a superuser and zaxy rebuild --space)", ErrAGEOff, p.SpaceID)
 	}
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
@@ -126,63 +133,76 @@ func Cypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*CypherRes
 	if err := loadAGE(ctx, conn.Conn()); err != nil {
 		return nil, err
 	}
-	cols := make([]string, p.Columns)
-	for i := range cols {
-		cols[i] = fmt.Sprintf("c%d ag_catalog.agtype", i+1)
-	}
-	// cypher() only accepts its query as a literal, so the text is quoted into the statement;
-	// the tag check above keeps it from closing the quote.
-	stmt := fmt.Sprintf("SELECT * FROM ag_catalog.cypher('%s', %s%s%s) AS (%s) LIMIT %d",
-		res.Graph, cypherTag, p.Query, cypherTag, strings.Join(cols, ", "), p.Limit+1)
-	err = pgx.BeginTxFunc(ctx, conn, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", p.Timeout.Milliseconds())); err != nil {
-			return err
-		}
-		// AGE's operators live in ag_catalog; our schema stays first.
-		if _, err := tx.Exec(ctx, "SET LOCAL search_path = public, ag_catalog"); err != nil {
-			return err
-		}
-		rows, err := tx.Query(ctx, stmt, pgx.QueryExecModeSimpleProtocol)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			vals := make([]*string, p.Columns)
-			dest := make([]any, p.Columns)
-			for i := range vals {
-				dest[i] = &vals[i]
-			}
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			if len(res.Rows) == p.Limit {
-				res.Truncated = true
-				break
-			}
-			row := make([]json.RawMessage, p.Columns)
-			for i, v := range vals {
-				row[i] = agtypeJSON(v)
-			}
-			res.Rows = append(res.Rows, row)
-		}
-		return rows.Err()
-	})
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
-		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) {
-			switch {
-			case pgErr.Code == "57014":
-				return nil, fmt.Errorf("%w (%s)", ErrQueryTimeout, p.Timeout)
-			case pgErr.Code == "25006":
-				return nil, &eventloom.ValidationError{Field: "query", Message: "must only read: the Cypher endpoint is read-only"}
-			case strings.HasPrefix(pgErr.Code, "42"):
-				return nil, &eventloom.ValidationError{Field: "query", Message: pgErr.Message}
-			}
-		}
-		return nil, fmt.Errorf("run cypher: %w", err)
+		return nil, fmt.Errorf("begin: %w", err)
+	}
+	// Never committed: whatever the query did is undone.
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck
+	if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", p.Timeout.Milliseconds())); err != nil {
+		return nil, fmt.Errorf("set timeout: %w", err)
+	}
+	stmt := fmt.Sprintf(sql.Query("graph/cypher_run"), pgx.Identifier{"zaxy_cypher", res.Graph}.Sanitize())
+	if err := readCypherRows(ctx, tx, stmt, p, res); err != nil {
+		return nil, cypherError(err, p)
 	}
 	return res, nil
+}
+
+// readCypherRows runs the runner and collects its rows into res, stopping at the row and
+// byte caps.
+func readCypherRows(ctx context.Context, tx pgx.Tx, stmt string, p CypherParams, res *CypherResult) error {
+	rows, err := tx.Query(ctx, stmt, p.Query, p.Columns, p.Limit, p.MaxValueBytes, p.MaxBytes)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var total int64
+	for rows.Next() {
+		var vals []pgtype.Text
+		if err := rows.Scan(&vals); err != nil {
+			return err
+		}
+		if len(res.Rows) == p.Limit {
+			res.Truncated, res.TruncatedReason = true, "limit"
+			break
+		}
+		row := make([]json.RawMessage, len(vals))
+		size := int64(0)
+		for i, v := range vals {
+			row[i] = agtypeJSON(v)
+			size += int64(len(row[i]))
+		}
+		if total+size > p.MaxBytes {
+			res.Truncated, res.TruncatedReason = true, "max_bytes"
+			break
+		}
+		total += size
+		res.Rows = append(res.Rows, row)
+	}
+	return rows.Err()
+}
+
+// cypherError maps a failure of the user's query: a timeout, a value over the cap, and the
+// errors Postgres and AGE raise for bad input (data exceptions, syntax and access errors,
+// an unknown schema, AGE's internal errors on odd queries) become errors on the field query.
+func cypherError(err error, p CypherParams) error {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return fmt.Errorf("run cypher: %w", err)
+	}
+	switch {
+	case pgErr.Code == "57014":
+		return fmt.Errorf("%w (%s)", ErrQueryTimeout, p.Timeout)
+	case pgErr.Code == "ZX021":
+		return fmt.Errorf("%w: %s (max_value_bytes %d)", ErrResponseTooLarge, pgErr.Message, p.MaxValueBytes)
+	case pgErr.Code == "25006":
+		return &eventloom.ValidationError{Field: "query", Message: "must only read: the Cypher endpoint is read-only"}
+	case strings.HasPrefix(pgErr.Code, "22"), strings.HasPrefix(pgErr.Code, "42"),
+		pgErr.Code == "3F000", pgErr.Code == "XX000", pgErr.Code == "2202E", pgErr.Code == "0A000":
+		return &eventloom.ValidationError{Field: "query", Message: pgErr.Message}
+	}
+	return fmt.Errorf("run cypher: %w", err)
 }
 
 // loadAGE loads the AGE library into the session, from $libdir/plugins (allowed for any
@@ -199,13 +219,13 @@ func loadAGE(ctx context.Context, conn *pgx.Conn) error {
 
 // agtypeJSON turns an agtype value's text into JSON: scalars, maps and lists are JSON already;
 // vertices, edges and paths carry a ::type suffix and are returned as strings.
-func agtypeJSON(v *string) json.RawMessage {
-	if v == nil {
+func agtypeJSON(v pgtype.Text) json.RawMessage {
+	if !v.Valid {
 		return json.RawMessage("null")
 	}
-	if json.Valid([]byte(*v)) {
-		return json.RawMessage(*v)
+	if json.Valid([]byte(v.String)) {
+		return json.RawMessage(v.String)
 	}
-	b, _ := json.Marshal(*v)
+	b, _ := json.Marshal(v.String)
 	return b
 }

@@ -1,33 +1,253 @@
 package graph
 
 import (
+	"errors"
+	"regexp"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/eventloom"
 )
 
-func TestQualifiedCallsAreFoundOutsideLiteralsOnly(t *testing.T) {
-	refused := []string{
-		"RETURN pg_catalog.current_user()",
-		"RETURN pg_catalog . current_user ()",
-		"RETURN `pg_catalog`.current_user()",
-		"RETURN public.zaxy_verify('x')",
-		"RETURN 1 // it's\nRETURN pg_catalog.now() // '",
-		"RETURN 'a' + pg_catalog.now() + 'b'",
-		"RETURN /* ' */ pg_catalog.now() /* ' */",
-		"RETURN 'unterminated pg_catalog.now()",
+// cypherEscapes are the payloads of issue 12 and their variants: each must be refused.
+var cypherEscapes = []string{
+	"RETURN pg_catalog\u000b.concat(pg_catalog\u000b.to_json(pg_catalog\u000b.version()))",
+	"RETURN pg_catalog\f.version()",
+	"RETURN pg_catalog.version()",
+	"RETURN pg_catalog . current_user ()",
+	"RETURN `pg_catalog`.current_user()",
+	"RETURN pg_catalog.`current_user`()",
+	"RETURN pg_catalog/**/./**/version/**/()",
+	"RETURN pg_catalog // x\n.version()",
+	"RETURN pg_catalog\u00a0.version()",
+	"RETURN pg_catalog\u2003.version()",
+	"RETURN pg_catalog\u3000.version()",
+	"RETURN pg_catalog\u200b.version()",
+	"RETURN pg_catalog\uff0eversion()",
+	"RETURN public.zaxy_age_drop('other')",
+	"RETURN query_to_xml('select * from api_tokens', true, true, '')",
+	"RETURN query_to_xml('select * from events', true, true, '')",
+	"RETURN pg_catalog\u000b.query_to_xml('select 1', true, true, '')",
+	"RETURN pg_terminate_backend(1)",
+	"MATCH (a) RETURN pg_terminate_backend(toInteger(a.id))",
+	"RETURN ag_catalog.cypher('zs_000000000000000000000000', 'MATCH (a) SET a.name = 1')",
+	"RETURN cypher('zs_000000000000000000000000', 'MATCH (a) SET a.name = 1')",
+	"RETURN `cypher`('g', 'MATCH (a) DETACH DELETE a')",
+	"MATCH (a:Entity) DETACH DELETE a",
+	"MATCH (a:Entity) DELETE a",
+	"MATCH (a:Entity) SET a.name = 'x'",
+	"MATCH (a:Entity) REMOVE a.name",
+	"MATCH (a:Entity)\u000bSET a.name = 'x'",
+	"CREATE (a:Entity {name: 'x'})",
+	"MERGE (a:Entity {name: 'x'}) RETURN a",
+	"MERGE (a:Entity {name: 'x'}) ON CREATE SET a.n = 1 RETURN a",
+	"CALL db.labels() YIELD label RETURN label",
+	"LOAD CSV FROM 'file:///etc/passwd' AS l RETURN l",
+	"UNWIND [1] AS x FOREACH (y IN [1] | CREATE (:E))",
+	"RETURN $x",
+	"RETURN 1 $$ ) x; select 1 --",
+	"RETURN '$zaxy_cypher$'",
+	"RETURN 1 /* unterminated",
+	"RETURN 'unterminated",
+	`RETURN "unterminated\"`,
+	"RETURN `unterminated",
+	"RETURN ``.f()",
+	"RETURN 1::text",
+	"RETURN 'a' + pg_catalog.now() + 'b'",
+	"RETURN /* ' */ pg_catalog.now() /* ' */",
+	"RETURN 1 +/* x */ pg_catalog.now()",
+	"RETURN 1 +// x\n pg_catalog.now()",
+	"RETURN set_config('role', 'zaxy_app', true)",
+	"RETURN current_setting('is_superuser')",
+	"RETURN nextval('events_seq_seq')",
+	"RETURN lo_import('/etc/passwd')",
+	"RETURN age_prepare_cypher('g', 'q')",
+	"RETURN create_barbell_graph('g', 1, 'v', null, 1, 'e', null, 'e')",
+	"RETURN delete_global_graphs('g')",
+	"RETURN 1 @> 2",
+	"RETURN 1 OPERATOR(pg_catalog.+) 2",
+	"RETURN 'a' || 'b'",
+	"RETURN 1 \\ 2",
+	"RETURN 1; RETURN 2",
+	"EXPLAIN MATCH (a) RETURN a",
+	"RETURN 'bad \\x escape'",
+	"RETURN count.f(1)",
+	"RETURN x.`y`(1)",
+	"RETURN a.b.c(1)",
+	"RETURN 1\x00",
+	"RETURN \xff",
+	"",
+	"   \v\f ",
+	"// only a comment",
+}
+
+// cypherReads are ordinary read queries: each must be accepted.
+var cypherReads = []string{
+	"MATCH (a:Entity)-[f:FACT]->(b) RETURN a.name, f.predicate",
+	"MATCH (e:Entity) WHERE e.name = 'pg_catalog.now()' RETURN e.name",
+	`MATCH (e:Entity) WHERE e.name = "x.y(z)" RETURN size(e.name)`,
+	"MATCH (e:Entity) RETURN coalesce(e.name, e.id) // pg_catalog.now()",
+	"MATCH (e:Entity) RETURN toUpper(e.name), e.`odd name`",
+	"MATCH (e:Entity) RETURN e.`set`, e.`delete me`",
+	"OPTIONAL MATCH (a:Entity)-[f:FACT]->(b:Entity) WITH a, count(f) AS n WHERE n > 1 RETURN a.name, n ORDER BY n DESC SKIP 1 LIMIT 10",
+	"UNWIND range(1, 3) AS x RETURN x * 2.5e1, x % 2, x ^ 2, -x, 0x1F, .5, 1.",
+	"MATCH (a:Entity) WHERE a.name STARTS WITH 'A' OR a.name ENDS WITH 'z' AND NOT a.name CONTAINS 'q' RETURN DISTINCT a.name",
+	"MATCH (a:Entity) WHERE a.name =~ '.*x.*' AND a.invalidated_seq IS NULL AND a.kinds IS NOT NULL RETURN a",
+	"MATCH p = (a:Entity)-[:FACT*1..2]->(b) RETURN length(p), nodes(p), relationships(p)",
+	"MATCH (a:Entity)<-[f:FACT]-(b) RETURN CASE WHEN f.version > 1 THEN 'new' ELSE 'old' END",
+	"MATCH (a:Entity) RETURN collect(a.name)[0..2], keys(a), properties(a), labels(a), id(a)",
+	"RETURN 'it''s', \"say \"\"hi\"\"\", 'tab\\t\\u0024 \\U0001F600', [x IN [1,2,3] WHERE x > 1 | x]",
+	"MATCH (a:Entity) /* a comment with pg_catalog.now() and ' and \" */ RETURN a.name",
+	"RETURN 'é ünïcødé \u00a0 inside a string is fine'",
+	"MATCH (a:Entity)\v\f\r\n\tRETURN a.name",
+	"MATCH (a:Entity) WHERE exists(a.name) AND a.version <> 2 AND a.version >= 1 AND a.version <= 9 RETURN a.name",
+	"MATCH (a:Entity) WHERE a.version IN [1, 2] XOR true RETURN {name: a.name, v: a.version}",
+	"MATCH (a:Entity) RETURN a.name UNION MATCH (b:Value) RETURN b.value",
+}
+
+func TestCheckCypher_RefusesEveryEscapeOnTheQueryField(t *testing.T) {
+	for _, q := range cypherEscapes {
+		err := CheckCypher(q)
+		require.Error(t, err, "%q", q)
+		var ve *eventloom.ValidationError
+		require.True(t, errors.As(err, &ve), "%q: %v", q, err)
+		require.Equal(t, "query", ve.Field, "%q", q)
 	}
-	for _, q := range refused {
-		require.True(t, qualifiedCall.MatchString(blankLiterals(q)), q)
+}
+
+func TestCheckCypher_AcceptsReadQueries(t *testing.T) {
+	for _, q := range cypherReads {
+		require.NoError(t, CheckCypher(q), "%q", q)
 	}
-	allowed := []string{
-		"MATCH (a:Entity)-[f:FACT]->(b) RETURN a.name, f.predicate",
-		"MATCH (e:Entity) WHERE e.name = 'pg_catalog.now()' RETURN e.name",
-		`MATCH (e:Entity) WHERE e.name = "x.y(z)" RETURN size(e.name)`,
-		"MATCH (e:Entity) RETURN coalesce(e.name, e.id) // pg_catalog.now()",
-		"MATCH (e:Entity) RETURN toUpper(e.name), e.`odd name`",
+}
+
+func TestCheckCypher_SaysWhy(t *testing.T) {
+	for q, want := range map[string]string{
+		"RETURN pg_catalog\u000b.version()": "qualified function",
+		"RETURN query_to_xml('x',1,1,'')":   "not an allowed function",
+		"MATCH (a) DETACH DELETE a":         "read-only): DETACH",
+		"MATCH (a) SET a.x = 1":             "read-only): SET",
+		"RETURN pg_catalog\u00a0.version()": "U+00A0",
+		"RETURN $p":                         "must not contain $",
+		"RETURN 1 /* open":                  "unterminated /* comment",
+		"RETURN 'open":                      "unterminated string",
+		"RETURN 1 @> 2":                     `operator "@>"`,
+		"RETURN 1::text":                    ":: casts",
+	} {
+		require.ErrorContains(t, CheckCypher(q), want, q)
 	}
-	for _, q := range allowed {
-		require.False(t, qualifiedCall.MatchString(blankLiterals(q)), q)
+}
+
+// The fuzz target's independent check: a second, simpler scanner blanks strings, comments
+// and quoted names (a quoted name becomes Q), and regular expressions over what is left look
+// for what the filter must never accept.
+var (
+	ws            = `[\t\n\v\f\r ]`
+	fuzzQualified = regexp.MustCompile(`[A-Za-z0-9_Q]` + ws + `*\.` + ws + `*[A-Za-z_Q][A-Za-z0-9_]*` + ws + `*\(`)
+	fuzzWrite     = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9_])(create|merge|set|delete|detach|remove|call|yield|foreach|load|operator)([^A-Za-z0-9_]|$)`)
+	fuzzCall      = regexp.MustCompile(`(?:^|[^A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_]*|Q)` + ws + `*\(`)
+)
+
+func blankForFuzz(q string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case c == '\'' || c == '"':
+			b.WriteString("''")
+			i++
+			for ; i < len(q); i++ {
+				if q[i] == '\\' {
+					i++
+				} else if q[i] == c {
+					if i+1 < len(q) && q[i+1] == c {
+						i++
+						continue
+					}
+					break
+				}
+			}
+			if i >= len(q) {
+				return "", false
+			}
+		case c == '`':
+			b.WriteString("Q")
+			for i++; i < len(q); i++ {
+				if q[i] == '`' {
+					if i+1 < len(q) && q[i+1] == '`' {
+						i++
+						continue
+					}
+					break
+				}
+			}
+			if i >= len(q) {
+				return "", false
+			}
+		case strings.HasPrefix(q[i:], "/*"):
+			end := strings.Index(q[i+2:], "*/")
+			if end < 0 {
+				return "", false
+			}
+			b.WriteByte(' ')
+			i += 2 + end + 1
+		case strings.HasPrefix(q[i:], "//"):
+			for i < len(q) && q[i] != '\n' && q[i] != '\r' {
+				i++
+			}
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
 	}
+	return b.String(), true
+}
+
+func FuzzCypherFilter(f *testing.F) {
+	for _, q := range append(append([]string{}, cypherEscapes...), cypherReads...) {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		err := CheckCypher(q)
+		if err != nil {
+			var ve *eventloom.ValidationError
+			if !errors.As(err, &ve) || ve.Field != "query" {
+				t.Fatalf("%q: error %v is not a ValidationError on query", q, err)
+			}
+			return
+		}
+		if !utf8.ValidString(q) || strings.ContainsAny(q, "$\x00") {
+			t.Fatalf("%q: accepted invalid UTF-8, NUL or $", q)
+		}
+		code, ok := blankForFuzz(q)
+		if !ok {
+			t.Fatalf("%q: accepted an unterminated string, comment or quoted name", q)
+		}
+		for i := 0; i < len(code); i++ {
+			if c := code[i]; c >= 0x7f || c < 0x20 && !strings.ContainsRune("\t\n\v\f\r", rune(c)) {
+				t.Fatalf("%q: accepted byte %#x outside strings", q, c)
+			}
+		}
+		if m := fuzzQualified.FindString(code); m != "" {
+			t.Fatalf("%q: accepted a qualified call %q", q, m)
+		}
+		if m := fuzzWrite.FindString(code); m != "" {
+			t.Fatalf("%q: accepted a write or procedural word %q", q, m)
+		}
+		if strings.Contains(code, "::") {
+			t.Fatalf("%q: accepted a cast", q)
+		}
+		for _, m := range fuzzCall.FindAllStringSubmatch(code, -1) {
+			name := strings.ToLower(m[1])
+			if name == "q" {
+				continue // a quoted name: the filter checks its text, which blanking hid
+			}
+			if !cypherFunctions[name] && !cypherReadKeywords[name] {
+				t.Fatalf("%q: accepted a call of %q", q, m[1])
+			}
+		}
+	})
 }

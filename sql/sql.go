@@ -2,7 +2,8 @@
 // domain package that owns them (sql/<package>/<name>.sql). DDL never lives here: it belongs
 // to migrations/. Queries are fixed text with positional parameters; the one exception is the
 // vector lane's, whose dimension is formatted in as an integer literal (%[1]d) because the
-// HNSW index is on an expression of that dimension and the query must name the same one.
+// HNSW index is on an expression of that dimension and the query must name the same one; and
+// graph/cypher_run, whose function (a space's Cypher runner) is a quoted identifier formatted in.
 package sql
 
 import (

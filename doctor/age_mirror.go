@@ -1,0 +1,47 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/sql"
+)
+
+// ageMirror compares, for every space, a digest of its AGE graph with the digest of what the
+// relational graph says the mirror should hold (vertex and edge ids, endpoints, properties).
+// A graph changed behind the service's back, or a mirror that missed writes, fails with the
+// remedy to rebuild that space.
+func (r *Report) ageMirror(ctx context.Context, pool *pgxpool.Pool) {
+	rows, err := pool.Query(ctx, sql.Query("doctor/age_mirror"))
+	if err != nil {
+		r.add(Check{Name: "age_mirror", Status: StatusFail, Message: err.Error()})
+		return
+	}
+	var space, expected, actual string
+	var expectedLines, actualLines int64
+	var diverged, remedies []string
+	n := 0
+	_, err = pgx.ForEachRow(rows, []any{&space, &expected, &actual, &expectedLines, &actualLines}, func() error {
+		n++
+		if expected != actual {
+			diverged = append(diverged, fmt.Sprintf("%s (%d vertices and edges expected, %d found)", space, expectedLines, actualLines))
+			remedies = append(remedies, "zaxy rebuild --space "+space)
+		}
+		return nil
+	})
+	if err != nil {
+		r.add(Check{Name: "age_mirror", Status: StatusFail, Message: err.Error()})
+		return
+	}
+	if len(diverged) > 0 {
+		r.add(Check{Name: "age_mirror", Status: StatusFail,
+			Message: fmt.Sprintf("%d of %d spaces have an AGE graph that differs from the relational graph: %s", len(diverged), n, strings.Join(diverged, "; ")),
+			Remedy:  "rebuild each from the log: " + strings.Join(remedies, "; ")})
+		return
+	}
+	r.add(Check{Name: "age_mirror", Status: StatusOK, Message: fmt.Sprintf("%d spaces: every AGE graph matches the relational graph", n)})
+}

@@ -1,0 +1,182 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+// sandboxSpace appends an event to space (so it exists), creates its AGE graph and puts one
+// Entity vertex named name in it, as a superuser behind the service's back.
+func sandboxSpace(t *testing.T, app, admin *pgxpool.Pool, space, name string) string {
+	t.Helper()
+	ctx := context.Background()
+	_, err := eventloom.NewStore(app, nil, nil).Append(ctx, &eventloom.AppendParams{
+		SpaceID: space, Events: []eventloom.NewEvent{{Type: "note", Content: "secret of " + space}}})
+	require.NoError(t, err)
+	var g string
+	require.NoError(t, app.QueryRow(ctx, `SELECT zaxy_age_graph($1)`, space).Scan(&g))
+	conn, err := admin.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	require.NoError(t, loadAGE(ctx, conn.Conn()))
+	_, err = conn.Exec(ctx, fmt.Sprintf(`SELECT * FROM ag_catalog.cypher('%s', $$CREATE (:Entity {name: '%s'})$$) AS (a ag_catalog.agtype)`, g, name))
+	require.NoError(t, err)
+	return g
+}
+
+// runRaw runs q through space's runner as the service does, but without the filter.
+func runRaw(t *testing.T, app *pgxpool.Pool, space, q string) (*CypherResult, error) {
+	t.Helper()
+	return runCypher(context.Background(), app, CypherParams{SpaceID: space, Query: q, Columns: 1,
+		Timeout: DefaultCypherTimeout, Limit: 10, MaxBytes: DefaultCypherMaxBytes, MaxValueBytes: DefaultCypherMaxValueBytes})
+}
+
+func requireDenied(t *testing.T, err error, q string) {
+	t.Helper()
+	require.Error(t, err, q)
+	var ve *eventloom.ValidationError
+	require.True(t, errors.As(err, &ve), "%s: %v", q, err)
+	require.Equal(t, "query", ve.Field)
+}
+
+func TestCypherSandbox_RoleCannotReachBeyondItsGraph(t *testing.T) {
+	t.Parallel()
+	db := testcontainers.NewDatabase(t)
+	app, admin := db.AppPool(t), db.AdminPool(t)
+	ctx := context.Background()
+	sandboxSpace(t, app, admin, "sbx-a", "alice")
+	gB := sandboxSpace(t, app, admin, "sbx-b", "bob")
+	_, err := admin.Exec(ctx, `INSERT INTO api_tokens (token_id, hash, scope, spaces) VALUES ('0123456789ab', sha256('x'), 'read', '{sbx-b}')`)
+	require.NoError(t, err)
+
+	// Its own graph is readable.
+	res, err := runRaw(t, app, "sbx-a", "MATCH (a:Entity) RETURN a.name")
+	require.NoError(t, err)
+	require.Equal(t, `"alice"`, string(res.Rows[0][0]))
+
+	// Everything else is refused, each with a 400 on query (permission denied is SQLSTATE 42501).
+	for _, q := range []string{
+		"RETURN query_to_xml('SELECT count(*) FROM events', true, true, '')",
+		"RETURN query_to_xml('SELECT * FROM api_tokens', true, true, '')",
+		"RETURN query_to_xml('SELECT * FROM entities', true, true, '')",
+		fmt.Sprintf(`RETURN query_to_xml('SELECT * FROM %s."Entity"', true, true, '')`, gB),
+		"RETURN query_to_xml('SELECT zaxy_age_drop(''sbx-b'')', true, true, '')",
+		"RETURN query_to_xml('SELECT set_config(''role'', ''zaxy_app'', true)', true, true, '')",
+		"RETURN query_to_xml('SET ROLE zaxy_app', true, true, '')",
+		"RETURN query_to_xml('CREATE TABLE public.owned (x int)', true, true, '')",
+	} {
+		_, err := runRaw(t, app, "sbx-a", q)
+		requireDenied(t, err, q)
+	}
+
+	// It cannot terminate the service's own backends.
+	victim, err := app.Acquire(ctx)
+	require.NoError(t, err)
+	defer victim.Release()
+	var pid int
+	require.NoError(t, victim.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&pid))
+	_, err = runRaw(t, app, "sbx-a", fmt.Sprintf("RETURN pg_terminate_backend(%d)", pid))
+	requireDenied(t, err, "pg_terminate_backend")
+	var one int
+	require.NoError(t, victim.QueryRow(ctx, `SELECT 1`).Scan(&one), "the service's backend survived")
+
+	// It runs as a role that owns only its runner and belongs to no role.
+	var owned, memberOf int
+	require.NoError(t, admin.QueryRow(ctx, `
+		SELECT (SELECT count(*) FROM pg_class WHERE relowner = r.oid) + (SELECT count(*) FROM pg_namespace WHERE nspowner = r.oid)
+		       + (SELECT count(*) FROM pg_proc WHERE proowner = r.oid) - 1,
+		       (SELECT count(*) FROM pg_auth_members WHERE member = r.oid)
+		FROM pg_roles r WHERE rolname = 'zaxy_cy_' || substr((SELECT graph_name FROM age_graphs WHERE space_id = 'sbx-a'), 4)`).Scan(&owned, &memberOf))
+	require.Zero(t, owned)
+	require.Zero(t, memberOf)
+}
+
+func TestCypherSandbox_WritesAreAlwaysRolledBack(t *testing.T) {
+	t.Parallel()
+	db := testcontainers.NewDatabase(t)
+	app, admin := db.AppPool(t), db.AdminPool(t)
+	ctx := context.Background()
+	g := sandboxSpace(t, app, admin, "sbx-w", "alice")
+	// AGE ignores grants and READ ONLY for these; whatever they did, nothing is committed.
+	for _, q := range []string{
+		"MATCH (a:Entity) SET a.name = 'pwned' RETURN a.name",
+		"MATCH (a:Entity) REMOVE a.name RETURN a",
+		"MATCH (a:Entity) DETACH DELETE a RETURN 1",
+		"CREATE (a:Entity {name: 'mallory'}) RETURN a.name",
+	} {
+		_, _ = runRaw(t, app, "sbx-w", q)
+	}
+	var names []string
+	rows, err := admin.Query(ctx, fmt.Sprintf(`SELECT ag_catalog.agtype_out(properties)::text FROM %s."Entity"`, pgx.Identifier{g}.Sanitize()))
+	require.NoError(t, err)
+	names, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	require.Len(t, names, 1)
+	require.Contains(t, names[0], `"alice"`)
+}
+
+func TestCypher_CapsBytesAndValues(t *testing.T) {
+	t.Parallel()
+	db := testcontainers.NewDatabase(t)
+	app, admin := db.AppPool(t), db.AdminPool(t)
+	ctx := context.Background()
+	sandboxSpace(t, app, admin, "sbx-cap", "alice")
+
+	// One value over the per-value cap is refused in Postgres.
+	_, err := Cypher(ctx, app, CypherParams{SpaceID: "sbx-cap", Query: "RETURN range(1, 100000)", MaxValueBytes: 1000})
+	require.ErrorIs(t, err, ErrResponseTooLarge)
+	require.ErrorContains(t, err, "1000")
+
+	// Many small rows stop at the byte cap, marked truncated with the reason.
+	res, err := Cypher(ctx, app, CypherParams{SpaceID: "sbx-cap", Query: "UNWIND range(1, 500) AS x RETURN range(1, 20)", MaxBytes: 2000})
+	require.NoError(t, err)
+	require.True(t, res.Truncated)
+	require.Equal(t, "max_bytes", res.TruncatedReason)
+	require.NotEmpty(t, res.Rows)
+	require.Less(t, len(res.Rows), 500)
+
+	// The row cap still applies.
+	res, err = Cypher(ctx, app, CypherParams{SpaceID: "sbx-cap", Query: "UNWIND range(1, 50) AS x RETURN x", Limit: 7})
+	require.NoError(t, err)
+	require.Len(t, res.Rows, 7)
+	require.Equal(t, "limit", res.TruncatedReason)
+
+	// Client errors raised while running the query are 400s on query, not 500s.
+	for _, q := range []string{"RETURN 1 / 0", "MATCH (a:Entity) RETURN a.name + [1] * 'x'"} {
+		_, err := Cypher(ctx, app, CypherParams{SpaceID: "sbx-cap", Query: q})
+		var ve *eventloom.ValidationError
+		var pgErr *pgconn.PgError
+		require.True(t, errors.As(err, &ve), "%s: %v (pg %v)", q, err, errors.As(err, &pgErr))
+		require.Equal(t, "query", ve.Field)
+	}
+}
+
+func TestCypher_WithoutItsSandboxFailsClosed(t *testing.T) {
+	t.Parallel()
+	db := testcontainers.NewDatabase(t)
+	app, admin := db.AppPool(t), db.AdminPool(t)
+	ctx := context.Background()
+	g := sandboxSpace(t, app, admin, "sbx-none", "alice")
+	// As when the migrating role could not create the sandbox: the graph exists, the runner not.
+	_, err := admin.Exec(ctx, fmt.Sprintf(`DROP FUNCTION zaxy_cypher.%s`, pgx.Identifier{g}.Sanitize()))
+	require.NoError(t, err)
+	_, err = Cypher(ctx, app, CypherParams{SpaceID: "sbx-none", Query: "MATCH (a:Entity) RETURN a.name"})
+	require.ErrorIs(t, err, ErrAGEOff)
+	require.ErrorContains(t, err, "no Cypher sandbox")
+	// The service cannot run cypher() itself either way: it has no EXECUTE on other runners
+	// and the runners are not executable by PUBLIC.
+	var public bool
+	require.NoError(t, admin.QueryRow(ctx, `SELECT bool_or(has_function_privilege('public', p.oid, 'EXECUTE'))
+		FROM pg_proc p WHERE p.prosecdef AND p.prorettype <> 'trigger'::regtype AND p.pronamespace IN ('public'::regnamespace, 'zaxy_cypher'::regnamespace)`).Scan(&public))
+	require.False(t, public, "no SECURITY DEFINER function of ours (triggers aside, which cannot be called) is executable by PUBLIC")
+}
