@@ -155,8 +155,12 @@ func (s *server) cypher(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, &eventloom.ValidationError{Field: "limit", Message: "must be between 1 and 10000"})
 		return
 	}
+	// The values' text may grow when encoded (a vertex's text form becomes a JSON string with
+	// its quotes escaped), so the result stops at half the response cap and is marked
+	// truncated; the response cap stays the backstop.
 	res, err := graph.Cypher(r.Context(), s.analytics, graph.CypherParams{
 		SpaceID: space, Query: req.Query, Columns: req.Columns, Timeout: timeout, Limit: req.Limit,
+		MaxBytes: s.cfg.MaxResponseBytes / 2,
 	})
 	if err != nil {
 		writeError(w, r, s.logger, err)

@@ -100,7 +100,7 @@ func TestHTTP_CypherResponsesAreBounded(t *testing.T) {
 	require.Equal(t, 201, status)
 	e.project(t, "big")
 
-	// The probe's 89 MB answer stops at the 8 MiB byte cap, marked truncated.
+	// The probe's 89 MB answer stops at the byte cap (half the 4 MiB response cap), marked truncated.
 	status, out := e.do(t, "POST", "/v1/spaces/big/cypher", `{"query":"UNWIND range(1,10000) AS x RETURN range(1,2000)"}`)
 	require.Equal(t, 200, status, out)
 	require.Equal(t, true, out["truncated"])
