@@ -365,3 +365,33 @@ func TestHTTP_TruncatedOrStalledBodiesAre4xxPromptly(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, 201, resp.StatusCode)
 }
+
+// TestHTTP_TerminatedBackendIs503 ends the server's own database connections (SQLSTATE
+// 57P01, as in a restart) and expects 503 for a request that meets one, then recovery.
+func TestHTTP_TerminatedBackendIs503(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	cfg, err := pgxpool.ParseConfig(db.AppURL)
+	require.NoError(t, err)
+	cfg.MaxConns = 1
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	srv := httptest.NewServer(api.NewHandler(api.Config{}, eventloom.NewStore(pool, nil, nil), nil))
+	t.Cleanup(srv.Close)
+	b := &boundaryServer{url: srv.URL, db: db}
+	note := map[string]string{"Content-Type": jsonType}
+	status, _, _ := b.send(t, "POST", "/v1/spaces/s/events", `{"type":"note"}`, note)
+	require.Equal(t, 201, status)
+	var killed int
+	require.NoError(t, db.AdminPool(t).QueryRow(ctx, `SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = current_database() AND usename = $1) k`, testcontainers.TestAppRole).Scan(&killed))
+	require.Equal(t, 1, killed)
+	status, code, hdr := b.send(t, "GET", "/v1/spaces/s/events", "", nil)
+	require.Equal(t, 503, status, code)
+	require.Equal(t, "database_unavailable", code)
+	require.Equal(t, "5", hdr.Get("Retry-After"))
+	status, _, _ = b.send(t, "GET", "/v1/spaces/s/events", "", nil)
+	require.Equal(t, 200, status, "the pool replaces the dead connection")
+}
