@@ -166,28 +166,35 @@ func (s *server) requireJSON(next http.Handler) http.Handler {
 // bodyDeadline is middleware that bounds the wait for each read of a request body: a client
 // that sends fewer bytes than its Content-Length and then closes gets 400 body_incomplete, and
 // one that stops sending for BodyIdleTimeout gets 408 body_timeout, instead of the request
-// waiting for its overall deadline and ending as a 500.
+// waiting for its overall deadline and ending as a 500. A body that trickles in never gets
+// more than RequestTimeout in all.
 func (s *server) bodyDeadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil && r.Body != http.NoBody && r.RemoteAddr != "" {
-			r.Body = &deadlineBody{ReadCloser: r.Body, rc: http.NewResponseController(w), idle: s.cfg.BodyIdleTimeout}
+			r.Body = &deadlineBody{ReadCloser: r.Body, rc: http.NewResponseController(w),
+				idle: s.cfg.BodyIdleTimeout, limit: time.Now().Add(s.cfg.RequestTimeout)}
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// deadlineBody extends the connection's read deadline by idle before every read and turns
-// the failures of a short or stalled body into a *bodyError.
+// deadlineBody extends the connection's read deadline by idle (but never past limit) before
+// every read and turns the failures of a short or stalled body into a *bodyError.
 type deadlineBody struct {
 	io.ReadCloser
-	rc   *http.ResponseController
-	idle time.Duration
-	done bool
+	rc    *http.ResponseController
+	idle  time.Duration
+	limit time.Time
+	done  bool
 }
 
 func (b *deadlineBody) Read(p []byte) (int, error) {
 	if !b.done {
-		_ = b.rc.SetReadDeadline(time.Now().Add(b.idle))
+		deadline := time.Now().Add(b.idle)
+		if deadline.After(b.limit) {
+			deadline = b.limit
+		}
+		_ = b.rc.SetReadDeadline(deadline)
 	}
 	n, err := b.ReadCloser.Read(p)
 	switch {

@@ -395,3 +395,30 @@ func TestHTTP_TerminatedBackendIs503(t *testing.T) {
 	status, _, _ = b.send(t, "GET", "/v1/spaces/s/events", "", nil)
 	require.Equal(t, 200, status, "the pool replaces the dead connection")
 }
+
+// TestHTTP_TricklingBodyEndsAtTheRequestTimeout: a client sending a byte just inside the idle
+// timeout each time cannot hold the request past RequestTimeout.
+func TestHTTP_TricklingBodyEndsAtTheRequestTimeout(t *testing.T) {
+	t.Parallel()
+	b := newBoundaryServer(t, api.Config{BodyIdleTimeout: 400 * time.Millisecond, RequestTimeout: time.Second}, nil)
+	conn, err := net.Dial("tcp", b.hostPort)
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "POST /v1/spaces/s/events HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n", b.hostPort)
+	require.NoError(t, err)
+	start := time.Now()
+	go func() {
+		for range 20 {
+			if _, err := io.WriteString(conn, " "); err != nil {
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}()
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(10*time.Second)))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusRequestTimeout, resp.StatusCode)
+	require.Less(t, time.Since(start), 2500*time.Millisecond)
+}
