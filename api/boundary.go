@@ -103,11 +103,13 @@ var loopbackNames = []string{"localhost", "127.0.0.1", "::1"}
 // checkHost is middleware for auth-off mode: the Host header must name this service on
 // loopback (localhost, 127.0.0.1, [::1] or the listen address's host, with its port), so a
 // page served from another name that resolves to 127.0.0.1 (DNS rebinding) cannot read or write
-// memory. Requests built inside the process (the MCP tools, which have no RemoteAddr) pass.
+// memory. As the MCP SDK's own check, it applies to loopback connections, which are all the
+// connections an auth-off server (loopback only) gets; requests built inside the process (the
+// MCP tools, which have no RemoteAddr) pass.
 func (s *server) checkHost(next http.Handler) http.Handler {
 	listenHost, listenPort, _ := net.SplitHostPort(s.cfg.ListenAddr)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.cfg.Auth != nil || r.RemoteAddr == "" || hostAllowed(r.Host, listenHost, listenPort) {
+		if s.cfg.Auth != nil || !loopbackPeer(r.RemoteAddr) || hostAllowed(r.Host, listenHost, listenPort) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -137,6 +139,16 @@ func hostAllowed(hostHeader, listenHost, listenPort string) bool {
 		return listenPort == "80"
 	}
 	return port == listenPort
+}
+
+// loopbackPeer reports whether a request's RemoteAddr is a loopback address.
+func loopbackPeer(remoteAddr string) bool {
+	host, _, err := net.SplitHostPort(remoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func unspecified(host string) bool {

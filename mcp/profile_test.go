@@ -23,7 +23,7 @@ var coreTools = []string{"context_assemble", "memory_append", "memory_capabiliti
 func apiOperations(t *testing.T, e *env) []string {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	req := httptest.NewRequest(http.MethodGet, "http://localhost/v1/openapi.json", nil)
+	req := httptest.NewRequest(http.MethodGet, "/v1/openapi.json", nil)
 	if e.tokens != nil {
 		req.Header.Set("Authorization", "Bearer "+e.token(t, "read", "x"))
 	}
