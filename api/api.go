@@ -50,6 +50,13 @@ type Config struct {
 	// stop before it with a cursor, anything else gets 413. Defaults to DefaultMaxResponseBytes
 	// (4 MiB).
 	MaxResponseBytes int64
+	// ListenAddr is the address the server listens on (host:port, as given to net.Listen). With
+	// Auth nil, a request's Host must be localhost, 127.0.0.1, [::1] or this host, with this
+	// port (any port when it is empty or 0), against DNS rebinding.
+	ListenAddr string
+	// BodyIdleTimeout bounds the wait for each read of a request body: a client that stops
+	// sending for this long gets 408 body_timeout. Defaults to 10s.
+	BodyIdleTimeout time.Duration
 }
 
 // WithDefaults returns a copy with zero fields set to their defaults.
@@ -71,6 +78,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.MaxResponseBytes == 0 {
 		c.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if c.BodyIdleTimeout == 0 {
+		c.BodyIdleTimeout = 10 * time.Second
 	}
 	return c
 }
@@ -109,7 +119,7 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	s.metrics = newMetrics(s.pool)
 	s.ingest, s.ingestErr = ingest.New(store, ingest.Config{TranscriptBatch: s.cfg.MaxBatch})
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, s.instrument, s.recoverer, s.deadline)
+	r.Use(requestID, s.instrument, s.recoverer, s.checkHost, RefuseCrossSite(logger), s.bodyDeadline, s.deadline)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.logger, &apiError{status: http.StatusNotFound, code: "route_not_found", message: "no such route: " + r.Method + " " + r.URL.Path})
 	})
@@ -123,7 +133,7 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	r.With(s.authorize).Get("/v1/openapi.json", openAPIDocument)
 	r.With(s.authorizeAllSpaces).Method(http.MethodGet, "/metrics", s.metrics.handler())
 	r.Route("/v1/spaces/{space}", func(r chi.Router) {
-		r.Use(s.authorize, s.limitInFlight, s.capResponse)
+		r.Use(s.authorize, s.requireJSON, s.limitInFlight, s.capResponse)
 		r.Post("/events", s.appendEvents)
 		r.Get("/events", s.replayEvents)
 		r.Get("/verify", s.verify)

@@ -39,6 +39,9 @@ func (e *env) do(t *testing.T, method, path, body string, header ...string) (int
 	t.Helper()
 	req, err := http.NewRequest(method, e.url+path, strings.NewReader(body))
 	require.NoError(t, err)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}

@@ -82,11 +82,7 @@ func requireToken(tokens *auth.Store, logger *slog.Logger, next http.Handler) ht
 // checkBearer reports whether the request's bearer token reaches space with scope; when it
 // does not, it has answered 401 (with WWW-Authenticate) or 403 with the API's error body.
 func checkBearer(w http.ResponseWriter, r *http.Request, tokens *auth.Store, logger *slog.Logger, space, scope string) bool {
-	bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
-		bearer = ""
-	}
-	if _, err := tokens.Authorize(r.Context(), strings.TrimSpace(bearer), space, scope); err != nil {
+	if _, err := tokens.Authorize(r.Context(), bearerToken(r.Header.Get("Authorization")), space, scope); err != nil {
 		if errors.Is(err, auth.ErrUnauthenticated) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="zaxy"`)
 		}
@@ -94,4 +90,15 @@ func checkBearer(w http.ResponseWriter, r *http.Request, tokens *auth.Store, log
 		return false
 	}
 	return true
+}
+
+// bearerToken is the token of an Authorization header using the Bearer scheme, whose name is
+// case-insensitive (RFC 9110 section 11.1: "bearer x" and "BEARER x" are "Bearer x"); "" for
+// any other header.
+func bearerToken(header string) string {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
 }

@@ -37,6 +37,9 @@ func TestHTTP_AuthTokensReachOnlyTheirSpacesAndScopes(t *testing.T) {
 	do := func(method, path, token, body string) (int, string, http.Header) {
 		req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 		require.NoError(t, err)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/go-chi/chi/v5/middleware"
 
@@ -20,6 +21,8 @@ type apiError struct {
 	code    string
 	message string
 	details map[string]any
+	// retryAfter, when positive, is sent as the Retry-After header (seconds).
+	retryAfter int
 }
 
 func (e *apiError) Error() string { return e.message }
@@ -50,9 +53,12 @@ func toAPIError(err error) *apiError {
 	var ae *apiError
 	var ve *eventloom.ValidationError
 	var mbe *http.MaxBytesError
+	var be *bodyError
 	switch {
 	case errors.As(err, &ae):
 		return ae
+	case errors.As(err, &be):
+		return be.apiError()
 	case errors.As(err, &mbe):
 		return &apiError{status: http.StatusRequestEntityTooLarge, code: "body_too_large", message: err.Error(), details: map[string]any{"limit_bytes": mbe.Limit}}
 	case errors.As(err, &ve):
@@ -82,11 +88,18 @@ func toAPIError(err error) *apiError {
 	case errors.Is(err, context.DeadlineExceeded):
 		return &apiError{status: http.StatusServiceUnavailable, code: "request_timeout", message: "the request did not finish before its deadline"}
 	}
+	if ae := databaseError(err); ae != nil {
+		return ae
+	}
 	return &apiError{status: http.StatusInternalServerError, code: "internal", message: "internal error"}
 }
 
 func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
-	status, body := ErrorResponse(err)
+	ae := toAPIError(err)
+	status, body := ErrorResponse(ae)
+	if ae.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(ae.retryAfter))
+	}
 	if status >= 500 {
 		logger.ErrorContext(r.Context(), "request failed", "request_id", middleware.GetReqID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err)
 	}

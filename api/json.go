@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
@@ -11,14 +12,22 @@ import (
 	"unicode"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/strictjson"
 )
 
-// readJSON decodes a request body of at most limit bytes into dst, refusing unknown fields
-// and trailing data. Errors name the offending field where there is one.
+// readJSON decodes a request body of at most limit bytes into dst, refusing unknown fields,
+// trailing data and what strictjson.Check refuses (duplicate keys, invalid UTF-8, lone
+// surrogate and NUL escapes, numbers Postgres cannot store). Errors name the offending field where there is one.
 func readJSON(w http.ResponseWriter, r *http.Request, limit int64, dst any) error {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		return err
+	}
+	if json.Valid(body) {
+		var se *strictjson.Error
+		if err := strictjson.Check(body); errors.As(err, &se) {
+			return &eventloom.ValidationError{Field: cmp.Or(se.Path, "body"), Message: se.Message}
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()

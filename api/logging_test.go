@@ -53,6 +53,9 @@ func TestHTTP_LogsAreJSONWithTheRequestID(t *testing.T) {
 	send := func(method, path, body, id string) *http.Response {
 		req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 		require.NoError(t, err)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		if id != "" {
 			req.Header.Set("X-Request-Id", id)
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
@@ -19,7 +20,8 @@ var timeType = reflect.TypeFor[time.Time]()
 // parameter its json tag names: strings as given; integers, booleans (true or false) and
 // RFC 3339 times parsed, with an error naming the parameter when they do not parse. An absent
 // or empty parameter leaves its field alone (pointer fields stay nil); unknown parameters are
-// ignored. Range checks are the handler's.
+// ignored; invalid UTF-8 or NUL in a parameter read is an error naming it. Range checks are
+// the handler's.
 func decodeQuery(q url.Values, dst any) error {
 	v := reflect.ValueOf(dst).Elem()
 	t := v.Type()
@@ -29,6 +31,9 @@ func decodeQuery(q url.Values, dst any) error {
 		raw := q.Get(name)
 		if name == "" || name == "-" || raw == "" {
 			continue
+		}
+		if err := checkParam(name, raw); err != nil {
+			return err
 		}
 		fv := v.Field(i)
 		ft := f.Type
@@ -74,12 +79,27 @@ func decodeQuery(q url.Values, dst any) error {
 // out the parameter still escaped. field names the parameter in errors.
 func pathParam(r *http.Request, name, field string) (string, error) {
 	v := chi.URLParam(r, name)
-	if r.URL.RawPath == "" {
-		return v, nil
+	if r.URL.RawPath != "" {
+		u, err := url.PathUnescape(v)
+		if err != nil {
+			return "", &eventloom.ValidationError{Field: field, Message: "must be a valid path segment"}
+		}
+		v = u
 	}
-	u, err := url.PathUnescape(v)
-	if err != nil {
-		return "", &eventloom.ValidationError{Field: field, Message: "must be a valid path segment"}
+	if err := checkParam(field, v); err != nil {
+		return "", err
 	}
-	return u, nil
+	return v, nil
+}
+
+// checkParam refuses a query or path parameter Postgres text cannot hold (invalid UTF-8 or
+// NUL), naming it, before it reaches a query and comes back as SQLSTATE 22021.
+func checkParam(field, v string) error {
+	if !utf8.ValidString(v) {
+		return &eventloom.ValidationError{Field: field, Message: "must be valid UTF-8"}
+	}
+	if strings.IndexByte(v, 0) >= 0 {
+		return &eventloom.ValidationError{Field: field, Message: "must not contain NUL characters"}
+	}
+	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/zaxy/zaxy/internal/strictjson"
 )
 
 var eventFields = map[string]bool{
@@ -83,7 +85,37 @@ func decodeObject(raw json.RawMessage, field string) (map[string]json.RawMessage
 	if err := json.Unmarshal(t, &fields); err != nil {
 		return nil, invalid(field, "is not valid JSON: %v", jsonErrText(err))
 	}
+	if err := checkStrict(t, field); err != nil {
+		return nil, err
+	}
 	return fields, nil
+}
+
+// checkStrict applies the strict JSON rules (strictjson.Check: no duplicate keys, valid
+// UTF-8, no lone surrogate or NUL escapes, numbers Postgres can store) to raw, the value at
+// field, naming the offending path below it.
+func checkStrict(raw []byte, field string) error {
+	var se *strictjson.Error
+	if err := strictjson.Check(raw); errors.As(err, &se) {
+		return invalid(joinField(field, se.Path), "%s", se.Message)
+	}
+	return nil
+}
+
+// joinField names sub, a path inside the value at field ("" for the whole body); field may
+// end in a separator ("events[2].", "line 7: ") or not ("events[2]").
+func joinField(field, sub string) string {
+	switch {
+	case field == "":
+		return sub
+	case sub == "":
+		return strings.TrimRight(field, ".: ")
+	case strings.HasSuffix(field, ".") || strings.HasSuffix(field, " "):
+		return field + sub
+	case strings.HasPrefix(sub, "["):
+		return field + sub
+	}
+	return field + "." + sub
 }
 
 func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/zaxy/zaxy/internal/strictjson"
 )
 
 // DecodeDocumentsBody parses a POST .../documents body: {"documents": [{"path",
@@ -65,6 +67,18 @@ func decodeObject(raw []byte, path string, known []string) (map[string]json.RawM
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(t, &fields); err != nil {
 		return nil, invalid(field, "is not valid JSON: %s", jsonErrText(err))
+	}
+	var se *strictjson.Error
+	if err := strictjson.Check(t); errors.As(err, &se) {
+		// The strict rules (no duplicate keys, valid UTF-8, no lone surrogate or NUL escapes,
+		// numbers Postgres can store), with the path below this object named.
+		name := path + se.Path
+		if se.Path == "" {
+			name = field
+		} else if strings.HasPrefix(se.Path, "[") {
+			name = field + se.Path
+		}
+		return nil, invalid(name, "%s", se.Message)
 	}
 	names := make([]string, 0, len(fields))
 	for name := range fields {

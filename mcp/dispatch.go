@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +18,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/strictjson"
 )
 
 // internalOrigin is the made-up origin of the requests tool calls become; they never leave
@@ -32,6 +35,12 @@ func request(ctx context.Context, t *tool, schema *jsonschema.Schema, raw json.R
 	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 		if err := json.Unmarshal(trimmed, &args); err != nil {
 			return nil, &eventloom.ValidationError{Field: "arguments", Message: "must be a JSON object"}
+		}
+		// Decoding into a map keeps the last of duplicate keys; the strict rules refuse them
+		// (and invalid UTF-8, lone surrogates, NUL, out-of-range numbers) before that happens.
+		var se *strictjson.Error
+		if err := strictjson.Check(trimmed); errors.As(err, &se) {
+			return nil, &eventloom.ValidationError{Field: cmp.Or(se.Path, "arguments"), Message: se.Message}
 		}
 	}
 	names := make([]string, 0, len(args))

@@ -40,7 +40,7 @@ type HTTPConfig struct {
 // DNS rebinding protection (the SDK refuses a loopback connection whose Host is not a loopback
 // name) is kept when auth is off, the case it exists for, and dropped when a token is
 // required, so that a reverse proxy on the same host can forward to a loopback address.
-// Cross-origin browser requests are refused either way.
+// Cross-site browser requests are refused either way (api.RefuseCrossSite, as on /v1).
 func NewHTTPHandler(cfg HTTPConfig) (http.Handler, error) {
 	cfg.Config = cfg.WithDefaults()
 	if err := cfg.validate(); err != nil {
@@ -80,7 +80,7 @@ func NewHTTPHandler(cfg HTTPConfig) (http.Handler, error) {
 		streamable.ServeHTTP(w, r)
 	})
 	noBatches := refuseBatches(profiles, cfg.MaxBodyBytes+envelopeBytes)
-	return http.NewCrossOriginProtection().Handler(api.RequireToken(cfg.Auth, cfg.Logger)(noBatches)), nil
+	return api.RefuseCrossSite(cfg.Logger)(api.RequireToken(cfg.Auth, cfg.Logger)(noBatches)), nil
 }
 
 // Mount returns a handler serving mcpHandler at Path and everything else with apiHandler.

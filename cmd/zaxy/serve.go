@@ -211,6 +211,7 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 	if !cfg.authOff {
 		cfg.http.Auth = auth.NewStore(pool)
 	}
+	cfg.http.ListenAddr = cfg.addr
 	apiHandler := api.NewHandler(cfg.http, store, logger)
 	mcpHandler, err := mcp.NewHTTPHandler(mcp.HTTPConfig{
 		Config: mcp.Config{API: apiHandler, Profile: cfg.mcpProfile, Logger: logger},
