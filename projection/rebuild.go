@@ -36,6 +36,34 @@ func (p *Projector) Rebuild(ctx context.Context, space string) (*RebuildResult, 
 		return nil, fmt.Errorf("rebuild %q: %w", space, mapFK(err, space))
 	}
 	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		return p.rebuildTx(ctx, tx, space, res)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rebuild %q: %w", space, err)
+	}
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+// RebuildTx does what Rebuild does inside the caller's transaction (an erasure purges a
+// space's projections this way, in the transaction that erases the event). The space must
+// exist.
+func (p *Projector) RebuildTx(ctx context.Context, tx pgx.Tx, space string) (*RebuildResult, error) {
+	start := time.Now()
+	res := &RebuildResult{SpaceID: space}
+	if _, err := tx.Exec(ctx, sql.Query("projection/watermark_ensure"), space); err != nil {
+		return nil, fmt.Errorf("rebuild %q: %w", space, mapFK(err, space))
+	}
+	if err := p.rebuildTx(ctx, tx, space, res); err != nil {
+		return nil, fmt.Errorf("rebuild %q: %w", space, err)
+	}
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+// rebuildTx discards space's projections and replays its log in tx.
+func (p *Projector) rebuildTx(ctx context.Context, tx pgx.Tx, space string, res *RebuildResult) error {
+	{
 		var wm int64
 		if err := tx.QueryRow(ctx, sql.Query("projection/watermark_lock_wait"), space).Scan(&wm); err != nil {
 			return fmt.Errorf("lock watermark: %w", err)
@@ -69,12 +97,7 @@ func (p *Projector) Rebuild(ctx context.Context, space string) (*RebuildResult, 
 				return nil
 			}
 		}
-	})
-	if err != nil {
-		return nil, fmt.Errorf("rebuild %q: %w", space, err)
 	}
-	res.Duration = time.Since(start)
-	return res, nil
 }
 
 // Spaces lists every space in the log.
