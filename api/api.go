@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
 	"github.com/zaxy/zaxy/migrations"
@@ -36,6 +37,9 @@ type Config struct {
 	// Auth checks bearer tokens on every /v1 route; nil serves without authentication (zaxy
 	// serve sets it unless ZAXY_AUTH=off on a loopback address).
 	Auth *auth.Store
+	// Erasure serves POST /erasures; nil builds one on first use with a default projector
+	// (zaxy serve passes one configured like its workers').
+	Erasure *erasure.Service
 }
 
 // WithDefaults returns a copy with zero fields set to their defaults.
@@ -63,6 +67,7 @@ type server struct {
 	// those routes answer with.
 	ingest    *ingest.Ingester
 	ingestErr error
+	erasures  erasures
 }
 
 // NewHandler returns the HTTP handler for the whole API.
@@ -93,6 +98,7 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	r.Route("/v1/spaces/{space}", func(r chi.Router) {
 		r.Use(s.authorize)
 		r.Post("/events", s.appendEvents)
+		r.Post("/erasures", s.erase)
 		r.Get("/events", s.replayEvents)
 		r.Get("/verify", s.verify)
 		r.Post("/documents", s.ingestDocuments)

@@ -24,6 +24,9 @@ const MaxErasureReasonLen = 1000
 // in the chain itself), is already erased, or is itself an erasure record.
 var ErrNotErasable = errors.New("the event cannot be erased")
 
+// ErrEventNotFound means the space has no event with the seq asked for. It matches ErrNotFound.
+var ErrEventNotFound = fmt.Errorf("%w: no such event", ErrNotFound)
+
 // SQLSTATEs raised by zaxy_erase (migration 000011).
 const (
 	sqlstateNoSuchEvent = "ZX030"
@@ -90,7 +93,7 @@ func (s *Store) EraseTx(ctx context.Context, tx pgx.Tx, p *EraseParams) (*Erasur
 		if errors.As(err, &pgErr) {
 			switch pgErr.Code {
 			case sqlstateNoSuchEvent:
-				return nil, fmt.Errorf("%w: %s", ErrNotFound, pgErr.Message)
+				return nil, fmt.Errorf("%w: %s", ErrEventNotFound, pgErr.Message)
 			case sqlstateNotErasable:
 				return nil, fmt.Errorf("%w: %s", ErrNotErasable, pgErr.Message)
 			}
