@@ -63,39 +63,37 @@ func (p *Projector) RebuildTx(ctx context.Context, tx pgx.Tx, space string) (*Re
 
 // rebuildTx discards space's projections and replays its log in tx.
 func (p *Projector) rebuildTx(ctx context.Context, tx pgx.Tx, space string, res *RebuildResult) error {
-	{
-		var wm int64
-		if err := tx.QueryRow(ctx, sql.Query("projection/watermark_lock_wait"), space).Scan(&wm); err != nil {
-			return fmt.Errorf("lock watermark: %w", err)
+	var wm int64
+	if err := tx.QueryRow(ctx, sql.Query("projection/watermark_lock_wait"), space).Scan(&wm); err != nil {
+		return fmt.Errorf("lock watermark: %w", err)
+	}
+	if _, err := tx.Exec(ctx, sql.Query("projection/discard"), space); err != nil {
+		return fmt.Errorf("discard projections: %w", err)
+	}
+	if p.age {
+		if _, err := tx.Exec(ctx, sql.Query("projection/age_drop"), space); err != nil {
+			return fmt.Errorf("discard graph mirror: %w", err)
 		}
-		if _, err := tx.Exec(ctx, sql.Query("projection/discard"), space); err != nil {
-			return fmt.Errorf("discard projections: %w", err)
+	}
+	if _, err := tx.Exec(ctx, sql.Query("projection/discard_items"), space); err != nil {
+		return fmt.Errorf("discard projections: %w", err)
+	}
+	for {
+		n, last, err := p.projectBatchTx(ctx, tx, space, true)
+		if err != nil {
+			return err
 		}
-		if p.age {
-			if _, err := tx.Exec(ctx, sql.Query("projection/age_drop"), space); err != nil {
-				return fmt.Errorf("discard graph mirror: %w", err)
-			}
+		res.Events += n
+		if n > 0 {
+			res.ProjectedSeq = last
 		}
-		if _, err := tx.Exec(ctx, sql.Query("projection/discard_items"), space); err != nil {
-			return fmt.Errorf("discard projections: %w", err)
-		}
-		for {
-			n, last, err := p.projectBatchTx(ctx, tx, space, true)
+		if n < p.cfg.BatchSize {
+			tag, err := tx.Exec(ctx, sql.Query("projection/embed_prune"), space)
 			if err != nil {
-				return err
+				return fmt.Errorf("prune embeddings: %w", err)
 			}
-			res.Events += n
-			if n > 0 {
-				res.ProjectedSeq = last
-			}
-			if n < p.cfg.BatchSize {
-				tag, err := tx.Exec(ctx, sql.Query("projection/embed_prune"), space)
-				if err != nil {
-					return fmt.Errorf("prune embeddings: %w", err)
-				}
-				res.EmbeddingsPruned = tag.RowsAffected()
-				return nil
-			}
+			res.EmbeddingsPruned = tag.RowsAffected()
+			return nil
 		}
 	}
 }
