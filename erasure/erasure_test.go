@@ -429,3 +429,48 @@ func verifylog(t *testing.T, path string, args ...string) (int, string) {
 	require.NoError(t, err, out.String())
 	return 0, out.String()
 }
+
+// The idempotency record of an erased event's append keeps a digest of the whole request,
+// which would confirm a guess of the erased text: erasure zeroes it, and a retry with the key
+// is then a conflict rather than a replay.
+func TestErase_ZeroesTheIdempotencyDigestOfTheErasedRequest(t *testing.T) {
+	ctx := context.Background()
+	b := setup(t)
+	const space = "keyed"
+	secret := eventloom.AppendParams{SpaceID: space, IdempotencyKey: "k-1", Events: []eventloom.NewEvent{
+		{Type: "note", Content: "keep"}, {Type: "note", Content: "my pin is 4321"}}}
+	other := eventloom.AppendParams{SpaceID: space, IdempotencyKey: "k-2", Events: []eventloom.NewEvent{{Type: "note", Content: "unrelated"}}}
+	res, err := b.store.Append(ctx, &secret)
+	require.NoError(t, err)
+	_, err = b.store.Append(ctx, &other)
+	require.NoError(t, err)
+
+	digest := func(key string) []byte {
+		var h []byte
+		require.NoError(t, b.pool.QueryRow(ctx, `SELECT request_hash FROM idempotency_keys WHERE space_id = $1 AND key = $2`, space, key).Scan(&h))
+		return h
+	}
+	zero := make([]byte, 32)
+	require.NotEqual(t, zero, digest("k-1"))
+	// Not before an erasure: the table stays append-only.
+	_, err = b.admin.Exec(ctx, `UPDATE idempotency_keys SET request_hash = $2 WHERE space_id = $1`, space, zero)
+	require.ErrorContains(t, err, "ZX001")
+
+	_, err = b.svc.Erase(ctx, &eventloom.EraseParams{SpaceID: space, Seq: res.Receipts[1].Seq, Reason: "request"})
+	require.NoError(t, err)
+	require.Equal(t, zero, digest("k-1"))
+	require.NotEqual(t, zero, digest("k-2"), "records of other appends keep their digest")
+	_, err = b.admin.Exec(ctx, `UPDATE idempotency_keys SET request_hash = $2 WHERE space_id = $1 AND key = 'k-2'`, space, zero)
+	require.ErrorContains(t, err, "ZX001")
+	_, err = b.admin.Exec(ctx, `DELETE FROM idempotency_keys WHERE space_id = $1`, space)
+	require.ErrorContains(t, err, "ZX001")
+
+	_, err = b.store.Append(ctx, &secret)
+	require.ErrorIs(t, err, eventloom.ErrConflict, "a retry of the erased request is not replayed")
+	again, err := b.store.Append(ctx, &other)
+	require.NoError(t, err)
+	require.True(t, again.Replayed)
+	v, err := b.store.VerifySQL(ctx, space)
+	require.NoError(t, err)
+	require.True(t, v.OK, v.Reason)
+}

@@ -148,6 +148,11 @@ BEGIN
   RETURN NEXT;
 END $$;
 
+DROP TRIGGER IF EXISTS idempotency_keys_erase_only ON idempotency_keys;
+DROP TRIGGER IF EXISTS idempotency_keys_no_delete ON idempotency_keys;
+CREATE TRIGGER idempotency_keys_no_update_delete BEFORE UPDATE OR DELETE ON idempotency_keys
+  FOR EACH ROW EXECUTE FUNCTION zaxy_reject_change();
+DROP FUNCTION IF EXISTS idempotency_keys_erase_check();
 DROP TRIGGER IF EXISTS events_erase_only ON events;
 DROP TRIGGER IF EXISTS events_no_delete ON events;
 CREATE TRIGGER events_no_update_delete BEFORE UPDATE OR DELETE ON events

@@ -174,12 +174,39 @@ CREATE TRIGGER events_no_delete BEFORE DELETE ON events
 CREATE TRIGGER events_erase_only BEFORE UPDATE ON events
   FOR EACH ROW EXECUTE FUNCTION events_erase_check();
 
+-- Idempotency records keep an unsalted SHA-256 of the request that appended events, which
+-- would confirm a guess of an erased event's whole request. The one UPDATE they allow: zeroing
+-- request_hash of a record whose seq range holds an erased event (a retry with that key is then
+-- a conflict, never a replay of erased content). Anything else raises ZX001 as before.
+CREATE FUNCTION idempotency_keys_erase_check() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.request_hash = '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea
+     AND OLD.request_hash <> NEW.request_hash
+     AND (NEW.space_id, NEW.key, NEW.first_seq, NEW.last_seq, NEW.created_at)
+         IS NOT DISTINCT FROM (OLD.space_id, OLD.key, OLD.first_seq, OLD.last_seq, OLD.created_at)
+     AND EXISTS (SELECT FROM events e
+                 WHERE e.space_id = OLD.space_id AND e.seq BETWEEN OLD.first_seq AND OLD.last_seq
+                   AND e.erased_by_seq IS NOT NULL) THEN
+    RETURN NEW;
+  END IF;
+  RAISE EXCEPTION 'UPDATE on idempotency_keys is not allowed: the table is append-only (only an erasure zeroes request_hash)'
+    USING ERRCODE = 'ZX001';
+END $$;
+
+DROP TRIGGER idempotency_keys_no_update_delete ON idempotency_keys;
+CREATE TRIGGER idempotency_keys_no_delete BEFORE DELETE ON idempotency_keys
+  FOR EACH ROW EXECUTE FUNCTION zaxy_reject_change();
+CREATE TRIGGER idempotency_keys_erase_only BEFORE UPDATE ON idempotency_keys
+  FOR EACH ROW EXECUTE FUNCTION idempotency_keys_erase_check();
+
 -- Erases one event: appends the erasure.recorded event naming it (data {"seq": N, "reason": R},
 -- no content) through the ordinary chain trigger, then replaces the event's content and data
 -- with the tombstone. Returns the erasure event's seq and hash. Refusals:
 --   ZX030  no such event in the space;
 --   ZX031  the event cannot be erased (hashed under version 1, already erased, or itself an
 --          erasure record).
+-- It also zeroes request_hash of the idempotency record that covers the event.
 -- SECURITY DEFINER because the application role may not update the log; who may call it is
 -- the service's business (the admin scope). The caller must purge the projections in the
 -- same transaction (package erasure does).
@@ -217,6 +244,9 @@ BEGIN
   RETURNING seq, hash INTO erasure_seq, erasure_hash;
   UPDATE events SET content = '', data = '{}'::jsonb, salt = NULL, erased_by_seq = erasure_seq
   WHERE space_id = p_space AND seq = p_seq;
+  UPDATE idempotency_keys SET request_hash = '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea
+  WHERE space_id = p_space AND p_seq BETWEEN first_seq AND last_seq
+    AND request_hash <> '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea;
 END $$;
 
 REVOKE ALL ON FUNCTION zaxy_erase(text, bigint, text, text) FROM PUBLIC;
