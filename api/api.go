@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
 	"github.com/zaxy/zaxy/migrations"
@@ -57,6 +58,9 @@ type Config struct {
 	// BodyIdleTimeout bounds the wait for each read of a request body: a client that stops
 	// sending for this long gets 408 body_timeout. Defaults to 10s.
 	BodyIdleTimeout time.Duration
+	// Erasure serves POST /erasures; nil builds one on first use with a default projector
+	// (zaxy serve passes one configured like its workers').
+	Erasure *erasure.Service
 }
 
 // WithDefaults returns a copy with zero fields set to their defaults.
@@ -101,6 +105,7 @@ type server struct {
 	// those routes answer with.
 	ingest    *ingest.Ingester
 	ingestErr error
+	erasures  erasures
 }
 
 // NewHandler returns the HTTP handler for the whole API.
@@ -135,6 +140,7 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	r.Route("/v1/spaces/{space}", func(r chi.Router) {
 		r.Use(s.authorize, s.requireJSON, s.limitInFlight, s.capResponse)
 		r.Post("/events", s.appendEvents)
+		r.Post("/erasures", s.erase)
 		r.Get("/events", s.replayEvents)
 		r.Get("/verify", s.verify)
 		r.Post("/documents", s.ingestDocuments)

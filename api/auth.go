@@ -15,13 +15,22 @@ import (
 // the write scope (with POST); everything else reads.
 var writeSuffixes = []string{"/events", "/documents", "/transcripts", "/context/after-turn", "/cleanup", "/resume"}
 
+// adminSuffixes are the routes under /v1/spaces/{space} that need the admin scope (with
+// POST): erasing an event.
+var adminSuffixes = []string{"/erasures"}
+
 // requiredScope is the scope a request under /v1/spaces/{space} needs.
 func requiredScope(r *http.Request) string { return ScopeFor(r.Method, r.URL.Path) }
 
-// ScopeFor is the scope an operation under /v1/spaces/{space} needs: write for the POSTs that
-// append to the log, read for everything else.
+// ScopeFor is the scope an operation under /v1/spaces/{space} needs: admin for erasures,
+// write for the POSTs that append to the log, read for everything else.
 func ScopeFor(method, path string) string {
 	if method == http.MethodPost {
+		for _, suffix := range adminSuffixes {
+			if strings.HasSuffix(path, suffix) {
+				return auth.ScopeAdmin
+			}
+		}
 		for _, suffix := range writeSuffixes {
 			if strings.HasSuffix(path, suffix) {
 				return auth.ScopeWrite

@@ -81,6 +81,10 @@ func toAPIError(err error) *apiError {
 		return &apiError{status: http.StatusUnprocessableEntity, code: "query_timeout", message: err.Error()}
 	case errors.Is(err, graph.ErrEntityNotFound):
 		return &apiError{status: http.StatusNotFound, code: "entity_not_found", message: err.Error()}
+	case errors.Is(err, eventloom.ErrNotErasable):
+		return &apiError{status: http.StatusConflict, code: "not_erasable", message: err.Error()}
+	case errors.Is(err, eventloom.ErrEventNotFound):
+		return &apiError{status: http.StatusNotFound, code: "event_not_found", message: err.Error()}
 	case errors.Is(err, eventloom.ErrNotFound):
 		return &apiError{status: http.StatusNotFound, code: "space_not_found", message: err.Error()}
 	case errors.Is(err, eventloom.ErrConflict):

@@ -38,6 +38,18 @@ type Event struct {
 	Cues       json.RawMessage `json:"cues"`
 	PrevHash   Hash            `json:"prev_hash"`
 	Hash       Hash            `json:"hash"`
+	// HashVersion is the canonical rule the hash follows (docs/eventloom.md): 2 for events
+	// appended since migration 000011; 0 (absent in JSON) means version 1.
+	HashVersion int `json:"hash_version,omitempty"`
+	// Salt is a version 2 event's 16 random bytes, prefixed to its body digest; gone once the
+	// event is erased.
+	Salt HexBytes `json:"salt,omitempty"`
+	// BodyDigest is a version 2 event's SHA-256(salt || field(content) || field(data)), which
+	// the hash covers. Replay carries it only for erased events (it is recomputed otherwise).
+	BodyDigest Hash `json:"body_sha256,omitempty"`
+	// ErasedBySeq is the seq of the erasure.recorded event that replaced this event's content
+	// and data with the tombstone ("" and {}); 0 when the event is not erased.
+	ErasedBySeq int64 `json:"erased_by_seq,omitempty"`
 }
 
 // Receipt is what an append returns for each event.

@@ -107,7 +107,11 @@ func scanEvent(row pgx.CollectableRow) (Event, error) {
 	var e Event
 	var data, cues string
 	err := row.Scan(&e.SpaceID, &e.Seq, &e.Type, &e.SessionID, &e.Actor, &e.OccurredAt,
-		&e.RecordedAt, &e.Content, &data, &cues, &e.PrevHash, &e.Hash)
+		&e.RecordedAt, &e.Content, &data, &cues, &e.PrevHash, &e.Hash,
+		&e.HashVersion, &e.Salt, &e.BodyDigest, &e.ErasedBySeq)
+	if e.HashVersion == HashV1 {
+		e.HashVersion = 0 // absent in JSON means version 1
+	}
 	e.Data, e.Cues = []byte(data), []byte(cues)
 	e.OccurredAt, e.RecordedAt = e.OccurredAt.UTC(), e.RecordedAt.UTC()
 	return e, err

@@ -55,6 +55,8 @@ func (e *NewEvent) Validate(path string) error {
 		return invalid(path+"type", "is required")
 	case len(e.Type) > maxTypeLen || !typePattern.MatchString(e.Type):
 		return invalid(path+"type", "must match ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$ (at most %d characters), got %q", maxTypeLen, e.Type)
+	case e.Type == ErasureType:
+		return invalid(path+"type", "%q is reserved: only the erasure operation appends it", ErasureType)
 	}
 	if err := checkText(path+"session_id", e.SessionID, maxSessionIDLen); err != nil {
 		return err

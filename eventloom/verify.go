@@ -3,8 +3,10 @@ package eventloom
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 
@@ -69,14 +71,24 @@ func (s *Store) Verify(ctx context.Context, spaceID string) (*VerifyResult, erro
 			cues     []byte
 			prevHash = bytes.Clone(ZeroHash)
 			expected = int64(1)
+			// erasures maps an erasure record's seq to the erased events that name it.
+			erasures = map[int64][]int64{}
 		)
 		e.SpaceID = spaceID
 		for rows.Next() {
 			if err := rows.Scan(&e.Seq, &e.Type, &e.SessionID, &e.Actor, &e.OccurredAt, &e.RecordedAt,
-				&e.Content, &data, &cues, &e.PrevHash, &e.Hash); err != nil {
+				&e.Content, &data, &cues, &e.PrevHash, &e.Hash,
+				&e.HashVersion, &e.Salt, &e.BodyDigest, &e.ErasedBySeq); err != nil {
 				return fmt.Errorf("read events: %w", err)
 			}
 			res.Events++
+			// The erased events that name this seq as their erasure record.
+			for _, x := range erasures[e.Seq] {
+				if !(e.Type == ErasureType && erasureTarget(data) == strconv.FormatInt(x, 10)) {
+					res.breakAt(x, reasonErasureUnbound)
+				}
+			}
+			delete(erasures, e.Seq)
 			if res.BrokenSeq == 0 {
 				e.Data, e.Cues = data, cues
 				switch {
@@ -89,9 +101,21 @@ func (s *Store) Verify(ctx context.Context, spaceID string) (*VerifyResult, erro
 				case !bytes.Equal(e.PrevHash, prevHash):
 					res.BrokenSeq = e.Seq
 					res.Reason = "prev_hash does not match the hash of the previous event"
+				case e.Version() == HashV2 && !e.Erased() &&
+					(e.Salt == nil || !bytes.Equal(ComputeBodyDigest(e.Salt, e.Content, e.Data), e.BodyDigest)):
+					res.BrokenSeq = e.Seq
+					res.Reason = "content or data does not match the event's body digest"
+				case e.Version() == HashV2 && e.Erased() && (e.Content != "" || string(e.Data) != "{}" || e.Salt != nil):
+					res.BrokenSeq = e.Seq
+					res.Reason = "an erased event holds more than the tombstone"
 				case !bytes.Equal(ComputeHash(e.PrevHash, &e), e.Hash):
 					res.BrokenSeq = e.Seq
 					res.Reason = "hash does not match the recomputed hash of the event"
+				case e.Erased() && e.ErasedBySeq <= e.Seq:
+					res.BrokenSeq = e.Seq
+					res.Reason = reasonErasureUnbound
+				case e.Erased():
+					erasures[e.ErasedBySeq] = append(erasures[e.ErasedBySeq], e.Seq)
 				}
 			}
 			expected = e.Seq + 1
@@ -100,6 +124,11 @@ func (s *Store) Verify(ctx context.Context, spaceID string) (*VerifyResult, erro
 		}
 		if err := rows.Err(); err != nil {
 			return fmt.Errorf("read events: %w", err)
+		}
+		for _, xs := range erasures { // erasure records past the end of the log
+			for _, x := range xs {
+				res.breakAt(x, reasonErasureUnbound)
+			}
 		}
 		if res.Events == 0 && noHead {
 			return fmt.Errorf("%w: space %q has no events", ErrNotFound, spaceID)
@@ -118,6 +147,34 @@ func (s *Store) Verify(ctx context.Context, spaceID string) (*VerifyResult, erro
 	}
 	res.OK = res.BrokenSeq == 0
 	return res, nil
+}
+
+// reasonErasureUnbound is the verify reason for an erased event without its erasure record.
+const reasonErasureUnbound = "the event is erased but no later erasure.recorded event names it"
+
+// breakAt records a break at seq unless an earlier one is already recorded.
+func (res *VerifyResult) breakAt(seq int64, reason string) {
+	if res.BrokenSeq == 0 || seq < res.BrokenSeq {
+		res.BrokenSeq, res.Reason = seq, reason
+	}
+}
+
+// erasureTarget is data->>'seq' of an erasure record: the seq it names, as text ("" when
+// absent or not a number or string).
+func erasureTarget(data []byte) string {
+	var d map[string]any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if dec.Decode(&d) != nil {
+		return ""
+	}
+	switch v := d["seq"].(type) {
+	case json.Number:
+		return v.String()
+	case string:
+		return v
+	}
+	return ""
 }
 
 // checkHead compares the end of the log with the recorded chain head, in the same way and

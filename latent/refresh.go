@@ -123,6 +123,9 @@ func (r *Refresher) rebuild(ctx context.Context, space string, projected int64) 
 		if _, err := tx.Exec(ctx, sql.Query("latent/lock"), space); err != nil {
 			return err
 		}
+		if err := checkNotErased(ctx, tx, space, projected); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, sql.Query("latent/clear"), space); err != nil {
 			return err
 		}
@@ -134,6 +137,9 @@ func (r *Refresher) rebuild(ctx context.Context, space string, projected int64) 
 		}
 		return topics.write(ctx, tx, space)
 	})
+	if errors.Is(err, errErasedMeanwhile) {
+		return Result{}, nil
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -150,16 +156,43 @@ func (r *Refresher) foldTopics(ctx context.Context, space string, projected int6
 		if _, err := tx.Exec(ctx, sql.Query("latent/lock"), space); err != nil {
 			return err
 		}
+		if err := checkNotErased(ctx, tx, space, projected); err != nil {
+			return err
+		}
 		if err := topics.write(ctx, tx, space); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, sql.Query("latent/seen_set"), space, projected)
 		return err
 	})
+	if errors.Is(err, errErasedMeanwhile) {
+		return Result{}, nil
+	}
 	if err != nil {
 		return Result{}, err
 	}
 	return Result{Topics: len(topics.sessions)}, nil
+}
+
+// errErasedMeanwhile means an event of the space was erased after the text was read: what
+// was derived from it is dropped, and the next refresh starts from the purged text.
+var errErasedMeanwhile = errors.New("an event was erased meanwhile")
+
+// checkNotErased takes the space's erasure lock shared (waiting for an erasure in progress)
+// and returns errErasedMeanwhile when the space was erased after the projection stood at
+// projected, which is when the text was read.
+func checkNotErased(ctx context.Context, tx pgx.Tx, space string, projected int64) error {
+	if _, err := tx.Exec(ctx, sql.Query("erasure/lock_shared"), space); err != nil {
+		return err
+	}
+	var erased bool
+	if err := tx.QueryRow(ctx, sql.Query("erasure/since"), space, projected).Scan(&erased); err != nil {
+		return err
+	}
+	if erased {
+		return errErasedMeanwhile
+	}
+	return nil
 }
 
 // topicRows are session topics ready to store.

@@ -18,8 +18,12 @@ import (
 var coreTools = []string{"context_assemble", "memory_append", "memory_capabilities", "memory_checkout",
 	"memory_feedback", "memory_invalidate", "memory_query"}
 
+// adminOnlyOperations are HTTP operations deliberately without an MCP tool: erasure needs the
+// admin scope and is an operator's act, never an agent's (docs/mcp.md).
+var adminOnlyOperations = []string{"POST /v1/spaces/{space}/erasures"}
+
 // apiOperations are the operations of the HTTP API under /v1/spaces/{space}, read from the
-// OpenAPI document it serves, as "METHOD path".
+// OpenAPI document it serves, as "METHOD path", less adminOnlyOperations.
 func apiOperations(t *testing.T, e *env) []string {
 	t.Helper()
 	rec := httptest.NewRecorder()
@@ -39,8 +43,9 @@ func apiOperations(t *testing.T, e *env) []string {
 			continue // health, readiness, metrics and the document itself are not memory operations
 		}
 		for method := range methods {
-			if method != "parameters" {
-				ops = append(ops, strings.ToUpper(method)+" "+path)
+			op := strings.ToUpper(method) + " " + path
+			if method != "parameters" && !slices.Contains(adminOnlyOperations, op) {
+				ops = append(ops, op)
 			}
 		}
 	}

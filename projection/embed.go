@@ -118,7 +118,16 @@ func (e *Embedder) embed(ctx context.Context, space string) (int, error) {
 			sum := sha256.Sum256([]byte(t))
 			hashes[i] = sum[:]
 		}
-		tag, err := e.pool.Exec(ctx, sql.Query("projection/embed_insert"), space, e.provider.Model(), e.provider.Dimensions(), ids, encoded, hashes)
+		// Under the space's erasure lock, shared: an erasure since the texts were read has
+		// committed by then, and embed_insert no longer finds the erased items.
+		var tag pgconn.CommandTag
+		err = pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, sql.Query("erasure/lock_shared"), space); err != nil {
+				return err
+			}
+			tag, err = tx.Exec(ctx, sql.Query("projection/embed_insert"), space, e.provider.Model(), e.provider.Dimensions(), ids, encoded, hashes)
+			return err
+		})
 		if err != nil {
 			return total, fmt.Errorf("embed space %q: store: %w", space, err)
 		}

@@ -78,7 +78,15 @@ func (in *Inferrer) InferSpace(ctx context.Context, space string) (int, error) {
 			if err != nil {
 				return total, err
 			}
-			if _, err := in.pool.Exec(ctx, sql.Query("projection/infer_insert"), space, p.seq, in.model, p.hash, string(b)); err != nil {
+			// Under the space's erasure lock, shared: an erasure of the event since it was read
+			// has committed by then, and infer_insert sees it.
+			if err := pgx.BeginFunc(ctx, in.pool, func(tx pgx.Tx) error {
+				if _, err := tx.Exec(ctx, sql.Query("erasure/lock_shared"), space); err != nil {
+					return err
+				}
+				_, err := tx.Exec(ctx, sql.Query("projection/infer_insert"), space, p.seq, in.model, p.hash, string(b))
+				return err
+			}); err != nil {
 				return total, fmt.Errorf("infer space %q: store: %w", space, err)
 			}
 			total++

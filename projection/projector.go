@@ -199,7 +199,7 @@ func scanEvent(row pgx.CollectableRow) (eventloom.Event, error) {
 	var e eventloom.Event
 	var data, cues string
 	err := row.Scan(&e.SpaceID, &e.Seq, &e.Type, &e.SessionID, &e.Actor, &e.OccurredAt,
-		&e.RecordedAt, &e.Content, &data, &cues, &e.PrevHash, &e.Hash)
+		&e.RecordedAt, &e.Content, &data, &cues, &e.PrevHash, &e.Hash, &e.ErasedBySeq)
 	e.Data, e.Cues = []byte(data), []byte(cues)
 	e.OccurredAt, e.RecordedAt = e.OccurredAt.UTC(), e.RecordedAt.UTC()
 	return e, err

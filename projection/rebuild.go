@@ -36,45 +36,66 @@ func (p *Projector) Rebuild(ctx context.Context, space string) (*RebuildResult, 
 		return nil, fmt.Errorf("rebuild %q: %w", space, mapFK(err, space))
 	}
 	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
-		var wm int64
-		if err := tx.QueryRow(ctx, sql.Query("projection/watermark_lock_wait"), space).Scan(&wm); err != nil {
-			return fmt.Errorf("lock watermark: %w", err)
-		}
-		if _, err := tx.Exec(ctx, sql.Query("projection/discard"), space); err != nil {
-			return fmt.Errorf("discard projections: %w", err)
-		}
-		if p.age {
-			if _, err := tx.Exec(ctx, sql.Query("projection/age_drop"), space); err != nil {
-				return fmt.Errorf("discard graph mirror: %w", err)
-			}
-		}
-		if _, err := tx.Exec(ctx, sql.Query("projection/discard_items"), space); err != nil {
-			return fmt.Errorf("discard projections: %w", err)
-		}
-		for {
-			n, last, err := p.projectBatchTx(ctx, tx, space, true)
-			if err != nil {
-				return err
-			}
-			res.Events += n
-			if n > 0 {
-				res.ProjectedSeq = last
-			}
-			if n < p.cfg.BatchSize {
-				tag, err := tx.Exec(ctx, sql.Query("projection/embed_prune"), space)
-				if err != nil {
-					return fmt.Errorf("prune embeddings: %w", err)
-				}
-				res.EmbeddingsPruned = tag.RowsAffected()
-				return nil
-			}
-		}
+		return p.rebuildTx(ctx, tx, space, res)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("rebuild %q: %w", space, err)
 	}
 	res.Duration = time.Since(start)
 	return res, nil
+}
+
+// RebuildTx does what Rebuild does inside the caller's transaction (an erasure purges a
+// space's projections this way, in the transaction that erases the event). The space must
+// exist.
+func (p *Projector) RebuildTx(ctx context.Context, tx pgx.Tx, space string) (*RebuildResult, error) {
+	start := time.Now()
+	res := &RebuildResult{SpaceID: space}
+	if _, err := tx.Exec(ctx, sql.Query("projection/watermark_ensure"), space); err != nil {
+		return nil, fmt.Errorf("rebuild %q: %w", space, mapFK(err, space))
+	}
+	if err := p.rebuildTx(ctx, tx, space, res); err != nil {
+		return nil, fmt.Errorf("rebuild %q: %w", space, err)
+	}
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+// rebuildTx discards space's projections and replays its log in tx.
+func (p *Projector) rebuildTx(ctx context.Context, tx pgx.Tx, space string, res *RebuildResult) error {
+	var wm int64
+	if err := tx.QueryRow(ctx, sql.Query("projection/watermark_lock_wait"), space).Scan(&wm); err != nil {
+		return fmt.Errorf("lock watermark: %w", err)
+	}
+	if _, err := tx.Exec(ctx, sql.Query("projection/discard"), space); err != nil {
+		return fmt.Errorf("discard projections: %w", err)
+	}
+	if p.age {
+		if _, err := tx.Exec(ctx, sql.Query("projection/age_drop"), space); err != nil {
+			return fmt.Errorf("discard graph mirror: %w", err)
+		}
+	}
+	if _, err := tx.Exec(ctx, sql.Query("projection/discard_items"), space); err != nil {
+		return fmt.Errorf("discard projections: %w", err)
+	}
+	for {
+		n, last, err := p.projectBatchTx(ctx, tx, space, true)
+		if err != nil {
+			return err
+		}
+		res.Events += n
+		if n > 0 {
+			res.ProjectedSeq = last
+		}
+		if n < p.cfg.BatchSize {
+			tag, err := tx.Exec(ctx, sql.Query("projection/embed_prune"), space)
+			if err != nil {
+				return fmt.Errorf("prune embeddings: %w", err)
+			}
+			res.EmbeddingsPruned = tag.RowsAffected()
+			return nil
+		}
+	}
 }
 
 // Spaces lists every space in the log.

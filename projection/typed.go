@@ -76,7 +76,7 @@ type effects struct {
 }
 
 // bookkeepingPrefixes are event types Zaxy writes about its own work; they are never memories.
-var bookkeepingPrefixes = []string{"checkout.", "zaxy."}
+var bookkeepingPrefixes = []string{"checkout.", "zaxy.", "erasure."}
 
 // IsBookkeeping reports whether events of type typ are Zaxy's own bookkeeping (for example
 // the record of what a checkout surfaced), which is never retrieved as memory.
@@ -93,8 +93,8 @@ func IsBookkeeping(typ string) bool {
 // the same effects. Unknown types contribute only their text.
 func extractEvent(e *eventloom.Event) (effects, error) {
 	var fx effects
-	if IsBookkeeping(e.Type) {
-		return fx, nil
+	if IsBookkeeping(e.Type) || e.Erased() {
+		return fx, nil // an erased event's tombstone contributes nothing
 	}
 	fx.Text = e.Content
 	switch e.Type {

@@ -39,6 +39,9 @@ Commands:
                      --occurred-at, --idempotency-key) or, without --type, JSON lines from stdin
   verify --space S   verify a space's hash chain (--method go|sql, --json); exit 1 when broken
   replay --space S   print a space's events as JSON lines (--session, --after-seq, --until-seq, --recorded-before)
+  erase --space S --seq N --reason R
+                     replace one event's content and data with a tombstone, record the erasure
+                     in the log and purge everything derived from it (--actor A, --json)
   ingest docs PATH...  chunk documents (files or directories of .md .txt .rst ...) into
                      document.chunk events, secrets redacted; unchanged files append nothing
                      (--space S, --json, --max-bytes N)
@@ -169,6 +172,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return benchCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
 	case "verify":
 		return verifyCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
+	case "erase":
+		return eraseCmd(ctx, args[1:], dbURL, getenv, logger, stdout, stderr)
 	case "replay":
 		return replayCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
 	case "rebuild":

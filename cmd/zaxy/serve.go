@@ -18,11 +18,13 @@ import (
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/migrations"
+	"github.com/zaxy/zaxy/projection"
 )
 
 // serveConfig is parsed from the environment.
@@ -212,6 +214,11 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 		cfg.http.Auth = auth.NewStore(pool)
 	}
 	cfg.http.ListenAddr = cfg.addr
+	proj, err := projection.New(ctx, pool, projection.Config{TextSearchConfig: cfg.memory.textSearchConfig, Logger: logger})
+	if err != nil {
+		return err
+	}
+	cfg.http.Erasure = erasure.New(store, proj, logger)
 	apiHandler := api.NewHandler(cfg.http, store, logger)
 	mcpHandler, err := mcp.NewHTTPHandler(mcp.HTTPConfig{
 		Config: mcp.Config{API: apiHandler, Profile: cfg.mcpProfile, Logger: logger},

@@ -2,8 +2,10 @@
 """Verify an exported Zaxy Eventloom log without Zaxy.
 
 Reads the JSON lines that `zaxy replay --space S` prints (one event per line) from a file or
-stdin, recomputes every event's hash from the canonical bytes specified in docs/eventloom.md,
-checks every prev_hash link and that seq is gapless from 1, and prints either
+stdin, recomputes every event's hash from the canonical bytes specified in docs/eventloom.md
+(version 1, content and data inline, and version 2, their salted digest), checks every
+prev_hash link, that seq is gapless from 1, and that every erased event holds only the
+tombstone and is named by a later erasure.recorded event, and prints either
 
     OK: space S, N events, head seq X hash H            (exit status 0)
     BROKEN at seq N: reason                             (exit status 1)
@@ -147,6 +149,32 @@ def canonical_time(value, field):
     return t.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def _field(text):
+    b = text.encode("utf-8")
+    return str(len(b)).encode("ascii") + b":" + b + b"\n"
+
+
+def body_digest(salt, content, data):
+    """SHA-256(salt || field(content) || field(data)) (docs/eventloom.md, version 2)."""
+    return hashlib.sha256(salt + _field(content) + _field(data)).digest()
+
+
+def canonical_bytes_v2(ev, digest):
+    """The bytes a version 2 event's hash covers after prev_hash."""
+    fields = [
+        ev["space_id"],
+        str(ev["seq"]),
+        ev["type"],
+        ev["session_id"],
+        ev["actor"],
+        ev["occurred_at"],
+        ev["recorded_at"],
+        digest.hex(),
+        ev["cues"],
+    ]
+    return b"zaxy-event-v2\n" + b"".join(_field(f) for f in fields)
+
+
 def canonical_bytes(ev):
     """The bytes an event's hash covers after prev_hash (docs/eventloom.md, version 1)."""
     fields = [
@@ -161,11 +189,7 @@ def canonical_bytes(ev):
         ev["data"],
         ev["cues"],
     ]
-    out = bytearray(b"zaxy-event-v1\n")
-    for f in fields:
-        b = f.encode("utf-8")
-        out += str(len(b)).encode("ascii") + b":" + b + b"\n"
-    return bytes(out)
+    return b"zaxy-event-v1\n" + b"".join(_field(f) for f in fields)
 
 
 def _hex32(value, field):
@@ -211,7 +235,49 @@ def parse_event(obj):
         ev[k] = jsonb_text(v)
     ev["prev_hash"] = _hex32(fields.get("prev_hash"), "prev_hash")
     ev["hash"] = _hex32(fields.get("hash"), "hash")
+    version = fields.get("hash_version", RawNumber("1"))  # absent means version 1
+    if not isinstance(version, RawNumber) or version not in ("1", "2"):
+        raise ValueError("hash_version must be 1 or 2")
+    ev["hash_version"] = int(version)
+    erased_by = fields.get("erased_by_seq")
+    if erased_by is not None and (not isinstance(erased_by, RawNumber) or not re.fullmatch(r"[1-9][0-9]*", erased_by)):
+        raise ValueError("erased_by_seq must be a positive integer")
+    ev["erased_by_seq"] = int(erased_by) if erased_by is not None else None
+    ev["salt"] = None
+    if "salt" in fields:
+        salt = fields["salt"]
+        if not isinstance(salt, str) or not re.fullmatch(r"([0-9a-fA-F]{2})+", salt):
+            raise ValueError("salt must be hex")
+        ev["salt"] = bytes.fromhex(salt)
+    ev["body_sha256"] = _hex32(fields["body_sha256"], "body_sha256") if "body_sha256" in fields else None
+    if ev["hash_version"] == 1 and (ev["salt"] is not None or ev["erased_by_seq"] is not None or ev["body_sha256"] is not None):
+        raise ValueError("a version 1 event has no salt, body_sha256 or erased_by_seq")
+    # What an erasure record names: data->>'seq' (a number's literal or a string).
+    ev["erases"] = None
+    if ev["type"] == "erasure.recorded":
+        for k, v in fields["data"].pairs if isinstance(fields.get("data"), _Object) else []:
+            if k == "seq" and isinstance(v, str):
+                ev["erases"] = str(v)
     return ev
+
+
+def expected_hash(ev):
+    """Raises Broken for a version 2 event whose body does not fit; returns the hash it must have."""
+    if ev["hash_version"] == 1:
+        return hashlib.sha256(ev["prev_hash"] + canonical_bytes(ev)).digest()
+    if ev["erased_by_seq"] is None:
+        if ev["salt"] is None:
+            raise Broken(ev["seq"], "content or data does not match the event's body digest")
+        digest = body_digest(ev["salt"], ev["content"], ev["data"])
+        if ev["body_sha256"] is not None and ev["body_sha256"] != digest:
+            raise Broken(ev["seq"], "content or data does not match the event's body digest")
+    else:
+        if ev["content"] != "" or ev["data"] != "{}" or ev["salt"] is not None:
+            raise Broken(ev["seq"], "an erased event holds more than the tombstone")
+        if ev["body_sha256"] is None:
+            raise ValueError("an erased event must carry body_sha256")
+        digest = ev["body_sha256"]
+    return hashlib.sha256(ev["prev_hash"] + canonical_bytes_v2(ev, digest)).digest()
 
 
 def events_from(lines):
@@ -250,6 +316,11 @@ def verify(lines, partial=False, head_hash=None):
     expected = 1
     prev = ZERO_HASH
     last_seq, last_hash = 0, None
+    pending = {}  # erasure record seq -> erased seqs naming it
+
+    def unbound(seq):
+        return Broken(seq, "the event is erased but no later erasure.recorded event names it")
+
     for n, ev in events_from(lines):
         if isinstance(ev, Exception):
             raise Broken(expected, str(ev))
@@ -266,16 +337,25 @@ def verify(lines, partial=False, head_hash=None):
             )
         if ev["seq"] < expected:
             raise Broken(ev["seq"], "seq %d is out of order" % ev["seq"])
+        for x in pending.pop(ev["seq"], []):
+            if ev["type"] != "erasure.recorded" or ev["erases"] != str(x):
+                raise unbound(x)
         if ev["prev_hash"] != prev:
             raise Broken(ev["seq"], "prev_hash does not match the hash of the previous event")
-        if hashlib.sha256(ev["prev_hash"] + canonical_bytes(ev)).digest() != ev["hash"]:
+        if expected_hash(ev) != ev["hash"]:
             raise Broken(ev["seq"], "hash does not match the recomputed hash of the event")
+        if ev["erased_by_seq"] is not None:
+            if ev["erased_by_seq"] <= ev["seq"]:
+                raise unbound(ev["seq"])
+            pending.setdefault(ev["erased_by_seq"], []).append(ev["seq"])
         count += 1
         expected = ev["seq"] + 1
         prev = ev["hash"]
         last_seq, last_hash = ev["seq"], ev["hash"]
     if count == 0:
         raise Broken(expected, "the log has no events")
+    if pending:  # erasure records past the end of the export
+        raise unbound(min(x for xs in pending.values() for x in xs))
     if head_hash is not None and last_hash != head_hash:
         raise Broken(last_seq + 1, "the log ends at seq %d but the chain head is another event" % last_seq)
     return space, count, last_seq, last_hash

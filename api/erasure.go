@@ -1,0 +1,70 @@
+package api
+
+import (
+	"net/http"
+	"sync"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/zaxy/zaxy/erasure"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/projection"
+)
+
+// ErasureBody is the body of POST /erasures (admin scope): the event to erase and why. The
+// reason is recorded in the log, so it must not repeat what is erased.
+type ErasureBody struct {
+	// Seq is the event whose content and data are replaced by the tombstone.
+	Seq int64 `json:"seq"`
+	// Reason says why (1 to 1000 characters), e.g. a ticket number.
+	Reason string `json:"reason"`
+	// Actor is who asked, recorded as the erasure event's actor; optional.
+	Actor string `json:"actor,omitempty"`
+}
+
+// erasures lazily builds the erasure service when Config.Erasure was not given: a projector
+// with the defaults (english text search, AGE when installed).
+type erasures struct {
+	once sync.Once
+	svc  *erasure.Service
+	err  error
+}
+
+func (s *server) erasureService(r *http.Request) (*erasure.Service, error) {
+	s.erasures.once.Do(func() {
+		if s.cfg.Erasure != nil {
+			s.erasures.svc = s.cfg.Erasure
+			return
+		}
+		proj, err := projection.New(r.Context(), s.pool, projection.Config{Logger: s.logger})
+		if err != nil {
+			s.erasures.err = err
+			return
+		}
+		s.erasures.svc = erasure.New(s.store, proj, s.logger)
+	})
+	return s.erasures.svc, s.erasures.err
+}
+
+// erase is POST /v1/spaces/{space}/erasures: erases one event (see package erasure) and
+// answers 201 with the erasure record.
+func (s *server) erase(w http.ResponseWriter, r *http.Request) {
+	var body ErasureBody
+	if err := readJSON(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	svc, err := s.erasureService(r)
+	if err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	res, err := svc.Erase(r.Context(), &eventloom.EraseParams{
+		SpaceID: chi.URLParam(r, "space"), Seq: body.Seq, Reason: body.Reason, Actor: body.Actor,
+	})
+	if err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, res)
+}

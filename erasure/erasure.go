@@ -1,0 +1,89 @@
+package erasure
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/sql"
+)
+
+// Service erases events.
+type Service struct {
+	store  *eventloom.Store
+	proj   *projection.Projector
+	logger *slog.Logger
+}
+
+// New returns a Service writing through store's pool and rebuilding projections with proj
+// (which must be configured like the workers' projector: same text search configuration and
+// AGE setting, or the rebuilt projections differ from the incremental ones).
+func New(store *eventloom.Store, proj *projection.Projector, logger *slog.Logger) *Service {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{store: store, proj: proj, logger: logger}
+}
+
+// Result reports one erasure.
+type Result struct {
+	eventloom.Erasure
+	// InferencesDeleted counts the model inferences read from the event that were deleted.
+	InferencesDeleted int64 `json:"inferences_deleted"`
+	// LatentModelDropped is true when the space's latent model was dropped (the latent_space
+	// job builds a new one from the purged text).
+	LatentModelDropped bool `json:"latent_model_dropped"`
+	// Rebuild is the rebuild of the space's projections that purged the rest.
+	Rebuild *projection.RebuildResult `json:"rebuild"`
+	// Duration is the whole operation's wall time.
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Erase erases p.Seq of p.SpaceID in one transaction (see the package comment). An unknown
+// event is eventloom.ErrNotFound; one hashed under version 1, already erased or itself an
+// erasure record is eventloom.ErrNotErasable; bad parameters are eventloom.ErrInvalid naming
+// the field. Nothing is changed unless everything is.
+func (s *Service) Erase(ctx context.Context, p *eventloom.EraseParams) (*Result, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	res := &Result{}
+	err := pgx.BeginFunc(ctx, s.store.Pool(), func(tx pgx.Tx) error {
+		// First the space's erasure lock: writers of derived data wait, then look again.
+		if _, err := tx.Exec(ctx, sql.Query("erasure/lock"), p.SpaceID); err != nil {
+			return fmt.Errorf("lock space: %w", err)
+		}
+		e, err := s.store.EraseTx(ctx, tx, p)
+		if err != nil {
+			return err
+		}
+		res.Erasure = *e
+		tag, err := tx.Exec(ctx, sql.Query("erasure/inferences_delete"), p.SpaceID, p.Seq)
+		if err != nil {
+			return fmt.Errorf("delete inferences: %w", err)
+		}
+		res.InferencesDeleted = tag.RowsAffected()
+		tag, err = tx.Exec(ctx, sql.Query("erasure/latent_drop"), p.SpaceID)
+		if err != nil {
+			return fmt.Errorf("drop latent model: %w", err)
+		}
+		res.LatentModelDropped = tag.RowsAffected() > 0
+		res.Rebuild, err = s.proj.RebuildTx(ctx, tx, p.SpaceID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("erase seq %d of space %q: %w", p.Seq, p.SpaceID, err)
+	}
+	res.Duration = time.Since(start)
+	// The reason is logged, never the content (which is gone).
+	s.logger.InfoContext(ctx, "event erased", "space_id", p.SpaceID, "seq", p.Seq,
+		"erasure_seq", res.ErasureSeq, "events_replayed", res.Rebuild.Events,
+		"embeddings_pruned", res.Rebuild.EmbeddingsPruned, "duration_ms", res.Duration.Milliseconds())
+	return res, nil
+}

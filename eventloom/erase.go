@@ -1,0 +1,104 @@
+package eventloom
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	zsql "github.com/zaxy/zaxy/sql"
+)
+
+// ErasureType is the event type the erasure operation appends: data {"seq": N, "reason": R},
+// no content. Ordinary appends may not use it.
+const ErasureType = "erasure.recorded"
+
+// MaxErasureReasonLen caps an erasure's reason, in characters.
+const MaxErasureReasonLen = 1000
+
+// ErrNotErasable means the event cannot be erased: it was hashed under version 1 (its text is
+// in the chain itself), is already erased, or is itself an erasure record.
+var ErrNotErasable = errors.New("the event cannot be erased")
+
+// ErrEventNotFound means the space has no event with the seq asked for. It matches ErrNotFound.
+var ErrEventNotFound = fmt.Errorf("%w: no such event", ErrNotFound)
+
+// SQLSTATEs raised by zaxy_erase (migration 000011).
+const (
+	sqlstateNoSuchEvent = "ZX030"
+	sqlstateNotErasable = "ZX031"
+)
+
+var qErase = zsql.Query("eventloom/erase")
+
+// EraseParams names the event to erase and why.
+type EraseParams struct {
+	// SpaceID is the event's space.
+	SpaceID string `json:"space_id"`
+	// Seq is the event to erase.
+	Seq int64 `json:"seq"`
+	// Reason says why (1 to MaxErasureReasonLen characters). It is recorded in the log, so it
+	// must not repeat what is erased.
+	Reason string `json:"reason"`
+	// Actor is who asked (recorded as the erasure event's actor); optional.
+	Actor string `json:"actor,omitempty"`
+}
+
+// Validate checks the parameters, naming the bad field.
+func (p *EraseParams) Validate() error {
+	if err := ValidateSpaceID(p.SpaceID); err != nil {
+		return err
+	}
+	if p.Seq < 1 {
+		return invalid("seq", "must be a positive integer, got %d", p.Seq)
+	}
+	if strings.TrimSpace(p.Reason) == "" {
+		return invalid("reason", "is required")
+	}
+	if n := utf8.RuneCountInString(p.Reason); n > MaxErasureReasonLen {
+		return invalid("reason", "must be at most %d characters, got %d", MaxErasureReasonLen, n)
+	}
+	if err := checkText("reason", p.Reason, 0); err != nil {
+		return err
+	}
+	return checkText("actor", p.Actor, maxActorLen)
+}
+
+// Erasure is the record of one erasure.
+type Erasure struct {
+	SpaceID string `json:"space_id"`
+	// Seq is the erased event.
+	Seq int64 `json:"seq"`
+	// ErasureSeq and ErasureHash are those of the erasure.recorded event appended.
+	ErasureSeq  int64 `json:"erasure_seq"`
+	ErasureHash Hash  `json:"erasure_hash"`
+}
+
+// EraseTx appends the erasure.recorded event naming p.Seq and replaces that event's content
+// and data with the tombstone, inside tx (through the zaxy_erase function, the one UPDATE the
+// log allows). The caller purges the projections in the same transaction (package erasure).
+// An unknown event is ErrNotFound; one that cannot be erased is ErrNotErasable.
+func (s *Store) EraseTx(ctx context.Context, tx pgx.Tx, p *EraseParams) (*Erasure, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	out := &Erasure{SpaceID: p.SpaceID, Seq: p.Seq}
+	err := tx.QueryRow(ctx, qErase, p.SpaceID, p.Seq, p.Reason, p.Actor).Scan(&out.ErasureSeq, &out.ErasureHash)
+	if err != nil {
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) {
+			switch pgErr.Code {
+			case sqlstateNoSuchEvent:
+				return nil, fmt.Errorf("%w: %s", ErrEventNotFound, pgErr.Message)
+			case sqlstateNotErasable:
+				return nil, fmt.Errorf("%w: %s", ErrNotErasable, pgErr.Message)
+			}
+		}
+		return nil, fmt.Errorf("erase: %w", mapPgError(err))
+	}
+	return out, nil
+}
