@@ -6,7 +6,7 @@ export PATH := $(PATH):/usr/local/go/bin
 # Starts (or reuses) the database and exports ZAXY_ADMIN_DATABASE_URL and ZAXY_DATABASE_URL.
 DB_ENV = eval "$$(bash testcontainers/postgres.sh start | sed -n 's/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1="\2"/p')"
 
-.PHONY: run test db db-stop build bench vet
+.PHONY: run test fuzz db db-stop build bench vet
 
 build:
 	$(GO) build -o bin/zaxy ./cmd/zaxy
@@ -22,6 +22,18 @@ run: build
 
 test:
 	@$(DB_ENV) && ZAXY_TEST_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" $(GO) test -count=1 -timeout 20m ./...
+	@$(MAKE) --no-print-directory fuzz
+
+# The boundary parsers, fuzzed for FUZZTIME each (their seed corpora also run in every go test):
+# the Cypher filter, the event decoder, the strict JSON check and the redactor.
+FUZZTIME ?= 15s
+FUZZ_TARGETS = FuzzCypherFilter:./graph FuzzDecodeAppendBody:./eventloom FuzzCheck:./internal/strictjson FuzzRedact:./redact
+
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz $${t%%:*} ($(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) "$${t#*:}" || exit 1; \
+	done
 
 vet:
 	$(GO) vet ./...
