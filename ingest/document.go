@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/redact"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -50,7 +51,7 @@ type Document struct {
 type DocumentsParams struct {
 	// SpaceID is the space to append to.
 	SpaceID string `json:"-"`
-	// Documents are ingested in order, all in one transaction.
+	// Documents are ingested in order, in bounded transactions (Config.MaxGroupChunks).
 	Documents []Document `json:"documents"`
 }
 
@@ -68,7 +69,8 @@ type DocumentResult struct {
 	LastSeq  int64 `json:"last_seq"`
 	// DocumentSHA256 is the hex SHA-256 of the redacted text (the chunks concatenated).
 	DocumentSHA256 string `json:"document_sha256"`
-	// Redactions counts the secrets replaced before chunking.
+	// Redactions counts the secrets replaced: in the text before chunking, and in the path
+	// and document_id of the chunks' data. 0 when the space's redaction is off.
 	Redactions int `json:"redactions"`
 }
 
@@ -107,12 +109,36 @@ type preparedDocument struct {
 	events []eventloom.NewEvent
 }
 
+// DocumentsError reports an ingest of documents that stopped at a document: the documents
+// before it are in the log (Result), that one and those after it were not appended.
+// Retrying the same request appends only what is missing.
+type DocumentsError struct {
+	// Err is why documents[Index] could not be appended.
+	Err error
+	// Index is the failed document's position in the request.
+	Index int
+	// Result holds the documents before Index, each appended or already in the log.
+	Result *DocumentsResult
+}
+
+// Error says which document failed and how many before it are in the log.
+func (e *DocumentsError) Error() string {
+	return fmt.Sprintf("documents[%d]: %v (documents[0:%d] are in the log; a retry appends only the rest)", e.Index, e.Err, e.Index)
+}
+
+// Unwrap returns the cause.
+func (e *DocumentsError) Unwrap() error { return e.Err }
+
 // Documents redacts, chunks and appends documents. Each document's chunks are one batch
 // with the idempotency key "doc:" + hex(sha256(document_id + "\n" + document_sha256)), so
 // re-ingesting an unchanged document appends nothing and a changed one appends a new
-// version. All documents are validated before anything is appended, and all are appended in
-// one transaction: either every new version is in the log or none is. Errors for bad input
-// are *eventloom.ValidationError naming the field, e.g. "documents[0].text".
+// version. All documents are validated before anything is appended (errors for bad input
+// are *eventloom.ValidationError naming the field, e.g. "documents[0].text"). They are then
+// appended in order, in transactions of whole documents holding at most
+// Config.MaxGroupChunks chunks (a larger document is a transaction of its own), so a large
+// upload holds the space's lock only briefly at a time and never stores part of a document.
+// When one fails, the error is a *DocumentsError saying which, with the results of the
+// documents before it, which are committed.
 func (in *Ingester) Documents(ctx context.Context, p *DocumentsParams) (*DocumentsResult, error) {
 	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
 		return nil, err
@@ -120,19 +146,54 @@ func (in *Ingester) Documents(ctx context.Context, p *DocumentsParams) (*Documen
 	if len(p.Documents) == 0 {
 		return nil, invalid("documents", "must contain at least one document")
 	}
+	mode, err := in.store.RedactionMode(ctx, p.SpaceID)
+	if err != nil {
+		return nil, err
+	}
 	prepared := make([]preparedDocument, len(p.Documents))
 	for i := range p.Documents {
-		d, err := in.prepareDocument(&p.Documents[i], fmt.Sprintf("documents[%d].", i))
+		d, err := in.prepareDocument(&p.Documents[i], fmt.Sprintf("documents[%d].", i), mode != vocab.RedactionOff)
 		if err != nil {
 			return nil, err
 		}
 		prepared[i] = d
 	}
-	res := &DocumentsResult{SpaceID: p.SpaceID, Documents: make([]DocumentResult, len(prepared))}
+	res := &DocumentsResult{SpaceID: p.SpaceID, Documents: make([]DocumentResult, 0, len(prepared))}
+	for start := 0; start < len(prepared); {
+		end, chunks := start+1, len(prepared[start].events)
+		for end < len(prepared) && chunks+len(prepared[end].events) <= in.cfg.MaxGroupChunks {
+			chunks += len(prepared[end].events)
+			end++
+		}
+		results, err := in.appendDocuments(ctx, p.SpaceID, prepared[start:end])
+		if err != nil && end-start > 1 && ctx.Err() == nil {
+			// Find the document that fails: the group again, one document per transaction.
+			for i := start; i < end; i++ {
+				one, err := in.appendDocuments(ctx, p.SpaceID, prepared[i:i+1])
+				if err != nil {
+					return nil, &DocumentsError{Err: err, Index: i, Result: res}
+				}
+				res.Documents = append(res.Documents, one...)
+			}
+			start = end
+			continue
+		}
+		if err != nil {
+			return nil, &DocumentsError{Err: err, Index: start, Result: res}
+		}
+		res.Documents = append(res.Documents, results...)
+		start = end
+	}
+	return res, nil
+}
+
+// appendDocuments appends whole documents in one transaction, each in a savepoint.
+func (in *Ingester) appendDocuments(ctx context.Context, space string, docs []preparedDocument) ([]DocumentResult, error) {
+	results := make([]DocumentResult, len(docs))
 	err := pgx.BeginFunc(ctx, in.store.Pool(), func(tx pgx.Tx) error {
-		for i, d := range prepared {
+		for i, d := range docs {
 			r := d.result
-			ar, err := in.store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: p.SpaceID, Events: d.events, IdempotencyKey: d.key})
+			ar, err := in.store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: space, Events: d.events, IdempotencyKey: d.key})
 			switch {
 			case errors.Is(err, eventloom.ErrConflict):
 				// The same version is in the log, chunked differently (another chunk size).
@@ -142,18 +203,19 @@ func (in *Ingester) Documents(ctx context.Context, p *DocumentsParams) (*Documen
 			default:
 				r.Appended = !ar.Replayed
 				r.FirstSeq, r.LastSeq = ar.Receipts[0].Seq, ar.Receipts[len(ar.Receipts)-1].Seq
+				r.Redactions += ar.Redactions
 			}
-			res.Documents[i] = r
+			results[i] = r
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	return results, nil
 }
 
-func (in *Ingester) prepareDocument(doc *Document, prefix string) (preparedDocument, error) {
+func (in *Ingester) prepareDocument(doc *Document, prefix string, redactOn bool) (preparedDocument, error) {
 	var d preparedDocument
 	id := doc.DocumentID
 	if id == "" {
@@ -183,7 +245,13 @@ func (in *Ingester) prepareDocument(doc *Document, prefix string) (preparedDocum
 	if err := checkText(prefix+"text", doc.Text, 0); err != nil {
 		return d, err
 	}
-	text, redactions := Redact(doc.Text)
+	// The whole text is redacted before chunking, so no secret is split between chunks and
+	// the offsets and digest refer to what is stored. (The Eventloom redacts each chunk again,
+	// which changes nothing, and redacts the path and id in the chunks' data.)
+	text, redactions := doc.Text, 0
+	if redactOn {
+		text, redactions = redact.String(doc.Text)
+	}
 	sum := sha256.Sum256([]byte(text))
 	docSHA := hex.EncodeToString(sum[:])
 	chunks := Chunk(text, ChunkOptions{MaxBytes: in.cfg.MaxChunkBytes, Markdown: format == FormatMarkdown})
@@ -201,7 +269,7 @@ func (in *Ingester) prepareDocument(doc *Document, prefix string) (preparedDocum
 		d.events[i] = eventloom.NewEvent{Type: vocab.TypeDocumentChunk, Actor: Actor, Content: c.Text, Data: data}
 	}
 	d.key = DocumentIdempotencyKey(id, docSHA)
-	d.result = DocumentResult{DocumentID: id, Path: doc.Path, Chunks: len(chunks), DocumentSHA256: docSHA, Redactions: len(redactions)}
+	d.result = DocumentResult{DocumentID: id, Path: doc.Path, Chunks: len(chunks), DocumentSHA256: docSHA, Redactions: redactions}
 	return d, nil
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/redact"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -244,7 +245,7 @@ func TestDocuments_SecretsReachTheLogRedacted(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, len(secrets), res.Documents[0].Redactions)
 	var all strings.Builder
-	redacted, _ := ingest.Redact(secretsDoc)
+	redacted, _ := redact.String(secretsDoc)
 	for _, e := range f.replay(t, "sec") {
 		c := decodeChunk(t, e)
 		require.Equal(t, redacted[c.Start:c.End], e.Content, "offsets refer to the redacted text")
