@@ -159,7 +159,7 @@ func TestDocuments_UnchangedAppendsNothingChangedAppendsNewVersion(t *testing.T)
 	require.Equal(t, n+changed.Chunks, f.count(t))
 }
 
-func TestDocuments_SeveralDocumentsAreOneTransaction(t *testing.T) {
+func TestDocuments_BadInputAnywhereAppendsNothing(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t, ingest.Config{})
