@@ -29,9 +29,10 @@ type secretPattern struct {
 	keep func(secret string) bool
 	// hints are lowercase literals one of which every match contains (Go's regexp engine
 	// manages tens of MB/s, a literal search GB/s). Without hints the expression runs on the
-	// whole text and may span lines. With them, every match starts where a hint occurs, and
-	// the expression runs anchored there, up to the end of the line; an expression starting
-	// with \b also needs a non-word character (or nothing) before the hint.
+	// whole text and may span lines. With them it runs only on lines where a hint occurs:
+	// every match starts at a hint, so on lines up to maxAnchoredLine bytes it runs anchored
+	// at each hint to the end of the line (an expression starting with \b also needs a
+	// non-word character or nothing before the hint), on longer lines once over the line.
 	hints []string
 	// line, with hints, means matches may start before the hint: the expression runs on the
 	// whole of each line where a hint occurs.
@@ -164,6 +165,11 @@ func notProseWord(s string) bool {
 	return !proseWords[strings.ToLower(strings.TrimRight(s, ".,;:!?)"))]
 }
 
+// maxAnchoredLine is the longest line on which a pattern runs anchored at each hint; on a
+// longer line (minified JSON) it runs once over the line, so many hints on one line cost
+// linear time, not quadratic.
+const maxAnchoredLine = 1024
+
 // maxPasses bounds the passes String makes until nothing more is found.
 const maxPasses = 3
 
@@ -267,34 +273,30 @@ func find(s string) []span {
 			for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {
 				add(p, pi, 0, s, m)
 			}
-		case p.line:
-			for _, sp := range hintLines(s, lower, p.hints) {
-				sub := s[sp[0]:sp[1]]
-				for _, m := range p.re.FindAllStringSubmatchIndex(sub, -1) {
-					add(p, pi, sp[0], sub, m)
-				}
-			}
 		default:
-			for _, h := range p.hints {
-				for from := 0; ; {
-					i := strings.Index(lower[from:], h)
-					if i < 0 {
-						break
+			for _, sp := range hintLines(s, lower, p.hints) {
+				line := s[sp[0]:sp[1]]
+				if p.line || len(line) > maxAnchoredLine {
+					for _, m := range p.re.FindAllStringSubmatchIndex(line, -1) {
+						add(p, pi, sp[0], line, m)
 					}
-					i += from
-					from = i + 1
-					if p.wordStart && i > 0 && isWordByte(s[i-1]) {
-						continue
-					}
-					end := strings.IndexByte(s[i:], '\n')
-					if end < 0 {
-						end = len(s)
-					} else {
-						end += i
-					}
-					sub := s[i:end]
-					if m := p.anchored.FindStringSubmatchIndex(sub); m != nil {
-						add(p, pi, i, sub, m)
+					continue
+				}
+				for _, h := range p.hints {
+					lowerLine := lower[sp[0]:sp[1]]
+					for from := 0; ; {
+						i := strings.Index(lowerLine[from:], h)
+						if i < 0 {
+							break
+						}
+						i += from
+						from = i + 1
+						if p.wordStart && sp[0]+i > 0 && isWordByte(s[sp[0]+i-1]) {
+							continue
+						}
+						if m := p.anchored.FindStringSubmatchIndex(line[i:]); m != nil {
+							add(p, pi, sp[0]+i, line[i:], m)
+						}
 					}
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -241,4 +242,21 @@ func TestJSON_RedactsValuesAtAnyDepthAndSecretKeys(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, n)
 	require.Nil(t, nothing)
+}
+
+// A long secret is replaced whole even past the look-ahead window, and a megabyte on one
+// line full of hints takes linear time (a quadratic scan would take minutes).
+func TestString_LongLinesAndLongSecrets(t *testing.T) {
+	t.Parallel()
+	long := "eyJhbGciOiJIUzI1NiJ9.eyJ" + strings.Repeat("a", 9000) + ".sig"
+	out, n := redact.String("x " + long + " y")
+	require.Equal(t, 1, n)
+	require.Equal(t, "x [REDACTED:jwt] y", out)
+
+	item := `{"url":"https://example.com/a/b?c=d","token_count":12,"note":"password policy","k":"sk-x"},`
+	line := strings.Repeat(item, (1<<20)/len(item))
+	start := time.Now()
+	out, n = redact.String(line)
+	require.Zero(t, n, out[:200])
+	require.Less(t, time.Since(start), 10*time.Second)
 }
