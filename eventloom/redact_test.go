@@ -168,3 +168,25 @@ func TestAppend_RedactionModeIsReadUnderTheChainLock(t *testing.T) {
 	require.Zero(t, r.res.Redactions)
 	require.True(t, strings.Contains(storedText(t, store, "r3"), fakeAnthropic))
 }
+
+func TestKeyRecords_AnswersKeyedAppendsWithoutAppending(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store, _ := newStore(t)
+	res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "k", Events: []eventloom.NewEvent{msg("a"), msg("b")}, IdempotencyKey: "one"})
+	require.NoError(t, err)
+	recs, err := store.KeyRecords(ctx, "k", []*eventloom.AppendParams{
+		{SpaceID: "k", Events: []eventloom.NewEvent{msg("a"), msg("b")}, IdempotencyKey: "one"},
+		{SpaceID: "k", Events: []eventloom.NewEvent{msg("other")}, IdempotencyKey: "one"},
+		{SpaceID: "k", Events: []eventloom.NewEvent{msg("a")}, IdempotencyKey: "two"},
+	})
+	require.NoError(t, err)
+	require.Equal(t, &eventloom.KeyRecord{FirstSeq: res.Receipts[0].Seq, LastSeq: res.Receipts[1].Seq, SameBody: true}, recs[0])
+	require.False(t, recs[1].SameBody)
+	require.Nil(t, recs[2])
+	_, err = store.KeyRecords(ctx, "k", []*eventloom.AppendParams{{SpaceID: "k", Events: []eventloom.NewEvent{msg("a")}}})
+	require.Error(t, err, "an append without a key is refused")
+	page, err := store.Replay(ctx, &eventloom.ReplayParams{SpaceID: "k"})
+	require.NoError(t, err)
+	require.Len(t, page.Events, 2)
+}

@@ -158,40 +158,72 @@ func (in *Ingester) Documents(ctx context.Context, p *DocumentsParams) (*Documen
 		}
 		prepared[i] = d
 	}
-	res := &DocumentsResult{SpaceID: p.SpaceID, Documents: make([]DocumentResult, 0, len(prepared))}
-	for start := 0; start < len(prepared); {
-		end, chunks := start+1, len(prepared[start].events)
-		for end < len(prepared) && chunks+len(prepared[end].events) <= in.cfg.MaxGroupChunks {
-			chunks += len(prepared[end].events)
+	results, pending, err := in.knownDocuments(ctx, p.SpaceID, prepared)
+	if err != nil {
+		return nil, err
+	}
+	// upTo returns the results of documents[0:i], all of them done (appended or known).
+	upTo := func(i int) *DocumentsResult {
+		return &DocumentsResult{SpaceID: p.SpaceID, Documents: results[:i]}
+	}
+	for g := 0; g < len(pending); {
+		end, chunks := g+1, len(prepared[pending[g]].events)
+		for end < len(pending) && chunks+len(prepared[pending[end]].events) <= in.cfg.MaxGroupChunks {
+			chunks += len(prepared[pending[end]].events)
 			end++
 		}
-		results, err := in.appendDocuments(ctx, p.SpaceID, prepared[start:end])
-		if err != nil && end-start > 1 && ctx.Err() == nil {
+		group := pending[g:end]
+		err := in.appendDocuments(ctx, p.SpaceID, prepared, group, results)
+		if err != nil && len(group) > 1 && ctx.Err() == nil {
 			// Find the document that fails: the group again, one document per transaction.
-			for i := start; i < end; i++ {
-				one, err := in.appendDocuments(ctx, p.SpaceID, prepared[i:i+1])
-				if err != nil {
-					return nil, &DocumentsError{Err: err, Index: i, Result: res}
+			for _, i := range group {
+				if err := in.appendDocuments(ctx, p.SpaceID, prepared, []int{i}, results); err != nil {
+					return nil, &DocumentsError{Err: err, Index: i, Result: upTo(i)}
 				}
-				res.Documents = append(res.Documents, one...)
 			}
-			start = end
-			continue
+		} else if err != nil {
+			return nil, &DocumentsError{Err: err, Index: group[0], Result: upTo(group[0])}
 		}
-		if err != nil {
-			return nil, &DocumentsError{Err: err, Index: start, Result: res}
-		}
-		res.Documents = append(res.Documents, results...)
-		start = end
+		g = end
 	}
-	return res, nil
+	return upTo(len(results)), nil
 }
 
-// appendDocuments appends whole documents in one transaction, each in a savepoint.
-func (in *Ingester) appendDocuments(ctx context.Context, space string, docs []preparedDocument) ([]DocumentResult, error) {
-	results := make([]DocumentResult, len(docs))
+// knownDocuments answers, in one round trip, the documents whose version is already in the
+// log (so a retry of a large upload skips them quickly): it returns every document's result
+// so far and the indexes of those still to append, in order.
+func (in *Ingester) knownDocuments(ctx context.Context, space string, prepared []preparedDocument) ([]DocumentResult, []int, error) {
+	ps := make([]*eventloom.AppendParams, len(prepared))
+	for i, d := range prepared {
+		ps[i] = &eventloom.AppendParams{SpaceID: space, Events: d.events, IdempotencyKey: d.key}
+	}
+	records, err := in.store.KeyRecords(ctx, space, ps)
+	if err != nil {
+		return nil, nil, err
+	}
+	results := make([]DocumentResult, len(prepared))
+	var pending []int
+	for i, d := range prepared {
+		results[i] = d.result
+		switch rec := records[i]; {
+		case rec == nil:
+			pending = append(pending, i)
+		case rec.SameBody:
+			results[i].FirstSeq, results[i].LastSeq = rec.FirstSeq, rec.LastSeq
+		default:
+			// The same version is in the log, chunked differently (another chunk size).
+		}
+	}
+	return results, pending, nil
+}
+
+// appendDocuments appends the documents prepared[i] for i in group in one transaction, each
+// in a savepoint, and sets their results; on error nothing of the group is committed.
+func (in *Ingester) appendDocuments(ctx context.Context, space string, prepared []preparedDocument, group []int, results []DocumentResult) error {
+	out := make([]DocumentResult, len(group))
 	err := pgx.BeginFunc(ctx, in.store.Pool(), func(tx pgx.Tx) error {
-		for i, d := range docs {
+		for j, i := range group {
+			d := prepared[i]
 			r := d.result
 			ar, err := in.store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: space, Events: d.events, IdempotencyKey: d.key})
 			switch {
@@ -205,14 +237,17 @@ func (in *Ingester) appendDocuments(ctx context.Context, space string, docs []pr
 				r.FirstSeq, r.LastSeq = ar.Receipts[0].Seq, ar.Receipts[len(ar.Receipts)-1].Seq
 				r.Redactions += ar.Redactions
 			}
-			results[i] = r
+			out[j] = r
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return results, nil
+	for j, i := range group {
+		results[i] = out[j]
+	}
+	return nil
 }
 
 func (in *Ingester) prepareDocument(doc *Document, prefix string, redactOn bool) (preparedDocument, error) {
