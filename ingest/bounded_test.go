@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -102,4 +103,35 @@ func TestIngest_RedactsPathsActorsAndNamesAndHonoursOff(t *testing.T) {
 	require.Zero(t, res.Documents[0].Redactions)
 	events = f.replay(t, "m")
 	require.Equal(t, "key "+fakeGitHub, events[len(events)-1].Content)
+}
+
+// An upload that runs into its deadline has committed whole documents up to some point and
+// nothing after it, and other writers to the space got in while it ran.
+func TestDocuments_DeadlineLeavesWholeDocumentsAndLetsOthersWrite(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, ingest.Config{MaxGroupChunks: 20})
+	docs := make([]ingest.Document, 3000)
+	for i := range docs {
+		docs[i] = ingest.Document{Path: fmt.Sprintf("d/%04d.txt", i), Text: fmt.Sprintf("doc %d", i)}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	ingestDone := make(chan time.Time, 1)
+	var ingestErr error
+	go func() {
+		_, ingestErr = f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "dl", Documents: docs})
+		ingestDone <- time.Now()
+	}()
+	time.Sleep(200 * time.Millisecond)
+	_, err := f.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: "dl", Events: []eventloom.NewEvent{{Type: "note", Content: "meanwhile"}}})
+	require.NoError(t, err)
+	appended := time.Now()
+	finished := <-ingestDone
+	require.True(t, appended.Before(finished), "another append got in while the upload ran")
+
+	var de *ingest.DocumentsError
+	require.ErrorAs(t, ingestErr, &de, "3000 documents do not fit in 1.5 s here")
+	require.ErrorIs(t, ingestErr, context.DeadlineExceeded)
+	require.Len(t, de.Result.Documents, de.Index)
+	require.Equal(t, de.Index+1, f.count(t), "exactly the documents reported, plus the other append")
 }
