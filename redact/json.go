@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -15,8 +16,9 @@ var secretKey = regexp.MustCompile(
 
 // JSON redacts a JSON object: every string value at any depth goes through String, and the
 // whole string value of a key that names a secret (secretKey: "password", "api_key",
-// "token", ...) is replaced with "[REDACTED:secret]" (or ":password"). Object keys,
-// numbers, booleans and nulls are kept. It returns raw itself when nothing was redacted (so
+// "token", ...) is replaced with "[REDACTED:secret]" (or ":password"). A key holding a
+// secret is renamed the same way (numbered " (2)", " (3)" if that name is taken). Numbers,
+// booleans and nulls are kept. It returns raw itself when nothing was redacted (so
 // formatting and number spelling are untouched), otherwise the object re-encoded, and how
 // many values it replaced. nil stays nil. raw must be valid JSON.
 func JSON(raw json.RawMessage) (json.RawMessage, int, error) {
@@ -56,10 +58,30 @@ func value(v any, key string) (any, int) {
 		return String(x)
 	case map[string]any:
 		total := 0
-		for k, item := range x {
-			var n int
-			x[k], n = value(item, strings.ToLower(k))
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // renamed keys are numbered in a stable order
+		for _, k := range keys {
+			item, n := value(x[k], strings.ToLower(k))
 			total += n
+			nk, m := String(k)
+			if m == 0 {
+				x[k] = item
+				continue
+			}
+			// A secret in a key: the key is renamed, numbered if the name is taken.
+			delete(x, k)
+			total += m
+			name := nk
+			for i := 2; ; i++ {
+				if _, taken := x[name]; !taken {
+					break
+				}
+				name = fmt.Sprintf("%s (%d)", nk, i)
+			}
+			x[name] = item
 		}
 		return x, total
 	case []any:

@@ -92,6 +92,13 @@ var patterns = []secretPattern{
 	{kind: "npm_token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}\b`), hints: []string{"npm_"}},
 	{kind: "sendgrid_api_key", re: regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}`), hints: []string{"sg."}},
 	{kind: "zaxy_token", re: regexp.MustCompile(`\bzx_[A-Za-z0-9_-]{24,}`), hints: []string{"zx_"}},
+	{kind: "pypi_token", re: regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`), hints: []string{"pypi-ageichlwas5vcmc"}},
+	{kind: "digitalocean_token", re: regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}\b`), hints: []string{"dop_v1_", "doo_v1_", "dor_v1_"}},
+	{kind: "shopify_token", re: regexp.MustCompile(`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), hints: []string{"shpat_", "shpca_", "shppa_", "shpss_"}},
+	{kind: "age_secret_key", re: regexp.MustCompile(`\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b`), hints: []string{"age-secret-key-1"}},
+	{kind: "discord_webhook", re: regexp.MustCompile(`(?i:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{20,}`),
+		hints: []string{"discord"}, line: true},
+	{kind: "telegram_bot_token", re: regexp.MustCompile(`\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}\b`), hints: []string{":aa"}, line: true},
 	{kind: "azure_key", re: regexp.MustCompile(
 		`(?i:AccountKey|SharedAccessKey|AccessKey)\s*=\s*(?P<s>[A-Za-z0-9+/]{20,}=*)`), hints: []string{"accountkey", "accesskey"}, line: true},
 	{kind: "azure_sas_signature", re: regexp.MustCompile(`[?&]sig=(?P<s>[A-Za-z0-9%+/=]{20,})`), hints: []string{"sig="}, line: true},

@@ -121,6 +121,19 @@ var patternCases = []struct {
 	// Zaxy's own tokens, JWTs
 	{"zaxy token", "ZAXY_MCP_TOKEN=" + fakeZaxy, "ZAXY_MCP_TOKEN=[REDACTED:zaxy_token]", fakeZaxy},
 	{"near miss: zx_ identifiers", "zx_spectrum and zx_81", "", ""},
+	{"pypi token", "password = pypi-AgEIcHlwaS5vcmc" + strings.Repeat("Ab1_", 15), "password = [REDACTED:pypi_token]", "AgEIcHlwaS5vcmcAb1_"},
+	{"pypi token alone", "TWINE: pypi-AgEIcHlwaS5vcmc" + strings.Repeat("Ab1_", 15), "TWINE: [REDACTED:pypi_token]", "AgEIcHlwaS5vcmcAb1_"},
+	{"near miss: pypi names", "pip install pypi-simple; pypi-AgEIcHlwaS5vcmc too short", "", ""},
+	{"digitalocean token", "DO " + "dop_v1_" + strings.Repeat("0a", 32), "DO [REDACTED:digitalocean_token]", strings.Repeat("0a", 32)},
+	{"near miss: dop_v1_ short", "dop_v1_abc", "", ""},
+	{"shopify token", "shpat_" + strings.Repeat("a1", 16) + " ok", "[REDACTED:shopify_token] ok", strings.Repeat("a1", 16)},
+	{"near miss: shpat_ not hex", "shpat_" + strings.Repeat("zz", 16), "", ""},
+	{"age secret key", "AGE-SECRET-KEY-1" + strings.Repeat("QZ", 29), "[REDACTED:age_secret_key]", strings.Repeat("QZ", 29)},
+	{"near miss: age public key", "age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p", "", ""},
+	{"discord webhook", "hook https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz-0123456789", "hook [REDACTED:discord_webhook]", "AbCdEfGhIjKlMnOp"},
+	{"near miss: discord docs", "see https://discord.com/developers/docs/resources/webhook", "", ""},
+	{"telegram bot token", "bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0 go", "bot [REDACTED:telegram_bot_token] go", "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0"},
+	{"near miss: times and ratios", "at 12345678:AA and 10:30 ratio 3:1", "", ""},
 	{"bare jwt", "id_token " + fakeJWT + " done", "id_token [REDACTED:jwt] done", fakeJWT},
 	{"near miss: eyJ in base64 data", `"eyJhbGciOiJIUzI1NiJ9" is base64 of {"alg":"HS256"}; eyJ.eyJ.x`, "", ""},
 	// Bearer tokens
@@ -232,6 +245,16 @@ func TestJSON_RedactsValuesAtAnyDepthAndSecretKeys(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, n)
 	require.Equal(t, string(out), string(again))
+
+	keys, n, err := redact.JSON([]byte(`{"` + fakeAWSID + `":1,"x":{"` + fakeGitHub + `":"v","[REDACTED:github_token]":"w"}}`))
+	require.NoError(t, err)
+	require.Equal(t, 2, n)
+	require.JSONEq(t, `{"[REDACTED:aws_access_key_id]":1,"x":{"[REDACTED:github_token]":"w","[REDACTED:github_token] (2)":"v"}}`, string(keys),
+		"keys are renamed, never merged")
+	again, n, err = redact.JSON(keys)
+	require.NoError(t, err)
+	require.Zero(t, n)
+	require.Equal(t, string(keys), string(again))
 
 	clean := []byte(`{ "a" : "plain", "b": [1, 2] }`)
 	same, n, err := redact.JSON(clean)
