@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -174,6 +175,13 @@ func (in *Ingester) Documents(ctx context.Context, p *DocumentsParams) (*Documen
 		}
 		group := pending[g:end]
 		err := in.appendDocuments(ctx, p.SpaceID, prepared, group, results)
+		if err != nil && ctx.Err() != nil && in.committed(ctx, p.SpaceID, prepared, group, results) {
+			// The deadline struck while the commit was under way, and it went through.
+			err = nil
+			if end < len(pending) {
+				return nil, &DocumentsError{Err: ctx.Err(), Index: pending[end], Result: upTo(pending[end])}
+			}
+		}
 		if err != nil && len(group) > 1 && ctx.Err() == nil {
 			// Find the document that fails: the group again, one document per transaction.
 			for _, i := range group {
@@ -215,6 +223,33 @@ func (in *Ingester) knownDocuments(ctx context.Context, space string, prepared [
 		}
 	}
 	return results, pending, nil
+}
+
+// committed reports whether a group whose transaction ended in an error was committed after
+// all (a deadline that struck during the commit), asking with a short deadline of its own; if
+// so it sets the group's results.
+func (in *Ingester) committed(ctx context.Context, space string, prepared []preparedDocument, group []int, results []DocumentResult) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	ps := make([]*eventloom.AppendParams, len(group))
+	for j, i := range group {
+		ps[j] = &eventloom.AppendParams{SpaceID: space, Events: prepared[i].events, IdempotencyKey: prepared[i].key}
+	}
+	records, err := in.store.KeyRecords(ctx, space, ps)
+	if err != nil {
+		return false
+	}
+	for _, rec := range records {
+		if rec == nil || !rec.SameBody {
+			return false
+		}
+	}
+	for j, i := range group {
+		r := prepared[i].result
+		r.Appended, r.FirstSeq, r.LastSeq = true, records[j].FirstSeq, records[j].LastSeq
+		results[i] = r
+	}
+	return true
 }
 
 // appendDocuments appends the documents prepared[i] for i in group in one transaction, each
