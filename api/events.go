@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // appendEvents serves POST /v1/spaces/{space}/events: one event (eventloom.NewEvent) or a
@@ -34,8 +37,13 @@ func (s *server) appendEvents(w http.ResponseWriter, r *http.Request) {
 			details: map[string]any{"field": "events", "max": s.cfg.MaxBatch, "got": len(events)}})
 		return
 	}
+	admin, err := s.mayAppendPrivileged(r, space, events)
+	if err != nil {
+		writeError(w, r, s.logger, err)
+		return
+	}
 	res, err := s.store.Append(r.Context(), &eventloom.AppendParams{
-		SpaceID: space, Events: events, IdempotencyKey: r.Header.Get("Idempotency-Key"),
+		SpaceID: space, Events: events, IdempotencyKey: r.Header.Get("Idempotency-Key"), Admin: admin,
 	})
 	if err != nil {
 		writeError(w, r, s.logger, err)
@@ -99,4 +107,25 @@ func (s *server) verify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
+}
+
+// mayAppendPrivileged checks the events only an admin may append (redaction.configured):
+// when there are some, it reports true for an admin, or an error answering 403 naming the
+// first such event's type; without any it reports false (no extra token check).
+func (s *server) mayAppendPrivileged(r *http.Request, space string, events []eventloom.NewEvent) (bool, error) {
+	first := slices.IndexFunc(events, func(e eventloom.NewEvent) bool { return e.Type == vocab.TypeRedactionConfigured })
+	if first < 0 {
+		return false, nil
+	}
+	admin, err := s.hasAdminScope(r, space)
+	if err != nil || admin {
+		return admin, err
+	}
+	field := "type"
+	if len(events) > 1 {
+		field = fmt.Sprintf("events[%d].type", first)
+	}
+	return false, &apiError{status: http.StatusForbidden, code: "forbidden",
+		message: fmt.Sprintf("%s: %s needs a token of admin scope for this space", field, vocab.TypeRedactionConfigured),
+		details: map[string]any{"field": field, "required_scope": auth.ScopeAdmin}}
 }

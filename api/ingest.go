@@ -1,10 +1,13 @@
 package api
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
@@ -47,6 +50,20 @@ func (s *server) ingestDocuments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := in.Documents(r.Context(), p)
+	if de := (*ingest.DocumentsError)(nil); errors.As(err, &de) {
+		// Documents before the failed one are committed: say which, with the cause's status.
+		if status, _ := ErrorResponse(de.Err); status >= 500 {
+			s.logger.ErrorContext(r.Context(), "ingest stopped", "request_id", middleware.GetReqID(r.Context()), "index", de.Index, "error", de.Err)
+		}
+		ae := toAPIError(de.Err)
+		details := map[string]any{"failed_index": de.Index, "documents": de.Result.Documents}
+		for k, v := range ae.details {
+			details[k] = v
+		}
+		writeError(w, r, s.logger, &apiError{status: ae.status, code: ae.code, details: details,
+			message: fmt.Sprintf("documents[%d]: %s; the %d documents before it are in the log (details.documents), a retry appends only the rest", de.Index, ae.message, de.Index)})
+		return
+	}
 	if err != nil {
 		writeError(w, r, s.logger, err)
 		return

@@ -118,7 +118,10 @@ type AfterTurnRequest struct {
 // AfterTurnResult is the receipts of the appended turn and the next context.
 type AfterTurnResult struct {
 	Receipts []eventloom.Receipt `json:"receipts"`
-	Context  *Assembled          `json:"context"`
+	// Redactions counts the secrets replaced in the turn's events before they were stored
+	// (eventloom.AppendResult.Redactions).
+	Redactions int        `json:"redactions"`
+	Context    *Assembled `json:"context"`
 }
 
 // AfterTurn appends the finished turn, then assembles the context for the next one. With no
@@ -159,7 +162,7 @@ func (s *Service) AfterTurn(ctx context.Context, r *AfterTurnRequest) (*AfterTur
 	if err != nil {
 		return nil, err
 	}
-	return &AfterTurnResult{Receipts: res.Receipts, Context: a}, nil
+	return &AfterTurnResult{Receipts: res.Receipts, Redactions: res.Redactions, Context: a}, nil
 }
 
 // TailEvent is an event of a replay tail, with its citation.

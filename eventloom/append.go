@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	zsql "github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/vocab"
 )
 
 var (
@@ -31,6 +32,10 @@ type AppendParams struct {
 	// IdempotencyKey, when set, makes a retry with the same key and body return the original
 	// receipts; the same key with a different body is ErrConflict and appends nothing.
 	IdempotencyKey string
+	// Admin marks an append by a caller with admin rights (an admin token, auth off, or the
+	// CLI with database access). Only such an append may hold redaction.configured events;
+	// otherwise they are refused as invalid, naming the type field.
+	Admin bool
 }
 
 // AppendResult is what an append recorded.
@@ -40,6 +45,10 @@ type AppendResult struct {
 	Receipts []Receipt `json:"events"`
 	// Replayed is true when an idempotent retry was answered from the original append.
 	Replayed bool `json:"replayed"`
+	// Redactions counts the secrets this append replaced with "[REDACTED:<kind>]" before
+	// storing its events (docs/redaction.md); 0 when the space's redaction is off, and in a
+	// replayed answer (it stored nothing).
+	Redactions int `json:"redactions"`
 }
 
 // Append appends in its own transaction.
@@ -100,6 +109,16 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, savepo
 			return nil, err
 		}
 	}
+	if err := checkPrivileged(p); err != nil {
+		return nil, err
+	}
+	// Redact before taking the space's lock; whether the redacted events are the ones stored
+	// depends on the mode, read under the lock. With nothing to redact the mode does not
+	// matter and the lock is left to the insert, as before.
+	redacted, redactions, err := redactEvents(p.Events)
+	if err != nil {
+		return nil, err
+	}
 
 	w := tx
 	if savepoint {
@@ -111,17 +130,30 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, savepo
 		w = sp
 	}
 
+	events := p.Events
+	if redactions > 0 {
+		mode, err := lockedRedactionMode(ctx, w, p.SpaceID)
+		if err != nil {
+			return nil, err
+		}
+		if mode == vocab.RedactionOff {
+			redactions = 0
+		} else {
+			events = redacted
+		}
+	}
+
 	var receipts []Receipt
 	if p.IdempotencyKey == "" {
 		var err error
-		if receipts, err = insertEvents(ctx, w, p.SpaceID, p.Events); err != nil {
+		if receipts, err = insertEvents(ctx, w, p.SpaceID, events); err != nil {
 			return nil, err
 		}
 	} else {
 		reqHash := requestHash(p.Events)
 		var taken bool
 		var err error
-		if receipts, taken, err = insertEventsKeyed(ctx, w, p, reqHash); err != nil {
+		if receipts, taken, err = insertEventsKeyed(ctx, w, p, events, reqHash); err != nil {
 			return nil, err
 		}
 		if taken {
@@ -144,7 +176,7 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, savepo
 			return nil, fmt.Errorf("append: %w", err)
 		}
 	}
-	return &AppendResult{SpaceID: p.SpaceID, Receipts: receipts}, nil
+	return &AppendResult{SpaceID: p.SpaceID, Receipts: receipts, Redactions: redactions}, nil
 }
 
 // eventArrays are the append statements' array parameters ($2-$8).
@@ -167,10 +199,10 @@ func eventArrays(events []NewEvent) []any {
 // insertEventsKeyed looks the key up and appends with its record in one pipelined batch.
 // taken reports that the key already had a record or another request recorded it first; the
 // events may then have been inserted and the caller must undo them.
-func insertEventsKeyed(ctx context.Context, tx pgx.Tx, p *AppendParams, reqHash []byte) (receipts []Receipt, taken bool, err error) {
+func insertEventsKeyed(ctx context.Context, tx pgx.Tx, p *AppendParams, events []NewEvent, reqHash []byte) (receipts []Receipt, taken bool, err error) {
 	b := &pgx.Batch{}
 	b.Queue(qIdempotencyGet, p.SpaceID, p.IdempotencyKey)
-	b.Queue(qAppendKeyed, append(append([]any{p.SpaceID}, eventArrays(p.Events)...), p.IdempotencyKey, reqHash)...)
+	b.Queue(qAppendKeyed, append(append([]any{p.SpaceID}, eventArrays(events)...), p.IdempotencyKey, reqHash)...)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close() //nolint:errcheck // the results that matter are read below
 
@@ -196,8 +228,8 @@ func insertEventsKeyed(ctx context.Context, tx pgx.Tx, p *AppendParams, reqHash 
 	if err != nil {
 		return nil, false, fmt.Errorf("append events: %w", mapPgError(err))
 	}
-	if len(receipts) != len(p.Events) {
-		return nil, false, fmt.Errorf("append events: inserted %d of %d", len(receipts), len(p.Events))
+	if len(receipts) != len(events) {
+		return nil, false, fmt.Errorf("append events: inserted %d of %d", len(receipts), len(events))
 	}
 	if !recorded {
 		return nil, true, nil

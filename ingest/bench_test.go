@@ -24,14 +24,6 @@ func benchDoc() string {
 	return b.String()
 }
 
-func BenchmarkRedact(b *testing.B) {
-	doc := benchDoc()
-	b.SetBytes(int64(len(doc)))
-	for b.Loop() {
-		ingest.Redact(doc)
-	}
-}
-
 func BenchmarkChunk(b *testing.B) {
 	doc := benchDoc()
 	b.SetBytes(int64(len(doc)))

@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/redact"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -50,7 +52,7 @@ type Document struct {
 type DocumentsParams struct {
 	// SpaceID is the space to append to.
 	SpaceID string `json:"-"`
-	// Documents are ingested in order, all in one transaction.
+	// Documents are ingested in order, in bounded transactions (Config.MaxGroupChunks).
 	Documents []Document `json:"documents"`
 }
 
@@ -68,7 +70,8 @@ type DocumentResult struct {
 	LastSeq  int64 `json:"last_seq"`
 	// DocumentSHA256 is the hex SHA-256 of the redacted text (the chunks concatenated).
 	DocumentSHA256 string `json:"document_sha256"`
-	// Redactions counts the secrets replaced before chunking.
+	// Redactions counts the secrets replaced: in the text before chunking, and in the path
+	// and document_id of the chunks' data. 0 when the space's redaction is off.
 	Redactions int `json:"redactions"`
 }
 
@@ -107,12 +110,36 @@ type preparedDocument struct {
 	events []eventloom.NewEvent
 }
 
+// DocumentsError reports an ingest of documents that stopped at a document: the documents
+// before it are in the log (Result), that one and those after it were not appended.
+// Retrying the same request appends only what is missing.
+type DocumentsError struct {
+	// Err is why documents[Index] could not be appended.
+	Err error
+	// Index is the failed document's position in the request.
+	Index int
+	// Result holds the documents before Index, each appended or already in the log.
+	Result *DocumentsResult
+}
+
+// Error says which document failed and how many before it are in the log.
+func (e *DocumentsError) Error() string {
+	return fmt.Sprintf("documents[%d]: %v (documents[0:%d] are in the log; a retry appends only the rest)", e.Index, e.Err, e.Index)
+}
+
+// Unwrap returns the cause.
+func (e *DocumentsError) Unwrap() error { return e.Err }
+
 // Documents redacts, chunks and appends documents. Each document's chunks are one batch
 // with the idempotency key "doc:" + hex(sha256(document_id + "\n" + document_sha256)), so
 // re-ingesting an unchanged document appends nothing and a changed one appends a new
-// version. All documents are validated before anything is appended, and all are appended in
-// one transaction: either every new version is in the log or none is. Errors for bad input
-// are *eventloom.ValidationError naming the field, e.g. "documents[0].text".
+// version. All documents are validated before anything is appended (errors for bad input
+// are *eventloom.ValidationError naming the field, e.g. "documents[0].text"). They are then
+// appended in order, in transactions of whole documents holding at most
+// Config.MaxGroupChunks chunks (a larger document is a transaction of its own), so a large
+// upload holds the space's lock only briefly at a time and never stores part of a document.
+// When one fails, the error is a *DocumentsError saying which, with the results of the
+// documents before it, which are committed.
 func (in *Ingester) Documents(ctx context.Context, p *DocumentsParams) (*DocumentsResult, error) {
 	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
 		return nil, err
@@ -120,19 +147,120 @@ func (in *Ingester) Documents(ctx context.Context, p *DocumentsParams) (*Documen
 	if len(p.Documents) == 0 {
 		return nil, invalid("documents", "must contain at least one document")
 	}
+	mode, err := in.store.RedactionMode(ctx, p.SpaceID)
+	if err != nil {
+		return nil, err
+	}
 	prepared := make([]preparedDocument, len(p.Documents))
 	for i := range p.Documents {
-		d, err := in.prepareDocument(&p.Documents[i], fmt.Sprintf("documents[%d].", i))
+		d, err := in.prepareDocument(&p.Documents[i], fmt.Sprintf("documents[%d].", i), mode != vocab.RedactionOff)
 		if err != nil {
 			return nil, err
 		}
 		prepared[i] = d
 	}
-	res := &DocumentsResult{SpaceID: p.SpaceID, Documents: make([]DocumentResult, len(prepared))}
+	results, pending, err := in.knownDocuments(ctx, p.SpaceID, prepared)
+	if err != nil {
+		return nil, err
+	}
+	// upTo returns the results of documents[0:i], all of them done (appended or known).
+	upTo := func(i int) *DocumentsResult {
+		return &DocumentsResult{SpaceID: p.SpaceID, Documents: results[:i]}
+	}
+	for g := 0; g < len(pending); {
+		end, chunks := g+1, len(prepared[pending[g]].events)
+		for end < len(pending) && chunks+len(prepared[pending[end]].events) <= in.cfg.MaxGroupChunks {
+			chunks += len(prepared[pending[end]].events)
+			end++
+		}
+		group := pending[g:end]
+		err := in.appendDocuments(ctx, p.SpaceID, prepared, group, results)
+		if err != nil && ctx.Err() != nil && in.committed(ctx, p.SpaceID, prepared, group, results) {
+			// The deadline struck while the commit was under way, and it went through.
+			err = nil
+			if end < len(pending) {
+				return nil, &DocumentsError{Err: ctx.Err(), Index: pending[end], Result: upTo(pending[end])}
+			}
+		}
+		if err != nil && len(group) > 1 && ctx.Err() == nil {
+			// Find the document that fails: the group again, one document per transaction.
+			for _, i := range group {
+				if err := in.appendDocuments(ctx, p.SpaceID, prepared, []int{i}, results); err != nil {
+					return nil, &DocumentsError{Err: err, Index: i, Result: upTo(i)}
+				}
+			}
+		} else if err != nil {
+			return nil, &DocumentsError{Err: err, Index: group[0], Result: upTo(group[0])}
+		}
+		g = end
+	}
+	return upTo(len(results)), nil
+}
+
+// knownDocuments answers, in one round trip, the documents whose version is already in the
+// log (so a retry of a large upload skips them quickly): it returns every document's result
+// so far and the indexes of those still to append, in order.
+func (in *Ingester) knownDocuments(ctx context.Context, space string, prepared []preparedDocument) ([]DocumentResult, []int, error) {
+	ps := make([]*eventloom.AppendParams, len(prepared))
+	for i, d := range prepared {
+		ps[i] = &eventloom.AppendParams{SpaceID: space, Events: d.events, IdempotencyKey: d.key}
+	}
+	records, err := in.store.KeyRecords(ctx, space, ps)
+	if err != nil {
+		return nil, nil, err
+	}
+	results := make([]DocumentResult, len(prepared))
+	var pending []int
+	for i, d := range prepared {
+		results[i] = d.result
+		switch rec := records[i]; {
+		case rec == nil:
+			pending = append(pending, i)
+		case rec.SameBody:
+			results[i].FirstSeq, results[i].LastSeq = rec.FirstSeq, rec.LastSeq
+		default:
+			// The same version is in the log, chunked differently (another chunk size).
+		}
+	}
+	return results, pending, nil
+}
+
+// committed reports whether a group whose transaction ended in an error was committed after
+// all (a deadline that struck during the commit), asking with a short deadline of its own; if
+// so it sets the group's results.
+func (in *Ingester) committed(ctx context.Context, space string, prepared []preparedDocument, group []int, results []DocumentResult) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	ps := make([]*eventloom.AppendParams, len(group))
+	for j, i := range group {
+		ps[j] = &eventloom.AppendParams{SpaceID: space, Events: prepared[i].events, IdempotencyKey: prepared[i].key}
+	}
+	records, err := in.store.KeyRecords(ctx, space, ps)
+	if err != nil {
+		return false
+	}
+	for _, rec := range records {
+		if rec == nil || !rec.SameBody {
+			return false
+		}
+	}
+	for j, i := range group {
+		r := prepared[i].result
+		r.Appended, r.FirstSeq, r.LastSeq = true, records[j].FirstSeq, records[j].LastSeq
+		results[i] = r
+	}
+	return true
+}
+
+// appendDocuments appends the documents prepared[i] for i in group in one transaction, each
+// in a savepoint, and sets their results; on error nothing of the group is committed.
+func (in *Ingester) appendDocuments(ctx context.Context, space string, prepared []preparedDocument, group []int, results []DocumentResult) error {
+	out := make([]DocumentResult, len(group))
 	err := pgx.BeginFunc(ctx, in.store.Pool(), func(tx pgx.Tx) error {
-		for i, d := range prepared {
+		for j, i := range group {
+			d := prepared[i]
 			r := d.result
-			ar, err := in.store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: p.SpaceID, Events: d.events, IdempotencyKey: d.key})
+			ar, err := in.store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: space, Events: d.events, IdempotencyKey: d.key})
 			switch {
 			case errors.Is(err, eventloom.ErrConflict):
 				// The same version is in the log, chunked differently (another chunk size).
@@ -142,18 +270,22 @@ func (in *Ingester) Documents(ctx context.Context, p *DocumentsParams) (*Documen
 			default:
 				r.Appended = !ar.Replayed
 				r.FirstSeq, r.LastSeq = ar.Receipts[0].Seq, ar.Receipts[len(ar.Receipts)-1].Seq
+				r.Redactions += ar.Redactions
 			}
-			res.Documents[i] = r
+			out[j] = r
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return res, nil
+	for j, i := range group {
+		results[i] = out[j]
+	}
+	return nil
 }
 
-func (in *Ingester) prepareDocument(doc *Document, prefix string) (preparedDocument, error) {
+func (in *Ingester) prepareDocument(doc *Document, prefix string, redactOn bool) (preparedDocument, error) {
 	var d preparedDocument
 	id := doc.DocumentID
 	if id == "" {
@@ -183,7 +315,13 @@ func (in *Ingester) prepareDocument(doc *Document, prefix string) (preparedDocum
 	if err := checkText(prefix+"text", doc.Text, 0); err != nil {
 		return d, err
 	}
-	text, redactions := Redact(doc.Text)
+	// The whole text is redacted before chunking, so no secret is split between chunks and
+	// the offsets and digest refer to what is stored. (The Eventloom redacts each chunk again,
+	// which changes nothing, and redacts the path and id in the chunks' data.)
+	text, redactions := doc.Text, 0
+	if redactOn {
+		text, redactions = redact.String(doc.Text)
+	}
 	sum := sha256.Sum256([]byte(text))
 	docSHA := hex.EncodeToString(sum[:])
 	chunks := Chunk(text, ChunkOptions{MaxBytes: in.cfg.MaxChunkBytes, Markdown: format == FormatMarkdown})
@@ -201,7 +339,7 @@ func (in *Ingester) prepareDocument(doc *Document, prefix string) (preparedDocum
 		d.events[i] = eventloom.NewEvent{Type: vocab.TypeDocumentChunk, Actor: Actor, Content: c.Text, Data: data}
 	}
 	d.key = DocumentIdempotencyKey(id, docSHA)
-	d.result = DocumentResult{DocumentID: id, Path: doc.Path, Chunks: len(chunks), DocumentSHA256: docSHA, Redactions: len(redactions)}
+	d.result = DocumentResult{DocumentID: id, Path: doc.Path, Chunks: len(chunks), DocumentSHA256: docSHA, Redactions: redactions}
 	return d, nil
 }
 

@@ -17,6 +17,9 @@ type Config struct {
 	MaxChunksPerDocument int
 	// TranscriptBatch is how many messages one transcript append holds. Defaults to 1000.
 	TranscriptBatch int
+	// MaxGroupChunks caps the chunks of the documents one ingest transaction appends (whole
+	// documents only; a larger document is a transaction of its own). Defaults to 500.
+	MaxGroupChunks int
 }
 
 // WithDefaults returns a copy with zero fields set to their defaults.
@@ -30,6 +33,9 @@ func (c Config) WithDefaults() Config {
 	if c.TranscriptBatch == 0 {
 		c.TranscriptBatch = 1000
 	}
+	if c.MaxGroupChunks == 0 {
+		c.MaxGroupChunks = 500
+	}
 	return c
 }
 
@@ -41,6 +47,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("ingest config: MaxChunksPerDocument must be at least 1, got %d", c.MaxChunksPerDocument)
 	case c.TranscriptBatch < 1:
 		return fmt.Errorf("ingest config: TranscriptBatch must be at least 1, got %d", c.TranscriptBatch)
+	case c.MaxGroupChunks < 1:
+		return fmt.Errorf("ingest config: MaxGroupChunks must be at least 1, got %d", c.MaxGroupChunks)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/redact"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -158,7 +159,7 @@ func TestDocuments_UnchangedAppendsNothingChangedAppendsNewVersion(t *testing.T)
 	require.Equal(t, n+changed.Chunks, f.count(t))
 }
 
-func TestDocuments_SeveralDocumentsAreOneTransaction(t *testing.T) {
+func TestDocuments_BadInputAnywhereAppendsNothing(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t, ingest.Config{})
@@ -244,7 +245,7 @@ func TestDocuments_SecretsReachTheLogRedacted(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, len(secrets), res.Documents[0].Redactions)
 	var all strings.Builder
-	redacted, _ := ingest.Redact(secretsDoc)
+	redacted, _ := redact.String(secretsDoc)
 	for _, e := range f.replay(t, "sec") {
 		c := decodeChunk(t, e)
 		require.Equal(t, redacted[c.Start:c.End], e.Content, "offsets refer to the redacted text")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/redact"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -88,7 +89,8 @@ type TranscriptResult struct {
 	// Batches is how many appends the import took; AppendedBatches how many of them were new.
 	Batches         int `json:"batches"`
 	AppendedBatches int `json:"appended_batches"`
-	// Redactions counts the secrets replaced in the turns' content.
+	// Redactions counts the secrets replaced in the turns' content, actor and name (0 when
+	// the space's redaction is off).
 	Redactions int `json:"redactions"`
 }
 
@@ -102,7 +104,11 @@ func (in *Ingester) Transcript(ctx context.Context, p *TranscriptParams) (*Trans
 	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
 		return nil, err
 	}
-	events, redactions, err := transcriptEvents(p)
+	mode, err := in.store.RedactionMode(ctx, p.SpaceID)
+	if err != nil {
+		return nil, err
+	}
+	events, redactions, err := transcriptEvents(p, mode != vocab.RedactionOff)
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +125,7 @@ func (in *Ingester) Transcript(ctx context.Context, p *TranscriptParams) (*Trans
 			return nil, fmt.Errorf("append transcript batch %d (turns %d-%d): %w", res.Batches, start, start+len(batch)-1, err)
 		}
 		res.Batches++
+		res.Redactions += ar.Redactions
 		if !ar.Replayed {
 			res.AppendedBatches++
 			res.Replayed = false
@@ -137,9 +144,9 @@ func TranscriptIdempotencyKey(contentHash string, batch int) string {
 
 // TranscriptContentHash returns the content hash that Transcript derives its idempotency keys
 // from: the hex SHA-256 of the JSON array of the message events (after redaction and the
-// default session). It validates the turns like Transcript.
+// default session) in a space whose redaction is on. It validates the turns like Transcript.
 func TranscriptContentHash(p *TranscriptParams) (string, error) {
-	events, _, err := transcriptEvents(p)
+	events, _, err := transcriptEvents(p, true)
 	if err != nil {
 		return "", err
 	}
@@ -155,8 +162,9 @@ func eventsHash(events []eventloom.NewEvent) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// transcriptEvents validates the turns and builds their message events.
-func transcriptEvents(p *TranscriptParams) ([]eventloom.NewEvent, int, error) {
+// transcriptEvents validates the turns and builds their message events, with the secrets in
+// their content redacted when redactOn (the Eventloom redacts actor and name on append).
+func transcriptEvents(p *TranscriptParams, redactOn bool) ([]eventloom.NewEvent, int, error) {
 	if err := checkText("session_id", p.SessionID, maxSessionIDLen); err != nil {
 		return nil, 0, err
 	}
@@ -166,7 +174,7 @@ func transcriptEvents(p *TranscriptParams) ([]eventloom.NewEvent, int, error) {
 	events := make([]eventloom.NewEvent, len(p.Turns))
 	redactions := 0
 	for i := range p.Turns {
-		ev, n, err := turnEvent(&p.Turns[i], p.SessionID, fmt.Sprintf("turns[%d].", i))
+		ev, n, err := turnEvent(&p.Turns[i], p.SessionID, fmt.Sprintf("turns[%d].", i), redactOn)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -178,11 +186,14 @@ func transcriptEvents(p *TranscriptParams) ([]eventloom.NewEvent, int, error) {
 // messageData is the data of a message event (vocab.Message).
 type messageData = vocab.Message
 
-func turnEvent(t *Turn, defaultSession, path string) (eventloom.NewEvent, int, error) {
+func turnEvent(t *Turn, defaultSession, path string, redactOn bool) (eventloom.NewEvent, int, error) {
 	if err := t.Validate(path); err != nil {
 		return eventloom.NewEvent{}, 0, err
 	}
-	content, redactions := Redact(t.Content)
+	content, redactions := t.Content, 0
+	if redactOn {
+		content, redactions = redact.String(t.Content)
+	}
 	data, err := json.Marshal(messageData{Role: t.Role, Name: t.Name})
 	if err != nil {
 		return eventloom.NewEvent{}, 0, fmt.Errorf("encode message data: %w", err)
@@ -192,7 +203,7 @@ func turnEvent(t *Turn, defaultSession, path string) (eventloom.NewEvent, int, e
 		session = defaultSession
 	}
 	return eventloom.NewEvent{Type: vocab.TypeMessage, SessionID: session, Actor: t.Actor,
-		OccurredAt: t.OccurredAt, Content: content, Data: data}, len(redactions), nil
+		OccurredAt: t.OccurredAt, Content: content, Data: data}, redactions, nil
 }
 
 // maxLineBytes caps one transcript line.

@@ -105,3 +105,13 @@ type FeedbackRecorded struct {
 	Comment     string `json:"comment,omitempty"`
 	CheckoutSeq *int64 `json:"checkout_seq,omitempty"`
 }
+
+// RedactionConfigured is the data of a "redaction.configured" event: the space's redaction
+// mode from the next append on (docs/redaction.md). Only an append with admin rights may
+// record it.
+type RedactionConfigured struct {
+	// Mode is "on" (the default of every space) or "off".
+	Mode string `json:"mode"`
+	// Reason says why, optional.
+	Reason string `json:"reason,omitempty"`
+}

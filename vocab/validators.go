@@ -16,16 +16,17 @@ const (
 // validators holds the check of each documented type. Each reports the first problem it
 // finds, in the order the fields are documented in docs/events.md.
 var validators = map[string]func(o *object, content string) *FieldError{
-	TypeMessage:           validateMessage,
-	TypeFactAsserted:      validateFactAsserted,
-	TypeFactRetracted:     validateFactRetracted,
-	TypeMemoryInvalidated: validateMemoryInvalidated,
-	TypeDecisionRecorded:  validateDecisionRecorded,
-	TypeTaskUpdated:       validateTaskUpdated,
-	TypePreferenceStated:  validatePreferenceStated,
-	TypeToolCallCompleted: validateToolCallCompleted,
-	TypeDocumentChunk:     validateDocumentChunk,
-	TypeFeedbackRecorded:  validateFeedbackRecorded,
+	TypeMessage:             validateMessage,
+	TypeFactAsserted:        validateFactAsserted,
+	TypeFactRetracted:       validateFactRetracted,
+	TypeMemoryInvalidated:   validateMemoryInvalidated,
+	TypeDecisionRecorded:    validateDecisionRecorded,
+	TypeTaskUpdated:         validateTaskUpdated,
+	TypePreferenceStated:    validatePreferenceStated,
+	TypeToolCallCompleted:   validateToolCallCompleted,
+	TypeDocumentChunk:       validateDocumentChunk,
+	TypeFeedbackRecorded:    validateFeedbackRecorded,
+	TypeRedactionConfigured: validateRedactionConfigured,
 }
 
 // first returns the first non-nil error.
@@ -199,4 +200,10 @@ func validateFeedbackRecorded(o *object, _ string) *FieldError {
 	_, e2 := o.str("comment", optional, 0)
 	_, _, e3 := o.integer("checkout_seq", false, 1)
 	return first(e1, e2, e3)
+}
+
+func validateRedactionConfigured(o *object, _ string) *FieldError {
+	_, e1 := o.enum("mode", required, RedactionModes)
+	_, e2 := o.str("reason", optional, 0)
+	return first(e1, e2)
 }

@@ -27,6 +27,8 @@ const (
 	TypeToolCallCompleted = "tool_call.completed"
 	TypeDocumentChunk     = "document.chunk"
 	TypeFeedbackRecorded  = "feedback.recorded"
+	// TypeRedactionConfigured switches a space's redaction on or off (only with admin rights).
+	TypeRedactionConfigured = "redaction.configured"
 )
 
 // Allowed values of enumerated fields.
@@ -35,6 +37,13 @@ var (
 	TaskStatuses   = []string{"open", "in_progress", "blocked", "done", "cancelled"}
 	ToolOutcomes   = []string{"success", "failure"}
 	FeedbackSignal = []string{"helpful", "unhelpful", "wrong", "outdated"}
+	RedactionModes = []string{RedactionOn, RedactionOff}
+)
+
+// Redaction modes of a space (redaction.configured data.mode).
+const (
+	RedactionOn  = "on"
+	RedactionOff = "off"
 )
 
 // maxNameLen caps subjects, predicates, topics and similar names.

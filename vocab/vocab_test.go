@@ -31,6 +31,13 @@ var validateCases = []validateCase{
 	{"known type data null", "task.updated", "", `null`, "data"},
 	{"known type extra keys allowed", "task.updated", "", `{"task_id":"T","status":"open","priority":3}`, ""},
 
+	// redaction.configured
+	{"redaction off", "redaction.configured", "", `{"mode":"off","reason":"public test data"}`, ""},
+	{"redaction on", "redaction.configured", "", `{"mode":"on"}`, ""},
+	{"redaction without mode", "redaction.configured", "", `{}`, "data.mode"},
+	{"redaction bad mode", "redaction.configured", "", `{"mode":"OFF"}`, "data.mode"},
+	{"redaction mode not a string", "redaction.configured", "", `{"mode":false}`, "data.mode"},
+
 	// message
 	{"message ok", "message", "hello", `{"role":"user","name":"Ann"}`, ""},
 	{"message every role", "message", "hi", `{"role":"tool"}`, ""},
@@ -202,16 +209,17 @@ func decodeAs[T any](data json.RawMessage) error {
 }
 
 var decoders = map[string]func(json.RawMessage) error{
-	vocab.TypeMessage:           decodeAs[vocab.Message],
-	vocab.TypeFactAsserted:      decodeAs[vocab.FactAsserted],
-	vocab.TypeFactRetracted:     decodeAs[vocab.FactRetracted],
-	vocab.TypeMemoryInvalidated: decodeAs[vocab.MemoryInvalidated],
-	vocab.TypeDecisionRecorded:  decodeAs[vocab.DecisionRecorded],
-	vocab.TypeTaskUpdated:       decodeAs[vocab.TaskUpdated],
-	vocab.TypePreferenceStated:  decodeAs[vocab.PreferenceStated],
-	vocab.TypeToolCallCompleted: decodeAs[vocab.ToolCallCompleted],
-	vocab.TypeDocumentChunk:     decodeAs[vocab.DocumentChunk],
-	vocab.TypeFeedbackRecorded:  decodeAs[vocab.FeedbackRecorded],
+	vocab.TypeMessage:             decodeAs[vocab.Message],
+	vocab.TypeFactAsserted:        decodeAs[vocab.FactAsserted],
+	vocab.TypeFactRetracted:       decodeAs[vocab.FactRetracted],
+	vocab.TypeMemoryInvalidated:   decodeAs[vocab.MemoryInvalidated],
+	vocab.TypeDecisionRecorded:    decodeAs[vocab.DecisionRecorded],
+	vocab.TypeTaskUpdated:         decodeAs[vocab.TaskUpdated],
+	vocab.TypePreferenceStated:    decodeAs[vocab.PreferenceStated],
+	vocab.TypeToolCallCompleted:   decodeAs[vocab.ToolCallCompleted],
+	vocab.TypeDocumentChunk:       decodeAs[vocab.DocumentChunk],
+	vocab.TypeFeedbackRecorded:    decodeAs[vocab.FeedbackRecorded],
+	vocab.TypeRedactionConfigured: decodeAs[vocab.RedactionConfigured],
 }
 
 func TestKnown_CoversEveryDocumentedType(t *testing.T) {

@@ -70,9 +70,13 @@ func appendCmd(ctx context.Context, args []string, dbURL string, logger *slog.Lo
 				fmt.Fprintf(out, "seq %d hash %s\n", r.Seq, r.Hash)
 			}
 		}
+		if res.Redactions > 0 {
+			fmt.Fprintf(stderr, "zaxy append: %d secrets were replaced with [REDACTED:<kind>] (docs/redaction.md)\n", res.Redactions)
+		}
 	}
 	if ev.Type != "" {
-		res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: *space, Events: []eventloom.NewEvent{ev}, IdempotencyKey: *key})
+		// The CLI holds database credentials: it has admin rights (redaction.configured).
+		res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: *space, Events: []eventloom.NewEvent{ev}, IdempotencyKey: *key, Admin: true})
 		if err != nil {
 			return fail(1, "%v", err)
 		}
@@ -87,7 +91,7 @@ func appendCmd(ctx context.Context, args []string, dbURL string, logger *slog.Lo
 		if len(pending) == 0 {
 			return nil
 		}
-		res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: *space, Events: pending})
+		res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: *space, Events: pending, Admin: true})
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,65 @@
+package eventloom
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	zsql "github.com/zaxy/zaxy/sql"
+)
+
+var qIdempotencyMany = zsql.Query("eventloom/idempotency_many")
+
+// KeyRecord is what an idempotency key recorded, as KeyRecords reports it.
+type KeyRecord struct {
+	// FirstSeq and LastSeq are the seqs of the append that recorded the key.
+	FirstSeq, LastSeq int64
+	// SameBody is true when that append had the same events as the one asked about, so
+	// appending it again would be answered from the record (Replayed); false means it would
+	// be ErrConflict.
+	SameBody bool
+}
+
+// KeyRecords looks up, in one round trip and without appending or locking, the idempotency
+// records of keyed appends into one space: element i is nil when ps[i]'s key is unused (the
+// append would append), otherwise what it recorded. Every ps[i] must have SpaceID space and a
+// key. A caller may skip the appends it reports as recorded with the same body: the answer
+// cannot change, since records are never updated or removed.
+func (s *Store) KeyRecords(ctx context.Context, space string, ps []*AppendParams) ([]*KeyRecord, error) {
+	if err := ValidateSpaceID(space); err != nil {
+		return nil, err
+	}
+	keys := make([]string, len(ps))
+	for i, p := range ps {
+		if p.SpaceID != space || p.IdempotencyKey == "" {
+			return nil, fmt.Errorf("key records: append %d is not a keyed append into %q", i, space)
+		}
+		keys[i] = p.IdempotencyKey
+	}
+	rows, err := s.pool.Query(ctx, qIdempotencyMany, space, keys)
+	if err != nil {
+		return nil, fmt.Errorf("read idempotency keys: %w", err)
+	}
+	type rec struct {
+		hash        []byte
+		first, last int64
+	}
+	found := map[string]rec{}
+	var key string
+	var r rec
+	_, err = pgx.ForEachRow(rows, []any{&key, &r.hash, &r.first, &r.last}, func() error {
+		found[key] = rec{hash: append([]byte(nil), r.hash...), first: r.first, last: r.last}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read idempotency keys: %w", err)
+	}
+	out := make([]*KeyRecord, len(ps))
+	for i, p := range ps {
+		if f, ok := found[p.IdempotencyKey]; ok {
+			out[i] = &KeyRecord{FirstSeq: f.first, LastSeq: f.last, SameBody: string(f.hash) == string(requestHash(p.Events))}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,137 @@
+package ingest_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// A large upload is appended in bounded transactions of whole documents; a failure in the
+// middle keeps the documents before it, stores no part of the failing one, says which
+// documents are in, and a retry appends only the rest.
+func TestDocuments_LargeUploadIsBoundedAndFailsCleanlyInTheMiddle(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t, ingest.Config{MaxGroupChunks: 25, MaxChunkBytes: 200})
+	admin := f.db.AdminPool(t)
+	_, err := admin.Exec(ctx, `CREATE FUNCTION test_fail() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN IF NEW.content LIKE '%FAIL-HERE%' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$;
+		CREATE TRIGGER test_fail BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION test_fail()`)
+	require.NoError(t, err)
+
+	const n, failing = 400, 230
+	docs := make([]ingest.Document, n)
+	for i := range docs {
+		docs[i] = ingest.Document{Path: fmt.Sprintf("notes/%03d.txt", i), Text: fmt.Sprintf("note %d", i)}
+	}
+	// The failing document has several chunks; only its last one trips the trigger.
+	docs[failing].Text = strings.Repeat("some words of text. ", 30) + "FAIL-HERE"
+	p := &ingest.DocumentsParams{SpaceID: "big", Documents: docs}
+
+	_, err = f.in.Documents(ctx, p)
+	var de *ingest.DocumentsError
+	require.ErrorAs(t, err, &de)
+	require.Equal(t, failing, de.Index)
+	require.Contains(t, de.Error(), "injected failure")
+	require.Len(t, de.Result.Documents, failing)
+	for i, d := range de.Result.Documents {
+		require.True(t, d.Appended, i)
+		require.Equal(t, docs[i].Path, d.DocumentID)
+	}
+	require.Equal(t, failing, f.count(t), "one chunk per document before the failure, none of it or after it")
+
+	// Bounded: many transactions, none with more than MaxGroupChunks events.
+	var txs, largest int
+	require.NoError(t, admin.QueryRow(ctx, `SELECT count(*), max(c) FROM (SELECT count(*) AS c FROM events GROUP BY xmin::text) t`).Scan(&txs, &largest))
+	require.GreaterOrEqual(t, txs, failing/25)
+	require.LessOrEqual(t, largest, 25)
+
+	_, err = admin.Exec(ctx, `DROP TRIGGER test_fail ON events`)
+	require.NoError(t, err)
+	res, err := f.in.Documents(ctx, p)
+	require.NoError(t, err)
+	require.Len(t, res.Documents, n)
+	for i, d := range res.Documents {
+		require.Equal(t, i >= failing, d.Appended, i)
+	}
+	require.Greater(t, res.Documents[failing].Chunks, 1)
+	require.Equal(t, n-1+res.Documents[failing].Chunks, f.count(t))
+	v, err := f.store.Verify(ctx, "big")
+	require.NoError(t, err)
+	require.True(t, v.OK)
+}
+
+func TestIngest_RedactsPathsActorsAndNamesAndHonoursOff(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t, ingest.Config{})
+	path := "https://bob:hunter22@wiki.example/notes.md"
+	res, err := f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "m", Documents: []ingest.Document{{Path: path, Text: "key " + fakeGitHub}}})
+	require.NoError(t, err)
+	require.Equal(t, 3, res.Documents[0].Redactions, "the text, and the path and document_id of the chunk's data")
+
+	tr, err := f.in.Transcript(ctx, &ingest.TranscriptParams{SpaceID: "m", SessionID: "s", Turns: []ingest.Turn{
+		{Role: "user", Content: "hi", Actor: "ci " + fakeAWSID, Name: "ann " + fakeAnthropic},
+	}})
+	require.NoError(t, err)
+	require.Equal(t, 2, tr.Redactions)
+
+	events := f.replay(t, "m")
+	require.Len(t, events, 2)
+	c := decodeChunk(t, events[0])
+	require.Equal(t, "https://bob:[REDACTED:url_password]@wiki.example/notes.md", c.Path)
+	require.Equal(t, c.Path, c.DocumentID)
+	require.Equal(t, "key [REDACTED:github_token]", events[0].Content)
+	require.Equal(t, "ci [REDACTED:aws_access_key_id]", events[1].Actor)
+	require.JSONEq(t, `{"role":"user","name":"ann [REDACTED:anthropic_api_key]"}`, string(events[1].Data))
+
+	// Switched off (by an admin, in the log), ingest stores what it was given.
+	_, err = f.store.Append(ctx, &eventloom.AppendParams{SpaceID: "m", Admin: true, Events: []eventloom.NewEvent{
+		{Type: vocab.TypeRedactionConfigured, Data: json.RawMessage(`{"mode":"off"}`)}}})
+	require.NoError(t, err)
+	res, err = f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "m", Documents: []ingest.Document{{Path: "raw.txt", Text: "key " + fakeGitHub}}})
+	require.NoError(t, err)
+	require.Zero(t, res.Documents[0].Redactions)
+	events = f.replay(t, "m")
+	require.Equal(t, "key "+fakeGitHub, events[len(events)-1].Content)
+}
+
+// An upload that runs into its deadline has committed whole documents up to some point and
+// nothing after it, and other writers to the space got in while it ran.
+func TestDocuments_DeadlineLeavesWholeDocumentsAndLetsOthersWrite(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, ingest.Config{MaxGroupChunks: 20})
+	docs := make([]ingest.Document, 3000)
+	for i := range docs {
+		docs[i] = ingest.Document{Path: fmt.Sprintf("d/%04d.txt", i), Text: fmt.Sprintf("doc %d", i)}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	ingestDone := make(chan time.Time, 1)
+	var ingestErr error
+	go func() {
+		_, ingestErr = f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "dl", Documents: docs})
+		ingestDone <- time.Now()
+	}()
+	time.Sleep(200 * time.Millisecond)
+	_, err := f.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: "dl", Events: []eventloom.NewEvent{{Type: "note", Content: "meanwhile"}}})
+	require.NoError(t, err)
+	appended := time.Now()
+	finished := <-ingestDone
+	require.True(t, appended.Before(finished), "another append got in while the upload ran")
+
+	var de *ingest.DocumentsError
+	require.ErrorAs(t, ingestErr, &de, "3000 documents do not fit in 1.5 s here")
+	require.ErrorIs(t, ingestErr, context.DeadlineExceeded)
+	require.Len(t, de.Result.Documents, de.Index)
+	require.Equal(t, de.Index+1, f.count(t), "exactly the documents reported, plus the other append")
+}
