@@ -214,6 +214,7 @@ feed:
 	}
 	s.WallSeconds = time.Since(start).Seconds()
 	s.Overall, s.ByType = summarize(qs)
+	s.Pooled = pooled(qs)
 	if opts.Summary != nil {
 		if err := s.WriteTable(opts.Summary); err != nil {
 			return s, fmt.Errorf("write summary: %w", err)

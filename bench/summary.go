@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +18,8 @@ type LevelScores struct {
 	RecallAny10 float64 `json:"recall_any@10"`
 	RecallAll10 float64 `json:"recall_all@10"`
 	NDCG10      float64 `json:"ndcg@10"`
+	// Recall10 is the mean share of a question's evidence ids in the first 10.
+	Recall10 float64 `json:"recall@10"`
 }
 
 // Scores are one ranking's scores at session and turn level.
@@ -70,6 +73,34 @@ type Summary struct {
 	WallSeconds     float64 `json:"wall_seconds"`
 	Overall         Group   `json:"overall"`
 	ByType          []Group `json:"by_type"`
+	// Pooled are groups over several question types (pools), when the run has any of them.
+	Pooled []Group `json:"pooled,omitempty"`
+}
+
+// pools are the pooled groups a summary reports besides the types: LoCoMo's categories 1-4,
+// over which its targets are stated (category 5 is adversarial).
+var pools = []struct {
+	name  string
+	types []string
+}{
+	{"category-1-4", []string{"category-1", "category-2", "category-3", "category-4"}},
+}
+
+// pooled groups the results of each pool's types, for the pools the results have.
+func pooled(rs []questionResult) []Group {
+	var out []Group
+	for _, p := range pools {
+		var in []questionResult
+		for _, r := range rs {
+			if slices.Contains(p.types, r.typ) {
+				in = append(in, r)
+			}
+		}
+		if len(in) > 0 {
+			out = append(out, group(p.name, in))
+		}
+	}
+	return out
 }
 
 // questionResult is one question's outcome.
@@ -153,16 +184,18 @@ func mean(ss []levelScore) LevelScores {
 		l.RecallAny10 += s.anyAt10
 		l.RecallAll10 += s.allAt10
 		l.NDCG10 += s.ndcgAt10
+		l.Recall10 += s.recallAt10
 	}
 	n := float64(len(ss))
 	l.RecallAny5, l.RecallAny10, l.RecallAll10, l.NDCG10 = l.RecallAny5/n, l.RecallAny10/n, l.RecallAll10/n, l.NDCG10/n
+	l.Recall10 /= n
 	return l
 }
 
 // WriteTable prints the summary as text: a line of ingestion and timing figures, then two
 // Markdown tables (fused with its packet, and keyword only), one row per question type and
-// one for all questions. S is session level, T turn level; R@k is recall_any@k; "-" marks a
-// level without scored questions.
+// one per pool and one for all questions. S is session level, T turn level; R@k is
+// recall_any@k, rec@10 recall@10; "-" marks a level without scored questions.
 func (s *Summary) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d cases, %d questions (%d abstention), %d turns appended", s.Cases, s.Questions, s.Overall.Abstention, s.Turns)
@@ -171,14 +204,14 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, " in %.1f s (%.0f events/s); prepare (projection + embeddings) %.1f s; questions %.1f s; wall %.1f s; k %d, packet %d tokens, parallel %d\n\n",
 		s.AppendSeconds, s.AppendEventsPerSec, s.PrepareSeconds, s.QuestionSeconds, s.WallSeconds, s.K, s.PacketTokens, s.Parallel)
-	groups := append(append([]Group{}, s.ByType...), s.Overall)
-	scoreHead := []string{"S R@5", "S R@10", "S all@10", "S NDCG@10", "T R@5", "T R@10", "T all@10", "T NDCG@10"}
+	groups := append(append(append([]Group{}, s.ByType...), s.Pooled...), s.Overall)
+	scoreHead := []string{"S R@5", "S R@10", "S all@10", "S rec@10", "S NDCG@10", "T R@5", "T R@10", "T all@10", "T rec@10", "T NDCG@10"}
 	// A level with no scored questions shows "-", not a misleading 0.
 	level := func(l LevelScores) []string {
 		if l.Questions == 0 {
-			return []string{"-", "-", "-", "-"}
+			return []string{"-", "-", "-", "-", "-"}
 		}
-		return []string{f3(l.RecallAny5), f3(l.RecallAny10), f3(l.RecallAll10), f3(l.NDCG10)}
+		return []string{f3(l.RecallAny5), f3(l.RecallAny10), f3(l.RecallAll10), f3(l.Recall10), f3(l.NDCG10)}
 	}
 	scoreCells := func(sc Scores) []string { return append(level(sc.Session), level(sc.Turn)...) }
 	fmt.Fprintf(&b, "fused (all lanes), packet of at most %d tokens:\n\n", s.PacketTokens)

@@ -254,6 +254,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	// Purpose boosts and attenuation, then re-sort; bookkeeping never surfaces.
 	kept := rk.fused[:0]
 	rk.speaker = speakerOf(r.Query)
+	when := parseTimeWindows(r.Query, rk.asOf)
 	for _, c := range rk.fused {
 		it := rk.items[c.itemID]
 		if it == nil {
@@ -262,6 +263,9 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		c.score *= kindBoost(rk.purpose, it.boostKind)
 		if rk.speaker != "" && it.role == rk.speaker {
 			c.score *= speakerBoost
+		}
+		if when.matches(it) {
+			c.score *= temporalBoost
 		}
 		if it.Labels.Attenuated {
 			if it.Labels.Invalidated != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,15 +18,24 @@ import (
 	"github.com/zaxy/zaxy/projection"
 )
 
-// newBenchRetriever is the retrieval `zaxy bench longmemeval|locomo` measures, and its name
-// for the report: checkout's own (every lane, fusion, tiers, the packet).
-func newBenchRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *projection.Embedder, provider embed.Embedder, tsConfig string) (bench.Retriever, string) {
+// newBenchRetriever is the retrieval `zaxy bench longmemeval|locomo` measures, its name for
+// the report and the lanes its fused ranking runs with: checkout's own (every lane but
+// disabled, fusion, tiers, the packet). Without an embedder the vector lane is off too, and
+// the recent lane always is: the bench asks without a session.
+func newBenchRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *projection.Embedder, provider embed.Embedder, tsConfig string, disabled []string) (bench.Retriever, string, []string) {
 	svc := checkout.New(eventloom.NewStore(pool, nil, nil), checkout.Config{TextSearchConfig: tsConfig, Embedder: provider})
-	name := "checkout: exact, keyword, vector, graph, verbatim, recent and topic lanes, weighted RRF; token-budgeted packet"
-	if provider == nil {
-		name = "checkout without the vector lane (embeddings off)"
+	var lanes []string
+	for _, l := range checkout.Lanes {
+		if !slices.Contains(disabled, l) && (l != checkout.LaneVector || provider != nil) && l != checkout.LaneRecent {
+			lanes = append(lanes, l)
+		}
 	}
-	return &checkoutRetriever{proj: proj, emb: emb, svc: svc, latent: latent.NewRefresher(pool, latent.DefaultParams)}, name
+	name := "checkout: " + strings.Join(lanes, ", ") + " lanes, weighted RRF; token-budgeted packet"
+	if provider == nil && !slices.Contains(disabled, checkout.LaneVector) {
+		name += " (no vector lane: embeddings off)"
+	}
+	return &checkoutRetriever{proj: proj, emb: emb, svc: svc, latent: latent.NewRefresher(pool, latent.DefaultParams),
+		disabled: slices.Clone(disabled)}, name, lanes
 }
 
 // checkoutRetriever is what `zaxy bench longmemeval|locomo` measures: the retrieval checkout
@@ -36,6 +46,8 @@ type checkoutRetriever struct {
 	svc  *checkout.Service
 	// latent builds the space's latent model (the topic lane), as the latent_space job does.
 	latent *latent.Refresher
+	// disabled are the lanes the fused ranking and packet run without (--disable-lanes).
+	disabled []string
 }
 
 // Prepare projects the space (waiting while another worker holds it), embeds its items and
@@ -69,7 +81,7 @@ func (c *checkoutRetriever) Prepare(ctx context.Context, space string) error {
 // Rank returns the first k event seqs of checkout's raw query: an event item is its seq, a
 // fact item the events it cites.
 func (c *checkoutRetriever) Rank(ctx context.Context, space, question string, asOf time.Time, k int, keywordOnly bool) ([]int64, error) {
-	r := &checkout.Request{SpaceID: space, Query: question, AsOf: &asOf, Limit: min(max(k, 1), 200)}
+	r := &checkout.Request{SpaceID: space, Query: question, AsOf: &asOf, Limit: min(max(k, 1), 200), DisableLanes: c.disabled}
 	if keywordOnly {
 		r.DisableLanes = allButKeyword()
 	}
@@ -92,7 +104,7 @@ func (c *checkoutRetriever) Rank(ctx context.Context, space, question string, as
 
 // Packet runs a checkout (recording nothing) and returns the seqs its items cite.
 func (c *checkoutRetriever) Packet(ctx context.Context, space, question string, asOf time.Time, maxTokens int, keywordOnly bool) ([]int64, int, error) {
-	r := &checkout.Request{SpaceID: space, Query: strings.TrimSpace(question), AsOf: &asOf, MaxTokens: maxTokens, NoRecord: true}
+	r := &checkout.Request{SpaceID: space, Query: strings.TrimSpace(question), AsOf: &asOf, MaxTokens: maxTokens, NoRecord: true, DisableLanes: c.disabled}
 	if keywordOnly {
 		r.DisableLanes = allButKeyword()
 	}

@@ -9,9 +9,11 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/zaxy/zaxy/bench"
+	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 )
 
@@ -21,16 +23,22 @@ type benchMemoryReport struct {
 	File      string `json:"file"`
 	Retriever string `json:"retriever"`
 	Embedder  string `json:"embedder"`
+	// Lanes are the lanes the fused ranking and packet ran with (the vector lane only with an
+	// embedder); DisabledLanes those --disable-lanes switched off.
+	Lanes         []string `json:"lanes"`
+	DisabledLanes []string `json:"disabled_lanes"`
 	*bench.Summary
 }
 
 // benchMemoryCmd: zaxy bench longmemeval|locomo --file F --out ranked.jsonl [--limit N]
-// [--parallel P] [--k K] [--packet-tokens T]. It appends each case's haystack into a fresh
+// [--parallel P] [--k K] [--packet-tokens T] [--disable-lanes L,L] [--embedder NAME]. It appends each case's haystack into a fresh
 // space of ZAXY_DATABASE_URL's database (the events stay: the log is append-only), asks every
 // question and writes ranked.jsonl, ranked.keyword.jsonl (keyword-only rankings) and
-// ranked.summary.json, and prints the summary table.
+// ranked.summary.json, and prints the summary table. --disable-lanes switches checkout lanes off for an ablation
+// (the fused ranking and packet; the keyword-only ones are unchanged); --embedder overrides
+// ZAXY_EMBEDDER for the run, so it names the embedders zaxy serve can build.
 func benchMemoryCmd(ctx context.Context, dataset string, args []string, dbURL string, getenv func(string) string, logger *slog.Logger, stdout, stderr io.Writer) int {
-	usage := "usage: zaxy bench " + dataset + " --file F --out ranked.jsonl [--limit N] [--parallel P] [--k K] [--packet-tokens T]"
+	usage := "usage: zaxy bench " + dataset + " --file F --out ranked.jsonl [--limit N] [--parallel P] [--k K] [--packet-tokens T] [--disable-lanes L,L] [--embedder NAME]"
 	fs := flag.NewFlagSet("bench "+dataset, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	file := fs.String("file", "", "benchmark file (JSON)")
@@ -39,6 +47,8 @@ func benchMemoryCmd(ctx context.Context, dataset string, args []string, dbURL st
 	parallel := fs.Int("parallel", 1, "cases worked at once (latencies are comparable only at 1)")
 	k := fs.Int("k", 50, "ranked events kept per question")
 	packetTokens := fs.Int("packet-tokens", 2000, "token budget of the checkout packet")
+	disable := fs.String("disable-lanes", "", "comma-separated checkout lanes to switch off ("+strings.Join(checkout.Lanes, ", ")+")")
+	embedder := fs.String("embedder", "", "embedder for this run, as ZAXY_EMBEDDER names it (default: ZAXY_EMBEDDER's)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -47,12 +57,24 @@ func benchMemoryCmd(ctx context.Context, dataset string, args []string, dbURL st
 		fmt.Fprintln(stderr, "--file and --out are required; --limit >= 0, --parallel >= 1, --k >= 10, --packet-tokens >= 1")
 		return 2
 	}
-	cfg, err := parseMemoryConfig(getenv)
+	disabled, err := parseLaneList(*disable)
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy bench %s: %v\n", dataset, err)
+		fmt.Fprintf(stderr, "zaxy bench %s: --disable-lanes: %v\n", dataset, err)
 		return 2
 	}
-	if err := benchMemory(ctx, dataset, *file, *out, dbURL, cfg, bench.Options{Limit: *limit, Parallel: *parallel, K: *k,
+	if *embedder != "" {
+		getenv = overrideEnv(getenv, "ZAXY_EMBEDDER", *embedder)
+	}
+	cfg, err := parseMemoryConfig(getenv)
+	if err != nil {
+		if *embedder != "" {
+			fmt.Fprintf(stderr, "zaxy bench %s: --embedder %s: %v\n", dataset, *embedder, err)
+		} else {
+			fmt.Fprintf(stderr, "zaxy bench %s: %v\n", dataset, err)
+		}
+		return 2
+	}
+	if err := benchMemory(ctx, dataset, *file, *out, dbURL, cfg, disabled, bench.Options{Limit: *limit, Parallel: *parallel, K: *k,
 		PacketTokens: *packetTokens, Logger: logger, Summary: stdout}); err != nil {
 		fmt.Fprintf(stderr, "zaxy bench %s: %v\n", dataset, err)
 		return 1
@@ -60,7 +82,37 @@ func benchMemoryCmd(ctx context.Context, dataset string, args []string, dbURL st
 	return 0
 }
 
-func benchMemory(ctx context.Context, dataset, file, out, dbURL string, cfg memoryConfig, opts bench.Options) error {
+// parseLaneList reads a comma-separated list of checkout lane names (empty: none), rejecting
+// unknown and repeated names.
+func parseLaneList(s string) ([]string, error) {
+	out := []string{}
+	if strings.TrimSpace(s) == "" {
+		return out, nil
+	}
+	for _, l := range strings.Split(s, ",") {
+		l = strings.TrimSpace(l)
+		switch {
+		case !slices.Contains(checkout.Lanes, l):
+			return nil, fmt.Errorf("unknown lane %q; lanes are %s", l, strings.Join(checkout.Lanes, ", "))
+		case slices.Contains(out, l):
+			return nil, fmt.Errorf("lane %q named twice", l)
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// overrideEnv returns getenv with name answering value.
+func overrideEnv(getenv func(string) string, name, value string) func(string) string {
+	return func(k string) string {
+		if k == name {
+			return value
+		}
+		return getenv(k)
+	}
+}
+
+func benchMemory(ctx context.Context, dataset, file, out, dbURL string, cfg memoryConfig, disabled []string, opts bench.Options) error {
 	f, err := os.Open(file)
 	if err != nil {
 		return err
@@ -88,7 +140,7 @@ func benchMemory(ctx context.Context, dataset, file, out, dbURL string, cfg memo
 	if err != nil {
 		return err
 	}
-	retriever, name := newBenchRetriever(pool, proj, emb, provider, cfg.textSearchConfig)
+	retriever, name, lanes := newBenchRetriever(pool, proj, emb, provider, cfg.textSearchConfig, disabled)
 
 	base := strings.TrimSuffix(out, ".jsonl")
 	keywordPath, summaryPath := base+".keyword.jsonl", base+".summary.json"
@@ -113,7 +165,7 @@ func benchMemory(ctx context.Context, dataset, file, out, dbURL string, cfg memo
 	if err := keyword.close(); err != nil {
 		return fmt.Errorf("write %s: %w", keywordPath, err)
 	}
-	rep := benchMemoryReport{Dataset: dataset, File: file, Retriever: name, Embedder: cfg.embedder, Summary: sum}
+	rep := benchMemoryReport{Dataset: dataset, File: file, Retriever: name, Embedder: cfg.embedder, Lanes: lanes, DisabledLanes: disabled, Summary: sum}
 	if provider != nil {
 		rep.Embedder = provider.Model()
 	}
@@ -124,8 +176,17 @@ func benchMemory(ctx context.Context, dataset, file, out, dbURL string, cfg memo
 	if err := os.WriteFile(summaryPath, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("write summary: %w", err)
 	}
-	fmt.Fprintf(opts.Summary, "\nretriever: %s\nwrote %s, %s, %s\n", name, out, keywordPath, summaryPath)
+	fmt.Fprintf(opts.Summary, "\nretriever: %s\nlanes: %s; disabled: %s\nembedder: %s\nwrote %s, %s, %s\n", name,
+		strings.Join(lanes, ", "), orNone(disabled), rep.Embedder, out, keywordPath, summaryPath)
 	return nil
+}
+
+// orNone joins names with commas, or says none.
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }
 
 // bufferedFile is a created file behind a buffer; close flushes and closes it once.

@@ -121,3 +121,83 @@ func TestBenchMemoryCommand_RejectsBadArguments(t *testing.T) {
 	require.Equal(t, 1, run(ctx, []string{"bench", "locomo", "--file", "../../bench/testdata/locomo_mini.json", "--out", out}, getenv, nil, &stdout, &stderr))
 	require.Contains(t, stderr.String(), "ZAXY_DATABASE_URL is not set")
 }
+
+func TestBenchMemoryCommand_RejectsUnknownLanesAndEmbedders(t *testing.T) {
+	ctx := context.Background()
+	getenv := func(string) string { return "" }
+	out := filepath.Join(t.TempDir(), "o.jsonl")
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--disable-lanes", "keyword,vectors"}, `--disable-lanes: unknown lane "vectors"; lanes are exact, keyword, vector, graph, verbatim, recent, topic`},
+		{[]string{"--disable-lanes", "topic, topic"}, `--disable-lanes: lane "topic" named twice`},
+		{[]string{"--disable-lanes", "keyword,"}, `--disable-lanes: unknown lane ""`},
+		{[]string{"--embedder", "word2vec"}, `--embedder word2vec: ZAXY_EMBEDDER must be`},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"bench", "locomo", "--file", "../../bench/testdata/locomo_mini.json", "--out", out}, tc.flags...)
+		require.Equal(t, 2, run(ctx, args, getenv, nil, &stdout, &stderr), tc.flags)
+		require.Contains(t, stderr.String(), tc.want)
+	}
+}
+
+func TestBenchLoCoMoCommand_DisabledLanesGiveNoCandidates(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	dir := t.TempDir()
+	type line struct {
+		QuestionID string `json:"question_id"`
+		Ranked     []struct {
+			TurnID string `json:"turn_id"`
+		} `json:"ranked"`
+	}
+	read := func(path string) []line {
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		var ls []line
+		for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+			var x line
+			require.NoError(t, json.Unmarshal(l, &x))
+			ls = append(ls, x)
+		}
+		return ls
+	}
+	type summary struct {
+		Retriever     string   `json:"retriever"`
+		Embedder      string   `json:"embedder"`
+		Lanes         []string `json:"lanes"`
+		DisabledLanes []string `json:"disabled_lanes"`
+	}
+	bench := func(name string, flags ...string) ([]line, []line, summary, string) {
+		out := filepath.Join(dir, name+".jsonl")
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"bench", "locomo", "--file", "../../bench/testdata/locomo_mini.json", "--out", out}, flags...)
+		require.Equal(t, 0, run(ctx, args, dbEnv(db), nil, &stdout, &stderr), stderr.String())
+		var s summary
+		b, err := os.ReadFile(filepath.Join(dir, name+".summary.json"))
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(b, &s))
+		return read(out), read(filepath.Join(dir, name+".keyword.jsonl")), s, stdout.String()
+	}
+
+	// Every lane but keyword off: the fused ranking is the keyword lane's, question by
+	// question (with every lane, the vector lane ranks all 7 turns of the first conversation).
+	fused, keyword, sum, stdout := bench("kw", "--disable-lanes", "exact,vector,graph,verbatim,topic")
+	require.Equal(t, []string{"keyword"}, sum.Lanes)
+	require.Equal(t, []string{"exact", "vector", "graph", "verbatim", "topic"}, sum.DisabledLanes)
+	require.Contains(t, sum.Embedder, "zaxy-offline@")
+	require.Contains(t, stdout, "lanes: keyword; disabled: exact, vector, graph, verbatim, topic\nembedder: zaxy-offline@")
+	require.Len(t, fused, 8)
+	require.Equal(t, keyword, fused)
+	require.Len(t, fused[0].Ranked, 2)
+
+	// --embedder off: no vector lane, and the summary says so.
+	fused, _, sum, stdout = bench("novec", "--embedder", "off")
+	require.Equal(t, "off", sum.Embedder)
+	require.Empty(t, sum.DisabledLanes)
+	require.NotContains(t, sum.Lanes, "vector")
+	require.Contains(t, sum.Retriever, "no vector lane")
+	require.Contains(t, stdout, "lanes: exact, keyword, graph, verbatim, topic; disabled: none\nembedder: off")
+	require.Less(t, len(fused[0].Ranked), 7)
+}

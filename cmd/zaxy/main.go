@@ -77,7 +77,9 @@ Commands:
   bench longmemeval --file F --out ranked.jsonl
   bench locomo --file F --out ranked.jsonl
                      retrieval benchmarks: per-question ranked events, packet citations and a
-                     summary of recall, NDCG and evidence-in-packet (docs/benchmarks.md)
+                     summary of recall, NDCG and evidence-in-packet (docs/benchmarks.md);
+                     --disable-lanes L,L switches checkout lanes off (ablations), --embedder
+                     NAME overrides ZAXY_EMBEDDER for the run
   migrate [--json]   apply the embedded schema migrations (River's tables included)
 
 Environment:
