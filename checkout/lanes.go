@@ -91,17 +91,11 @@ func (s *Service) laneExact(ctx context.Context, q querier, r *Request, asOf tim
 
 func (s *Service) laneKeyword(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
 	res := laneResult{name: LaneKeyword}
-	rows, err := q.Query(ctx, sql.Query("checkout/lane_keyword"), r.SpaceID, r.Query, s.cfg.TextSearchConfig, asOf, laneK)
-	if err != nil {
-		res.err = err
-		return res
+	hits, err := Keyword(ctx, q, KeywordParams{SpaceID: r.SpaceID, Query: r.Query, TextSearchConfig: s.cfg.TextSearchConfig, AsOf: asOf, K: laneK})
+	for _, h := range hits {
+		res.items = append(res.items, h.ItemID)
 	}
-	var item string
-	var score float64
-	_, res.err = pgx.ForEachRow(rows, []any{&item, &score}, func() error {
-		res.items = append(res.items, item)
-		return nil
-	})
+	res.err = err
 	return res
 }
 

@@ -120,6 +120,8 @@ type Checksum struct {
 	Facts         int64  `json:"facts"`
 	Invalidations int64  `json:"invalidations"`
 	Items         int64  `json:"items"`
+	// Terms counts the space's distinct lexemes (rows of term_stats).
+	Terms int64 `json:"terms"`
 }
 
 // Checksum digests space's projections (every row except embeddings, which are computed
@@ -128,7 +130,7 @@ type Checksum struct {
 func (p *Projector) Checksum(ctx context.Context, space string) (*Checksum, error) {
 	c := &Checksum{SpaceID: space}
 	err := pgx.BeginTxFunc(ctx, p.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, sql.Query("projection/checksum"), space).Scan(&c.Digest, &c.Entities, &c.Mentions, &c.Facts, &c.Invalidations, &c.Items)
+		return tx.QueryRow(ctx, sql.Query("projection/checksum"), space).Scan(&c.Digest, &c.Entities, &c.Mentions, &c.Facts, &c.Invalidations, &c.Items, &c.Terms)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("checksum %q: %w", space, err)

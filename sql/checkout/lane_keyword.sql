@@ -1,16 +1,44 @@
--- Keyword lane: full-text match of any of the query's lexemes ($2, text search configuration
--- $3), candidates capped at 1000 before ranking (ranking, not matching, is the cost), ranked
--- by ts_rank with length normalization so long items do not win by size.
-WITH q AS (
-  SELECT CASE WHEN numnode(plainto_tsquery($3::regconfig, $2)) = 0 THEN NULL
-              ELSE replace(plainto_tsquery($3::regconfig, $2)::text, ' & ', ' | ')::tsquery END AS tsq
+-- Keyword lane: Okapi BM25 (k1 1.2, b 0.75) over the space's term statistics (term_stats,
+-- term_totals; docs/checkout.md). $1 space, $2 query, $3 text search configuration, $4 as_of,
+-- $5 how many to return, $6 the candidate budget.
+--
+-- Query terms are the distinct lexemes of to_tsvector($3, $2) that occur in the space. Two
+-- stages: the GIN index finds the items holding any of the rarest terms, taken in order of
+-- document frequency while their summed frequency stays within the budget (always at least the
+-- rarest), so the candidate set is complete for those terms and never an arbitrary cut of a
+-- common word's postings; then every candidate is scored over all query terms:
+--   idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
+--   score  = sum over t of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avglen))
+-- with N the space's items, len an item's tokens (tsv_len) and tf a term's positions in it.
+WITH terms AS (
+  SELECT s.lexeme, s.df,
+         ln(1 + (t.items - s.df + 0.5::float8) / (s.df + 0.5::float8)) AS idf,
+         sum(s.df) OVER (ORDER BY s.df, s.lexeme) AS cum
+  FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector($3::regconfig, $2))) q
+  JOIN term_stats s ON s.space_id = $1 AND s.lexeme = q.lexeme
+  CROSS JOIN term_totals t
+  WHERE t.space_id = $1
+), q AS (
+  SELECT string_agg('''' || replace(replace(lexeme, '\', '\\'), '''', '''''') || '''', ' | ')::tsquery AS tsq,
+         array_agg(lexeme) AS lexemes
+  FROM terms
+  WHERE cum <= $6 OR cum = df
+), avg AS (
+  SELECT tokens::float8 / greatest(items, 1) AS len FROM term_totals WHERE space_id = $1
 ), cand AS (
-  SELECT i.item_id, i.tsv
+  SELECT i.item_id, i.tsv_len,
+         setweight(i.tsv, 'A', (SELECT array_agg(lexeme) FROM terms)) AS tsv
   FROM memory_items i, q
   WHERE i.space_id = $1 AND i.tsv @@ q.tsq AND i.occurred_at <= $4
-  LIMIT 1000
+  LIMIT $6
 )
-SELECT c.item_id, ts_rank(c.tsv, q.tsq, 1) AS score
-FROM cand c, q
+SELECT c.item_id,
+       sum(t.idf * u.tf * 2.2::float8 / (u.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * c.tsv_len / avg.len))) AS score
+FROM cand c
+CROSS JOIN avg
+CROSS JOIN LATERAL (SELECT l.lexeme, coalesce(array_length(l.positions, 1), 1) AS tf
+                    FROM unnest(ts_filter(c.tsv, '{a}')) l) u
+JOIN terms t ON t.lexeme = u.lexeme
+GROUP BY c.item_id, c.tsv_len
 ORDER BY score DESC, c.item_id
 LIMIT $5

@@ -1,12 +1,13 @@
 -- A deterministic digest of a space's projected state: every projection row, rendered as text
--- and sorted, hashed with sha256. Embeddings are left out: they are computed asynchronously
--- from memory_items text, which is included.
+-- and sorted, hashed with sha256 (the term statistics of the keyword lane included). Embeddings
+-- are left out: they are computed asynchronously from memory_items text, which is included.
 SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), ''), 'UTF8')), 'hex'),
        count(*) FILTER (WHERE line LIKE 'entity|%'),
        count(*) FILTER (WHERE line LIKE 'mention|%'),
        count(*) FILTER (WHERE line LIKE 'fact|%'),
        count(*) FILTER (WHERE line LIKE 'invalidation|%'),
-       count(*) FILTER (WHERE line LIKE 'item|%')
+       count(*) FILTER (WHERE line LIKE 'item|%'),
+       count(*) FILTER (WHERE line LIKE 'term|%')
 FROM (
   SELECT concat_ws('|', 'entity', entity_id, key, name, array_to_string(kinds, ','), version, first_seq,
                    encode(first_hash, 'hex'), last_seq, mentions, invalidated_seq) AS line
@@ -24,8 +25,14 @@ FROM (
   SELECT concat_ws('|', 'invalidation', target_seq, seq, encode(hash, 'hex'), reason)
   FROM invalidations WHERE space_id = $1
   UNION ALL
-  SELECT concat_ws('|', 'item', item_id, kind, seq, event_type, session_id, occurred_at, ts_config::text, text, tsv::text)
+  SELECT concat_ws('|', 'item', item_id, kind, seq, event_type, session_id, occurred_at, ts_config::text, text, tsv::text, tsv_len)
   FROM memory_items WHERE space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'term', lexeme, df)
+  FROM term_stats WHERE space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'terms', items, tokens)
+  FROM term_totals WHERE space_id = $1
   UNION ALL
   SELECT concat_ws('|', 'watermark', projected_seq, encode(projected_hash, 'hex'))
   FROM projection_watermarks WHERE space_id = $1

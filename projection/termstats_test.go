@@ -1,0 +1,116 @@
+package projection_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/projection"
+)
+
+// termStats is a space's term statistics as stored: df per lexeme, item count, summed length.
+type termStats struct {
+	DF     map[string]int64
+	Items  int64
+	Tokens int64
+}
+
+func readTermStats(t *testing.T, q interface {
+	Query(context.Context, string, ...any) (pgx.Rows, error)
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, space, dfQuery, totalsQuery string) termStats {
+	t.Helper()
+	ctx := context.Background()
+	s := termStats{DF: map[string]int64{}}
+	rows, err := q.Query(ctx, dfQuery, space)
+	require.NoError(t, err)
+	var lexeme string
+	var df int64
+	_, err = pgx.ForEachRow(rows, []any{&lexeme, &df}, func() error { s.DF[lexeme] = df; return nil })
+	require.NoError(t, err)
+	require.NoError(t, q.QueryRow(ctx, totalsQuery, space).Scan(&s.Items, &s.Tokens))
+	return s
+}
+
+// stored reads term_stats and term_totals.
+func storedTermStats(t *testing.T, f *fixture, space string) termStats {
+	return readTermStats(t, f.pool, space,
+		`SELECT lexeme, df FROM term_stats WHERE space_id = $1`,
+		`SELECT coalesce(sum(items), 0), coalesce(sum(tokens), 0) FROM term_totals WHERE space_id = $1`)
+}
+
+// derivedTermStats computes the statistics from scratch, from the items' text: what the
+// projection must hold.
+func derivedTermStats(t *testing.T, f *fixture, space string) termStats {
+	return readTermStats(t, f.pool, space,
+		`SELECT u.lexeme, count(*) FROM memory_items i, unnest(to_tsvector(i.ts_config, i.text)) u
+		 WHERE i.space_id = $1 GROUP BY u.lexeme`,
+		`SELECT count(*), coalesce(sum((SELECT coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0)
+		                                FROM unnest(to_tsvector(i.ts_config, i.text)) u)), 0)
+		 FROM memory_items i WHERE i.space_id = $1`)
+}
+
+func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
+	f := newFixture(t, projection.Config{BatchSize: 7})
+	ctx := context.Background()
+	space := "terms"
+	randomWorkload(t, f, space, 300, 7)
+	f.append(t, space, ev("message", "Deploys deploy the deployed service; the service deploys again and again.", map[string]any{"role": "user"}))
+	f.project(t, space)
+
+	incremental := storedTermStats(t, f, space)
+	require.Equal(t, derivedTermStats(t, f, space), incremental)
+	require.Greater(t, incremental.DF["deploy"], int64(0), "a lexeme, not a word, is counted")
+	require.NotContains(t, incremental.DF, "the", "stop words are not terms")
+	var items int64
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1`, space).Scan(&items))
+	require.Equal(t, items, incremental.Items)
+	var deployLen int
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT tsv_len FROM memory_items WHERE space_id = $1 AND text LIKE 'Deploys deploy%'`, space).Scan(&deployLen))
+	require.Equal(t, 6, deployLen, "deploys deploy deployed service service deploys (the, and, again are stop words)")
+
+	sumBefore, err := f.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, int64(len(incremental.DF)), sumBefore.Terms)
+	_, err = f.proj.Rebuild(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, incremental, storedTermStats(t, f, space))
+	sumAfter, err := f.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, sumBefore, sumAfter)
+}
+
+func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
+	f := newFixture(t, projection.Config{})
+	ctx := context.Background()
+	space := "tamper"
+	randomWorkload(t, f, space, 60, 3)
+	f.project(t, space)
+	clean, err := f.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+
+	for _, tamper := range []string{
+		`UPDATE term_stats SET df = df + 1 WHERE space_id = $1 AND lexeme = (SELECT min(lexeme) FROM term_stats WHERE space_id = $1)`,
+		`DELETE FROM term_stats WHERE space_id = $1 AND lexeme = (SELECT min(lexeme) FROM term_stats WHERE space_id = $1)`,
+		`UPDATE term_totals SET tokens = tokens + 1 WHERE space_id = $1`,
+		`UPDATE term_totals SET items = items - 1 WHERE space_id = $1`,
+	} {
+		tx, err := f.pool.Begin(ctx)
+		require.NoError(t, err)
+		tag, err := tx.Exec(ctx, tamper, space)
+		require.NoError(t, err)
+		require.Equal(t, int64(1), tag.RowsAffected(), tamper)
+		require.NoError(t, tx.Commit(ctx))
+		got, err := f.proj.Checksum(ctx, space)
+		require.NoError(t, err)
+		require.NotEqual(t, clean.Digest, got.Digest, tamper)
+		// A rebuild repairs it.
+		_, err = f.proj.Rebuild(ctx, space)
+		require.NoError(t, err)
+		repaired, err := f.proj.Checksum(ctx, space)
+		require.NoError(t, err)
+		require.Equal(t, clean, repaired, tamper)
+	}
+}
