@@ -93,8 +93,9 @@ func (c memoryConfig) embedProvider() (embed.Embedder, error) {
 
 // embedProviderWhy is embedProvider with a sentence saying why this provider is active.
 // ZAXY_EMBEDDER=auto (the default) picks the word-vector embedder when its weights are in
-// the model cache and the hashing embedder otherwise; weights that are present but broken
-// are an error, never a silent fallback.
+// the model cache and the hashing embedder otherwise (the word vectors helped fused retrieval
+// and the vector lane on both dev sets: docs/embeddings.md); weights that are present but
+// broken are an error, never a silent fallback.
 func (c memoryConfig) embedProviderWhy() (embed.Embedder, string, error) {
 	switch c.embedder {
 	case "off":
@@ -109,9 +110,6 @@ func (c memoryConfig) embedProviderWhy() (embed.Embedder, string, error) {
 		return embed.NewOffline(), "ZAXY_EMBEDDER=offline", nil
 	}
 	path := c.wordVecPath()
-	if c.embedder == "auto" && !autoWordVec {
-		return embed.NewOffline(), "ZAXY_EMBEDDER=auto uses the hashing embedder (set ZAXY_EMBEDDER=wordvec for " + embed.WordVecModel + ")", nil
-	}
 	if _, err := os.Stat(path); err != nil && c.embedder == "auto" {
 		return embed.NewOffline(), "no word vectors at " + path + " (run 'make models'), so the hashing embedder", nil
 	}
@@ -231,10 +229,6 @@ func openPool(ctx context.Context, dbURL string) (*pgxpool.Pool, error) {
 	}
 	return pool, nil
 }
-
-// autoWordVec is whether ZAXY_EMBEDDER=auto picks the word-vector embedder when its weights
-// are installed (docs/embeddings.md has the measurements behind this choice).
-const autoWordVec = false
 
 // embedProviderFromEnv is the embedding provider the process environment configures, the
 // hashing embedder when embedding is off; for zaxy bench checkout, whose command has no

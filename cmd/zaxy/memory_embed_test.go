@@ -37,17 +37,14 @@ func TestEmbedProvider_ChoosesByConfigAndWeights(t *testing.T) {
 	broken := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(broken, embed.WordVecPackage), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(broken, embed.WordVecPackage, "wordvec.bin"), []byte("ZXWVEC01"), 0o644))
-	autoModel := embed.OfflineModel
-	if autoWordVec {
-		autoModel = embed.WordVecModel
-	}
 	for _, c := range []struct {
 		env       map[string]string
 		model     string
 		why, fail string
 	}{
-		{env: map[string]string{"ZAXY_MODEL_DIR": models}, model: autoModel, why: "ZAXY_EMBEDDER=auto"},
-		{env: map[string]string{"ZAXY_MODEL_DIR": empty}, model: embed.OfflineModel, why: "ZAXY_EMBEDDER=auto"},
+		{env: map[string]string{"ZAXY_MODEL_DIR": models}, model: embed.WordVecModel, why: "word vectors found at " + models},
+		{env: map[string]string{"ZAXY_MODEL_DIR": empty}, model: embed.OfflineModel,
+			why: "no word vectors at " + filepath.Join(empty, embed.WordVecPackage, "wordvec.bin") + " (run 'make models'), so the hashing embedder"},
 		{env: map[string]string{"ZAXY_MODEL_DIR": models, "ZAXY_EMBEDDER": "wordvec"}, model: embed.WordVecModel, why: "word vectors found at " + models},
 		{env: map[string]string{"ZAXY_MODEL_DIR": models, "ZAXY_EMBEDDER": "offline"}, model: embed.OfflineModel, why: "ZAXY_EMBEDDER=offline"},
 		{env: map[string]string{"ZAXY_MODEL_DIR": empty, "ZAXY_EMBEDDER": "wordvec"}, fail: "no such file"},
@@ -65,13 +62,6 @@ func TestEmbedProvider_ChoosesByConfigAndWeights(t *testing.T) {
 		require.Equal(t, c.model, p.Model(), c.env)
 		require.Contains(t, why, c.why, c.env)
 	}
-	if autoWordVec {
-		cfg, err := parseMemoryConfig(func(k string) string { return map[string]string{"ZAXY_MODEL_DIR": empty}[k] })
-		require.NoError(t, err)
-		_, why, err := cfg.embedProviderWhy()
-		require.NoError(t, err)
-		require.Contains(t, why, "no word vectors at "+filepath.Join(empty, embed.WordVecPackage, "wordvec.bin"))
-	}
 	_, err := parseMemoryConfig(func(k string) string { return map[string]string{"ZAXY_EMBEDDER": "glove"}[k] })
 	require.ErrorContains(t, err, "ZAXY_EMBEDDER must be auto, wordvec, offline, openai or off")
 }
@@ -86,8 +76,15 @@ func TestDoctor_SaysWhichEmbedderAndWhy(t *testing.T) {
 	require.Equal(t, 0, code, out.String()+errOut.String())
 	require.Contains(t, out.String(), "OK   embedder: "+embed.WordVecModel+", 484 dimensions: word vectors found at "+filepath.Join(models, embed.WordVecPackage, "wordvec.bin"))
 
-	env["ZAXY_EMBEDDER"] = "wordvec"
+	// auto without weights: the hashing embedder, and the doctor says where it looked.
+	env["ZAXY_EMBEDDER"] = ""
 	env["ZAXY_MODEL_DIR"] = t.TempDir()
+	out.Reset()
+	require.Equal(t, 0, run(ctx, []string{"doctor", "--no-probe"}, func(k string) string { return env[k] }, strings.NewReader(""), &out, &errOut))
+	require.Contains(t, out.String(), "OK   embedder: "+embed.OfflineModel+", 384 dimensions: no word vectors at "+env["ZAXY_MODEL_DIR"])
+
+	// wordvec asked for, no weights: the command refuses to start.
+	env["ZAXY_EMBEDDER"] = "wordvec"
 	out.Reset()
 	errOut.Reset()
 	require.Equal(t, 2, run(ctx, []string{"doctor"}, func(k string) string { return env[k] }, strings.NewReader(""), &out, &errOut))
