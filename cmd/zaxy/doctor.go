@@ -26,7 +26,7 @@ func doctorCmd(ctx context.Context, args []string, dbURL string, getenv func(str
 		fmt.Fprintf(stderr, "zaxy doctor: %v\n", err)
 		return 2
 	}
-	provider, err := cfg.embedProvider()
+	provider, why, err := cfg.embedProviderWhy()
 	if err != nil {
 		fmt.Fprintf(stderr, "zaxy doctor: %v\n", err)
 		return 2
@@ -38,7 +38,7 @@ func doctorCmd(ctx context.Context, args []string, dbURL string, getenv func(str
 			Remedy: "check ZAXY_DATABASE_URL, or run 'make db' for a local one"}}}
 	} else {
 		defer pool.Close()
-		report = doctor.Run(ctx, pool, doctor.Options{Embedder: provider, ProbeEmbedder: !*noProbe, FullChains: *full})
+		report = doctor.Run(ctx, pool, doctor.Options{Embedder: provider, EmbedderReason: why, ProbeEmbedder: !*noProbe, FullChains: *full})
 	}
 	if *asJSON {
 		_ = json.NewEncoder(stdout).Encode(report)

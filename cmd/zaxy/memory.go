@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +21,8 @@ import (
 // memoryConfig is the projection and embedding configuration, parsed from the environment.
 type memoryConfig struct {
 	textSearchConfig string
-	embedder         string // offline, openai or off
+	embedder         string // auto, wordvec, offline, openai or off
+	modelDir         string // the model cache (ZAXY_MODEL_DIR)
 	openai           embed.OpenAIConfig
 	// llm is the optional LLM-assisted extractor; off when llm.BaseURL is empty.
 	llm        extract.OpenAIChatConfig
@@ -29,10 +32,11 @@ type memoryConfig struct {
 func parseMemoryConfig(getenv func(string) string) (memoryConfig, error) {
 	c := memoryConfig{
 		textSearchConfig: envOr(getenv, "ZAXY_TEXT_SEARCH_CONFIG", "english"),
-		embedder:         envOr(getenv, "ZAXY_EMBEDDER", "offline"),
+		embedder:         envOr(getenv, "ZAXY_EMBEDDER", "auto"),
+		modelDir:         envOr(getenv, "ZAXY_MODEL_DIR", defaultModelDir),
 	}
 	switch c.embedder {
-	case "offline", "off":
+	case "auto", "wordvec", "offline", "off":
 	case "openai":
 		c.openai = embed.OpenAIConfig{
 			BaseURL: getenv("ZAXY_EMBEDDING_URL"),
@@ -51,7 +55,7 @@ func parseMemoryConfig(getenv func(string) string) (memoryConfig, error) {
 			return c, errors.New("ZAXY_EMBEDDER=openai needs ZAXY_EMBEDDING_URL, ZAXY_EMBEDDING_MODEL and ZAXY_EMBEDDING_DIMENSIONS")
 		}
 	default:
-		return c, fmt.Errorf("ZAXY_EMBEDDER must be offline, openai or off, got %q", c.embedder)
+		return c, fmt.Errorf("ZAXY_EMBEDDER must be auto, wordvec, offline, openai or off, got %q", c.embedder)
 	}
 	c.llm = extract.OpenAIChatConfig{BaseURL: getenv("ZAXY_LLM_URL"), Model: getenv("ZAXY_LLM_MODEL"), APIKey: getenv("ZAXY_LLM_API_KEY")}
 	c.llmVersion = envOr(getenv, "ZAXY_LLM_VERSION", "1")
@@ -73,20 +77,47 @@ func (c memoryConfig) inferrer(pool *pgxpool.Pool) (*projection.Inferrer, error)
 	return projection.NewInferrer(pool, llm, c.llm.Model+"@"+c.llmVersion), nil
 }
 
+// defaultModelDir is where make models installs pretrained weights (ZAXY_MODEL_DIR).
+const defaultModelDir = "/var/cache/zaxy/models"
+
+// wordVecPath is where the word-vector embedder's weights are expected.
+func (c memoryConfig) wordVecPath() string {
+	return filepath.Join(c.modelDir, embed.WordVecPackage, "wordvec.bin")
+}
+
 // embedProvider returns the configured embedding provider, or nil when embedding is off.
 func (c memoryConfig) embedProvider() (embed.Embedder, error) {
+	p, _, err := c.embedProviderWhy()
+	return p, err
+}
+
+// embedProviderWhy is embedProvider with a sentence saying why this provider is active.
+// ZAXY_EMBEDDER=auto (the default) picks the word-vector embedder when its weights are in
+// the model cache and the hashing embedder otherwise (the word vectors helped fused retrieval
+// and the vector lane on both dev sets: docs/embeddings.md); weights that are present but
+// broken are an error, never a silent fallback.
+func (c memoryConfig) embedProviderWhy() (embed.Embedder, string, error) {
 	switch c.embedder {
 	case "off":
-		return nil, nil
+		return nil, "ZAXY_EMBEDDER=off", nil
 	case "openai":
 		p, err := embed.NewOpenAI(c.openai)
 		if err != nil {
-			return nil, fmt.Errorf("embedding provider: %w", err)
+			return nil, "", fmt.Errorf("embedding provider: %w", err)
 		}
-		return p, nil
-	default:
-		return embed.NewOffline(), nil
+		return p, "ZAXY_EMBEDDER=openai", nil
+	case "offline":
+		return embed.NewOffline(), "ZAXY_EMBEDDER=offline", nil
 	}
+	path := c.wordVecPath()
+	if _, err := os.Stat(path); err != nil && c.embedder == "auto" {
+		return embed.NewOffline(), "no word vectors at " + path + " (run 'make models'), so the hashing embedder", nil
+	}
+	p, err := embed.NewWordVec(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("embedding provider: %w (run 'make models', or set ZAXY_EMBEDDER=offline)", err)
+	}
+	return p, "word vectors found at " + path, nil
 }
 
 // openMemory builds the projector and the embedder (nil when embedding is off) on pool.
@@ -197,4 +228,19 @@ func openPool(ctx context.Context, dbURL string) (*pgxpool.Pool, error) {
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
 	return pool, nil
+}
+
+// embedProviderFromEnv is the embedding provider the process environment configures, the
+// hashing embedder when embedding is off; for zaxy bench checkout, whose command has no
+// getenv of its own.
+func embedProviderFromEnv() (embed.Embedder, error) {
+	cfg, err := parseMemoryConfig(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	p, err := cfg.embedProvider()
+	if p == nil && err == nil {
+		p = embed.NewOffline()
+	}
+	return p, err
 }

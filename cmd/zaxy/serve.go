@@ -205,9 +205,12 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 	}
 	defer cfg.http.AnalyticsPool.Close()
 	store := eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
-	provider, err := cfg.memory.embedProvider()
+	provider, why, err := cfg.memory.embedProviderWhy()
 	if err != nil {
 		return err
+	}
+	if provider != nil {
+		logger.InfoContext(ctx, "embedder", "model", provider.Model(), "dimensions", provider.Dimensions(), "why", why)
 	}
 	cfg.http.Checkout = checkout.New(store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
 	if !cfg.authOff {
