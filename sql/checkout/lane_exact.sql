@@ -2,12 +2,14 @@
 -- them: their current facts (valid at $3) and the latest events mentioning them, that had
 -- occurred by $3. Each entity carries its specificity, an IDF over the space's items scaled
 -- to [0, 1]: ln(N/df)/ln(N), N the space's items and df the entity's mentions (1 for an
--- entity named once, 0 for one named in every item). Names that speak in the space (the actor
+-- entity named once, 0 for one named in every item). N is the latest projected item's seq:
+-- an upper bound of the item count (every item is one event's, and seqs count events) read
+-- from the index in constant time, where count(*) grows with the space. Names that speak in the space (the actor
 -- or data.name of its latest $5 events) are no entity matches: a speaker's name says who
 -- talked, not what about. Returns item ids with their most specific matched entity and its
 -- specificity, most specific first, then facts before events, then latest first.
 WITH n AS (
-  SELECT greatest(count(*), 2)::float8 AS n FROM memory_items WHERE space_id = $1
+  SELECT greatest(max(seq), 2)::float8 AS n FROM memory_items WHERE space_id = $1
 ), speakers AS (
   SELECT DISTINCT lower(v.name) AS key
   FROM (SELECT actor, data->>'name' AS dname FROM events WHERE space_id = $1 ORDER BY seq DESC LIMIT $5) e,
