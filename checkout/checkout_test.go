@@ -238,17 +238,41 @@ func TestCheckout_RejectsBadInput(t *testing.T) {
 	require.ErrorIs(t, err, eventloom.ErrNotFound)
 }
 
+// TestInferPurpose is the labelled set the purpose rules are measured against: requests of
+// each purpose, and questions about past conversations, which must stay general (an everyday
+// verb or a question word names no purpose).
 func TestInferPurpose(t *testing.T) {
-	for q, want := range map[string]string{
-		"why does the build fail?":            "debugging",
-		"review the pull request for billing": "review",
-		"refactor the projector":              "refactoring",
-		"plan next steps for the migration":   "planning",
-		"implement the checkout endpoint":     "implementation",
-		"what do we know about Dana?":         "exploration",
-		"deploy pipeline":                     "general",
+	for _, c := range []struct{ q, want string }{
+		{"why does the build fail?", "debugging"},
+		{"the deploy failed with a timeout", "debugging"},
+		{"stack trace from the projector panic", "debugging"},
+		{"review the pull request for billing", "review"},
+		{"any feedback on the diff?", "review"},
+		{"refactor the projector", "refactoring"},
+		{"clean up the lanes code", "refactoring"},
+		{"plan next steps for the migration", "planning"},
+		{"Let's plan the billing service migration for next quarter", "planning"},
+		{"what should we prioritize this sprint?", "planning"},
+		{"implement the checkout endpoint", "implementation"},
+		{"add a test for the exact lane", "implementation"},
+		{"how do I write a migration for the entities table?", "implementation"},
+		{"please build the docker image", "implementation"},
+		{"what do we know about Dana?", "exploration"},
+		{"give me an overview of the search code", "exploration"},
+		{"tell me about the billing service", "exploration"},
+		{"deploy pipeline", "general"},
+		{"When did Caroline go to the support group?", "general"},
+		{"What did Melanie paint last year?", "general"},
+		{"Who did Jon build the shelf with?", "general"},
+		{"What does Gina plan to do after the course?", "general"},
+		{"When did she write her first poem?", "general"},
+		{"How many days did I spend on the trip to Lisbon?", "general"},
+		{"What is the name of the cafe we went to?", "general"},
+		{"Where did I add the new plants in my garden?", "general"},
+		{"Which book did you recommend for learning to code?", "general"},
+		{"How long is my daily commute to work?", "general"},
 	} {
-		require.Equal(t, want, checkout.InferPurpose(q), q)
+		require.Equal(t, c.want, checkout.InferPurpose(c.q), c.q)
 	}
 }
 

@@ -66,6 +66,7 @@ type scored struct {
 }
 
 // fuse combines the lanes by weighted reciprocal-rank fusion, best first (ties by item id).
+// A lane's per-item scales (specificity) multiply its weight item by item.
 func fuse(purpose string, lanes []laneResult) []*scored {
 	byID := map[string]*scored{}
 	for _, l := range lanes {
@@ -82,8 +83,12 @@ func fuse(purpose string, lanes []laneResult) []*scored {
 			if _, dup := c.components[l.name]; dup {
 				continue
 			}
-			part := w / float64(rrfK+i+1)
-			c.components[l.name] = Component{Rank: i + 1, Weight: w, Score: part}
+			lw := w
+			if l.scales != nil {
+				lw *= l.scales[i]
+			}
+			part := lw / float64(rrfK+i+1)
+			c.components[l.name] = Component{Rank: i + 1, Weight: lw, Score: part}
 			c.score += part
 		}
 	}

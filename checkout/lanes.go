@@ -28,9 +28,14 @@ const laneK = 100
 type laneResult struct {
 	name     string
 	items    []string
-	entities []string // exact lane: the matched entity ids
-	err      error
-	took     time.Duration
+	entities []string  // exact lane: the matched entity ids
+	specs    []float64 // exact lane: each matched entity's specificity (lane_exact.sql)
+	// scales, when set, multiply each item's fused contribution (parallel to items): the
+	// exact and graph lanes scale by the matched entity's specificity, so a match on an
+	// entity most items mention adds almost nothing.
+	scales []float64
+	err    error
+	took   time.Duration
 }
 
 // queryKeys are the candidate entity keys of a query: every 1–4 word window, normalized,
@@ -56,6 +61,10 @@ func queryKeys(query string) []string {
 	return keys
 }
 
+// speakerWindow is how many of a space's latest events the exact lane reads for the names
+// that speak in it (their actor and data.name), which are no entity matches.
+const speakerWindow = 1000
+
 // stopword holds single words never worth an exact entity match.
 var stopword = map[string]bool{}
 
@@ -71,18 +80,21 @@ func init() {
 
 func (s *Service) laneExact(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
 	res := laneResult{name: LaneExact}
-	rows, err := q.Query(ctx, sql.Query("checkout/lane_exact"), r.SpaceID, queryKeys(r.Query), asOf, laneK)
+	rows, err := q.Query(ctx, sql.Query("checkout/lane_exact"), r.SpaceID, queryKeys(r.Query), asOf, laneK, speakerWindow)
 	if err != nil {
 		res.err = err
 		return res
 	}
 	seen := map[string]bool{}
 	var item, entity string
-	_, res.err = pgx.ForEachRow(rows, []any{&item, &entity}, func() error {
+	var spec float64
+	_, res.err = pgx.ForEachRow(rows, []any{&item, &entity, &spec}, func() error {
 		res.items = append(res.items, item)
+		res.scales = append(res.scales, spec)
 		if !seen[entity] {
 			seen[entity] = true
 			res.entities = append(res.entities, entity)
+			res.specs = append(res.specs, spec)
 		}
 		return nil
 	})
@@ -123,19 +135,21 @@ func (s *Service) laneVector(ctx context.Context, r *Request) laneResult {
 	return res
 }
 
-func (s *Service) laneGraph(ctx context.Context, q querier, r *Request, seeds []string, asOf time.Time) laneResult {
+func (s *Service) laneGraph(ctx context.Context, q querier, r *Request, seeds []string, specs []float64, asOf time.Time) laneResult {
 	res := laneResult{name: LaneGraph}
 	if len(seeds) == 0 {
 		return res
 	}
-	rows, err := q.Query(ctx, sql.Query("checkout/lane_graph"), r.SpaceID, seeds, asOf, laneK)
+	rows, err := q.Query(ctx, sql.Query("checkout/lane_graph"), r.SpaceID, seeds, asOf, laneK, specs)
 	if err != nil {
 		res.err = err
 		return res
 	}
 	var item, entity string
-	_, res.err = pgx.ForEachRow(rows, []any{&item, &entity}, func() error {
+	var spec float64
+	_, res.err = pgx.ForEachRow(rows, []any{&item, &entity, &spec}, func() error {
 		res.items = append(res.items, item)
+		res.scales = append(res.scales, spec)
 		return nil
 	})
 	return res

@@ -112,6 +112,12 @@ func (r *Request) validate() error {
 func (r *Request) laneOn(lane string) bool { return !slices.Contains(r.DisableLanes, lane) }
 
 // purposeRules map words of a query to a purpose, tried in order; the first match wins.
+// Words that are also everyday verbs of a conversation ("build", "write", "add", "plan",
+// "schedule") count only as a request: at the start of the query ("build the ..."), after
+// "please", "let's", "help me" or "how do/can/should I/we". Question words alone ("what",
+// "when", "who") name no purpose: a question about a past conversation ("When did she go to
+// the support group?") is general, and general is the answer whenever no rule is sure
+// (TestInferPurpose holds the labelled queries the rules are measured against).
 var purposeRules = []struct {
 	purpose string
 	pattern *regexp.Regexp
@@ -119,14 +125,18 @@ var purposeRules = []struct {
 	{PurposeDebugging, regexp.MustCompile(`(?i)\b(error|errors|fail|fails|failed|failing|failure|bug|bugs|crash|crashes|exception|panic|stack ?trace|debug|broken|flaky|regression|timeout)\b`)},
 	{PurposeReview, regexp.MustCompile(`(?i)\b(review|pull request|pr|diff|approve|feedback on)\b`)},
 	{PurposeRefactoring, regexp.MustCompile(`(?i)\b(refactor|refactoring|clean ?up|rename|restructure|extract (a|the) )\b`)},
-	{PurposePlanning, regexp.MustCompile(`(?i)\b(plan|planning|roadmap|next steps?|should we|prioriti[sz]e|milestone|schedule)\b`)},
-	{PurposeImplementation, regexp.MustCompile(`(?i)\b(implement|implementing|add|build|write|code|function|endpoint|migration|test for)\b`)},
-	{PurposeExploration, regexp.MustCompile(`(?i)\b(what|who|when|where|which|why|how|overview|explore|remind|recall|tell me)\b`)},
+	{PurposePlanning, regexp.MustCompile(`(?i)\b(planning|roadmap|next steps?|should we|prioriti[sz]e|milestones?)\b|` + requestVerb + `(plan|schedule)\b`)},
+	{PurposeImplementation, regexp.MustCompile(`(?i)\b(implement|implementing|endpoint|test for)\b|` + requestVerb + `(add|build|write|code)\b`)},
+	{PurposeExploration, regexp.MustCompile(`(?i)\b(overview|explore|what do (we|i) know|tell me about|summari[sz]e)\b`)},
 }
+
+// requestVerb is the position where an everyday verb is a request: the query's start, or
+// after please, let's, help me, or how do/can/should I/we (to).
+const requestVerb = `(?:^\s*|\b(?:please|let'?s|help (?:me|us)(?: to)?|how (?:do|can|should) (?:i|we)|how to)\s+)`
 
 // InferPurpose picks a purpose from the words of a query: the first of debugging, review,
 // refactoring, planning, implementation and exploration whose words it contains, else
-// general. docs/checkout.md lists the words.
+// general (purposeRules). docs/checkout.md lists the words.
 func InferPurpose(query string) string {
 	for _, r := range purposeRules {
 		if r.pattern.MatchString(query) {

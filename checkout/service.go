@@ -169,7 +169,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		}
 		if !off(LaneGraph) {
 			start := time.Now()
-			record(s.laneGraph(ctx, s.pool, r, exact.entities, rk.asOf), start)
+			record(s.laneGraph(ctx, s.pool, r, exact.entities, exact.specs, rk.asOf), start)
 		}
 	})
 	if !off(LaneKeyword) {

@@ -1,24 +1,47 @@
 -- Exact lane: entities named in the query ($2: candidate keys and ids) and the items about
 -- them: their current facts (valid at $3) and the latest events mentioning them, that had
--- occurred by $3. Returns item ids with the matched entity, best first.
-WITH hit AS (
-  SELECT entity_id, key FROM entities
-  WHERE space_id = $1 AND (key = ANY ($2::text[]) OR entity_id = ANY ($2::text[]))
+-- occurred by $3. Each entity carries its specificity, an IDF over the space's items scaled
+-- to [0, 1]: ln(N/df)/ln(N), N the space's items and df the entity's mentions (1 for an
+-- entity named once, 0 for one named in every item). N is the latest projected item's seq:
+-- an upper bound of the item count (every item is one event's, and seqs count events) read
+-- from the index in constant time, where count(*) grows with the space. Names that speak in the space (the actor
+-- or data.name of its latest $5 events) are no entity matches: a speaker's name says who
+-- talked, not what about. Returns item ids with their most specific matched entity and its
+-- specificity, most specific first, then facts before events, then latest first.
+WITH n AS (
+  SELECT greatest(max(seq), 2)::float8 AS n FROM memory_items WHERE space_id = $1
+), speakers AS (
+  SELECT DISTINCT lower(v.name) AS key
+  FROM (SELECT actor, data->>'name' AS dname FROM events WHERE space_id = $1 ORDER BY seq DESC LIMIT $5) e,
+       LATERAL (VALUES (e.actor), (e.dname)) v (name)
+  WHERE v.name IS NOT NULL AND v.name <> ''
+), hit AS (
+  SELECT e.entity_id, e.key,
+         greatest(0, least(1, ln(n.n / greatest(e.mentions, 1)) / ln(n.n)))::float8 AS spec
+  FROM entities e, n
+  WHERE e.space_id = $1 AND (e.key = ANY ($2::text[]) OR e.entity_id = ANY ($2::text[]))
+    AND e.key NOT IN (SELECT key FROM speakers)
 ), fact_items AS (
-  SELECT 'fact:' || f.fact_id AS item_id, h.entity_id, f.recorded_seq AS seq, 0 AS pri
+  SELECT 'fact:' || f.fact_id AS item_id, h.entity_id, h.spec, f.recorded_seq AS seq, 0 AS pri
   FROM hit h
   JOIN facts f ON f.space_id = $1 AND (f.subject_id = h.entity_id OR f.object_id = h.entity_id)
   WHERE f.status <> 'invalidated' AND f.valid_from <= $3 AND (f.valid_to IS NULL OR f.valid_to > $3)
 ), mention_items AS (
-  SELECT DISTINCT ON (m.seq) 'ev:' || m.seq AS item_id, m.entity_id, m.seq, 1 AS pri
+  SELECT DISTINCT ON (m.seq) 'ev:' || m.seq AS item_id, h.entity_id, h.spec, m.seq, 1 AS pri
   FROM hit h
-  JOIN mentions m ON m.space_id = $1 AND m.entity_id = h.entity_id
-  JOIN memory_items i ON i.space_id = $1 AND i.item_id = 'ev:' || m.seq AND i.occurred_at <= $3
-  ORDER BY m.seq DESC
-  LIMIT $4
+  CROSS JOIN LATERAL (
+    SELECT m.seq FROM mentions m
+    JOIN memory_items i ON i.space_id = $1 AND i.item_id = 'ev:' || m.seq AND i.occurred_at <= $3
+    WHERE m.space_id = $1 AND m.entity_id = h.entity_id
+    ORDER BY m.seq DESC
+    LIMIT $4
+  ) m
+  ORDER BY m.seq DESC, h.spec DESC, h.entity_id
+), ranked AS (
+  SELECT DISTINCT ON (item_id) item_id, entity_id, spec, seq, pri
+  FROM (SELECT * FROM fact_items UNION ALL SELECT * FROM mention_items) x
+  ORDER BY item_id, spec DESC, entity_id
 )
-SELECT item_id, entity_id FROM (
-  SELECT * FROM fact_items UNION ALL SELECT * FROM mention_items
-) x
-ORDER BY pri, seq DESC, item_id
+SELECT item_id, entity_id, spec FROM ranked
+ORDER BY spec DESC, pri, seq DESC, item_id
 LIMIT $4
