@@ -96,13 +96,13 @@ type benchOptions struct {
 // benchCmd: zaxy bench append [--events N] [--runs N] [--pool N] [--synchronous-commit-off]
 // [--json]. It works in a scratch database created next to ZAXY_DATABASE_URL's (the role
 // needs CREATEDB) and dropped afterwards.
-func benchCmd(ctx context.Context, args []string, dbURL string, logger *slog.Logger, stdout, stderr io.Writer) int {
+func benchCmd(ctx context.Context, args []string, dbURL string, getenv func(string) string, logger *slog.Logger, stdout, stderr io.Writer) int {
 	const usage = "usage: zaxy bench append [--events N] [--runs N] [--pool N] [--synchronous-commit-off] [--only TEXT] [--cpuprofile FILE] [--json]"
 	if len(args) > 0 && args[0] == "checkout" {
-		return benchCheckoutCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
+		return benchCheckoutCmd(ctx, args[1:], dbURL, getenv, logger, stdout, stderr)
 	}
 	if len(args) > 0 && (args[0] == "longmemeval" || args[0] == "locomo") {
-		return benchMemoryCmd(ctx, args[0], args[1:], dbURL, os.Getenv, logger, stdout, stderr)
+		return benchMemoryCmd(ctx, args[0], args[1:], dbURL, getenv, logger, stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "append" {
 		fmt.Fprintln(stderr, usage)

@@ -45,7 +45,7 @@ type checkoutBenchReport struct {
 // then times Q checkouts (max_tokens 2000, surfacing recorded) and Q raw queries, one client.
 // --keep leaves the scratch database in place and prints its URL; --reuse times the queries
 // on such a database without loading it again.
-func benchCheckoutCmd(ctx context.Context, args []string, dbURL string, logger *slog.Logger, stdout, stderr io.Writer) int {
+func benchCheckoutCmd(ctx context.Context, args []string, dbURL string, getenv func(string) string, logger *slog.Logger, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench checkout", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	memories := fs.Int("memories", 100000, "memories (message events) in the space")
@@ -61,7 +61,7 @@ func benchCheckoutCmd(ctx context.Context, args []string, dbURL string, logger *
 		fmt.Fprintln(stderr, "zaxy bench checkout: --memories must be at least 100 and --queries at least 10")
 		return 2
 	}
-	rep, err := benchCheckout(ctx, dbURL, checkoutBenchOptions{memories: *memories, queries: *queries, corpus: *corpus, keep: *keep, reuse: *reuse}, logger, stderr)
+	rep, err := benchCheckout(ctx, dbURL, checkoutBenchOptions{memories: *memories, queries: *queries, corpus: *corpus, keep: *keep, reuse: *reuse, getenv: getenv}, logger, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "zaxy bench checkout: %v\n", err)
 		return 1
@@ -89,6 +89,8 @@ type checkoutBenchOptions struct {
 	corpus            string
 	keep              bool
 	reuse             string
+	// getenv configures the embedder (ZAXY_EMBEDDER, ZAXY_MODEL_DIR).
+	getenv func(string) string
 }
 
 func benchCheckout(ctx context.Context, dbURL string, o checkoutBenchOptions, logger *slog.Logger, stderr io.Writer) (*checkoutBenchReport, error) {
@@ -119,7 +121,7 @@ func benchCheckout(ctx context.Context, dbURL string, o checkoutBenchOptions, lo
 	rep := &checkoutBenchReport{Memories: n, Queries: q, LaneMS: map[string]float64{}}
 	store := eventloom.NewStore(pool, nil, logger)
 	// The configured embedder (ZAXY_EMBEDDER, ZAXY_MODEL_DIR), so its query embedding is timed.
-	provider, err := embedProviderFromEnv()
+	provider, err := embedProviderFromEnv(o.getenv)
 	if err != nil {
 		return nil, err
 	}

@@ -89,8 +89,8 @@ func TestBenchLoCoMoCommand_WritesRankedLinesAndSummary(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &sum))
 	require.Equal(t, "locomo", sum.Dataset)
-	// zaxy bench reads the process environment (ZAXY_EMBEDDER, ZAXY_MODEL_DIR), not getenv.
-	want, err := embedProviderFromEnv()
+	// zaxy bench builds the embedder from its getenv (ZAXY_EMBEDDER, ZAXY_MODEL_DIR).
+	want, err := embedProviderFromEnv(getenv)
 	require.NoError(t, err)
 	require.Equal(t, want.Model(), sum.Embedder)
 	require.Equal(t, 8, sum.Questions)

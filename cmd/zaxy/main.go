@@ -171,7 +171,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "ingest":
 		return ingestCmd(ctx, args[1:], getenv, dbURL, logger, stdin, stdout, stderr)
 	case "bench":
-		return benchCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
+		return benchCmd(ctx, args[1:], dbURL, getenv, logger, stdout, stderr)
 	case "verify":
 		return verifyCmd(ctx, args[1:], dbURL, logger, stdout, stderr)
 	case "erase":

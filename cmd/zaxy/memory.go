@@ -230,11 +230,10 @@ func openPool(ctx context.Context, dbURL string) (*pgxpool.Pool, error) {
 	return pool, nil
 }
 
-// embedProviderFromEnv is the embedding provider the process environment configures, the
-// hashing embedder when embedding is off; for zaxy bench checkout, whose command has no
-// getenv of its own.
-func embedProviderFromEnv() (embed.Embedder, error) {
-	cfg, err := parseMemoryConfig(os.Getenv)
+// embedProviderFromEnv is the embedding provider getenv configures, the hashing embedder when
+// embedding is off (zaxy bench checkout times its query embedding).
+func embedProviderFromEnv(getenv func(string) string) (embed.Embedder, error) {
+	cfg, err := parseMemoryConfig(getenv)
 	if err != nil {
 		return nil, err
 	}
