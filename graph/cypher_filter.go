@@ -171,6 +171,11 @@ func tokenizeCypher(q string) ([]cypherToken, error) {
 			if name.Len() == 0 {
 				return nil, refuse("has an empty `` name at offset %d", i)
 			}
+			// A quoted name glued to a name or number ("`a`b", "x`a`", "`0`0(") could be read
+			// as one name or as two tokens; refuse rather than guess how AGE joins them.
+			if j < len(q) && identCont(q[j]) || i > 0 && identCont(q[i-1]) {
+				return nil, refuse("has a `quoted name` glued to a name or number at offset %d; put a space between them", i)
+			}
 			toks = append(toks, cypherToken{kind: tokQuoted, text: name.String(), pos: i})
 			i = j
 		case c == ':' && i+1 < len(q) && q[i+1] == ':':
