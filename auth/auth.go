@@ -141,6 +141,18 @@ func (s *Store) Authorize(ctx context.Context, bearer, space, scope string) (*To
 	return &t, nil
 }
 
+// TokenID is the id part of a bearer token zx_<id>_<secret>, which names the token (as in
+// zaxy token list) without its secret; false when bearer does not have that shape. It says
+// nothing about whether the token is valid: Authorize does.
+func TokenID(bearer string) (string, bool) {
+	rest, ok := strings.CutPrefix(bearer, "zx_")
+	if !ok {
+		return "", false
+	}
+	id, _, ok := strings.Cut(rest, "_")
+	return id, ok && id != ""
+}
+
 func hash(plain string) []byte {
 	sum := sha256.Sum256([]byte(plain))
 	return sum[:]

@@ -148,18 +148,8 @@ func (c *checker) object(path string, depth int) error {
 		if err := c.value(child, depth+1); err != nil {
 			return err
 		}
-		c.skipSpace()
-		if c.pos >= len(c.data) {
-			return c.syntax(path)
-		}
-		switch c.data[c.pos] {
-		case ',':
-			c.pos++
-		case '}':
-			c.pos++
-			return nil
-		default:
-			return c.syntax(path)
+		if done, err := c.separator(path, '}'); done || err != nil {
+			return err
 		}
 	}
 }
@@ -176,20 +166,28 @@ func (c *checker) array(path string, depth int) error {
 		if err := c.value(path+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
 			return err
 		}
-		c.skipSpace()
-		if c.pos >= len(c.data) {
-			return c.syntax(path)
-		}
-		switch c.data[c.pos] {
-		case ',':
-			c.pos++
-		case ']':
-			c.pos++
-			return nil
-		default:
-			return c.syntax(path)
+		if done, err := c.separator(path, ']'); done || err != nil {
+			return err
 		}
 	}
+}
+
+// separator reads what follows a member or element: a comma (more follow) or closer (the
+// object or array ends, done).
+func (c *checker) separator(path string, closer byte) (done bool, err error) {
+	c.skipSpace()
+	if c.pos >= len(c.data) {
+		return false, c.syntax(path)
+	}
+	switch c.data[c.pos] {
+	case ',':
+		c.pos++
+		return false, nil
+	case closer:
+		c.pos++
+		return true, nil
+	}
+	return false, c.syntax(path)
 }
 
 // str reads a string token and returns its unescaped value.
