@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -50,6 +51,11 @@ type Options struct {
 	Limit int
 	// Logger reports progress per case; nil logs nothing.
 	Logger *slog.Logger
+	// Reuse, when set, names an earlier run (Summary.Run) whose spaces are asked again: a
+	// case whose space already holds its turns is not appended again (its turns are read
+	// back from the log), so re-ranking after a code change costs only the questions. A case
+	// without that space is appended into it as usual.
+	Reuse string
 }
 
 func (o Options) withDefaults() Options {
@@ -134,6 +140,9 @@ func Run(ctx context.Context, store *eventloom.Store, r Retriever, cases []Case,
 	cases = limitQuestions(cases, opts.Limit)
 	start := time.Now()
 	run := strconv.FormatInt(start.UnixMilli(), 36)
+	if opts.Reuse != "" {
+		run = opts.Reuse
+	}
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -198,7 +207,7 @@ feed:
 		return nil, err
 	}
 
-	s := &Summary{Cases: len(cases), K: opts.K, PacketTokens: opts.PacketTokens, Parallel: opts.Parallel}
+	s := &Summary{Run: run, Cases: len(cases), K: opts.K, PacketTokens: opts.PacketTokens, Parallel: opts.Parallel}
 	var qs []questionResult
 	for _, res := range results {
 		qs = append(qs, res.questions...)
@@ -261,7 +270,14 @@ type turnRef struct{ session, turn string }
 func runCase(ctx context.Context, store *eventloom.Store, r Retriever, c *Case, run string, opts Options) (*caseResult, error) {
 	space := spaceID(c, run)
 	res := &caseResult{}
-	refs, err := appendTurns(ctx, store, space, c, res)
+	var refs map[int64]turnRef
+	var err error
+	if opts.Reuse != "" {
+		refs, err = readTurns(ctx, store, space, c, res)
+	}
+	if err == nil && refs == nil {
+		refs, err = appendTurns(ctx, store, space, c, res)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("case %s: %w", c.ID, err)
 	}
@@ -331,6 +347,45 @@ func appendTurns(ctx context.Context, store *eventloom.Store, space string, c *C
 	if err := send(); err != nil {
 		return nil, err
 	}
+	res.appendDur = time.Since(t0)
+	return refs, nil
+}
+
+// readTurns maps the seqs of a space an earlier run filled back to the case's turns. It
+// returns nil refs when the space has no events, and an error when it holds other turns
+// than the case's (a different file, or a run cut short).
+func readTurns(ctx context.Context, store *eventloom.Store, space string, c *Case, res *caseResult) (map[int64]turnRef, error) {
+	t0 := time.Now()
+	want := map[string]string{} // turn id -> session id
+	for i := range c.Turns {
+		if strings.TrimSpace(c.Turns[i].Text) == "" {
+			res.skipped++
+			continue
+		}
+		want[c.Turns[i].TurnID] = c.Turns[i].SessionID
+	}
+	refs := map[int64]turnRef{}
+	err := store.ReplayAll(ctx, eventloom.ReplayParams{SpaceID: space}, func(ev *eventloom.Event) error {
+		var d messageData
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			return fmt.Errorf("event %d of %s: %w", ev.Seq, space, err)
+		}
+		if _, ok := want[d.TurnID]; !ok {
+			return fmt.Errorf("space %s holds turn %q, which case %s does not have", space, d.TurnID, c.ID)
+		}
+		refs[ev.Seq] = turnRef{session: ev.SessionID, turn: d.TurnID}
+		return nil
+	})
+	if errors.Is(err, eventloom.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read back %s: %w", space, err)
+	}
+	if len(refs) != len(want) {
+		return nil, fmt.Errorf("space %s holds %d turns, case %s has %d: not a finished run of this file", space, len(refs), c.ID, len(want))
+	}
+	res.turns = len(refs)
 	res.appendDur = time.Since(t0)
 	return refs, nil
 }

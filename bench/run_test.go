@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -381,4 +382,45 @@ func TestRun_RetrieverErrorStopsTheRun(t *testing.T) {
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.ErrorContains(t, err, "case q-bakery: prepare space lme-")
 	require.Empty(t, out.String())
+}
+
+func TestRun_ReuseAsksAnEarlierRunsSpacesWithoutAppending(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	store := eventloom.NewStore(pool, nil, nil)
+	cases := load(t, "locomo_mini.json", func(f *os.File) ([]bench.Case, error) { return bench.LoadLoCoMo(f) })
+	count := func() int {
+		var n int
+		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&n))
+		return n
+	}
+
+	var first bytes.Buffer
+	sum, err := bench.Run(ctx, store, &wordRetriever{pool: pool, asOf: map[string]time.Time{}}, cases, bench.Options{Out: &first})
+	require.NoError(t, err)
+	require.NotEmpty(t, sum.Run)
+	events := count()
+
+	var again bytes.Buffer
+	r := &wordRetriever{pool: pool, asOf: map[string]time.Time{}}
+	sum2, err := bench.Run(ctx, store, r, cases, bench.Options{Out: &again, Reuse: sum.Run})
+	require.NoError(t, err)
+	require.Equal(t, events, count(), "nothing appended")
+	require.Equal(t, sum.Run, sum2.Run)
+	require.Equal(t, sum.Turns, sum2.Turns)
+	require.Equal(t, sum.SkippedTurns, sum2.SkippedTurns)
+	noLatency := regexp.MustCompile(`"latency_ms":[0-9.e+-]+`)
+	require.Equal(t, noLatency.ReplaceAllString(first.String(), ""), noLatency.ReplaceAllString(again.String(), ""),
+		"the same spaces rank the same, turn ids read back from the log")
+	require.Len(t, r.spaces, len(cases), "each space is still prepared")
+
+	// A run name with no spaces appends as usual; a space holding other turns is refused.
+	_, err = bench.Run(ctx, store, &wordRetriever{pool: pool, asOf: map[string]time.Time{}}, cases[:1], bench.Options{Reuse: "fresh"})
+	require.NoError(t, err)
+	require.Greater(t, count(), events)
+	other := cases[1]
+	other.ID = cases[0].ID
+	_, err = bench.Run(ctx, store, &wordRetriever{pool: pool, asOf: map[string]time.Time{}}, []bench.Case{other}, bench.Options{Reuse: "fresh"})
+	require.ErrorContains(t, err, "which case "+cases[0].ID+" does not have")
 }

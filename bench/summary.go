@@ -55,8 +55,10 @@ type Group struct {
 // Summary is what Run measured: ingestion and checkout timings and the scores, overall and
 // by question type.
 type Summary struct {
-	Cases     int `json:"cases"`
-	Questions int `json:"questions"`
+	// Run names the run's spaces; pass it as Options.Reuse (--reuse-run) to ask them again.
+	Run       string `json:"run"`
+	Cases     int    `json:"cases"`
+	Questions int    `json:"questions"`
 	// Turns is how many haystack turns were appended; SkippedTurns had no text to append.
 	Turns        int `json:"turns"`
 	SkippedTurns int `json:"skipped_turns"`

@@ -38,7 +38,7 @@ type benchMemoryReport struct {
 // (the fused ranking and packet; the keyword-only ones are unchanged); --embedder overrides
 // ZAXY_EMBEDDER for the run, so it names the embedders zaxy serve can build.
 func benchMemoryCmd(ctx context.Context, dataset string, args []string, dbURL string, getenv func(string) string, logger *slog.Logger, stdout, stderr io.Writer) int {
-	usage := "usage: zaxy bench " + dataset + " --file F --out ranked.jsonl [--limit N] [--parallel P] [--k K] [--packet-tokens T] [--disable-lanes L,L] [--embedder NAME]"
+	usage := "usage: zaxy bench " + dataset + " --file F --out ranked.jsonl [--limit N] [--parallel P] [--k K] [--packet-tokens T] [--disable-lanes L,L] [--embedder NAME] [--reuse-run RUN]"
 	fs := flag.NewFlagSet("bench "+dataset, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	file := fs.String("file", "", "benchmark file (JSON)")
@@ -49,6 +49,7 @@ func benchMemoryCmd(ctx context.Context, dataset string, args []string, dbURL st
 	packetTokens := fs.Int("packet-tokens", 2000, "token budget of the checkout packet")
 	disable := fs.String("disable-lanes", "", "comma-separated checkout lanes to switch off ("+strings.Join(checkout.Lanes, ", ")+")")
 	embedder := fs.String("embedder", "", "embedder for this run, as ZAXY_EMBEDDER names it (default: ZAXY_EMBEDDER's)")
+	reuse := fs.String("reuse-run", "", "ask the spaces of an earlier run (its summary's run) again instead of appending the file anew")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -75,7 +76,7 @@ func benchMemoryCmd(ctx context.Context, dataset string, args []string, dbURL st
 		return 2
 	}
 	if err := benchMemory(ctx, dataset, *file, *out, dbURL, cfg, disabled, bench.Options{Limit: *limit, Parallel: *parallel, K: *k,
-		PacketTokens: *packetTokens, Logger: logger, Summary: stdout}); err != nil {
+		PacketTokens: *packetTokens, Logger: logger, Summary: stdout, Reuse: *reuse}); err != nil {
 		fmt.Fprintf(stderr, "zaxy bench %s: %v\n", dataset, err)
 		return 1
 	}
@@ -176,7 +177,7 @@ func benchMemory(ctx context.Context, dataset, file, out, dbURL string, cfg memo
 	if err := os.WriteFile(summaryPath, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("write summary: %w", err)
 	}
-	fmt.Fprintf(opts.Summary, "\nretriever: %s\nlanes: %s; disabled: %s\nembedder: %s\nwrote %s, %s, %s\n", name,
+	fmt.Fprintf(opts.Summary, "\nrun: %s (--reuse-run %s asks its spaces again)\nretriever: %s\nlanes: %s; disabled: %s\nembedder: %s\nwrote %s, %s, %s\n", sum.Run, sum.Run, name,
 		strings.Join(lanes, ", "), orNone(disabled), rep.Embedder, out, keywordPath, summaryPath)
 	return nil
 }
