@@ -56,8 +56,9 @@ type Item struct {
 	OccurredAt *time.Time           `json:"occurred_at,omitempty"`
 
 	boostKind string
-	// role is a message's data.role (speaker.go).
-	role string
+	// role is a message's data.role and speaker who said it (data.name, else the actor)
+	// (speaker.go).
+	role, speaker string
 	fact *factRow
 }
 
@@ -93,14 +94,14 @@ func fetchItems(ctx context.Context, tx querier, space, query string, ids []stri
 			return nil, nil, fmt.Errorf("fetch events: %w", err)
 		}
 		var seq int64
-		var typ, session, actor, content, data, role string
+		var typ, session, actor, content, data, role, speaker string
 		var occurred time.Time
 		var hash []byte
 		var invalidated *string
 		words := contentWords(query)
-		if _, err := pgx.ForEachRow(rows, []any{&seq, &typ, &session, &actor, &occurred, &content, &data, &hash, &role, &invalidated}, func() error {
+		if _, err := pgx.ForEachRow(rows, []any{&seq, &typ, &session, &actor, &occurred, &content, &data, &hash, &role, &speaker, &invalidated}, func() error {
 			it := eventItem(seq, typ, session, content, data, hash, words)
-			it.role = role
+			it.role, it.speaker = role, speaker
 			t := occurred.UTC()
 			it.OccurredAt = &t
 			if invalidated != nil {

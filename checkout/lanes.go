@@ -206,8 +206,12 @@ func (s *Service) laneRecent(ctx context.Context, q querier, r *Request, asOf ti
 		return res
 	}
 	var seq int64
-	_, res.err = pgx.ForEachRow(rows, []any{&seq}, func() error {
-		res.items = append(res.items, projection.EventItemID(seq))
+	var role, speaker string
+	named, asked := newSpeakerNamer(r.Query), speakerOf(r.Query)
+	_, res.err = pgx.ForEachRow(rows, []any{&seq, &role, &speaker}, func() error {
+		if named.names(speaker) || (asked != "" && role == asked) {
+			res.items = append(res.items, projection.EventItemID(seq))
+		}
 		return nil
 	})
 	return res
@@ -237,4 +241,42 @@ func seqOfItem(id string) int64 {
 	}
 	n, _ := strconv.ParseInt(id[3:], 10, 64)
 	return n
+}
+
+// replyK is how many of the keyword lane's best items the reply lane follows.
+const replyK = 30
+
+// laneReply ranks the answers to the keyword lane's best items that ask something: for each of
+// them that is a message ending in a question mark, the next message of its session, kept only
+// when its speaker is one the query is about (a speaker it names, or the asker's role of a
+// first-person query, speaker.go). A turn that answers a question often shares no word with a
+// question about it ("They were scared but we reassured them" after "How did they handle the
+// accident?"); following every hit instead, or every speaker's answer, brought the next turns
+// of unrelated exchanges and cost LongMemEval recall (docs/benchmarks.md).
+func (s *Service) laneReply(ctx context.Context, q querier, r *Request, keyword []string) laneResult {
+	res := laneResult{name: LaneReply}
+	var seqs []int64
+	for _, id := range keyword[:min(len(keyword), replyK)] {
+		if seq := seqOfItem(id); seq > 0 {
+			seqs = append(seqs, seq)
+		}
+	}
+	if len(seqs) == 0 {
+		return res
+	}
+	rows, err := q.Query(ctx, sql.Query("checkout/lane_reply"), r.SpaceID, seqs)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	var seq int64
+	var role, speaker string
+	named, asked := newSpeakerNamer(r.Query), speakerOf(r.Query)
+	_, res.err = pgx.ForEachRow(rows, []any{&seq, &role, &speaker}, func() error {
+		if named.names(speaker) || (asked != "" && role == asked) {
+			res.items = append(res.items, projection.EventItemID(seq))
+		}
+		return nil
+	})
+	return res
 }

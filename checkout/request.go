@@ -36,10 +36,11 @@ const (
 	LaneVerbatim = "verbatim"
 	LaneRecent   = "recent"
 	LaneTopic    = "topic"
+	LaneReply    = "reply"
 )
 
 // Lanes lists every lane.
-var Lanes = []string{LaneExact, LaneKeyword, LaneVector, LaneGraph, LaneVerbatim, LaneRecent, LaneTopic}
+var Lanes = []string{LaneExact, LaneKeyword, LaneVector, LaneGraph, LaneVerbatim, LaneRecent, LaneTopic, LaneReply}
 
 // Token budget limits of a checkout.
 const (

@@ -146,8 +146,10 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 			f()
 		}()
 	}
+	// A lane is off when the request switches it off or the purpose weighs it 0 (it would
+	// add nothing to the fusion, so it does not run).
 	off := func(name string) bool {
-		if !r.laneOn(name) {
+		if !r.laneOn(name) || weight(rk.purpose, name) == 0 {
 			mu.Lock()
 			rk.lanes[name] = LaneStat{Off: true}
 			mu.Unlock()
@@ -173,7 +175,14 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		}
 	})
 	if !off(LaneKeyword) {
-		launch(func() { start := time.Now(); record(s.laneKeyword(ctx, s.pool, r, rk.asOf), start) })
+		launch(func() {
+			start := time.Now()
+			kw := record(s.laneKeyword(ctx, s.pool, r, rk.asOf), start)
+			if kw.err == nil && !off(LaneReply) {
+				start = time.Now()
+				record(s.laneReply(ctx, s.pool, r, kw.items), start)
+			}
+		})
 	}
 	if !off(LaneTopic) {
 		launch(func() { start := time.Now(); record(s.laneTopic(ctx, s.pool, r, rk.asOf), start) })
@@ -255,6 +264,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	kept := rk.fused[:0]
 	rk.speaker = speakerOf(r.Query)
 	when := parseTimeWindows(r.Query, rk.asOf)
+	named := newSpeakerNamer(r.Query)
 	for _, c := range rk.fused {
 		it := rk.items[c.itemID]
 		if it == nil {
@@ -263,6 +273,9 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		c.score *= kindBoost(rk.purpose, it.boostKind)
 		if rk.speaker != "" && it.role == rk.speaker {
 			c.score *= speakerBoost
+		}
+		if named.names(it.speaker) {
+			c.score *= namedSpeakerBoost
 		}
 		if when.matches(it) {
 			c.score *= temporalBoost

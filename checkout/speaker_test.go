@@ -20,3 +20,21 @@ func TestSpeakerOf_FirstPersonQuestionsPointAtTheUser(t *testing.T) {
 		require.Equal(t, tc.want, speakerOf(tc.query), tc.query)
 	}
 }
+
+func TestSpeakerNamer_NamesWholeNamesNotRolesOrParts(t *testing.T) {
+	n := newSpeakerNamer("When did Caroline go to the support group with Mel O'Brien? Ask the user.")
+	for speaker, want := range map[string]bool{
+		"Caroline":    true,
+		"caroline":    true,
+		"Carol":       false, // a part of a word is no name
+		"Mel":         true,
+		"Mel O'Brien": true,
+		"O'Brien Mel": false, // the words in order
+		"user":        false, // roles are the first-person rule's
+		"assistant":   false,
+		"":            false,
+		"Melanie":     false,
+	} {
+		require.Equal(t, want, n.names(speaker), speaker)
+	}
+}

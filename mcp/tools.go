@@ -175,7 +175,7 @@ var tools = []*tool{
 	{
 		name: "memory_query", title: "Query memory (ranked)", core: true,
 		description: "The raw ranked search behind checkout: memory items with their score components per lane " +
-			"(exact, keyword, vector, graph, verbatim, recent, topic), labels and citations, without packing them " +
+			"(exact, keyword, vector, graph, verbatim, recent, topic, reply), labels and citations, without packing them " +
 			"into a budgeted packet. Use it to look further than a packet showed; use memory_checkout to " +
 			"get context to act on.",
 		method: http.MethodPost, route: "/query", input: reflect.TypeFor[checkoutInput](),

@@ -1,7 +1,8 @@
--- The events behind event items, with a message's speaker (data.role, for the speaker prior)
--- and the reasons they were invalidated, if any.
+-- The events behind event items, with a message's role (data.role) and speaker (data.name, else
+-- the actor), for the speaker priors, and the reasons they were invalidated, if any.
 SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::text, e.hash,
        CASE WHEN e.type = 'message' THEN coalesce(e.data->>'role', '') ELSE '' END AS role,
+       coalesce(nullif(e.data->>'name', ''), e.actor, '') AS speaker,
        (SELECT string_agg(v.reason, '; ' ORDER BY v.seq) FROM invalidations v
         WHERE v.space_id = e.space_id AND v.target_seq = e.seq) AS invalidated
 FROM events e
