@@ -59,7 +59,7 @@ type Item struct {
 	// role is a message's data.role and speaker who said it (data.name, else the actor)
 	// (speaker.go).
 	role, speaker string
-	fact *factRow
+	fact          *factRow
 }
 
 // factRow is what the packet needs of a fact version.
