@@ -317,26 +317,30 @@ func TestQuery_FirstPersonQuestionsFavourTheAskersOwnTurns(t *testing.T) {
 		}
 		return out
 	}
+	// The lanes' parts, which the boosts multiply; the session context is added after them.
 	sum := func(it *checkout.Item) float64 {
 		var s float64
-		for _, c := range it.Components {
-			s += c.Score
+		for name, c := range it.Components {
+			if name != checkout.ComponentSession {
+				s += c.Score
+			}
 		}
 		return s
 	}
+	session := func(it *checkout.Item) float64 { return it.Components[checkout.ComponentSession].Score }
 
 	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "speak", Query: "Where do I keep my sourdough starter?", Purpose: checkout.PurposeGeneral})
 	require.NoError(t, err)
 	require.Equal(t, "user", res.Speaker)
 	got := byRole(res)
 	require.Len(t, got, 2)
-	require.InDelta(t, sum(got["user"])*1.5, got["user"].Score, 1e-9, "the asker's turn is boosted")
-	require.InDelta(t, sum(got["assistant"]), got["assistant"].Score, 1e-9, "the assistant's turn is not")
+	require.InDelta(t, sum(got["user"])*1.5+session(got["user"]), got["user"].Score, 1e-9, "the asker's turn is boosted")
+	require.InDelta(t, sum(got["assistant"])+session(got["assistant"]), got["assistant"].Score, 1e-9, "the assistant's turn is not")
 	require.Equal(t, got["user"].ItemID, res.Items[0].ItemID)
 	noted := false
 	for _, it := range res.Items {
 		if it.Kind == "note" {
-			require.InDelta(t, sum(it), it.Score, 1e-9, "a note has no speaker")
+			require.InDelta(t, sum(it)+session(it), it.Score, 1e-9, "a note has no speaker")
 			noted = true
 		}
 	}
@@ -348,7 +352,7 @@ func TestQuery_FirstPersonQuestionsFavourTheAskersOwnTurns(t *testing.T) {
 		require.NoError(t, err)
 		require.Empty(t, res.Speaker, q)
 		for _, it := range byRole(res) {
-			require.InDelta(t, sum(it), it.Score, 1e-9, q)
+			require.InDelta(t, sum(it)+session(it), it.Score, 1e-9, q)
 		}
 	}
 }

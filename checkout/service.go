@@ -260,7 +260,8 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	if err != nil {
 		return nil, fmt.Errorf("checkout %q: %w", r.SpaceID, err)
 	}
-	// Purpose boosts and attenuation, then re-sort; bookkeeping never surfaces.
+	// Purpose boosts and attenuation, then the session context, then re-sort; bookkeeping
+	// never surfaces.
 	kept := rk.fused[:0]
 	rk.speaker = speakerOf(r.Query)
 	when := parseTimeWindows(r.Query, rk.asOf)
@@ -290,6 +291,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		kept = append(kept, c)
 	}
 	rk.fused = kept
+	addSessionContext(rk.fused, rk.items)
 	sortScored(rk.fused)
 	return rk, nil
 }
