@@ -256,16 +256,12 @@ func writeHelp(w io.Writer) {
 	const col = 21
 	for _, c := range commands {
 		head := "  " + strings.TrimSpace(c.name+" "+c.synopsis)
-		lines := strings.Split(c.help, "\n")
 		if len(head) < col-1 {
-			fmt.Fprintf(w, "%-*s%s\n", col, head, lines[0])
-			lines = lines[1:]
-		} else {
-			fmt.Fprintln(w, head)
+			fmt.Fprint(w, wrapIndented(fmt.Sprintf("%-*s", col, head), c.help, 100))
+			continue
 		}
-		for _, l := range lines {
-			fmt.Fprintf(w, "%*s%s\n", col, "", l)
-		}
+		fmt.Fprintln(w, head)
+		fmt.Fprint(w, wrapIndented(strings.Repeat(" ", col), c.help, 100))
 	}
 	fmt.Fprint(w, "\nEnvironment (zaxy help env prints only this):\n")
 	writeEnvHelp(w)

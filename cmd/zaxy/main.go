@@ -43,7 +43,7 @@ var commands = []command{
 	{name: "bench checkout", db: dbNone, new: func() runner { return &benchCheckoutCmd{} },
 		help: "checkout latency on a space of --memories N (default 100000) in a scratch\ndatabase (--queries N, --corpus F, --json; --keep leaves the database and\nprints its URL, --reuse URL times the queries on it again)"},
 	{name: "bench longmemeval", synopsis: "--file F --out ranked.jsonl", db: dbTry, new: func() runner { return &benchDatasetCmd{dataset: "longmemeval"} },
-		help: "retrieval benchmark (docs/benchmarks.md), as bench locomo"},
+		help: "retrieval benchmark on a LongMemEval file; flags and output as for bench locomo"},
 	{name: "bench locomo", synopsis: "--file F --out ranked.jsonl", db: dbTry, new: func() runner { return &benchDatasetCmd{dataset: "locomo"} },
 		help: "retrieval benchmarks: per-question ranked events, packet citations and a\nsummary of recall, NDCG and evidence-in-packet (docs/benchmarks.md); --limit N,\n--parallel P, --k K, --packet-tokens T; --disable-lanes L,L switches checkout lanes\noff (ablations), --embedder NAME overrides ZAXY_EMBEDDER for the run, --reuse-run RUN\nasks an earlier run's spaces again"},
 	{name: "rebuild", synopsis: "--space S | --all", db: dbPool, new: func() runner { return &rebuildCmd{} },

@@ -31,55 +31,55 @@ type option struct {
 
 // options are every environment variable zaxy reads, in the order help and docs list them.
 var options = []option{
-	{name: "ZAXY_DATABASE_URL", defDoc: "none; falls back to DATABASE_URL", doc: "PostgreSQL URL"},
-	{name: "DATABASE_URL", doc: "PostgreSQL URL read when ZAXY_DATABASE_URL is unset"},
+	{name: "ZAXY_DATABASE_URL", doc: "PostgreSQL URL; `DATABASE_URL` when unset"},
+	{name: "DATABASE_URL", doc: "PostgreSQL URL read when `ZAXY_DATABASE_URL` is unset"},
 	{name: "ZAXY_ADDR", def: "127.0.0.1:8080", doc: "HTTP listen address"},
 	{name: "ZAXY_MAX_BODY_BYTES", def: "1048576", doc: "request body limit in bytes"},
 	{name: "ZAXY_MAX_BATCH", def: "1000", doc: "events per append request"},
 	{name: "ZAXY_REQUEST_TIMEOUT", def: "30s", doc: "per-request deadline"},
 	{name: "ZAXY_SHUTDOWN_TIMEOUT", def: "30s", doc: "graceful shutdown limit"},
-	{name: "ZAXY_WORKERS", def: "10", doc: "River workers in this process (zaxy serve, zaxy worker, zaxy mcp --workers)"},
-	{name: "ZAXY_DB_POOL_CONNS", defDoc: "16, or the URL's pool_max_conns",
+	{name: "ZAXY_WORKERS", def: "10", doc: "River workers in this process (`zaxy serve`, `zaxy worker`, `zaxy mcp --workers`)"},
+	{name: "ZAXY_DB_POOL_CONNS", defDoc: "16, or the URL's `pool_max_conns`",
 		doc: "hot-path pool: appends, replay, checkout, token checks (at most 10000)"},
 	{name: "ZAXY_DB_ANALYTICS_CONNS", def: strconv.Itoa(defaultAnalyticsConns),
 		doc: "analytics pool: cypher, facts, entities, index, timeline, items, verify (at most 10000)"},
-	{name: "ZAXY_DB_WORKER_CONNS", defDoc: "ZAXY_WORKERS + " + strconv.Itoa(workerConnsExtra),
+	{name: "ZAXY_DB_WORKER_CONNS", defDoc: "`ZAXY_WORKERS` + " + strconv.Itoa(workerConnsExtra),
 		doc: "River and its jobs' pool (at least 2, at most 10000)"},
 	{name: "ZAXY_MAX_IN_FLIGHT", def: strconv.Itoa(api.DefaultMaxInFlight),
-		doc: "requests one token (auth off: one space) may have in flight; more get 429"},
+		doc: "requests one token (auth off: one space) may have in flight under `/v1/spaces`; more get 429"},
 	{name: "ZAXY_MAX_ANALYTICS_IN_FLIGHT", def: strconv.Itoa(api.DefaultMaxAnalyticsInFlight),
-		doc: "analytics requests one token (auth off: one space) may have in flight (at most ZAXY_MAX_IN_FLIGHT)"},
+		doc: "of those, analytics requests (at most `ZAXY_MAX_IN_FLIGHT`); more get 429"},
 	{name: "ZAXY_MAX_RESPONSE_BYTES", def: strconv.Itoa(api.DefaultMaxResponseBytes),
-		doc: "response body cap under /v1/spaces: pages stop with a cursor, else 413 (at least " + strconv.Itoa(minResponseBytes) + ")"},
+		doc: "response body cap under `/v1/spaces`: replay pages stop before it with a cursor, other routes answer 413 (at least " + strconv.Itoa(minResponseBytes) + ", which holds the largest checkout packet)"},
 	{name: "ZAXY_JOB_TIMEOUT", def: shortDuration(jobs.DefaultJobTimeout), doc: "a River job's deadline"},
-	{name: "ZAXY_RESCUE_STUCK_JOBS_AFTER", defDoc: shortDuration(jobs.DefaultRescueStuckJobsAfter) + ", or ZAXY_JOB_TIMEOUT when longer",
-		doc: "a job still running after this is rescued and retried (at least ZAXY_JOB_TIMEOUT)"},
+	{name: "ZAXY_RESCUE_STUCK_JOBS_AFTER", defDoc: shortDuration(jobs.DefaultRescueStuckJobsAfter) + ", or `ZAXY_JOB_TIMEOUT` when longer",
+		doc: "a job still running after this is rescued and retried (at least `ZAXY_JOB_TIMEOUT`)"},
 	{name: "ZAXY_AUTH", def: "on",
-		doc: "on: bearer tokens (zaxy token create) on every /v1 and /mcp route; off: no tokens, allowed on a loopback ZAXY_ADDR only (make run sets off)"},
+		doc: "`on`: every `/v1` and `/mcp` route needs `Authorization: Bearer <token>` from `zaxy token create`; `off`: no tokens, only on a loopback `ZAXY_ADDR` (`make run` sets `off`)"},
 	{name: "ZAXY_MCP_PROFILE", def: mcp.ProfileCore,
-		doc: "MCP tools zaxy mcp and /mcp (without ?profile=) list: core (at most 8) or full (every API operation); --profile wins"},
+		doc: "MCP tools listed by `zaxy mcp` and by `/mcp` without `?profile=`: `core` (at most 8) or `full` (every API operation); `--profile` wins"},
 	{name: "ZAXY_MCP_TOKEN",
-		doc: "zaxy mcp acts as this bearer token, reaching only its spaces and scope; unset, the process is trusted with its database credentials"},
-	{name: "ZAXY_SPACE", doc: "default --space of zaxy ingest"},
+		doc: "`zaxy mcp` acts as this bearer token, reaching only its spaces and scope; unset, the process is trusted with its database credentials"},
+	{name: "ZAXY_SPACE", doc: "default `--space` of `zaxy ingest`"},
 	{name: "ZAXY_TEXT_SEARCH_CONFIG", def: "english",
 		doc: "Postgres text search configuration for memory text (rebuild after changing it)"},
 	{name: "ZAXY_EMBEDDER", def: "auto",
-		doc: "auto (word vectors when make models installed them, else offline: docs/embeddings.md), wordvec (fails without the weights), offline (built-in hashing), openai (any OpenAI-compatible /v1/embeddings) or off"},
-	{name: "ZAXY_MODEL_DIR", def: defaultModelDir, doc: "cache of pretrained weights that make models fills"},
-	{name: "ZAXY_EMBEDDING_URL", doc: "base URL of the OpenAI-compatible API, e.g. http://localhost:11434/v1 (required with ZAXY_EMBEDDER=openai)"},
-	{name: "ZAXY_EMBEDDING_MODEL", doc: "model name sent to the provider (required with ZAXY_EMBEDDER=openai)"},
-	{name: "ZAXY_EMBEDDING_DIMENSIONS", doc: "vector length the model returns (required with ZAXY_EMBEDDER=openai)"},
-	{name: "ZAXY_EMBEDDING_VERSION", def: "1", doc: "recorded with each vector as model@version"},
+		doc: "`auto` (word vectors when `make models` installed them, else `offline`: docs/embeddings.md), `wordvec` (fails without the weights), `offline` (built-in hashing, deterministic, no downloads), `openai` (any OpenAI-compatible `/v1/embeddings`: OpenAI, Ollama, vLLM, TEI) or `off`"},
+	{name: "ZAXY_MODEL_DIR", def: defaultModelDir, doc: "cache of pretrained weights that `make models` fills"},
+	{name: "ZAXY_EMBEDDING_URL", doc: "base URL of the OpenAI-compatible API, e.g. `http://localhost:11434/v1` (required with `ZAXY_EMBEDDER=openai`)"},
+	{name: "ZAXY_EMBEDDING_MODEL", doc: "model name sent to the provider (required with `ZAXY_EMBEDDER=openai`)"},
+	{name: "ZAXY_EMBEDDING_DIMENSIONS", doc: "vector length the model returns (required with `ZAXY_EMBEDDER=openai`)"},
+	{name: "ZAXY_EMBEDDING_VERSION", def: "1", doc: "recorded with each vector as `model@version`"},
 	{name: "ZAXY_EMBEDDING_API_KEY", doc: "bearer token for the embedding provider"},
 	{name: "ZAXY_LLM_URL", defDoc: "none: off",
 		doc: "OpenAI-compatible chat API of the optional LLM-assisted extractor (its output is labelled inferred)"},
-	{name: "ZAXY_LLM_MODEL", doc: "chat model name (required with ZAXY_LLM_URL)"},
-	{name: "ZAXY_LLM_VERSION", def: "1", doc: "recorded with each inference as model@version"},
+	{name: "ZAXY_LLM_MODEL", doc: "chat model name (required with `ZAXY_LLM_URL`)"},
+	{name: "ZAXY_LLM_VERSION", def: "1", doc: "recorded with each inference as `model@version`"},
 	{name: "ZAXY_LLM_API_KEY", doc: "bearer token for the chat API"},
-	{name: "ZAXY_TEST_DATABASE_URL", defDoc: "provisioned by testcontainers/postgres.sh", test: true,
+	{name: "ZAXY_TEST_DATABASE_URL", defDoc: "provisioned by `testcontainers/postgres.sh`", test: true,
 		doc: "tests only: superuser URL the tests create their databases with"},
-	{name: "ZAXY_ADMIN_DATABASE_URL", defDoc: "printed by make db", test: true,
-		doc: "tests only: read when ZAXY_TEST_DATABASE_URL is unset"},
+	{name: "ZAXY_ADMIN_DATABASE_URL", defDoc: "printed by `make db`", test: true,
+		doc: "tests only: read when `ZAXY_TEST_DATABASE_URL` is unset"},
 }
 
 // lookupOption returns the option named name; a name missing from options is a programming
@@ -172,12 +172,13 @@ func writeEnvHelp(w io.Writer) {
 		if o.def == "" && o.defDoc == "" {
 			def = "no default"
 		}
-		text := o.doc + " (" + def + ")"
+		text := strings.ReplaceAll(o.doc+"; "+def, "`", "")
 		fmt.Fprint(w, wrapIndented("  "+fmt.Sprintf("%-29s", o.name)+" ", text, 100))
 	}
 }
 
-// writeEnvMarkdown writes the options as docs/operations.md's environment table.
+// writeEnvMarkdown writes the options as docs/operations.md's environment table (docs and
+// computed defaults may carry Markdown code spans; help drops the backquotes).
 func writeEnvMarkdown(w io.Writer) {
 	fmt.Fprintln(w, "| variable | default | what |")
 	fmt.Fprintln(w, "|---|---|---|")
