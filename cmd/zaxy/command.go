@@ -47,6 +47,11 @@ type command struct {
 	new func() runner
 }
 
+// usage is the command's usage line.
+func (c *command) usage() string {
+	return strings.TrimSpace("usage: zaxy " + c.name + " " + c.synopsis)
+}
+
 // runner is one command's flags and code. The runner calls flags, parses the arguments,
 // calls validate, prepares the database and calls run.
 type runner interface {
@@ -121,7 +126,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if group != nil {
 			fmt.Fprintf(stderr, "zaxy %s: want one of %s\n", args[0], strings.Join(subcommandNames(group), ", "))
 			for _, g := range group {
-				fmt.Fprintf(stderr, "usage: zaxy %s %s\n", g.name, g.synopsis)
+				fmt.Fprintln(stderr, g.usage())
 			}
 			return 2
 		}
@@ -141,7 +146,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	fs := flag.NewFlagSet("zaxy "+c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: zaxy %s %s\n", c.name, c.synopsis)
+		fmt.Fprintln(stderr, c.usage())
 		fs.PrintDefaults()
 	}
 	r.flags(fs, cfg)
@@ -159,7 +164,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	if err := r.validate(positional); err != nil {
 		fail(2, err)
-		fmt.Fprintf(stderr, "usage: zaxy %s %s\n", c.name, c.synopsis)
+		fmt.Fprintln(stderr, c.usage())
 		return 2
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
