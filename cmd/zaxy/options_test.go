@@ -98,7 +98,9 @@ func TestReadConfig_DefaultsComeFromTheTable(t *testing.T) {
 	require.Equal(t, "core", c.mcpProfile)
 	require.False(t, c.authOff)
 
-	c, err = readConfig(func(k string) string { return map[string]string{"DATABASE_URL": "postgres://fallback", "ZAXY_JOB_TIMEOUT": "20m"}[k] })
+	c, err = readConfig(func(k string) string {
+		return map[string]string{"DATABASE_URL": "postgres://fallback", "ZAXY_JOB_TIMEOUT": "20m"}[k]
+	})
 	require.NoError(t, err)
 	require.Equal(t, "postgres://fallback", c.databaseURL)
 	require.Equal(t, 20*time.Minute, c.rescueAfter, "the rescue default follows a longer job timeout")
