@@ -169,28 +169,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
 	e := &env{cfg: cfg, logger: logger, stdin: stdin, stdout: stdout, stderr: stderr}
-	switch c.db {
-	case dbURL:
-		if cfg.databaseURL == "" {
-			return fail(2, errNoDatabaseURL)
-		}
-	case dbPool, dbStore, dbTry:
-		e.pool, err = openPool(ctx, cfg.databaseURL)
-		if err != nil && c.db != dbTry {
-			return fail(2, err)
-		}
-		e.dbErr = err
-		if e.pool != nil {
-			defer e.pool.Close()
-		}
+	closeDB, err := e.openDatabase(ctx, c.db)
+	if err != nil {
+		return fail(2, err)
 	}
-	if c.db == dbStore {
-		client, err := jobs.NewInsertOnlyClient(e.pool, logger)
-		if err != nil {
-			return fail(2, err)
-		}
-		e.store = eventloom.NewStore(e.pool, jobs.NewOutbox(client), logger)
-	}
+	defer closeDB()
 	err = r.run(ctx, e)
 	if err == nil {
 		return 0
@@ -204,6 +187,38 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		fail(code, err)
 	}
 	return code
+}
+
+// openDatabase prepares what need asks for and returns what closes it; an error means the
+// command cannot run (a dbTry command gets its error in e.dbErr instead).
+func (e *env) openDatabase(ctx context.Context, need dbNeed) (func(), error) {
+	switch need {
+	case dbNone:
+		return func() {}, nil
+	case dbURL:
+		if e.cfg.databaseURL == "" {
+			return nil, errNoDatabaseURL
+		}
+		return func() {}, nil
+	}
+	pool, err := openPool(ctx, e.cfg.databaseURL)
+	if err != nil {
+		if need == dbTry {
+			e.dbErr = err
+			return func() {}, nil
+		}
+		return nil, err
+	}
+	e.pool = pool
+	if need == dbStore {
+		client, err := jobs.NewInsertOnlyClient(pool, e.logger)
+		if err != nil {
+			pool.Close()
+			return nil, err
+		}
+		e.store = eventloom.NewStore(pool, jobs.NewOutbox(client), e.logger)
+	}
+	return pool.Close, nil
 }
 
 // findCommand returns the command args name (one word, or two for a group) and the arguments
