@@ -4,10 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
 	"time"
 
 	"github.com/zaxy/zaxy/eventloom"
@@ -16,54 +15,54 @@ import (
 // appendCmd: zaxy append --space S --type T [--content C ...] appends one event; without
 // --type it reads JSON lines (one event object per line) from stdin and appends them in
 // all-or-nothing batches of --batch events.
-func appendCmd(ctx context.Context, args []string, dbURL string, logger *slog.Logger, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("append", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	space := fs.String("space", "", "space to append to (required)")
-	ev := eventloom.NewEvent{}
-	fs.StringVar(&ev.Type, "type", "", "event type; without it, JSON lines are read from stdin")
-	fs.StringVar(&ev.Content, "content", "", "event text")
-	fs.StringVar(&ev.SessionID, "session", "", "session id")
-	fs.StringVar(&ev.Actor, "actor", "", "actor")
-	data := fs.String("data", "", "data JSON object")
-	cues := fs.String("cues", "", "cues JSON object")
-	occurred := fs.String("occurred-at", "", "RFC 3339 time it happened (default now)")
-	key := fs.String("idempotency-key", "", "idempotency key (single event only)")
-	batch := fs.Int("batch", 500, "events per batch when reading stdin")
-	asJSON := fs.Bool("json", false, "print receipts as JSON lines")
-	if err := fs.Parse(args); err != nil {
-		return 2
+type appendCmd struct {
+	space, data, cues, occurred, key string
+	ev                               eventloom.NewEvent
+	batch                            int
+	asJSON                           bool
+}
+
+func (c *appendCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.StringVar(&c.space, "space", "", "space to append to (required)")
+	fs.StringVar(&c.ev.Type, "type", "", "event type; without it, JSON lines are read from stdin")
+	fs.StringVar(&c.ev.Content, "content", "", "event text")
+	fs.StringVar(&c.ev.SessionID, "session", "", "session id")
+	fs.StringVar(&c.ev.Actor, "actor", "", "actor")
+	fs.StringVar(&c.data, "data", "", "data JSON object")
+	fs.StringVar(&c.cues, "cues", "", "cues JSON object")
+	fs.StringVar(&c.occurred, "occurred-at", "", "RFC 3339 time it happened (default now)")
+	fs.StringVar(&c.key, "idempotency-key", "", "idempotency key (single event only)")
+	fs.IntVar(&c.batch, "batch", 500, "events per batch when reading stdin")
+	fs.BoolVar(&c.asJSON, "json", false, "print receipts as JSON lines")
+}
+
+func (c *appendCmd) validate(args []string) error {
+	if c.batch < 1 {
+		return errors.New("--batch must be at least 1")
 	}
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "zaxy append: "+format+"\n", a...)
-		return code
+	if c.data != "" {
+		c.ev.Data = json.RawMessage(c.data)
 	}
-	if *batch < 1 {
-		return fail(2, "--batch must be at least 1")
+	if c.cues != "" {
+		c.ev.Cues = json.RawMessage(c.cues)
 	}
-	if *data != "" {
-		ev.Data = json.RawMessage(*data)
-	}
-	if *cues != "" {
-		ev.Cues = json.RawMessage(*cues)
-	}
-	if *occurred != "" {
-		t, err := time.Parse(time.RFC3339Nano, *occurred)
+	if c.occurred != "" {
+		t, err := time.Parse(time.RFC3339Nano, c.occurred)
 		if err != nil {
-			return fail(2, "--occurred-at must be RFC 3339, got %q", *occurred)
+			return fmt.Errorf("--occurred-at must be RFC 3339, got %q", c.occurred)
 		}
-		ev.OccurredAt = &t
+		c.ev.OccurredAt = &t
 	}
-	store, closeFn, err := openStore(ctx, dbURL, logger)
-	if err != nil {
-		return fail(2, "%v", err)
-	}
-	defer closeFn()
-	out := bufio.NewWriter(stdout)
+	return noArgs(args)
+}
+
+func (c *appendCmd) run(ctx context.Context, env *env) error {
+	store, stderr := env.store, env.stderr
+	out := bufio.NewWriter(env.stdout)
 	defer out.Flush()
 	emit := func(res *eventloom.AppendResult) {
 		for _, r := range res.Receipts {
-			if *asJSON {
+			if c.asJSON {
 				b, _ := json.Marshal(r)
 				fmt.Fprintf(out, "%s\n", b)
 			} else {
@@ -74,16 +73,16 @@ func appendCmd(ctx context.Context, args []string, dbURL string, logger *slog.Lo
 			fmt.Fprintf(stderr, "zaxy append: %d secrets were replaced with [REDACTED:<kind>] (docs/redaction.md)\n", res.Redactions)
 		}
 	}
-	if ev.Type != "" {
+	if c.ev.Type != "" {
 		// The CLI holds database credentials: it has admin rights (redaction.configured).
-		res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: *space, Events: []eventloom.NewEvent{ev}, IdempotencyKey: *key, Admin: true})
+		res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: c.space, Events: []eventloom.NewEvent{c.ev}, IdempotencyKey: c.key, Admin: true})
 		if err != nil {
-			return fail(1, "%v", err)
+			return err
 		}
 		emit(res)
-		return 0
+		return nil
 	}
-	sc := bufio.NewScanner(stdin)
+	sc := bufio.NewScanner(env.stdin)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	var pending []eventloom.NewEvent
 	line := 0
@@ -91,7 +90,7 @@ func appendCmd(ctx context.Context, args []string, dbURL string, logger *slog.Lo
 		if len(pending) == 0 {
 			return nil
 		}
-		res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: *space, Events: pending, Admin: true})
+		res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: c.space, Events: pending, Admin: true})
 		if err != nil {
 			return err
 		}
@@ -109,20 +108,17 @@ func appendCmd(ctx context.Context, args []string, dbURL string, logger *slog.Lo
 			err = e.Validate(fmt.Sprintf("line %d: ", line))
 		}
 		if err != nil {
-			return fail(1, "%v (nothing from this batch was appended)", err)
+			return fmt.Errorf("%w (nothing from this batch was appended)", err)
 		}
 		pending = append(pending, e)
-		if len(pending) == *batch {
+		if len(pending) == c.batch {
 			if err := flush(); err != nil {
-				return fail(1, "%v", err)
+				return err
 			}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return fail(1, "read stdin: %v", err)
+		return fmt.Errorf("read stdin: %w", err)
 	}
-	if err := flush(); err != nil {
-		return fail(1, "%v", err)
-	}
-	return 0
+	return flush()
 }

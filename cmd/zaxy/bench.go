@@ -3,481 +3,224 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"runtime/pprof"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
-	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/zaxy/zaxy/api"
-	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/jobs"
-	"github.com/zaxy/zaxy/migrations"
-	zsql "github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/bench"
+	"github.com/zaxy/zaxy/checkout"
 )
 
-// Benchmark scenario names; ratios refer to them.
-const (
-	scHTTP1        = "http single event, 1 client"
-	scHTTP8        = "http single event, 8 clients / 8 spaces"
-	scGo8          = "go api single event, 8 clients / 8 spaces"
-	scGoBatch      = "go api batches of 100 (chained, outbox)"
-	scGoBatchNoJob = "go api batches of 100 (chained, no outbox)"
-	scSQLChained   = "INSERT..unnest batches of 100 (chained)"
-	scSQLPlain     = "INSERT..unnest batches of 100 (unchained)"
-	scVerify       = "verify (go)"
-)
-
-// benchPlainTable is the trigger-less copy of events the unchained scenario writes (scratch
-// database only): the same columns, defaults, checks and primary key.
-const benchPlainTable = `CREATE TABLE bench_plain_events (LIKE events INCLUDING DEFAULTS INCLUDING CONSTRAINTS,
-  PRIMARY KEY (space_id, seq))`
-
-// benchResult is one scenario's measurement over all runs.
-type benchResult struct {
-	Scenario string `json:"scenario"`
-	// Events is the number of events per run.
-	Events int `json:"events"`
-	// EventsPerSec is the median over the runs; Min and Max bound it.
-	EventsPerSec    float64 `json:"events_per_sec"`
-	EventsPerSecMin float64 `json:"events_per_sec_min"`
-	EventsPerSecMax float64 `json:"events_per_sec_max"`
-	// P50Ms and P95Ms are per-operation latencies pooled over the runs.
-	P50Ms float64 `json:"p50_ms"`
-	P95Ms float64 `json:"p95_ms"`
-
-	rates []float64
-	lat   []time.Duration
+// benchAppendCmd: zaxy bench append [--events N] [--runs N] [--pool N]
+// [--synchronous-commit-off] [--only TEXT] [--cpuprofile FILE] [--json]; package bench's
+// Append in a scratch database beside ZAXY_DATABASE_URL's.
+type benchAppendCmd struct {
+	o          bench.AppendOptions
+	cpuProfile string
+	asJSON     bool
 }
 
-// benchRatio is events/s of Faster divided by events/s of Slower, computed within each run
-// (the two scenarios run back to back) and summarized over the runs.
-type benchRatio struct {
-	Name   string  `json:"name"`
-	Faster string  `json:"faster"`
-	Slower string  `json:"slower"`
-	Median float64 `json:"median"`
-	Min    float64 `json:"min"`
-	Max    float64 `json:"max"`
+func (c *benchAppendCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.IntVar(&c.o.Events, "events", 4000, "events per scenario and run")
+	fs.IntVar(&c.o.Runs, "runs", 1, "runs of every scenario (reported as median and range)")
+	fs.IntVar(&c.o.PoolSize, "pool", 16, "database pool size")
+	fs.BoolVar(&c.o.SyncCommitOff, "synchronous-commit-off", false, "report only: run with synchronous_commit=off (not durable)")
+	fs.StringVar(&c.o.Only, "only", "", "run only the scenarios whose names contain this text (ratios need both sides)")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the run to this file")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
 }
 
-// benchReport is what zaxy bench append prints with --json.
-type benchReport struct {
-	Runs              int            `json:"runs"`
-	PoolSize          int            `json:"pool_size"`
-	SynchronousCommit string         `json:"synchronous_commit"`
-	LoadBefore        string         `json:"load_before"`
-	LoadAfter         string         `json:"load_after"`
-	Scenarios         []*benchResult `json:"scenarios"`
-	Ratios            []benchRatio   `json:"ratios"`
+func (c *benchAppendCmd) validate(args []string) error {
+	switch {
+	case c.o.Events < 800:
+		return fmt.Errorf("--events must be at least 800, got %d", c.o.Events)
+	case c.o.Runs < 1:
+		return fmt.Errorf("--runs must be at least 1, got %d", c.o.Runs)
+	case c.o.PoolSize < 1:
+		return fmt.Errorf("--pool must be at least 1, got %d", c.o.PoolSize)
+	}
+	return noArgs(args)
 }
 
-type benchOptions struct {
-	events        int
-	runs          int
-	poolSize      int
-	syncCommitOff bool
-	only          string
-}
-
-// benchCmd: zaxy bench append [--events N] [--runs N] [--pool N] [--synchronous-commit-off]
-// [--json]. It works in a scratch database created next to ZAXY_DATABASE_URL's (the role
-// needs CREATEDB) and dropped afterwards.
-func benchCmd(ctx context.Context, args []string, dbURL string, getenv func(string) string, logger *slog.Logger, stdout, stderr io.Writer) int {
-	const usage = "usage: zaxy bench append [--events N] [--runs N] [--pool N] [--synchronous-commit-off] [--only TEXT] [--cpuprofile FILE] [--json]"
-	if len(args) > 0 && args[0] == "checkout" {
-		return benchCheckoutCmd(ctx, args[1:], dbURL, getenv, logger, stdout, stderr)
-	}
-	if len(args) > 0 && (args[0] == "longmemeval" || args[0] == "locomo") {
-		return benchMemoryCmd(ctx, args[0], args[1:], dbURL, getenv, logger, stdout, stderr)
-	}
-	if len(args) == 0 || args[0] != "append" {
-		fmt.Fprintln(stderr, usage)
-		return 2
-	}
-	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var o benchOptions
-	fs.IntVar(&o.events, "events", 4000, "events per scenario and run")
-	fs.IntVar(&o.runs, "runs", 1, "runs of every scenario (reported as median and range)")
-	fs.IntVar(&o.poolSize, "pool", 16, "database pool size")
-	fs.BoolVar(&o.syncCommitOff, "synchronous-commit-off", false, "report only: run with synchronous_commit=off (not durable)")
-	fs.StringVar(&o.only, "only", "", "run only the scenarios whose names contain this text (ratios need both sides)")
-	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the run to this file")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args[1:]); err != nil {
-		return 2
-	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+func (c *benchAppendCmd) run(ctx context.Context, env *env) error {
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
 		if err != nil {
-			fmt.Fprintf(stderr, "zaxy bench append: %v\n", err)
-			return 2
+			return invalid(err)
 		}
 		defer f.Close()
 		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(stderr, "zaxy bench append: %v\n", err)
-			return 2
+			return invalid(err)
 		}
 		defer pprof.StopCPUProfile()
 	}
-	if o.events < 800 || o.runs < 1 || o.poolSize < 1 {
-		fmt.Fprintln(stderr, "zaxy bench append: --events must be at least 800, --runs and --pool at least 1")
-		return 2
+	if env.cfg.databaseURL == "" {
+		return errors.New("ZAXY_DATABASE_URL is not set")
 	}
-	rep, err := benchAppend(ctx, dbURL, o, logger)
+	c.o.Logger = env.logger
+	rep, err := bench.Append(ctx, env.cfg.databaseURL, c.o)
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy bench append: %v\n", err)
-		return 1
+		return err
 	}
-	if *asJSON {
-		_ = json.NewEncoder(stdout).Encode(rep)
-		return 0
-	}
-	fmt.Fprintf(stdout, "%d run(s), pool %d, synchronous_commit %s, load average %s -> %s\n",
-		rep.Runs, rep.PoolSize, rep.SynchronousCommit, rep.LoadBefore, rep.LoadAfter)
-	for _, r := range rep.Scenarios {
-		fmt.Fprintf(stdout, "%-44s %6d events %8.0f events/s (%.0f-%.0f)  p50 %6.2f ms  p95 %6.2f ms\n",
-			r.Scenario, r.Events, r.EventsPerSec, r.EventsPerSecMin, r.EventsPerSecMax, r.P50Ms, r.P95Ms)
-	}
-	for _, r := range rep.Ratios {
-		fmt.Fprintf(stdout, "%-44s %.2fx (%.2f-%.2f)\n", r.Name, r.Median, r.Min, r.Max)
-	}
-	return 0
-}
-
-func benchAppend(ctx context.Context, dbURL string, o benchOptions, logger *slog.Logger) (*benchReport, error) {
-	if dbURL == "" {
-		return nil, fmt.Errorf("ZAXY_DATABASE_URL is not set")
-	}
-	scratch, drop, err := scratchDatabase(ctx, dbURL)
-	if err != nil {
-		return nil, err
-	}
-	defer drop()
-	cfg, err := pgxpool.ParseConfig(scratch)
-	if err != nil {
-		return nil, err
-	}
-	cfg.MaxConns = int32(o.poolSize)
-	rep := &benchReport{Runs: o.runs, PoolSize: o.poolSize, SynchronousCommit: "on", LoadBefore: loadAverage()}
-	if o.syncCommitOff {
-		cfg.ConnConfig.RuntimeParams["synchronous_commit"] = "off"
-		rep.SynchronousCommit = "off"
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	defer pool.Close()
-	client, err := jobs.NewInsertOnlyClient(pool, logger)
-	if err != nil {
-		return nil, err
-	}
-	store := eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
-	bare := eventloom.NewStore(pool, nil, logger)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	srv := &http.Server{Handler: api.NewHandler(api.Config{}, store, logger), ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln) //nolint:errcheck
-	defer srv.Close()
-	base := "http://" + ln.Addr().String()
-	httpc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
-	if _, err := pool.Exec(ctx, benchPlainTable); err != nil {
-		return nil, fmt.Errorf("create plain table: %w", err)
-	}
-
-	httpOne := func(space string) error {
-		resp, err := httpc.Post(base+"/v1/spaces/"+space+"/events", "application/json",
-			strings.NewReader(`{"type":"message","content":"benchmark event with some words in it","data":{"role":"user"}}`))
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		_, _ = io.Copy(io.Discard, resp.Body)
-		if resp.StatusCode != http.StatusCreated {
-			return fmt.Errorf("append: HTTP %d", resp.StatusCode)
-		}
+	if c.asJSON {
+		_ = json.NewEncoder(env.stdout).Encode(rep)
 		return nil
 	}
-	one := []eventloom.NewEvent{{Type: "message", Content: "benchmark event with some words in it", Data: json.RawMessage(`{"role":"user"}`)}}
-	batch := make([]eventloom.NewEvent, 100)
-	for i := range batch {
-		batch[i] = one[0]
-	}
-	var plainSeq atomic.Int64
-	type scenario struct {
-		name           string
-		clients, perOp int
-		op             func(client, i int) error
-		// interleave: run batch by batch alternating with the next scenario (one client
-		// each), so both see the same load on the machine and their ratio is fair.
-		interleave bool
-	}
-	scenarios := []scenario{
-		{scHTTP1, 1, 1, func(c, i int) error { return httpOne("http-1") }, false},
-		{scHTTP8, 8, 1, func(c, i int) error { return httpOne(fmt.Sprintf("http-8-%d", c)) }, false},
-		{scGo8, 8, 1, func(c, i int) error {
-			_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: fmt.Sprintf("go-8-%d", c), Events: one})
-			return err
-		}, false},
-		{scGoBatch, 1, 100, func(c, i int) error {
-			_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "batch", Events: batch})
-			return err
-		}, true},
-		{scGoBatchNoJob, 1, 100, func(c, i int) error {
-			_, err := bare.Append(ctx, &eventloom.AppendParams{SpaceID: "batch-nojob", Events: batch})
-			return err
-		}, false},
-		// The next two differ only in the table (and the client-side seq and hashes).
-		{scSQLChained, 1, 100, func(c, i int) error {
-			return sqlInsertBatch(ctx, pool, zsql.Query("eventloom/append"), "sql", batch)
-		}, true},
-		{scSQLPlain, 1, 100, func(c, i int) error {
-			return sqlInsertBatch(ctx, pool, zsql.Query("eventloom/bench_plain_append"), "plain", batch,
-				plainSeq.Add(int64(len(batch)))-int64(len(batch)), []byte(eventloom.ZeroHash))
-		}, false},
-	}
-	if o.only != "" {
-		scenarios = slices.DeleteFunc(scenarios, func(s scenario) bool { return !strings.Contains(s.name, o.only) })
-	}
-	results := make(map[string]*benchResult)
-	for _, s := range scenarios {
-		rep.Scenarios = append(rep.Scenarios, &benchResult{Scenario: s.name, Events: o.events / s.perOp * s.perOp})
-		results[s.name] = rep.Scenarios[len(rep.Scenarios)-1]
-	}
-	// Verify reads the chain the Go batch scenario wrote.
-	if results[scGoBatch] != nil {
-		rep.Scenarios = append(rep.Scenarios, &benchResult{Scenario: scVerify})
-		results[scVerify] = rep.Scenarios[len(rep.Scenarios)-1]
-	}
-	ratios := []benchRatio{
-		{Name: "chain overhead (same INSERT, batches of 100)", Faster: scSQLPlain, Slower: scSQLChained},
-		{Name: "API path vs unchained INSERT", Faster: scSQLPlain, Slower: scGoBatch},
-		{Name: "outbox cost (no outbox vs outbox)", Faster: scGoBatchNoJob, Slower: scGoBatch},
-		{Name: "HTTP 8 clients vs 1 client", Faster: scHTTP8, Slower: scHTTP1},
-	}
-	perRun := make([][]float64, len(ratios))
-	for run := 0; run < o.runs; run++ {
-		for i := 0; i < len(scenarios); i++ {
-			s := scenarios[i]
-			if s.interleave && i+1 < len(scenarios) {
-				t := scenarios[i+1]
-				rs, lat, err := measureInterleaved(o.events/s.perOp, s.perOp, s.op, t.op)
-				if err != nil {
-					return nil, fmt.Errorf("%s / %s: %w", s.name, t.name, err)
-				}
-				results[s.name].add(rs[0], lat[0]...)
-				results[t.name].add(rs[1], lat[1]...)
-				i++
-				continue
-			}
-			rate, lat, err := measure(s.name, o.events, s.clients, s.perOp, s.op)
-			if err != nil {
-				return nil, err
-			}
-			results[s.name].add(rate, lat...)
-		}
-		if results[scVerify] != nil {
-			start := time.Now()
-			v, err := store.Verify(ctx, "batch")
-			if err != nil {
-				return nil, err
-			}
-			el := time.Since(start)
-			results[scVerify].Events = int(v.Events)
-			results[scVerify].add(float64(v.Events)/el.Seconds(), el)
-		}
-		for i, r := range ratios {
-			f, s := results[r.Faster], results[r.Slower]
-			if f != nil && s != nil && len(f.rates) > 0 && len(s.rates) > 0 {
-				perRun[i] = append(perRun[i], f.rates[len(f.rates)-1]/s.rates[len(s.rates)-1])
-			}
-		}
-	}
-	for _, r := range rep.Scenarios {
-		r.summarize()
-	}
-	for i, r := range ratios {
-		if len(perRun[i]) > 0 {
-			r.Median, r.Min, r.Max = medianRange(perRun[i])
-			rep.Ratios = append(rep.Ratios, r)
-		}
-	}
-	rep.LoadAfter = loadAverage()
-	return rep, nil
+	rep.WriteText(env.stdout)
+	return nil
 }
 
-func (r *benchResult) add(rate float64, lat ...time.Duration) {
-	r.rates = append(r.rates, rate)
-	r.lat = append(r.lat, lat...)
+// benchCheckoutCmd: zaxy bench checkout [--memories N] [--queries Q] [--corpus FILE] [--keep]
+// [--reuse URL] [--json]; package bench's Checkout with the configured embedder (the hashing
+// one when embedding is off), so its query embedding is timed.
+type benchCheckoutCmd struct {
+	o      bench.CheckoutOptions
+	asJSON bool
 }
 
-func (r *benchResult) summarize() {
-	r.EventsPerSec, r.EventsPerSecMin, r.EventsPerSecMax = medianRange(r.rates)
-	slices.Sort(r.lat)
-	if len(r.lat) > 0 {
-		r.P50Ms, r.P95Ms = ms(r.lat[len(r.lat)/2]), ms(r.lat[len(r.lat)*95/100])
-	}
+func (c *benchCheckoutCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.IntVar(&c.o.Memories, "memories", 100000, "memories (message events) in the space")
+	fs.IntVar(&c.o.Queries, "queries", 200, "checkouts to time")
+	fs.StringVar(&c.o.Corpus, "corpus", "../shared/bench/longmemeval_s_dev.json", "LongMemEval file whose sentences are the memories (synthetic text when missing)")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+	fs.BoolVar(&c.o.Keep, "keep", false, "keep the scratch database and print its URL (for --reuse)")
+	fs.StringVar(&c.o.Reuse, "reuse", "", "URL of a database a --keep run loaded: time the queries only")
 }
 
-func medianRange(v []float64) (median, lo, hi float64) {
-	if len(v) == 0 {
-		return 0, 0, 0
+func (c *benchCheckoutCmd) validate(args []string) error {
+	switch {
+	case c.o.Memories < 100:
+		return fmt.Errorf("--memories must be at least 100, got %d", c.o.Memories)
+	case c.o.Queries < 10:
+		return fmt.Errorf("--queries must be at least 10, got %d", c.o.Queries)
 	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[(len(s)-1)/2], s[0], s[len(s)-1]
+	return noArgs(args)
 }
 
-// sqlInsertBatch runs one batch through query (append.sql's shape) in its own transaction;
-// extra are the parameters after the seven arrays.
-func sqlInsertBatch(ctx context.Context, pool *pgxpool.Pool, query, space string, batch []eventloom.NewEvent, extra ...any) error {
-	n := len(batch)
-	types, sessions, actors := make([]string, n), make([]string, n), make([]string, n)
-	contents, datas, cues := make([]string, n), make([]*string, n), make([]*string, n)
-	occurred := make([]pgtype.Timestamptz, n)
-	for i, e := range batch {
-		types[i], sessions[i], actors[i], contents[i] = e.Type, e.SessionID, e.Actor, e.Content
-		if e.Data != nil {
-			d := string(e.Data)
-			datas[i] = &d
-		}
+func (c *benchCheckoutCmd) run(ctx context.Context, env *env) error {
+	if env.cfg.databaseURL == "" && c.o.Reuse == "" {
+		return errNoDatabaseURL
 	}
-	args := append([]any{space, types, sessions, actors, occurred, contents, datas, cues}, extra...)
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		got := 0
-		for rows.Next() {
-			got++
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if got != n {
-			return fmt.Errorf("inserted %d of %d", got, n)
-		}
+	var err error
+	if c.o.Embedder, err = env.cfg.memory.benchEmbedder(); err != nil {
+		return err
+	}
+	c.o.OpenPool, c.o.Notices, c.o.Logger = newPool, env.stderr, env.logger
+	rep, err := bench.Checkout(ctx, env.cfg.databaseURL, c.o)
+	if err != nil {
+		return err
+	}
+	if c.asJSON {
+		_ = json.NewEncoder(env.stdout).Encode(rep)
 		return nil
+	}
+	rep.WriteText(env.stdout)
+	return nil
+}
+
+// benchDatasetCmd: zaxy bench longmemeval|locomo --file F --out ranked.jsonl [--limit N]
+// [--parallel P] [--k K] [--packet-tokens T] [--disable-lanes L,L] [--embedder NAME]
+// [--reuse-run RUN]; package bench's RunDataset on ZAXY_DATABASE_URL's database (each case
+// appended into a fresh space; the events stay: the log is append-only). --disable-lanes
+// switches checkout lanes off for an ablation (the fused ranking and packet; the keyword-only
+// ones are unchanged); --embedder overrides ZAXY_EMBEDDER for the run, so it names the
+// embedders zaxy serve can build.
+type benchDatasetCmd struct {
+	dataset                  string
+	file, out                string
+	limit, parallel, k, tok  int
+	disable, embedder, reuse string
+	disabled                 []string
+	memory                   memoryConfig
+}
+
+func (c *benchDatasetCmd) flags(fs *flag.FlagSet, cfg *config) {
+	c.memory = cfg.memory
+	fs.StringVar(&c.file, "file", "", "benchmark file (JSON)")
+	fs.StringVar(&c.out, "out", "", "ranked JSON lines to write; the keyword-only lines and the summary go beside it")
+	fs.IntVar(&c.limit, "limit", 0, "ask at most N questions (0: all)")
+	fs.IntVar(&c.parallel, "parallel", 1, "cases worked at once (latencies are comparable only at 1)")
+	fs.IntVar(&c.k, "k", 50, "ranked events kept per question")
+	fs.IntVar(&c.tok, "packet-tokens", 2000, "token budget of the checkout packet")
+	fs.StringVar(&c.disable, "disable-lanes", "", "comma-separated checkout lanes to switch off ("+strings.Join(checkout.Lanes, ", ")+")")
+	fs.StringVar(&c.embedder, "embedder", "", "embedder for this run, as ZAXY_EMBEDDER names it (default: ZAXY_EMBEDDER's)")
+	fs.StringVar(&c.reuse, "reuse-run", "", "ask the spaces of an earlier run (its summary's run) again instead of appending the file anew")
+}
+
+func (c *benchDatasetCmd) validate(args []string) error {
+	switch {
+	case c.file == "":
+		return errors.New("--file is required")
+	case c.out == "":
+		return errors.New("--out is required")
+	case len(args) > 0:
+		return fmt.Errorf("unexpected argument %q", args[0])
+	case c.limit < 0:
+		return fmt.Errorf("--limit must be at least 0, got %d", c.limit)
+	case c.parallel < 1:
+		return fmt.Errorf("--parallel must be at least 1, got %d", c.parallel)
+	case c.k < 10:
+		return fmt.Errorf("--k must be at least 10, got %d", c.k)
+	case c.tok < 1:
+		return fmt.Errorf("--packet-tokens must be at least 1, got %d", c.tok)
+	}
+	var err error
+	if c.disabled, err = parseLaneList(c.disable); err != nil {
+		return fmt.Errorf("--disable-lanes: %w", err)
+	}
+	if c.embedder != "" {
+		c.memory.embedder = c.embedder
+		if err := c.memory.checkEmbedder(); err != nil {
+			return fmt.Errorf("--embedder %s: %w", c.embedder, err)
+		}
+	}
+	return nil
+}
+
+func (c *benchDatasetCmd) run(ctx context.Context, env *env) error {
+	cases, err := bench.LoadFile(c.dataset, c.file)
+	if err != nil {
+		return err
+	}
+	if env.dbErr != nil {
+		return env.dbErr
+	}
+	proj, emb, err := openMemory(ctx, env.pool, c.memory, env.logger)
+	if err != nil {
+		return err
+	}
+	provider, err := c.memory.embedProvider()
+	if err != nil {
+		return err
+	}
+	return bench.RunDataset(ctx, &bench.DatasetParams{
+		Dataset: c.dataset, File: c.file, Cases: cases, Out: c.out,
+		Pool: env.pool, Projector: proj, Embedder: emb, Provider: provider, EmbedderName: c.memory.embedder,
+		TextSearchConfig: c.memory.textSearchConfig, DisabledLanes: c.disabled,
+		Options: bench.Options{Limit: c.limit, Parallel: c.parallel, K: c.k, PacketTokens: c.tok, Logger: env.logger, Summary: env.stdout, Reuse: c.reuse},
 	})
 }
 
-// measure runs events/perOp operations of perOp events each across clients goroutines and
-// returns events/s and the per-operation latencies.
-func measure(name string, events, clients, perOp int, op func(client, i int) error) (float64, []time.Duration, error) {
-	ops := events / perOp
-	lat := make([]time.Duration, ops)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
-	start := time.Now()
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := c; i < ops; i += clients {
-				t0 := time.Now()
-				if err := op(c, i); err != nil {
-					mu.Lock()
-					firstErr = err
-					mu.Unlock()
-					return
-				}
-				lat[i] = time.Since(t0)
-			}
-		}()
+// parseLaneList reads a comma-separated list of checkout lane names (empty: none), rejecting
+// unknown and repeated names.
+func parseLaneList(s string) ([]string, error) {
+	out := []string{}
+	if strings.TrimSpace(s) == "" {
+		return out, nil
 	}
-	wg.Wait()
-	el := time.Since(start)
-	if firstErr != nil {
-		return 0, nil, fmt.Errorf("%s: %w", name, firstErr)
-	}
-	return float64(ops*perOp) / el.Seconds(), lat, nil
-}
-
-// measureInterleaved runs ops operations of perOp events of a and of b alternately from one
-// client and returns each one's events/s (over its own operations' time) and latencies.
-func measureInterleaved(ops, perOp int, a, b func(client, i int) error) ([2]float64, [2][]time.Duration, error) {
-	var rates [2]float64
-	var lat [2][]time.Duration
-	var total [2]time.Duration
-	both := [2]func(int, int) error{a, b}
-	for i := 0; i < ops; i++ {
-		for j := 0; j < 2; j++ {
-			k := (i + j) % 2 // which one goes first alternates too
-			t0 := time.Now()
-			if err := both[k](0, i); err != nil {
-				return rates, lat, err
-			}
-			d := time.Since(t0)
-			lat[k] = append(lat[k], d)
-			total[k] += d
+	for _, l := range strings.Split(s, ",") {
+		l = strings.TrimSpace(l)
+		switch {
+		case !slices.Contains(checkout.Lanes, l):
+			return nil, fmt.Errorf("unknown lane %q; lanes are %s", l, strings.Join(checkout.Lanes, ", "))
+		case slices.Contains(out, l):
+			return nil, fmt.Errorf("lane %q named twice", l)
 		}
+		out = append(out, l)
 	}
-	for k := range rates {
-		rates[k] = float64(ops*perOp) / total[k].Seconds()
-	}
-	return rates, lat, nil
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// loadAverage is the 1-, 5- and 15-minute load average (other work on the machine skews the
-// numbers), or "?" where /proc/loadavg does not exist.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "?"
-	}
-	return strings.Join(f[:3], " ")
-}
-
-// scratchDatabase creates and migrates a throwaway database beside dbURL's.
-func scratchDatabase(ctx context.Context, dbURL string) (string, func(), error) {
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		return "", nil, err
-	}
-	name := fmt.Sprintf("zaxy_bench_%d_%d", os.Getpid(), time.Now().Unix())
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		conn.Close(ctx)
-		return "", nil, fmt.Errorf("create scratch database (the role needs CREATEDB): %w", err)
-	}
-	drop := func() {
-		_, _ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-		conn.Close(context.Background())
-	}
-	u, err := url.Parse(dbURL)
-	if err != nil {
-		drop()
-		return "", nil, err
-	}
-	u.Path = "/" + name
-	if _, err := migrations.Up(ctx, u.String(), time.Minute); err != nil {
-		drop()
-		return "", nil, err
-	}
-	return u.String(), drop, nil
+	return out, nil
 }

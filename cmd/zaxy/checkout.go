@@ -3,82 +3,69 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/zaxy/zaxy/checkout"
-	"github.com/zaxy/zaxy/eventloom"
 )
 
 // checkoutCmd: zaxy checkout --space S --query Q [--purpose P] [--max-tokens N] [--session X]
 // [--as-of T] [--disable-lanes a,b] [--no-record] [--json]. Prints the packet's text, or the
 // whole packet with --json.
-func checkoutCmd(ctx context.Context, args []string, dbURL string, getenv func(string) string, logger *slog.Logger, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("checkout", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	r := checkout.Request{}
-	fs.StringVar(&r.SpaceID, "space", "", "space (required)")
-	fs.StringVar(&r.Query, "query", "", "what the agent is about to do or asks (required)")
-	fs.StringVar(&r.Purpose, "purpose", "", "general, planning, exploration, implementation, debugging, review or refactoring (default: inferred)")
-	fs.IntVar(&r.MaxTokens, "max-tokens", checkout.DefaultMaxTokens, "token budget")
-	fs.StringVar(&r.SessionID, "session", "", "the agent's session")
-	asOf := fs.String("as-of", "", "ask about another time (RFC 3339)")
-	lanes := fs.String("disable-lanes", "", "comma-separated lanes to switch off")
-	fs.BoolVar(&r.NoRecord, "no-record", false, "do not append the checkout.surfaced event")
-	asJSON := fs.Bool("json", false, "print the whole packet as JSON")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if *asOf != "" {
-		t, err := time.Parse(time.RFC3339Nano, *asOf)
+type checkoutCmd struct {
+	r           checkout.Request
+	asOf, lanes string
+	asJSON      bool
+}
+
+func (c *checkoutCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.StringVar(&c.r.SpaceID, "space", "", "space (required)")
+	fs.StringVar(&c.r.Query, "query", "", "what the agent is about to do or asks (required)")
+	fs.StringVar(&c.r.Purpose, "purpose", "", "general, planning, exploration, implementation, debugging, review or refactoring (default: inferred)")
+	fs.IntVar(&c.r.MaxTokens, "max-tokens", checkout.DefaultMaxTokens, "token budget")
+	fs.StringVar(&c.r.SessionID, "session", "", "the agent's session")
+	fs.StringVar(&c.asOf, "as-of", "", "ask about another time (RFC 3339)")
+	fs.StringVar(&c.lanes, "disable-lanes", "", "comma-separated lanes to switch off")
+	fs.BoolVar(&c.r.NoRecord, "no-record", false, "do not append the checkout.surfaced event")
+	fs.BoolVar(&c.asJSON, "json", false, "print the whole packet as JSON")
+}
+
+func (c *checkoutCmd) validate(args []string) error {
+	if c.asOf != "" {
+		t, err := time.Parse(time.RFC3339Nano, c.asOf)
 		if err != nil {
-			fmt.Fprintf(stderr, "zaxy checkout: --as-of must be an RFC 3339 time, got %q\n", *asOf)
-			return 2
+			return fmt.Errorf("--as-of must be an RFC 3339 time, got %q", c.asOf)
 		}
-		r.AsOf = &t
+		c.r.AsOf = &t
 	}
-	if *lanes != "" {
-		r.DisableLanes = strings.Split(*lanes, ",")
+	if c.lanes != "" {
+		c.r.DisableLanes = strings.Split(c.lanes, ",")
 	}
-	cfg, err := parseMemoryConfig(getenv)
+	return noArgs(args)
+}
+
+func (c *checkoutCmd) run(ctx context.Context, env *env) error {
+	mem := env.cfg.memory
+	provider, err := mem.embedProvider()
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy checkout: %v\n", err)
-		return 2
+		return invalid(err)
 	}
-	provider, err := cfg.embedProvider()
+	svc := checkout.New(env.store, checkout.Config{TextSearchConfig: mem.textSearchConfig, Embedder: provider, Logger: env.logger})
+	p, err := svc.Checkout(ctx, &c.r)
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy checkout: %v\n", err)
-		return 2
+		return invalidIf(err)
 	}
-	store, closeFn, err := openStore(ctx, dbURL, logger)
-	if err != nil {
-		fmt.Fprintf(stderr, "zaxy checkout: %v\n", err)
-		return 2
+	if c.asJSON {
+		_ = json.NewEncoder(env.stdout).Encode(p)
+		return nil
 	}
-	defer closeFn()
-	svc := checkout.New(store, checkout.Config{TextSearchConfig: cfg.textSearchConfig, Embedder: provider, Logger: logger})
-	p, err := svc.Checkout(ctx, &r)
-	if err != nil {
-		fmt.Fprintf(stderr, "zaxy checkout: %v\n", err)
-		if errors.Is(err, eventloom.ErrInvalid) {
-			return 2
-		}
-		return 1
-	}
-	if *asJSON {
-		_ = json.NewEncoder(stdout).Encode(p)
-		return 0
-	}
-	fmt.Fprint(stdout, p.Text)
+	fmt.Fprint(env.stdout, p.Text)
 	for _, w := range p.Warnings {
-		fmt.Fprintf(stdout, "warning (%s): %s\n", w.Code, w.Message)
+		fmt.Fprintf(env.stdout, "warning (%s): %s\n", w.Code, w.Message)
 	}
-	fmt.Fprintf(stdout, "-- %s, %d of %d tokens, %d elided, projection lag %d, %.1f ms\n",
+	fmt.Fprintf(env.stdout, "-- %s, %d of %d tokens, %d elided, projection lag %d, %.1f ms\n",
 		p.Purpose, p.Budget.Used, p.Budget.Requested, len(p.Budget.Elided), p.Diagnostics.ProjectionLag, p.Diagnostics.TotalMS)
-	return 0
+	return nil
 }

@@ -9,17 +9,7 @@ import (
 	"io"
 
 	"github.com/zaxy/zaxy/disclosure"
-	"github.com/zaxy/zaxy/eventloom"
 )
-
-// disclosureExit is the exit status of a failed view: 2 for bad input, 1 otherwise.
-func disclosureExit(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintf(stderr, "zaxy %s: %v\n", cmd, err)
-	if errors.Is(err, eventloom.ErrInvalid) {
-		return 2
-	}
-	return 1
-}
 
 // printView writes a view as JSON, or its text followed by its token cost.
 func printView(stdout io.Writer, asJSON bool, v any, text string, tokens int) {
@@ -33,98 +23,90 @@ func printView(stdout io.Writer, asJSON bool, v any, text string, tokens int) {
 }
 
 // indexCmd: zaxy index --space S [--max-tokens N] [--json].
-func indexCmd(ctx context.Context, args []string, dbURL string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("index", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	p := disclosure.IndexParams{}
-	fs.StringVar(&p.SpaceID, "space", "", "space (required)")
-	fs.IntVar(&p.MaxTokens, "max-tokens", disclosure.DefaultIndexTokens, "token budget of the index (20-20000)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return 2
+type indexCmd struct {
+	p      disclosure.IndexParams
+	asJSON bool
+}
+
+func (c *indexCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.StringVar(&c.p.SpaceID, "space", "", "space (required)")
+	fs.IntVar(&c.p.MaxTokens, "max-tokens", disclosure.DefaultIndexTokens, "token budget of the index (20-20000)")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *indexCmd) validate(args []string) error {
+	if c.p.SpaceID == "" {
+		return errNeedsSpace
 	}
-	if p.SpaceID == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: zaxy index --space S [--max-tokens N] [--json]")
-		return 2
-	}
-	pool, err := openPool(ctx, dbURL)
+	return noArgs(args)
+}
+
+func (c *indexCmd) run(ctx context.Context, env *env) error {
+	v, err := disclosure.Index(ctx, env.pool, c.p)
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy index: %v\n", err)
-		return 2
+		return invalidIf(err)
 	}
-	defer pool.Close()
-	v, err := disclosure.Index(ctx, pool, p)
-	if err != nil {
-		return disclosureExit(stderr, "index", err)
-	}
-	printView(stdout, *asJSON, v, v.Text, v.Tokens)
-	return 0
+	printView(env.stdout, c.asJSON, v, v.Text, v.Tokens)
+	return nil
 }
 
 // timelineCmd: zaxy timeline --space S [--session X] [--max-tokens N] [--before-seq N] [--json].
-func timelineCmd(ctx context.Context, args []string, dbURL string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("timeline", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	p := disclosure.TimelineParams{}
-	fs.StringVar(&p.SpaceID, "space", "", "space (required)")
-	fs.StringVar(&p.SessionID, "session", "", "only this session's events")
-	fs.IntVar(&p.MaxTokens, "max-tokens", disclosure.DefaultTimelineTokens, "token budget of the timeline (20-20000)")
-	fs.Int64Var(&p.BeforeSeq, "before-seq", 0, "start below this seq (a previous page's next_before_seq)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return 2
+type timelineCmd struct {
+	p      disclosure.TimelineParams
+	asJSON bool
+}
+
+func (c *timelineCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.StringVar(&c.p.SpaceID, "space", "", "space (required)")
+	fs.StringVar(&c.p.SessionID, "session", "", "only this session's events")
+	fs.IntVar(&c.p.MaxTokens, "max-tokens", disclosure.DefaultTimelineTokens, "token budget of the timeline (20-20000)")
+	fs.Int64Var(&c.p.BeforeSeq, "before-seq", 0, "start below this seq (a previous page's next_before_seq)")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *timelineCmd) validate(args []string) error {
+	if c.p.SpaceID == "" {
+		return errNeedsSpace
 	}
-	if p.SpaceID == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: zaxy timeline --space S [--session X] [--max-tokens N] [--before-seq N] [--json]")
-		return 2
-	}
-	pool, err := openPool(ctx, dbURL)
+	return noArgs(args)
+}
+
+func (c *timelineCmd) run(ctx context.Context, env *env) error {
+	v, err := disclosure.Timeline(ctx, env.pool, c.p)
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy timeline: %v\n", err)
-		return 2
+		return invalidIf(err)
 	}
-	defer pool.Close()
-	v, err := disclosure.Timeline(ctx, pool, p)
-	if err != nil {
-		return disclosureExit(stderr, "timeline", err)
-	}
-	printView(stdout, *asJSON, v, v.Text, v.Tokens)
-	return 0
+	printView(env.stdout, c.asJSON, v, v.Text, v.Tokens)
+	return nil
 }
 
 // showCmd: zaxy show --space S ID [--json]; flags may come before or after the id.
-func showCmd(ctx context.Context, args []string, dbURL string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("show", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	p := disclosure.ItemParams{}
-	fs.StringVar(&p.SpaceID, "space", "", "space (required)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	var ids []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		ids = append(ids, fs.Arg(0))
-		args = fs.Args()[1:]
+type showCmd struct {
+	p      disclosure.ItemParams
+	asJSON bool
+}
+
+func (c *showCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.StringVar(&c.p.SpaceID, "space", "", "space (required)")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *showCmd) validate(args []string) error {
+	switch {
+	case c.p.SpaceID == "":
+		return errNeedsSpace
+	case len(args) != 1:
+		return errors.New("want exactly one ID: ev:<seq>, fact:<id>, an entity id, session:<id>, type:<type> or predicate:<name>")
 	}
-	if p.SpaceID == "" || len(ids) != 1 {
-		fmt.Fprintln(stderr, "usage: zaxy show --space S ID [--json]   (ID: ev:<seq>, fact:<id>, an entity id, session:<id>, type:<type>, predicate:<name>)")
-		return 2
-	}
-	p.ID = ids[0]
-	pool, err := openPool(ctx, dbURL)
+	c.p.ID = args[0]
+	return nil
+}
+
+func (c *showCmd) run(ctx context.Context, env *env) error {
+	v, err := disclosure.Item(ctx, env.pool, c.p)
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy show: %v\n", err)
-		return 2
+		return invalidIf(err)
 	}
-	defer pool.Close()
-	v, err := disclosure.Item(ctx, pool, p)
-	if err != nil {
-		return disclosureExit(stderr, "show", err)
-	}
-	printView(stdout, *asJSON, v, v.Text, v.Tokens)
-	return 0
+	printView(env.stdout, c.asJSON, v, v.Text, v.Tokens)
+	return nil
 }

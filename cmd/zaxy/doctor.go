@@ -5,54 +5,50 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/zaxy/zaxy/doctor"
 )
 
-// doctorCmd: zaxy doctor [--json] [--no-probe] [--full]; exit 1 when a check fails.
-func doctorCmd(ctx context.Context, args []string, dbURL string, getenv func(string) string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print JSON")
-	noProbe := fs.Bool("no-probe", false, "do not call the embedding provider")
-	full := fs.Bool("full", false, "verify every event of every space (default: each space's last 1000)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	cfg, err := parseMemoryConfig(getenv)
+// doctorCmd: zaxy doctor [--json] [--no-probe] [--full]; exit 1 when a check fails. A database
+// it cannot reach is a failed check, not an error.
+type doctorCmd struct {
+	asJSON, noProbe, full bool
+}
+
+func (c *doctorCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+	fs.BoolVar(&c.noProbe, "no-probe", false, "do not call the embedding provider")
+	fs.BoolVar(&c.full, "full", false, "verify every event of every space (default: each space's last 1000)")
+}
+
+func (c *doctorCmd) validate(args []string) error { return noArgs(args) }
+
+func (c *doctorCmd) run(ctx context.Context, env *env) error {
+	provider, why, err := env.cfg.memory.embedProviderWhy()
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy doctor: %v\n", err)
-		return 2
+		return invalid(err)
 	}
-	provider, why, err := cfg.embedProviderWhy()
-	if err != nil {
-		fmt.Fprintf(stderr, "zaxy doctor: %v\n", err)
-		return 2
-	}
-	pool, err := openPool(ctx, dbURL)
 	var report *doctor.Report
-	if err != nil {
-		report = &doctor.Report{Checks: []doctor.Check{{Name: "database", Status: doctor.StatusFail, Message: err.Error(),
+	if env.dbErr != nil {
+		report = &doctor.Report{Checks: []doctor.Check{{Name: "database", Status: doctor.StatusFail, Message: env.dbErr.Error(),
 			Remedy: "check ZAXY_DATABASE_URL, or run 'make db' for a local one"}}}
 	} else {
-		defer pool.Close()
-		report = doctor.Run(ctx, pool, doctor.Options{Embedder: provider, EmbedderReason: why, ProbeEmbedder: !*noProbe, FullChains: *full})
+		report = doctor.Run(ctx, env.pool, doctor.Options{Embedder: provider, EmbedderReason: why, ProbeEmbedder: !c.noProbe, FullChains: c.full})
 	}
-	if *asJSON {
-		_ = json.NewEncoder(stdout).Encode(report)
+	if c.asJSON {
+		_ = json.NewEncoder(env.stdout).Encode(report)
 	} else {
-		for _, c := range report.Checks {
-			line := fmt.Sprintf("%-4s %s: %s", strings.ToUpper(c.Status), c.Name, c.Message)
-			if c.Remedy != "" {
-				line += " (" + c.Remedy + ")"
+		for _, ch := range report.Checks {
+			line := fmt.Sprintf("%-4s %s: %s", strings.ToUpper(ch.Status), ch.Name, ch.Message)
+			if ch.Remedy != "" {
+				line += " (" + ch.Remedy + ")"
 			}
-			fmt.Fprintln(stdout, line)
+			fmt.Fprintln(env.stdout, line)
 		}
 	}
 	if !report.OK {
-		return 1
+		return errFailed
 	}
-	return 0
+	return nil
 }

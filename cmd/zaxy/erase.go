@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
 
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
@@ -17,48 +15,40 @@ import (
 // content and data with the tombstone, records the erasure in the log and purges everything
 // derived from the event (docs/eventloom.md, "Erasure"). Like every CLI command it acts with
 // the database role's rights: whoever runs it holds the admin power.
-func eraseCmd(ctx context.Context, args []string, dbURL string, getenv func(string) string, logger *slog.Logger, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("erase", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	space := fs.String("space", "", "space of the event (required)")
-	seq := fs.Int64("seq", 0, "seq of the event to erase (required)")
-	reason := fs.String("reason", "", "why, 1-1000 characters, recorded in the log: never repeat the erased text (required)")
-	actor := fs.String("actor", "", "who asked, recorded as the erasure event's actor")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return 2
+type eraseCmd struct {
+	p      eventloom.EraseParams
+	asJSON bool
+}
+
+func (c *eraseCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.StringVar(&c.p.SpaceID, "space", "", "space of the event (required)")
+	fs.Int64Var(&c.p.Seq, "seq", 0, "seq of the event to erase (required)")
+	fs.StringVar(&c.p.Reason, "reason", "", "why, 1-1000 characters, recorded in the log: never repeat the erased text (required)")
+	fs.StringVar(&c.p.Actor, "actor", "", "who asked, recorded as the erasure event's actor")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *eraseCmd) validate(args []string) error {
+	if err := c.p.Validate(); err != nil {
+		return err
 	}
-	p := &eventloom.EraseParams{SpaceID: *space, Seq: *seq, Reason: *reason, Actor: *actor}
-	if err := p.Validate(); err != nil {
-		fmt.Fprintf(stderr, "zaxy erase: %v\n", err)
-		return 2
-	}
-	cfg, err := parseMemoryConfig(getenv)
+	return noArgs(args)
+}
+
+func (c *eraseCmd) run(ctx context.Context, env *env) error {
+	proj, err := projection.New(ctx, env.pool, projection.Config{TextSearchConfig: env.cfg.memory.textSearchConfig, Logger: env.logger})
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy erase: %v\n", err)
-		return 2
+		return invalid(err)
 	}
-	store, closeFn, err := openStore(ctx, dbURL, logger)
+	res, err := erasure.New(env.store, proj, env.logger).Erase(ctx, &c.p)
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy erase: %v\n", err)
-		return 2
+		return err
 	}
-	defer closeFn()
-	proj, err := projection.New(ctx, store.Pool(), projection.Config{TextSearchConfig: cfg.textSearchConfig, Logger: logger})
-	if err != nil {
-		fmt.Fprintf(stderr, "zaxy erase: %v\n", err)
-		return 2
+	if c.asJSON {
+		_ = json.NewEncoder(env.stdout).Encode(res)
+		return nil
 	}
-	res, err := erasure.New(store, proj, logger).Erase(ctx, p)
-	if err != nil {
-		fmt.Fprintf(stderr, "zaxy erase: %v\n", err)
-		return 1
-	}
-	if *asJSON {
-		_ = json.NewEncoder(stdout).Encode(res)
-		return 0
-	}
-	fmt.Fprintf(stdout, "erased: space %s seq %d (erasure recorded at seq %d hash %s); projections rebuilt from %d events, %d vectors and %d inferences purged\n",
+	fmt.Fprintf(env.stdout, "erased: space %s seq %d (erasure recorded at seq %d hash %s); projections rebuilt from %d events, %d vectors and %d inferences purged\n",
 		res.SpaceID, res.Seq, res.ErasureSeq, res.ErasureHash, res.Rebuild.Events, res.Rebuild.EmbeddingsPruned, res.InferencesDeleted)
-	return 0
+	return nil
 }

@@ -7,9 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,15 +17,6 @@ import (
 	"github.com/zaxy/zaxy/ingest"
 )
 
-const ingestUsage = `usage:
-  zaxy ingest docs [--space S] [--json] [--max-bytes N] PATH...
-      files, or directories walked recursively for text files (` + textExtList + `);
-      dot-directories, dot-files and binary files are skipped
-  zaxy ingest transcript [--space S] [--session ID] [--json] FILE.jsonl|-
-      JSON lines {"role","content","session_id"?,"actor"?,"occurred_at"?,"name"?}
---space defaults to $ZAXY_SPACE.
-`
-
 // textExts are the extensions a directory walk ingests.
 var textExts = map[string]bool{
 	".md": true, ".markdown": true, ".mdown": true, ".mkd": true, ".mdx": true,
@@ -35,42 +24,6 @@ var textExts = map[string]bool{
 }
 
 const textExtList = ".md .markdown .mdown .mkd .mdx .txt .text .rst .adoc .asciidoc .org"
-
-// ingestCmd: zaxy ingest docs|transcript ...
-func ingestCmd(ctx context.Context, args []string, getenv func(string) string, dbURL string, logger *slog.Logger, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprint(stderr, ingestUsage)
-		return 2
-	}
-	switch args[0] {
-	case "docs":
-		return ingestDocsCmd(ctx, args[1:], getenv, dbURL, logger, stdout, stderr)
-	case "transcript":
-		return ingestTranscriptCmd(ctx, args[1:], getenv, dbURL, logger, stdin, stdout, stderr)
-	}
-	fmt.Fprintf(stderr, "zaxy ingest: unknown kind %q (want docs or transcript)\n%s", args[0], ingestUsage)
-	return 2
-}
-
-// parseInterspersed parses flags that may come before, between or after the positional
-// arguments, and returns the positional ones.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return positional, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(positional, rest...), nil
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
-}
 
 // fileReport is one line of `zaxy ingest docs` output.
 type fileReport struct {
@@ -80,37 +33,39 @@ type fileReport struct {
 	Error   string `json:"error,omitempty"`
 }
 
-func ingestDocsCmd(ctx context.Context, args []string, getenv func(string) string, dbURL string, logger *slog.Logger, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("ingest docs", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	space := fl.String("space", getenv("ZAXY_SPACE"), "space to append to (default $ZAXY_SPACE)")
-	asJSON := fl.Bool("json", false, "print one JSON object per file")
-	maxBytes := fl.Int("max-bytes", ingest.DefaultMaxChunkBytes, "chunk size limit in bytes")
-	paths, err := parseInterspersed(fl, args)
-	if err != nil {
-		return 2
-	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "zaxy ingest docs: "+format+"\n", a...)
-		return 2
-	}
-	switch {
-	case *space == "":
-		return fail("--space is required (or set ZAXY_SPACE)")
-	case len(paths) == 0:
-		return fail("no PATH given\n%s", ingestUsage)
-	case *maxBytes < 1:
-		return fail("--max-bytes must be at least 1")
-	}
-	if err := eventloom.ValidateSpaceID(*space); err != nil {
-		return fail("%v", err)
-	}
-	in, closeFn, err := openIngester(ctx, dbURL, logger, ingest.Config{MaxChunkBytes: *maxBytes})
-	if err != nil {
-		return fail("%v", err)
-	}
-	defer closeFn()
+// ingestDocsCmd: zaxy ingest docs [--space S] [--json] [--max-bytes N] PATH...
+type ingestDocsCmd struct {
+	space    string
+	asJSON   bool
+	maxBytes int
+	paths    []string
+}
 
+func (c *ingestDocsCmd) flags(fs *flag.FlagSet, cfg *config) {
+	fs.StringVar(&c.space, "space", cfg.space, "space to append to (default $ZAXY_SPACE)")
+	fs.BoolVar(&c.asJSON, "json", false, "print one JSON object per file")
+	fs.IntVar(&c.maxBytes, "max-bytes", ingest.DefaultMaxChunkBytes, "chunk size limit in bytes")
+}
+
+func (c *ingestDocsCmd) validate(args []string) error {
+	switch {
+	case c.space == "":
+		return errors.New("--space is required (or set ZAXY_SPACE)")
+	case len(args) == 0:
+		return errors.New("no PATH given")
+	case c.maxBytes < 1:
+		return errors.New("--max-bytes must be at least 1")
+	}
+	c.paths = args
+	return eventloom.ValidateSpaceID(c.space)
+}
+
+func (c *ingestDocsCmd) run(ctx context.Context, env *env) error {
+	in, err := ingest.New(env.store, ingest.Config{MaxChunkBytes: c.maxBytes})
+	if err != nil {
+		return invalid(err)
+	}
+	stdout := env.stdout
 	var appended, unchanged, skipped, failed int
 	report := func(r fileReport) {
 		switch {
@@ -123,7 +78,7 @@ func ingestDocsCmd(ctx context.Context, args []string, getenv func(string) strin
 		default:
 			unchanged++
 		}
-		if *asJSON {
+		if c.asJSON {
 			b, _ := json.Marshal(r)
 			fmt.Fprintf(stdout, "%s\n", b)
 			return
@@ -150,7 +105,7 @@ func ingestDocsCmd(ctx context.Context, args []string, getenv func(string) strin
 		case len(bytes.TrimSpace(b)) == 0:
 			r.Skipped = "empty"
 		default:
-			res, err := in.Documents(ctx, &ingest.DocumentsParams{SpaceID: *space, Documents: []ingest.Document{{Path: r.Path, Text: string(b)}}})
+			res, err := in.Documents(ctx, &ingest.DocumentsParams{SpaceID: c.space, Documents: []ingest.Document{{Path: r.Path, Text: string(b)}}})
 			if err != nil {
 				r.Error = strings.TrimPrefix(err.Error(), "documents[0].")
 			} else {
@@ -159,7 +114,7 @@ func ingestDocsCmd(ctx context.Context, args []string, getenv func(string) strin
 		}
 		report(r)
 	}
-	for _, root := range paths {
+	for _, root := range c.paths {
 		info, err := os.Stat(root)
 		if err != nil {
 			report(fileReport{Path: root, Error: err.Error()})
@@ -190,13 +145,13 @@ func ingestDocsCmd(ctx context.Context, args []string, getenv func(string) strin
 			break
 		}
 	}
-	if !*asJSON {
+	if !c.asJSON {
 		fmt.Fprintf(stdout, "%d appended, %d unchanged, %d skipped, %d failed\n", appended, unchanged, skipped, failed)
 	}
 	if failed > 0 {
-		return 1
+		return errFailed
 	}
-	return 0
+	return nil
 }
 
 func redactedNote(n int) string {
@@ -206,63 +161,64 @@ func redactedNote(n int) string {
 	return fmt.Sprintf(", %d secrets redacted", n)
 }
 
-func ingestTranscriptCmd(ctx context.Context, args []string, getenv func(string) string, dbURL string, logger *slog.Logger, stdin io.Reader, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("ingest transcript", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	space := fl.String("space", getenv("ZAXY_SPACE"), "space to append to (default $ZAXY_SPACE)")
-	session := fl.String("session", "", "session id of turns that do not name one")
-	asJSON := fl.Bool("json", false, "print the result as JSON")
-	files, err := parseInterspersed(fl, args)
-	if err != nil {
-		return 2
-	}
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "zaxy ingest transcript: "+format+"\n", a...)
-		return code
-	}
+// ingestTranscriptCmd: zaxy ingest transcript [--space S] [--session ID] [--json] FILE.jsonl|-
+type ingestTranscriptCmd struct {
+	space, session, name string
+	asJSON               bool
+}
+
+func (c *ingestTranscriptCmd) flags(fs *flag.FlagSet, cfg *config) {
+	fs.StringVar(&c.space, "space", cfg.space, "space to append to (default $ZAXY_SPACE)")
+	fs.StringVar(&c.session, "session", "", "session id of turns that do not name one")
+	fs.BoolVar(&c.asJSON, "json", false, "print the result as JSON")
+}
+
+func (c *ingestTranscriptCmd) validate(args []string) error {
 	switch {
-	case *space == "":
-		return fail(2, "--space is required (or set ZAXY_SPACE)")
-	case len(files) != 1:
-		return fail(2, "want exactly one FILE.jsonl (or - for stdin), got %d\n%s", len(files), ingestUsage)
+	case c.space == "":
+		return errors.New("--space is required (or set ZAXY_SPACE)")
+	case len(args) != 1:
+		return fmt.Errorf("want exactly one FILE.jsonl (or - for stdin), got %d", len(args))
 	}
-	if err := eventloom.ValidateSpaceID(*space); err != nil {
-		return fail(2, "%v", err)
-	}
-	name, r := files[0], stdin
+	c.name = args[0]
+	return eventloom.ValidateSpaceID(c.space)
+}
+
+func (c *ingestTranscriptCmd) run(ctx context.Context, env *env) error {
+	name, r := c.name, env.stdin
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return fail(1, "%v", err)
+			return err
 		}
 		defer f.Close()
 		r = f
 	}
 	turns, err := ingest.ParseTranscript(r)
 	if err != nil {
-		return fail(1, "%s: %v (nothing was appended)", name, err)
+		return fmt.Errorf("%s: %w (nothing was appended)", name, err)
 	}
 	if len(turns) == 0 {
-		return fail(1, "%s: no turns (nothing was appended)", name)
+		return fmt.Errorf("%s: no turns (nothing was appended)", name)
 	}
-	in, closeFn, err := openIngester(ctx, dbURL, logger, ingest.Config{})
+	in, err := ingest.New(env.store, ingest.Config{})
 	if err != nil {
-		return fail(2, "%v", err)
+		return invalid(err)
 	}
-	defer closeFn()
-	res, err := in.Transcript(ctx, &ingest.TranscriptParams{SpaceID: *space, SessionID: *session, Turns: turns})
+	res, err := in.Transcript(ctx, &ingest.TranscriptParams{SpaceID: c.space, SessionID: c.session, Turns: turns})
 	if err != nil {
 		var ve *eventloom.ValidationError
 		if errors.As(err, &ve) {
-			return fail(1, "%s: %v (nothing was appended)", name, err)
+			return fmt.Errorf("%s: %w (nothing was appended)", name, err)
 		}
-		return fail(1, "%s: %v (earlier batches may have been appended; running the same import again appends only what is missing)", name, err)
+		return fmt.Errorf("%s: %w (earlier batches may have been appended; running the same import again appends only what is missing)", name, err)
 	}
-	if *asJSON {
+	stdout := env.stdout
+	if c.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
 		_ = enc.Encode(res)
-		return 0
+		return nil
 	}
 	first, last := res.Receipts[0].Seq, res.Receipts[len(res.Receipts)-1].Seq
 	if res.Replayed {
@@ -270,19 +226,5 @@ func ingestTranscriptCmd(ctx context.Context, args []string, getenv func(string)
 	} else {
 		fmt.Fprintf(stdout, "%s: %d messages in %d batches, appended (seq %d-%d)%s\n", name, len(res.Receipts), res.Batches, first, last, redactedNote(res.Redactions))
 	}
-	return 0
-}
-
-// openIngester connects an Ingester through openStore.
-func openIngester(ctx context.Context, dbURL string, logger *slog.Logger, cfg ingest.Config) (*ingest.Ingester, func(), error) {
-	store, closeFn, err := openStore(ctx, dbURL, logger)
-	if err != nil {
-		return nil, nil, err
-	}
-	in, err := ingest.New(store, cfg)
-	if err != nil {
-		closeFn()
-		return nil, nil, err
-	}
-	return in, closeFn, nil
+	return nil
 }

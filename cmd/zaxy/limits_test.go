@@ -23,7 +23,7 @@ func TestServeConfig_PoolsLimitsAndJobTiming(t *testing.T) {
 		}
 		return func(k string) string { return m[k] }
 	}
-	c, err := parseServeConfig(env())
+	c, err := readConfig(env())
 	require.NoError(t, err)
 	require.Equal(t, poolSizes{hot: 0, analytics: defaultAnalyticsConns, worker: 10 + workerConnsExtra}, c.pools)
 	require.Equal(t, api.DefaultMaxInFlight, c.http.MaxInFlight)
@@ -32,7 +32,7 @@ func TestServeConfig_PoolsLimitsAndJobTiming(t *testing.T) {
 	require.Equal(t, jobs.DefaultJobTimeout, c.jobTimeout)
 	require.Equal(t, jobs.DefaultRescueStuckJobsAfter, c.rescueAfter)
 
-	c, err = parseServeConfig(env("ZAXY_WORKERS", "3", "ZAXY_DB_POOL_CONNS", "30", "ZAXY_DB_ANALYTICS_CONNS", "6",
+	c, err = readConfig(env("ZAXY_WORKERS", "3", "ZAXY_DB_POOL_CONNS", "30", "ZAXY_DB_ANALYTICS_CONNS", "6",
 		"ZAXY_MAX_IN_FLIGHT", "8", "ZAXY_MAX_ANALYTICS_IN_FLIGHT", "2", "ZAXY_MAX_RESPONSE_BYTES", "2097152",
 		"ZAXY_JOB_TIMEOUT", "2m", "ZAXY_RESCUE_STUCK_JOBS_AFTER", "3m"))
 	require.NoError(t, err)
@@ -53,7 +53,7 @@ func TestServeConfig_PoolsLimitsAndJobTiming(t *testing.T) {
 		{"ZAXY_JOB_TIMEOUT", "soon", "ZAXY_JOB_TIMEOUT"},
 		{"ZAXY_RESCUE_STUCK_JOBS_AFTER", "1m", "ZAXY_RESCUE_STUCK_JOBS_AFTER"},
 	} {
-		_, err := parseServeConfig(env(tc.name, tc.value))
+		_, err := readConfig(env(tc.name, tc.value))
 		require.ErrorContains(t, err, tc.want, "%s=%s", tc.name, tc.value)
 	}
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
-	"log/slog"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/auth"
@@ -18,95 +18,79 @@ import (
 	"github.com/zaxy/zaxy/migrations"
 )
 
+// mcpShutdownTimeout bounds how long zaxy mcp --workers waits for River's running jobs when
+// stdin closes.
+const mcpShutdownTimeout = 10 * time.Second
+
 // mcpCmd: zaxy mcp [--profile core|full] [--workers]. Serves the MCP tools over stdio (JSON-RPC
 // lines on stdin and stdout; logs go to stderr) until the client closes stdin. Tool calls run
 // through the HTTP API's handler in this process, without a listener. The process is trusted
 // with its database credentials, as every zaxy command is; ZAXY_MCP_TOKEN narrows it to one
 // token's spaces and scope. Appends enqueue projection jobs for the workers of a zaxy serve or
-// zaxy worker; --workers runs ZAXY_WORKERS of them here instead.
-func mcpCmd(ctx context.Context, args []string, getenv func(string) string, logger *slog.Logger, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	profile := fs.String("profile", getenv("ZAXY_MCP_PROFILE"), "tools to list: core (at most 8, default) or full (every operation)")
-	withWorkers := fs.Bool("workers", false, "also run River workers in this process, as zaxy serve does")
-	if err := fs.Parse(args); err != nil {
-		return 2
+// zaxy worker; --workers runs ZAXY_WORKERS of them here instead, on the worker pool
+// (ZAXY_DB_WORKER_CONNS) with River's job timing (ZAXY_JOB_TIMEOUT,
+// ZAXY_RESCUE_STUCK_JOBS_AFTER), as zaxy worker does.
+type mcpCmd struct {
+	profile     string
+	withWorkers bool
+}
+
+func (c *mcpCmd) flags(fs *flag.FlagSet, cfg *config) {
+	fs.StringVar(&c.profile, "profile", cfg.mcpProfile, "tools to list: core (at most 8, default) or full (every operation)")
+	fs.BoolVar(&c.withWorkers, "workers", false, "also run River workers in this process, as zaxy serve does")
+}
+
+func (c *mcpCmd) validate(args []string) error {
+	var err error
+	if c.profile, err = mcp.ParseProfile(c.profile, "--profile"); err != nil {
+		return err
 	}
-	fail := func(code int, err error) int {
-		fmt.Fprintf(stderr, "zaxy mcp: %v\n", err)
-		return code
-	}
-	p, err := mcp.ParseProfile(*profile, "--profile")
-	if err != nil {
-		return fail(2, err)
-	}
-	cfg := serveConfig{databaseURL: databaseURL(getenv), shutdownTimeout: 10 * time.Second}
-	if cfg.databaseURL == "" {
-		return fail(2, errors.New("ZAXY_DATABASE_URL is not set (run 'make db' to get one)"))
-	}
-	if cfg.http, err = parseAPIConfig(getenv); err != nil {
-		return fail(2, err)
-	}
-	if cfg.memory, err = parseMemoryConfig(getenv); err != nil {
-		return fail(2, err)
-	}
-	n, err := envInt(getenv, "ZAXY_WORKERS", 10)
-	if err != nil {
-		return fail(2, err)
-	}
-	cfg.workers = int(n)
+	return noArgs(args)
+}
+
+func (c *mcpCmd) run(ctx context.Context, env *env) error {
+	cfg, logger := env.cfg, env.logger
 	provider, err := cfg.memory.embedProvider()
 	if err != nil {
-		return fail(2, err)
+		return invalid(err)
 	}
-
 	var store *eventloom.Store
-	var stop func()
-	if *withWorkers {
-		pool, client, err := startWorkers(ctx, cfg, logger)
+	var pool *pgxpool.Pool
+	if c.withWorkers {
+		w, err := startWorkers(ctx, cfg, logger)
 		if err != nil {
-			return fail(1, err)
+			return err
 		}
-		store = eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
-		stop = func() {
-			sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
-			defer cancel()
-			if err := client.Stop(sctx); err != nil {
-				logger.Error("river stop", "error", err)
-			}
-			pool.Close()
-		}
+		defer w.stop(mcpShutdownTimeout) //nolint:errcheck // stop logs it
+		pool = w.pool
+		store = eventloom.NewStore(pool, jobs.NewOutbox(w.client), logger)
 	} else {
-		pool, err := openPool(ctx, cfg.databaseURL)
-		if err != nil {
-			return fail(1, err)
+		if pool, err = openPool(ctx, cfg.databaseURL); err != nil {
+			return err
 		}
+		defer pool.Close()
 		if err := migrations.Check(ctx, pool); err != nil {
-			pool.Close()
-			return fail(1, err)
+			return err
 		}
 		client, err := jobs.NewInsertOnlyClient(pool, logger)
 		if err != nil {
-			pool.Close()
-			return fail(1, err)
+			return err
 		}
-		store, stop = eventloom.NewStore(pool, jobs.NewOutbox(client), logger), pool.Close
+		store = eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
 	}
-	defer stop()
-
-	token := getenv("ZAXY_MCP_TOKEN")
-	if token != "" {
-		cfg.http.Auth = auth.NewStore(store.Pool())
-		if _, err := cfg.http.Auth.Authorize(ctx, token, "", auth.ScopeRead); errors.Is(err, auth.ErrUnauthenticated) {
-			return fail(2, errors.New("ZAXY_MCP_TOKEN is not a valid token (unknown or revoked; zaxy token list)"))
+	httpCfg := cfg.http
+	if cfg.mcpToken != "" {
+		httpCfg.Auth = auth.NewStore(pool)
+		if _, err := httpCfg.Auth.Authorize(ctx, cfg.mcpToken, "", auth.ScopeRead); errors.Is(err, auth.ErrUnauthenticated) {
+			return invalid(errors.New("ZAXY_MCP_TOKEN is not a valid token (unknown or revoked; zaxy token list)"))
 		} else if err != nil {
-			return fail(1, err)
+			return err
 		}
 	}
-	cfg.http.Checkout = checkout.New(store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
-	err = mcp.ServeStdio(ctx, mcp.Config{API: api.NewHandler(cfg.http, store, logger), Profile: p, Token: token, Logger: logger}, stdin, stdout)
+	httpCfg.Checkout = checkout.New(store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
+	err = mcp.ServeStdio(ctx, mcp.Config{API: api.NewHandler(httpCfg, store, logger), Profile: c.profile, Token: cfg.mcpToken, Logger: logger}, env.stdin, env.stdout)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
-		return fail(1, err)
+		return err
 	}
-	return 0
+	return nil
 }

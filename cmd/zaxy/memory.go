@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -17,53 +15,6 @@ import (
 	"github.com/zaxy/zaxy/extract"
 	"github.com/zaxy/zaxy/projection"
 )
-
-// memoryConfig is the projection and embedding configuration, parsed from the environment.
-type memoryConfig struct {
-	textSearchConfig string
-	embedder         string // auto, wordvec, offline, openai or off
-	modelDir         string // the model cache (ZAXY_MODEL_DIR)
-	openai           embed.OpenAIConfig
-	// llm is the optional LLM-assisted extractor; off when llm.BaseURL is empty.
-	llm        extract.OpenAIChatConfig
-	llmVersion string
-}
-
-func parseMemoryConfig(getenv func(string) string) (memoryConfig, error) {
-	c := memoryConfig{
-		textSearchConfig: envOr(getenv, "ZAXY_TEXT_SEARCH_CONFIG", "english"),
-		embedder:         envOr(getenv, "ZAXY_EMBEDDER", "auto"),
-		modelDir:         envOr(getenv, "ZAXY_MODEL_DIR", defaultModelDir),
-	}
-	switch c.embedder {
-	case "auto", "wordvec", "offline", "off":
-	case "openai":
-		c.openai = embed.OpenAIConfig{
-			BaseURL: getenv("ZAXY_EMBEDDING_URL"),
-			APIKey:  getenv("ZAXY_EMBEDDING_API_KEY"),
-			Model:   getenv("ZAXY_EMBEDDING_MODEL"),
-			Version: getenv("ZAXY_EMBEDDING_VERSION"),
-		}
-		if v := getenv("ZAXY_EMBEDDING_DIMENSIONS"); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n <= 0 {
-				return c, fmt.Errorf("ZAXY_EMBEDDING_DIMENSIONS must be a positive integer, got %q", v)
-			}
-			c.openai.Dimensions = n
-		}
-		if c.openai.BaseURL == "" || c.openai.Model == "" || c.openai.Dimensions == 0 {
-			return c, errors.New("ZAXY_EMBEDDER=openai needs ZAXY_EMBEDDING_URL, ZAXY_EMBEDDING_MODEL and ZAXY_EMBEDDING_DIMENSIONS")
-		}
-	default:
-		return c, fmt.Errorf("ZAXY_EMBEDDER must be auto, wordvec, offline, openai or off, got %q", c.embedder)
-	}
-	c.llm = extract.OpenAIChatConfig{BaseURL: getenv("ZAXY_LLM_URL"), Model: getenv("ZAXY_LLM_MODEL"), APIKey: getenv("ZAXY_LLM_API_KEY")}
-	c.llmVersion = envOr(getenv, "ZAXY_LLM_VERSION", "1")
-	if (c.llm.BaseURL == "") != (c.llm.Model == "") {
-		return c, errors.New("the LLM-assisted extractor needs both ZAXY_LLM_URL and ZAXY_LLM_MODEL (or neither, to leave it off)")
-	}
-	return c, nil
-}
 
 // inferrer returns the LLM-assisted extractor's Inferrer, or nil when it is off.
 func (c memoryConfig) inferrer(pool *pgxpool.Pool) (*projection.Inferrer, error) {
@@ -155,9 +106,9 @@ type poolSizes struct {
 	hot, analytics, worker int
 }
 
-// parsePoolSizes reads ZAXY_DB_POOL_CONNS, ZAXY_DB_ANALYTICS_CONNS and ZAXY_DB_WORKER_CONNS
+// readPoolSizes reads ZAXY_DB_POOL_CONNS, ZAXY_DB_ANALYTICS_CONNS and ZAXY_DB_WORKER_CONNS
 // (default workers + workerConnsExtra).
-func parsePoolSizes(getenv func(string) string, workers int) (poolSizes, error) {
+func readPoolSizes(r envReader, workers int) (poolSizes, error) {
 	var p poolSizes
 	for _, v := range []struct {
 		name string
@@ -165,10 +116,10 @@ func parsePoolSizes(getenv func(string) string, workers int) (poolSizes, error) 
 		dst  *int
 	}{
 		{"ZAXY_DB_POOL_CONNS", 0, &p.hot},
-		{"ZAXY_DB_ANALYTICS_CONNS", defaultAnalyticsConns, &p.analytics},
+		{"ZAXY_DB_ANALYTICS_CONNS", 0, &p.analytics}, // the table's default
 		{"ZAXY_DB_WORKER_CONNS", workers + workerConnsExtra, &p.worker},
 	} {
-		n, err := envInt(getenv, v.name, int64(v.def))
+		n, err := r.positive(v.name, int64(v.def))
 		if err != nil {
 			return p, err
 		}
@@ -215,7 +166,7 @@ func newPoolSized(ctx context.Context, dbURL string, conns int, name string) (*p
 // openPool connects to the database, waiting at most a short while.
 func openPool(ctx context.Context, dbURL string) (*pgxpool.Pool, error) {
 	if dbURL == "" {
-		return nil, errors.New("ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
+		return nil, errNoDatabaseURL
 	}
 	pool, err := newPool(ctx, dbURL)
 	if err != nil {
@@ -230,14 +181,10 @@ func openPool(ctx context.Context, dbURL string) (*pgxpool.Pool, error) {
 	return pool, nil
 }
 
-// embedProviderFromEnv is the embedding provider getenv configures, the hashing embedder when
-// embedding is off (zaxy bench checkout times its query embedding).
-func embedProviderFromEnv(getenv func(string) string) (embed.Embedder, error) {
-	cfg, err := parseMemoryConfig(getenv)
-	if err != nil {
-		return nil, err
-	}
-	p, err := cfg.embedProvider()
+// benchEmbedder is the configured embedding provider, the hashing embedder when embedding is
+// off (zaxy bench checkout times its query embedding).
+func (c memoryConfig) benchEmbedder() (embed.Embedder, error) {
+	p, err := c.embedProvider()
 	if p == nil && err == nil {
 		p = embed.NewOffline()
 	}

@@ -50,9 +50,9 @@ func TestEmbedProvider_ChoosesByConfigAndWeights(t *testing.T) {
 		{env: map[string]string{"ZAXY_MODEL_DIR": empty, "ZAXY_EMBEDDER": "wordvec"}, fail: "no such file"},
 		{env: map[string]string{"ZAXY_MODEL_DIR": broken, "ZAXY_EMBEDDER": "wordvec"}, fail: "truncated header"},
 	} {
-		cfg, err := parseMemoryConfig(func(k string) string { return c.env[k] })
+		cfg, err := readConfig(func(k string) string { return c.env[k] })
 		require.NoError(t, err)
-		p, why, err := cfg.embedProviderWhy()
+		p, why, err := cfg.memory.embedProviderWhy()
 		if c.fail != "" {
 			require.ErrorContains(t, err, c.fail, c.env)
 			require.ErrorContains(t, err, "make models", c.env)
@@ -62,7 +62,7 @@ func TestEmbedProvider_ChoosesByConfigAndWeights(t *testing.T) {
 		require.Equal(t, c.model, p.Model(), c.env)
 		require.Contains(t, why, c.why, c.env)
 	}
-	_, err := parseMemoryConfig(func(k string) string { return map[string]string{"ZAXY_EMBEDDER": "glove"}[k] })
+	_, err := readConfig(func(k string) string { return map[string]string{"ZAXY_EMBEDDER": "glove"}[k] })
 	require.ErrorContains(t, err, "ZAXY_EMBEDDER must be auto, wordvec, offline, openai or off")
 }
 

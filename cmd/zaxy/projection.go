@@ -3,10 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
 	"time"
 
 	"github.com/zaxy/zaxy/graph"
@@ -15,48 +14,40 @@ import (
 
 // rebuildCmd: zaxy rebuild (--space S | --all) [--no-embed] [--json]. Discards and replays
 // projections, then computes the space's embeddings unless --no-embed.
-func rebuildCmd(ctx context.Context, args []string, dbURL string, getenv func(string) string, logger *slog.Logger, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rebuild", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	space := fs.String("space", "", "space to rebuild")
-	all := fs.Bool("all", false, "rebuild every space")
-	noEmbed := fs.Bool("no-embed", false, "leave embeddings to the workers")
-	asJSON := fs.Bool("json", false, "print JSON lines")
-	if err := fs.Parse(args); err != nil {
-		return 2
+type rebuildCmd struct {
+	space                string
+	all, noEmbed, asJSON bool
+}
+
+func (c *rebuildCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.StringVar(&c.space, "space", "", "space to rebuild")
+	fs.BoolVar(&c.all, "all", false, "rebuild every space")
+	fs.BoolVar(&c.noEmbed, "no-embed", false, "leave embeddings to the workers")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON lines")
+}
+
+func (c *rebuildCmd) validate(args []string) error {
+	if (c.space == "") == !c.all {
+		return errors.New("give exactly one of --space S or --all")
 	}
-	if (*space == "") == !*all {
-		fmt.Fprintln(stderr, "zaxy rebuild: give exactly one of --space S or --all")
-		return 2
-	}
-	cfg, err := parseMemoryConfig(getenv)
+	return noArgs(args)
+}
+
+func (c *rebuildCmd) run(ctx context.Context, env *env) error {
+	proj, embedder, err := openMemory(ctx, env.pool, env.cfg.memory, env.logger)
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy rebuild: %v\n", err)
-		return 2
+		return invalid(err)
 	}
-	pool, err := openPool(ctx, dbURL)
-	if err != nil {
-		fmt.Fprintf(stderr, "zaxy rebuild: %v\n", err)
-		return 2
-	}
-	defer pool.Close()
-	proj, embedder, err := openMemory(ctx, pool, cfg, logger)
-	if err != nil {
-		fmt.Fprintf(stderr, "zaxy rebuild: %v\n", err)
-		return 2
-	}
-	spaces := []string{*space}
-	if *all {
+	spaces := []string{c.space}
+	if c.all {
 		if spaces, err = proj.Spaces(ctx); err != nil {
-			fmt.Fprintf(stderr, "zaxy rebuild: %v\n", err)
-			return 1
+			return err
 		}
 	}
 	for _, s := range spaces {
 		res, err := proj.Rebuild(ctx, s)
 		if err != nil {
-			fmt.Fprintf(stderr, "zaxy rebuild: %v\n", err)
-			return 1
+			return err
 		}
 		out := struct {
 			*projection.RebuildResult
@@ -65,134 +56,131 @@ func rebuildCmd(ctx context.Context, args []string, dbURL string, getenv func(st
 			EventsPerSecond float64 `json:"events_per_second"`
 		}{RebuildResult: res}
 		total := res.Duration
-		if embedder != nil && !*noEmbed {
+		if embedder != nil && !c.noEmbed {
 			start := time.Now()
 			if out.Embedded, err = embedder.EmbedSpace(ctx, s); err != nil {
-				fmt.Fprintf(stderr, "zaxy rebuild: %v\n", err)
-				return 1
+				return err
 			}
 			out.EmbedSeconds = time.Since(start).Seconds()
 			total += time.Since(start)
 		}
 		out.EventsPerSecond = float64(res.Events) / total.Seconds()
-		if *asJSON {
-			_ = json.NewEncoder(stdout).Encode(out)
+		if c.asJSON {
+			_ = json.NewEncoder(env.stdout).Encode(out)
 		} else {
-			fmt.Fprintf(stdout, "rebuilt %s: %d events to seq %d in %s, %d embeddings; %.0f events/s end to end\n",
+			fmt.Fprintf(env.stdout, "rebuilt %s: %d events to seq %d in %s, %d embeddings; %.0f events/s end to end\n",
 				s, res.Events, res.ProjectedSeq, total.Round(time.Millisecond), out.Embedded, out.EventsPerSecond)
 		}
 	}
-	return 0
+	return nil
 }
 
-// projectionCmd: zaxy projection checksum --space S | zaxy projection status [--space S].
-func projectionCmd(ctx context.Context, args []string, dbURL string, getenv func(string) string, logger *slog.Logger, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "checksum" && args[0] != "status") {
-		fmt.Fprintln(stderr, "usage: zaxy projection checksum --space S [--json] | zaxy projection status [--space S] [--json]")
-		return 2
-	}
-	fs := flag.NewFlagSet("projection "+args[0], flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	space := fs.String("space", "", "space")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args[1:]); err != nil {
-		return 2
-	}
-	pool, err := openPool(ctx, dbURL)
+// projectionStatusCmd: zaxy projection status [--space S] [--json].
+type projectionStatusCmd struct {
+	space  string
+	asJSON bool
+}
+
+func (c *projectionStatusCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.StringVar(&c.space, "space", "", "only this space")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON lines")
+}
+
+func (c *projectionStatusCmd) validate(args []string) error { return noArgs(args) }
+
+func (c *projectionStatusCmd) run(ctx context.Context, env *env) error {
+	st, err := projection.Lag(ctx, env.pool, c.space)
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy projection: %v\n", err)
-		return 2
+		return err
 	}
-	defer pool.Close()
-	if args[0] == "status" {
-		st, err := projection.Lag(ctx, pool, *space)
-		if err != nil {
-			fmt.Fprintf(stderr, "zaxy projection status: %v\n", err)
-			return 1
+	for _, s := range st {
+		if c.asJSON {
+			_ = json.NewEncoder(env.stdout).Encode(s)
+		} else {
+			fmt.Fprintf(env.stdout, "%s: head %d, projected %d, lag %d\n", s.SpaceID, s.HeadSeq, s.ProjectedSeq, s.Lag)
 		}
-		for _, s := range st {
-			if *asJSON {
-				_ = json.NewEncoder(stdout).Encode(s)
-			} else {
-				fmt.Fprintf(stdout, "%s: head %d, projected %d, lag %d\n", s.SpaceID, s.HeadSeq, s.ProjectedSeq, s.Lag)
-			}
-		}
-		return 0
 	}
-	if *space == "" {
-		fmt.Fprintln(stderr, "zaxy projection checksum: --space is required")
-		return 2
+	return nil
+}
+
+// projectionChecksumCmd: zaxy projection checksum --space S [--json].
+type projectionChecksumCmd struct {
+	space  string
+	asJSON bool
+}
+
+func (c *projectionChecksumCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.StringVar(&c.space, "space", "", "space (required)")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *projectionChecksumCmd) validate(args []string) error {
+	if c.space == "" {
+		return errNeedsSpace
 	}
-	cfg, err := parseMemoryConfig(getenv)
+	return noArgs(args)
+}
+
+func (c *projectionChecksumCmd) run(ctx context.Context, env *env) error {
+	proj, err := projection.New(ctx, env.pool, projection.Config{TextSearchConfig: env.cfg.memory.textSearchConfig, Logger: env.logger})
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy projection: %v\n", err)
-		return 2
+		return invalid(err)
 	}
-	proj, err := projection.New(ctx, pool, projection.Config{TextSearchConfig: cfg.textSearchConfig, Logger: logger})
+	sum, err := proj.Checksum(ctx, c.space)
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy projection: %v\n", err)
-		return 2
+		return err
 	}
-	sum, err := proj.Checksum(ctx, *space)
-	if err != nil {
-		fmt.Fprintf(stderr, "zaxy projection checksum: %v\n", err)
-		return 1
-	}
-	if *asJSON {
-		_ = json.NewEncoder(stdout).Encode(sum)
+	if c.asJSON {
+		_ = json.NewEncoder(env.stdout).Encode(sum)
 	} else {
-		fmt.Fprintf(stdout, "%s  %s (%d entities, %d mentions, %d facts, %d invalidations, %d items)\n",
+		fmt.Fprintf(env.stdout, "%s  %s (%d entities, %d mentions, %d facts, %d invalidations, %d items)\n",
 			sum.Digest, sum.SpaceID, sum.Entities, sum.Mentions, sum.Facts, sum.Invalidations, sum.Items)
 	}
-	return 0
+	return nil
 }
 
-// factsCmd: zaxy facts --space S [--entity E] [--at T | --as-of-seq N] [--json].
-func factsCmd(ctx context.Context, args []string, dbURL string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("facts", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	p := graph.FactsParams{}
-	fs.StringVar(&p.SpaceID, "space", "", "space (required)")
-	fs.StringVar(&p.Entity, "entity", "", "only facts about this entity (id or name)")
-	atFlag := fs.String("at", "", "facts valid at this RFC 3339 time")
-	fs.Int64Var(&p.AsOfSeq, "as-of-seq", 0, "what memory said right after this seq")
-	fs.IntVar(&p.Limit, "limit", 1000, "at most this many facts")
-	asJSON := fs.Bool("json", false, "print JSON lines")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if p.SpaceID == "" {
-		fmt.Fprintln(stderr, "zaxy facts: --space is required")
-		return 2
-	}
+// factsCmd: zaxy facts --space S [--entity E] [--at T | --as-of-seq N] [--limit N] [--json].
+type factsCmd struct {
+	p      graph.FactsParams
+	at     string
+	asJSON bool
+}
+
+func (c *factsCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.StringVar(&c.p.SpaceID, "space", "", "space (required)")
+	fs.StringVar(&c.p.Entity, "entity", "", "only facts about this entity (id or name)")
+	fs.StringVar(&c.at, "at", "", "facts valid at this RFC 3339 time")
+	fs.Int64Var(&c.p.AsOfSeq, "as-of-seq", 0, "what memory said right after this seq")
+	fs.IntVar(&c.p.Limit, "limit", 1000, "at most this many facts")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON lines")
+}
+
+func (c *factsCmd) validate(args []string) error {
 	switch {
-	case *atFlag != "" && p.AsOfSeq > 0:
-		fmt.Fprintln(stderr, "zaxy facts: give at most one of --at and --as-of-seq")
-		return 2
-	case *atFlag != "":
-		t, err := time.Parse(time.RFC3339Nano, *atFlag)
+	case c.p.SpaceID == "":
+		return errNeedsSpace
+	case c.at != "" && c.p.AsOfSeq > 0:
+		return errors.New("give at most one of --at and --as-of-seq")
+	case c.at != "":
+		t, err := time.Parse(time.RFC3339Nano, c.at)
 		if err != nil {
-			fmt.Fprintf(stderr, "zaxy facts: --at must be an RFC 3339 time, got %q\n", *atFlag)
-			return 2
+			return fmt.Errorf("--at must be an RFC 3339 time, got %q", c.at)
 		}
-		p.View, p.At = graph.ViewAt, t
-	case p.AsOfSeq > 0:
-		p.View = graph.ViewAsOf
+		c.p.View, c.p.At = graph.ViewAt, t
+	case c.p.AsOfSeq > 0:
+		c.p.View = graph.ViewAsOf
 	}
-	pool, err := openPool(ctx, dbURL)
+	return noArgs(args)
+}
+
+func (c *factsCmd) run(ctx context.Context, env *env) error {
+	facts, err := graph.Facts(ctx, env.pool, c.p)
 	if err != nil {
-		fmt.Fprintf(stderr, "zaxy facts: %v\n", err)
-		return 2
-	}
-	defer pool.Close()
-	facts, err := graph.Facts(ctx, pool, p)
-	if err != nil {
-		fmt.Fprintf(stderr, "zaxy facts: %v\n", err)
-		return 1
+		return err
 	}
 	for _, f := range facts {
-		if *asJSON {
-			_ = json.NewEncoder(stdout).Encode(f)
+		if c.asJSON {
+			_ = json.NewEncoder(env.stdout).Encode(f)
 			continue
 		}
 		object := string(f.Value)
@@ -203,8 +191,8 @@ func factsCmd(ctx context.Context, args []string, dbURL string, stdout, stderr i
 		if f.ValidTo != nil {
 			to = f.ValidTo.Format(time.RFC3339)
 		}
-		fmt.Fprintf(stdout, "%s %s %s  [v%d %s, valid %s..%s, seq %d]\n", f.Subject.Name, f.Predicate, object,
+		fmt.Fprintf(env.stdout, "%s %s %s  [v%d %s, valid %s..%s, seq %d]\n", f.Subject.Name, f.Predicate, object,
 			f.Version, f.StatusThen, f.ValidFrom.Format(time.RFC3339), to, f.RecordedSeq)
 	}
-	return 0
+	return nil
 }

@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,184 +26,66 @@ import (
 	"github.com/zaxy/zaxy/projection"
 )
 
-// serveConfig is parsed from the environment.
-type serveConfig struct {
-	databaseURL     string
-	addr            string
-	http            api.Config
-	shutdownTimeout time.Duration
-	workers         int
-	memory          memoryConfig
-	// authOff serves without bearer tokens (ZAXY_AUTH=off, loopback addresses only).
-	authOff bool
-	// mcpProfile is the tools /mcp lists by default (ZAXY_MCP_PROFILE or --profile).
-	mcpProfile string
-	// pools are the sizes of the hot-path, analytics and worker pools.
-	pools poolSizes
-	// jobTimeout and rescueAfter are River's JobTimeout and RescueStuckJobsAfter
-	// (ZAXY_JOB_TIMEOUT, ZAXY_RESCUE_STUCK_JOBS_AFTER).
-	jobTimeout, rescueAfter time.Duration
+// serveCmd: zaxy serve [--migrate] [--profile core|full].
+type serveCmd struct {
+	migrate bool
+	profile string
 }
 
-func parseServeConfig(getenv func(string) string) (serveConfig, error) {
-	c := serveConfig{databaseURL: databaseURL(getenv), addr: envOr(getenv, "ZAXY_ADDR", "127.0.0.1:8080")}
-	if c.databaseURL == "" {
-		return c, errors.New("ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
-	}
-	var err error
-	if c.http, err = parseAPIConfig(getenv); err != nil {
-		return c, err
-	}
-	var n int64
-	if n, err = envInt(getenv, "ZAXY_WORKERS", 10); err != nil {
-		return c, err
-	}
-	c.workers = int(n)
-	if err = c.parseWorkerLimits(getenv); err != nil {
-		return c, err
-	}
-	if c.shutdownTimeout, err = envDuration(getenv, "ZAXY_SHUTDOWN_TIMEOUT", 30*time.Second); err != nil {
-		return c, err
-	}
-	if c.memory, err = parseMemoryConfig(getenv); err != nil {
-		return c, err
-	}
-	if c.mcpProfile, err = mcp.ParseProfile(getenv("ZAXY_MCP_PROFILE"), "ZAXY_MCP_PROFILE"); err != nil {
-		return c, err
-	}
-	switch v := envOr(getenv, "ZAXY_AUTH", "on"); v {
-	case "on":
-	case "off":
-		if !loopback(c.addr) {
-			return c, fmt.Errorf("ZAXY_AUTH=off is only allowed on a loopback address, not %s; create tokens with 'zaxy token create' instead", c.addr)
-		}
-		c.authOff = true
-	default:
-		return c, fmt.Errorf("ZAXY_AUTH must be on or off, got %q", v)
-	}
-	return c, nil
+func (c *serveCmd) flags(fs *flag.FlagSet, cfg *config) {
+	fs.BoolVar(&c.migrate, "migrate", false, "apply the schema migrations first")
+	fs.StringVar(&c.profile, "profile", cfg.mcpProfile, "tools /mcp lists by default: core or full")
 }
 
-// minResponseBytes is the least ZAXY_MAX_RESPONSE_BYTES may be: 1 MiB holds the largest
-// checkout packet (32,000 tokens), so a checkout, which records what it surfaced, is never
-// answered 413 after recording.
-const minResponseBytes = 1 << 20
-
-// parseAPIConfig reads the HTTP API's limits, which zaxy serve and zaxy mcp share.
-func parseAPIConfig(getenv func(string) string) (api.Config, error) {
-	var c api.Config
+func (c *serveCmd) validate(args []string) error {
 	var err error
-	if c.MaxBodyBytes, err = envInt(getenv, "ZAXY_MAX_BODY_BYTES", 1<<20); err != nil {
-		return c, err
-	}
-	n, err := envInt(getenv, "ZAXY_MAX_BATCH", 1000)
-	if err != nil {
-		return c, err
-	}
-	c.MaxBatch = int(n)
-	if c.RequestTimeout, err = envDuration(getenv, "ZAXY_REQUEST_TIMEOUT", 30*time.Second); err != nil {
-		return c, err
-	}
-	if n, err = envInt(getenv, "ZAXY_MAX_IN_FLIGHT", api.DefaultMaxInFlight); err != nil {
-		return c, err
-	}
-	c.MaxInFlight = int(n)
-	if n, err = envInt(getenv, "ZAXY_MAX_ANALYTICS_IN_FLIGHT", api.DefaultMaxAnalyticsInFlight); err != nil {
-		return c, err
-	}
-	c.MaxAnalyticsInFlight = int(n)
-	if c.MaxAnalyticsInFlight > c.MaxInFlight {
-		return c, fmt.Errorf("ZAXY_MAX_ANALYTICS_IN_FLIGHT (%d) must be at most ZAXY_MAX_IN_FLIGHT (%d)", c.MaxAnalyticsInFlight, c.MaxInFlight)
-	}
-	if c.MaxResponseBytes, err = envInt(getenv, "ZAXY_MAX_RESPONSE_BYTES", api.DefaultMaxResponseBytes); err != nil {
-		return c, err
-	}
-	if c.MaxResponseBytes < minResponseBytes {
-		return c, fmt.Errorf("ZAXY_MAX_RESPONSE_BYTES must be at least %d, got %d", minResponseBytes, c.MaxResponseBytes)
-	}
-	return c, nil
-}
-
-// parseWorkerLimits reads the pool sizes and River's job timing.
-func (c *serveConfig) parseWorkerLimits(getenv func(string) string) error {
-	var err error
-	if c.pools, err = parsePoolSizes(getenv, c.workers); err != nil {
+	if c.profile, err = mcp.ParseProfile(c.profile, "--profile"); err != nil {
 		return err
 	}
-	if c.jobTimeout, err = envDuration(getenv, "ZAXY_JOB_TIMEOUT", jobs.DefaultJobTimeout); err != nil {
-		return err
-	}
-	if c.rescueAfter, err = envDuration(getenv, "ZAXY_RESCUE_STUCK_JOBS_AFTER", max(jobs.DefaultRescueStuckJobsAfter, c.jobTimeout)); err != nil {
-		return err
-	}
-	if c.rescueAfter < c.jobTimeout {
-		return fmt.Errorf("ZAXY_RESCUE_STUCK_JOBS_AFTER (%s) must be at least ZAXY_JOB_TIMEOUT (%s)", c.rescueAfter, c.jobTimeout)
-	}
-	return nil
+	return noArgs(args)
 }
 
-func envOr(getenv func(string) string, name, def string) string {
-	if v := getenv(name); v != "" {
-		return v
-	}
-	return def
+func (c *serveCmd) run(ctx context.Context, env *env) error {
+	cfg := *env.cfg
+	cfg.mcpProfile = c.profile
+	return serve(ctx, &cfg, c.migrate, env.logger, env.stdout)
 }
 
-func envInt(getenv func(string) string, name string, def int64) (int64, error) {
-	v := getenv(name)
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%s must be a positive integer, got %q", name, v)
-	}
-	return n, nil
-}
+// workerCmd: zaxy worker; River workers only (no HTTP).
+type workerCmd struct{}
 
-func envDuration(getenv func(string) string, name string, def time.Duration) (time.Duration, error) {
-	v := getenv(name)
-	if v == "" {
-		return def, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%s must be a positive duration such as 30s, got %q", name, v)
-	}
-	return d, nil
+func (c *workerCmd) flags(*flag.FlagSet, *config) {}
+func (c *workerCmd) validate(args []string) error { return noArgs(args) }
+
+func (c *workerCmd) run(ctx context.Context, env *env) error {
+	return work(ctx, env.cfg, env.logger, env.stdout)
 }
 
 // serve runs the HTTP API, with the MCP endpoint at /mcp, and River workers in-process until
 // ctx ends, then shuts down in order: HTTP server (finishing in-flight requests), River, pool.
-func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logger, stdout io.Writer) error {
+// Once River has started, every return stops it before its pool closes.
+func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, stdout io.Writer) error {
 	if migrate {
 		if _, err := migrations.Up(ctx, cfg.databaseURL, time.Minute); err != nil {
 			return err
 		}
 	}
-	workerPool, client, err := startWorkers(ctx, cfg, logger)
+	w, err := startWorkers(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
-	defer workerPool.Close()
-	defer func() {
-		// River stops before its pool closes, whichever way serve returns.
-		sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
-		defer cancel()
-		if err := client.Stop(sctx); err != nil {
-			logger.Error("river stop", "error", err)
-		}
-	}()
+	defer w.stop(cfg.shutdownTimeout)
 	pool, err := newPoolSized(ctx, cfg.databaseURL, cfg.pools.hot, "zaxy-hot")
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
 	}
 	defer pool.Close()
-	if cfg.http.AnalyticsPool, err = newPoolSized(ctx, cfg.databaseURL, cfg.pools.analytics, "zaxy-analytics"); err != nil {
+	httpCfg := cfg.http
+	if httpCfg.AnalyticsPool, err = newPoolSized(ctx, cfg.databaseURL, cfg.pools.analytics, "zaxy-analytics"); err != nil {
 		return fmt.Errorf("open database: %w", err)
 	}
-	defer cfg.http.AnalyticsPool.Close()
-	store := eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
+	defer httpCfg.AnalyticsPool.Close()
+	store := eventloom.NewStore(pool, jobs.NewOutbox(w.client), logger)
 	provider, why, err := cfg.memory.embedProviderWhy()
 	if err != nil {
 		return err
@@ -212,20 +93,20 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 	if provider != nil {
 		logger.InfoContext(ctx, "embedder", "model", provider.Model(), "dimensions", provider.Dimensions(), "why", why)
 	}
-	cfg.http.Checkout = checkout.New(store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
+	httpCfg.Checkout = checkout.New(store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
 	if !cfg.authOff {
-		cfg.http.Auth = auth.NewStore(pool)
+		httpCfg.Auth = auth.NewStore(pool)
 	}
-	cfg.http.ListenAddr = cfg.addr
+	httpCfg.ListenAddr = cfg.addr
 	proj, err := projection.New(ctx, pool, projection.Config{TextSearchConfig: cfg.memory.textSearchConfig, Logger: logger})
 	if err != nil {
 		return err
 	}
-	cfg.http.Erasure = erasure.New(store, proj, logger)
-	apiHandler := api.NewHandler(cfg.http, store, logger)
+	httpCfg.Erasure = erasure.New(store, proj, logger)
+	apiHandler := api.NewHandler(httpCfg, store, logger)
 	mcpHandler, err := mcp.NewHTTPHandler(mcp.HTTPConfig{
 		Config: mcp.Config{API: apiHandler, Profile: cfg.mcpProfile, Logger: logger},
-		Auth:   cfg.http.Auth, MaxBodyBytes: cfg.http.MaxBodyBytes,
+		Auth:   httpCfg.Auth, MaxBodyBytes: httpCfg.MaxBodyBytes,
 	})
 	if err != nil {
 		return err
@@ -233,8 +114,8 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 	srv := &http.Server{
 		Handler:           mcp.Mount(apiHandler, mcpHandler),
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       cfg.http.RequestTimeout,
-		WriteTimeout:      cfg.http.RequestTimeout + 5*time.Second,
+		ReadTimeout:       httpCfg.RequestTimeout,
+		WriteTimeout:      httpCfg.RequestTimeout + 5*time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
@@ -259,38 +140,57 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 }
 
 // work runs River workers only (no HTTP) until ctx ends, then stops River and the pool.
-func work(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.Writer) error {
-	pool, client, err := startWorkers(ctx, cfg, logger)
+func work(ctx context.Context, cfg *config, logger *slog.Logger, stdout io.Writer) error {
+	w, err := startWorkers(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
 	fmt.Fprintf(stdout, "zaxy worker running %d workers\n", cfg.workers)
 	<-ctx.Done()
-	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
-	defer cancel()
-	return client.Stop(sctx)
+	return w.stop(cfg.shutdownTimeout)
 }
 
-// startWorkers opens the worker pool (River and its jobs), refuses an out-of-date schema and starts River's workers.
-func startWorkers(ctx context.Context, cfg serveConfig, logger *slog.Logger) (*pgxpool.Pool, *river.Client[pgx.Tx], error) {
+// workers are River's started client and the worker pool it runs on.
+type workers struct {
+	pool   *pgxpool.Pool
+	client *river.Client[pgx.Tx]
+	logger *slog.Logger
+}
+
+// stop stops River, waiting at most timeout for running jobs, and then closes its pool (a
+// pool closed under a running River would wait for River's connections forever). It logs
+// and returns River's stop error.
+func (w *workers) stop(timeout time.Duration) error {
+	defer w.pool.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	err := w.client.Stop(sctx)
+	if err != nil {
+		w.logger.Error("river stop", "error", err)
+	}
+	return err
+}
+
+// startWorkers opens the worker pool (River and its jobs), refuses an out-of-date schema and
+// starts River's workers. On success the caller must call stop.
+func startWorkers(ctx context.Context, cfg *config, logger *slog.Logger) (*workers, error) {
 	pool, err := newPoolSized(ctx, cfg.databaseURL, cfg.pools.worker, "zaxy-worker")
 	if err != nil {
-		return nil, nil, fmt.Errorf("open database: %w", err)
+		return nil, fmt.Errorf("open database: %w", err)
 	}
 	if err := migrations.Check(ctx, pool); err != nil {
 		pool.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	proj, embedder, err := openMemory(ctx, pool, cfg.memory, logger)
 	if err != nil {
 		pool.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	inferrer, err := cfg.memory.inferrer(pool)
 	if err != nil {
 		pool.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger, Projector: proj, Embedder: embedder, Inferrer: inferrer,
 		Latent: latent.NewRefresher(pool, latent.DefaultParams), JobTimeout: cfg.jobTimeout, RescueStuckJobsAfter: cfg.rescueAfter})
@@ -299,20 +199,7 @@ func startWorkers(ctx context.Context, cfg serveConfig, logger *slog.Logger) (*p
 	}
 	if err != nil {
 		pool.Close()
-		return nil, nil, fmt.Errorf("start workers: %w", err)
+		return nil, fmt.Errorf("start workers: %w", err)
 	}
-	return pool, client, nil
-}
-
-// loopback reports whether a listen address only accepts local connections.
-func loopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return &workers{pool: pool, client: client, logger: logger}, nil
 }

@@ -44,16 +44,16 @@ func TestServeConfig_AuthOffOnlyOnLoopback(t *testing.T) {
 			return map[string]string{"ZAXY_DATABASE_URL": "postgres://x", "ZAXY_ADDR": addr, "ZAXY_AUTH": authMode}[k]
 		}
 	}
-	c, err := parseServeConfig(env("127.0.0.1:8080", "off"))
+	c, err := readConfig(env("127.0.0.1:8080", "off"))
 	require.NoError(t, err)
 	require.True(t, c.authOff)
-	_, err = parseServeConfig(env("[::1]:8080", "off"))
+	_, err = readConfig(env("[::1]:8080", "off"))
 	require.NoError(t, err)
-	_, err = parseServeConfig(env("0.0.0.0:8080", "off"))
+	_, err = readConfig(env("0.0.0.0:8080", "off"))
 	require.ErrorContains(t, err, "only allowed on a loopback address")
-	c, err = parseServeConfig(env("0.0.0.0:8080", ""))
+	c, err = readConfig(env("0.0.0.0:8080", ""))
 	require.NoError(t, err)
 	require.False(t, c.authOff, "auth is on by default")
-	_, err = parseServeConfig(env("127.0.0.1:8080", "maybe"))
+	_, err = readConfig(env("127.0.0.1:8080", "maybe"))
 	require.ErrorContains(t, err, "ZAXY_AUTH must be on or off")
 }

@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"
@@ -18,11 +17,11 @@ import (
 	"github.com/zaxy/zaxy/projection"
 )
 
-// newBenchRetriever is the retrieval `zaxy bench longmemeval|locomo` measures, its name for
+// NewCheckoutRetriever is the retrieval `zaxy bench longmemeval|locomo` measures, its name for
 // the report and the lanes its fused ranking runs with: checkout's own (every lane but
 // disabled, fusion, tiers, the packet). Without an embedder the vector lane is off too, and
 // the recent lane always is: the bench asks without a session.
-func newBenchRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *projection.Embedder, provider embed.Embedder, tsConfig string, disabled []string) (bench.Retriever, string, []string) {
+func NewCheckoutRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *projection.Embedder, provider embed.Embedder, tsConfig string, disabled []string) (Retriever, string, []string) {
 	svc := checkout.New(eventloom.NewStore(pool, nil, nil), checkout.Config{TextSearchConfig: tsConfig, Embedder: provider})
 	var lanes []string
 	for _, l := range checkout.Lanes {

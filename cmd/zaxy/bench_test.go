@@ -90,7 +90,9 @@ func TestBenchLoCoMoCommand_WritesRankedLinesAndSummary(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &sum))
 	require.Equal(t, "locomo", sum.Dataset)
 	// zaxy bench builds the embedder from its getenv (ZAXY_EMBEDDER, ZAXY_MODEL_DIR).
-	want, err := embedProviderFromEnv(getenv)
+	cfg, err := readConfig(getenv)
+	require.NoError(t, err)
+	want, err := cfg.memory.benchEmbedder()
 	require.NoError(t, err)
 	require.Equal(t, want.Model(), sum.Embedder)
 	require.Equal(t, 8, sum.Questions)

@@ -1,9 +1,9 @@
-package main
+package bench
 
 import (
 	"context"
 	"encoding/json"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,15 +15,14 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 )
 
-// checkoutBenchReport is what zaxy bench checkout measures.
-type checkoutBenchReport struct {
+// CheckoutReport is what Checkout measured (zaxy bench checkout prints it, as JSON with --json).
+type CheckoutReport struct {
 	Memories      int     `json:"memories"`
 	Queries       int     `json:"queries"`
 	LoadSeconds   float64 `json:"load_seconds"`
@@ -39,66 +38,79 @@ type checkoutBenchReport struct {
 	LaneMS map[string]float64 `json:"lane_ms"`
 }
 
-// benchCheckoutCmd: zaxy bench checkout [--memories N] [--queries Q] [--corpus FILE] [--keep]
-// [--reuse URL] [--json]. Loads N chat memories into one space of a scratch database
-// (projected and embedded with the offline embedder, the HNSW index built after the load),
-// then times Q checkouts (max_tokens 2000, surfacing recorded) and Q raw queries, one client.
-// --keep leaves the scratch database in place and prints its URL; --reuse times the queries
-// on such a database without loading it again.
-func benchCheckoutCmd(ctx context.Context, args []string, dbURL string, getenv func(string) string, logger *slog.Logger, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench checkout", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	memories := fs.Int("memories", 100000, "memories (message events) in the space")
-	queries := fs.Int("queries", 200, "checkouts to time")
-	corpus := fs.String("corpus", "../shared/bench/longmemeval_s_dev.json", "LongMemEval file whose sentences are the memories (synthetic text when missing)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	keep := fs.Bool("keep", false, "keep the scratch database and print its URL (for --reuse)")
-	reuse := fs.String("reuse", "", "URL of a database a --keep run loaded: time the queries only")
-	if err := fs.Parse(args); err != nil {
-		return 2
+// CheckoutOptions configures Checkout (zaxy bench checkout's flags).
+type CheckoutOptions struct {
+	// Memories is how many chat memories (message events) the space holds; at least 100.
+	Memories int
+	// Queries is how many checkouts (and raw queries) are timed; at least 10.
+	Queries int
+	// Corpus is a LongMemEval file whose sentences are the memories and queries; synthetic
+	// text tops them up when it is missing or short.
+	Corpus string
+	// Keep leaves the scratch database in place and writes its URL to Notices.
+	Keep bool
+	// Reuse is the URL of a database a Keep run loaded: only the queries are timed.
+	Reuse string
+	// Embedder is the embedding provider, so its query embedding is timed; required.
+	Embedder embed.Embedder
+	// OpenPool opens the scratch database's pool; required.
+	OpenPool func(ctx context.Context, url string) (*pgxpool.Pool, error)
+	// Notices receives the kept database's URL; nil discards it.
+	Notices io.Writer
+	// Logger receives the store's and the projector's logs.
+	Logger *slog.Logger
+}
+
+// Validate names the first option out of range or missing.
+func (o CheckoutOptions) Validate() error {
+	switch {
+	case o.Memories < 100:
+		return fmt.Errorf("Memories must be at least 100, got %d", o.Memories)
+	case o.Queries < 10:
+		return fmt.Errorf("Queries must be at least 10, got %d", o.Queries)
+	case o.Embedder == nil:
+		return errors.New("Embedder is required")
+	case o.OpenPool == nil:
+		return errors.New("OpenPool is required")
 	}
-	if *memories < 100 || *queries < 10 {
-		fmt.Fprintln(stderr, "zaxy bench checkout: --memories must be at least 100 and --queries at least 10")
-		return 2
-	}
-	rep, err := benchCheckout(ctx, dbURL, checkoutBenchOptions{memories: *memories, queries: *queries, corpus: *corpus, keep: *keep, reuse: *reuse, getenv: getenv}, logger, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "zaxy bench checkout: %v\n", err)
-		return 1
-	}
-	if *asJSON {
-		_ = json.NewEncoder(stdout).Encode(rep)
-		return 0
-	}
-	fmt.Fprintf(stdout, "%d memories: load %.1fs, project %.1fs, embed %.1fs, HNSW build %.1fs (load average %s)\n",
+	return nil
+}
+
+// WriteText writes the report as zaxy bench checkout prints it.
+func (rep *CheckoutReport) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "%d memories: load %.1fs, project %.1fs, embed %.1fs, HNSW build %.1fs (load average %s)\n",
 		rep.Memories, rep.LoadSeconds, rep.ProjectSecs, rep.EmbedSeconds, rep.IndexSeconds, rep.LoadAverage)
-	fmt.Fprintf(stdout, "checkout (2000 tokens, recorded): p50 %.1f ms  p95 %.1f ms over %d queries\n", rep.CheckoutP50MS, rep.CheckoutP95MS, rep.Queries)
-	fmt.Fprintf(stdout, "query (ranked items only):       p50 %.1f ms  p95 %.1f ms\n", rep.QueryP50MS, rep.QueryP95MS)
+	fmt.Fprintf(w, "checkout (2000 tokens, recorded): p50 %.1f ms  p95 %.1f ms over %d queries\n", rep.CheckoutP50MS, rep.CheckoutP95MS, rep.Queries)
+	fmt.Fprintf(w, "query (ranked items only):       p50 %.1f ms  p95 %.1f ms\n", rep.QueryP50MS, rep.QueryP95MS)
 	var lanes []string
 	for name, v := range rep.LaneMS {
 		lanes = append(lanes, fmt.Sprintf("%s %.1f", name, v))
 	}
 	slices.Sort(lanes)
-	fmt.Fprintf(stdout, "mean lane ms per checkout: %s\n", strings.Join(lanes, ", "))
-	return 0
+	fmt.Fprintf(w, "mean lane ms per checkout: %s\n", strings.Join(lanes, ", "))
 }
 
-// checkoutBenchOptions are zaxy bench checkout's flags.
-type checkoutBenchOptions struct {
-	memories, queries int
-	corpus            string
-	keep              bool
-	reuse             string
-	// getenv configures the embedder (ZAXY_EMBEDDER, ZAXY_MODEL_DIR).
-	getenv func(string) string
-}
-
-func benchCheckout(ctx context.Context, dbURL string, o checkoutBenchOptions, logger *slog.Logger, stderr io.Writer) (*checkoutBenchReport, error) {
-	n, q := o.memories, o.queries
-	if dbURL == "" && o.reuse == "" {
-		return nil, fmt.Errorf("ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
+// Checkout measures checkout latency on one space of o.Memories chat memories: it loads them
+// into a scratch database beside dbURL's (projected and embedded with o.Embedder, the HNSW
+// index built after the load), then times o.Queries checkouts (max_tokens 2000, surfacing
+// recorded) and as many raw queries, one client. With o.Reuse it times the queries on a
+// database an earlier o.Keep run loaded, and dbURL is not used.
+func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutReport, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
 	}
-	scratch := o.reuse
+	logger, stderr := o.Logger, o.Notices
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	n, q := o.Memories, o.Queries
+	if dbURL == "" && o.Reuse == "" {
+		return nil, errors.New("no database URL to create the scratch database beside")
+	}
+	scratch := o.Reuse
 	if scratch == "" {
 		var drop func()
 		var err error
@@ -106,26 +118,22 @@ func benchCheckout(ctx context.Context, dbURL string, o checkoutBenchOptions, lo
 		if err != nil {
 			return nil, err
 		}
-		if o.keep {
+		if o.Keep {
 			fmt.Fprintf(stderr, "zaxy bench checkout: keeping the scratch database: --reuse '%s'\n", scratch)
 		} else {
 			defer drop()
 		}
 	}
-	pool, err := newPool(ctx, scratch)
+	pool, err := o.OpenPool(ctx, scratch)
 	if err != nil {
 		return nil, err
 	}
 	defer pool.Close()
-	texts := corpusSentences(o.corpus, n+q)
-	rep := &checkoutBenchReport{Memories: n, Queries: q, LaneMS: map[string]float64{}}
+	texts := corpusSentences(o.Corpus, n+q)
+	rep := &CheckoutReport{Memories: n, Queries: q, LaneMS: map[string]float64{}}
 	store := eventloom.NewStore(pool, nil, logger)
-	// The configured embedder (ZAXY_EMBEDDER, ZAXY_MODEL_DIR), so its query embedding is timed.
-	provider, err := embedProviderFromEnv(o.getenv)
-	if err != nil {
-		return nil, err
-	}
-	if o.reuse == "" {
+	provider := o.Embedder
+	if o.Reuse == "" {
 		if err := loadCheckoutBench(ctx, pool, store, provider, texts[:n], rep, logger); err != nil {
 			return nil, err
 		}
@@ -149,8 +157,8 @@ func benchCheckout(ctx context.Context, dbURL string, o checkoutBenchOptions, lo
 		}
 		qu = append(qu, time.Since(t0))
 	}
-	rep.CheckoutP50MS, rep.CheckoutP95MS = percentiles(co)
-	rep.QueryP50MS, rep.QueryP95MS = percentiles(qu)
+	rep.CheckoutP50MS, rep.CheckoutP95MS = p50p95(co)
+	rep.QueryP50MS, rep.QueryP95MS = p50p95(qu)
 	rep.LoadAverage = loadAverage()
 	return rep, nil
 }
@@ -160,7 +168,7 @@ const checkoutBenchSpace = "bench"
 
 // loadCheckoutBench appends texts as chat memories, projects and embeds them, and builds the
 // HNSW index, timing each step into rep.
-func loadCheckoutBench(ctx context.Context, pool *pgxpool.Pool, store *eventloom.Store, provider embed.Embedder, texts []string, rep *checkoutBenchReport, logger *slog.Logger) error {
+func loadCheckoutBench(ctx context.Context, pool *pgxpool.Pool, store *eventloom.Store, provider embed.Embedder, texts []string, rep *CheckoutReport, logger *slog.Logger) error {
 	n := len(texts)
 	const space = checkoutBenchSpace
 	start := time.Now()
@@ -206,9 +214,10 @@ func loadCheckoutBench(ctx context.Context, pool *pgxpool.Pool, store *eventloom
 	return nil
 }
 
-func percentiles(d []time.Duration) (p50, p95 float64) {
+// p50p95 sorts d and returns its elements at len/2 and len*95/100, in milliseconds.
+func p50p95(d []time.Duration) (p50, p95 float64) {
 	slices.Sort(d)
-	return ms(d[len(d)/2]), ms(d[len(d)*95/100])
+	return millis(d[len(d)/2]), millis(d[len(d)*95/100])
 }
 
 // corpusSentences returns n distinct sentences of at least 20 characters from a LongMemEval
@@ -216,7 +225,7 @@ func percentiles(d []time.Duration) (p50, p95 float64) {
 func corpusSentences(path string, n int) []string {
 	var out []string
 	if f, err := os.Open(path); err == nil {
-		out, _ = bench.Sentences(f, n)
+		out, _ = Sentences(f, n)
 		f.Close()
 	}
 	words := strings.Fields("deploy pipeline postgres upgrade billing service search index gateway latency timeout retry queue worker migration schema vector graph entity session agent tool failure review plan cache memory budget owner team incident rollback release branch commit")

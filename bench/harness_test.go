@@ -1,0 +1,98 @@
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/bench"
+	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+// scratchDatabases counts this process's scratch databases (zaxy_bench_<pid>_<unix time>).
+func scratchDatabases(t *testing.T, admin string) int {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), admin)
+	require.NoError(t, err)
+	defer pool.Close()
+	var n int
+	require.NoError(t, pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_database WHERE datname LIKE $1`,
+		fmt.Sprintf("zaxy_bench_%d_%%", os.Getpid())).Scan(&n))
+	return n
+}
+
+func TestAppend_MeasuresInAScratchDatabaseAndDropsIt(t *testing.T) {
+	admin := testcontainers.AdminURL(t)
+	_, err := bench.Append(context.Background(), admin, bench.AppendOptions{Events: 100, Runs: 1, PoolSize: 1})
+	require.ErrorContains(t, err, "Events must be at least 800")
+
+	rep, err := bench.Append(context.Background(), admin, bench.AppendOptions{Events: 800, Runs: 2, PoolSize: 2, Only: "INSERT..unnest"})
+	require.NoError(t, err)
+	require.Equal(t, 2, rep.Runs)
+	require.Equal(t, "on", rep.SynchronousCommit)
+	require.Len(t, rep.Scenarios, 2, "only the two INSERT scenarios, and no verify without the Go batches")
+	for _, s := range rep.Scenarios {
+		require.Equal(t, 800, s.Events, s.Scenario)
+		require.Positive(t, s.EventsPerSec, s.Scenario)
+		require.LessOrEqual(t, s.EventsPerSecMin, s.EventsPerSec, s.Scenario)
+		require.GreaterOrEqual(t, s.EventsPerSecMax, s.EventsPerSec, s.Scenario)
+		require.Positive(t, s.P50Ms, s.Scenario)
+	}
+	require.Len(t, rep.Ratios, 1)
+	require.Equal(t, "chain overhead (same INSERT, batches of 100)", rep.Ratios[0].Name)
+	var out bytes.Buffer
+	rep.WriteText(&out)
+	require.Contains(t, out.String(), "2 run(s), pool 2, synchronous_commit on")
+	require.Contains(t, out.String(), "INSERT..unnest batches of 100 (unchained)")
+	require.Zero(t, scratchDatabases(t, admin), "the scratch database is dropped")
+}
+
+func TestCheckout_KeepsTheLoadedDatabaseForReuse(t *testing.T) {
+	admin := testcontainers.AdminURL(t)
+	var notices bytes.Buffer
+	o := bench.CheckoutOptions{Memories: 100, Queries: 10, Corpus: "testdata/missing.json", Keep: true,
+		Embedder: embed.NewOffline(), OpenPool: pgxpool.New, Notices: &notices}
+	rep, err := bench.Checkout(context.Background(), admin, o)
+	require.NoError(t, err)
+	m := regexp.MustCompile(`--reuse '([^']+)'`).FindStringSubmatch(notices.String())
+	require.NotNil(t, m, notices.String())
+	kept := m[1]
+	t.Cleanup(func() {
+		u, err := url.Parse(kept)
+		require.NoError(t, err)
+		pool, err := pgxpool.New(context.Background(), admin)
+		require.NoError(t, err)
+		defer pool.Close()
+		_, err = pool.Exec(context.Background(), "DROP DATABASE IF EXISTS "+strings.TrimPrefix(u.Path, "/")+" WITH (FORCE)")
+		require.NoError(t, err)
+	})
+	require.Equal(t, 100, rep.Memories)
+	require.Positive(t, rep.LoadSeconds)
+	require.Positive(t, rep.CheckoutP50MS)
+	require.LessOrEqual(t, rep.CheckoutP50MS, rep.CheckoutP95MS)
+	require.Contains(t, rep.LaneMS, "keyword")
+	var out bytes.Buffer
+	rep.WriteText(&out)
+	require.Contains(t, out.String(), "100 memories: load ")
+	require.Contains(t, out.String(), "over 10 queries")
+
+	// --reuse times the queries on the kept database and loads nothing.
+	o.Keep, o.Reuse, o.Notices = false, kept, nil
+	again, err := bench.Checkout(context.Background(), "", o)
+	require.NoError(t, err)
+	require.Zero(t, again.LoadSeconds)
+	require.Positive(t, again.CheckoutP50MS)
+
+	o.Memories = 10
+	_, err = bench.Checkout(context.Background(), "", o)
+	require.ErrorContains(t, err, "Memories must be at least 100")
+}

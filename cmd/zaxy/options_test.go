@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/jobs"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/operations.md's options table")
+
+const (
+	docBegin = "<!-- BEGIN options table (generated from cmd/zaxy/options.go; do not edit by hand) -->\n"
+	docEnd   = "<!-- END options table -->\n"
+)
+
+// docs/operations.md's environment table is the options table, written by writeEnvMarkdown.
+func TestOptions_OperationsDocIsCurrent(t *testing.T) {
+	path := filepath.Join("..", "..", "docs", "operations.md")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	doc := string(b)
+	begin, end := strings.Index(doc, docBegin), strings.Index(doc, docEnd)
+	require.True(t, begin >= 0 && end > begin, "docs/operations.md lost its options table markers")
+	var want bytes.Buffer
+	writeEnvMarkdown(&want)
+	got := doc[begin+len(docBegin) : end]
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(doc[:begin+len(docBegin)]+want.String()+doc[end:]), 0o644))
+		return
+	}
+	require.Equal(t, want.String(), got,
+		"docs/operations.md's environment table is out of date with cmd/zaxy/options.go: run go test ./cmd/zaxy -run TestOptions_OperationsDocIsCurrent -update")
+}
+
+// Every ZAXY_* name in the module's Go code (outside tests) is an option, and only cmd/ and the
+// test harness (testcontainers) read the environment.
+func TestOptions_EveryVariableIsInTheTable(t *testing.T) {
+	names := regexp.MustCompile(`\bZAXY_[A-Z0-9_]*[A-Z0-9]\b`)
+	reads := regexp.MustCompile(`\bos\.(Getenv|LookupEnv|Environ)\(`)
+	seen := map[string]bool{}
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		for _, n := range names.FindAllString(string(b), -1) {
+			seen[n] = true
+			require.NotPanics(t, func() { lookupOption(n) }, "%s names %s, which is not in cmd/zaxy/options.go", rel, n)
+		}
+		if !strings.HasPrefix(rel, "cmd/") && !strings.HasPrefix(rel, "testcontainers/") {
+			require.False(t, reads.Match(b), "%s reads the environment; parse it in cmd/ (STYLE.md habit 6)", rel)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.True(t, seen["ZAXY_WORKERS"] && seen["ZAXY_TEST_DATABASE_URL"], "the walk found the sources")
+}
+
+// With nothing set every option takes the table's default, and the table's defaults are the
+// ones the packages document.
+func TestReadConfig_DefaultsComeFromTheTable(t *testing.T) {
+	c, err := readConfig(func(string) string { return "" })
+	require.NoError(t, err)
+	require.Equal(t, "", c.databaseURL)
+	require.Equal(t, "127.0.0.1:8080", c.addr)
+	require.Equal(t, 10, c.workers)
+	require.Equal(t, "english", c.memory.textSearchConfig)
+	require.Equal(t, "auto", c.memory.embedder)
+	require.Equal(t, defaultModelDir, c.memory.modelDir)
+	require.Equal(t, 30*time.Second, c.shutdownTimeout)
+	require.Equal(t, api.Config{MaxBodyBytes: 1 << 20, MaxBatch: 1000, RequestTimeout: 30 * time.Second, MaxInFlight: api.DefaultMaxInFlight,
+		MaxAnalyticsInFlight: api.DefaultMaxAnalyticsInFlight, MaxResponseBytes: api.DefaultMaxResponseBytes}, c.http)
+	require.Equal(t, jobs.DefaultJobTimeout, c.jobTimeout)
+	require.Equal(t, jobs.DefaultRescueStuckJobsAfter, c.rescueAfter)
+	require.Equal(t, "core", c.mcpProfile)
+	require.False(t, c.authOff)
+
+	c, err = readConfig(func(k string) string {
+		return map[string]string{"DATABASE_URL": "postgres://fallback", "ZAXY_JOB_TIMEOUT": "20m"}[k]
+	})
+	require.NoError(t, err)
+	require.Equal(t, "postgres://fallback", c.databaseURL)
+	require.Equal(t, 20*time.Minute, c.rescueAfter, "the rescue default follows a longer job timeout")
+
+	for _, tc := range []struct{ name, value string }{
+		{"ZAXY_WORKERS", "ten"}, {"ZAXY_SHUTDOWN_TIMEOUT", "-1s"}, {"ZAXY_EMBEDDING_DIMENSIONS", "0"},
+		{"ZAXY_MCP_PROFILE", "most"}, {"ZAXY_MAX_BATCH", "0"}, {"ZAXY_REQUEST_TIMEOUT", "30"},
+	} {
+		_, err := readConfig(func(k string) string { return map[string]string{tc.name: tc.value}[k] })
+		require.ErrorContains(t, err, tc.name, "%s=%s", tc.name, tc.value)
+	}
+	require.Panics(t, func() { envReader{getenv: os.Getenv}.str("ZAXY_NOT_AN_OPTION") })
+}
+
+// The runner prints every error one way, "zaxy <command>: <error>", and exits 2 for usage
+// errors and bad input, 1 for failures.
+func TestRun_ExitStatusAndErrors(t *testing.T) {
+	noDB := func(string) string { return "" }
+	for _, tc := range []struct {
+		args   []string
+		env    map[string]string
+		code   int
+		stderr []string
+	}{
+		{args: []string{"frobnicate"}, code: 2, stderr: []string{`zaxy: unknown or not yet implemented command "frobnicate"`, "usage: zaxy <command>"}},
+		{args: []string{"ingest"}, code: 2, stderr: []string{"zaxy ingest: want one of docs, transcript", "usage: zaxy ingest transcript FILE.jsonl|-"}},
+		{args: []string{"token", "mint"}, code: 2, stderr: []string{"zaxy token: want one of create, revoke, list"}},
+		{args: []string{"verify", "--space", "a"}, code: 2, stderr: []string{"zaxy verify: ZAXY_DATABASE_URL is not set"}},
+		{args: []string{"serve"}, code: 2, stderr: []string{"zaxy serve: ZAXY_DATABASE_URL is not set"}},
+		{args: []string{"migrate"}, code: 2, stderr: []string{"zaxy migrate: ZAXY_DATABASE_URL is not set"}},
+		{args: []string{"verify", "--spaces", "a"}, code: 2, stderr: []string{"flag provided but not defined: -spaces", "usage: zaxy verify --space S"}},
+		{args: []string{"verify", "--space", "a", "extra"}, code: 2, stderr: []string{`zaxy verify: unexpected argument "extra"`}},
+		{args: []string{"bench", "append", "--events", "10"}, code: 2, stderr: []string{"zaxy bench append: --events must be at least 800, got 10", "usage: zaxy bench append"}},
+		{args: []string{"bench", "checkout", "--queries", "1"}, code: 2, stderr: []string{"zaxy bench checkout: --queries must be at least 10"}},
+		{args: []string{"bench", "append"}, code: 1, stderr: []string{"zaxy bench append: ZAXY_DATABASE_URL is not set"}},
+		{args: []string{"facts", "--space", "a"}, env: map[string]string{"ZAXY_WORKERS": "many"}, code: 2,
+			stderr: []string{`zaxy facts: ZAXY_WORKERS must be a positive integer, got "many"`}},
+		{args: []string{"index"}, code: 2, stderr: []string{"zaxy index: --space is required", "usage: zaxy index --space S"}},
+		{args: []string{"show", "--space", "a"}, code: 2, stderr: []string{"zaxy show: want exactly one ID"}},
+		{args: []string{"token", "revoke"}, code: 2, stderr: []string{"zaxy token revoke: want exactly one token ID"}},
+		{args: []string{"erase", "--space", "a", "--seq", "1"}, code: 2, stderr: []string{"zaxy erase: ", "reason"}},
+	} {
+		getenv := noDB
+		if tc.env != nil {
+			getenv = func(k string) string { return tc.env[k] }
+		}
+		var out, errOut bytes.Buffer
+		require.Equal(t, tc.code, run(t.Context(), tc.args, getenv, nil, &out, &errOut), "%v: %s", tc.args, errOut.String())
+		for _, s := range tc.stderr {
+			require.Contains(t, errOut.String(), s, tc.args)
+		}
+		require.Empty(t, out.String(), tc.args)
+	}
+
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run(t.Context(), []string{"help", "env"}, noDB, nil, &out, &errOut))
+	require.Contains(t, out.String(), "ZAXY_WORKERS                  River workers in this process")
+	require.NotContains(t, out.String(), "ZAXY_TEST_DATABASE_URL", "help lists what the service reads")
+	out.Reset()
+	require.Equal(t, 0, run(t.Context(), []string{"--help"}, noDB, nil, &out, &errOut))
+	for _, c := range commands {
+		require.Contains(t, out.String(), "\n  "+c.name, "zaxy --help lists %s", c.name)
+	}
+	require.Contains(t, out.String(), "ZAXY_RESCUE_STUCK_JOBS_AFTER")
+}
