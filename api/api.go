@@ -48,9 +48,9 @@ type Config struct {
 	// MaxAnalyticsInFlight is how many of those may be analytics requests. Defaults to
 	// DefaultMaxAnalyticsInFlight (4).
 	MaxAnalyticsInFlight int
-	// MaxResponseBytes caps a response body under /v1/spaces/{space}: pages that can continue
-	// stop before it with a cursor, anything else gets 413. Defaults to DefaultMaxResponseBytes
-	// (4 MiB).
+	// MaxResponseBytes caps the answer of a read under /v1/spaces/{space} (routes of read
+	// scope; those that change the log are not capped): pages that can continue stop before it
+	// with a cursor, anything else gets 413. Defaults to DefaultMaxResponseBytes (4 MiB).
 	MaxResponseBytes int64
 	// ListenAddr is the address the server listens on (host:port, as given to net.Listen). With
 	// Auth nil, a request's Host must be localhost, 127.0.0.1, [::1] or this host, with this
