@@ -109,7 +109,8 @@ type server struct {
 	erasures  erasures
 }
 
-// NewHandler returns the HTTP handler for the whole API.
+// NewHandler returns the HTTP handler for the whole API: a chi router (so chi.Walk can list
+// its routes), with the operations on a space registered from spaceRoutes.
 func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -136,10 +137,12 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	return r
 }
 
+// routeNotFound answers 404 route_not_found.
 func (s *server) routeNotFound(w http.ResponseWriter, r *http.Request) {
 	writeError(w, r, s.logger, &apiError{status: http.StatusNotFound, code: "route_not_found", message: "no such route: " + r.Method + " " + r.URL.Path})
 }
 
+// methodNotAllowed answers 405 method_not_allowed.
 func (s *server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	writeError(w, r, s.logger, &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.Method + " is not allowed on " + r.URL.Path})
 }
