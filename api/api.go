@@ -1,7 +1,8 @@
 // Package api is Zaxy's HTTP JSON interface (chi). Handlers decode, validate, call the domain
-// packages and write one JSON response; errors are mapped to status codes and the
-// {"error":{code,message,details}} body in exactly one place (errors.go). It holds no domain
-// logic.
+// packages and return a value or an error (handlerFunc); one adapter (serve) writes the JSON
+// response, and errors are mapped to status codes and the {"error":{code,message,details}}
+// body in exactly one place (errors.go). Each route's scope is declared where it is registered
+// (spaceRoutes). It holds no domain logic.
 package api
 
 import (
@@ -47,9 +48,9 @@ type Config struct {
 	// MaxAnalyticsInFlight is how many of those may be analytics requests. Defaults to
 	// DefaultMaxAnalyticsInFlight (4).
 	MaxAnalyticsInFlight int
-	// MaxResponseBytes caps a response body under /v1/spaces/{space}: pages that can continue
-	// stop before it with a cursor, anything else gets 413. Defaults to DefaultMaxResponseBytes
-	// (4 MiB).
+	// MaxResponseBytes caps the answer of a read under /v1/spaces/{space} (routes of read
+	// scope; those that change the log are not capped): pages that can continue stop before it
+	// with a cursor, anything else gets 413. Defaults to DefaultMaxResponseBytes (4 MiB).
 	MaxResponseBytes int64
 	// ListenAddr is the address the server listens on (host:port, as given to net.Listen). With
 	// Auth nil, a request's Host must be localhost, 127.0.0.1, [::1] or this host, with this
@@ -108,7 +109,8 @@ type server struct {
 	erasures  erasures
 }
 
-// NewHandler returns the HTTP handler for the whole API.
+// NewHandler returns the HTTP handler for the whole API: a chi router (so chi.Walk can list
+// its routes), with the operations on a space registered from spaceRoutes.
 func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -125,42 +127,36 @@ func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Ha
 	s.ingest, s.ingestErr = ingest.New(store, ingest.Config{TranscriptBatch: s.cfg.MaxBatch})
 	r := chi.NewRouter()
 	r.Use(requestID, s.instrument, s.recoverer, s.checkHost, RefuseCrossSite(logger), s.bodyDeadline, s.deadline)
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, s.logger, &apiError{status: http.StatusNotFound, code: "route_not_found", message: "no such route: " + r.Method + " " + r.URL.Path})
-	})
-	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, s.logger, &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.Method + " is not allowed on " + r.URL.Path})
-	})
-	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	})
-	r.Get("/readyz", s.readyz)
-	r.With(s.authorize).Get("/v1/openapi.json", openAPIDocument)
+	r.NotFound(s.routeNotFound)
+	r.MethodNotAllowed(s.methodNotAllowed)
+	r.Method(http.MethodGet, "/healthz", s.serve(healthz, 0))
+	r.Method(http.MethodGet, "/readyz", s.serve((*server).readyz, 0))
+	r.With(s.authorize(auth.ScopeRead)).Get("/v1/openapi.json", openAPIDocument)
 	r.With(s.authorizeAllSpaces).Method(http.MethodGet, "/metrics", s.metrics.handler())
-	r.Route("/v1/spaces/{space}", func(r chi.Router) {
-		r.Use(s.authorize, s.requireJSON, s.limitInFlight, s.capResponse)
-		r.Post("/events", s.appendEvents)
-		r.Post("/erasures", s.erase)
-		r.Get("/events", s.replayEvents)
-		r.Get("/verify", s.verify)
-		r.Post("/documents", s.ingestDocuments)
-		r.Post("/transcripts", s.ingestTranscript)
-		r.Get("/facts", s.listFacts)
-		r.Get("/entities/{entity}", s.getEntity)
-		r.Get("/projection", s.projectionStatus)
-		r.Post("/cypher", s.cypher)
-		r.Get("/index", s.index)
-		r.Get("/timeline", s.timeline)
-		r.Get("/items/{id}", s.item)
-		r.Post("/checkout", s.checkoutPacket)
-		r.Post("/query", s.query)
-		r.Post("/context/assemble", s.assemble)
-		r.Post("/context/after-turn", s.afterTurn)
-		r.Post("/handoff", s.handoff)
-		r.Post("/subagents/{id}/cleanup", s.cleanupSubagent)
-		r.Post("/sessions/{session}/resume", s.resume)
-	})
+	r.Route(spacePrefix, s.mountSpaceRoutes)
 	return r
+}
+
+// routeNotFound answers 404 route_not_found.
+func (s *server) routeNotFound(w http.ResponseWriter, r *http.Request) {
+	writeError(w, r, s.logger, &apiError{status: http.StatusNotFound, code: "route_not_found", message: "no such route: " + r.Method + " " + r.URL.Path})
+}
+
+// methodNotAllowed answers 405 method_not_allowed.
+func (s *server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	writeError(w, r, s.logger, &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.Method + " is not allowed on " + r.URL.Path})
+}
+
+// validSpace is middleware answering 400 invalid_request (field space) to a request whose
+// path names an invalid space id, so that no handler checks it again.
+func (s *server) validSpace(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := eventloom.ValidateSpaceID(chi.URLParam(r, "space")); err != nil {
+			writeError(w, r, s.logger, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func (s *server) deadline(next http.Handler) http.Handler {
@@ -186,16 +182,18 @@ func (s *server) recoverer(next http.Handler) http.Handler {
 	})
 }
 
-func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+// healthz serves GET /healthz: the process is up.
+func healthz(*server, *http.Request) (any, error) { return map[string]string{"status": "ok"}, nil }
+
+// readyz serves GET /readyz: the database answers and the schema is current.
+func (s *server) readyz(r *http.Request) (any, error) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.pool.Ping(ctx); err != nil {
-		writeError(w, r, s.logger, &apiError{status: http.StatusServiceUnavailable, code: "database_unreachable", message: err.Error()})
-		return
+		return nil, &apiError{status: http.StatusServiceUnavailable, code: "database_unreachable", message: err.Error()}
 	}
 	if err := migrations.Check(ctx, s.pool); err != nil {
-		writeError(w, r, s.logger, &apiError{status: http.StatusServiceUnavailable, code: "schema_out_of_date", message: err.Error()})
-		return
+		return nil, &apiError{status: http.StatusServiceUnavailable, code: "schema_out_of_date", message: err.Error()}
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	return map[string]string{"status": "ready"}, nil
 }

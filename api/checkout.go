@@ -33,31 +33,28 @@ type checkoutBodies interface {
 	AssembleBody | AfterTurnBody | HandoffBody | CleanupBody | CheckoutBody
 }
 
-// serveCheckout decodes a body B, builds the checkout request for the space in the path,
-// calls do and writes its result with status; every failure goes through writeError.
-func serveCheckout[B checkoutBodies, R any](s *server, w http.ResponseWriter, r *http.Request, status int,
-	base func(*B) *CheckoutBody, do func(ctx context.Context, b *B, req *checkout.Request) (R, error)) {
+// serveCheckout decodes a body B, builds the checkout request for the space in the path and
+// returns do's result with status.
+func serveCheckout[B checkoutBodies, R any](r *http.Request, status int,
+	base func(*B) *CheckoutBody, do func(ctx context.Context, b *B, req *checkout.Request) (R, error)) (any, error) {
 	var body B
-	if err := readJSON(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
-		writeError(w, r, s.logger, err)
-		return
+	if err := readJSON(r, &body); err != nil {
+		return nil, err
 	}
 	req, err := base(&body).request(r)
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	res, err := do(r.Context(), &body, req)
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
-	writeJSON(w, status, res)
+	return withStatus(status, res), nil
 }
 
 // checkoutPacket serves POST /v1/spaces/{space}/checkout: a cited, token-budgeted packet.
-func (s *server) checkoutPacket(w http.ResponseWriter, r *http.Request) {
-	serveCheckout(s, w, r, http.StatusOK, (*CheckoutBody).base,
+func (s *server) checkoutPacket(r *http.Request) (any, error) {
+	return serveCheckout(r, http.StatusOK, (*CheckoutBody).base,
 		func(ctx context.Context, _ *CheckoutBody, req *checkout.Request) (*checkout.Packet, error) {
 			p, err := s.checkout.Checkout(ctx, req)
 			if err == nil {
@@ -68,16 +65,16 @@ func (s *server) checkoutPacket(w http.ResponseWriter, r *http.Request) {
 }
 
 // query serves POST /v1/spaces/{space}/query: the raw ranked items with score components.
-func (s *server) query(w http.ResponseWriter, r *http.Request) {
-	serveCheckout(s, w, r, http.StatusOK, (*CheckoutBody).base,
+func (s *server) query(r *http.Request) (any, error) {
+	return serveCheckout(r, http.StatusOK, (*CheckoutBody).base,
 		func(ctx context.Context, _ *CheckoutBody, req *checkout.Request) (*checkout.QueryResult, error) {
 			return s.checkout.Query(ctx, req)
 		})
 }
 
 // assemble serves POST /v1/spaces/{space}/context/assemble.
-func (s *server) assemble(w http.ResponseWriter, r *http.Request) {
-	serveCheckout(s, w, r, http.StatusOK, func(b *AssembleBody) *CheckoutBody { return &b.CheckoutBody },
+func (s *server) assemble(r *http.Request) (any, error) {
+	return serveCheckout(r, http.StatusOK, func(b *AssembleBody) *CheckoutBody { return &b.CheckoutBody },
 		func(ctx context.Context, b *AssembleBody, req *checkout.Request) (*checkout.Assembled, error) {
 			return s.checkout.Assemble(ctx, &checkout.AssembleRequest{Request: *req, WorkingSet: b.WorkingSet})
 		})
@@ -85,8 +82,8 @@ func (s *server) assemble(w http.ResponseWriter, r *http.Request) {
 
 // afterTurn serves POST /v1/spaces/{space}/context/after-turn: append the finished turn, get
 // the next context. The Idempotency-Key header makes a retry append nothing twice.
-func (s *server) afterTurn(w http.ResponseWriter, r *http.Request) {
-	serveCheckout(s, w, r, http.StatusCreated, func(b *AfterTurnBody) *CheckoutBody { return &b.CheckoutBody },
+func (s *server) afterTurn(r *http.Request) (any, error) {
+	return serveCheckout(r, http.StatusCreated, func(b *AfterTurnBody) *CheckoutBody { return &b.CheckoutBody },
 		func(ctx context.Context, b *AfterTurnBody, req *checkout.Request) (*checkout.AfterTurnResult, error) {
 			if len(b.Events) > s.cfg.MaxBatch {
 				return nil, &eventloom.ValidationError{Field: "events", Message: fmt.Sprintf("may hold at most %d events", s.cfg.MaxBatch)}
@@ -110,16 +107,16 @@ func (s *server) afterTurn(w http.ResponseWriter, r *http.Request) {
 }
 
 // handoff serves POST /v1/spaces/{space}/handoff: a bundle another agent can resume from.
-func (s *server) handoff(w http.ResponseWriter, r *http.Request) {
-	serveCheckout(s, w, r, http.StatusOK, func(b *HandoffBody) *CheckoutBody { return &b.CheckoutBody },
+func (s *server) handoff(r *http.Request) (any, error) {
+	return serveCheckout(r, http.StatusOK, func(b *HandoffBody) *CheckoutBody { return &b.CheckoutBody },
 		func(ctx context.Context, b *HandoffBody, req *checkout.Request) (*checkout.Handoff, error) {
 			return s.checkout.HandoffBundle(ctx, &checkout.HandoffRequest{Request: *req, TailEvents: b.TailEvents})
 		})
 }
 
 // cleanupSubagent serves POST /v1/spaces/{space}/subagents/{id}/cleanup.
-func (s *server) cleanupSubagent(w http.ResponseWriter, r *http.Request) {
-	serveCheckout(s, w, r, http.StatusCreated, func(b *CleanupBody) *CheckoutBody { return &b.CheckoutBody },
+func (s *server) cleanupSubagent(r *http.Request) (any, error) {
+	return serveCheckout(r, http.StatusCreated, func(b *CleanupBody) *CheckoutBody { return &b.CheckoutBody },
 		func(ctx context.Context, b *CleanupBody, req *checkout.Request) (*checkout.Cleanup, error) {
 			id, err := pathParam(r, "id", "subagent_id")
 			if err != nil {
@@ -133,21 +130,14 @@ func (s *server) cleanupSubagent(w http.ResponseWriter, r *http.Request) {
 
 // resume serves POST /v1/spaces/{space}/sessions/{session}/resume: append session.resumed
 // and return the recovery packet.
-func (s *server) resume(w http.ResponseWriter, r *http.Request) {
-	space := chi.URLParam(r, "space")
-	if err := eventloom.ValidateSpaceID(space); err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
+func (s *server) resume(r *http.Request) (any, error) {
 	session, err := pathParam(r, "session", "session_id")
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
-	rec, err := s.checkout.Resume(r.Context(), space, session)
+	rec, err := s.checkout.Resume(r.Context(), chi.URLParam(r, "space"), session)
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
-	writeJSON(w, http.StatusCreated, rec)
+	return withStatus(http.StatusCreated, rec), nil
 }

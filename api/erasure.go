@@ -48,23 +48,20 @@ func (s *server) erasureService(r *http.Request) (*erasure.Service, error) {
 
 // erase is POST /v1/spaces/{space}/erasures: erases one event (see package erasure) and
 // answers 201 with the erasure record.
-func (s *server) erase(w http.ResponseWriter, r *http.Request) {
+func (s *server) erase(r *http.Request) (any, error) {
 	var body ErasureBody
-	if err := readJSON(w, r, s.cfg.MaxBodyBytes, &body); err != nil {
-		writeError(w, r, s.logger, err)
-		return
+	if err := readJSON(r, &body); err != nil {
+		return nil, err
 	}
 	svc, err := s.erasureService(r)
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	res, err := svc.Erase(r.Context(), &eventloom.EraseParams{
 		SpaceID: chi.URLParam(r, "space"), Seq: body.Seq, Reason: body.Reason, Actor: body.Actor,
 	})
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
-	writeJSON(w, http.StatusCreated, res)
+	return withStatus(http.StatusCreated, res), nil
 }

@@ -2,8 +2,8 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -11,8 +11,10 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/disclosure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/ingest"
 )
 
 // apiError is an error with its HTTP status and snake_case code.
@@ -48,13 +50,19 @@ func ErrorResponse(err error) (int, ErrorBody) {
 	return ae.status, ErrorBody{Error: ErrorDetail{Code: ae.code, Message: ae.message, Details: ae.details}}
 }
 
-// toAPIError is the one place where errors become HTTP statuses and codes.
+// toAPIError is the one place where errors become HTTP statuses and codes: the domain
+// packages' sentinels and typed errors, the request boundary's, and what is left of Postgres
+// errors (databaseError). Handlers return errors; they never choose a status themselves,
+// except through an *apiError for a condition only the API knows (a batch over MaxBatch).
 func toAPIError(err error) *apiError {
 	var ae *apiError
 	var ve *eventloom.ValidationError
 	var mbe *http.MaxBytesError
 	var be *bodyError
+	var de *ingest.DocumentsError
 	switch {
+	case errors.As(err, &de):
+		return documentsError(de)
 	case errors.As(err, &ae):
 		return ae
 	case errors.As(err, &be):
@@ -83,10 +91,12 @@ func toAPIError(err error) *apiError {
 		return &apiError{status: http.StatusNotFound, code: "entity_not_found", message: err.Error()}
 	case errors.Is(err, eventloom.ErrNotErasable):
 		return &apiError{status: http.StatusConflict, code: "not_erasable", message: err.Error()}
+	case errors.Is(err, disclosure.ErrItemNotFound):
+		return &apiError{status: http.StatusNotFound, code: "item_not_found", message: err.Error(), details: map[string]any{"field": "id"}}
 	case errors.Is(err, eventloom.ErrEventNotFound):
 		return &apiError{status: http.StatusNotFound, code: "event_not_found", message: err.Error()}
 	case errors.Is(err, eventloom.ErrNotFound):
-		return &apiError{status: http.StatusNotFound, code: "space_not_found", message: err.Error()}
+		return &apiError{status: http.StatusNotFound, code: "space_not_found", message: err.Error(), details: map[string]any{"field": "space"}}
 	case errors.Is(err, eventloom.ErrConflict):
 		return &apiError{status: http.StatusConflict, code: "idempotency_conflict", message: err.Error()}
 	case errors.Is(err, context.DeadlineExceeded):
@@ -98,6 +108,21 @@ func toAPIError(err error) *apiError {
 	return &apiError{status: http.StatusInternalServerError, code: "internal", message: "internal error"}
 }
 
+// documentsError maps an ingest that stopped at a document: the cause's status and code, with
+// details saying which document failed (failed_index) and which are in the log (documents).
+func documentsError(de *ingest.DocumentsError) *apiError {
+	cause := toAPIError(de.Err)
+	details := map[string]any{"failed_index": de.Index, "documents": de.Result.Documents}
+	for k, v := range cause.details {
+		details[k] = v
+	}
+	return &apiError{status: cause.status, code: cause.code, details: details, retryAfter: cause.retryAfter,
+		message: fmt.Sprintf("documents[%d]: %s; the %d documents before it are in the log (details.documents), a retry appends only the rest", de.Index, cause.message, de.Index)}
+}
+
+// writeError writes err's status, headers (Retry-After) and error body; a 5xx is logged with
+// the request id. It is the only writer of error bodies: the handlers' adapter (serve) and the
+// middleware that refuse a request call it.
 func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
 	ae := toAPIError(err)
 	status, body := ErrorResponse(ae)
@@ -107,13 +132,5 @@ func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err
 	if status >= 500 {
 		logger.ErrorContext(r.Context(), "request failed", "request_id", middleware.GetReqID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err)
 	}
-	writeJSON(w, status, body)
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
+	_ = writeResponse(w, withStatus(status, body), 0) // an ErrorBody always encodes
 }

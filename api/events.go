@@ -14,99 +14,79 @@ import (
 )
 
 // appendEvents serves POST /v1/spaces/{space}/events: one event (eventloom.NewEvent) or a
-// batch {"events":[...]}, all or nothing.
-func (s *server) appendEvents(w http.ResponseWriter, r *http.Request) {
+// batch {"events":[...]}, all or nothing. 201 with the receipts; 200 when the Idempotency-Key
+// names an earlier append of the same body.
+func (s *server) appendEvents(r *http.Request) (any, error) {
 	space := chi.URLParam(r, "space")
-	if err := eventloom.ValidateSpaceID(space); err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	events, err := eventloom.DecodeAppendBody(body)
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	if len(events) > s.cfg.MaxBatch {
-		writeError(w, r, s.logger, &apiError{status: http.StatusRequestEntityTooLarge, code: "batch_too_large",
+		return nil, &apiError{status: http.StatusRequestEntityTooLarge, code: "batch_too_large",
 			message: fmt.Sprintf("events: a batch may hold at most %d events, got %d", s.cfg.MaxBatch, len(events)),
-			details: map[string]any{"field": "events", "max": s.cfg.MaxBatch, "got": len(events)}})
-		return
+			details: map[string]any{"field": "events", "max": s.cfg.MaxBatch, "got": len(events)}}
 	}
 	admin, err := s.mayAppendPrivileged(r, space, events)
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	res, err := s.store.Append(r.Context(), &eventloom.AppendParams{
 		SpaceID: space, Events: events, IdempotencyKey: r.Header.Get("Idempotency-Key"), Admin: admin,
 	})
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
-	status := http.StatusCreated
 	if res.Replayed {
-		status = http.StatusOK
-	} else {
-		s.metrics.appended.Add(float64(len(res.Receipts)))
+		return res, nil
 	}
-	writeJSON(w, status, res)
+	s.metrics.appended.Add(float64(len(res.Receipts)))
+	return withStatus(http.StatusCreated, res), nil
 }
 
-// replayEvents serves GET /v1/spaces/{space}/events (ReplayQuery): one page of the log.
-func (s *server) replayEvents(w http.ResponseWriter, r *http.Request) {
+// replayEvents serves GET /v1/spaces/{space}/events (ReplayQuery): one page of the log, ended
+// before the response cap with a cursor (boundReplay, fitReplayPage).
+func (s *server) replayEvents(r *http.Request) (any, error) {
 	var q ReplayQuery
 	if err := decodeQuery(r.URL.Query(), &q); err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	p := eventloom.ReplayParams{SpaceID: chi.URLParam(r, "space"), SessionID: q.SessionID,
 		AfterSeq: q.AfterSeq, UntilSeq: q.UntilSeq, RecordedBefore: q.RecordedBefore}
 	if q.Limit != nil {
 		if *q.Limit < 1 || *q.Limit > 1000 {
-			writeError(w, r, s.logger, &eventloom.ValidationError{Field: "limit", Message: "must be an integer between 1 and 1000"})
-			return
+			return nil, &eventloom.ValidationError{Field: "limit", Message: "must be an integer between 1 and 1000"}
 		}
 		p.Limit = int(*q.Limit)
 	}
 	next, err := s.boundReplay(r.Context(), &p, s.cfg.MaxResponseBytes)
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	page, err := s.store.Replay(r.Context(), &p)
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	if next > 0 {
 		page.NextAfterSeq = next
 	}
 	if err := fitReplayPage(page, s.cfg.MaxResponseBytes); err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
-	writeJSON(w, http.StatusOK, page)
+	return page, nil
 }
 
 // verify serves GET /v1/spaces/{space}/verify (VerifyQuery): the chain recomputed.
-func (s *server) verify(w http.ResponseWriter, r *http.Request) {
+func (s *server) verify(r *http.Request) (any, error) {
 	var q VerifyQuery
 	if err := decodeQuery(r.URL.Query(), &q); err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
-	res, err := s.analyticsStore.VerifyWith(r.Context(), chi.URLParam(r, "space"), q.Method)
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	return s.analyticsStore.VerifyWith(r.Context(), chi.URLParam(r, "space"), q.Method)
 }
 
 // mayAppendPrivileged checks the events only an admin may append (redaction.configured):

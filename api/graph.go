@@ -21,43 +21,34 @@ type factsResponse struct {
 }
 
 // listFacts serves GET /v1/spaces/{space}/facts (FactsQuery).
-func (s *server) listFacts(w http.ResponseWriter, r *http.Request) {
+func (s *server) listFacts(r *http.Request) (any, error) {
 	space := chi.URLParam(r, "space")
-	if err := eventloom.ValidateSpaceID(space); err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
 	var q FactsQuery
 	if err := decodeQuery(r.URL.Query(), &q); err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	p := graph.FactsParams{SpaceID: space, Entity: q.Entity, View: graph.ViewCurrent}
 	if q.At != nil && q.AsOfSeq != nil {
-		writeError(w, r, s.logger, &eventloom.ValidationError{Field: "at", Message: "give at most one of at and as_of_seq"})
-		return
+		return nil, &eventloom.ValidationError{Field: "at", Message: "give at most one of at and as_of_seq"}
 	}
 	if q.At != nil {
 		p.View, p.At = graph.ViewAt, *q.At
 	}
 	if q.AsOfSeq != nil {
 		if *q.AsOfSeq < 0 {
-			writeError(w, r, s.logger, &eventloom.ValidationError{Field: "as_of_seq", Message: "must be a non-negative integer"})
-			return
+			return nil, &eventloom.ValidationError{Field: "as_of_seq", Message: "must be a non-negative integer"}
 		}
 		p.View, p.AsOfSeq = graph.ViewAsOf, *q.AsOfSeq
 	}
 	if q.Limit != nil {
 		if *q.Limit < 1 || *q.Limit > 10000 {
-			writeError(w, r, s.logger, &eventloom.ValidationError{Field: "limit", Message: "must be an integer between 1 and 10000"})
-			return
+			return nil, &eventloom.ValidationError{Field: "limit", Message: "must be an integer between 1 and 10000"}
 		}
 		p.Limit = int(*q.Limit)
 	}
 	facts, err := graph.Facts(r.Context(), s.analytics, p)
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	if facts == nil {
 		facts = []graph.Fact{}
@@ -65,14 +56,13 @@ func (s *server) listFacts(w http.ResponseWriter, r *http.Request) {
 	resp := factsResponse{View: p.View, Facts: facts}
 	if q.IncludeInferred {
 		if resp.Inferred, err = graph.InferredFacts(r.Context(), s.analytics, space, p.Entity, p.Limit); err != nil {
-			writeError(w, r, s.logger, err)
-			return
+			return nil, err
 		}
 		if resp.Inferred == nil {
 			resp.Inferred = []graph.InferredFact{}
 		}
 	}
-	writeJSON(w, http.StatusOK, resp)
+	return resp, nil
 }
 
 // entityResponse is the body of GET /v1/spaces/{space}/entities/{entity}.
@@ -83,50 +73,36 @@ type entityResponse struct {
 
 // getEntity serves GET /v1/spaces/{space}/entities/{entity}: the entity (by id or name) and
 // its current facts.
-func (s *server) getEntity(w http.ResponseWriter, r *http.Request) {
+func (s *server) getEntity(r *http.Request) (any, error) {
 	space := chi.URLParam(r, "space")
-	if err := eventloom.ValidateSpaceID(space); err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
 	entity, err := pathParam(r, "entity", "entity")
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	e, err := graph.ResolveEntity(r.Context(), s.analytics, space, entity)
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	facts, err := graph.Facts(r.Context(), s.analytics, graph.FactsParams{SpaceID: space, Entity: e.ID})
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	if facts == nil {
 		facts = []graph.Fact{}
 	}
-	writeJSON(w, http.StatusOK, entityResponse{Entity: e, Facts: facts})
+	return entityResponse{Entity: e, Facts: facts}, nil
 }
 
 // projectionStatus serves GET /v1/spaces/{space}/projection: the space's projection lag.
-func (s *server) projectionStatus(w http.ResponseWriter, r *http.Request) {
-	space := chi.URLParam(r, "space")
-	if err := eventloom.ValidateSpaceID(space); err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	st, err := projection.Lag(r.Context(), s.pool, space)
+func (s *server) projectionStatus(r *http.Request) (any, error) {
+	st, err := projection.Lag(r.Context(), s.pool, chi.URLParam(r, "space"))
 	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
+		return nil, err
 	}
 	if len(st) == 0 {
-		writeError(w, r, s.logger, eventloom.ErrNotFound)
-		return
+		return nil, eventloom.ErrNotFound
 	}
-	writeJSON(w, http.StatusOK, st[0])
+	return st[0], nil
 }
 
 // maxCypherTimeout caps the statement timeout a caller may ask for.
@@ -135,36 +111,23 @@ const maxCypherTimeout = 30 * time.Second
 // cypher serves POST /v1/spaces/{space}/cypher: a read-only Cypher query on the space's AGE
 // graph (graph.Cypher: filtered, sandboxed, rolled back), with a statement timeout (default
 // 5 s, at most 30 s), a row cap and a byte cap.
-func (s *server) cypher(w http.ResponseWriter, r *http.Request) {
-	space := chi.URLParam(r, "space")
-	if err := eventloom.ValidateSpaceID(space); err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
+func (s *server) cypher(r *http.Request) (any, error) {
 	var req CypherBody
-	if err := readJSON(w, r, s.cfg.MaxBodyBytes, &req); err != nil {
-		writeError(w, r, s.logger, err)
-		return
+	if err := readJSON(r, &req); err != nil {
+		return nil, err
 	}
 	timeout := time.Duration(req.TimeoutMS) * time.Millisecond
 	if req.TimeoutMS < 0 || timeout > maxCypherTimeout {
-		writeError(w, r, s.logger, &eventloom.ValidationError{Field: "timeout_ms", Message: "must be between 1 and 30000"})
-		return
+		return nil, &eventloom.ValidationError{Field: "timeout_ms", Message: "must be between 1 and 30000"}
 	}
 	if req.Limit < 0 || req.Limit > 10000 {
-		writeError(w, r, s.logger, &eventloom.ValidationError{Field: "limit", Message: "must be between 1 and 10000"})
-		return
+		return nil, &eventloom.ValidationError{Field: "limit", Message: "must be between 1 and 10000"}
 	}
 	// The values' text may grow when encoded (a vertex's text form becomes a JSON string with
 	// its quotes escaped), so the result stops at half the response cap and is marked
 	// truncated; the response cap stays the backstop.
-	res, err := graph.Cypher(r.Context(), s.analytics, graph.CypherParams{
-		SpaceID: space, Query: req.Query, Columns: req.Columns, Timeout: timeout, Limit: req.Limit,
+	return graph.Cypher(r.Context(), s.analytics, graph.CypherParams{
+		SpaceID: chi.URLParam(r, "space"), Query: req.Query, Columns: req.Columns, Timeout: timeout, Limit: req.Limit,
 		MaxBytes: s.cfg.MaxResponseBytes / 2,
 	})
-	if err != nil {
-		writeError(w, r, s.logger, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
 }

@@ -15,11 +15,11 @@ import (
 	"github.com/zaxy/zaxy/internal/strictjson"
 )
 
-// readJSON decodes a request body of at most limit bytes into dst, refusing unknown fields,
+// readJSON decodes a request body (bounded by serve) into dst, refusing unknown fields,
 // trailing data and what strictjson.Check refuses (duplicate keys, invalid UTF-8, lone
 // surrogate and NUL escapes, numbers Postgres cannot store). Errors name the offending field where there is one.
-func readJSON(w http.ResponseWriter, r *http.Request, limit int64, dst any) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+func readJSON(r *http.Request, dst any) error {
+	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return err
 	}

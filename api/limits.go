@@ -1,13 +1,10 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/go-chi/chi/v5"
@@ -35,35 +32,6 @@ const (
 	retryAfterSeconds          = 1
 	analyticsRetryAfterSeconds = 5
 )
-
-// analyticsSegments are the route segments after /v1/spaces/{space}/ whose requests read
-// broadly (Cypher, the fact and entity lists, the disclosure views, chain verification): they
-// run on the analytics pool and count against the smaller analytics budget.
-var analyticsSegments = map[string]string{
-	"cypher":   http.MethodPost,
-	"facts":    http.MethodGet,
-	"entities": http.MethodGet,
-	"index":    http.MethodGet,
-	"timeline": http.MethodGet,
-	"items":    http.MethodGet,
-	"verify":   http.MethodGet,
-}
-
-// AnalyticsRoute reports whether an operation under /v1/spaces/{space} is an analytics one:
-// Cypher, facts, entities, index, timeline, items or verify. Those run on Config.AnalyticsPool
-// and count against Config.MaxAnalyticsInFlight as well as Config.MaxInFlight.
-func AnalyticsRoute(method, path string) bool {
-	rest, ok := strings.CutPrefix(path, "/v1/spaces/")
-	if !ok {
-		return false
-	}
-	segs := strings.Split(rest, "/")
-	if len(segs) < 2 {
-		return false
-	}
-	m, ok := analyticsSegments[segs[1]]
-	return ok && m == method
-}
 
 // callerKey is whom a request's in-flight budget belongs to: the bearer token's id when auth is
 // on (the request has been authorized, so the id in the token is genuine), else the space.
@@ -122,62 +90,36 @@ func (f *inFlight) release(key string, analytics bool) {
 	}
 }
 
-// limitInFlight is middleware (after authorize) bounding each caller's requests in flight:
-// Config.MaxInFlight in all, Config.MaxAnalyticsInFlight of them analytics ones. A request over
-// a budget is answered at once with 429 too_many_requests and Retry-After; it never queues, so
-// one tenant's slow queries cannot make another's wait behind them in this process.
-func (s *server) limitInFlight(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key := callerKey(r, s.cfg.Auth != nil)
-		// chi routes on the escaped path when there is one; both forms are checked so that no
-		// spelling of an analytics route escapes its budget.
-		analytics := AnalyticsRoute(r.Method, r.URL.Path) || AnalyticsRoute(r.Method, r.URL.EscapedPath())
-		if over := s.inFlight.acquire(key, analytics, s.cfg.MaxInFlight, s.cfg.MaxAnalyticsInFlight); over != "" {
-			limit, after := s.cfg.MaxInFlight, retryAfterSeconds
-			msg := fmt.Sprintf("this caller already has %d requests in flight; retry when one has finished", limit)
-			if over == "analytics" {
-				limit, after = s.cfg.MaxAnalyticsInFlight, analyticsRetryAfterSeconds
-				msg = fmt.Sprintf("this caller already has %d analytics requests (cypher, facts, entities, index, timeline, items, verify) in flight; retry when one has finished", limit)
+// limitInFlight returns middleware (after authorize) bounding each caller's requests in
+// flight: Config.MaxInFlight in all and, for a route of kind analytics,
+// Config.MaxAnalyticsInFlight of them analytics ones. A request over a budget is answered at
+// once with 429 too_many_requests and Retry-After; it never queues, so one tenant's slow
+// queries cannot make another's wait behind them in this process.
+func (s *server) limitInFlight(kind routeKind) func(http.Handler) http.Handler {
+	isAnalytics := kind == analytics
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			key := callerKey(r, s.cfg.Auth != nil)
+			if over := s.inFlight.acquire(key, isAnalytics, s.cfg.MaxInFlight, s.cfg.MaxAnalyticsInFlight); over != "" {
+				writeError(w, r, s.logger, tooManyRequests(over, s.cfg.MaxInFlight, s.cfg.MaxAnalyticsInFlight))
+				return
 			}
-			w.Header().Set("Retry-After", strconv.Itoa(after))
-			writeError(w, r, s.logger, &apiError{status: http.StatusTooManyRequests, code: "too_many_requests", message: msg,
-				details: map[string]any{"budget": over, "limit": limit, "retry_after_seconds": after}})
-			return
-		}
-		defer s.inFlight.release(key, analytics)
-		next.ServeHTTP(w, r)
-	})
+			defer s.inFlight.release(key, isAnalytics)
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
-// capResponse is middleware bounding every response body under /v1/spaces/{space} to
-// Config.MaxResponseBytes. It holds the response until the handler returns: one that fits is
-// sent as written; one that would pass the cap is dropped (the handler's further writes fail,
-// which stops its encoder) and answered with 413 response_too_large instead. Handlers that can
-// page (replay) trim their page to fit first and carry a cursor, so they never reach this.
-// Routes that append (ScopeFor write) are left alone: their receipts grow only with the body,
-// which MaxBodyBytes bounds, and a 413 after the append committed would hide a write that
-// happened.
-func (s *server) capResponse(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ScopeFor(r.Method, r.URL.Path) == auth.ScopeWrite {
-			next.ServeHTTP(w, r)
-			return
-		}
-		cw := &cappedWriter{ResponseWriter: w, limit: s.cfg.MaxResponseBytes, header: http.Header{}}
-		next.ServeHTTP(cw, r)
-		if cw.over {
-			writeError(w, r, s.logger, responseTooLarge(s.cfg.MaxResponseBytes, ""))
-			return
-		}
-		for k, v := range cw.header {
-			w.Header()[k] = v
-		}
-		if cw.status == 0 {
-			cw.status = http.StatusOK
-		}
-		w.WriteHeader(cw.status)
-		_, _ = w.Write(cw.buf.Bytes())
-	})
+// tooManyRequests is the 429 for a caller over its budget over ("requests" or "analytics").
+func tooManyRequests(over string, maxAll, maxAnalytics int) *apiError {
+	limit, after := maxAll, retryAfterSeconds
+	msg := fmt.Sprintf("this caller already has %d requests in flight; retry when one has finished", limit)
+	if over == "analytics" {
+		limit, after = maxAnalytics, analyticsRetryAfterSeconds
+		msg = fmt.Sprintf("this caller already has %d analytics requests (cypher, facts, entities, index, timeline, items, verify) in flight; retry when one has finished", limit)
+	}
+	return &apiError{status: http.StatusTooManyRequests, code: "too_many_requests", message: msg, retryAfter: after,
+		details: map[string]any{"budget": over, "limit": limit, "retry_after_seconds": after}}
 }
 
 // responseTooLarge is the 413 for a response that would pass limit bytes; field, when set, is
@@ -189,37 +131,6 @@ func responseTooLarge(limit int64, field string) *apiError {
 		d["field"] = field
 	}
 	return &apiError{status: http.StatusRequestEntityTooLarge, code: "response_too_large", message: msg, details: d}
-}
-
-// cappedWriter buffers a response up to limit bytes and notes when it would pass them.
-type cappedWriter struct {
-	http.ResponseWriter
-	header http.Header
-	limit  int64
-	status int
-	buf    bytes.Buffer
-	over   bool
-}
-
-// errResponseTooLarge is what a write past the cap returns to the handler.
-var errResponseTooLarge = fmt.Errorf("response passes the byte limit")
-
-func (c *cappedWriter) Header() http.Header { return c.header }
-
-func (c *cappedWriter) WriteHeader(status int) {
-	if c.status == 0 {
-		c.status = status
-	}
-}
-
-func (c *cappedWriter) Write(b []byte) (int, error) {
-	c.WriteHeader(http.StatusOK)
-	if c.over || int64(c.buf.Len()+len(b)) > c.limit {
-		c.over = true
-		c.buf = bytes.Buffer{}
-		return 0, errResponseTooLarge
-	}
-	return c.buf.Write(b)
 }
 
 // pageOverheadBytes is what a page's envelope ({"events":[...],"next_after_seq":N} and the
@@ -261,15 +172,12 @@ func eventTooLarge(seq, limit int64) *apiError {
 
 var qReplayFit = zsql.Query("api/replay_fit")
 
-// boundReplay narrows a replay before its rows are read, so that a page of large events is
+// boundReplay narrows a replay (of a space validSpace has checked) before its rows are read, so that a page of large events is
 // never loaded past the response cap: it measures the stored size of the rows the page would
 // hold and, when they would pass limit bytes, ends the page at the last row that fits
 // (p.UntilSeq, p.Limit). It returns the cursor of the rest (0 when the page is whole).
 // fitReplayPage then trims to the exact encoded size.
 func (s *server) boundReplay(ctx context.Context, p *eventloom.ReplayParams, limit int64) (int64, error) {
-	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
-		return 0, err
-	}
 	if p.AfterSeq < 0 || p.UntilSeq < 0 {
 		return 0, nil // the store refuses them, naming the field
 	}

@@ -49,6 +49,9 @@ func ValidateIdempotencyKey(key string) error {
 }
 
 // Validate checks one event; field names in errors are prefixed with path (e.g. "events[3].").
+// It first completes the event's data as its type allows (vocab.Complete: a message whose actor
+// is user, assistant, system or tool gets that data.role when it has none), so the event that
+// is stored, and hashed, says it.
 func (e *NewEvent) Validate(path string) error {
 	switch {
 	case e.Type == "":
@@ -78,6 +81,7 @@ func (e *NewEvent) Validate(path string) error {
 	if err := checkObject(path+"cues", e.Cues); err != nil {
 		return err
 	}
+	e.Data = vocab.Complete(e.Type, e.Actor, e.Data)
 	var fe *vocab.FieldError
 	if errors.As(vocab.Validate(e.Type, e.Content, e.Data), &fe) {
 		return invalid(path+fe.Field, "%s", fe.Message)

@@ -41,7 +41,7 @@ var argDocs = map[string]string{
 	"outcome":         "How the subagent ended.",
 	"summary":         "The subagent's own account of what it did, kept in the cleanup event.",
 	"subagent_id":     "The subagent's id, 1-128 characters.",
-	"type":            "The event type, dotted lowercase: message, note, fact.asserted, fact.retracted, decision.recorded, task.updated, preference.stated, tool_call.completed, ... Typed events need their data fields (message: {\"role\":\"user\"}; fact.asserted: {\"subject\",\"predicate\",\"object\" or \"value\"}; decision.recorded: {\"decision\"}; task.updated: {\"task_id\",\"status\"}).",
+	"type":            "The event type, dotted lowercase: message, note, fact.asserted, fact.retracted, decision.recorded, task.updated, preference.stated, tool_call.completed, ... Typed events need their data fields (message: {\"role\":\"user\"}, or an actor of user, assistant, system or tool; fact.asserted: {\"subject\",\"predicate\",\"object\" or \"value\"}; decision.recorded: {\"decision\"}; task.updated: {\"task_id\",\"status\"}).",
 	"content":         "The event's text.",
 	"actor":           "Who or what produced it (user, assistant, a tool or agent name).",
 	"occurred_at":     "When it happened (RFC 3339); default now.",

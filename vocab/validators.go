@@ -40,6 +40,10 @@ func first(errs ...*FieldError) *FieldError {
 }
 
 func validateMessage(o *object, content string) *FieldError {
+	if _, ok := o.raw("role"); !ok {
+		return fieldErr("data.role", `is required: one of %s, as in "data": {"role": "user"} (an actor of user, assistant, system or tool sets it)`,
+			strings.Join(MessageRoles, ", "))
+	}
 	_, e1 := o.enum("role", required, MessageRoles)
 	_, e2 := o.str("name", optional, maxNameLen)
 	if fe := first(e1, e2); fe != nil {

@@ -1,0 +1,83 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+)
+
+// handlerFunc is how every API operation is written: it reads the request and returns what to
+// answer, or an error. The value is written as a JSON body with 200, or, when it is a
+// *response, with that response's status and headers; the error is mapped by toAPIError and
+// written as the error body. A handler never writes to the connection itself: serve does,
+// in one place. The request body is already bounded by Config.MaxBodyBytes, and the space in
+// the path (under /v1/spaces/{space}) already validated.
+type handlerFunc func(s *server, r *http.Request) (any, error)
+
+// response is a handler's answer when a JSON body with 200 is not all of it: another status
+// (201 for an append) or headers (Location, Retry-After), with the body to encode.
+type response struct {
+	status int
+	header http.Header
+	body   any
+}
+
+// withStatus answers body with status.
+func withStatus(status int, body any) *response { return &response{status: status, body: body} }
+
+// serve adapts h to http.Handler: it bounds the request body to Config.MaxBodyBytes, calls h
+// and writes its answer (writeResponse) or its error (writeError). capBytes, when positive,
+// caps the encoded body: an answer that would pass it is replaced by 413 response_too_large
+// (the reads under /v1/spaces/{space}; routes that change the log pass 0, since their answer
+// is bounded by their body and a 413 after the change committed would hide it).
+func (s *server) serve(h handlerFunc, capBytes int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil && r.Body != http.NoBody {
+			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+		}
+		v, err := h(s, r)
+		if err == nil {
+			err = writeResponse(w, v, capBytes)
+		}
+		if err != nil {
+			writeError(w, r, s.logger, err)
+		}
+	})
+}
+
+// writeResponse writes v (a *response, or a body for 200) as JSON. It encodes the whole body
+// before writing anything, so that a body past capBytes (when positive), or one that cannot be
+// encoded, is returned as an error for the caller to answer instead.
+func writeResponse(w http.ResponseWriter, v any, capBytes int64) error {
+	status, header := http.StatusOK, http.Header(nil)
+	if resp, ok := v.(*response); ok {
+		status, header, v = resp.status, resp.header, resp.body
+	}
+	b, err := encodeJSON(v)
+	if err != nil {
+		return err
+	}
+	if capBytes > 0 && int64(len(b)) > capBytes {
+		return responseTooLarge(capBytes, "")
+	}
+	for k, vs := range header {
+		w.Header()[k] = vs
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+	return nil
+}
+
+// encodeJSON is v as the API writes it: no HTML escaping, one trailing newline.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,122 @@
+package api
+
+import (
+	"net/http"
+	"sync"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/zaxy/zaxy/auth"
+)
+
+// spacePrefix is where every operation on a space is mounted.
+const spacePrefix = "/v1/spaces/{space}"
+
+// routeKind says which in-flight budget (and which pool) an operation under spacePrefix uses.
+type routeKind int
+
+const (
+	// everyday operations (appends, replay, checkout) count against Config.MaxInFlight only.
+	everyday routeKind = iota
+	// analytics operations read broadly (Cypher, facts, entities, the disclosure views, chain
+	// verification): they run on Config.AnalyticsPool and also count against
+	// Config.MaxAnalyticsInFlight.
+	analytics
+)
+
+// spaceRoute is one operation under spacePrefix and everything the server needs to know to
+// guard it: the scope a token must have, its in-flight budget and the handler.
+type spaceRoute struct {
+	method, pattern string
+	scope           string
+	kind            routeKind
+	handle          handlerFunc
+}
+
+// spaceRoutes are the operations under /v1/spaces/{space}, each declared with the scope it
+// needs. This table is the only place a route's scope is decided: NewHandler registers each
+// route behind authorize(scope), ScopeFor reads it for the MCP capabilities, and a test walks
+// the router and fails when an operation that is not a GET can be called with a read token.
+// A route that appends or erases (scope write or admin) is also left out of the response cap.
+var spaceRoutes = []spaceRoute{
+	// method, pattern (under spacePrefix), scope, kind, handler
+	{http.MethodPost, "/events", auth.ScopeWrite, everyday, (*server).appendEvents},
+	{http.MethodGet, "/events", auth.ScopeRead, everyday, (*server).replayEvents},
+	{http.MethodPost, "/erasures", auth.ScopeAdmin, everyday, (*server).erase},
+	{http.MethodGet, "/verify", auth.ScopeRead, analytics, (*server).verify},
+	{http.MethodPost, "/documents", auth.ScopeWrite, everyday, (*server).ingestDocuments},
+	{http.MethodPost, "/transcripts", auth.ScopeWrite, everyday, (*server).ingestTranscript},
+	{http.MethodGet, "/facts", auth.ScopeRead, analytics, (*server).listFacts},
+	{http.MethodGet, "/entities/{entity}", auth.ScopeRead, analytics, (*server).getEntity},
+	{http.MethodGet, "/projection", auth.ScopeRead, everyday, (*server).projectionStatus},
+	{http.MethodPost, "/cypher", auth.ScopeRead, analytics, (*server).cypher},
+	{http.MethodGet, "/index", auth.ScopeRead, analytics, (*server).index},
+	{http.MethodGet, "/timeline", auth.ScopeRead, analytics, (*server).timeline},
+	{http.MethodGet, "/items/{id}", auth.ScopeRead, analytics, (*server).item},
+	{http.MethodPost, "/checkout", auth.ScopeRead, everyday, (*server).checkoutPacket},
+	{http.MethodPost, "/query", auth.ScopeRead, everyday, (*server).query},
+	{http.MethodPost, "/context/assemble", auth.ScopeRead, everyday, (*server).assemble},
+	{http.MethodPost, "/context/after-turn", auth.ScopeWrite, everyday, (*server).afterTurn},
+	{http.MethodPost, "/handoff", auth.ScopeRead, everyday, (*server).handoff},
+	{http.MethodPost, "/subagents/{id}/cleanup", auth.ScopeWrite, everyday, (*server).cleanupSubagent},
+	{http.MethodPost, "/sessions/{session}/resume", auth.ScopeWrite, everyday, (*server).resume},
+}
+
+// capped reports whether the route's response is held to Config.MaxResponseBytes: reads are;
+// routes that change the log are not.
+func (rt *spaceRoute) capped() bool { return rt.scope == auth.ScopeRead }
+
+// mountSpaceRoutes registers spaceRoutes on r (mounted at spacePrefix). Each route runs, in
+// order: authorize with its scope (so a request for a space the token does not reach learns
+// nothing about it, not even whether its id is valid), requireJSON, limitInFlight with its
+// budget, validSpace, and the handler through serve. A path under the prefix that matches no
+// route, or not with this method, is answered 404 or 405 after a read-scope check.
+func (s *server) mountSpaceRoutes(r chi.Router) {
+	guard := s.authorize(auth.ScopeRead)
+	r.NotFound(guard(http.HandlerFunc(s.routeNotFound)).ServeHTTP)
+	r.MethodNotAllowed(guard(http.HandlerFunc(s.methodNotAllowed)).ServeHTTP)
+	for i := range spaceRoutes {
+		rt := &spaceRoutes[i]
+		var capBytes int64
+		if rt.capped() {
+			capBytes = s.cfg.MaxResponseBytes
+		}
+		r.With(s.authorize(rt.scope), s.requireJSON, s.limitInFlight(rt.kind), s.validSpace).
+			Method(rt.method, rt.pattern, s.serve(rt.handle, capBytes))
+	}
+}
+
+// routeIndex finds the declared route of a method and a path under /v1/spaces (a concrete
+// path or the pattern itself, "/v1/spaces/{space}/entities/{entity}"), matched as chi does.
+var routeIndex = sync.OnceValue(func() func(method, path string) *spaceRoute {
+	mux := chi.NewRouter()
+	byPattern := map[string]*spaceRoute{}
+	for i := range spaceRoutes {
+		rt := &spaceRoutes[i]
+		mux.Method(rt.method, spacePrefix+rt.pattern, http.NotFoundHandler())
+		byPattern[rt.method+" "+spacePrefix+rt.pattern] = rt
+	}
+	return func(method, path string) *spaceRoute {
+		pattern := mux.Find(chi.NewRouteContext(), method, path)
+		return byPattern[method+" "+pattern]
+	}
+})
+
+// ScopeFor is the scope the operation method path needs, as spaceRoutes declares it: path is
+// under /v1/spaces/{space}, concrete or the pattern itself ("/v1/spaces/{space}/events").
+// It is "" for a path that is no operation.
+func ScopeFor(method, path string) string {
+	if rt := routeIndex()(method, path); rt != nil {
+		return rt.scope
+	}
+	return ""
+}
+
+// AnalyticsRoute reports whether an operation under /v1/spaces/{space} is an analytics one, as
+// spaceRoutes declares it: Cypher, facts, entities, index, timeline, items or verify. Those run
+// on Config.AnalyticsPool and count against Config.MaxAnalyticsInFlight as well as
+// Config.MaxInFlight.
+func AnalyticsRoute(method, path string) bool {
+	rt := routeIndex()(method, path)
+	return rt != nil && rt.kind == analytics
+}
