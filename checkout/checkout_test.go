@@ -88,6 +88,10 @@ func TestCheckout_CitesEveryClaimWithinBudget(t *testing.T) {
 	for _, budget := range []int{200, 500, 2000} {
 		p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "why did the deploy fail with a timeout?", MaxTokens: budget, SessionID: "s1"})
 		require.NoError(t, err)
+		for name, l := range p.Diagnostics.Lanes {
+			require.Empty(t, l.Error, "lane %s", name)
+		}
+		require.Positive(t, p.Diagnostics.Lanes[checkout.LaneRecent].Count, "the session's recent events are a lane")
 		require.LessOrEqual(t, p.Budget.Used, budget, "budget %d", budget)
 		require.Equal(t, checkout.EstimateTokens(p.Text), p.Budget.Used)
 		n := 0

@@ -206,12 +206,8 @@ func (s *Service) laneRecent(ctx context.Context, q querier, r *Request, asOf ti
 		return res
 	}
 	var seq int64
-	var role, speaker string
-	named, asked := newSpeakerNamer(r.Query), speakerOf(r.Query)
-	_, res.err = pgx.ForEachRow(rows, []any{&seq, &role, &speaker}, func() error {
-		if named.names(speaker) || (asked != "" && role == asked) {
-			res.items = append(res.items, projection.EventItemID(seq))
-		}
+	_, res.err = pgx.ForEachRow(rows, []any{&seq}, func() error {
+		res.items = append(res.items, projection.EventItemID(seq))
 		return nil
 	})
 	return res
