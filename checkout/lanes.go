@@ -61,9 +61,10 @@ func queryKeys(query string) []string {
 	return keys
 }
 
-// speakerWindow is how many of a space's latest events the exact lane reads for the names
-// that speak in it (their actor and data.name), which are no entity matches.
-const speakerWindow = 1000
+// speakerTail is how many of a space's events past the projection watermark the exact lane
+// reads for the names that speak in them (their actor and data.name), which are no entity
+// matches; the projected events' speakers are in speaker_names (lane_exact.sql).
+const speakerTail = 1000
 
 // stopword holds single words never worth an exact entity match.
 var stopword = map[string]bool{}
@@ -80,7 +81,7 @@ func init() {
 
 func (s *Service) laneExact(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
 	res := laneResult{name: LaneExact}
-	rows, err := q.Query(ctx, sql.Query("checkout/lane_exact"), r.SpaceID, queryKeys(r.Query), asOf, laneK, speakerWindow)
+	rows, err := q.Query(ctx, sql.Query("checkout/lane_exact"), r.SpaceID, queryKeys(r.Query), asOf, laneK, speakerTail)
 	if err != nil {
 		res.err = err
 		return res
