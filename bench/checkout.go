@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -59,6 +60,13 @@ type CheckoutOptions struct {
 	Notices io.Writer
 	// Logger receives the store's and the projector's logs.
 	Logger *slog.Logger
+	// EfSearch, when not 0, is the vector lane's hnsw.ef_search (checkout.Config.EfSearch).
+	EfSearch int
+	// Items, when set, receives each query's ranked item ids as a JSON line: the packet's, in
+	// tier order, and the raw query's, so two builds can be shown to rank alike.
+	Items io.Writer
+	// CPUProfile, when set, receives a Go CPU profile of the timed queries.
+	CPUProfile io.Writer
 }
 
 // Validate names the first option out of range or missing.
@@ -68,6 +76,8 @@ func (o CheckoutOptions) Validate() error {
 		return fmt.Errorf("Memories must be at least 100, got %d", o.Memories)
 	case o.Queries < 10:
 		return fmt.Errorf("Queries must be at least 10, got %d", o.Queries)
+	case o.EfSearch < 0 || o.EfSearch > 1000:
+		return fmt.Errorf("EfSearch must be between 1 and 1000 (0: the default), got %d", o.EfSearch)
 	case o.Embedder == nil:
 		return errors.New("Embedder is required")
 	case o.OpenPool == nil:
@@ -138,7 +148,17 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 			return nil, err
 		}
 	}
-	svc := checkout.New(store, checkout.Config{Embedder: provider, Logger: logger})
+	svc := checkout.New(store, checkout.Config{Embedder: provider, EfSearch: o.EfSearch, Logger: logger})
+	var items *json.Encoder
+	if o.Items != nil {
+		items = json.NewEncoder(o.Items)
+	}
+	if o.CPUProfile != nil {
+		if err := pprof.StartCPUProfile(o.CPUProfile); err != nil {
+			return nil, err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var co, qu []time.Duration
 	for i := 0; i < q; i++ {
 		query := texts[n+i]
@@ -152,15 +172,42 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 			rep.LaneMS[name] += l.MS / float64(q)
 		}
 		t0 = time.Now()
-		if _, err := svc.Query(ctx, &checkout.Request{SpaceID: checkoutBenchSpace, Query: query, Limit: 20}); err != nil {
+		res, err := svc.Query(ctx, &checkout.Request{SpaceID: checkoutBenchSpace, Query: query, Limit: 20})
+		if err != nil {
 			return nil, err
 		}
 		qu = append(qu, time.Since(t0))
+		if items != nil {
+			if err := items.Encode(rankedItems(query, p, res)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	rep.CheckoutP50MS, rep.CheckoutP95MS = p50p95(co)
 	rep.QueryP50MS, rep.QueryP95MS = p50p95(qu)
 	rep.LoadAverage = loadAverage()
 	return rep, nil
+}
+
+// checkoutItems is one line of CheckoutOptions.Items: a query's ranked item ids.
+type checkoutItems struct {
+	Query  string   `json:"query"`
+	Packet []string `json:"packet"`
+	Ranked []string `json:"ranked"`
+}
+
+// rankedItems lists the item ids of a checkout packet (in tier order) and a raw query result.
+func rankedItems(query string, p *checkout.Packet, res *checkout.QueryResult) checkoutItems {
+	line := checkoutItems{Query: query}
+	for _, t := range p.Tiers {
+		for _, it := range t.Items {
+			line.Packet = append(line.Packet, it.ItemID)
+		}
+	}
+	for _, it := range res.Items {
+		line.Ranked = append(line.Ranked, it.ItemID)
+	}
+	return line
 }
 
 // checkoutBenchSpace is the space zaxy bench checkout loads.

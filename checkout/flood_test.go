@@ -90,3 +90,31 @@ func TestQuery_ASpeakersNameAloneMakesNoCandidate(t *testing.T) {
 	require.Contains(t, res.Items[0].Text, "Maren")
 	require.Contains(t, res.Items[0].Components, checkout.LaneExact)
 }
+
+// TestQuery_ASpeakerIsKnownBeforeAndAfterProjection: the exact lane knows a space's speakers
+// from the speaker_names projection and, for events the projector has not reached yet, from
+// the log itself, so a name stops matching as an entity the moment its first turn is
+// appended, and stays a speaker however many events follow.
+func TestQuery_ASpeakerIsKnownBeforeAndAfterProjection(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.append(t, "late", msg("s1", "user", "Yesterday Maren repainted the lighthouse model."))
+	f.index(t, "late")
+	q := &checkout.Request{SpaceID: "late", Query: "What did Maren paint?", Purpose: checkout.PurposeGeneral}
+	res, err := f.svc.Query(ctx, q)
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Lanes[checkout.LaneExact].Count, "nobody speaks as Maren yet: the name matches")
+
+	f.append(t, "late", eventloom.NewEvent{Type: "message", SessionID: "s2", Actor: "Maren", Content: "Hello again.",
+		Data: json.RawMessage(`{"role":"user","name":"Maren"}`)})
+	res, err = f.svc.Query(ctx, q)
+	require.NoError(t, err)
+	require.Positive(t, res.ProjectionLag)
+	require.Zero(t, res.Lanes[checkout.LaneExact].Count, "a speaker of an event not yet projected")
+
+	f.index(t, "late")
+	res, err = f.svc.Query(ctx, q)
+	require.NoError(t, err)
+	require.Zero(t, res.ProjectionLag)
+	require.Zero(t, res.Lanes[checkout.LaneExact].Count, "a speaker of a projected event")
+}

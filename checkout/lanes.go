@@ -61,9 +61,10 @@ func queryKeys(query string) []string {
 	return keys
 }
 
-// speakerWindow is how many of a space's latest events the exact lane reads for the names
-// that speak in it (their actor and data.name), which are no entity matches.
-const speakerWindow = 1000
+// speakerTail is how many of a space's events past the projection watermark the exact lane
+// reads for the names that speak in them (their actor and data.name), which are no entity
+// matches; the projected events' speakers are in speaker_names (lane_exact.sql).
+const speakerTail = 1000
 
 // stopword holds single words never worth an exact entity match.
 var stopword = map[string]bool{}
@@ -78,26 +79,34 @@ func init() {
 	}
 }
 
-func (s *Service) laneExact(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
+// batcher runs a pipelined batch of queries: a pool, a connection or a transaction.
+type batcher interface {
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// laneExact runs lane_exact.sql with a generic plan (generic_plan.sql): planning it for each
+// query's array of candidate keys cost about as much as running it. One round trip.
+func (s *Service) laneExact(ctx context.Context, q batcher, r *Request, asOf time.Time) laneResult {
 	res := laneResult{name: LaneExact}
-	rows, err := q.Query(ctx, sql.Query("checkout/lane_exact"), r.SpaceID, queryKeys(r.Query), asOf, laneK, speakerWindow)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	seen := map[string]bool{}
-	var item, entity string
-	var spec float64
-	_, res.err = pgx.ForEachRow(rows, []any{&item, &entity, &spec}, func() error {
-		res.items = append(res.items, item)
-		res.scales = append(res.scales, spec)
-		if !seen[entity] {
-			seen[entity] = true
-			res.entities = append(res.entities, entity)
-			res.specs = append(res.specs, spec)
-		}
-		return nil
+	b := &pgx.Batch{}
+	b.Queue(sql.Query("checkout/generic_plan"))
+	b.Queue(sql.Query("checkout/lane_exact"), r.SpaceID, queryKeys(r.Query), asOf, laneK, speakerTail).Query(func(rows pgx.Rows) error {
+		seen := map[string]bool{}
+		var item, entity string
+		var spec float64
+		_, err := pgx.ForEachRow(rows, []any{&item, &entity, &spec}, func() error {
+			res.items = append(res.items, item)
+			res.scales = append(res.scales, spec)
+			if !seen[entity] {
+				seen[entity] = true
+				res.entities = append(res.entities, entity)
+				res.specs = append(res.specs, spec)
+			}
+			return nil
+		})
+		return err
 	})
+	res.err = q.SendBatch(ctx, b).Close()
 	return res
 }
 

@@ -120,17 +120,18 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	if rk.purpose == "" {
 		rk.purpose, rk.purposeInferred = InferPurpose(r.Query), true
 	}
-	if err := s.requireSpace(ctx, r.SpaceID); err != nil {
-		return nil, err
-	}
 	// The lanes run concurrently, each on its own pooled connection (the graph lane after the
-	// exact lane, whose entities it starts from).
+	// exact lane, whose entities it starts from). Whether the space exists is asked alongside
+	// them, and the question's time windows are read meanwhile (both are checked after the
+	// lanes), so neither adds to the checkout's critical path.
 	var (
-		mu      sync.Mutex
-		wg      sync.WaitGroup
-		results []laneResult
-		exact   laneResult
-		recent  laneResult
+		mu       sync.Mutex
+		wg       sync.WaitGroup
+		results  []laneResult
+		exact    laneResult
+		recent   laneResult
+		spaceErr error
+		when     timeWindows
 	)
 	record := func(res laneResult, start time.Time) laneResult {
 		res.took = time.Since(start)
@@ -157,6 +158,8 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		}
 		return false
 	}
+	launch(func() { spaceErr = s.requireSpace(ctx, r.SpaceID) })
+	launch(func() { when = parseTimeWindows(r.Query, rk.asOf) })
 	if !off(LaneVector) {
 		if s.cfg.Embedder == nil {
 			rk.lanes[LaneVector] = LaneStat{Off: true, Error: "no embedder configured"}
@@ -216,6 +219,9 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		}
 	})
 	wg.Wait()
+	if spaceErr != nil {
+		return nil, spaceErr
+	}
 	if sideErr != nil {
 		return nil, fmt.Errorf("checkout %q: %w", r.SpaceID, sideErr)
 	}
@@ -264,7 +270,6 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	// never surfaces.
 	kept := rk.fused[:0]
 	rk.speaker = speakerOf(r.Query)
-	when := parseTimeWindows(r.Query, rk.asOf)
 	named := newSpeakerNamer(r.Query)
 	for _, c := range rk.fused {
 		it := rk.items[c.itemID]

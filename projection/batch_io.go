@@ -145,8 +145,9 @@ func (s *batchState) loadFacts(ctx context.Context, tx pgx.Tx, subjects, predica
 	return nil
 }
 
-// write stores everything the batch changed and moves the watermark, in one round trip.
-func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age bool, lastSeq int64, lastHash []byte) error {
+// write stores everything the batch (the events after afterSeq up to lastSeq) changed and
+// moves the watermark, in one round trip.
+func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age bool, afterSeq, lastSeq int64, lastHash []byte) error {
 	b := &pgx.Batch{}
 	s.queueEntities(b)
 	s.queueFacts(b)
@@ -180,6 +181,7 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 		}
 		b.Queue(sql.Query("projection/items_insert"), s.space, tsConfig, ids, kinds, seqs, types, sessions, times, texts)
 	}
+	b.Queue(sql.Query("projection/speakers_insert"), s.space, afterSeq, lastSeq)
 	b.Queue(sql.Query("projection/watermark_set"), s.space, lastSeq, lastHash)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("write projections: %w", err)

@@ -189,7 +189,7 @@ func (p *Projector) projectBatchTx(ctx context.Context, tx pgx.Tx, space string,
 		st.apply(&events[i], &fxs[i])
 	}
 	lastEvent := events[len(events)-1]
-	if err := st.write(ctx, tx, p.cfg.TextSearchConfig, p.age, lastEvent.Seq, lastEvent.Hash); err != nil {
+	if err := st.write(ctx, tx, p.cfg.TextSearchConfig, p.age, wm, lastEvent.Seq, lastEvent.Hash); err != nil {
 		return 0, 0, err
 	}
 	return len(events), lastEvent.Seq, nil

@@ -122,6 +122,8 @@ type Checksum struct {
 	Items         int64  `json:"items"`
 	// Terms counts the space's distinct lexemes (rows of term_stats).
 	Terms int64 `json:"terms"`
+	// Speakers counts the names that speak in the space (rows of speaker_names).
+	Speakers int64 `json:"speakers"`
 }
 
 // Checksum digests space's projections (every row except embeddings, which are computed
@@ -130,7 +132,7 @@ type Checksum struct {
 func (p *Projector) Checksum(ctx context.Context, space string) (*Checksum, error) {
 	c := &Checksum{SpaceID: space}
 	err := pgx.BeginTxFunc(ctx, p.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, sql.Query("projection/checksum"), space).Scan(&c.Digest, &c.Entities, &c.Mentions, &c.Facts, &c.Invalidations, &c.Items, &c.Terms)
+		return tx.QueryRow(ctx, sql.Query("projection/checksum"), space).Scan(&c.Digest, &c.Entities, &c.Mentions, &c.Facts, &c.Invalidations, &c.Items, &c.Terms, &c.Speakers)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("checksum %q: %w", space, err)

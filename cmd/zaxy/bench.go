@@ -75,11 +75,14 @@ func (c *benchAppendCmd) run(ctx context.Context, env *env) error {
 }
 
 // benchCheckoutCmd: zaxy bench checkout [--memories N] [--queries Q] [--corpus FILE] [--keep]
-// [--reuse URL] [--json]; package bench's Checkout with the configured embedder (the hashing
-// one when embedding is off), so its query embedding is timed.
+// [--reuse URL] [--items FILE] [--cpuprofile FILE] [--ef-search N] [--json]; package bench's
+// Checkout with the configured embedder (the hashing one when embedding is off), so its query
+// embedding is timed.
 type benchCheckoutCmd struct {
-	o      bench.CheckoutOptions
-	asJSON bool
+	o          bench.CheckoutOptions
+	asJSON     bool
+	items      string
+	cpuProfile string
 }
 
 func (c *benchCheckoutCmd) flags(fs *flag.FlagSet, _ *config) {
@@ -89,6 +92,9 @@ func (c *benchCheckoutCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
 	fs.BoolVar(&c.o.Keep, "keep", false, "keep the scratch database and print its URL (for --reuse)")
 	fs.StringVar(&c.o.Reuse, "reuse", "", "URL of a database a --keep run loaded: time the queries only")
+	fs.StringVar(&c.items, "items", "", "write each query's ranked item ids (packet and raw query) as JSON lines to this file")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the timed queries to this file")
+	fs.IntVar(&c.o.EfSearch, "ef-search", 0, "the vector lane's hnsw.ef_search (0: checkout's default, 100)")
 }
 
 func (c *benchCheckoutCmd) validate(args []string) error {
@@ -97,6 +103,8 @@ func (c *benchCheckoutCmd) validate(args []string) error {
 		return fmt.Errorf("--memories must be at least 100, got %d", c.o.Memories)
 	case c.o.Queries < 10:
 		return fmt.Errorf("--queries must be at least 10, got %d", c.o.Queries)
+	case c.o.EfSearch < 0 || c.o.EfSearch > 1000:
+		return fmt.Errorf("--ef-search must be between 1 and 1000 (0: the default), got %d", c.o.EfSearch)
 	}
 	return noArgs(args)
 }
@@ -110,6 +118,22 @@ func (c *benchCheckoutCmd) run(ctx context.Context, env *env) error {
 		return err
 	}
 	c.o.OpenPool, c.o.Notices, c.o.Logger = newPool, env.stderr, env.logger
+	if c.items != "" {
+		f, err := os.Create(c.items)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		c.o.Items = f
+	}
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		c.o.CPUProfile = f
+	}
 	rep, err := bench.Checkout(ctx, env.cfg.databaseURL, c.o)
 	if err != nil {
 		return err

@@ -4,15 +4,21 @@
 -- to [0, 1]: ln(N/df)/ln(N), N the space's items and df the entity's mentions (1 for an
 -- entity named once, 0 for one named in every item). N is the latest projected item's seq:
 -- an upper bound of the item count (every item is one event's, and seqs count events) read
--- from the index in constant time, where count(*) grows with the space. Names that speak in the space (the actor
--- or data.name of its latest $5 events) are no entity matches: a speaker's name says who
--- talked, not what about. Returns item ids with their most specific matched entity and its
--- specificity, most specific first, then facts before events, then latest first.
+-- from the index in constant time, where count(*) grows with the space. Names that speak in
+-- the space (the actor or data.name of any of its events, lower-cased) are no entity
+-- matches: a speaker's name says who talked, not what about. The projected events' speakers
+-- are looked up by key in speaker_names; those of the events past the watermark (at most the
+-- latest $5, usually none) are read from the log. Returns item ids with their most specific
+-- matched entity and its specificity, most specific first, then facts before events, then
+-- latest first.
 WITH n AS (
   SELECT greatest(max(seq), 2)::float8 AS n FROM memory_items WHERE space_id = $1
-), speakers AS (
+), tail AS (
   SELECT DISTINCT lower(v.name) AS key
-  FROM (SELECT actor, data->>'name' AS dname FROM events WHERE space_id = $1 ORDER BY seq DESC LIMIT $5) e,
+  FROM (SELECT actor, data->>'name' AS dname FROM events
+        WHERE space_id = $1
+          AND seq > coalesce((SELECT w.projected_seq FROM projection_watermarks w WHERE w.space_id = $1), 0)
+        ORDER BY seq DESC LIMIT $5) e,
        LATERAL (VALUES (e.actor), (e.dname)) v (name)
   WHERE v.name IS NOT NULL AND v.name <> ''
 ), hit AS (
@@ -20,7 +26,8 @@ WITH n AS (
          greatest(0, least(1, ln(n.n / greatest(e.mentions, 1)) / ln(n.n)))::float8 AS spec
   FROM entities e, n
   WHERE e.space_id = $1 AND (e.key = ANY ($2::text[]) OR e.entity_id = ANY ($2::text[]))
-    AND e.key NOT IN (SELECT key FROM speakers)
+    AND NOT EXISTS (SELECT FROM speaker_names s WHERE s.space_id = $1 AND s.name_key = e.key)
+    AND e.key NOT IN (SELECT key FROM tail)
 ), fact_items AS (
   SELECT 'fact:' || f.fact_id AS item_id, h.entity_id, h.spec, f.recorded_seq AS seq, 0 AS pri
   FROM hit h

@@ -1,5 +1,6 @@
 -- A deterministic digest of a space's projected state: every projection row, rendered as text
--- and sorted, hashed with sha256 (the term statistics of the keyword lane included). Embeddings
+-- and sorted, hashed with sha256 (the term statistics of the keyword lane and the speaker
+-- names of the exact lane included). Embeddings
 -- are left out: they are computed asynchronously from memory_items text, which is included.
 SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), ''), 'UTF8')), 'hex'),
        count(*) FILTER (WHERE line LIKE 'entity|%'),
@@ -7,7 +8,8 @@ SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), 
        count(*) FILTER (WHERE line LIKE 'fact|%'),
        count(*) FILTER (WHERE line LIKE 'invalidation|%'),
        count(*) FILTER (WHERE line LIKE 'item|%'),
-       count(*) FILTER (WHERE line LIKE 'term|%')
+       count(*) FILTER (WHERE line LIKE 'term|%'),
+       count(*) FILTER (WHERE line LIKE 'speaker|%')
 FROM (
   SELECT concat_ws('|', 'entity', entity_id, key, name, array_to_string(kinds, ','), version, first_seq,
                    encode(first_hash, 'hex'), last_seq, mentions, invalidated_seq) AS line
@@ -33,6 +35,9 @@ FROM (
   UNION ALL
   SELECT concat_ws('|', 'terms', items, tokens)
   FROM term_totals WHERE space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'speaker', name_key, events)
+  FROM speaker_names WHERE space_id = $1
   UNION ALL
   SELECT concat_ws('|', 'watermark', projected_seq, encode(projected_hash, 'hex'))
   FROM projection_watermarks WHERE space_id = $1
