@@ -360,3 +360,25 @@ func TestQuery_FirstPersonQuestionsFavourTheAskersOwnTurns(t *testing.T) {
 		}
 	}
 }
+
+// TestLaneVerbatim_ReadsPastTheKeywordLanesWatermark: the keyword lane reads the watermark
+// before its query and the verbatim lane reads past that one, so an event the projector
+// commits between the two lanes' snapshots is still found by the verbatim lane (past the
+// current watermark alone, neither lane would see it).
+func TestLaneVerbatim_ReadsPastTheKeywordLanesWatermark(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.append(t, "race", msg("s1", "user", "the staging database password rotates on Fridays"))
+	f.index(t, "race")
+	var before int64
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT projected_seq FROM projection_watermarks WHERE space_id = 'race'`).Scan(&before))
+	rc := f.append(t, "race", msg("s1", "user", "the quokka sticker goes on the laptop lid"))
+	f.index(t, "race") // projected after the keyword lane read its watermark
+
+	items, err := f.svc.LaneVerbatimPast(ctx, "race", "where does the quokka sticker go?", &before)
+	require.NoError(t, err)
+	require.Equal(t, []string{fmt.Sprintf("ev:%d", rc[0].Seq)}, items)
+	items, err = f.svc.LaneVerbatimPast(ctx, "race", "where does the quokka sticker go?", nil)
+	require.NoError(t, err)
+	require.Empty(t, items, "past the current watermark the event is gone from the verbatim lane")
+}

@@ -165,10 +165,11 @@ func (s *Service) laneGraph(ctx context.Context, q querier, r *Request, seeds []
 }
 
 // laneVerbatim ranks the not-yet-projected tail of the log by how many query words each
-// event contains.
-func (s *Service) laneVerbatim(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
+// event contains: the events past floor when it is set (the watermark the keyword lane read
+// before its query), else past the current watermark.
+func (s *Service) laneVerbatim(ctx context.Context, q querier, r *Request, asOf time.Time, floor *int64) laneResult {
 	res := laneResult{name: LaneVerbatim}
-	rows, err := q.Query(ctx, sql.Query("checkout/lane_verbatim"), r.SpaceID, asOf, 1000)
+	rows, err := q.Query(ctx, sql.Query("checkout/lane_verbatim"), r.SpaceID, asOf, 1000, floor)
 	if err != nil {
 		res.err = err
 		return res

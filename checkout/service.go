@@ -177,8 +177,19 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 			record(s.laneGraph(ctx, s.pool, r, exact.entities, exact.specs, rk.asOf), start)
 		}
 	})
+	// An acknowledged append is found by the next checkout: by the verbatim lane while it is
+	// past the projection watermark, by the keyword lane once projected. The two lanes read in
+	// their own snapshots, so the keyword lane reads the watermark before its query and the
+	// verbatim lane reads past that one: an event projected in between is in the verbatim lane.
+	floor := make(chan *int64, 1)
 	if !off(LaneKeyword) {
 		launch(func() {
+			var wm int64
+			if err := s.pool.QueryRow(ctx, sql.Query("checkout/watermark"), r.SpaceID).Scan(&wm); err != nil {
+				floor <- nil
+			} else {
+				floor <- &wm
+			}
 			start := time.Now()
 			kw := record(s.laneKeyword(ctx, s.pool, r, rk.asOf), start)
 			if kw.err == nil && !off(LaneReply) {
@@ -193,8 +204,12 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	var sideErr error
 	launch(func() {
 		if !off(LaneVerbatim) {
+			var f *int64
+			if r.laneOn(LaneKeyword) && weight(rk.purpose, LaneKeyword) != 0 {
+				f = <-floor
+			}
 			start := time.Now()
-			record(s.laneVerbatim(ctx, s.pool, r, rk.asOf), start)
+			record(s.laneVerbatim(ctx, s.pool, r, rk.asOf, f), start)
 		}
 		// Without a session the recent lane has no session to replay: it stays out of the
 		// ranking (the space's latest events are not evidence for a question).
