@@ -108,21 +108,22 @@ type server struct {
 	erasures  erasures
 }
 
-// NewHandler returns the HTTP handler for the whole API.
-func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Handler {
+// NewHandler returns the HTTP handler for the whole API: pool serves its reads and readiness,
+// store (built on the same pool) its appends.
+func NewHandler(cfg Config, pool *pgxpool.Pool, store *eventloom.Store, logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &server{cfg: cfg.WithDefaults(), store: store, pool: store.Pool(), checkout: cfg.Checkout, logger: logger}
+	s := &server{cfg: cfg.WithDefaults(), store: store, pool: pool, checkout: cfg.Checkout, logger: logger}
 	s.analytics, s.analyticsStore, s.inFlight = s.pool, store, newInFlight()
 	if cfg.AnalyticsPool != nil {
 		s.analytics, s.analyticsStore = cfg.AnalyticsPool, eventloom.NewStore(cfg.AnalyticsPool, nil, logger)
 	}
 	if s.checkout == nil {
-		s.checkout = checkout.New(store, checkout.Config{Embedder: embed.NewOffline(), Logger: logger})
+		s.checkout = checkout.New(pool, store, checkout.Config{Embedder: embed.NewOffline(), Logger: logger})
 	}
 	s.metrics = newMetrics(s.pool)
-	s.ingest, s.ingestErr = ingest.New(store, ingest.Config{TranscriptBatch: s.cfg.MaxBatch})
+	s.ingest, s.ingestErr = ingest.New(pool, store, ingest.Config{TranscriptBatch: s.cfg.MaxBatch})
 	r := chi.NewRouter()
 	r.Use(requestID, s.instrument, s.recoverer, s.checkHost, RefuseCrossSite(logger), s.bodyDeadline, s.deadline)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/sql"
 )
@@ -48,7 +48,7 @@ const hnswMaxK = 40
 // recall, and cheaper than the index for a few thousand vectors). Two round trips: whether the
 // space is promoted, then the search with its settings in one pipelined, implicitly
 // transactional batch.
-func Vector(ctx context.Context, pool *pgxpool.Pool, p VectorParams) ([]VectorHit, error) {
+func Vector(ctx context.Context, pool pgexec.Executor, p VectorParams) ([]VectorHit, error) {
 	if p.K == 0 {
 		p.K = 20
 	}

@@ -58,7 +58,7 @@ func setup(t *testing.T) *bundle {
 	b.proj, err = projection.New(context.Background(), b.pool, projection.Config{})
 	require.NoError(t, err)
 	require.True(t, b.proj.AGE(), "the test cluster has Apache AGE; the mirror must be covered")
-	b.svc = erasure.New(b.store, b.proj, nil)
+	b.svc = erasure.New(b.pool, b.store, b.proj, nil)
 	b.embedder = projection.NewEmbedder(b.pool, embed.NewOffline(), 0)
 	b.inferrer = projection.NewInferrer(b.pool, fakeLLM{}, "fake@1")
 	b.latent = latent.NewRefresher(b.pool, latent.Params{MinDocs: 5, MinDF: 1})

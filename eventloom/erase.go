@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	zsql "github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/eventloom/internal/dbsqlc"
 )
 
 // ErasureType is the event type the erasure operation appends: data {"seq": N, "reason": R},
@@ -32,8 +32,6 @@ const (
 	sqlstateNoSuchEvent = "ZX030"
 	sqlstateNotErasable = "ZX031"
 )
-
-var qErase = zsql.Query("eventloom/erase")
 
 // EraseParams names the event to erase and why.
 type EraseParams struct {
@@ -87,7 +85,10 @@ func (s *Store) EraseTx(ctx context.Context, tx pgx.Tx, p *EraseParams) (*Erasur
 		return nil, err
 	}
 	out := &Erasure{SpaceID: p.SpaceID, Seq: p.Seq}
-	err := tx.QueryRow(ctx, qErase, p.SpaceID, p.Seq, p.Reason, p.Actor).Scan(&out.ErasureSeq, &out.ErasureHash)
+	row, err := dbsqlc.New().Erase(ctx, tx, dbsqlc.EraseParams{SpaceID: p.SpaceID, Seq: p.Seq, Reason: p.Reason, Actor: p.Actor})
+	if err == nil && row.ErasureSeq == nil {
+		err = errors.New("zaxy_erase returned no erasure seq")
+	}
 	if err != nil {
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) {
@@ -100,5 +101,6 @@ func (s *Store) EraseTx(ctx context.Context, tx pgx.Tx, p *EraseParams) (*Erasur
 		}
 		return nil, fmt.Errorf("erase: %w", mapPgError(err))
 	}
+	out.ErasureSeq, out.ErasureHash = *row.ErasureSeq, row.ErasureHash
 	return out, nil
 }

@@ -130,7 +130,7 @@ func benchCheckout(ctx context.Context, dbURL string, o checkoutBenchOptions, lo
 			return nil, err
 		}
 	}
-	svc := checkout.New(store, checkout.Config{Embedder: provider, Logger: logger})
+	svc := checkout.New(pool, store, checkout.Config{Embedder: provider, Logger: logger})
 	var co, qu []time.Duration
 	for i := 0; i < q; i++ {
 		query := texts[n+i]

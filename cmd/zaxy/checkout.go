@@ -55,13 +55,13 @@ func checkoutCmd(ctx context.Context, args []string, dbURL string, getenv func(s
 		fmt.Fprintf(stderr, "zaxy checkout: %v\n", err)
 		return 2
 	}
-	store, closeFn, err := openStore(ctx, dbURL, logger)
+	pool, store, closeFn, err := openPoolStore(ctx, dbURL, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "zaxy checkout: %v\n", err)
 		return 2
 	}
 	defer closeFn()
-	svc := checkout.New(store, checkout.Config{TextSearchConfig: cfg.textSearchConfig, Embedder: provider, Logger: logger})
+	svc := checkout.New(pool, store, checkout.Config{TextSearchConfig: cfg.textSearchConfig, Embedder: provider, Logger: logger})
 	p, err := svc.Checkout(ctx, &r)
 	if err != nil {
 		fmt.Fprintf(stderr, "zaxy checkout: %v\n", err)

@@ -38,18 +38,18 @@ func eraseCmd(ctx context.Context, args []string, dbURL string, getenv func(stri
 		fmt.Fprintf(stderr, "zaxy erase: %v\n", err)
 		return 2
 	}
-	store, closeFn, err := openStore(ctx, dbURL, logger)
+	pool, store, closeFn, err := openPoolStore(ctx, dbURL, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "zaxy erase: %v\n", err)
 		return 2
 	}
 	defer closeFn()
-	proj, err := projection.New(ctx, store.Pool(), projection.Config{TextSearchConfig: cfg.textSearchConfig, Logger: logger})
+	proj, err := projection.New(ctx, pool, projection.Config{TextSearchConfig: cfg.textSearchConfig, Logger: logger})
 	if err != nil {
 		fmt.Fprintf(stderr, "zaxy erase: %v\n", err)
 		return 2
 	}
-	res, err := erasure.New(store, proj, logger).Erase(ctx, p)
+	res, err := erasure.New(pool, store, proj, logger).Erase(ctx, p)
 	if err != nil {
 		fmt.Fprintf(stderr, "zaxy erase: %v\n", err)
 		return 1

@@ -275,11 +275,11 @@ func ingestTranscriptCmd(ctx context.Context, args []string, getenv func(string)
 
 // openIngester connects an Ingester through openStore.
 func openIngester(ctx context.Context, dbURL string, logger *slog.Logger, cfg ingest.Config) (*ingest.Ingester, func(), error) {
-	store, closeFn, err := openStore(ctx, dbURL, logger)
+	pool, store, closeFn, err := openPoolStore(ctx, dbURL, logger)
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := ingest.New(store, cfg)
+	in, err := ingest.New(pool, store, cfg)
 	if err != nil {
 		closeFn()
 		return nil, nil, err

@@ -11,25 +11,34 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 )
 
 // openStore connects a Store with a River insert-only outbox.
 func openStore(ctx context.Context, dbURL string, logger *slog.Logger) (*eventloom.Store, func(), error) {
+	_, store, closeFn, err := openPoolStore(ctx, dbURL, logger)
+	return store, closeFn, err
+}
+
+// openPoolStore is openStore for commands that also run other packages' reads and writes: it
+// returns the pool the store is built on, which those packages take as their executor.
+func openPoolStore(ctx context.Context, dbURL string, logger *slog.Logger) (*pgxpool.Pool, *eventloom.Store, func(), error) {
 	if dbURL == "" {
-		return nil, nil, errors.New("ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
+		return nil, nil, nil, errors.New("ZAXY_DATABASE_URL is not set (run 'make db' to get one)")
 	}
 	pool, err := newPool(ctx, dbURL)
 	if err != nil {
-		return nil, nil, fmt.Errorf("open database: %w", err)
+		return nil, nil, nil, fmt.Errorf("open database: %w", err)
 	}
 	client, err := jobs.NewInsertOnlyClient(pool, logger)
 	if err != nil {
 		pool.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return eventloom.NewStore(pool, jobs.NewOutbox(client), logger), pool.Close, nil
+	return pool, eventloom.NewStore(pool, jobs.NewOutbox(client), logger), pool.Close, nil
 }
 
 // verifyCmd: zaxy verify --space S [--method go|sql] [--json]; exit 1 on a broken chain.

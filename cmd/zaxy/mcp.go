@@ -9,6 +9,10 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
@@ -61,9 +65,11 @@ func mcpCmd(ctx context.Context, args []string, getenv func(string) string, logg
 	}
 
 	var store *eventloom.Store
+	var pool *pgxpool.Pool
 	var stop func()
 	if *withWorkers {
-		pool, client, err := startWorkers(ctx, cfg, logger)
+		var client *river.Client[pgx.Tx]
+		pool, client, err = startWorkers(ctx, cfg, logger)
 		if err != nil {
 			return fail(1, err)
 		}
@@ -77,7 +83,7 @@ func mcpCmd(ctx context.Context, args []string, getenv func(string) string, logg
 			pool.Close()
 		}
 	} else {
-		pool, err := openPool(ctx, cfg.databaseURL)
+		pool, err = openPool(ctx, cfg.databaseURL)
 		if err != nil {
 			return fail(1, err)
 		}
@@ -96,15 +102,15 @@ func mcpCmd(ctx context.Context, args []string, getenv func(string) string, logg
 
 	token := getenv("ZAXY_MCP_TOKEN")
 	if token != "" {
-		cfg.http.Auth = auth.NewStore(store.Pool())
+		cfg.http.Auth = auth.NewStore(pool)
 		if _, err := cfg.http.Auth.Authorize(ctx, token, "", auth.ScopeRead); errors.Is(err, auth.ErrUnauthenticated) {
 			return fail(2, errors.New("ZAXY_MCP_TOKEN is not a valid token (unknown or revoked; zaxy token list)"))
 		} else if err != nil {
 			return fail(1, err)
 		}
 	}
-	cfg.http.Checkout = checkout.New(store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
-	err = mcp.ServeStdio(ctx, mcp.Config{API: api.NewHandler(cfg.http, store, logger), Profile: p, Token: token, Logger: logger}, stdin, stdout)
+	cfg.http.Checkout = checkout.New(pool, store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
+	err = mcp.ServeStdio(ctx, mcp.Config{API: api.NewHandler(cfg.http, pool, store, logger), Profile: p, Token: token, Logger: logger}, stdin, stdout)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fail(1, err)
 	}

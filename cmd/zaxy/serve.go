@@ -212,7 +212,7 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 	if provider != nil {
 		logger.InfoContext(ctx, "embedder", "model", provider.Model(), "dimensions", provider.Dimensions(), "why", why)
 	}
-	cfg.http.Checkout = checkout.New(store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
+	cfg.http.Checkout = checkout.New(pool, store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
 	if !cfg.authOff {
 		cfg.http.Auth = auth.NewStore(pool)
 	}
@@ -221,8 +221,8 @@ func serve(ctx context.Context, cfg serveConfig, migrate bool, logger *slog.Logg
 	if err != nil {
 		return err
 	}
-	cfg.http.Erasure = erasure.New(store, proj, logger)
-	apiHandler := api.NewHandler(cfg.http, store, logger)
+	cfg.http.Erasure = erasure.New(pool, store, proj, logger)
+	apiHandler := api.NewHandler(cfg.http, pool, store, logger)
 	mcpHandler, err := mcp.NewHTTPHandler(mcp.HTTPConfig{
 		Config: mcp.Config{API: apiHandler, Profile: cfg.mcpProfile, Logger: logger},
 		Auth:   cfg.http.Auth, MaxBodyBytes: cfg.http.MaxBodyBytes,
