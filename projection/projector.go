@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/sql"
 )
 
@@ -89,7 +90,8 @@ func New(ctx context.Context, pool *pgxpool.Pool, cfg Config) (*Projector, error
 	}
 	age := false
 	if cfg.AGE == "auto" {
-		if err := pool.QueryRow(ctx, sql.Query("graph/age_installed")).Scan(&age); err != nil {
+		var err error
+		if age, err = graph.AGEInstalled(ctx, pool); err != nil {
 			return nil, fmt.Errorf("check for AGE: %w", err)
 		}
 	}

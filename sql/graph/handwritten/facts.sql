@@ -2,12 +2,13 @@
 -- 'current' (open versions valid now), 'at' (versions whose validity window contains $4,
 -- invalidated ones excluded) or 'as_of' (what memory said right after seq $5 was recorded).
 -- status_then is the version's status in that view.
-SELECT f.fact_id, f.subject_id, s.name, f.predicate, f.object_id, o.name, f.value::text, f.version,
+SELECT f.fact_id, f.subject_id, s.name AS subject_name, f.predicate, f.object_id, o.name AS object_name,
+       f.value::text AS value, f.version,
        f.valid_from, f.valid_to, f.recorded_seq, f.recorded_hash, f.closed_seq,
        CASE WHEN $3 = 'as_of' AND (f.closed_seq IS NULL OR f.closed_seq > $5) THEN 'current'
             ELSE f.status END AS status_then,
        f.status, f.superseded_by, f.authority, f.review_status, f.inferred, f.confidence,
-       f.evidence::text, f.close_reason
+       f.evidence::text AS evidence, f.close_reason
 FROM facts f
 JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id
 LEFT JOIN entities o ON o.space_id = f.space_id AND o.entity_id = f.object_id
