@@ -15,7 +15,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
-	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/sql"
 )
 
@@ -137,9 +137,9 @@ var (
 func (r ref) canonical() string {
 	switch r.kind {
 	case KindEvent:
-		return projection.EventItemID(r.seq)
+		return memoryitem.EventID(r.seq)
 	case KindFact:
-		return projection.FactItemID(r.name)
+		return memoryitem.FactID(r.name)
 	case KindSession:
 		return "session:" + r.name
 	case KindEventType:
@@ -280,13 +280,13 @@ func eventItem(ctx context.Context, q Querier, space string, seq int64, head *sp
 	err := q.QueryRow(ctx, sql.Query("disclosure/event"), space, seq).Scan(&e.Seq, &e.Type, &e.SessionID, &e.Actor,
 		&e.OccurredAt, &e.RecordedAt, &e.Content, &data, &cues, &e.PrevHash, &e.Hash)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, notFound(space, projection.EventItemID(seq))
+		return nil, notFound(space, memoryitem.EventID(seq))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load event: %w", err)
 	}
-	if projection.IsBookkeeping(e.Type) {
-		return nil, fmt.Errorf("%w: %s is a bookkeeping event (%s), never shown", ErrItemNotFound, projection.EventItemID(seq), e.Type)
+	if memoryitem.IsBookkeeping(e.Type) {
+		return nil, fmt.Errorf("%w: %s is a bookkeeping event (%s), never shown", ErrItemNotFound, memoryitem.EventID(seq), e.Type)
 	}
 	e.OccurredAt, e.RecordedAt = e.OccurredAt.UTC(), e.RecordedAt.UTC()
 	e.Data, e.Cues = []byte(data), []byte(cues)
@@ -402,7 +402,7 @@ func factLabels(f *graph.Fact) []string {
 // renderFact is a fact's line in a listing.
 func renderFact(f *graph.Fact, cites citations) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s (v%d, %s) %s", projection.FactItemID(f.ID), clip(factStatement(f), summaryRunes), f.Version,
+	fmt.Fprintf(&b, "%s %s (v%d, %s) %s", memoryitem.FactID(f.ID), clip(factStatement(f), summaryRunes), f.Version,
 		f.Status, cites.add(f.RecordedSeq, f.RecordedHash))
 	if f.Inferred {
 		b.WriteString(" [inferred]")
@@ -424,7 +424,7 @@ func factItem(ctx context.Context, q Querier, space, id string) (*ItemView, erro
 		return nil, err
 	}
 	if len(facts) == 0 {
-		return nil, notFound(space, projection.FactItemID(id))
+		return nil, notFound(space, memoryitem.FactID(id))
 	}
 	f := FactItem{Fact: facts[0], Statement: factStatement(&facts[0])}
 	if f.Versions, err = queryFacts(ctx, q, "disclosure/fact_versions", space, f.Subject.ID, f.Predicate); err != nil {
@@ -433,11 +433,11 @@ func factItem(ctx context.Context, q Querier, space, id string) (*ItemView, erro
 	v := &ItemView{Fact: &f, Labels: factLabels(&f.Fact)}
 	cites := citations{}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s", projection.FactItemID(f.ID), f.Statement)
+	fmt.Fprintf(&b, "%s %s", memoryitem.FactID(f.ID), f.Statement)
 	writeLabels(&b, v.Labels)
 	fmt.Fprintf(&b, "\nversion %d of %s %s · %s · %s", f.Version, f.Subject.Name, f.Predicate, f.Status, renderWindow(&f.Fact))
 	if f.SupersededBy != nil {
-		fmt.Fprintf(&b, " · superseded by %s", projection.FactItemID(*f.SupersededBy))
+		fmt.Fprintf(&b, " · superseded by %s", memoryitem.FactID(*f.SupersededBy))
 	}
 	if f.ClosedSeq != nil {
 		fmt.Fprintf(&b, " · closed at #%d", *f.ClosedSeq)
@@ -467,7 +467,7 @@ func factItem(ctx context.Context, q Querier, space, id string) (*ItemView, erro
 			if x.Object != nil {
 				obj = x.Object.Name
 			}
-			fmt.Fprintf(&b, "\nv%d %s %s %s %s", x.Version, projection.FactItemID(x.ID), clip(obj, summaryRunes), x.Status,
+			fmt.Fprintf(&b, "\nv%d %s %s %s %s", x.Version, memoryitem.FactID(x.ID), clip(obj, summaryRunes), x.Status,
 				cites.add(x.RecordedSeq, x.RecordedHash))
 		}
 	}
@@ -581,7 +581,7 @@ func listItem(ctx context.Context, q Querier, space string, r ref) (*ItemView, e
 	case KindSession:
 		err = q.QueryRow(ctx, sql.Query("disclosure/session_stats"), space, r.name).Scan(&st.Total, &st.FirstSeq, &st.LastSeq)
 	case KindEventType:
-		if projection.IsBookkeeping(r.name) {
+		if memoryitem.IsBookkeeping(r.name) {
 			return nil, fmt.Errorf("%w: %s events are bookkeeping, never shown", ErrItemNotFound, r.name)
 		}
 		err = q.QueryRow(ctx, sql.Query("disclosure/type_stats"), space, r.name).Scan(&st.Total, &st.FirstSeq, &st.LastSeq)

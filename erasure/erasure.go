@@ -59,7 +59,7 @@ func (s *Service) Erase(ctx context.Context, p *eventloom.EraseParams) (*Result,
 	res := &Result{}
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		// First the space's erasure lock: writers of derived data wait, then look again.
-		if _, err := tx.Exec(ctx, sql.Query("erasure/lock"), p.SpaceID); err != nil {
+		if err := eventloom.LockErasure(ctx, tx, p.SpaceID); err != nil {
 			return fmt.Errorf("lock space: %w", err)
 		}
 		e, err := s.store.EraseTx(ctx, tx, p)

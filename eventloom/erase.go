@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/zaxy/zaxy/eventloom/internal/dbsqlc"
+	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
 // ErasureType is the event type the erasure operation appends: data {"seq": N, "reason": R},
@@ -103,4 +104,25 @@ func (s *Store) EraseTx(ctx context.Context, tx pgx.Tx, p *EraseParams) (*Erasur
 	}
 	out.ErasureSeq, out.ErasureHash = *row.ErasureSeq, row.ErasureHash
 	return out, nil
+}
+
+// LockErasure takes space's erasure lock in tx, exclusively, until tx ends: the erasure
+// package holds it while it erases an event and purges what was derived from it.
+func LockErasure(ctx context.Context, tx pgx.Tx, space string) error {
+	return dbsqlc.New().ErasureLock(ctx, tx, space)
+}
+
+// LockErasureShared takes space's erasure lock in tx, shared, until tx ends. Writers of data
+// derived from text they read outside tx (embedder, inferrer, latent model) take it before
+// they write: an erasure in progress commits first, and their insert no longer finds the
+// erased text.
+func LockErasureShared(ctx context.Context, tx pgx.Tx, space string) error {
+	return dbsqlc.New().ErasureLockShared(ctx, tx, space)
+}
+
+// ErasedSince reports whether space had an event erased after seq (an erasure.recorded event
+// past it): a writer that read text when the projection stood at seq must not store what it
+// derived. Call it under LockErasureShared.
+func ErasedSince(ctx context.Context, db pgexec.Executor, space string, seq int64) (bool, error) {
+	return dbsqlc.New().ErasedSince(ctx, db, dbsqlc.ErasedSinceParams{SpaceID: space, AfterSeq: seq})
 }

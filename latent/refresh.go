@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgvector/pgvector-go"
 
+	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/sql"
 )
 
@@ -31,6 +32,21 @@ type Refresher struct {
 // NewRefresher returns a Refresher building with params (zero fields take DefaultParams').
 func NewRefresher(pool *pgxpool.Pool, params Params) *Refresher {
 	return &Refresher{pool: pool, params: params.withDefaults()}
+}
+
+// PendingSpaces returns up to limit spaces whose topics or model are behind their projection
+// (projected past the model's seen seq, or without a model and with at least MinDocs event
+// items), in space order.
+func (r *Refresher) PendingSpaces(ctx context.Context, limit int) ([]string, error) {
+	rows, err := r.pool.Query(ctx, sql.Query("latent/spaces_pending"), r.MinDocs(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("read spaces pending a latent refresh: %w", err)
+	}
+	spaces, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("read spaces pending a latent refresh: %w", err)
+	}
+	return spaces, nil
 }
 
 // MinDocs is the fewest event items a space needs for a model.
@@ -182,11 +198,11 @@ var errErasedMeanwhile = errors.New("an event was erased meanwhile")
 // and returns errErasedMeanwhile when the space was erased after the projection stood at
 // projected, which is when the text was read.
 func checkNotErased(ctx context.Context, tx pgx.Tx, space string, projected int64) error {
-	if _, err := tx.Exec(ctx, sql.Query("erasure/lock_shared"), space); err != nil {
+	if err := eventloom.LockErasureShared(ctx, tx, space); err != nil {
 		return err
 	}
-	var erased bool
-	if err := tx.QueryRow(ctx, sql.Query("erasure/since"), space, projected).Scan(&erased); err != nil {
+	erased, err := eventloom.ErasedSince(ctx, tx, space, projected)
+	if err != nil {
 		return err
 	}
 	if erased {
