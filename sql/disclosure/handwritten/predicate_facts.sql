@@ -7,9 +7,10 @@ WITH ranked AS (
   FROM facts x
   WHERE x.space_id = $1 AND x.predicate = ANY($2::text[])
 )
-SELECT f.predicate, f.fact_id, f.subject_id, s.name, f.predicate, f.object_id, o.name, f.value::text, f.version,
-       f.valid_from, f.valid_to, f.recorded_seq, f.recorded_hash, f.closed_seq, f.status, f.superseded_by,
-       f.authority, f.review_status, f.inferred, f.confidence, f.evidence::text, f.close_reason
+SELECT f.predicate AS grp, f.fact_id, f.subject_id, s.name AS subject_name, f.predicate, f.object_id, o.name AS object_name,
+       f.value::text AS value, f.version, f.valid_from, f.valid_to, f.recorded_seq, f.recorded_hash, f.closed_seq,
+       f.status, f.superseded_by, f.authority, f.review_status, f.inferred, f.confidence,
+       f.evidence::text AS evidence, f.close_reason
 FROM ranked r
 JOIN facts f ON f.space_id = $1 AND f.fact_id = r.fact_id
 JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id

@@ -1,7 +1,8 @@
 -- For each entity id in $2, the newest $3 events of space $1 that mention it, as event lines
 -- with the number of such events (total), grouped by entity.
-SELECT t.id, m.total, e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000), e.data::text,
-       inv.seq, inv.hash, inv.reason, coalesce(fs.statuses, '{}')
+SELECT t.id AS grp, m.total, e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000) AS content,
+       e.data::text AS data, inv.seq AS inv_seq, inv.hash AS inv_hash, inv.reason AS inv_reason,
+       coalesce(fs.statuses, '{}') AS statuses
 FROM unnest($2::text[]) AS t (id)
 CROSS JOIN LATERAL (
   SELECT d.seq, count(*) OVER () AS total

@@ -1,6 +1,7 @@
 -- Timeline of one session ($5) of space $1: as timeline.sql, through the session index.
-SELECT e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000), e.data::text,
-       inv.seq, inv.hash, inv.reason, coalesce(fs.statuses, '{}')
+SELECT e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000) AS content,
+       e.data::text AS data, inv.seq AS inv_seq, inv.hash AS inv_hash, inv.reason AS inv_reason,
+       coalesce(fs.statuses, '{}') AS statuses
 FROM events e
 LEFT JOIN LATERAL (
   SELECT i.seq, i.hash, i.reason FROM invalidations i

@@ -1,8 +1,9 @@
 -- For each entity id in $2, the newest $3 fact versions of space $1 with it as subject or
 -- object, with how many there are (total), grouped by entity.
-SELECT t.id, f.total, f.fact_id, f.subject_id, s.name, f.predicate, f.object_id, o.name, f.value::text, f.version,
-       f.valid_from, f.valid_to, f.recorded_seq, f.recorded_hash, f.closed_seq, f.status, f.superseded_by,
-       f.authority, f.review_status, f.inferred, f.confidence, f.evidence::text, f.close_reason
+SELECT t.id AS grp, f.total, f.fact_id, f.subject_id, s.name AS subject_name, f.predicate, f.object_id, o.name AS object_name,
+       f.value::text AS value, f.version, f.valid_from, f.valid_to, f.recorded_seq, f.recorded_hash, f.closed_seq,
+       f.status, f.superseded_by, f.authority, f.review_status, f.inferred, f.confidence,
+       f.evidence::text AS evidence, f.close_reason
 FROM unnest($2::text[]) AS t (id)
 CROSS JOIN LATERAL (
   SELECT x.*, count(*) OVER () AS total FROM facts x

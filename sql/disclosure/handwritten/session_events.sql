@@ -1,7 +1,8 @@
 -- The newest $3 events (bookkeeping left out) of each session in $2 of space $1, as event
 -- lines, grouped by session. (session_id <> '' lets the partial index events_session serve it.)
-SELECT t.name, e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000), e.data::text,
-       inv.seq, inv.hash, inv.reason, coalesce(fs.statuses, '{}')
+SELECT t.name AS grp, e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000) AS content,
+       e.data::text AS data, inv.seq AS inv_seq, inv.hash AS inv_hash, inv.reason AS inv_reason,
+       coalesce(fs.statuses, '{}') AS statuses
 FROM unnest($2::text[]) AS t (name)
 CROSS JOIN LATERAL (
   SELECT * FROM events x

@@ -1,7 +1,8 @@
 -- The newest $4 events of each type in $2 (each no older than its seq in $3, a bound that
 -- keeps rare types cheap) of space $1, as event lines, grouped by type.
-SELECT t.name, e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000), e.data::text,
-       inv.seq, inv.hash, inv.reason, coalesce(fs.statuses, '{}')
+SELECT t.name AS grp, e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000) AS content,
+       e.data::text AS data, inv.seq AS inv_seq, inv.hash AS inv_hash, inv.reason AS inv_reason,
+       coalesce(fs.statuses, '{}') AS statuses
 FROM unnest($2::text[], $3::bigint[]) AS t (name, first_seq)
 CROSS JOIN LATERAL (
   SELECT * FROM events x
