@@ -8,10 +8,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/erasure/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/projection"
-	"github.com/zaxy/zaxy/sql"
 )
 
 // Service erases events.
@@ -67,16 +67,16 @@ func (s *Service) Erase(ctx context.Context, p *eventloom.EraseParams) (*Result,
 			return err
 		}
 		res.Erasure = *e
-		tag, err := tx.Exec(ctx, sql.Query("erasure/inferences_delete"), p.SpaceID, p.Seq)
+		q := dbsqlc.New()
+		res.InferencesDeleted, err = q.InferencesDelete(ctx, tx, dbsqlc.InferencesDeleteParams{SpaceID: p.SpaceID, Seq: p.Seq})
 		if err != nil {
 			return fmt.Errorf("delete inferences: %w", err)
 		}
-		res.InferencesDeleted = tag.RowsAffected()
-		tag, err = tx.Exec(ctx, sql.Query("erasure/latent_drop"), p.SpaceID)
+		dropped, err := q.LatentDrop(ctx, tx, p.SpaceID)
 		if err != nil {
 			return fmt.Errorf("drop latent model: %w", err)
 		}
-		res.LatentModelDropped = tag.RowsAffected() > 0
+		res.LatentModelDropped = dropped > 0
 		res.Rebuild, err = s.proj.RebuildTx(ctx, tx, p.SpaceID)
 		return err
 	})
