@@ -17,8 +17,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/auth/internal/dbsqlc"
+	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
