@@ -39,7 +39,7 @@ type Config struct {
 	Auth *auth.Store
 	// AnalyticsPool serves the analytics routes (AnalyticsRoute: Cypher, facts, entities, the
 	// disclosure views, verify), so that broad reads cannot take the connections appends,
-	// checkout and token checks need. Nil uses the store's pool.
+	// checkout and token checks need. Nil uses the pool given to NewHandler.
 	AnalyticsPool *pgxpool.Pool
 	// MaxInFlight is how many requests one caller (a token; with auth off, a space) may have in
 	// flight under /v1/spaces/{space}; more get 429. Defaults to DefaultMaxInFlight (32).
