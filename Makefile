@@ -6,7 +6,7 @@ export PATH := $(PATH):/usr/local/go/bin
 # Starts (or reuses) the database and exports ZAXY_ADMIN_DATABASE_URL and ZAXY_DATABASE_URL.
 DB_ENV = eval "$$(bash testcontainers/postgres.sh start | sed -n 's/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1="\2"/p')"
 
-.PHONY: run test fuzz db db-stop build bench vet models
+.PHONY: run test fuzz db db-stop build bench vet models generate
 
 # Pretrained weights, installed once into a cache outside the clone (docs/operations.md).
 # The word-vector embedder (embed.WordVecPackage) reads $(WORDVEC_BIN); zaxy finds it through
@@ -58,6 +58,12 @@ fuzz:
 
 vet:
 	$(GO) vet ./...
+
+# Compiles the queries in sql/<package>/ into <package>/internal/dbsqlc with sqlc (sqlc.yaml;
+# the version is pinned in go.mod as a tool, so no install is needed). Commit what it writes:
+# TestGeneratedCodeIsFresh (package sql, part of make test) fails when it is stale.
+generate:
+	$(GO) tool sqlc generate
 
 bench: build
 	@$(DB_ENV) && ZAXY_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" ./bin/zaxy bench append

@@ -40,7 +40,7 @@ type Config struct {
 	Auth *auth.Store
 	// AnalyticsPool serves the analytics routes (AnalyticsRoute: Cypher, facts, entities, the
 	// disclosure views, verify), so that broad reads cannot take the connections appends,
-	// checkout and token checks need. Nil uses the store's pool.
+	// checkout and token checks need. Nil uses the pool given to NewHandler.
 	AnalyticsPool *pgxpool.Pool
 	// MaxInFlight is how many requests one caller (a token; with auth off, a space) may have in
 	// flight under /v1/spaces/{space}; more get 429. Defaults to DefaultMaxInFlight (32).
@@ -110,21 +110,22 @@ type server struct {
 }
 
 // NewHandler returns the HTTP handler for the whole API: a chi router (so chi.Walk can list
-// its routes), with the operations on a space registered from spaceRoutes.
-func NewHandler(cfg Config, store *eventloom.Store, logger *slog.Logger) http.Handler {
+// its routes), with the operations on a space registered from spaceRoutes; pool serves its
+// reads and readiness, store (built on the same pool) its appends.
+func NewHandler(cfg Config, pool *pgxpool.Pool, store *eventloom.Store, logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &server{cfg: cfg.WithDefaults(), store: store, pool: store.Pool(), checkout: cfg.Checkout, logger: logger}
+	s := &server{cfg: cfg.WithDefaults(), store: store, pool: pool, checkout: cfg.Checkout, logger: logger}
 	s.analytics, s.analyticsStore, s.inFlight = s.pool, store, newInFlight()
 	if cfg.AnalyticsPool != nil {
 		s.analytics, s.analyticsStore = cfg.AnalyticsPool, eventloom.NewStore(cfg.AnalyticsPool, nil, logger)
 	}
 	if s.checkout == nil {
-		s.checkout = checkout.New(store, checkout.Config{Embedder: embed.NewOffline(), Logger: logger})
+		s.checkout = checkout.New(pool, store, checkout.Config{Embedder: embed.NewOffline(), Logger: logger})
 	}
 	s.metrics = newMetrics(s.pool)
-	s.ingest, s.ingestErr = ingest.New(store, ingest.Config{TranscriptBatch: s.cfg.MaxBatch})
+	s.ingest, s.ingestErr = ingest.New(pool, store, ingest.Config{TranscriptBatch: s.cfg.MaxBatch})
 	r := chi.NewRouter()
 	r.Use(requestID, s.instrument, s.recoverer, s.checkHost, RefuseCrossSite(logger), s.bodyDeadline, s.deadline)
 	r.NotFound(s.routeNotFound)

@@ -30,7 +30,7 @@ func newEnv(t *testing.T) *env {
 	client, err := jobs.NewInsertOnlyClient(pool, nil)
 	require.NoError(t, err)
 	store := eventloom.NewStore(pool, jobs.NewOutbox(client), nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{MaxBodyBytes: 64 << 10, MaxBatch: 10}, store, nil))
+	srv := httptest.NewServer(api.NewHandler(api.Config{MaxBodyBytes: 64 << 10, MaxBatch: 10}, pool, store, nil))
 	t.Cleanup(srv.Close)
 	return &env{url: srv.URL, db: db}
 }

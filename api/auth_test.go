@@ -22,7 +22,7 @@ func TestHTTP_AuthTokensReachOnlyTheirSpacesAndScopes(t *testing.T) {
 	pool := db.AppPool(t)
 	tokens := auth.NewStore(pool)
 	store := eventloom.NewStore(pool, nil, nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens}, store, nil))
+	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens}, pool, store, nil))
 	t.Cleanup(srv.Close)
 
 	_, readA, err := tokens.Create(ctx, []string{"a"}, auth.ScopeRead, "reader")

@@ -39,7 +39,7 @@ func newBoundaryServer(t *testing.T, cfg api.Config, logger *slog.Logger) *bound
 	if cfg.Auth != nil {
 		cfg.Auth = auth.NewStore(pool)
 	}
-	srv.Config.Handler = api.NewHandler(cfg, eventloom.NewStore(pool, nil, nil), logger)
+	srv.Config.Handler = api.NewHandler(cfg, pool, eventloom.NewStore(pool, nil, nil), logger)
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &boundaryServer{url: srv.URL, hostPort: cfg.ListenAddr, db: db}
@@ -286,7 +286,7 @@ func TestHTTP_DatabaseUnreachableIs503(t *testing.T) {
 	pool, err := pgxpool.New(context.Background(), "postgres://zaxy:zaxy@"+addr+"/zaxy?sslmode=disable&connect_timeout=2")
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	srv := httptest.NewServer(api.NewHandler(api.Config{}, eventloom.NewStore(pool, nil, nil), nil))
+	srv := httptest.NewServer(api.NewHandler(api.Config{}, pool, eventloom.NewStore(pool, nil, nil), nil))
 	t.Cleanup(srv.Close)
 	b := &boundaryServer{url: srv.URL}
 	start := time.Now()
@@ -378,7 +378,7 @@ func TestHTTP_TerminatedBackendIs503(t *testing.T) {
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	srv := httptest.NewServer(api.NewHandler(api.Config{}, eventloom.NewStore(pool, nil, nil), nil))
+	srv := httptest.NewServer(api.NewHandler(api.Config{}, pool, eventloom.NewStore(pool, nil, nil), nil))
 	t.Cleanup(srv.Close)
 	b := &boundaryServer{url: srv.URL, db: db}
 	note := map[string]string{"Content-Type": jsonType}

@@ -41,7 +41,7 @@ func (s *server) erasureService(r *http.Request) (*erasure.Service, error) {
 			s.erasures.err = err
 			return
 		}
-		s.erasures.svc = erasure.New(s.store, proj, s.logger)
+		s.erasures.svc = erasure.New(s.pool, s.store, proj, s.logger)
 	})
 	return s.erasures.svc, s.erasures.err
 }

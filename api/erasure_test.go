@@ -25,7 +25,7 @@ func TestHTTP_ErasureNeedsTheAdminScope(t *testing.T) {
 	pool := db.AppPool(t)
 	tokens := auth.NewStore(pool)
 	store := eventloom.NewStore(pool, nil, nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens}, store, nil))
+	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens}, pool, store, nil))
 	t.Cleanup(srv.Close)
 
 	// seq 1 of space a is hashed under version 1, as if appended before migration 000011.

@@ -128,7 +128,7 @@ func TestHTTP_AnalyticsBudgetPerTokenAnswers429AndOtherTenantsStillRead(t *testi
 	_, readB, err := tokens.Create(ctx, []string{"tenant-b"}, auth.ScopeRead, "")
 	require.NoError(t, err)
 	store := eventloom.NewStore(pool, nil, nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens, AnalyticsPool: analytics, MaxAnalyticsInFlight: 2}, store, nil))
+	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens, AnalyticsPool: analytics, MaxAnalyticsInFlight: 2}, pool, store, nil))
 	t.Cleanup(srv.Close)
 
 	slowCtx, cancel := context.WithCancel(ctx)
@@ -175,7 +175,7 @@ func TestHTTP_InFlightBudgetWithAuthOffIsPerSpace(t *testing.T) {
 	pool := db.AppPool(t)
 	seedGraphs(t, pool, "space-a", "space-b")
 	store := eventloom.NewStore(pool, nil, nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{MaxInFlight: 1}, store, nil))
+	srv := httptest.NewServer(api.NewHandler(api.Config{MaxInFlight: 1}, pool, store, nil))
 	t.Cleanup(srv.Close)
 
 	slowCtx, cancel := context.WithCancel(ctx)
@@ -219,8 +219,9 @@ func TestAnalyticsRoute(t *testing.T) {
 func capEnv(t *testing.T, limit int64) (string, *eventloom.Store) {
 	t.Helper()
 	db := testcontainers.NewDatabase(t)
-	store := eventloom.NewStore(db.AppPool(t), nil, nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{MaxResponseBytes: limit}, store, nil))
+	pool := db.AppPool(t)
+	store := eventloom.NewStore(pool, nil, nil)
+	srv := httptest.NewServer(api.NewHandler(api.Config{MaxResponseBytes: limit}, pool, store, nil))
 	t.Cleanup(srv.Close)
 	return srv.URL, store
 }

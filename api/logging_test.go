@@ -47,7 +47,8 @@ func TestHTTP_LogsAreJSONWithTheRequestID(t *testing.T) {
 	db := testcontainers.NewDatabase(t)
 	var logs syncBuffer
 	logger := slog.New(slog.NewJSONHandler(&logs, nil))
-	srv := httptest.NewServer(api.NewHandler(api.Config{}, eventloom.NewStore(db.AppPool(t), nil, nil), logger))
+	pool := db.AppPool(t)
+	srv := httptest.NewServer(api.NewHandler(api.Config{}, pool, eventloom.NewStore(pool, nil, nil), logger))
 	t.Cleanup(srv.Close)
 
 	send := func(method, path, body, id string) *http.Response {

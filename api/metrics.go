@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/doctor"
 	"github.com/zaxy/zaxy/sql"
 )
 
@@ -89,12 +90,10 @@ func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	var spaces, total, maxLag int64
-	var worst string
-	if err := c.pool.QueryRow(ctx, sql.Query("doctor/lag")).Scan(&spaces, &total, &maxLag, &worst); err == nil {
-		ch <- prometheus.MustNewConstMetric(lagTotalDesc, prometheus.GaugeValue, float64(total))
-		ch <- prometheus.MustNewConstMetric(lagMaxDesc, prometheus.GaugeValue, float64(maxLag))
-		ch <- prometheus.MustNewConstMetric(laggingDesc, prometheus.GaugeValue, float64(spaces))
+	if lag, err := doctor.Lag(ctx, c.pool); err == nil {
+		ch <- prometheus.MustNewConstMetric(lagTotalDesc, prometheus.GaugeValue, float64(lag.TotalLag))
+		ch <- prometheus.MustNewConstMetric(lagMaxDesc, prometheus.GaugeValue, float64(lag.MaxLag))
+		ch <- prometheus.MustNewConstMetric(laggingDesc, prometheus.GaugeValue, float64(lag.LaggingSpaces))
 	}
 	rows, err := c.pool.Query(ctx, sql.Query("api/jobs_by_state"))
 	if err != nil {

@@ -66,7 +66,7 @@ func TestHTTP_RedactionSwitchNeedsAnAdminToken(t *testing.T) {
 	pool := db.AppPool(t)
 	tokens := auth.NewStore(pool)
 	store := eventloom.NewStore(pool, nil, nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens}, store, nil))
+	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens}, pool, store, nil))
 	t.Cleanup(srv.Close)
 	_, writeA, err := tokens.Create(ctx, []string{"a"}, auth.ScopeWrite, "")
 	require.NoError(t, err)

@@ -42,7 +42,7 @@ func TestRouter_EveryRouteThatIsNotAGetNeedsWriteOrAdmin(t *testing.T) {
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
 	tokens := auth.NewStore(pool)
-	h := api.NewHandler(api.Config{Auth: tokens}, eventloom.NewStore(pool, nil, nil), nil)
+	h := api.NewHandler(api.Config{Auth: tokens}, pool, eventloom.NewStore(pool, nil, nil), nil)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	token := map[string]string{}

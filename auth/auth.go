@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/zaxy/zaxy/auth/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
 // Scopes, weakest first.
@@ -55,10 +55,13 @@ type Token struct {
 }
 
 // Store keeps tokens in the database.
-type Store struct{ pool *pgxpool.Pool }
+type Store struct{ db pgexec.Executor }
 
-// NewStore returns a Store on pool.
-func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+// NewStore returns a Store on db (a pool, or a connection or transaction).
+func NewStore(db pgexec.Executor) *Store { return &Store{db: db} }
+
+// queries are this package's generated queries (auth/internal/dbsqlc, from sql/auth).
+var queries = dbsqlc.New()
 
 // Create issues a token for spaces with scope and returns it with its secret form, which is
 // never shown again.
@@ -87,19 +90,21 @@ func (s *Store) Create(ctx context.Context, spaces []string, scope, label string
 	}
 	t := &Token{ID: hex.EncodeToString(idBytes), Scope: scope, Spaces: spaces, Label: label}
 	plain := "zx_" + t.ID + "_" + base64.RawURLEncoding.EncodeToString(secret)
-	if err := s.pool.QueryRow(ctx, sql.Query("auth/create"), t.ID, hash(plain), scope, spaces, label).Scan(&t.CreatedAt); err != nil {
+	created, err := queries.CreateToken(ctx, s.db, dbsqlc.CreateTokenParams{TokenID: t.ID, Hash: hash(plain), Scope: scope, Spaces: spaces, Label: label})
+	if err != nil {
 		return nil, "", fmt.Errorf("create token: %w", err)
 	}
+	t.CreatedAt = created
 	return t, plain, nil
 }
 
 // Revoke revokes the token with id.
 func (s *Store) Revoke(ctx context.Context, id string) error {
-	tag, err := s.pool.Exec(ctx, sql.Query("auth/revoke"), id)
+	n, err := queries.RevokeToken(ctx, s.db, id)
 	if err != nil {
 		return fmt.Errorf("revoke token: %w", err)
 	}
-	if tag.RowsAffected() == 0 {
+	if n == 0 {
 		return fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
 	return nil
@@ -107,15 +112,15 @@ func (s *Store) Revoke(ctx context.Context, id string) error {
 
 // List returns every token, without secrets.
 func (s *Store) List(ctx context.Context) ([]Token, error) {
-	rows, err := s.pool.Query(ctx, sql.Query("auth/list"))
+	rows, err := queries.ListTokens(ctx, s.db)
 	if err != nil {
 		return nil, fmt.Errorf("list tokens: %w", err)
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Token, error) {
-		var t Token
-		err := r.Scan(&t.ID, &t.Scope, &t.Spaces, &t.Label, &t.CreatedAt, &t.RevokedAt)
-		return t, err
-	})
+	out := make([]Token, len(rows))
+	for i, r := range rows {
+		out[i] = Token{ID: r.TokenID, Scope: r.Scope, Spaces: r.Spaces, Label: r.Label, CreatedAt: r.CreatedAt, RevokedAt: r.RevokedAt}
+	}
+	return out, nil
 }
 
 // Authorize checks that the bearer token reaches space with at least scope. space "" asks
@@ -124,8 +129,8 @@ func (s *Store) Authorize(ctx context.Context, bearer, space, scope string) (*To
 	if !strings.HasPrefix(bearer, "zx_") || len(bearer) > 200 {
 		return nil, ErrUnauthenticated
 	}
-	var t Token
-	err := s.pool.QueryRow(ctx, sql.Query("auth/lookup"), hash(bearer)).Scan(&t.ID, &t.Scope, &t.Spaces)
+	r, err := queries.LookupToken(ctx, s.db, hash(bearer))
+	t := Token{ID: r.TokenID, Scope: r.Scope, Spaces: r.Spaces}
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrUnauthenticated
 	}

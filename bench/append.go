@@ -157,7 +157,7 @@ func Append(ctx context.Context, dbURL string, o AppendOptions) (*AppendReport, 
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: api.NewHandler(api.Config{}, store, logger), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: api.NewHandler(api.Config{}, pool, store, logger), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln) //nolint:errcheck
 	defer srv.Close()
 	base := "http://" + ln.Addr().String()

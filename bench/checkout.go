@@ -148,7 +148,7 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 			return nil, err
 		}
 	}
-	svc := checkout.New(store, checkout.Config{Embedder: provider, EfSearch: o.EfSearch, Logger: logger})
+	svc := checkout.New(pool, store, checkout.Config{Embedder: provider, EfSearch: o.EfSearch, Logger: logger})
 	var items *json.Encoder
 	if o.Items != nil {
 		items = json.NewEncoder(o.Items)

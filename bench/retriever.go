@@ -22,7 +22,7 @@ import (
 // disabled, fusion, tiers, the packet). Without an embedder the vector lane is off too, and
 // the recent lane always is: the bench asks without a session.
 func NewCheckoutRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *projection.Embedder, provider embed.Embedder, tsConfig string, disabled []string) (Retriever, string, []string) {
-	svc := checkout.New(eventloom.NewStore(pool, nil, nil), checkout.Config{TextSearchConfig: tsConfig, Embedder: provider})
+	svc := checkout.New(pool, eventloom.NewStore(pool, nil, nil), checkout.Config{TextSearchConfig: tsConfig, Embedder: provider})
 	var lanes []string
 	for _, l := range checkout.Lanes {
 		if !slices.Contains(disabled, l) && (l != checkout.LaneVector || provider != nil) && l != checkout.LaneRecent {

@@ -32,7 +32,7 @@ func newFixture(t *testing.T) *fixture {
 	proj, err := projection.New(context.Background(), pool, projection.Config{})
 	require.NoError(t, err)
 	store := eventloom.NewStore(pool, nil, nil)
-	return &fixture{pool: pool, store: store, proj: proj, svc: checkout.New(store, checkout.Config{Embedder: embed.NewOffline()})}
+	return &fixture{pool: pool, store: store, proj: proj, svc: checkout.New(pool, store, checkout.Config{Embedder: embed.NewOffline()})}
 }
 
 func (f *fixture) append(t *testing.T, space string, events ...eventloom.NewEvent) []eventloom.Receipt {

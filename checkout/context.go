@@ -177,12 +177,9 @@ type TailEvent struct {
 }
 
 func scanTail(row pgx.CollectableRow) (TailEvent, error) {
-	var e TailEvent
-	var session, data string
-	err := row.Scan(&e.Seq, &e.Type, &session, &e.Actor, &e.OccurredAt, &e.Content, &data, &e.Hash)
-	e.Data = json.RawMessage(data)
-	e.OccurredAt = e.OccurredAt.UTC()
-	return e, err
+	e, err := eventloom.ScanEvent(row)
+	return TailEvent{Seq: e.Seq, Hash: e.Hash, Type: e.Type, Actor: e.Actor, OccurredAt: e.OccurredAt,
+		Content: e.Content, Data: e.Data}, err
 }
 
 // ChainStatus is the space's hash chain as verified for a handoff.

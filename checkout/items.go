@@ -12,6 +12,7 @@ import (
 
 	"github.com/zaxy/zaxy/disclosure"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/sql"
 )
 
@@ -93,23 +94,27 @@ func fetchItems(ctx context.Context, tx querier, space, query string, ids []stri
 		if err != nil {
 			return nil, nil, fmt.Errorf("fetch events: %w", err)
 		}
-		var seq int64
-		var typ, session, actor, content, data, role, speaker string
-		var occurred time.Time
-		var hash []byte
-		var invalidated *string
 		words := contentWords(query)
-		if _, err := pgx.ForEachRow(rows, []any{&seq, &typ, &session, &actor, &occurred, &content, &data, &hash, &role, &speaker, &invalidated}, func() error {
-			it := eventItem(seq, typ, session, content, data, hash, words)
-			it.role, it.speaker = role, speaker
-			t := occurred.UTC()
-			it.OccurredAt = &t
-			if invalidated != nil {
-				it.Labels.Invalidated = *invalidated
+		if _, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
+			r, err := pgx.RowToStructByNameLax[struct {
+				eventloom.Row
+				Role        string  `db:"role"`
+				Speaker     string  `db:"speaker"`
+				Invalidated *string `db:"invalidated"`
+			}](row)
+			if err != nil {
+				return struct{}{}, err
+			}
+			e := r.Event()
+			it := eventItem(e.Seq, e.Type, e.SessionID, e.Content, string(e.Data), e.Hash, words)
+			it.role, it.speaker = r.Role, r.Speaker
+			it.OccurredAt = &e.OccurredAt
+			if r.Invalidated != nil {
+				it.Labels.Invalidated = *r.Invalidated
 				it.Labels.Attenuated = true
 			}
 			items[it.ItemID] = it
-			return nil
+			return struct{}{}, nil
 		}); err != nil {
 			return nil, nil, fmt.Errorf("fetch events: %w", err)
 		}
@@ -120,25 +125,26 @@ func fetchItems(ctx context.Context, tx querier, space, query string, ids []stri
 		if err != nil {
 			return nil, nil, fmt.Errorf("fetch facts: %w", err)
 		}
-		var f factRow
-		var object, value *string
-		var validFrom time.Time
-		var recordedHash []byte
-		var evidence, authority, review string
-		var inferred, asked bool
-		if _, err := pgx.ForEachRow(rows, []any{&f.id, &f.subject, &f.predicate, &object, &value, &f.version, &f.status,
-			&f.supersededBy, &validFrom, &f.validTo, &f.recordedSeq, &recordedHash, &evidence, &authority, &review, &inferred,
-			&f.closeReason, &asked}, func() error {
-			row := f
-			row.object = valueText(object, value)
+		if _, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
+			r, err := pgx.RowToStructByNameLax[struct {
+				graph.FactRow
+				Asked bool `db:"asked"`
+			}](row)
+			if err != nil {
+				return struct{}{}, err
+			}
+			asked := r.Asked
+			f := factRow{id: r.FactID, subject: r.SubjectName, predicate: r.Predicate, object: valueText(r.ObjectName, r.Value),
+				status: r.Status, supersededBy: r.SupersededBy, version: r.Version, validTo: r.ValidTo,
+				recordedSeq: r.RecordedSeq, closeReason: r.CloseReason}
 			it := &Item{
-				ItemID: "fact:" + f.id, Kind: "fact", boostKind: "fact", fact: &row,
-				Text:   fmt.Sprintf("%s %s %s", f.subject, f.predicate, row.object),
-				Labels: Labels{Authority: authority, ReviewStatus: review, Inferred: inferred},
+				ItemID: "fact:" + f.id, Kind: "fact", boostKind: "fact", fact: &f,
+				Text:   fmt.Sprintf("%s %s %s", f.subject, f.predicate, f.object),
+				Labels: Labels{Authority: r.Authority, ReviewStatus: r.ReviewStatus, Inferred: r.Inferred},
 			}
 			var ev []Citation
-			if err := json.Unmarshal([]byte(evidence), &ev); err != nil {
-				return fmt.Errorf("fact %s evidence: %w", f.id, err)
+			if err := json.Unmarshal([]byte(r.Evidence), &ev); err != nil {
+				return struct{}{}, fmt.Errorf("fact %s evidence: %w", f.id, err)
 			}
 			it.Citations = ev
 			if f.status != "current" {
@@ -156,7 +162,7 @@ func fetchItems(ctx context.Context, tx querier, space, query string, ids []stri
 			} else {
 				previous = append(previous, it)
 			}
-			return nil
+			return struct{}{}, nil
 		}); err != nil {
 			return nil, nil, fmt.Errorf("fetch facts: %w", err)
 		}

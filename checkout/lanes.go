@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/graph"
-	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/sql"
 )
 
@@ -192,7 +192,7 @@ func (s *Service) laneVerbatim(ctx context.Context, q querier, r *Request, asOf 
 			}
 		}
 		if n > 0 {
-			found = append(found, scored{item: projection.EventItemID(seq), score: n, seq: seq})
+			found = append(found, scored{item: memoryitem.EventID(seq), score: n, seq: seq})
 		}
 		return nil
 	})
@@ -217,7 +217,7 @@ func (s *Service) laneRecent(ctx context.Context, q querier, r *Request, asOf ti
 	}
 	var seq int64
 	_, res.err = pgx.ForEachRow(rows, []any{&seq}, func() error {
-		res.items = append(res.items, projection.EventItemID(seq))
+		res.items = append(res.items, memoryitem.EventID(seq))
 		return nil
 	})
 	return res
@@ -280,7 +280,7 @@ func (s *Service) laneReply(ctx context.Context, q querier, r *Request, keyword 
 	named, asked := newSpeakerNamer(r.Query), speakerOf(r.Query)
 	_, res.err = pgx.ForEachRow(rows, []any{&seq, &role, &speaker}, func() error {
 		if named.names(speaker) || (asked != "" && role == asked) {
-			res.items = append(res.items, projection.EventItemID(seq))
+			res.items = append(res.items, memoryitem.EventID(seq))
 		}
 		return nil
 	})

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/sql"
 )
 
@@ -32,13 +32,14 @@ type Config struct {
 
 // Service answers checkouts and raw queries.
 type Service struct {
-	pool  *pgxpool.Pool
+	pool  pgexec.Executor
 	store *eventloom.Store
 	cfg   Config
 }
 
-// New returns a Service reading through store's pool and recording surfacing through store.
-func New(store *eventloom.Store, cfg Config) *Service {
+// New returns a Service reading through db (a pool, or a connection or transaction) and
+// recording surfacing through store.
+func New(db pgexec.Executor, store *eventloom.Store, cfg Config) *Service {
 	if cfg.TextSearchConfig == "" {
 		cfg.TextSearchConfig = "english"
 	}
@@ -48,7 +49,7 @@ func New(store *eventloom.Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{pool: store.Pool(), store: store, cfg: cfg}
+	return &Service{pool: db, store: store, cfg: cfg}
 }
 
 // LaneStat is one lane's diagnostics.
@@ -320,8 +321,8 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 const stableK = 40
 
 func (s *Service) requireSpace(ctx context.Context, space string) error {
-	var ok bool
-	if err := s.pool.QueryRow(ctx, sql.Query("eventloom/space_exists"), space).Scan(&ok); err != nil {
+	ok, err := s.store.SpaceExists(ctx, space)
+	if err != nil {
 		return fmt.Errorf("checkout %q: %w", space, err)
 	}
 	if !ok {

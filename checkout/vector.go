@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pgvector/pgvector-go"
 
-	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/sql"
 )
 
@@ -43,12 +43,12 @@ const hnswMaxK = 40
 
 // Vector returns the K items of a space nearest to the query vector by cosine distance,
 // nearest first. A space promoted to the model's HNSW index (more than
-// projection.HNSWThreshold vectors) is searched through the index with iterative scans, so
+// memoryitem.HNSWThreshold vectors) is searched through the index with iterative scans, so
 // the space filter still yields K rows; any other space, or Exact, is scanned exactly (perfect
 // recall, and cheaper than the index for a few thousand vectors). Two round trips: whether the
 // space is promoted, then the search with its settings in one pipelined, implicitly
 // transactional batch.
-func Vector(ctx context.Context, pool *pgxpool.Pool, p VectorParams) ([]VectorHit, error) {
+func Vector(ctx context.Context, pool pgexec.Executor, p VectorParams) ([]VectorHit, error) {
 	if p.K == 0 {
 		p.K = 20
 	}
@@ -78,7 +78,7 @@ func Vector(ctx context.Context, pool *pgxpool.Pool, p VectorParams) ([]VectorHi
 	// as a literal; it is an integer checked above. The batch runs in one implicit transaction,
 	// so the settings above hold for this query only.
 	var hits []VectorHit
-	b.Queue(fmt.Sprintf(sql.Query(query), p.Dimensions), p.SpaceID, p.Model, projection.VectorText(p.Vector), k, p.AsOf).Query(func(rows pgx.Rows) error {
+	b.Queue(fmt.Sprintf(sql.Query(query), p.Dimensions), p.SpaceID, p.Model, pgvector.NewVector(p.Vector), k, p.AsOf).Query(func(rows pgx.Rows) error {
 		var err error
 		hits, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (VectorHit, error) {
 			var h VectorHit

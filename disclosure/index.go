@@ -3,14 +3,15 @@ package disclosure
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/disclosure/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/sql"
 )
 
 // IndexParams selects an index.
@@ -325,38 +326,35 @@ func loadDetailTokens(ctx context.Context, q Querier, space string, pending map[
 // indexCandidates loads the ranked candidates of every section and the space's totals.
 func indexCandidates(ctx context.Context, q Querier, space string, limit int, totals *IndexCounts) (map[string][]*indexCand, error) {
 	cands := map[string][]*indexCand{}
-	rows, err := q.Query(ctx, sql.Query("disclosure/index_entities"), space, limit)
+	maxRows := int32(min(limit, math.MaxInt32))
+	entities, err := queries.IndexEntities(ctx, q, dbsqlc.IndexEntitiesParams{SpaceID: space, MaxRows: maxRows})
 	if err != nil {
 		return nil, fmt.Errorf("index entities: %w", err)
 	}
-	cands[KindEntity], err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (*indexCand, error) {
-		c := &indexCand{IndexEntry: IndexEntry{Kind: KindEntity}}
-		var invalidated bool
-		err := row.Scan(&c.Ref, &c.Name, &c.Count, &c.Facts, &c.FirstSeq, &c.LastSeq, &invalidated, &totals.Entities)
-		if invalidated {
+	cands[KindEntity] = make([]*indexCand, len(entities))
+	for i, r := range entities {
+		c := &indexCand{IndexEntry: IndexEntry{Kind: KindEntity, Ref: r.EntityID, Name: r.Name, Count: int64(r.Mentions),
+			Facts: r.Facts, FirstSeq: r.FirstSeq, LastSeq: r.LastSeq}}
+		if r.Invalidated {
 			c.Labels = []string{LabelInvalidated}
 		}
-		return c, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("index entities: %w", err)
+		totals.Entities = r.Total
+		cands[KindEntity][i] = c
 	}
-	rows, err = q.Query(ctx, sql.Query("disclosure/index_predicates"), space, limit)
+	predicates, err := queries.IndexPredicates(ctx, q, dbsqlc.IndexPredicatesParams{SpaceID: space, MaxRows: maxRows})
 	if err != nil {
 		return nil, fmt.Errorf("index predicates: %w", err)
 	}
-	cands[KindPredicate], err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (*indexCand, error) {
-		c := &indexCand{IndexEntry: IndexEntry{Kind: KindPredicate}}
-		err := row.Scan(&c.Name, &c.Count, &c.stat.Total, &c.FirstSeq, &c.LastSeq, &totals.Predicates, &totals.Facts)
-		c.Ref = "predicate:" + c.Name
-		c.stat = listStat{Name: c.Name, Total: c.stat.Total, Current: c.Count, FirstSeq: c.FirstSeq, LastSeq: c.LastSeq}
-		return c, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("index predicates: %w", err)
+	cands[KindPredicate] = make([]*indexCand, len(predicates))
+	for i, r := range predicates {
+		c := &indexCand{IndexEntry: IndexEntry{Kind: KindPredicate, Ref: "predicate:" + r.Predicate, Name: r.Predicate,
+			Count: r.CurrentFacts, FirstSeq: r.FirstSeq, LastSeq: r.LastSeq}}
+		c.stat = listStat{Name: c.Name, Total: r.Versions, Current: c.Count, FirstSeq: c.FirstSeq, LastSeq: c.LastSeq}
+		totals.Predicates, totals.Facts = r.Predicates, r.Facts
+		cands[KindPredicate][i] = c
 	}
 
-	rows, err = q.Query(ctx, sql.Query("disclosure/index_log"), space, limit)
+	rows, err := q.Query(ctx, qIndexLog, space, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index log: %w", err)
 	}

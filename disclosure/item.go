@@ -13,10 +13,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/disclosure/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
-	"github.com/zaxy/zaxy/projection"
-	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/memoryitem"
 )
 
 // Item kinds.
@@ -137,9 +137,9 @@ var (
 func (r ref) canonical() string {
 	switch r.kind {
 	case KindEvent:
-		return projection.EventItemID(r.seq)
+		return memoryitem.EventID(r.seq)
 	case KindFact:
-		return projection.FactItemID(r.name)
+		return memoryitem.FactID(r.name)
 	case KindSession:
 		return "session:" + r.name
 	case KindEventType:
@@ -275,47 +275,38 @@ func compareInt(a, b int64) int {
 
 func eventItem(ctx context.Context, q Querier, space string, seq int64, head *spaceHead) (*ItemView, error) {
 	var e EventItem
+	rows, err := q.Query(ctx, qEvent, space, seq)
+	if err == nil {
+		e.Event, err = pgx.CollectExactlyOneRow(rows, eventloom.ScanEvent)
+	}
 	e.SpaceID = space
-	var data, cues string
-	err := q.QueryRow(ctx, sql.Query("disclosure/event"), space, seq).Scan(&e.Seq, &e.Type, &e.SessionID, &e.Actor,
-		&e.OccurredAt, &e.RecordedAt, &e.Content, &data, &cues, &e.PrevHash, &e.Hash)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, notFound(space, projection.EventItemID(seq))
+		return nil, notFound(space, memoryitem.EventID(seq))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load event: %w", err)
 	}
-	if projection.IsBookkeeping(e.Type) {
-		return nil, fmt.Errorf("%w: %s is a bookkeeping event (%s), never shown", ErrItemNotFound, projection.EventItemID(seq), e.Type)
+	if memoryitem.IsBookkeeping(e.Type) {
+		return nil, fmt.Errorf("%w: %s is a bookkeeping event (%s), never shown", ErrItemNotFound, memoryitem.EventID(seq), e.Type)
 	}
-	e.OccurredAt, e.RecordedAt = e.OccurredAt.UTC(), e.RecordedAt.UTC()
-	e.Data, e.Cues = []byte(data), []byte(cues)
 	e.Projected = seq <= head.ProjectedSeq
 
-	rows, err := q.Query(ctx, sql.Query("disclosure/event_invalidations"), space, seq)
+	invs, err := queries.EventInvalidations(ctx, q, dbsqlc.EventInvalidationsParams{SpaceID: space, Seq: seq})
 	if err != nil {
 		return nil, fmt.Errorf("load invalidations: %w", err)
 	}
-	e.Invalidations, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (Invalidation, error) {
-		var inv Invalidation
-		return inv, row.Scan(&inv.By.Seq, &inv.By.Hash, &inv.Reason)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("load invalidations: %w", err)
+	for _, r := range invs {
+		e.Invalidations = append(e.Invalidations, Invalidation{By: Citation{Seq: r.Seq, Hash: r.Hash}, Reason: r.Reason})
 	}
-	if e.Facts, err = queryFacts(ctx, q, "disclosure/event_facts", space, seq); err != nil {
+	if e.Facts, err = queryFacts(ctx, q, "event facts", qEventFacts, space, seq); err != nil {
 		return nil, err
 	}
-	rows, err = q.Query(ctx, sql.Query("disclosure/event_mentions"), space, seq)
+	mentions, err := queries.EventMentions(ctx, q, dbsqlc.EventMentionsParams{SpaceID: space, Seq: seq})
 	if err != nil {
 		return nil, fmt.Errorf("load mentions: %w", err)
 	}
-	e.Mentions, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (Mention, error) {
-		var m Mention
-		return m, row.Scan(&m.Start, &m.End, &m.EntityID, &m.Name, &m.Kind)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("load mentions: %w", err)
+	for _, r := range mentions {
+		e.Mentions = append(e.Mentions, Mention{Start: r.StartByte, End: r.EndByte, EntityID: r.EntityID, Name: r.Name, Kind: r.Kind})
 	}
 	if e.Invalidations == nil {
 		e.Invalidations = []Invalidation{}
@@ -349,11 +340,11 @@ func eventItem(ctx context.Context, q Querier, space string, seq int64, head *sp
 		b.WriteString("\n")
 		b.WriteString(e.Content)
 	}
-	if data != "{}" {
+	if data := string(e.Data); data != "{}" {
 		b.WriteString("\ndata: ")
 		b.WriteString(data)
 	}
-	if cues != "{}" {
+	if cues := string(e.Cues); cues != "{}" {
 		b.WriteString("\ncues: ")
 		b.WriteString(cues)
 	}
@@ -402,7 +393,7 @@ func factLabels(f *graph.Fact) []string {
 // renderFact is a fact's line in a listing.
 func renderFact(f *graph.Fact, cites citations) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s (v%d, %s) %s", projection.FactItemID(f.ID), clip(factStatement(f), summaryRunes), f.Version,
+	fmt.Fprintf(&b, "%s %s (v%d, %s) %s", memoryitem.FactID(f.ID), clip(factStatement(f), summaryRunes), f.Version,
 		f.Status, cites.add(f.RecordedSeq, f.RecordedHash))
 	if f.Inferred {
 		b.WriteString(" [inferred]")
@@ -419,25 +410,25 @@ func renderWindow(f *graph.Fact) string {
 }
 
 func factItem(ctx context.Context, q Querier, space, id string) (*ItemView, error) {
-	facts, err := queryFacts(ctx, q, "disclosure/fact", space, id)
+	facts, err := queryFacts(ctx, q, "fact", qFact, space, id)
 	if err != nil {
 		return nil, err
 	}
 	if len(facts) == 0 {
-		return nil, notFound(space, projection.FactItemID(id))
+		return nil, notFound(space, memoryitem.FactID(id))
 	}
 	f := FactItem{Fact: facts[0], Statement: factStatement(&facts[0])}
-	if f.Versions, err = queryFacts(ctx, q, "disclosure/fact_versions", space, f.Subject.ID, f.Predicate); err != nil {
+	if f.Versions, err = queryFacts(ctx, q, "fact versions", qFactVersions, space, f.Subject.ID, f.Predicate); err != nil {
 		return nil, err
 	}
 	v := &ItemView{Fact: &f, Labels: factLabels(&f.Fact)}
 	cites := citations{}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s", projection.FactItemID(f.ID), f.Statement)
+	fmt.Fprintf(&b, "%s %s", memoryitem.FactID(f.ID), f.Statement)
 	writeLabels(&b, v.Labels)
 	fmt.Fprintf(&b, "\nversion %d of %s %s · %s · %s", f.Version, f.Subject.Name, f.Predicate, f.Status, renderWindow(&f.Fact))
 	if f.SupersededBy != nil {
-		fmt.Fprintf(&b, " · superseded by %s", projection.FactItemID(*f.SupersededBy))
+		fmt.Fprintf(&b, " · superseded by %s", memoryitem.FactID(*f.SupersededBy))
 	}
 	if f.ClosedSeq != nil {
 		fmt.Fprintf(&b, " · closed at #%d", *f.ClosedSeq)
@@ -467,7 +458,7 @@ func factItem(ctx context.Context, q Querier, space, id string) (*ItemView, erro
 			if x.Object != nil {
 				obj = x.Object.Name
 			}
-			fmt.Fprintf(&b, "\nv%d %s %s %s %s", x.Version, projection.FactItemID(x.ID), clip(obj, summaryRunes), x.Status,
+			fmt.Fprintf(&b, "\nv%d %s %s %s %s", x.Version, memoryitem.FactID(x.ID), clip(obj, summaryRunes), x.Status,
 				cites.add(x.RecordedSeq, x.RecordedHash))
 		}
 	}
@@ -499,33 +490,24 @@ func loadEntities(ctx context.Context, q Querier, space string, ids []string) (m
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := q.Query(ctx, sql.Query("disclosure/entities"), space, ids)
+	rows, err := queries.Entities(ctx, q, dbsqlc.EntitiesParams{SpaceID: space, EntityIDs: ids})
 	if err != nil {
 		return nil, fmt.Errorf("load entities: %w", err)
 	}
-	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
-		e := &EntityItem{}
-		var invHash eventloom.Hash
-		var invReason *string
-		if err := row.Scan(&e.ID, &e.Key, &e.Name, &e.Kinds, &e.Version, &e.FirstSeq, &e.FirstHash, &e.LastSeq,
-			&e.Mentions, &e.InvalidatedSeq, &invHash, &invReason); err != nil {
-			return struct{}{}, err
-		}
+	for _, r := range rows {
+		e := &EntityItem{Entity: graph.Entity{ID: r.EntityID, Key: r.Key, Name: r.Name, Kinds: r.Kinds, Version: r.Version,
+			FirstSeq: r.FirstSeq, FirstHash: r.FirstHash, LastSeq: r.LastSeq, Mentions: r.Mentions, InvalidatedSeq: r.InvalidatedSeq}}
 		if e.InvalidatedSeq != nil {
-			e.Invalidated = &Invalidation{By: Citation{Seq: *e.InvalidatedSeq, Hash: invHash}, Reason: deref(invReason)}
+			e.Invalidated = &Invalidation{By: Citation{Seq: *e.InvalidatedSeq, Hash: r.InvalidatedHash}, Reason: r.InvalidatedReason}
 		}
 		e.Facts, e.MentionedIn = []graph.Fact{}, []EventLine{}
 		out[e.ID] = e
-		return struct{}{}, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("load entities: %w", err)
 	}
-	facts, err := queryGrouped(ctx, q, "disclosure/entity_facts", true, scanFact, space, ids, entityFactsLimit)
+	facts, err := queryGrouped(ctx, q, "entity facts", qEntityFacts, scanGroupedFact, space, ids, entityFactsLimit)
 	if err != nil {
 		return nil, err
 	}
-	lines, err := queryGrouped(ctx, q, "disclosure/entity_mentions", true, scanLine, space, ids, entityMentionsLimit)
+	lines, err := queryGrouped(ctx, q, "entity mentions", qEntityMentions, scanGroupedLine, space, ids, entityMentionsLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -579,14 +561,20 @@ func listItem(ctx context.Context, q Querier, space string, r ref) (*ItemView, e
 	var err error
 	switch r.kind {
 	case KindSession:
-		err = q.QueryRow(ctx, sql.Query("disclosure/session_stats"), space, r.name).Scan(&st.Total, &st.FirstSeq, &st.LastSeq)
+		var s dbsqlc.SessionStatsRow
+		s, err = queries.SessionStats(ctx, q, dbsqlc.SessionStatsParams{SpaceID: space, SessionID: r.name})
+		st.Total, st.FirstSeq, st.LastSeq = s.Total, s.FirstSeq, s.LastSeq
 	case KindEventType:
-		if projection.IsBookkeeping(r.name) {
+		if memoryitem.IsBookkeeping(r.name) {
 			return nil, fmt.Errorf("%w: %s events are bookkeeping, never shown", ErrItemNotFound, r.name)
 		}
-		err = q.QueryRow(ctx, sql.Query("disclosure/type_stats"), space, r.name).Scan(&st.Total, &st.FirstSeq, &st.LastSeq)
+		var s dbsqlc.TypeStatsRow
+		s, err = queries.TypeStats(ctx, q, dbsqlc.TypeStatsParams{SpaceID: space, Type: r.name})
+		st.Total, st.FirstSeq, st.LastSeq = s.Total, s.FirstSeq, s.LastSeq
 	case KindPredicate:
-		err = q.QueryRow(ctx, sql.Query("disclosure/predicate_stats"), space, r.name).Scan(&st.Current, &st.Total, &st.FirstSeq, &st.LastSeq)
+		var s dbsqlc.PredicateStatsRow
+		s, err = queries.PredicateStats(ctx, q, dbsqlc.PredicateStatsParams{SpaceID: space, Predicate: r.name})
+		st.Current, st.Total, st.FirstSeq, st.LastSeq = s.CurrentFacts, s.Total, s.FirstSeq, s.LastSeq
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load %s stats: %w", r.kind, err)
@@ -618,7 +606,7 @@ func loadLists(ctx context.Context, q Querier, space, kind string, stats []listS
 	}
 	switch kind {
 	case KindPredicate:
-		facts, err := queryGrouped(ctx, q, "disclosure/predicate_facts", false, scanFact, space, names, listLimit)
+		facts, err := queryGrouped(ctx, q, "predicate facts", qPredicateFacts, scanGroupedFact, space, names, listLimit)
 		if err != nil {
 			return nil, err
 		}
@@ -627,7 +615,7 @@ func loadLists(ctx context.Context, q Querier, space, kind string, stats []listS
 		}
 		return out, nil
 	case KindSession:
-		lines, err := queryGrouped(ctx, q, "disclosure/session_events", false, scanLine, space, names, listLimit)
+		lines, err := queryGrouped(ctx, q, "session events", qSessionEvents, scanGroupedLine, space, names, listLimit)
 		if err != nil {
 			return nil, err
 		}
@@ -635,7 +623,7 @@ func loadLists(ctx context.Context, q Querier, space, kind string, stats []listS
 			l.Events = lines.items[name]
 		}
 	case KindEventType:
-		lines, err := queryGrouped(ctx, q, "disclosure/type_events", false, scanLine, space, names, firsts, listLimit)
+		lines, err := queryGrouped(ctx, q, "type events", qTypeEvents, scanGroupedLine, space, names, firsts, listLimit)
 		if err != nil {
 			return nil, err
 		}

@@ -2,23 +2,44 @@ package disclosure
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/disclosure/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/sql"
 )
 
-// Querier is a pool, connection or transaction.
-type Querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
+// Querier is a pool, connection or transaction (pgexec.Executor).
+type Querier = pgexec.Executor
+
+// queries are this package's generated queries (disclosure/internal/dbsqlc, from
+// sql/disclosure).
+var queries = dbsqlc.New()
+
+// The hand-written queries (sql/disclosure/handwritten): their rows are the shared event and
+// fact rows (eventloom.Row, graph.FactRow) or the event line (dbsqlc.LineRow), some after a
+// group key and total (dbsqlc.GroupKey); index_log groups by GROUPING SETS, which sqlc cannot
+// follow.
+var (
+	qEvent           = sql.Query("disclosure/event")
+	qEventFacts      = sql.Query("disclosure/event_facts")
+	qFact            = sql.Query("disclosure/fact")
+	qFactVersions    = sql.Query("disclosure/fact_versions")
+	qEntityFacts     = sql.Query("disclosure/entity_facts")
+	qEntityMentions  = sql.Query("disclosure/entity_mentions")
+	qPredicateFacts  = sql.Query("disclosure/predicate_facts")
+	qSessionEvents   = sql.Query("disclosure/session_events")
+	qTypeEvents      = sql.Query("disclosure/type_events")
+	qTimeline        = sql.Query("disclosure/timeline")
+	qTimelineSession = sql.Query("disclosure/timeline_session")
+	qIndexLog        = sql.Query("disclosure/index_log")
+)
 
 // ErrItemNotFound means the id names no item of the space (or a bookkeeping event, which is
 // never shown).
@@ -58,45 +79,65 @@ type spaceHead struct {
 
 // loadSpace returns the space's head, or an error matching eventloom.ErrNotFound.
 func loadSpace(ctx context.Context, q Querier, space string) (*spaceHead, error) {
-	var h spaceHead
-	err := q.QueryRow(ctx, sql.Query("disclosure/space"), space).Scan(&h.HeadSeq, &h.HeadHash, &h.ProjectedSeq)
+	r, err := queries.Space(ctx, q, space)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("%w: space %q has no events", eventloom.ErrNotFound, space)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load space: %w", err)
 	}
-	return &h, nil
+	return &spaceHead{HeadSeq: r.HeadSeq, HeadHash: r.HeadHash, ProjectedSeq: r.ProjectedSeq}, nil
 }
 
-// scanLine reads the event-line columns (see sql/disclosure/timeline.sql) after any leading
-// destinations in pre.
-func scanLine(row pgx.CollectableRow, pre ...any) (EventLine, error) {
-	var l EventLine
-	var content, data string
-	var invSeq *int64
-	var invHash eventloom.Hash
-	var invReason *string
-	var statuses []string
-	dst := append(pre, &l.Seq, &l.Hash, &l.Type, &l.SessionID, &l.Actor, &l.OccurredAt, &content, &data,
-		&invSeq, &invHash, &invReason, &statuses)
-	if err := row.Scan(dst...); err != nil {
-		return l, err
-	}
-	l.OccurredAt = l.OccurredAt.UTC()
-	l.Summary = summarize(l.Type, l.Actor, content, []byte(data))
-	l.Labels = []string{}
-	if invSeq != nil {
-		l.Invalidated = &Invalidation{By: Citation{Seq: *invSeq, Hash: invHash}, Reason: deref(invReason)}
+// eventLine maps a line row onto an EventLine: a summary instead of the text, and labels.
+func eventLine(r *dbsqlc.LineRow) EventLine {
+	l := EventLine{Seq: r.Seq, Hash: r.Hash, Type: r.Type, SessionID: r.SessionID, Actor: r.Actor,
+		OccurredAt: r.OccurredAt.UTC(), Summary: summarize(r.Type, r.Actor, r.Content, []byte(r.Data)), Labels: []string{}}
+	if r.InvSeq != nil {
+		l.Invalidated = &Invalidation{By: Citation{Seq: *r.InvSeq, Hash: r.InvHash}, Reason: deref(r.InvReason)}
 		l.Labels = append(l.Labels, LabelInvalidated)
 	}
-	for _, s := range statuses {
+	for _, s := range r.Statuses {
 		if !slices.Contains(l.Labels, s) {
 			l.Labels = append(l.Labels, s)
 		}
 	}
 	slices.Sort(l.Labels)
-	return l, nil
+	return l
+}
+
+// scanLine reads one lineRow by column name and maps it.
+func scanLine(row pgx.CollectableRow) (EventLine, error) {
+	r, err := pgx.RowToStructByName[dbsqlc.LineRow](row)
+	if err != nil {
+		return EventLine{}, err
+	}
+	return eventLine(&r), nil
+}
+
+// scanGroupedLine reads a group key and an event line.
+func scanGroupedLine(row pgx.CollectableRow) (dbsqlc.GroupKey, EventLine, error) {
+	r, err := pgx.RowToStructByNameLax[struct {
+		dbsqlc.GroupKey
+		dbsqlc.LineRow
+	}](row)
+	if err != nil {
+		return dbsqlc.GroupKey{}, EventLine{}, err
+	}
+	return r.GroupKey, eventLine(&r.LineRow), nil
+}
+
+// scanGroupedFact reads a group key and a graph.FactRow.
+func scanGroupedFact(row pgx.CollectableRow) (dbsqlc.GroupKey, graph.Fact, error) {
+	r, err := pgx.RowToStructByNameLax[struct {
+		dbsqlc.GroupKey
+		graph.FactRow
+	}](row)
+	if err != nil {
+		return dbsqlc.GroupKey{}, graph.Fact{}, err
+	}
+	f, err := r.Fact()
+	return r.GroupKey, f, err
 }
 
 func deref(s *string) string {
@@ -106,65 +147,29 @@ func deref(s *string) string {
 	return *s
 }
 
-// scanFact reads the fact columns (see sql/disclosure/fact.sql) after any leading
-// destinations in pre. StatusThen equals Status: these views are of now.
-func scanFact(row pgx.CollectableRow, pre ...any) (graph.Fact, error) {
-	var f graph.Fact
-	var objectID, objectName, value *string
-	var evidence string
-	dst := append(pre, &f.ID, &f.Subject.ID, &f.Subject.Name, &f.Predicate, &objectID, &objectName, &value, &f.Version,
-		&f.ValidFrom, &f.ValidTo, &f.RecordedSeq, &f.RecordedHash, &f.ClosedSeq, &f.Status,
-		&f.SupersededBy, &f.Authority, &f.ReviewStatus, &f.Inferred, &f.Confidence, &evidence, &f.CloseReason)
-	if err := row.Scan(dst...); err != nil {
-		return f, err
-	}
-	f.StatusThen = f.Status
-	if objectID != nil {
-		f.Object = &graph.EntityRef{ID: *objectID, Name: deref(objectName)}
-	}
-	if value != nil {
-		f.Value = json.RawMessage(*value)
-	}
-	f.ValidFrom = f.ValidFrom.UTC()
-	if f.ValidTo != nil {
-		t := f.ValidTo.UTC()
-		f.ValidTo = &t
-	}
-	if err := json.Unmarshal([]byte(evidence), &f.Evidence); err != nil {
-		return f, fmt.Errorf("fact %s evidence: %w", f.ID, err)
-	}
-	return f, nil
-}
-
 // grouped is a listing per key, with the total when the query reports one.
 type grouped[T any] struct {
 	items map[string][]T
 	total map[string]int64
 }
 
-// queryGrouped runs a query whose rows start with a group key (and, when withTotal, a total)
-// followed by the columns scan reads.
-func queryGrouped[T any](ctx context.Context, q Querier, name string, withTotal bool,
-	scan func(pgx.CollectableRow, ...any) (T, error), args ...any,
+// queryGrouped runs query (named name in errors), whose rows start with a group key (grp and,
+// for some, total), and collects what scan reads per group.
+func queryGrouped[T any](ctx context.Context, q Querier, name, query string,
+	scan func(pgx.CollectableRow) (dbsqlc.GroupKey, T, error), args ...any,
 ) (grouped[T], error) {
 	g := grouped[T]{items: map[string][]T{}, total: map[string]int64{}}
-	rows, err := q.Query(ctx, sql.Query(name), args...)
+	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return g, fmt.Errorf("query %s: %w", name, err)
 	}
 	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
-		var key string
-		var total int64
-		pre := []any{&key}
-		if withTotal {
-			pre = append(pre, &total)
-		}
-		v, err := scan(row, pre...)
+		key, v, err := scan(row)
 		if err != nil {
 			return struct{}{}, err
 		}
-		g.items[key] = append(g.items[key], v)
-		g.total[key] = total
+		g.items[key.Group] = append(g.items[key.Group], v)
+		g.total[key.Group] = key.Total
 		return struct{}{}, nil
 	})
 	if err != nil {
@@ -173,13 +178,13 @@ func queryGrouped[T any](ctx context.Context, q Querier, name string, withTotal 
 	return g, nil
 }
 
-// queryFacts runs a fact query without a group key.
-func queryFacts(ctx context.Context, q Querier, name string, args ...any) ([]graph.Fact, error) {
-	rows, err := q.Query(ctx, sql.Query(name), args...)
+// queryFacts runs a fact query (named name in errors) without a group key.
+func queryFacts(ctx context.Context, q Querier, name, query string, args ...any) ([]graph.Fact, error) {
+	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("query %s: %w", name, err)
 	}
-	facts, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (graph.Fact, error) { return scanFact(row) })
+	facts, err := pgx.CollectRows(rows, graph.ScanFact)
 	if err != nil {
 		return nil, fmt.Errorf("query %s: %w", name, err)
 	}

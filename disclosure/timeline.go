@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/sql"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -85,15 +84,15 @@ func Timeline(ctx context.Context, q Querier, p TimelineParams) (*TimelineView, 
 		if _, err := loadSpace(ctx, q, p.SpaceID); err != nil {
 			return err
 		}
-		name, args := "disclosure/timeline", []any{p.SpaceID, TimelineTypes, before, limit}
+		query, args := qTimeline, []any{p.SpaceID, TimelineTypes, before, limit}
 		if p.SessionID != "" {
-			name, args = "disclosure/timeline_session", append(args, p.SessionID)
+			query, args = qTimelineSession, append(args, p.SessionID)
 		}
-		rows, err := q.Query(ctx, sql.Query(name), args...)
+		rows, err := q.Query(ctx, query, args...)
 		if err != nil {
 			return fmt.Errorf("query timeline: %w", err)
 		}
-		lines, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (EventLine, error) { return scanLine(row) })
+		lines, err = pgx.CollectRows(rows, scanLine)
 		if err != nil {
 			return fmt.Errorf("query timeline: %w", err)
 		}

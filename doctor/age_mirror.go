@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/zaxy/zaxy/sql"
 )
 
 // ageMirror compares, for every space, a digest of its AGE graph with the digest of what the
@@ -16,26 +13,23 @@ import (
 // A graph changed behind the service's back, or a mirror that missed writes, fails with the
 // remedy to rebuild that space.
 func (r *Report) ageMirror(ctx context.Context, pool *pgxpool.Pool) {
-	rows, err := pool.Query(ctx, sql.Query("doctor/age_mirror"))
+	rows, err := queries.AGEMirror(ctx, pool)
 	if err != nil {
 		r.add(Check{Name: "age_mirror", Status: StatusFail, Message: err.Error()})
 		return
 	}
-	var space, expected, actual string
-	var expectedLines, actualLines int64
 	var diverged, remedies []string
 	n := 0
-	_, err = pgx.ForEachRow(rows, []any{&space, &expected, &actual, &expectedLines, &actualLines}, func() error {
+	for _, row := range rows {
 		n++
-		if expected != actual {
-			diverged = append(diverged, fmt.Sprintf("%s (%d vertices and edges expected, %d found)", space, expectedLines, actualLines))
-			remedies = append(remedies, "zaxy rebuild --space "+space)
+		if row.Expected == nil || row.Actual == nil || row.ExpectedLines == nil || row.ActualLines == nil {
+			r.add(Check{Name: "age_mirror", Status: StatusFail, Message: fmt.Sprintf("space %s: the mirror digest is missing", row.SpaceID)})
+			return
 		}
-		return nil
-	})
-	if err != nil {
-		r.add(Check{Name: "age_mirror", Status: StatusFail, Message: err.Error()})
-		return
+		if *row.Expected != *row.Actual {
+			diverged = append(diverged, fmt.Sprintf("%s (%d vertices and edges expected, %d found)", row.SpaceID, *row.ExpectedLines, *row.ActualLines))
+			remedies = append(remedies, "zaxy rebuild --space "+row.SpaceID)
+		}
 	}
 	if len(diverged) > 0 {
 		r.add(Check{Name: "age_mirror", Status: StatusFail,

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/sql"
 )
 
 // tailEvents is how many of each space's last events the chain check recomputes without
@@ -19,7 +17,7 @@ const tailEvents = 1000
 // chains verifies every space's hash chain: wholly with full, else its last tailEvents
 // events (their hashes, their links and the chain head).
 func (r *Report) chains(ctx context.Context, pool *pgxpool.Pool, full bool) {
-	rows, err := pool.Query(ctx, sql.Query("doctor/spaces_heads"))
+	rows, err := queries.SpacesHeads(ctx, pool)
 	if err != nil {
 		r.add(Check{Name: "chains", Status: StatusFail, Message: err.Error()})
 		return
@@ -28,14 +26,9 @@ func (r *Report) chains(ctx context.Context, pool *pgxpool.Pool, full bool) {
 		id   string
 		head int64
 	}
-	var spaces []space
-	var sp space
-	if _, err := pgx.ForEachRow(rows, []any{&sp.id, &sp.head}, func() error {
-		spaces = append(spaces, sp)
-		return nil
-	}); err != nil {
-		r.add(Check{Name: "chains", Status: StatusFail, Message: err.Error()})
-		return
+	spaces := make([]space, len(rows))
+	for i, row := range rows {
+		spaces[i] = space{id: row.SpaceID, head: row.HeadSeq}
 	}
 	store := eventloom.NewStore(pool, nil, nil)
 	var broken []string
@@ -110,20 +103,18 @@ func verifyTail(ctx context.Context, store *eventloom.Store, space string, head 
 
 // jobs reports River jobs that were discarded, are retrying, or look stuck.
 func (r *Report) jobs(ctx context.Context, pool *pgxpool.Pool) {
-	rows, err := pool.Query(ctx, sql.Query("doctor/jobs"))
+	rows, err := queries.Jobs(ctx, pool)
 	if err != nil {
 		r.add(Check{Name: "jobs", Status: StatusFail, Message: err.Error()})
 		return
 	}
-	var kind, state string
-	var n int64
-	var lastErr *string
 	problems := 0
-	if _, err := pgx.ForEachRow(rows, []any{&kind, &state, &n, &lastErr}, func() error {
+	for _, row := range rows {
 		problems++
-		msg := fmt.Sprintf("%d %s job(s) %s", n, kind, map[string]string{"discarded": "discarded after their retries", "retryable": "failing and retrying", "running": "running for over 15 minutes"}[state])
-		if lastErr != nil && *lastErr != "" {
-			msg += "; last error: " + *lastErr
+		state := row.State
+		msg := fmt.Sprintf("%d %s job(s) %s", row.Jobs, row.Kind, map[string]string{"discarded": "discarded after their retries", "retryable": "failing and retrying", "running": "running for over 15 minutes"}[state])
+		if row.LastError != "" {
+			msg += "; last error: " + row.LastError
 		}
 		c := Check{Name: "jobs", Status: StatusWarn, Message: msg}
 		switch state {
@@ -136,10 +127,6 @@ func (r *Report) jobs(ctx context.Context, pool *pgxpool.Pool) {
 			c.Remedy = "check the error; embedding jobs fail while the provider is down and retry on their own"
 		}
 		r.add(c)
-		return nil
-	}); err != nil {
-		r.add(Check{Name: "jobs", Status: StatusFail, Message: err.Error()})
-		return
 	}
 	if problems == 0 {
 		r.add(Check{Name: "jobs", Status: StatusOK, Message: "no failed, retrying or stuck jobs"})

@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/zaxy/zaxy/doctor/internal/dbsqlc"
 	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/migrations"
-	"github.com/zaxy/zaxy/sql"
 )
 
 // Status of one check.
@@ -44,6 +44,9 @@ type Options struct {
 	// FullChains verifies every event of every space instead of each space's recent tail.
 	FullChains bool
 }
+
+// queries are this package's generated queries (doctor/internal/dbsqlc, from sql/doctor).
+var queries = dbsqlc.New()
 
 // Report is every check, in order.
 type Report struct {
@@ -87,13 +90,13 @@ func (r *Report) done() *Report {
 }
 
 func (r *Report) extensions(ctx context.Context, pool *pgxpool.Pool) {
-	rows, err := pool.Query(ctx, sql.Query("doctor/extensions"))
+	rows, err := queries.Extensions(ctx, pool)
 	if err != nil {
 		r.add(Check{Name: "extensions", Status: StatusFail, Message: err.Error()})
 		return
 	}
-	var name, installed, available string
-	_, err = pgx.ForEachRow(rows, []any{&name, &installed, &available}, func() error {
+	for _, row := range rows {
+		name, installed, available := row.Name, row.Installed, row.Available
 		switch {
 		case name == "vector" && installed == "":
 			r.add(Check{Name: "vector", Status: StatusFail, Message: "pgvector is not installed",
@@ -111,10 +114,6 @@ func (r *Report) extensions(ctx context.Context, pool *pgxpool.Pool) {
 			r.ageLoadable(ctx, pool)
 			r.ageMirror(ctx, pool)
 		}
-		return nil
-	})
-	if err != nil {
-		r.add(Check{Name: "extensions", Status: StatusFail, Message: err.Error()})
 	}
 }
 
@@ -139,13 +138,34 @@ func (r *Report) ageLoadable(ctx context.Context, pool *pgxpool.Pool) {
 		Remedy: "link age.so into $libdir/plugins (ln -s ../age.so $(pg_config --pkglibdir)/plugins/age.so) or preload it"})
 }
 
+// LagSummary is the projection lag over all spaces.
+type LagSummary struct {
+	// LaggingSpaces counts the spaces whose projections are behind their log.
+	LaggingSpaces int64
+	// TotalLag is the events logged but not yet projected, over all spaces.
+	TotalLag int64
+	// MaxLag is the largest lag of any space, WorstSpace that space ("" when none lags).
+	MaxLag     int64
+	WorstSpace string
+}
+
+// Lag sums the projection lag of every space (the doctor's projection_lag check and the
+// API's /metrics read it).
+func Lag(ctx context.Context, db pgexec.Executor) (*LagSummary, error) {
+	r, err := queries.Lag(ctx, db)
+	if err != nil {
+		return nil, fmt.Errorf("read projection lag: %w", err)
+	}
+	return &LagSummary{LaggingSpaces: r.LaggingSpaces, TotalLag: r.TotalLag, MaxLag: r.MaxLag, WorstSpace: r.WorstSpace}, nil
+}
+
 func (r *Report) lag(ctx context.Context, pool *pgxpool.Pool) {
-	var spaces, total, worst int64
-	var worstSpace string
-	if err := pool.QueryRow(ctx, sql.Query("doctor/lag")).Scan(&spaces, &total, &worst, &worstSpace); err != nil {
+	sum, err := Lag(ctx, pool)
+	if err != nil {
 		r.add(Check{Name: "projection_lag", Status: StatusFail, Message: err.Error()})
 		return
 	}
+	spaces, total, worst, worstSpace := sum.LaggingSpaces, sum.TotalLag, sum.MaxLag, sum.WorstSpace
 	switch {
 	case spaces == 0:
 		r.add(Check{Name: "projection_lag", Status: StatusOK, Message: "every space is projected up to its head"})
@@ -162,7 +182,7 @@ func (r *Report) lag(ctx context.Context, pool *pgxpool.Pool) {
 }
 
 func (r *Report) embeddings(ctx context.Context, pool *pgxpool.Pool, opts Options) {
-	rows, err := pool.Query(ctx, sql.Query("doctor/embedding_models"))
+	rows, err := queries.EmbeddingModels(ctx, pool)
 	if err != nil {
 		r.add(Check{Name: "embeddings", Status: StatusFail, Message: err.Error()})
 		return
@@ -172,14 +192,9 @@ func (r *Report) embeddings(ctx context.Context, pool *pgxpool.Pool, opts Option
 		dim     int
 		vectors int64
 	}
-	var models []model
-	var m model
-	if _, err := pgx.ForEachRow(rows, []any{&m.name, &m.dim, &m.vectors}, func() error {
-		models = append(models, m)
-		return nil
-	}); err != nil {
-		r.add(Check{Name: "embeddings", Status: StatusFail, Message: err.Error()})
-		return
+	models := make([]model, len(rows))
+	for i, row := range rows {
+		models[i] = model{name: row.Model, dim: int(row.Dim), vectors: row.Vectors}
 	}
 	if opts.Embedder == nil {
 		r.add(Check{Name: "embedder", Status: StatusWarn, Message: "embedding is off (ZAXY_EMBEDDER=off): the vector lane has nothing new to search"})

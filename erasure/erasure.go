@@ -8,26 +8,29 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/erasure/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/projection"
-	"github.com/zaxy/zaxy/sql"
 )
 
 // Service erases events.
 type Service struct {
+	db     pgexec.Executor
 	store  *eventloom.Store
 	proj   *projection.Projector
 	logger *slog.Logger
 }
 
-// New returns a Service writing through store's pool and rebuilding projections with proj
-// (which must be configured like the workers' projector: same text search configuration and
-// AGE setting, or the rebuilt projections differ from the incremental ones).
-func New(store *eventloom.Store, proj *projection.Projector, logger *slog.Logger) *Service {
+// New returns a Service that erases in one transaction begun on db (a pool, or a connection or
+// transaction), through store, rebuilding projections with proj (which must be configured like
+// the workers' projector: same text search configuration and AGE setting, or the rebuilt
+// projections differ from the incremental ones).
+func New(db pgexec.Executor, store *eventloom.Store, proj *projection.Projector, logger *slog.Logger) *Service {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: store, proj: proj, logger: logger}
+	return &Service{db: db, store: store, proj: proj, logger: logger}
 }
 
 // Result reports one erasure.
@@ -54,9 +57,9 @@ func (s *Service) Erase(ctx context.Context, p *eventloom.EraseParams) (*Result,
 	}
 	start := time.Now()
 	res := &Result{}
-	err := pgx.BeginFunc(ctx, s.store.Pool(), func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		// First the space's erasure lock: writers of derived data wait, then look again.
-		if _, err := tx.Exec(ctx, sql.Query("erasure/lock"), p.SpaceID); err != nil {
+		if err := eventloom.LockErasure(ctx, tx, p.SpaceID); err != nil {
 			return fmt.Errorf("lock space: %w", err)
 		}
 		e, err := s.store.EraseTx(ctx, tx, p)
@@ -64,16 +67,16 @@ func (s *Service) Erase(ctx context.Context, p *eventloom.EraseParams) (*Result,
 			return err
 		}
 		res.Erasure = *e
-		tag, err := tx.Exec(ctx, sql.Query("erasure/inferences_delete"), p.SpaceID, p.Seq)
+		q := dbsqlc.New()
+		res.InferencesDeleted, err = q.InferencesDelete(ctx, tx, dbsqlc.InferencesDeleteParams{SpaceID: p.SpaceID, Seq: p.Seq})
 		if err != nil {
 			return fmt.Errorf("delete inferences: %w", err)
 		}
-		res.InferencesDeleted = tag.RowsAffected()
-		tag, err = tx.Exec(ctx, sql.Query("erasure/latent_drop"), p.SpaceID)
+		dropped, err := q.LatentDrop(ctx, tx, p.SpaceID)
 		if err != nil {
 			return fmt.Errorf("drop latent model: %w", err)
 		}
-		res.LatentModelDropped = tag.RowsAffected() > 0
+		res.LatentModelDropped = dropped > 0
 		res.Rebuild, err = s.proj.RebuildTx(ctx, tx, p.SpaceID)
 		return err
 	})

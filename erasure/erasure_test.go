@@ -21,6 +21,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/extract"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -58,7 +59,7 @@ func setup(t *testing.T) *bundle {
 	b.proj, err = projection.New(context.Background(), b.pool, projection.Config{})
 	require.NoError(t, err)
 	require.True(t, b.proj.AGE(), "the test cluster has Apache AGE; the mirror must be covered")
-	b.svc = erasure.New(b.store, b.proj, nil)
+	b.svc = erasure.New(b.pool, b.store, b.proj, nil)
 	b.embedder = projection.NewEmbedder(b.pool, embed.NewOffline(), 0)
 	b.inferrer = projection.NewInferrer(b.pool, fakeLLM{}, "fake@1")
 	b.latent = latent.NewRefresher(b.pool, latent.Params{MinDocs: 5, MinDF: 1})
@@ -192,7 +193,7 @@ func TestErase_MarkerFoundNowhereAndChainStillVerifies(t *testing.T) {
 	require.True(t, graphHits, "the AGE mirror holds the marker before erasure: %v", before)
 	var vectors int
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM embeddings WHERE space_id = $1 AND item_id = $2`,
-		space, projection.EventItemID(target[0].Seq)).Scan(&vectors))
+		space, memoryitem.EventID(target[0].Seq)).Scan(&vectors))
 	require.Equal(t, 1, vectors)
 	var mentions int
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM mentions WHERE space_id = $1 AND seq = $2`, space, target[0].Seq).Scan(&mentions))
@@ -214,7 +215,7 @@ func TestErase_MarkerFoundNowhereAndChainStillVerifies(t *testing.T) {
 		SELECT count(*) FROM embeddings e WHERE e.space_id = $1 AND (e.item_id = ANY ($2) OR NOT EXISTS (
 		  SELECT FROM memory_items m WHERE m.space_id = e.space_id AND m.item_id = e.item_id
 		    AND sha256(convert_to(m.text, 'UTF8')) = e.text_hash))`,
-		space, []string{projection.EventItemID(target[0].Seq), projection.EventItemID(target[1].Seq)}).Scan(&vectors))
+		space, []string{memoryitem.EventID(target[0].Seq), memoryitem.EventID(target[1].Seq)}).Scan(&vectors))
 	require.Zero(t, vectors)
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND seq = ANY ($2)`,
 		space, []int64{target[0].Seq, target[1].Seq}).Scan(&vectors))

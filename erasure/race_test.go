@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/sql"
 )
 
@@ -36,7 +36,7 @@ func TestErase_DerivedWritersThatReadBeforeTheErasureStoreNothingOfIt(t *testing
 	tx, err := b.pool.Begin(ctx)
 	require.NoError(t, err)
 	defer func() { _ = tx.Rollback(ctx) }()
-	_, err = tx.Exec(ctx, sql.Query("erasure/lock"), space)
+	err = eventloom.LockErasure(ctx, tx, space)
 	require.NoError(t, err)
 
 	// The embedder, the inferrer and the latent model read the marker's text now and then wait.
@@ -66,7 +66,7 @@ func TestErase_DerivedWritersThatReadBeforeTheErasureStoreNothingOfIt(t *testing
 
 	var n int
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM embeddings WHERE space_id = $1 AND item_id = $2`,
-		space, projection.EventItemID(target)).Scan(&n))
+		space, memoryitem.EventID(target)).Scan(&n))
 	require.Zero(t, n, "a vector of the erased text was stored")
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM embeddings WHERE space_id = $1`, space).Scan(&n))
 	require.Equal(t, 6, n, "the other items were embedded")

@@ -12,15 +12,16 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/zaxy/zaxy/eventloom/internal/dbsqlc"
 	zsql "github.com/zaxy/zaxy/sql"
 	"github.com/zaxy/zaxy/vocab"
 )
 
+// The append statements are hand-written: they unnest seven arrays in one call WITH
+// ORDINALITY, which sqlc's catalog cannot type; the other queries are generated (dbsqlc).
 var (
-	qAppend         = zsql.Query("eventloom/append")
-	qReceipts       = zsql.Query("eventloom/receipts")
-	qIdempotencyGet = zsql.Query("eventloom/idempotency_get")
-	qAppendKeyed    = zsql.Query("eventloom/append_keyed")
+	qAppend      = zsql.Query("eventloom/append")
+	qAppendKeyed = zsql.Query("eventloom/append_keyed")
 )
 
 // AppendParams is one append: one event or an all-or-nothing batch into one space.
@@ -54,14 +55,14 @@ type AppendResult struct {
 // Append appends in its own transaction.
 func (s *Store) Append(ctx context.Context, p *AppendParams) (*AppendResult, error) {
 	var res *AppendResult
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		var err error
 		res, err = s.appendTx(ctx, tx, p, false)
 		return err
 	})
 	if errors.Is(err, errKeyTaken) {
 		// A retry, or another request with this key committed first: answer from the record.
-		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		err = pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 			var err error
 			res, err = s.answerRetry(ctx, tx, p.SpaceID, p.IdempotencyKey, requestHash(p.Events))
 			if errors.Is(err, pgx.ErrNoRows) {
@@ -201,14 +202,13 @@ func eventArrays(events []NewEvent) []any {
 // events may then have been inserted and the caller must undo them.
 func insertEventsKeyed(ctx context.Context, tx pgx.Tx, p *AppendParams, events []NewEvent, reqHash []byte) (receipts []Receipt, taken bool, err error) {
 	b := &pgx.Batch{}
-	b.Queue(qIdempotencyGet, p.SpaceID, p.IdempotencyKey)
+	dbsqlc.QueueIdempotencyGet(b, dbsqlc.IdempotencyGetParams{SpaceID: p.SpaceID, Key: p.IdempotencyKey})
 	b.Queue(qAppendKeyed, append(append([]any{p.SpaceID}, eventArrays(events)...), p.IdempotencyKey, reqHash)...)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close() //nolint:errcheck // the results that matter are read below
 
-	var stored []byte
-	var first, last int64
-	switch err := br.QueryRow().Scan(&stored, &first, &last); {
+	var stored dbsqlc.IdempotencyGetRow
+	switch err := br.QueryRow().Scan(&stored.RequestHash, &stored.FirstSeq, &stored.LastSeq); {
 	case err == nil:
 		return nil, true, nil
 	case !errors.Is(err, pgx.ErrNoRows):
@@ -269,9 +269,8 @@ func scanReceipt(row pgx.CollectableRow) (Receipt, error) {
 
 // answerRetry answers from an existing idempotency record; pgx.ErrNoRows when there is none.
 func (s *Store) answerRetry(ctx context.Context, tx pgx.Tx, space, key string, reqHash []byte) (*AppendResult, error) {
-	var stored []byte
-	var first, last int64
-	err := tx.QueryRow(ctx, qIdempotencyGet, space, key).Scan(&stored, &first, &last)
+	rec, err := s.q.IdempotencyGet(ctx, tx, dbsqlc.IdempotencyGetParams{SpaceID: space, Key: key})
+	stored, first, last := rec.RequestHash, rec.FirstSeq, rec.LastSeq
 	if err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil, err
@@ -281,13 +280,13 @@ func (s *Store) answerRetry(ctx context.Context, tx pgx.Tx, space, key string, r
 	if string(stored) != string(reqHash) {
 		return nil, fmt.Errorf("%w: idempotency key %q was already used with a different request body (seq %d-%d)", ErrConflict, key, first, last)
 	}
-	rows, err := tx.Query(ctx, qReceipts, space, first, last)
+	rows, err := s.q.Receipts(ctx, tx, dbsqlc.ReceiptsParams{SpaceID: space, FirstSeq: first, LastSeq: last})
 	if err != nil {
 		return nil, fmt.Errorf("read receipts: %w", err)
 	}
-	receipts, err := pgx.CollectRows(rows, scanReceipt)
-	if err != nil {
-		return nil, fmt.Errorf("read receipts: %w", err)
+	receipts := make([]Receipt, len(rows))
+	for i, r := range rows {
+		receipts[i] = Receipt{Seq: r.Seq, Hash: r.Hash, PrevHash: r.PrevHash, RecordedAt: r.RecordedAt.UTC(), OccurredAt: r.OccurredAt.UTC()}
 	}
 	return &AppendResult{SpaceID: space, Receipts: receipts, Replayed: true}, nil
 }

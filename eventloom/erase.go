@@ -10,7 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	zsql "github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/eventloom/internal/dbsqlc"
+	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
 // ErasureType is the event type the erasure operation appends: data {"seq": N, "reason": R},
@@ -32,8 +33,6 @@ const (
 	sqlstateNoSuchEvent = "ZX030"
 	sqlstateNotErasable = "ZX031"
 )
-
-var qErase = zsql.Query("eventloom/erase")
 
 // EraseParams names the event to erase and why.
 type EraseParams struct {
@@ -87,7 +86,10 @@ func (s *Store) EraseTx(ctx context.Context, tx pgx.Tx, p *EraseParams) (*Erasur
 		return nil, err
 	}
 	out := &Erasure{SpaceID: p.SpaceID, Seq: p.Seq}
-	err := tx.QueryRow(ctx, qErase, p.SpaceID, p.Seq, p.Reason, p.Actor).Scan(&out.ErasureSeq, &out.ErasureHash)
+	row, err := dbsqlc.New().Erase(ctx, tx, dbsqlc.EraseParams{SpaceID: p.SpaceID, Seq: p.Seq, Reason: p.Reason, Actor: p.Actor})
+	if err == nil && row.ErasureSeq == nil {
+		err = errors.New("zaxy_erase returned no erasure seq")
+	}
 	if err != nil {
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) {
@@ -100,5 +102,27 @@ func (s *Store) EraseTx(ctx context.Context, tx pgx.Tx, p *EraseParams) (*Erasur
 		}
 		return nil, fmt.Errorf("erase: %w", mapPgError(err))
 	}
+	out.ErasureSeq, out.ErasureHash = *row.ErasureSeq, row.ErasureHash
 	return out, nil
+}
+
+// LockErasure takes space's erasure lock in tx, exclusively, until tx ends: the erasure
+// package holds it while it erases an event and purges what was derived from it.
+func LockErasure(ctx context.Context, tx pgx.Tx, space string) error {
+	return dbsqlc.New().ErasureLock(ctx, tx, space)
+}
+
+// LockErasureShared takes space's erasure lock in tx, shared, until tx ends. Writers of data
+// derived from text they read outside tx (embedder, inferrer, latent model) take it before
+// they write: an erasure in progress commits first, and their insert no longer finds the
+// erased text.
+func LockErasureShared(ctx context.Context, tx pgx.Tx, space string) error {
+	return dbsqlc.New().ErasureLockShared(ctx, tx, space)
+}
+
+// ErasedSince reports whether space had an event erased after seq (an erasure.recorded event
+// past it): a writer that read text when the projection stood at seq must not store what it
+// derived. Call it under LockErasureShared.
+func ErasedSince(ctx context.Context, db pgexec.Executor, space string, seq int64) (bool, error) {
+	return dbsqlc.New().ErasedSince(ctx, db, dbsqlc.ErasedSinceParams{SpaceID: space, AfterSeq: seq})
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/eventloom"
@@ -26,7 +27,18 @@ func newStoreTB(t testing.TB) (*eventloom.Store, *testcontainers.Database) {
 	pool := db.AppPool(t)
 	client, err := jobs.NewInsertOnlyClient(pool, nil)
 	require.NoError(t, err)
-	return eventloom.NewStore(pool, jobs.NewOutbox(client), nil), db
+	store := eventloom.NewStore(pool, jobs.NewOutbox(client), nil)
+	storePools.Store(store, pool)
+	return store, db
+}
+
+// storePools remembers the pool each test store was built on (the store hands none out).
+var storePools sync.Map
+
+// poolOf is the pool newStore built store on.
+func poolOf(store *eventloom.Store) *pgxpool.Pool {
+	p, _ := storePools.Load(store)
+	return p.(*pgxpool.Pool)
 }
 
 func msg(content string) eventloom.NewEvent {
@@ -109,7 +121,7 @@ func TestAppend_RejectsUpdateDeleteTruncate(t *testing.T) {
 	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "s", Events: []eventloom.NewEvent{msg("a")}})
 	require.NoError(t, err)
 	for _, who := range []string{"app", "owner"} {
-		pool := store.Pool()
+		pool := poolOf(store)
 		if who == "owner" {
 			pool = db.AdminPool(t)
 		}
@@ -182,7 +194,7 @@ func TestAppend_RolledBackAppendLeavesNoJob(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	store, _ := newStore(t)
-	pool := store.Pool()
+	pool := poolOf(store)
 	tx, err := pool.Begin(ctx)
 	require.NoError(t, err)
 	_, err = store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: "s", Events: []eventloom.NewEvent{msg("a")}})
@@ -216,7 +228,7 @@ func TestAppend_SpacesDoNotWaitForEachOther(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	store, _ := newStore(t)
-	pool := store.Pool()
+	pool := poolOf(store)
 
 	// Hold space "a"'s chain lock in an open transaction.
 	tx, err := pool.Begin(ctx)
@@ -260,7 +272,7 @@ func TestAppend_ForgedChainTailIsRejected(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	store, _ := newStore(t)
-	pool := store.Pool()
+	pool := poolOf(store)
 	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "s", Events: []eventloom.NewEvent{msg("a"), msg("b"), msg("c")}})
 	require.NoError(t, err)
 	const insert = `INSERT INTO events (space_id, type, content) VALUES ('s', 'message', 'x')`
@@ -313,7 +325,7 @@ func TestAppend_ManyStatementsInOneTransactionLink(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	store, _ := newStore(t)
-	pool := store.Pool()
+	pool := poolOf(store)
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		for _, space := range []string{"a", "a", "b", "a", "b"} {
 			if _, err := store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{msg("1"), msg("2")}}); err != nil {
@@ -371,7 +383,7 @@ func TestAppend_ConcurrentRetriesWithOneKeyAppendOnce(t *testing.T) {
 				results[i], errs[i] = store.Append(ctx, p)
 				return
 			}
-			errs[i] = pgx.BeginFunc(ctx, store.Pool(), func(tx pgx.Tx) error {
+			errs[i] = pgx.BeginFunc(ctx, poolOf(store), func(tx pgx.Tx) error {
 				var err error
 				results[i], err = store.AppendTx(ctx, tx, p)
 				return err
@@ -405,7 +417,7 @@ func TestAppend_LostKeyRaceAnswersFromWinner(t *testing.T) {
 			ctx := context.Background()
 			store, _ := newStore(t)
 			p := &eventloom.AppendParams{SpaceID: "s", IdempotencyKey: "k", Events: []eventloom.NewEvent{msg("a"), msg("b")}}
-			winner, err := store.Pool().Begin(ctx)
+			winner, err := poolOf(store).Begin(ctx)
 			require.NoError(t, err)
 			defer winner.Rollback(ctx) //nolint:errcheck
 			won, err := store.AppendTx(ctx, winner, p)
@@ -420,7 +432,7 @@ func TestAppend_LostKeyRaceAnswersFromWinner(t *testing.T) {
 					done <- err
 					return
 				}
-				done <- pgx.BeginFunc(ctx, store.Pool(), func(tx pgx.Tx) error {
+				done <- pgx.BeginFunc(ctx, poolOf(store), func(tx pgx.Tx) error {
 					var err error
 					lost, err = store.AppendTx(ctx, tx, p)
 					return err
@@ -429,7 +441,7 @@ func TestAppend_LostKeyRaceAnswersFromWinner(t *testing.T) {
 			// The loser is now waiting for the space's chain lock.
 			require.Eventually(t, func() bool {
 				var waiting int
-				err := store.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+				err := poolOf(store).QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
 					WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting)
 				return err == nil && waiting > 0
 			}, 5*time.Second, 10*time.Millisecond)

@@ -4,12 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-
-	zsql "github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/eventloom/internal/dbsqlc"
 )
-
-var qIdempotencyMany = zsql.Query("eventloom/idempotency_many")
 
 // KeyRecord is what an idempotency key recorded, as KeyRecords reports it.
 type KeyRecord struct {
@@ -37,7 +33,7 @@ func (s *Store) KeyRecords(ctx context.Context, space string, ps []*AppendParams
 		}
 		keys[i] = p.IdempotencyKey
 	}
-	rows, err := s.pool.Query(ctx, qIdempotencyMany, space, keys)
+	rows, err := s.q.IdempotencyMany(ctx, s.db, dbsqlc.IdempotencyManyParams{SpaceID: space, Keys: keys})
 	if err != nil {
 		return nil, fmt.Errorf("read idempotency keys: %w", err)
 	}
@@ -45,15 +41,9 @@ func (s *Store) KeyRecords(ctx context.Context, space string, ps []*AppendParams
 		hash        []byte
 		first, last int64
 	}
-	found := map[string]rec{}
-	var key string
-	var r rec
-	_, err = pgx.ForEachRow(rows, []any{&key, &r.hash, &r.first, &r.last}, func() error {
-		found[key] = rec{hash: append([]byte(nil), r.hash...), first: r.first, last: r.last}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read idempotency keys: %w", err)
+	found := make(map[string]rec, len(rows))
+	for _, r := range rows {
+		found[r.Key] = rec{hash: r.RequestHash, first: r.FirstSeq, last: r.LastSeq}
 	}
 	out := make([]*KeyRecord, len(ps))
 	for i, p := range ps {

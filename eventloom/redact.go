@@ -7,14 +7,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/eventloom/internal/dbsqlc"
 	"github.com/zaxy/zaxy/redact"
-	zsql "github.com/zaxy/zaxy/sql"
 	"github.com/zaxy/zaxy/vocab"
-)
-
-var (
-	qChainLock     = zsql.Query("eventloom/chain_lock")
-	qRedactionMode = zsql.Query("eventloom/redaction_mode")
 )
 
 // redactEvents returns events with the secrets in actor, content, and every string of data
@@ -55,24 +50,25 @@ func redactEvents(events []NewEvent) ([]NewEvent, int, error) {
 // switch committed before the lock was granted.
 func lockedRedactionMode(ctx context.Context, tx pgx.Tx, space string) (string, error) {
 	b := &pgx.Batch{}
-	b.Queue(qChainLock, space)
-	b.Queue(qRedactionMode, space)
+	dbsqlc.QueueChainLock(b, space)
+	dbsqlc.QueueRedactionMode(b, space)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close() //nolint:errcheck // the results that matter are read below
 	if _, err := br.Exec(); err != nil {
 		return "", fmt.Errorf("lock space: %w", err)
 	}
-	return scanMode(br.QueryRow())
+	var mode string
+	err := br.QueryRow().Scan(&mode)
+	return modeOf(mode, err)
 }
 
-func scanMode(row pgx.Row) (string, error) {
-	var mode *string
-	switch err := row.Scan(&mode); {
+func modeOf(mode string, err error) (string, error) {
+	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return vocab.RedactionOn, nil
 	case err != nil:
 		return "", fmt.Errorf("read redaction mode: %w", err)
-	case mode == nil || *mode != vocab.RedactionOff:
+	case mode != vocab.RedactionOff:
 		return vocab.RedactionOn, nil
 	}
 	return vocab.RedactionOff, nil
@@ -85,7 +81,7 @@ func (s *Store) RedactionMode(ctx context.Context, space string) (string, error)
 	if err := ValidateSpaceID(space); err != nil {
 		return "", err
 	}
-	return scanMode(s.pool.QueryRow(ctx, qRedactionMode, space))
+	return modeOf(s.q.RedactionMode(ctx, s.db, space))
 }
 
 // checkPrivileged refuses redaction.configured events in an append without admin rights.

@@ -58,7 +58,7 @@ func TestAppend_RedactsEveryFieldByDefault(t *testing.T) {
 
 	// The keyed path and AppendTx redact too; a retry answers from the record.
 	p := &eventloom.AppendParams{SpaceID: "r1", Events: []eventloom.NewEvent{secretEvent()}, IdempotencyKey: "k1"}
-	err = pgx.BeginFunc(ctx, store.Pool(), func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, poolOf(store), func(tx pgx.Tx) error {
 		res, err = store.AppendTx(ctx, tx, p)
 		return err
 	})
@@ -140,7 +140,7 @@ func TestAppend_RedactionModeIsReadUnderTheChainLock(t *testing.T) {
 	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "r3", Events: []eventloom.NewEvent{msg("first")}})
 	require.NoError(t, err)
 
-	tx, err := store.Pool().Begin(ctx)
+	tx, err := poolOf(store).Begin(ctx)
 	require.NoError(t, err)
 	defer tx.Rollback(ctx) //nolint:errcheck
 	_, err = store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: "r3", Events: []eventloom.NewEvent{configure("off")}, Admin: true})

@@ -11,10 +11,8 @@ import (
 	zsql "github.com/zaxy/zaxy/sql"
 )
 
-var (
-	qReplay      = zsql.Query("eventloom/replay")
-	qSpaceExists = zsql.Query("eventloom/space_exists")
-)
+// qReplay is hand-written: its rows are eventloom.Row, shared with other packages' event queries.
+var qReplay = zsql.Query("eventloom/replay")
 
 // Replay page sizes.
 const (
@@ -71,11 +69,11 @@ func (s *Store) Replay(ctx context.Context, p *ReplayParams) (*ReplayPage, error
 	if p.RecordedBefore != nil {
 		before = pgtype.Timestamptz{Time: *p.RecordedBefore, Valid: true}
 	}
-	rows, err := s.pool.Query(ctx, qReplay, p.SpaceID, p.AfterSeq, until, p.SessionID, before, limit+1)
+	rows, err := s.db.Query(ctx, qReplay, p.SpaceID, p.AfterSeq, until, p.SessionID, before, limit+1)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	events, err := pgx.CollectRows(rows, scanEvent)
+	events, err := pgx.CollectRows(rows, ScanEvent)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
@@ -93,28 +91,14 @@ func (s *Store) Replay(ctx context.Context, p *ReplayParams) (*ReplayPage, error
 }
 
 func (s *Store) requireSpace(ctx context.Context, space string) error {
-	var exists bool
-	if err := s.pool.QueryRow(ctx, qSpaceExists, space).Scan(&exists); err != nil {
+	exists, err := s.q.SpaceExists(ctx, s.db, space)
+	if err != nil {
 		return fmt.Errorf("look up space: %w", err)
 	}
 	if !exists {
 		return fmt.Errorf("%w: space %q has no events", ErrNotFound, space)
 	}
 	return nil
-}
-
-func scanEvent(row pgx.CollectableRow) (Event, error) {
-	var e Event
-	var data, cues string
-	err := row.Scan(&e.SpaceID, &e.Seq, &e.Type, &e.SessionID, &e.Actor, &e.OccurredAt,
-		&e.RecordedAt, &e.Content, &data, &cues, &e.PrevHash, &e.Hash,
-		&e.HashVersion, &e.Salt, &e.BodyDigest, &e.ErasedBySeq)
-	if e.HashVersion == HashV1 {
-		e.HashVersion = 0 // absent in JSON means version 1
-	}
-	e.Data, e.Cues = []byte(data), []byte(cues)
-	e.OccurredAt, e.RecordedAt = e.OccurredAt.UTC(), e.RecordedAt.UTC()
-	return e, err
 }
 
 // ReplayAll calls fn for every matching event, page by page, until fn returns an error or the

@@ -5,7 +5,9 @@ import (
 	"log/slog"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/eventloom/internal/dbsqlc"
+	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
 // Outbox enqueues background work in the same transaction as an append, so the work exists
@@ -17,19 +19,24 @@ type Outbox interface {
 
 // Store appends to, replays and verifies the log.
 type Store struct {
-	pool   *pgxpool.Pool
+	db     pgexec.Executor
+	q      *dbsqlc.Queries
 	outbox Outbox
 	logger *slog.Logger
 }
 
-// NewStore returns a Store over pool. outbox may be nil only for tools that must not schedule
-// projection (such as benchmarks of the bare log); the service always passes one.
-func NewStore(pool *pgxpool.Pool, outbox Outbox, logger *slog.Logger) *Store {
+// NewStore returns a Store over db: a pool (the service), or a connection or transaction
+// (tests and tools that want the store's work inside their own transaction; appends then run
+// in savepoints). outbox may be nil only for tools that must not schedule projection (such as
+// benchmarks of the bare log); the service always passes one.
+func NewStore(db pgexec.Executor, outbox Outbox, logger *slog.Logger) *Store {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Store{pool: pool, outbox: outbox, logger: logger}
+	return &Store{db: db, q: dbsqlc.New(), outbox: outbox, logger: logger}
 }
 
-// Pool returns the pool the store uses.
-func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+// SpaceExists reports whether a space has had its first append.
+func (s *Store) SpaceExists(ctx context.Context, space string) (bool, error) {
+	return s.q.SpaceExists(ctx, s.db, space)
+}

@@ -106,8 +106,8 @@ func Cypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*CypherRes
 // runCypher runs a query that passed the filter (tests call it with one that did not, to
 // prove the walls behind the filter).
 func runCypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*CypherResult, error) {
-	var installed bool
-	if err := pool.QueryRow(ctx, sql.Query("graph/age_installed")).Scan(&installed); err != nil {
+	installed, err := AGEInstalled(ctx, pool)
+	if err != nil {
 		return nil, fmt.Errorf("check for AGE: %w", err)
 	}
 	if !installed {
@@ -115,7 +115,8 @@ func runCypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*Cypher
 	}
 	res := &CypherResult{Rows: [][]json.RawMessage{}}
 	var hasRunner bool
-	err := pool.QueryRow(ctx, sql.Query("graph/cypher_runner"), p.SpaceID).Scan(&res.Graph, &hasRunner)
+	runner, err := queries.CypherRunner(ctx, pool, p.SpaceID)
+	res.Graph, hasRunner = runner.GraphName, runner.HasRunner
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("%w: space %q has no graph yet (nothing projected)", eventloom.ErrNotFound, p.SpaceID)
 	}
@@ -228,4 +229,9 @@ func agtypeJSON(v pgtype.Text) json.RawMessage {
 	}
 	b, _ := json.Marshal(v.String)
 	return b
+}
+
+// AGEInstalled reports whether the age extension is installed in the database.
+func AGEInstalled(ctx context.Context, db Querier) (bool, error) {
+	return queries.AGEInstalled(ctx, db)
 }

@@ -5,23 +5,30 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/graph/internal/dbsqlc"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/sql"
 )
 
 // ErrEntityNotFound means the entity does not exist in the space.
 var ErrEntityNotFound = errors.New("entity not found")
 
-// Querier is a pool, connection or transaction.
-type Querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
+// Querier is a pool, connection or transaction (pgexec.Executor under the name this package's
+// callers already use).
+type Querier = pgexec.Executor
+
+// queries are this package's generated queries (graph/internal/dbsqlc, from sql/graph).
+var queries = dbsqlc.New()
+
+// qFacts is hand-written: its rows are FactRow, shared with the disclosure views.
+var qFacts = sql.Query("graph/facts")
 
 // Entity is a node of the graph.
 type Entity struct {
@@ -132,57 +139,30 @@ func Facts(ctx context.Context, q Querier, p FactsParams) ([]Fact, error) {
 		}
 		entityID = e.ID
 	}
-	rows, err := q.Query(ctx, sql.Query("graph/facts"), p.SpaceID, entityID, string(p.View), p.At, p.AsOfSeq, p.Limit)
+	rows, err := q.Query(ctx, qFacts, p.SpaceID, entityID, string(p.View), p.At, p.AsOfSeq, p.Limit)
 	if err != nil {
 		return nil, fmt.Errorf("query facts: %w", err)
 	}
-	facts, err := pgx.CollectRows(rows, scanFact)
+	facts, err := pgx.CollectRows(rows, ScanFact)
 	if err != nil {
 		return nil, fmt.Errorf("query facts: %w", err)
 	}
 	return facts, nil
 }
 
-func scanFact(row pgx.CollectableRow) (Fact, error) {
-	var f Fact
-	var objectID, objectName, value *string
-	var evidence string
-	err := row.Scan(&f.ID, &f.Subject.ID, &f.Subject.Name, &f.Predicate, &objectID, &objectName, &value, &f.Version,
-		&f.ValidFrom, &f.ValidTo, &f.RecordedSeq, &f.RecordedHash, &f.ClosedSeq, &f.StatusThen, &f.Status,
-		&f.SupersededBy, &f.Authority, &f.ReviewStatus, &f.Inferred, &f.Confidence, &evidence, &f.CloseReason)
-	if err != nil {
-		return f, err
-	}
-	if objectID != nil {
-		f.Object = &EntityRef{ID: *objectID, Name: *objectName}
-	}
-	if value != nil {
-		f.Value = json.RawMessage(*value)
-	}
-	f.ValidFrom = f.ValidFrom.UTC()
-	if f.ValidTo != nil {
-		t := f.ValidTo.UTC()
-		f.ValidTo = &t
-	}
-	if err := json.Unmarshal([]byte(evidence), &f.Evidence); err != nil {
-		return f, fmt.Errorf("fact %s evidence: %w", f.ID, err)
-	}
-	return f, nil
-}
-
 // ResolveEntity finds an entity by id or by name (matched on its normalized key).
 func ResolveEntity(ctx context.Context, q Querier, space, ref string) (*Entity, error) {
 	key := Key(ref)
-	var e Entity
-	err := q.QueryRow(ctx, sql.Query("graph/entity_resolve"), space, ref, key).Scan(&e.ID, &e.Key, &e.Name, &e.Kinds,
-		&e.Version, &e.FirstSeq, &e.FirstHash, &e.LastSeq, &e.Mentions, &e.InvalidatedSeq)
+	r, err := queries.EntityResolve(ctx, q, dbsqlc.EntityResolveParams{SpaceID: space, Ref: ref, Key: key})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("%w: no entity %q in space %q", ErrEntityNotFound, ref, space)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("resolve entity: %w", err)
 	}
-	return &e, nil
+	return &Entity{ID: r.EntityID, Key: r.Key, Name: r.Name, Kinds: r.Kinds, Version: r.Version,
+		FirstSeq: r.FirstSeq, FirstHash: r.FirstHash, LastSeq: r.LastSeq, Mentions: r.Mentions,
+		InvalidatedSeq: r.InvalidatedSeq}, nil
 }
 
 // Key is the normalized key of an entity name: lowercased, whitespace collapsed. Entities are
@@ -211,20 +191,15 @@ func InferredFacts(ctx context.Context, q Querier, space, entity string, limit i
 	if limit == 0 {
 		limit = 1000
 	}
-	rows, err := q.Query(ctx, sql.Query("graph/inferred"), space, Key(entity), limit)
+	rows, err := queries.InferredFacts(ctx, q, dbsqlc.InferredFactsParams{SpaceID: space, EntityKey: Key(entity), MaxRows: int32(min(limit, math.MaxInt32))})
 	if err != nil {
 		return nil, fmt.Errorf("query inferred facts: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (InferredFact, error) {
-		f := InferredFact{Authority: "inferred", ReviewStatus: "unreviewed", Inferred: true}
-		var ev Evidence
-		var ordinal int
-		err := row.Scan(&ev.Seq, &ev.Hash, &f.Model, &ordinal, &f.Subject, &f.Predicate, &f.Object, &f.Confidence)
-		f.Evidence = []Evidence{ev}
-		return f, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("query inferred facts: %w", err)
+	out := make([]InferredFact, len(rows))
+	for i, r := range rows {
+		out[i] = InferredFact{Subject: r.Subject, Predicate: r.Predicate, Object: r.Object, Confidence: r.Confidence,
+			Model: r.Model, Authority: "inferred", ReviewStatus: "unreviewed", Inferred: true,
+			Evidence: []Evidence{{Seq: r.Seq, Hash: r.Hash}}}
 	}
 	return out, nil
 }

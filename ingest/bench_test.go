@@ -37,7 +37,8 @@ func BenchmarkChunk(b *testing.B) {
 func BenchmarkDocuments(b *testing.B) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(b)
-	in, err := ingest.New(eventloom.NewStore(db.AppPool(b), nil, nil), ingest.Config{})
+	pool := db.AppPool(b)
+	in, err := ingest.New(pool, eventloom.NewStore(pool, nil, nil), ingest.Config{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -256,7 +256,7 @@ func (in *Ingester) committed(ctx context.Context, space string, prepared []prep
 // in a savepoint, and sets their results; on error nothing of the group is committed.
 func (in *Ingester) appendDocuments(ctx context.Context, space string, prepared []preparedDocument, group []int, results []DocumentResult) error {
 	out := make([]DocumentResult, len(group))
-	err := pgx.BeginFunc(ctx, in.store.Pool(), func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, in.db, func(tx pgx.Tx) error {
 		for j, i := range group {
 			d := prepared[i]
 			r := d.result

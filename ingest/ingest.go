@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
 // Config holds the ingest limits.
@@ -55,17 +56,20 @@ func (c Config) validate() error {
 
 // Ingester appends documents and transcripts to the Eventloom.
 type Ingester struct {
+	db    pgexec.Executor
 	store *eventloom.Store
 	cfg   Config
 }
 
-// New returns an Ingester that appends through store. It fails only on a bad Config.
-func New(store *eventloom.Store, cfg Config) (*Ingester, error) {
+// New returns an Ingester that appends through store, grouping a request's documents in one
+// transaction begun on db (a pool, or a connection or transaction; on a transaction the group
+// is a savepoint). It fails only on a bad Config.
+func New(db pgexec.Executor, store *eventloom.Store, cfg Config) (*Ingester, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	return &Ingester{store: store, cfg: cfg}, nil
+	return &Ingester{db: db, store: store, cfg: cfg}, nil
 }
 
 // invalid returns the eventloom validation error naming field, which the API maps to a 400

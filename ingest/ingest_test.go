@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/eventloom"
@@ -18,6 +19,7 @@ import (
 
 type fixture struct {
 	store *eventloom.Store
+	pool  *pgxpool.Pool
 	in    *ingest.Ingester
 	db    *testcontainers.Database
 }
@@ -25,10 +27,11 @@ type fixture struct {
 func newFixture(t *testing.T, cfg ingest.Config) *fixture {
 	t.Helper()
 	db := testcontainers.NewDatabase(t)
-	store := eventloom.NewStore(db.AppPool(t), nil, nil)
-	in, err := ingest.New(store, cfg)
+	pool := db.AppPool(t)
+	store := eventloom.NewStore(pool, nil, nil)
+	in, err := ingest.New(pool, store, cfg)
 	require.NoError(t, err)
-	return &fixture{store: store, in: in, db: db}
+	return &fixture{store: store, pool: pool, in: in, db: db}
 }
 
 func (f *fixture) count(t *testing.T) int {
@@ -150,7 +153,7 @@ func TestDocuments_UnchangedAppendsNothingChangedAppendsNewVersion(t *testing.T)
 	require.Equal(t, n+changed.Chunks, f.count(t))
 
 	// The same version chunked differently (another chunk size) counts as unchanged.
-	other, err := ingest.New(f.store, ingest.Config{MaxChunkBytes: 500})
+	other, err := ingest.New(f.pool, f.store, ingest.Config{MaxChunkBytes: 500})
 	require.NoError(t, err)
 	res, err := other.Documents(ctx, &ingest.DocumentsParams{SpaceID: "docs",
 		Documents: []ingest.Document{{Path: "guide.md", DocumentID: "guide", Text: guide}}})

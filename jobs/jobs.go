@@ -15,6 +15,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 )
@@ -83,11 +84,11 @@ func (c Config) validate() error {
 	return nil
 }
 
-// newWorkers registers every worker Zaxy runs.
-func newWorkers(cfg Config) *river.Workers {
+// newWorkers registers every worker Zaxy runs; db is the executor the workers read through.
+func newWorkers(db pgexec.Executor, cfg Config) *river.Workers {
 	workers := river.NewWorkers()
-	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, latent: cfg.Latent != nil, logger: cfg.Logger})
-	river.AddWorker(workers, &SweepWorker{projector: cfg.Projector, embedder: cfg.Embedder, inferrer: cfg.Inferrer, latent: cfg.Latent, logger: cfg.Logger})
+	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, db: db, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, latent: cfg.Latent != nil, logger: cfg.Logger})
+	river.AddWorker(workers, &SweepWorker{db: db, embedder: cfg.Embedder, inferrer: cfg.Inferrer, latent: cfg.Latent, logger: cfg.Logger})
 	if cfg.Latent != nil {
 		river.AddWorker(workers, &LatentSpaceWorker{refresher: cfg.Latent, logger: cfg.Logger})
 	}
@@ -109,7 +110,7 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 		Logger:  cfg.Logger,
 		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
-		Workers: newWorkers(cfg),
+		Workers: newWorkers(pool, cfg),
 		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(
 			river.PeriodicInterval(sweepInterval),
 			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },

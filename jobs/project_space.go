@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/projection"
 )
 
@@ -33,6 +34,7 @@ const busySnooze = time.Second
 type ProjectSpaceWorker struct {
 	river.WorkerDefaults[ProjectSpaceArgs]
 	projector *projection.Projector
+	db        pgexec.Executor
 	embedding bool
 	inference bool
 	latent    bool
@@ -44,7 +46,7 @@ type ProjectSpaceWorker struct {
 func (w *ProjectSpaceWorker) Work(ctx context.Context, job *river.Job[ProjectSpaceArgs]) error {
 	res, err := w.projector.ProjectSpace(ctx, job.Args.SpaceID)
 	if errors.Is(err, projection.ErrBusy) {
-		lag, lerr := projection.Lag(ctx, w.projector.Pool(), job.Args.SpaceID)
+		lag, lerr := projection.Lag(ctx, w.db, job.Args.SpaceID)
 		if lerr == nil && len(lag) == 1 && lag[0].ProjectedSeq >= job.Args.HeadSeq {
 			return nil
 		}

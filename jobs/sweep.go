@@ -9,9 +9,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
-	"github.com/zaxy/zaxy/sql"
 )
 
 // SweepArgs is the periodic check that every lagging space has projection work, and every
@@ -32,60 +32,49 @@ const sweepLimit = 1000
 // SweepWorker enqueues projection and embedding jobs for spaces that need them.
 type SweepWorker struct {
 	river.WorkerDefaults[SweepArgs]
-	projector *projection.Projector
-	embedder  *projection.Embedder
-	inferrer  *projection.Inferrer
-	latent    *latent.Refresher
-	logger    *slog.Logger
+	db       pgexec.Executor
+	embedder *projection.Embedder
+	inferrer *projection.Inferrer
+	latent   *latent.Refresher
+	logger   *slog.Logger
 }
 
 // Work handles one sweep.
 func (w *SweepWorker) Work(ctx context.Context, job *river.Job[SweepArgs]) error {
 	client := river.ClientFromContext[pgx.Tx](ctx)
-	pool := w.projector.Pool()
-	rows, err := pool.Query(ctx, sql.Query("projection/lagging_spaces"), sweepLimit)
+	lagging, err := projection.LaggingSpaces(ctx, w.db, sweepLimit)
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	var params []river.InsertManyParams
-	var space string
-	var head int64
-	if _, err := pgx.ForEachRow(rows, []any{&space, &head}, func() error {
-		params = append(params, river.InsertManyParams{Args: ProjectSpaceArgs{SpaceID: space, HeadSeq: head}})
-		return nil
-	}); err != nil {
-		return fmt.Errorf("sweep: %w", err)
+	for _, h := range lagging {
+		params = append(params, river.InsertManyParams{Args: ProjectSpaceArgs{SpaceID: h.SpaceID, HeadSeq: h.HeadSeq}})
 	}
-	// Spaces with pending work of one kind: one space id per row of query.
-	pending := func(query string, args []any, job func(space string) river.JobArgs) error {
-		rows, err := pool.Query(ctx, sql.Query(query), args...)
+	// Spaces with pending work of one kind, each getting job(space).
+	pending := func(spaces []string, err error, job func(space string) river.JobArgs) error {
 		if err != nil {
 			return fmt.Errorf("sweep: %w", err)
 		}
-		_, err = pgx.ForEachRow(rows, []any{&space}, func() error {
+		for _, space := range spaces {
 			params = append(params, river.InsertManyParams{Args: job(space)})
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("sweep: %w", err)
 		}
 		return nil
 	}
 	if w.embedder != nil {
-		if err := pending("projection/embed_spaces_pending", []any{w.embedder.Model(), sweepLimit},
-			func(s string) river.JobArgs { return EmbedSpaceArgs{SpaceID: s} }); err != nil {
+		spaces, err := w.embedder.PendingSpaces(ctx, sweepLimit)
+		if err := pending(spaces, err, func(s string) river.JobArgs { return EmbedSpaceArgs{SpaceID: s} }); err != nil {
 			return err
 		}
 	}
 	if w.inferrer != nil {
-		if err := pending("projection/infer_spaces_pending", []any{w.inferrer.Model(), sweepLimit},
-			func(s string) river.JobArgs { return InferSpaceArgs{SpaceID: s} }); err != nil {
+		spaces, err := w.inferrer.PendingSpaces(ctx, sweepLimit)
+		if err := pending(spaces, err, func(s string) river.JobArgs { return InferSpaceArgs{SpaceID: s} }); err != nil {
 			return err
 		}
 	}
 	if w.latent != nil {
-		if err := pending("latent/spaces_pending", []any{w.latent.MinDocs(), sweepLimit},
-			func(s string) river.JobArgs { return LatentSpaceArgs{SpaceID: s} }); err != nil {
+		spaces, err := w.latent.PendingSpaces(ctx, sweepLimit)
+		if err := pending(spaces, err, func(s string) river.JobArgs { return LatentSpaceArgs{SpaceID: s} }); err != nil {
 			return err
 		}
 	}

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgvector/pgvector-go"
 
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/latent/internal/dbsqlc"
 	"github.com/zaxy/zaxy/sql"
 )
 
@@ -24,13 +27,45 @@ const rebuildGrowth = 0.2
 // Refresher keeps the spaces' latent models (tables latent_models, latent_terms,
 // latent_topics) up to date with their projections.
 type Refresher struct {
-	pool   *pgxpool.Pool
+	db     pgexec.Executor
 	params Params
 }
 
 // NewRefresher returns a Refresher building with params (zero fields take DefaultParams').
-func NewRefresher(pool *pgxpool.Pool, params Params) *Refresher {
-	return &Refresher{pool: pool, params: params.withDefaults()}
+// db is a pool (or a connection or transaction; its writes then run in savepoints).
+func NewRefresher(db pgexec.Executor, params Params) *Refresher {
+	return &Refresher{db: db, params: params.withDefaults()}
+}
+
+// queries are this package's generated queries (latent/internal/dbsqlc, from sql/latent).
+var queries = dbsqlc.New()
+
+// Hand-written: the writes unnest several arrays in one call, which sqlc's catalog cannot
+// type (vectors travel as pgvector.Vector arrays); query_terms runs on the checkout lanes'
+// narrower querier and is read by name into queryTerm.
+var (
+	qTermsInsert  = sql.Query("latent/terms_insert")
+	qTopicsUpsert = sql.Query("latent/topics_upsert")
+	qQueryTerms   = sql.Query("latent/query_terms")
+)
+
+// queryTerm is a row of query_terms: a lexeme of the query, its frequency there and its
+// vector in the model.
+type queryTerm struct {
+	Lexeme string          `db:"lexeme"`
+	Count  int32           `db:"count"`
+	Vec    pgvector.Vector `db:"vec"`
+}
+
+// PendingSpaces returns up to limit spaces whose topics or model are behind their projection
+// (projected past the model's seen seq, or without a model and with at least MinDocs event
+// items), in space order.
+func (r *Refresher) PendingSpaces(ctx context.Context, limit int) ([]string, error) {
+	spaces, err := queries.SpacesPending(ctx, r.db, dbsqlc.SpacesPendingParams{MinDocs: int64(r.MinDocs()), MaxRows: int32(max(min(limit, math.MaxInt32), 0))})
+	if err != nil {
+		return nil, fmt.Errorf("read spaces pending a latent refresh: %w", err)
+	}
+	return spaces, nil
 }
 
 // MinDocs is the fewest event items a space needs for a model.
@@ -54,17 +89,17 @@ type Result struct {
 // (Result is zero, error nil).
 func (r *Refresher) Refresh(ctx context.Context, space string) (Result, error) {
 	start := time.Now()
-	var docs int
-	var built, seen int64
-	err := r.pool.QueryRow(ctx, sql.Query("latent/state"), space).Scan(&docs, &built, &seen)
+	state, err := queries.State(ctx, r.db, space)
+	docs, built := int(state.Docs), state.BuiltSeq
 	hasModel := err == nil
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return Result{}, fmt.Errorf("latent refresh %q: %w", space, err)
 	}
-	var projected, newer, total int64
-	if err := r.pool.QueryRow(ctx, sql.Query("latent/progress"), space, built).Scan(&projected, &newer, &total); err != nil {
+	progress, err := queries.Progress(ctx, r.db, dbsqlc.ProgressParams{SpaceID: space, BuiltSeq: built})
+	if err != nil {
 		return Result{}, fmt.Errorf("latent refresh %q: %w", space, err)
 	}
+	projected, newer, total := progress.ProjectedSeq, progress.Newer, progress.Total
 	var res Result
 	switch {
 	case !hasModel || float64(newer) >= rebuildGrowth*float64(docs):
@@ -86,20 +121,15 @@ func (r *Refresher) Refresh(ctx context.Context, space string) (Result, error) {
 // with every session's topic, in one transaction.
 func (r *Refresher) rebuild(ctx context.Context, space string, projected int64) (Result, error) {
 	start := time.Now()
-	rows, err := r.pool.Query(ctx, sql.Query("latent/docs"), space, MaxDocs)
+	rows, err := queries.Docs(ctx, r.db, dbsqlc.DocsParams{SpaceID: space, MaxDocs: MaxDocs})
 	if err != nil {
 		return Result{}, err
 	}
-	var docs []Doc
-	var seq, lastSeq int64
-	var lexemes []string
-	var tfs []int32
-	if _, err := pgx.ForEachRow(rows, []any{&seq, &lexemes, &tfs}, func() error {
-		docs = append(docs, docOf(lexemes, tfs))
-		lastSeq = max(lastSeq, seq)
-		return nil
-	}); err != nil {
-		return Result{}, err
+	docs := make([]Doc, 0, len(rows))
+	var lastSeq int64
+	for _, row := range rows {
+		docs = append(docs, docOf(row.Lexemes, row.Counts))
+		lastSeq = max(lastSeq, row.Seq)
 	}
 	m, err := Build(docs, r.params)
 	if errors.Is(err, ErrTooFewDocs) {
@@ -114,25 +144,26 @@ func (r *Refresher) rebuild(ctx context.Context, space string, projected int64) 
 	}
 	buildMS := time.Since(start).Milliseconds()
 	terms := make([]string, 0, len(m.Terms))
-	vecs := make([]string, 0, len(m.Terms))
+	vecs := make([]pgvector.Vector, 0, len(m.Terms))
 	for t, v := range m.Terms {
 		terms = append(terms, t)
-		vecs = append(vecs, pgvector.NewVector(v).String())
+		vecs = append(vecs, pgvector.NewVector(v))
 	}
-	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, sql.Query("latent/lock"), space); err != nil {
+	err = pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
+		if err := queries.Lock(ctx, tx, space); err != nil {
 			return err
 		}
 		if err := checkNotErased(ctx, tx, space, projected); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, sql.Query("latent/clear"), space); err != nil {
+		if err := queries.Clear(ctx, tx, space); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, sql.Query("latent/model_replace"), space, m.Dims, m.Docs, len(m.Terms), lastSeq, projected, buildMS); err != nil {
+		if err := queries.ModelReplace(ctx, tx, dbsqlc.ModelReplaceParams{SpaceID: space, Dims: int32(m.Dims), Docs: int32(m.Docs),
+			Terms: int32(len(m.Terms)), BuiltSeq: lastSeq, SeenSeq: projected, BuildMs: int32(buildMS)}); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, sql.Query("latent/terms_insert"), space, terms, vecs); err != nil {
+		if _, err := tx.Exec(ctx, qTermsInsert, space, terms, vecs); err != nil {
 			return err
 		}
 		return topics.write(ctx, tx, space)
@@ -152,8 +183,8 @@ func (r *Refresher) foldTopics(ctx context.Context, space string, projected int6
 	if err != nil {
 		return Result{}, err
 	}
-	err = pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, sql.Query("latent/lock"), space); err != nil {
+	err = pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
+		if err := queries.Lock(ctx, tx, space); err != nil {
 			return err
 		}
 		if err := checkNotErased(ctx, tx, space, projected); err != nil {
@@ -162,8 +193,7 @@ func (r *Refresher) foldTopics(ctx context.Context, space string, projected int6
 		if err := topics.write(ctx, tx, space); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, sql.Query("latent/seen_set"), space, projected)
-		return err
+		return queries.SeenSet(ctx, tx, dbsqlc.SeenSetParams{SpaceID: space, SeenSeq: projected})
 	})
 	if errors.Is(err, errErasedMeanwhile) {
 		return Result{}, nil
@@ -182,11 +212,11 @@ var errErasedMeanwhile = errors.New("an event was erased meanwhile")
 // and returns errErasedMeanwhile when the space was erased after the projection stood at
 // projected, which is when the text was read.
 func checkNotErased(ctx context.Context, tx pgx.Tx, space string, projected int64) error {
-	if _, err := tx.Exec(ctx, sql.Query("erasure/lock_shared"), space); err != nil {
+	if err := eventloom.LockErasureShared(ctx, tx, space); err != nil {
 		return err
 	}
-	var erased bool
-	if err := tx.QueryRow(ctx, sql.Query("erasure/since"), space, projected).Scan(&erased); err != nil {
+	erased, err := eventloom.ErasedSince(ctx, tx, space, projected)
+	if err != nil {
 		return err
 	}
 	if erased {
@@ -200,21 +230,21 @@ type topicRows struct {
 	sessions []string
 	seqs     []int64
 	times    []time.Time
-	vecs     []string
+	vecs     []pgvector.Vector
 }
 
 func (t *topicRows) write(ctx context.Context, tx pgx.Tx, space string) error {
 	if len(t.sessions) == 0 {
 		return nil
 	}
-	_, err := tx.Exec(ctx, sql.Query("latent/topics_upsert"), space, t.sessions, t.seqs, t.times, t.vecs)
+	_, err := tx.Exec(ctx, qTopicsUpsert, space, t.sessions, t.seqs, t.times, t.vecs)
 	return err
 }
 
 // openers folds each session's first message (all sessions, or those without a topic) into
 // terms; with terms nil, the stored vectors of the messages' lexemes are looked up.
 func (r *Refresher) openers(ctx context.Context, space string, all bool, terms map[string][]float32) (*topicRows, error) {
-	rows, err := r.pool.Query(ctx, sql.Query("latent/openers"), space, all)
+	rows, err := queries.Openers(ctx, r.db, dbsqlc.OpenersParams{SpaceID: space, AllSessions: all})
 	if err != nil {
 		return nil, err
 	}
@@ -224,16 +254,9 @@ func (r *Refresher) openers(ctx context.Context, space string, all bool, terms m
 		at      time.Time
 		doc     Doc
 	}
-	var found []opener
-	var o opener
-	var lexemes []string
-	var tfs []int32
-	if _, err := pgx.ForEachRow(rows, []any{&o.session, &o.seq, &o.at, &lexemes, &tfs}, func() error {
-		o.doc = docOf(lexemes, tfs)
-		found = append(found, o)
-		return nil
-	}); err != nil {
-		return nil, err
+	found := make([]opener, len(rows))
+	for i, row := range rows {
+		found[i] = opener{session: row.SessionID, seq: row.Seq, at: row.OccurredAt, doc: docOf(row.Lexemes, row.Counts)}
 	}
 	if terms == nil && len(found) > 0 {
 		need := map[string]bool{}
@@ -246,7 +269,7 @@ func (r *Refresher) openers(ctx context.Context, space string, all bool, terms m
 				}
 			}
 		}
-		if terms, err = lookupTerms(ctx, r.pool, space, list); err != nil {
+		if terms, err = lookupTerms(ctx, r.db, space, list); err != nil {
 			return nil, err
 		}
 	}
@@ -259,7 +282,7 @@ func (r *Refresher) openers(ctx context.Context, space string, all bool, terms m
 		out.sessions = append(out.sessions, f.session)
 		out.seqs = append(out.seqs, f.seq)
 		out.times = append(out.times, f.at)
-		out.vecs = append(out.vecs, pgvector.NewVector(v).String())
+		out.vecs = append(out.vecs, pgvector.NewVector(v))
 	}
 	return out, nil
 }
@@ -270,19 +293,14 @@ type Querier interface {
 }
 
 // lookupTerms returns the stored vectors of the given lexemes in space's model.
-func lookupTerms(ctx context.Context, q Querier, space string, lexemes []string) (map[string][]float32, error) {
-	rows, err := q.Query(ctx, sql.Query("latent/terms_lookup"), space, lexemes)
+func lookupTerms(ctx context.Context, q pgexec.Executor, space string, lexemes []string) (map[string][]float32, error) {
+	rows, err := queries.TermsLookup(ctx, q, dbsqlc.TermsLookupParams{SpaceID: space, Lexemes: lexemes})
 	if err != nil {
 		return nil, err
 	}
-	terms := map[string][]float32{}
-	var lexeme string
-	var vec pgvector.Vector
-	if _, err := pgx.ForEachRow(rows, []any{&lexeme, &vec}, func() error {
-		terms[lexeme] = vec.Slice()
-		return nil
-	}); err != nil {
-		return nil, err
+	terms := make(map[string][]float32, len(rows))
+	for _, r := range rows {
+		terms[r.Lexeme] = r.Vec.Slice()
 	}
 	return terms, nil
 }
@@ -291,21 +309,19 @@ func lookupTerms(ctx context.Context, q Querier, space string, lexemes []string)
 // search configuration tsConfig), or nil when the space has no model or the model knows
 // none of the query's words.
 func QueryVector(ctx context.Context, q Querier, space, tsConfig, query string) ([]float32, error) {
-	rows, err := q.Query(ctx, sql.Query("latent/query_terms"), space, query, tsConfig)
+	rows, err := q.Query(ctx, qQueryTerms, space, query, tsConfig)
 	if err != nil {
 		return nil, err
 	}
-	terms := map[string][]float32{}
-	doc := Doc{}
-	var lexeme string
-	var tf int32
-	var vec pgvector.Vector
-	if _, err := pgx.ForEachRow(rows, []any{&lexeme, &tf, &vec}, func() error {
-		terms[lexeme] = vec.Slice()
-		doc[lexeme] = int(tf)
-		return nil
-	}); err != nil {
+	found, err := pgx.CollectRows(rows, pgx.RowToStructByName[queryTerm])
+	if err != nil {
 		return nil, err
+	}
+	terms := make(map[string][]float32, len(found))
+	doc := Doc{}
+	for _, r := range found {
+		terms[r.Lexeme] = r.Vec.Slice()
+		doc[r.Lexeme] = int(r.Count)
 	}
 	return Fold(terms, doc), nil
 }

@@ -89,7 +89,7 @@ func TestHTTP_MCPToolResultsObeyTheAPIResponseCap(t *testing.T) {
 	}
 	_, err := store.Append(context.Background(), &eventloom.AppendParams{SpaceID: "herd", Events: evs})
 	require.NoError(t, err)
-	apiHandler := api.NewHandler(api.Config{MaxResponseBytes: 16 << 10}, store, nil)
+	apiHandler := api.NewHandler(api.Config{MaxResponseBytes: 16 << 10}, pool, store, nil)
 	h, err := zmcp.NewHTTPHandler(zmcp.HTTPConfig{Config: zmcp.Config{API: apiHandler}})
 	require.NoError(t, err)
 	srv := httptest.NewServer(zmcp.Mount(apiHandler, h))

@@ -38,7 +38,7 @@ func newEnv(t *testing.T, withAuth bool) *env {
 	if withAuth {
 		e.tokens = auth.NewStore(pool)
 	}
-	e.api = api.NewHandler(api.Config{Auth: e.tokens}, eventloom.NewStore(pool, jobs.NewOutbox(client), nil), nil)
+	e.api = api.NewHandler(api.Config{Auth: e.tokens}, pool, eventloom.NewStore(pool, jobs.NewOutbox(client), nil), nil)
 	return e
 }
 

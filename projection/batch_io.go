@@ -10,7 +10,22 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
 	"github.com/zaxy/zaxy/sql"
+)
+
+// The batch's writes are hand-written: each unnests several arrays in one call (one statement
+// per table per batch), which sqlc's catalog cannot type; facts_load's rows are graph.FactRow.
+var (
+	qFactVersions        = sql.Query("projection/fact_versions")
+	qFactsLoad           = sql.Query("projection/facts_load")
+	qMentionsInsert      = sql.Query("projection/mentions_insert")
+	qInvalidationsInsert = sql.Query("projection/invalidations_insert")
+	qItemsInsert         = sql.Query("projection/items_insert")
+	qEntitiesUpsert      = sql.Query("projection/entities_upsert")
+	qFactsClose          = sql.Query("projection/facts_close")
+	qFactsInsert         = sql.Query("projection/facts_insert")
 )
 
 // load reads the rows a batch's effects may touch.
@@ -64,7 +79,7 @@ func (s *batchState) load(ctx context.Context, tx pgx.Tx, fxs []effects) error {
 	if err := s.loadFacts(ctx, tx, subjects, predicates, targetSeqs, targetIDs); err != nil {
 		return err
 	}
-	rows, err := tx.Query(ctx, sql.Query("projection/fact_versions"), s.space, subjects, predicates)
+	rows, err := tx.Query(ctx, qFactVersions, s.space, subjects, predicates)
 	if err != nil {
 		return fmt.Errorf("load fact versions: %w", err)
 	}
@@ -81,58 +96,51 @@ func (s *batchState) load(ctx context.Context, tx pgx.Tx, fxs []effects) error {
 }
 
 func (s *batchState) loadEntities(ctx context.Context, tx pgx.Tx, keys, ids []string) error {
-	rows, err := tx.Query(ctx, sql.Query("projection/entities_load"), s.space, keys, ids)
+	rows, err := queries.EntitiesLoad(ctx, tx, dbsqlc.EntitiesLoadParams{SpaceID: s.space, Keys: keys, EntityIDs: ids})
 	if err != nil {
 		return fmt.Errorf("load entities: %w", err)
 	}
-	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
-		e := &entityRow{stored: true}
-		if err := row.Scan(&e.EntityID, &e.Key, &e.Name, &e.Kinds, &e.Version, &e.FirstSeq, &e.FirstHash,
-			&e.LastSeq, &e.Mentions, &e.InvalidatedSeq); err != nil {
-			return struct{}{}, err
-		}
+	for _, r := range rows {
+		e := &entityRow{EntityID: r.EntityID, Key: r.Key, Name: r.Name, Kinds: r.Kinds, Version: r.Version,
+			FirstSeq: r.FirstSeq, FirstHash: r.FirstHash, LastSeq: r.LastSeq, Mentions: r.Mentions,
+			InvalidatedSeq: r.InvalidatedSeq, stored: true}
 		e.loadedVersion = e.Version
 		s.entities[e.Key] = e
 		s.entityByID[e.EntityID] = e
-		return struct{}{}, nil
-	})
-	if err != nil {
-		return fmt.Errorf("load entities: %w", err)
 	}
 	return nil
 }
 
 func (s *batchState) loadFacts(ctx context.Context, tx pgx.Tx, subjects, predicates []string, seqs []int64, ids []string) error {
-	rows, err := tx.Query(ctx, sql.Query("projection/facts_load"), s.space, subjects, predicates, seqs, ids)
+	rows, err := tx.Query(ctx, qFactsLoad, s.space, subjects, predicates, seqs, ids)
 	if err != nil {
 		return fmt.Errorf("load facts: %w", err)
 	}
 	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
-		f := &factRow{stored: true}
-		var value, evidence *string
-		var confidence *float32
-		if err := row.Scan(&f.FactID, &f.SubjectID, &f.Predicate, &f.ObjectID, &value, &f.Version, &f.ValidFrom,
-			&f.ValidTo, &f.RecordedSeq, &f.RecordedHash, &f.ClosedSeq, &f.Status, &f.SupersededBy, &f.Authority,
-			&f.Inferred, &confidence, &evidence, &f.CloseReason); err != nil {
+		r, err := pgx.RowToStructByNameLax[graph.FactRow](row)
+		if err != nil {
 			return struct{}{}, err
 		}
-		if value != nil {
-			v, err := canonicalJSON(json.RawMessage(*value))
+		f := &factRow{FactID: r.FactID, SubjectID: r.SubjectID, Predicate: r.Predicate, ObjectID: r.ObjectID,
+			Version: r.Version, ValidFrom: r.ValidFrom.UTC(), ValidTo: r.ValidTo, RecordedSeq: r.RecordedSeq,
+			RecordedHash: r.RecordedHash, ClosedSeq: r.ClosedSeq, Status: r.Status, SupersededBy: r.SupersededBy,
+			Authority: r.Authority, Inferred: r.Inferred, CloseReason: r.CloseReason, stored: true}
+		if r.Value != nil {
+			v, err := canonicalJSON(json.RawMessage(*r.Value))
 			if err != nil {
 				return struct{}{}, err
 			}
 			f.Value = v
 		}
-		if confidence != nil {
-			c := float64(*confidence)
+		if r.Confidence != nil {
+			c := float64(*r.Confidence)
 			f.Confidence = &c
 		}
-		if evidence != nil {
-			if err := json.Unmarshal([]byte(*evidence), &f.Evidence); err != nil {
+		if r.Evidence != "" {
+			if err := json.Unmarshal([]byte(r.Evidence), &f.Evidence); err != nil {
 				return struct{}{}, fmt.Errorf("fact %s evidence: %w", f.FactID, err)
 			}
 		}
-		f.ValidFrom = f.ValidFrom.UTC()
 		s.facts[f.FactID] = f
 		if f.Status == "current" {
 			s.current[pairKey{f.SubjectID, f.Predicate}] = f
@@ -161,7 +169,7 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 		for i, m := range s.mentions {
 			seqs[i], starts[i], ends[i], ids[i], kinds[i], hashes[i] = m.Seq, m.Start, m.End, m.EntityID, m.Kind, m.Hash
 		}
-		b.Queue(sql.Query("projection/mentions_insert"), s.space, seqs, starts, ends, ids, kinds, hashes)
+		b.Queue(qMentionsInsert, s.space, seqs, starts, ends, ids, kinds, hashes)
 	}
 	if len(s.invalidated) > 0 {
 		n := len(s.invalidated)
@@ -169,7 +177,7 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 		for i, r := range s.invalidated {
 			targets[i], seqs[i], hashes[i], reasons[i] = r.TargetSeq, r.Seq, r.Hash, r.Reason
 		}
-		b.Queue(sql.Query("projection/invalidations_insert"), s.space, targets, seqs, hashes, reasons)
+		b.Queue(qInvalidationsInsert, s.space, targets, seqs, hashes, reasons)
 	}
 	if len(s.items) > 0 {
 		n := len(s.items)
@@ -179,10 +187,10 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 			ids[i], kinds[i], seqs[i], types[i] = it.ItemID, it.Kind, it.Seq, it.EventType
 			sessions[i], times[i], texts[i] = it.SessionID, it.OccurredAt, it.Text
 		}
-		b.Queue(sql.Query("projection/items_insert"), s.space, tsConfig, ids, kinds, seqs, types, sessions, times, texts)
+		b.Queue(qItemsInsert, s.space, tsConfig, ids, kinds, seqs, types, sessions, times, texts)
 	}
-	b.Queue(sql.Query("projection/speakers_insert"), s.space, afterSeq, lastSeq)
-	b.Queue(sql.Query("projection/watermark_set"), s.space, lastSeq, lastHash)
+	dbsqlc.QueueSpeakersInsert(b, dbsqlc.SpeakersInsertParams{SpaceID: s.space, AfterSeq: afterSeq, LastSeq: lastSeq})
+	dbsqlc.QueueWatermarkSet(b, dbsqlc.WatermarkSetParams{SpaceID: s.space, ProjectedSeq: lastSeq, ProjectedHash: lastHash})
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("write projections: %w", err)
 	}
@@ -210,7 +218,7 @@ func (s *batchState) queueEntities(b *pgx.Batch) {
 		versions[i], mentions[i], firsts[i], lasts[i] = e.Version, e.Mentions, e.FirstSeq, e.LastSeq
 		invalidated[i], hashes[i] = e.InvalidatedSeq, e.FirstHash
 	}
-	b.Queue(sql.Query("projection/entities_upsert"), s.space, ids, keys, names, kinds, versions, firsts, hashes, lasts, mentions, invalidated)
+	b.Queue(qEntitiesUpsert, s.space, ids, keys, names, kinds, versions, firsts, hashes, lasts, mentions, invalidated)
 }
 
 func (s *batchState) queueFacts(b *pgx.Batch) {
@@ -230,7 +238,7 @@ func (s *batchState) queueFacts(b *pgx.Batch) {
 			ids[i], statuses[i], evidence[i] = f.FactID, f.Status, evidenceJSON(f.Evidence)
 			validTo[i], closed[i], superseded[i], reasons[i] = f.ValidTo, f.ClosedSeq, f.SupersededBy, f.CloseReason
 		}
-		b.Queue(sql.Query("projection/facts_close"), s.space, ids, validTo, closed, statuses, superseded, evidence, reasons)
+		b.Queue(qFactsClose, s.space, ids, validTo, closed, statuses, superseded, evidence, reasons)
 	}
 	if len(s.newFacts) == 0 {
 		return
@@ -255,7 +263,7 @@ func (s *batchState) queueFacts(b *pgx.Batch) {
 		closed[i], statuses[i], superseded[i], authority[i] = f.ClosedSeq, f.Status, f.SupersededBy, f.Authority
 		inferred[i], confidence[i], evidence[i], reasons[i] = f.Inferred, f.Confidence, evidenceJSON(f.Evidence), f.CloseReason
 	}
-	b.Queue(sql.Query("projection/facts_insert"), s.space, ids, subjects, predicates, objects, values, versions,
+	b.Queue(qFactsInsert, s.space, ids, subjects, predicates, objects, values, versions,
 		from, to, seqs, hashes, closed, statuses, superseded, authority, inferred, confidence, evidence, reasons)
 }
 
@@ -286,5 +294,5 @@ func (s *batchState) queueAge(b *pgx.Batch) {
 	}
 	slices.Sort(entities)
 	slices.Sort(facts)
-	b.Queue(sql.Query("projection/age_sync"), s.space, entities, facts)
+	dbsqlc.QueueAGESync(b, dbsqlc.AGESyncParams{SpaceID: s.space, Entities: entities, Facts: facts})
 }

@@ -6,16 +6,22 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pgvector/pgvector-go"
 
 	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/memoryitem"
+	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
 	"github.com/zaxy/zaxy/sql"
 )
+
+// qEmbedInsert is hand-written: it unnests three arrays in one call, which sqlc cannot type.
+var qEmbedInsert = sql.Query("projection/embed_insert")
 
 // ErrEmbedding means the embedding provider returned something unusable (wrong dimension,
 // wrong count, non-finite values) or the model is known with another dimension.
@@ -25,7 +31,7 @@ var ErrEmbedding = errors.New("unusable embeddings")
 // outside any transaction, so a slow or dead provider delays vectors and never blocks
 // appends or projection.
 type Embedder struct {
-	pool      *pgxpool.Pool
+	db        pgexec.Executor
 	provider  embed.Embedder
 	batchSize int
 	threshold int
@@ -33,17 +39,27 @@ type Embedder struct {
 	ensured   bool
 }
 
-// NewEmbedder returns an Embedder storing provider's vectors, batchSize items per provider
-// call (default 64).
-func NewEmbedder(pool *pgxpool.Pool, provider embed.Embedder, batchSize int) *Embedder {
+// NewEmbedder returns an Embedder storing provider's vectors through db (a pool, or a
+// connection or transaction), batchSize items per provider call (default 64).
+func NewEmbedder(db pgexec.Executor, provider embed.Embedder, batchSize int) *Embedder {
 	if batchSize <= 0 {
 		batchSize = 64
 	}
-	return &Embedder{pool: pool, provider: provider, batchSize: batchSize, threshold: HNSWThreshold}
+	return &Embedder{db: db, provider: provider, batchSize: batchSize, threshold: memoryitem.HNSWThreshold}
+}
+
+// PendingSpaces returns up to limit spaces with memory items that have no vector of this
+// Embedder's model yet, in space order.
+func (e *Embedder) PendingSpaces(ctx context.Context, limit int) ([]string, error) {
+	spaces, err := queries.EmbedSpacesPending(ctx, e.db, dbsqlc.EmbedSpacesPendingParams{Model: e.provider.Model(), MaxRows: clampInt32(limit)})
+	if err != nil {
+		return nil, fmt.Errorf("read spaces pending embedding: %w", err)
+	}
+	return spaces, nil
 }
 
 // SetHNSWThreshold changes how many vectors a space holds before it is promoted to the HNSW
-// index (default HNSWThreshold); for tests and operators tuning large installations.
+// index (default memoryitem.HNSWThreshold); for tests and operators tuning large installations.
 func (e *Embedder) SetHNSWThreshold(n int) { e.threshold = n }
 
 // Model is the provider's "name@version".
@@ -56,7 +72,7 @@ func (e *Embedder) ensureIndex(ctx context.Context) error {
 	if e.ensured {
 		return nil
 	}
-	_, err := e.pool.Exec(ctx, sql.Query("projection/ensure_vector_index"), e.provider.Model(), e.provider.Dimensions())
+	err := queries.EnsureVectorIndex(ctx, e.db, dbsqlc.EnsureVectorIndexParams{Model: e.provider.Model(), Dimensions: int32(e.provider.Dimensions())})
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "ZX010" {
 		return fmt.Errorf("%w: %s", ErrEmbedding, pgErr.Message)
@@ -90,17 +106,13 @@ func (e *Embedder) EnsureIndex(ctx context.Context) error { return e.ensureIndex
 func (e *Embedder) embed(ctx context.Context, space string) (int, error) {
 	total := 0
 	for {
-		rows, err := e.pool.Query(ctx, sql.Query("projection/embed_pending"), space, e.provider.Model(), e.batchSize)
+		pending, err := queries.EmbedPending(ctx, e.db, dbsqlc.EmbedPendingParams{SpaceID: space, Model: e.provider.Model(), MaxRows: clampInt32(e.batchSize)})
 		if err != nil {
 			return total, fmt.Errorf("embed space %q: read pending: %w", space, err)
 		}
-		var ids, texts []string
-		var id, text string
-		if _, err := pgx.ForEachRow(rows, []any{&id, &text}, func() error {
-			ids, texts = append(ids, id), append(texts, text)
-			return nil
-		}); err != nil {
-			return total, fmt.Errorf("embed space %q: read pending: %w", space, err)
+		ids, texts := make([]string, len(pending)), make([]string, len(pending))
+		for i, p := range pending {
+			ids[i], texts[i] = p.ItemID, p.Text
 		}
 		if len(ids) == 0 {
 			return total, nil
@@ -121,11 +133,11 @@ func (e *Embedder) embed(ctx context.Context, space string) (int, error) {
 		// Under the space's erasure lock, shared: an erasure since the texts were read has
 		// committed by then, and embed_insert no longer finds the erased items.
 		var tag pgconn.CommandTag
-		err = pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, sql.Query("erasure/lock_shared"), space); err != nil {
+		err = pgx.BeginFunc(ctx, e.db, func(tx pgx.Tx) error {
+			if err := eventloom.LockErasureShared(ctx, tx, space); err != nil {
 				return err
 			}
-			tag, err = tx.Exec(ctx, sql.Query("projection/embed_insert"), space, e.provider.Model(), e.provider.Dimensions(), ids, encoded, hashes)
+			tag, err = tx.Exec(ctx, qEmbedInsert, space, e.provider.Model(), e.provider.Dimensions(), ids, encoded, hashes)
 			return err
 		})
 		if err != nil {
@@ -134,7 +146,7 @@ func (e *Embedder) embed(ctx context.Context, space string) (int, error) {
 		total += int(tag.RowsAffected())
 		if tag.RowsAffected() == 0 || len(ids) < e.batchSize {
 			// Done (or everything vanished meanwhile; a later pass continues).
-			if _, err := e.pool.Exec(ctx, sql.Query("projection/embed_promote"), space, e.provider.Model(), e.threshold); err != nil {
+			if err := queries.EmbedPromote(ctx, e.db, dbsqlc.EmbedPromoteParams{SpaceID: space, Model: e.provider.Model(), Threshold: int64(e.threshold)}); err != nil {
 				return total, fmt.Errorf("embed space %q: promote to the HNSW index: %w", space, err)
 			}
 			return total, nil
@@ -142,17 +154,13 @@ func (e *Embedder) embed(ctx context.Context, space string) (int, error) {
 	}
 }
 
-// HNSWThreshold is how many vectors of a model a space holds before its vectors go into the
-// model's HNSW index; smaller spaces are scanned exactly (perfect recall, a few ms) and never
-// pay for HNSW inserts, which run at only hundreds per second.
-const HNSWThreshold = 5000
-
-// encodeVectors checks the provider's answer and renders each vector as pgvector text.
-func encodeVectors(vectors [][]float32, want, dim int) ([]string, error) {
+// encodeVectors checks the provider's answer and wraps each vector as a pgvector.Vector (sent
+// in pgvector's binary form: the pool registers the type on every connection).
+func encodeVectors(vectors [][]float32, want, dim int) ([]pgvector.Vector, error) {
 	if len(vectors) != want {
 		return nil, fmt.Errorf("%w: %d vectors for %d texts", ErrEmbedding, len(vectors), want)
 	}
-	out := make([]string, len(vectors))
+	out := make([]pgvector.Vector, len(vectors))
 	for i, v := range vectors {
 		if len(v) != dim {
 			return nil, fmt.Errorf("%w: vector %d has dimension %d, the model's is %d", ErrEmbedding, i, len(v), dim)
@@ -162,20 +170,7 @@ func encodeVectors(vectors [][]float32, want, dim int) ([]string, error) {
 				return nil, fmt.Errorf("%w: vector %d has a non-finite value", ErrEmbedding, i)
 			}
 		}
-		out[i] = VectorText(v)
+		out[i] = pgvector.NewVector(v)
 	}
 	return out, nil
-}
-
-// VectorText renders a vector in pgvector's text form, "[0.1,-2,...]".
-func VectorText(v []float32) string {
-	buf := make([]byte, 0, len(v)*11+2)
-	buf = append(buf, '[')
-	for i, x := range v {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = strconv.AppendFloat(buf, float64(x), 'g', -1, 32)
-	}
-	return string(append(buf, ']'))
 }

@@ -6,10 +6,11 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/extract"
-	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
 )
 
 // Inferrer runs the optional LLM-assisted extractor over projected message and
@@ -17,15 +18,26 @@ import (
 // inferences, view inferred_facts). It is off unless configured. The model is called outside
 // any transaction; its output never touches the asserted fact graph.
 type Inferrer struct {
-	pool      *pgxpool.Pool
+	db        pgexec.Executor
 	llm       extract.LLMExtractor
 	model     string
 	batchSize int
 }
 
-// NewInferrer returns an Inferrer recording llm's output under model (e.g. "gpt-4o-mini@1").
-func NewInferrer(pool *pgxpool.Pool, llm extract.LLMExtractor, model string) *Inferrer {
-	return &Inferrer{pool: pool, llm: llm, model: model, batchSize: 16}
+// NewInferrer returns an Inferrer recording llm's output under model (e.g. "gpt-4o-mini@1")
+// through db (a pool, or a connection or transaction).
+func NewInferrer(db pgexec.Executor, llm extract.LLMExtractor, model string) *Inferrer {
+	return &Inferrer{db: db, llm: llm, model: model, batchSize: 16}
+}
+
+// PendingSpaces returns up to limit spaces with projected messages or document chunks this
+// Inferrer's model has not read yet, in space order.
+func (in *Inferrer) PendingSpaces(ctx context.Context, limit int) ([]string, error) {
+	spaces, err := queries.InferSpacesPending(ctx, in.db, dbsqlc.InferSpacesPendingParams{Model: in.model, MaxRows: clampInt32(limit)})
+	if err != nil {
+		return nil, fmt.Errorf("read spaces pending inference: %w", err)
+	}
+	return spaces, nil
 }
 
 // Model names the model whose inferences this Inferrer records.
@@ -45,30 +57,17 @@ type storedTriple struct {
 func (in *Inferrer) InferSpace(ctx context.Context, space string) (int, error) {
 	total := 0
 	for {
-		rows, err := in.pool.Query(ctx, sql.Query("projection/infer_pending"), space, in.model, in.batchSize)
+		todo, err := queries.InferPending(ctx, in.db, dbsqlc.InferPendingParams{SpaceID: space, Model: in.model, MaxRows: clampInt32(in.batchSize)})
 		if err != nil {
-			return total, fmt.Errorf("infer space %q: %w", space, err)
-		}
-		type pending struct {
-			seq  int64
-			hash []byte
-			text string
-		}
-		var todo []pending
-		var p pending
-		if _, err := pgx.ForEachRow(rows, []any{&p.seq, &p.hash, &p.text}, func() error {
-			todo = append(todo, p)
-			return nil
-		}); err != nil {
 			return total, fmt.Errorf("infer space %q: %w", space, err)
 		}
 		if len(todo) == 0 {
 			return total, nil
 		}
 		for _, p := range todo {
-			triples, err := in.llm.Extract(ctx, p.text)
+			triples, err := in.llm.Extract(ctx, p.Content)
 			if err != nil {
-				return total, fmt.Errorf("infer space %q seq %d with %s: %w", space, p.seq, in.model, err)
+				return total, fmt.Errorf("infer space %q seq %d with %s: %w", space, p.Seq, in.model, err)
 			}
 			stored := make([]storedTriple, 0, len(triples))
 			for _, t := range triples {
@@ -80,12 +79,11 @@ func (in *Inferrer) InferSpace(ctx context.Context, space string) (int, error) {
 			}
 			// Under the space's erasure lock, shared: an erasure of the event since it was read
 			// has committed by then, and infer_insert sees it.
-			if err := pgx.BeginFunc(ctx, in.pool, func(tx pgx.Tx) error {
-				if _, err := tx.Exec(ctx, sql.Query("erasure/lock_shared"), space); err != nil {
+			if err := pgx.BeginFunc(ctx, in.db, func(tx pgx.Tx) error {
+				if err := eventloom.LockErasureShared(ctx, tx, space); err != nil {
 					return err
 				}
-				_, err := tx.Exec(ctx, sql.Query("projection/infer_insert"), space, p.seq, in.model, p.hash, string(b))
-				return err
+				return queries.InferInsert(ctx, tx, dbsqlc.InferInsertParams{SpaceID: space, Seq: p.Seq, Model: in.model, Hash: p.Hash, Triples: b})
 			}); err != nil {
 				return total, fmt.Errorf("infer space %q: store: %w", space, err)
 			}

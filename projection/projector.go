@@ -9,11 +9,20 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
 	"github.com/zaxy/zaxy/sql"
 )
+
+// queries are this package's generated queries (projection/internal/dbsqlc, from
+// sql/projection).
+var queries = dbsqlc.New()
+
+// qEventsAfter is hand-written: its rows are eventloom.Row, read by eventloom.ScanEvent.
+var qEventsAfter = sql.Query("projection/events_after")
 
 // ErrBusy means another worker is projecting the space right now.
 var ErrBusy = errors.New("space is being projected by another worker")
@@ -67,21 +76,21 @@ func (c Config) validate() error {
 
 // Projector applies spaces' events to the projections.
 type Projector struct {
-	pool   *pgxpool.Pool
+	db     pgexec.Executor
 	cfg    Config
 	age    bool
 	logger *slog.Logger
 }
 
-// New returns a Projector writing through pool. It checks that the text search
-// configuration exists.
-func New(ctx context.Context, pool *pgxpool.Pool, cfg Config) (*Projector, error) {
+// New returns a Projector writing through db (a pool; or a connection or transaction, whose
+// batches then run in savepoints). It checks that the text search configuration exists.
+func New(ctx context.Context, db pgexec.Executor, cfg Config) (*Projector, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	var ok bool
-	if err := pool.QueryRow(ctx, sql.Query("projection/ts_config_exists"), cfg.TextSearchConfig).Scan(&ok); err != nil {
+	ok, err := queries.TSConfigExists(ctx, db, cfg.TextSearchConfig)
+	if err != nil {
 		return nil, fmt.Errorf("check text search configuration: %w", err)
 	}
 	if !ok {
@@ -89,11 +98,11 @@ func New(ctx context.Context, pool *pgxpool.Pool, cfg Config) (*Projector, error
 	}
 	age := false
 	if cfg.AGE == "auto" {
-		if err := pool.QueryRow(ctx, sql.Query("graph/age_installed")).Scan(&age); err != nil {
+		if age, err = graph.AGEInstalled(ctx, db); err != nil {
 			return nil, fmt.Errorf("check for AGE: %w", err)
 		}
 	}
-	return &Projector{pool: pool, cfg: cfg, age: age, logger: cfg.Logger}, nil
+	return &Projector{db: db, cfg: cfg, age: age, logger: cfg.Logger}, nil
 }
 
 // AGE reports whether the projector mirrors the graph into Apache AGE.
@@ -112,7 +121,7 @@ type Result struct {
 // the space.
 func (p *Projector) ProjectSpace(ctx context.Context, space string) (*Result, error) {
 	res := &Result{}
-	if _, err := p.pool.Exec(ctx, sql.Query("projection/watermark_ensure"), space); err != nil {
+	if err := queries.WatermarkEnsure(ctx, p.db, space); err != nil {
 		return nil, fmt.Errorf("ensure watermark: %w", mapFK(err, space))
 	}
 	for {
@@ -132,7 +141,7 @@ func (p *Projector) ProjectSpace(ctx context.Context, space string) (*Result, er
 func (p *Projector) projectOnce(ctx context.Context, space string, wait bool) (int, int64, error) {
 	var n int
 	var last int64
-	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, p.db, func(tx pgx.Tx) error {
 		var err error
 		n, last, err = p.projectBatchTx(ctx, tx, space, wait)
 		return err
@@ -143,23 +152,23 @@ func (p *Projector) projectOnce(ctx context.Context, space string, wait bool) (i
 // projectBatchTx locks the space's watermark, applies the next batch of events and moves the
 // watermark, all in tx.
 func (p *Projector) projectBatchTx(ctx context.Context, tx pgx.Tx, space string, wait bool) (int, int64, error) {
-	lockQuery := "projection/watermark_lock"
+	lock := queries.WatermarkLock
 	if wait {
-		lockQuery = "projection/watermark_lock_wait"
+		lock = queries.WatermarkLockWait
 	}
-	var wm int64
-	if err := tx.QueryRow(ctx, sql.Query(lockQuery), space).Scan(&wm); err != nil {
+	wm, err := lock(ctx, tx, space)
+	if err != nil {
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == "55P03" {
 			return 0, 0, ErrBusy
 		}
 		return 0, 0, fmt.Errorf("lock watermark: %w", err)
 	}
-	rows, err := tx.Query(ctx, sql.Query("projection/events_after"), space, wm, p.cfg.BatchSize)
+	rows, err := tx.Query(ctx, qEventsAfter, space, wm, p.cfg.BatchSize)
 	if err != nil {
 		return 0, 0, fmt.Errorf("read events: %w", err)
 	}
-	events, err := pgx.CollectRows(rows, scanEvent)
+	events, err := pgx.CollectRows(rows, eventloom.ScanEvent)
 	if err != nil {
 		return 0, 0, fmt.Errorf("read events: %w", err)
 	}
@@ -195,16 +204,6 @@ func (p *Projector) projectBatchTx(ctx context.Context, tx pgx.Tx, space string,
 	return len(events), lastEvent.Seq, nil
 }
 
-func scanEvent(row pgx.CollectableRow) (eventloom.Event, error) {
-	var e eventloom.Event
-	var data, cues string
-	err := row.Scan(&e.SpaceID, &e.Seq, &e.Type, &e.SessionID, &e.Actor, &e.OccurredAt,
-		&e.RecordedAt, &e.Content, &data, &cues, &e.PrevHash, &e.Hash, &e.ErasedBySeq)
-	e.Data, e.Cues = []byte(data), []byte(cues)
-	e.OccurredAt, e.RecordedAt = e.OccurredAt.UTC(), e.RecordedAt.UTC()
-	return e, err
-}
-
 // mapFK turns "no such space" foreign key errors into eventloom.ErrNotFound.
 func mapFK(err error, space string) error {
 	var pgErr *pgconn.PgError
@@ -213,6 +212,3 @@ func mapFK(err error, space string) error {
 	}
 	return err
 }
-
-// Pool is the pool the projector writes through.
-func (p *Projector) Pool() *pgxpool.Pool { return p.pool }

@@ -3,11 +3,12 @@ package projection
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
 // RebuildResult reports a rebuild.
@@ -32,10 +33,10 @@ type RebuildResult struct {
 func (p *Projector) Rebuild(ctx context.Context, space string) (*RebuildResult, error) {
 	start := time.Now()
 	res := &RebuildResult{SpaceID: space}
-	if _, err := p.pool.Exec(ctx, sql.Query("projection/watermark_ensure"), space); err != nil {
+	if err := queries.WatermarkEnsure(ctx, p.db, space); err != nil {
 		return nil, fmt.Errorf("rebuild %q: %w", space, mapFK(err, space))
 	}
-	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, p.db, func(tx pgx.Tx) error {
 		return p.rebuildTx(ctx, tx, space, res)
 	})
 	if err != nil {
@@ -51,7 +52,7 @@ func (p *Projector) Rebuild(ctx context.Context, space string) (*RebuildResult, 
 func (p *Projector) RebuildTx(ctx context.Context, tx pgx.Tx, space string) (*RebuildResult, error) {
 	start := time.Now()
 	res := &RebuildResult{SpaceID: space}
-	if _, err := tx.Exec(ctx, sql.Query("projection/watermark_ensure"), space); err != nil {
+	if err := queries.WatermarkEnsure(ctx, tx, space); err != nil {
 		return nil, fmt.Errorf("rebuild %q: %w", space, mapFK(err, space))
 	}
 	if err := p.rebuildTx(ctx, tx, space, res); err != nil {
@@ -63,19 +64,18 @@ func (p *Projector) RebuildTx(ctx context.Context, tx pgx.Tx, space string) (*Re
 
 // rebuildTx discards space's projections and replays its log in tx.
 func (p *Projector) rebuildTx(ctx context.Context, tx pgx.Tx, space string, res *RebuildResult) error {
-	var wm int64
-	if err := tx.QueryRow(ctx, sql.Query("projection/watermark_lock_wait"), space).Scan(&wm); err != nil {
+	if _, err := queries.WatermarkLockWait(ctx, tx, space); err != nil {
 		return fmt.Errorf("lock watermark: %w", err)
 	}
-	if _, err := tx.Exec(ctx, sql.Query("projection/discard"), space); err != nil {
+	if err := queries.Discard(ctx, tx, space); err != nil {
 		return fmt.Errorf("discard projections: %w", err)
 	}
 	if p.age {
-		if _, err := tx.Exec(ctx, sql.Query("projection/age_drop"), space); err != nil {
+		if err := queries.AGEDrop(ctx, tx, space); err != nil {
 			return fmt.Errorf("discard graph mirror: %w", err)
 		}
 	}
-	if _, err := tx.Exec(ctx, sql.Query("projection/discard_items"), space); err != nil {
+	if err := queries.DiscardItems(ctx, tx, space); err != nil {
 		return fmt.Errorf("discard projections: %w", err)
 	}
 	for {
@@ -88,11 +88,11 @@ func (p *Projector) rebuildTx(ctx context.Context, tx pgx.Tx, space string, res 
 			res.ProjectedSeq = last
 		}
 		if n < p.cfg.BatchSize {
-			tag, err := tx.Exec(ctx, sql.Query("projection/embed_prune"), space)
+			pruned, err := queries.EmbedPrune(ctx, tx, space)
 			if err != nil {
 				return fmt.Errorf("prune embeddings: %w", err)
 			}
-			res.EmbeddingsPruned = tag.RowsAffected()
+			res.EmbeddingsPruned = pruned
 			return nil
 		}
 	}
@@ -100,7 +100,7 @@ func (p *Projector) rebuildTx(ctx context.Context, tx pgx.Tx, space string, res 
 
 // Spaces lists every space in the log.
 func (p *Projector) Spaces(ctx context.Context) ([]string, error) {
-	rows, err := p.pool.Query(ctx, `SELECT space_id FROM spaces ORDER BY space_id`)
+	rows, err := p.db.Query(ctx, `SELECT space_id FROM spaces ORDER BY space_id`)
 	if err != nil {
 		return nil, fmt.Errorf("list spaces: %w", err)
 	}
@@ -130,14 +130,17 @@ type Checksum struct {
 // asynchronously from the memory items' text). An incrementally projected space and its
 // rebuild have the same digest.
 func (p *Projector) Checksum(ctx context.Context, space string) (*Checksum, error) {
-	c := &Checksum{SpaceID: space}
-	err := pgx.BeginTxFunc(ctx, p.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, sql.Query("projection/checksum"), space).Scan(&c.Digest, &c.Entities, &c.Mentions, &c.Facts, &c.Invalidations, &c.Items, &c.Terms, &c.Speakers)
-	})
+	tx, err := pgexec.BeginTx(ctx, p.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return nil, fmt.Errorf("checksum %q: %w", space, err)
 	}
-	return c, nil
+	defer tx.Rollback(ctx) //nolint:errcheck // read only
+	r, err := queries.Checksum(ctx, tx, space)
+	if err != nil {
+		return nil, fmt.Errorf("checksum %q: %w", space, err)
+	}
+	return &Checksum{SpaceID: space, Digest: r.Digest, Entities: r.Entities, Mentions: r.Mentions, Facts: r.Facts,
+		Invalidations: r.Invalidations, Items: r.Items, Terms: r.Terms, Speakers: r.Speakers}, nil
 }
 
 // Status is a space's projection progress.
@@ -151,24 +154,41 @@ type Status struct {
 }
 
 // Lag returns the projection status of space, or of every space when space is "".
-func Lag(ctx context.Context, q Querier, space string) ([]Status, error) {
-	rows, err := q.Query(ctx, sql.Query("projection/status"), space)
+func Lag(ctx context.Context, db Querier, space string) ([]Status, error) {
+	rows, err := queries.Status(ctx, db, space)
 	if err != nil {
 		return nil, fmt.Errorf("read projection status: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Status, error) {
-		var s Status
-		err := row.Scan(&s.SpaceID, &s.HeadSeq, &s.ProjectedSeq, &s.Lag, &s.HeadAt, &s.ProjectedAt)
-		return s, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read projection status: %w", err)
+	out := make([]Status, len(rows))
+	for i, r := range rows {
+		out[i] = Status{SpaceID: r.SpaceID, HeadSeq: r.HeadSeq, ProjectedSeq: r.ProjectedSeq, Lag: r.Lag,
+			HeadAt: r.HeadAt, ProjectedAt: r.ProjectedAt}
 	}
 	return out, nil
 }
 
-// Querier is what read-only helpers need: a pool, a connection or a transaction.
-type Querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+// SpaceHead is a space and the seq of its last event.
+type SpaceHead struct {
+	SpaceID string
+	HeadSeq int64
 }
+
+// LaggingSpaces returns up to limit spaces whose projections are behind their log, in space
+// order, with their heads (the sweep enqueues projection work for them).
+func LaggingSpaces(ctx context.Context, db Querier, limit int) ([]SpaceHead, error) {
+	rows, err := queries.LaggingSpaces(ctx, db, clampInt32(limit))
+	if err != nil {
+		return nil, fmt.Errorf("read lagging spaces: %w", err)
+	}
+	out := make([]SpaceHead, len(rows))
+	for i, r := range rows {
+		out[i] = SpaceHead{SpaceID: r.SpaceID, HeadSeq: r.HeadSeq}
+	}
+	return out, nil
+}
+
+// Querier is what this package's helpers need: a pool, a connection or a transaction.
+type Querier = pgexec.Executor
+
+// clampInt32 is n as a LIMIT parameter (sqlc types LIMIT as int4).
+func clampInt32(n int) int32 { return int32(max(min(n, math.MaxInt32), 0)) }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 )
 
 // evidenceRef cites an event by seq and hash.
@@ -170,17 +171,11 @@ func (s *batchState) apply(e *eventloom.Event, fx *effects) {
 	}
 	if fx.Text != "" {
 		s.items = append(s.items, itemRow{
-			ItemID: EventItemID(e.Seq), Kind: "event", Seq: e.Seq, EventType: e.Type,
+			ItemID: memoryitem.EventID(e.Seq), Kind: "event", Seq: e.Seq, EventType: e.Type,
 			SessionID: e.SessionID, OccurredAt: e.OccurredAt, Text: fx.Text,
 		})
 	}
 }
-
-// EventItemID is the memory item id of the event at seq.
-func EventItemID(seq int64) string { return "ev:" + strconv.FormatInt(seq, 10) }
-
-// FactItemID is the memory item id of a fact version.
-func FactItemID(factID string) string { return "fact:" + factID }
 
 func (s *batchState) assert(e *eventloom.Event, n int, a *factAssert) {
 	subject := s.touchEntity(a.Subject, e)
@@ -223,7 +218,7 @@ func (s *batchState) assert(e *eventloom.Event, n int, a *factAssert) {
 	s.current[key] = row
 	s.maxVersion[key] = row.Version
 	s.items = append(s.items, itemRow{
-		ItemID: FactItemID(row.FactID), Kind: "fact", Seq: e.Seq, EventType: e.Type, SessionID: e.SessionID,
+		ItemID: memoryitem.FactID(row.FactID), Kind: "fact", Seq: e.Seq, EventType: e.Type, SessionID: e.SessionID,
 		OccurredAt: e.OccurredAt, Text: factText(subject.Name, a.Predicate, a.Object, a.Value),
 	})
 }

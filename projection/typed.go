@@ -10,6 +10,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/extract"
 	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -75,25 +76,11 @@ type effects struct {
 	Invalidations []invalidation
 }
 
-// bookkeepingPrefixes are event types Zaxy writes about its own work; they are never memories.
-var bookkeepingPrefixes = []string{"checkout.", "zaxy.", "erasure."}
-
-// IsBookkeeping reports whether events of type typ are Zaxy's own bookkeeping (for example
-// the record of what a checkout surfaced), which is never retrieved as memory.
-func IsBookkeeping(typ string) bool {
-	for _, p := range bookkeepingPrefixes {
-		if strings.HasPrefix(typ, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // extractEvent derives an event's effects. It is deterministic: the same event always gives
 // the same effects. Unknown types contribute only their text.
 func extractEvent(e *eventloom.Event) (effects, error) {
 	var fx effects
-	if IsBookkeeping(e.Type) || e.Erased() {
+	if memoryitem.IsBookkeeping(e.Type) || e.Erased() {
 		return fx, nil // an erased event's tombstone contributes nothing
 	}
 	fx.Text = e.Content

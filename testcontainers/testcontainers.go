@@ -27,6 +27,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/migrations"
 )
 
@@ -150,6 +151,7 @@ func openPool(tb testing.TB, dsn string) *pgxpool.Pool {
 		tb.Fatalf("parse database URL: %v", err)
 	}
 	cfg.MaxConns = 20
+	pgexec.Configure(cfg)
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		tb.Fatalf("open pool: %v", err)

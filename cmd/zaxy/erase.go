@@ -40,7 +40,7 @@ func (c *eraseCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return invalid(err)
 	}
-	res, err := erasure.New(env.store, proj, env.logger).Erase(ctx, &c.p)
+	res, err := erasure.New(env.pool, env.store, proj, env.logger).Erase(ctx, &c.p)
 	if err != nil {
 		return err
 	}

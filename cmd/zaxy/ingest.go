@@ -61,7 +61,7 @@ func (c *ingestDocsCmd) validate(args []string) error {
 }
 
 func (c *ingestDocsCmd) run(ctx context.Context, env *env) error {
-	in, err := ingest.New(env.store, ingest.Config{MaxChunkBytes: c.maxBytes})
+	in, err := ingest.New(env.pool, env.store, ingest.Config{MaxChunkBytes: c.maxBytes})
 	if err != nil {
 		return invalid(err)
 	}
@@ -201,7 +201,7 @@ func (c *ingestTranscriptCmd) run(ctx context.Context, env *env) error {
 	if len(turns) == 0 {
 		return fmt.Errorf("%s: no turns (nothing was appended)", name)
 	}
-	in, err := ingest.New(env.store, ingest.Config{})
+	in, err := ingest.New(env.pool, env.store, ingest.Config{})
 	if err != nil {
 		return invalid(err)
 	}

@@ -87,8 +87,8 @@ func (c *mcpCmd) run(ctx context.Context, env *env) error {
 			return err
 		}
 	}
-	httpCfg.Checkout = checkout.New(store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
-	err = mcp.ServeStdio(ctx, mcp.Config{API: api.NewHandler(httpCfg, store, logger), Profile: c.profile, Token: cfg.mcpToken, Logger: logger}, env.stdin, env.stdout)
+	httpCfg.Checkout = checkout.New(pool, store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
+	err = mcp.ServeStdio(ctx, mcp.Config{API: api.NewHandler(httpCfg, pool, store, logger), Profile: c.profile, Token: cfg.mcpToken, Logger: logger}, env.stdin, env.stdout)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/extract"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/projection"
 )
 
@@ -160,6 +161,7 @@ func newPoolSized(ctx context.Context, dbURL string, conns int, name string) (*p
 	if cfg.MinConns > cfg.MaxConns {
 		cfg.MinConns = cfg.MaxConns
 	}
+	pgexec.Configure(cfg)
 	return pgxpool.NewWithConfig(ctx, cfg)
 }
 

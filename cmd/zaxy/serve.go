@@ -93,7 +93,7 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 	if provider != nil {
 		logger.InfoContext(ctx, "embedder", "model", provider.Model(), "dimensions", provider.Dimensions(), "why", why)
 	}
-	httpCfg.Checkout = checkout.New(store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
+	httpCfg.Checkout = checkout.New(pool, store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
 	if !cfg.authOff {
 		httpCfg.Auth = auth.NewStore(pool)
 	}
@@ -102,8 +102,8 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 	if err != nil {
 		return err
 	}
-	httpCfg.Erasure = erasure.New(store, proj, logger)
-	apiHandler := api.NewHandler(httpCfg, store, logger)
+	httpCfg.Erasure = erasure.New(pool, store, proj, logger)
+	apiHandler := api.NewHandler(httpCfg, pool, store, logger)
 	mcpHandler, err := mcp.NewHTTPHandler(mcp.HTTPConfig{
 		Config: mcp.Config{API: apiHandler, Profile: cfg.mcpProfile, Logger: logger},
 		Auth:   httpCfg.Auth, MaxBodyBytes: httpCfg.MaxBodyBytes,

@@ -1,3 +1,4 @@
+-- name: CreateToken :one
 -- Stores a new token's hash, scope and spaces.
-INSERT INTO api_tokens (token_id, hash, scope, spaces, label) VALUES ($1, $2, $3, $4, $5)
-RETURNING created_at
+INSERT INTO api_tokens (token_id, hash, scope, spaces, label) VALUES (@token_id, @hash, @scope, @spaces, @label)
+RETURNING created_at;

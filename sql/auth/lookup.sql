@@ -1,2 +1,3 @@
+-- name: LookupToken :one
 -- The live token with this hash.
-SELECT token_id, scope, spaces FROM api_tokens WHERE hash = $1 AND revoked_at IS NULL
+SELECT token_id, scope, spaces FROM api_tokens WHERE hash = @hash AND revoked_at IS NULL;

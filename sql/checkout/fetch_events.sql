@@ -1,6 +1,7 @@
 -- The events behind event items, with a message's role (data.role) and speaker (data.name, else
--- the actor), for the speaker priors, and the reasons they were invalidated, if any.
-SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::text, e.hash,
+-- the actor), for the speaker priors, and the reasons they were invalidated, if any; rows are
+-- eventloom.Row (and role, speaker, invalidated).
+SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::text AS data, e.hash,
        CASE WHEN e.type = 'message' THEN coalesce(e.data->>'role', '') ELSE '' END AS role,
        coalesce(nullif(e.data->>'name', ''), e.actor, '') AS speaker,
        (SELECT string_agg(v.reason, '; ' ORDER BY v.seq) FROM invalidations v

@@ -1,5 +1,5 @@
 -- The last $3 events of a session ($2), oldest first, bookkeeping skipped.
-SELECT seq, type, session_id, actor, occurred_at, content, data::text, hash
+SELECT seq, type, session_id, actor, occurred_at, content, data::text AS data, hash
 FROM (
   SELECT seq, type, session_id, actor, occurred_at, content, data, hash
   FROM events

@@ -5,16 +5,18 @@
 -- With $5 (as_of), only the items that had occurred by then count: a filter on the index
 -- scan, so the iterative scan walks on until $4 rows pass it. The filter is a scalar subquery
 -- (a key lookup per row walked), not EXISTS, which the planner would hash over the whole space.
+-- $3 is the query vector as a pgvector vector; Postgres casts it to halfvec (element by element,
+-- as it would parse halfvec text).
 WITH hits AS MATERIALIZED (
-  SELECT item_id, embedding::halfvec(%[1]d) <=> $3::halfvec(%[1]d) AS distance
+  SELECT item_id, embedding::halfvec(%[1]d) <=> $3::vector(%[1]d)::halfvec(%[1]d) AS distance
   FROM embeddings
   WHERE model = $2 AND indexed AND space_id = $1
     AND ($5::timestamptz IS NULL OR (
           SELECT i.occurred_at FROM memory_items i WHERE i.space_id = $1 AND i.item_id = embeddings.item_id) <= $5)
-  ORDER BY embedding::halfvec(%[1]d) <=> $3::halfvec(%[1]d)
+  ORDER BY embedding::halfvec(%[1]d) <=> $3::vector(%[1]d)::halfvec(%[1]d)
   LIMIT $4
 ), rest AS (
-  SELECT item_id, embedding::halfvec(%[1]d) <=> $3::halfvec(%[1]d) AS distance
+  SELECT item_id, embedding::halfvec(%[1]d) <=> $3::vector(%[1]d)::halfvec(%[1]d) AS distance
   FROM embeddings
   WHERE space_id = $1 AND model = $2 AND NOT indexed
     AND ($5::timestamptz IS NULL OR (

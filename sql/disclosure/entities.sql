@@ -1,7 +1,8 @@
+-- name: Entities :many
 -- Entities of space $1 by id ($2), with the event that invalidated one (its hash and reason).
 SELECT e.entity_id, e.key, e.name, e.kinds, e.version, e.first_seq, e.first_hash, e.last_seq,
-       e.mentions, e.invalidated_seq, iv.hash, iv.data ->> 'reason'
+       e.mentions, e.invalidated_seq, iv.hash AS invalidated_hash, coalesce(iv.data ->> 'reason', '')::text AS invalidated_reason
 FROM entities e
 LEFT JOIN events iv ON iv.space_id = e.space_id AND iv.seq = e.invalidated_seq
-WHERE e.space_id = $1 AND e.entity_id = ANY($2::text[])
-ORDER BY e.entity_id
+WHERE e.space_id = @space_id AND e.entity_id = ANY(@entity_ids::text[])
+ORDER BY e.entity_id;

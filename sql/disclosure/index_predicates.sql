@@ -1,13 +1,14 @@
--- The fact predicates of space $1 by current facts, then versions, at most $2; total is the
+-- name: IndexPredicates :many
+-- The fact predicates of space @space_id by current facts, then versions, at most $2; total is the
 -- number of predicates and current the number of current facts in the space.
 SELECT f.predicate,
        count(*) FILTER (WHERE f.status = 'current') AS current_facts,
        count(*) AS versions,
-       min(f.recorded_seq), max(f.recorded_seq),
-       count(*) OVER (),
-       sum(count(*) FILTER (WHERE f.status = 'current')) OVER ()
+       min(f.recorded_seq)::bigint AS first_seq, max(f.recorded_seq)::bigint AS last_seq,
+       count(*) OVER () AS predicates,
+       (sum(count(*) FILTER (WHERE f.status = 'current')) OVER ())::bigint AS facts
 FROM facts f
-WHERE f.space_id = $1
+WHERE f.space_id = @space_id
 GROUP BY f.predicate
 ORDER BY current_facts DESC, versions DESC, f.predicate
-LIMIT $2
+LIMIT @max_rows;

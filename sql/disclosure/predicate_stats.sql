@@ -1,6 +1,7 @@
+-- name: PredicateStats :one
 -- How many fact versions with predicate $2 space $1 holds (current ones and all), and the seq
 -- range that recorded them.
-SELECT count(*) FILTER (WHERE f.status = 'current'), count(*),
-       coalesce(min(f.recorded_seq), 0), coalesce(max(f.recorded_seq), 0)
+SELECT count(*) FILTER (WHERE f.status = 'current') AS current_facts, count(*) AS total,
+       coalesce(min(f.recorded_seq), 0)::bigint AS first_seq, coalesce(max(f.recorded_seq), 0)::bigint AS last_seq
 FROM facts f
-WHERE f.space_id = $1 AND f.predicate = $2
+WHERE f.space_id = @space_id AND f.predicate = @predicate;

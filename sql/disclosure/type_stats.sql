@@ -1,4 +1,5 @@
+-- name: TypeStats :one
 -- How many events of type $2 space $1 holds, and their seq range.
-SELECT count(*), coalesce(min(e.seq), 0), coalesce(max(e.seq), 0)
+SELECT count(*) AS total, coalesce(min(e.seq), 0)::bigint AS first_seq, coalesce(max(e.seq), 0)::bigint AS last_seq
 FROM events e
-WHERE e.space_id = $1 AND e.type = $2
+WHERE e.space_id = @space_id AND e.type = @type;

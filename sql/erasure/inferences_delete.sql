@@ -1,2 +1,3 @@
+-- name: InferencesDelete :execrows
 -- Deletes the model inferences read from an erased event (rebuilds keep inferences otherwise).
-DELETE FROM inferences WHERE space_id = $1 AND seq = $2
+DELETE FROM inferences WHERE space_id = $1 AND seq = $2;

@@ -1,5 +1,6 @@
+-- name: Progress :one
 -- How far the space's projection is ($1 space), and how many of its event items are newer
 -- than seq $2 (the model's build).
-SELECT coalesce((SELECT projected_seq FROM projection_watermarks WHERE space_id = $1), 0),
-       (SELECT count(*) FROM memory_items WHERE space_id = $1 AND kind = 'event' AND seq > $2),
-       (SELECT count(*) FROM memory_items WHERE space_id = $1 AND kind = 'event')
+SELECT coalesce((SELECT w.projected_seq FROM projection_watermarks w WHERE w.space_id = @space_id), 0)::bigint AS projected_seq,
+       (SELECT count(*) FROM memory_items i WHERE i.space_id = @space_id AND i.kind = 'event' AND i.seq > @built_seq::bigint)::bigint AS newer,
+       (SELECT count(*) FROM memory_items i WHERE i.space_id = @space_id AND i.kind = 'event')::bigint AS total;

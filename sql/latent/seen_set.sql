@@ -1,2 +1,3 @@
+-- name: SeenSet :exec
 -- Records how far the space's topics are folded in.
-UPDATE latent_models SET seen_seq = greatest(seen_seq, $2) WHERE space_id = $1
+UPDATE latent_models SET seen_seq = greatest(seen_seq, @seen_seq::bigint) WHERE space_id = @space_id;

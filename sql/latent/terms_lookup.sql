@@ -1,2 +1,3 @@
+-- name: TermsLookup :many
 -- The vectors of the given lexemes ($2) in the space's model.
-SELECT lexeme, vec FROM latent_terms WHERE space_id = $1 AND lexeme = ANY($2::text[])
+SELECT lexeme, vec FROM latent_terms WHERE space_id = @space_id AND lexeme = ANY(@lexemes::text[]);

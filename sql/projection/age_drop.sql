@@ -1,2 +1,3 @@
+-- name: AGEDrop :exec
 -- Drops a space's AGE graph before a rebuild.
-SELECT zaxy_age_drop($1)
+SELECT zaxy_age_drop(@space_id);

@@ -1,44 +1,45 @@
+-- name: Checksum :one
 -- A deterministic digest of a space's projected state: every projection row, rendered as text
 -- and sorted, hashed with sha256 (the term statistics of the keyword lane and the speaker
 -- names of the exact lane included). Embeddings
 -- are left out: they are computed asynchronously from memory_items text, which is included.
-SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), ''), 'UTF8')), 'hex'),
-       count(*) FILTER (WHERE line LIKE 'entity|%'),
-       count(*) FILTER (WHERE line LIKE 'mention|%'),
-       count(*) FILTER (WHERE line LIKE 'fact|%'),
-       count(*) FILTER (WHERE line LIKE 'invalidation|%'),
-       count(*) FILTER (WHERE line LIKE 'item|%'),
-       count(*) FILTER (WHERE line LIKE 'term|%'),
-       count(*) FILTER (WHERE line LIKE 'speaker|%')
+SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), ''), 'UTF8')), 'hex')::text AS digest,
+       count(*) FILTER (WHERE line LIKE 'entity|%') AS entities,
+       count(*) FILTER (WHERE line LIKE 'mention|%') AS mentions,
+       count(*) FILTER (WHERE line LIKE 'fact|%') AS facts,
+       count(*) FILTER (WHERE line LIKE 'invalidation|%') AS invalidations,
+       count(*) FILTER (WHERE line LIKE 'item|%') AS items,
+       count(*) FILTER (WHERE line LIKE 'term|%') AS terms,
+       count(*) FILTER (WHERE line LIKE 'speaker|%') AS speakers
 FROM (
   SELECT concat_ws('|', 'entity', entity_id, key, name, array_to_string(kinds, ','), version, first_seq,
                    encode(first_hash, 'hex'), last_seq, mentions, invalidated_seq) AS line
-  FROM entities WHERE space_id = $1
+  FROM entities x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'mention', seq, start_byte, end_byte, entity_id, kind, encode(hash, 'hex'))
-  FROM mentions WHERE space_id = $1
+  FROM mentions x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'fact', fact_id, subject_id, predicate, coalesce(object_id, '-'), coalesce(value::text, '-'),
                    version, valid_from, coalesce(valid_to::text, '-'), recorded_seq, encode(recorded_hash, 'hex'),
                    coalesce(closed_seq::text, '-'), status, coalesce(superseded_by, '-'), authority, review_status,
                    inferred, coalesce(confidence::text, '-'), evidence::text, coalesce(close_reason, '-'))
-  FROM facts WHERE space_id = $1
+  FROM facts x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'invalidation', target_seq, seq, encode(hash, 'hex'), reason)
-  FROM invalidations WHERE space_id = $1
+  FROM invalidations x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'item', item_id, kind, seq, event_type, session_id, occurred_at, ts_config::text, text, tsv::text, tsv_len)
-  FROM memory_items WHERE space_id = $1
+  FROM memory_items x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'term', lexeme, df)
-  FROM term_stats WHERE space_id = $1
+  FROM term_stats x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'terms', items, tokens)
-  FROM term_totals WHERE space_id = $1
+  FROM term_totals x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'speaker', name_key, events)
-  FROM speaker_names WHERE space_id = $1
+  FROM speaker_names x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'watermark', projected_seq, encode(projected_hash, 'hex'))
-  FROM projection_watermarks WHERE space_id = $1
-) rows
+  FROM projection_watermarks x WHERE x.space_id = @space_id
+) rows;

@@ -1,3 +1,4 @@
+-- name: EmbedPending :many
 -- Memory items of a space without an embedding for model $2, oldest first. The probe is a
 -- LATERAL lookup per item so it stays an index lookup even when the statistics of a fast
 -- growing embeddings table are stale (a materialized anti-join would be quadratic).
@@ -5,9 +6,9 @@ SELECT m.item_id, m.text
 FROM memory_items m
 LEFT JOIN LATERAL (
   SELECT 1 AS found FROM embeddings e
-  WHERE e.space_id = m.space_id AND e.item_id = m.item_id AND e.model = $2
+  WHERE e.space_id = m.space_id AND e.item_id = m.item_id AND e.model = @model
   LIMIT 1
 ) x ON true
-WHERE m.space_id = $1 AND x.found IS NULL
+WHERE m.space_id = @space_id AND x.found IS NULL
 ORDER BY m.seq, m.item_id
-LIMIT $3
+LIMIT @max_rows;

@@ -1,12 +1,13 @@
+-- name: EmbedSpacesPending :many
 -- Spaces with memory items that have no embedding for model $1 (per-item index lookups, as
 -- in embed_pending).
 SELECT DISTINCT m.space_id
 FROM memory_items m
 LEFT JOIN LATERAL (
   SELECT 1 AS found FROM embeddings e
-  WHERE e.space_id = m.space_id AND e.item_id = m.item_id AND e.model = $1
+  WHERE e.space_id = m.space_id AND e.item_id = m.item_id AND e.model = @model
   LIMIT 1
 ) x ON true
 WHERE x.found IS NULL
 ORDER BY m.space_id
-LIMIT $2
+LIMIT @max_rows;

@@ -1,6 +1,7 @@
+-- name: InferInsert :exec
 -- Stores what a model inferred from one event, unless the event was erased meanwhile (the
--- caller holds the space's erasure lock shared, sql/erasure/lock_shared.sql).
+-- caller holds the space's erasure lock shared, sql/eventloom/erasure_lock_shared.sql).
 INSERT INTO inferences (space_id, seq, model, hash, triples)
-SELECT $1, $2, $3, $4, $5::jsonb
-WHERE EXISTS (SELECT FROM events e WHERE e.space_id = $1 AND e.seq = $2 AND e.erased_by_seq IS NULL)
-ON CONFLICT (space_id, seq, model) DO NOTHING
+SELECT @space_id, @seq, @model, @hash, @triples::jsonb
+WHERE EXISTS (SELECT FROM events e WHERE e.space_id = @space_id AND e.seq = @seq AND e.erased_by_seq IS NULL)
+ON CONFLICT (space_id, seq, model) DO NOTHING;

@@ -1,2 +1,3 @@
+-- name: TSConfigExists :one
 -- Whether a text search configuration of that name exists.
-SELECT EXISTS (SELECT FROM pg_ts_config WHERE cfgname = $1)
+SELECT EXISTS (SELECT FROM pg_catalog.pg_ts_config WHERE cfgname = @name);

@@ -1,0 +1,25 @@
+package memoryitem_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/memoryitem"
+)
+
+func TestIDs_NameEventsAndFactVersions(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "ev:42", memoryitem.EventID(42))
+	require.Equal(t, "fact:f-1", memoryitem.FactID("f-1"))
+}
+
+func TestIsBookkeeping_KnowsZaxysOwnEventTypes(t *testing.T) {
+	t.Parallel()
+	for typ, want := range map[string]bool{
+		"checkout.surfaced": true, "zaxy.note": true, "erasure.recorded": true,
+		"message": false, "fact.asserted": false, "checkout": false,
+	} {
+		require.Equal(t, want, memoryitem.IsBookkeeping(typ), typ)
+	}
+}

@@ -1,0 +1,22 @@
+package dbsqlc
+
+// Written by hand, not generated (sqlc leaves this file alone): the generated statements that
+// the projector pipelines with its hand-written batch writes in one pgx.Batch. Each queues the
+// generated statement with the generated method's arguments.
+
+import "github.com/jackc/pgx/v5"
+
+// QueueWatermarkSet queues WatermarkSet.
+func QueueWatermarkSet(b *pgx.Batch, arg WatermarkSetParams) {
+	b.Queue(watermarkSet, arg.ProjectedSeq, arg.ProjectedHash, arg.SpaceID)
+}
+
+// QueueAGESync queues AGESync.
+func QueueAGESync(b *pgx.Batch, arg AGESyncParams) {
+	b.Queue(aGESync, arg.SpaceID, arg.Entities, arg.Facts)
+}
+
+// QueueSpeakersInsert queues SpeakersInsert.
+func QueueSpeakersInsert(b *pgx.Batch, arg SpeakersInsertParams) {
+	b.Queue(speakersInsert, arg.SpaceID, arg.AfterSeq, arg.LastSeq)
+}

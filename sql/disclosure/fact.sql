@@ -1,8 +1,0 @@
--- One fact version of space $1 by id ($2).
-SELECT f.fact_id, f.subject_id, s.name, f.predicate, f.object_id, o.name, f.value::text, f.version,
-       f.valid_from, f.valid_to, f.recorded_seq, f.recorded_hash, f.closed_seq, f.status, f.superseded_by,
-       f.authority, f.review_status, f.inferred, f.confidence, f.evidence::text, f.close_reason
-FROM facts f
-JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id
-LEFT JOIN entities o ON o.space_id = f.space_id AND o.entity_id = f.object_id
-WHERE f.space_id = $1 AND f.fact_id = $2

@@ -1,0 +1,23 @@
+-- The newest $3 events (bookkeeping left out) of each session in $2 of space $1, as event
+-- lines, grouped by session. (session_id <> '' lets the partial index events_session serve it.)
+SELECT t.name AS grp, e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000) AS content,
+       e.data::text AS data, inv.seq AS inv_seq, inv.hash AS inv_hash, inv.reason AS inv_reason,
+       coalesce(fs.statuses, '{}') AS statuses
+FROM unnest($2::text[]) AS t (name)
+CROSS JOIN LATERAL (
+  SELECT * FROM events x
+  WHERE x.space_id = $1 AND x.session_id = t.name AND x.session_id <> ''
+    AND NOT starts_with(x.type, 'checkout.') AND NOT starts_with(x.type, 'zaxy.')
+  ORDER BY x.seq DESC
+  LIMIT $3
+) e
+LEFT JOIN LATERAL (
+  SELECT i.seq, i.hash, i.reason FROM invalidations i
+  WHERE i.space_id = e.space_id AND i.target_seq = e.seq
+  ORDER BY i.seq LIMIT 1
+) inv ON true
+LEFT JOIN LATERAL (
+  SELECT array_agg(DISTINCT f.status ORDER BY f.status) AS statuses FROM facts f
+  WHERE f.space_id = e.space_id AND f.recorded_seq = e.seq AND f.status <> 'current'
+) fs ON true
+ORDER BY t.name, e.seq DESC

@@ -1,0 +1,17 @@
+-- Timeline of one session ($5) of space $1: as timeline.sql, through the session index.
+SELECT e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000) AS content,
+       e.data::text AS data, inv.seq AS inv_seq, inv.hash AS inv_hash, inv.reason AS inv_reason,
+       coalesce(fs.statuses, '{}') AS statuses
+FROM events e
+LEFT JOIN LATERAL (
+  SELECT i.seq, i.hash, i.reason FROM invalidations i
+  WHERE i.space_id = e.space_id AND i.target_seq = e.seq
+  ORDER BY i.seq LIMIT 1
+) inv ON true
+LEFT JOIN LATERAL (
+  SELECT array_agg(DISTINCT f.status ORDER BY f.status) AS statuses FROM facts f
+  WHERE f.space_id = e.space_id AND f.recorded_seq = e.seq AND f.status <> 'current'
+) fs ON true
+WHERE e.space_id = $1 AND e.session_id = $5 AND e.session_id <> '' AND e.type = ANY($2::text[]) AND e.seq < $3
+ORDER BY e.seq DESC
+LIMIT $4
