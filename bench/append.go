@@ -23,6 +23,7 @@ import (
 
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/migrations"
 	zsql "github.com/zaxy/zaxy/sql"
@@ -142,6 +143,7 @@ func Append(ctx context.Context, dbURL string, o AppendOptions) (*AppendReport, 
 		cfg.ConnConfig.RuntimeParams["synchronous_commit"] = "off"
 		rep.SynchronousCommit = "off"
 	}
+	pgexec.Configure(cfg)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -60,7 +61,7 @@ func TestCheckout_KeepsTheLoadedDatabaseForReuse(t *testing.T) {
 	admin := testcontainers.AdminURL(t)
 	var notices bytes.Buffer
 	o := bench.CheckoutOptions{Memories: 100, Queries: 10, Corpus: "testdata/missing.json", Keep: true,
-		Embedder: embed.NewOffline(), OpenPool: pgxpool.New, Notices: &notices}
+		Embedder: embed.NewOffline(), OpenPool: openPool, Notices: &notices}
 	rep, err := bench.Checkout(context.Background(), admin, o)
 	require.NoError(t, err)
 	m := regexp.MustCompile(`--reuse '([^']+)'`).FindStringSubmatch(notices.String())
@@ -95,4 +96,14 @@ func TestCheckout_KeepsTheLoadedDatabaseForReuse(t *testing.T) {
 	o.Memories = 10
 	_, err = bench.Checkout(context.Background(), "", o)
 	require.ErrorContains(t, err, "Memories must be at least 100")
+}
+
+// openPool opens a pool as the service does (pgvector types registered on every connection).
+func openPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	pgexec.Configure(cfg)
+	return pgxpool.NewWithConfig(ctx, cfg)
 }
