@@ -91,3 +91,40 @@ func TestQuery_TheReplyToAMatchedQuestionIsACandidate(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, rankOf(res.Items, answer))
 }
+
+// TestQuery_TheVectorLaneEmbedsTheQuestionWithoutSpeakersNames: a speaker's name is a rare
+// word that would pull the query's vector toward the turns addressing that person; where the
+// name speaks in the space, the vector lane embeds the question without it. In a space where
+// nobody speaks under that name it is an ordinary word of the question.
+func TestQuery_TheVectorLaneEmbedsTheQuestionWithoutSpeakersNames(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	cooking := "I love to cook fresh pasta with garlic on Sundays."
+	address := "Maren! Maren, Maren, are you there Maren?"
+	f.append(t, "talk",
+		turn("s1", "Tobias", "assistant", address),
+		turn("s1", "Maren", "user", cooking),
+		turn("s1", "Tobias", "assistant", "The train was late again this morning."),
+	)
+	f.append(t, "notes",
+		msg("s1", "user", address),
+		msg("s1", "user", cooking),
+		msg("s1", "user", "The train was late again this morning."),
+	)
+	f.index(t, "talk")
+	f.index(t, "notes")
+	only := []string{checkout.LaneExact, checkout.LaneKeyword, checkout.LaneGraph, checkout.LaneVerbatim, checkout.LaneTopic, checkout.LaneReply}
+	q := "What does Maren like to cook?"
+
+	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "notes", Query: q, DisableLanes: only})
+	require.NoError(t, err)
+	require.Equal(t, address, res.Items[0].Text, "where Maren is no speaker, the name is a word of the question")
+	require.Equal(t, 1, res.Items[0].Components[checkout.LaneVector].Rank)
+
+	res, err = f.svc.Query(ctx, &checkout.Request{SpaceID: "talk", Query: q, DisableLanes: only})
+	require.NoError(t, err)
+	require.Empty(t, res.Lanes[checkout.LaneVector].Error)
+	r := rankOf(res.Items, cooking)
+	require.Positive(t, r)
+	require.Equal(t, 1, res.Items[r-1].Components[checkout.LaneVector].Rank, "the speaker's name is left out of the embedded question")
+}

@@ -120,12 +120,29 @@ func (s *Service) laneKeyword(ctx context.Context, q querier, r *Request, asOf t
 	return res
 }
 
+// laneVector embeds the query without the names of the space's speakers in it (speaker.go:
+// a name is a rare word and would pull the query's vector toward the turns that address that
+// person) and ranks the nearest items.
 func (s *Service) laneVector(ctx context.Context, r *Request) laneResult {
 	res := laneResult{name: LaneVector}
 	if s.cfg.Embedder == nil {
 		return res
 	}
-	vs, err := s.cfg.Embedder.Embed(ctx, []string{r.Query})
+	query := r.Query
+	if cands := nameCandidates(query); len(cands) > 0 {
+		rows, err := s.pool.Query(ctx, sql.Query("checkout/speakers_named"), r.SpaceID, cands)
+		if err != nil {
+			res.err = err
+			return res
+		}
+		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			res.err = err
+			return res
+		}
+		query = withoutNames(query, names)
+	}
+	vs, err := s.cfg.Embedder.Embed(ctx, []string{query})
 	if err != nil {
 		res.err = err
 		return res

@@ -85,3 +85,49 @@ func (n *speakerNamer) names(speaker string) bool {
 	n.memo[speaker] = v
 	return v
 }
+
+// maxNameWords is the longest speaker name, in words, a query is searched for.
+const maxNameWords = 3
+
+// nameCandidates are the lower-cased sequences of one to maxNameWords words of a query that
+// could be a speaker's name (speaker_names keys are lower-cased actors and data.name values):
+// words split at spaces, stripped of surrounding punctuation and a possessive 's. Role names
+// are left out (the first-person rule's).
+func nameCandidates(query string) []string {
+	var words []string
+	for _, f := range strings.Fields(query) {
+		w := strings.ToLower(strings.Trim(f, ",.;:!?\"()[]{}"))
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		if w != "" {
+			words = append(words, w)
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for n := 1; n <= maxNameWords; n++ {
+		for i := 0; i+n <= len(words); i++ {
+			c := strings.Join(words[i:i+n], " ")
+			if !seen[c] && !roleNames[c] && !stopword[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// withoutNames removes each of names (lower-cased speaker names) from query wherever it stands
+// as whole words, a possessive 's with it, case-insensitively.
+func withoutNames(query string, names []string) string {
+	for _, n := range names {
+		re := regexp.MustCompile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(n) + `(['’]s)?($|[^\pL\pN])`)
+		for {
+			q := re.ReplaceAllString(query, "${1} ${3}")
+			if q == query {
+				break
+			}
+			query = q
+		}
+	}
+	return strings.Join(strings.Fields(query), " ")
+}

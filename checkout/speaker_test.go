@@ -38,3 +38,21 @@ func TestSpeakerNamer_NamesWholeNamesNotRolesOrParts(t *testing.T) {
 		require.Equal(t, want, n.names(speaker), speaker)
 	}
 }
+
+func TestNameCandidates_AndWithoutNames(t *testing.T) {
+	c := nameCandidates("What did Melanie's son and Mel O'Brien paint, user?")
+	require.Contains(t, c, "melanie")
+	require.Contains(t, c, "mel o'brien")
+	require.NotContains(t, c, "user", "roles are not names")
+	require.NotContains(t, c, "what", "stop words are not names")
+
+	for _, tc := range []struct{ query, want string }{
+		{"What does Melanie do to destress?", "What does do to destress?"},
+		{"How did Melanie's son handle the accident?", "How did son handle the accident?"},
+		{"When did MELANIE and Mel O'Brien meet?", "When did and meet?"},
+		{"Is Melanieville near Melanie?", "Is Melanieville near ?"}, // a name inside a word stays
+		{"melanie melanie", ""},
+	} {
+		require.Equal(t, tc.want, withoutNames(tc.query, []string{"melanie", "mel o'brien"}), tc.query)
+	}
+}
