@@ -21,7 +21,7 @@ import (
 // memoryConfig is the projection and embedding configuration, parsed from the environment.
 type memoryConfig struct {
 	textSearchConfig string
-	embedder         string // auto, wordvec, offline, openai or off
+	embedder         string // auto, wordvec, use, offline, openai or off
 	modelDir         string // the model cache (ZAXY_MODEL_DIR)
 	openai           embed.OpenAIConfig
 	// llm is the optional LLM-assisted extractor; off when llm.BaseURL is empty.
@@ -36,7 +36,7 @@ func parseMemoryConfig(getenv func(string) string) (memoryConfig, error) {
 		modelDir:         envOr(getenv, "ZAXY_MODEL_DIR", defaultModelDir),
 	}
 	switch c.embedder {
-	case "auto", "wordvec", "offline", "off":
+	case "auto", "wordvec", "use", "offline", "off":
 	case "openai":
 		c.openai = embed.OpenAIConfig{
 			BaseURL: getenv("ZAXY_EMBEDDING_URL"),
@@ -55,7 +55,7 @@ func parseMemoryConfig(getenv func(string) string) (memoryConfig, error) {
 			return c, errors.New("ZAXY_EMBEDDER=openai needs ZAXY_EMBEDDING_URL, ZAXY_EMBEDDING_MODEL and ZAXY_EMBEDDING_DIMENSIONS")
 		}
 	default:
-		return c, fmt.Errorf("ZAXY_EMBEDDER must be auto, wordvec, offline, openai or off, got %q", c.embedder)
+		return c, fmt.Errorf("ZAXY_EMBEDDER must be auto, wordvec, use, offline, openai or off, got %q", c.embedder)
 	}
 	c.llm = extract.OpenAIChatConfig{BaseURL: getenv("ZAXY_LLM_URL"), Model: getenv("ZAXY_LLM_MODEL"), APIKey: getenv("ZAXY_LLM_API_KEY")}
 	c.llmVersion = envOr(getenv, "ZAXY_LLM_VERSION", "1")
@@ -85,6 +85,11 @@ func (c memoryConfig) wordVecPath() string {
 	return filepath.Join(c.modelDir, embed.WordVecPackage, "wordvec.bin")
 }
 
+// usePath is the directory of the Universal Sentence Encoder's files (ZAXY_EMBEDDER=use).
+func (c memoryConfig) usePath() string {
+	return filepath.Join(c.modelDir, embed.USEPackage)
+}
+
 // embedProvider returns the configured embedding provider, or nil when embedding is off.
 func (c memoryConfig) embedProvider() (embed.Embedder, error) {
 	p, _, err := c.embedProviderWhy()
@@ -108,6 +113,13 @@ func (c memoryConfig) embedProviderWhy() (embed.Embedder, string, error) {
 		return p, "ZAXY_EMBEDDER=openai", nil
 	case "offline":
 		return embed.NewOffline(), "ZAXY_EMBEDDER=offline", nil
+	case "use":
+		dir := c.usePath()
+		p, err := embed.NewUSE(dir)
+		if err != nil {
+			return nil, "", fmt.Errorf("embedding provider: %w", err)
+		}
+		return p, "ZAXY_EMBEDDER=use: universal sentence encoder found at " + dir, nil
 	}
 	path := c.wordVecPath()
 	if _, err := os.Stat(path); err != nil && c.embedder == "auto" {
