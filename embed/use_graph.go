@@ -97,7 +97,7 @@ func newUSEGraph(ts map[string]useTensor) (*useGraph, error) {
 	g.emb, g.vocab = embT.f, embT.shape[0]
 	g.invTime = get(usePrefix+"Encode/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1", 1, g.dEmbedding/2)
 	g.maxLen = geti(usePrefix + "ClipToMaxLength/Less/y")
-	if e := get(usePrefix+"Encode/TransformerStack/Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x"); e != nil {
+	if e := get(usePrefix + "Encode/TransformerStack/Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x"); e != nil {
 		g.eps = e[0]
 	}
 	if e := get("module_apply_default/Encoder_en/hidden_layers/l2_normalize/Maximum/y"); e != nil {

@@ -150,11 +150,11 @@ func TestUSETokenizer_BestSegmentationAndUnknownRuns(t *testing.T) {
 		text string
 		want []int32
 	}{
-		{"ab", []int32{8}},            // ▁ab (-2.5) beats ▁a + b (-3)
-		{"abc", []int32{8, 10}},       // ▁ab c (-3.5) beats ▁a bc (-4)
+		{"ab", []int32{8}},          // ▁ab (-2.5) beats ▁a + b (-3)
+		{"abc", []int32{8, 10}},     // ▁ab c (-3.5) beats ▁a bc (-4)
 		{"a😀😀b", []int32{6, 0, 12}}, // two unknown characters are one id 0; "b" twice in the vocabulary: the later id
-		{"a b", []int32{6, 9, 12}},    // a space is ▁
-		{"ａ", []int32{6}},             // NFKC folds the full-width letter
+		{"a b", []int32{6, 9, 12}},  // a space is ▁
+		{"ａ", []int32{6}},           // NFKC folds the full-width letter
 		{"", nil},
 	} {
 		require.Equal(t, c.want, tok.encode(c.text), c.text)
