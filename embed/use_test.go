@@ -230,3 +230,28 @@ func BenchmarkUSE(b *testing.B) {
 		})
 	}
 }
+
+func TestGemm_KernelEqualsGoLoopBitForBit(t *testing.T) {
+	// Sizes that exercise the kernel's 4×16 blocks, leftover rows, and strided operands.
+	const m, k, n, lda, ldb, ldc = 11, 37, 48, 40, 52, 50
+	a, b := make([]float32, m*lda), make([]float32, k*ldb)
+	x := uint32(1)
+	next := func() float32 { x = x*1664525 + 1013904223; return float32(int32(x>>8)-1<<23) / (1 << 23) }
+	for i := range a {
+		a[i] = next()
+	}
+	for i := range b {
+		b[i] = next()
+	}
+	got := make([]float32, m*ldc)
+	gemm(got, ldc, a, lda, b, ldb, m, k, n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			var want float32
+			for l := 0; l < k; l++ {
+				want += float32(a[i*lda+l] * b[l*ldb+j])
+			}
+			require.Equal(t, math.Float32bits(want), math.Float32bits(got[i*ldc+j]), "c[%d][%d] (kernel: %v)", i, j, useKernel)
+		}
+	}
+}
