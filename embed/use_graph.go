@@ -38,18 +38,19 @@ type useGraph struct {
 	dEmbedding int // 256
 }
 
-// useLayer is one transformer layer's weights.
+// useLayer is one transformer layer's weights. in is the layer's input width (256 for layer
+// 0, 512 for layer 1), d the width of q, k and v (equal to in), and every output is 512 wide.
 type useLayer struct {
 	in, d, heads, dHead int
-	qScale              float32
+	qScale              float32   // 1/√dHead, read from the graph
 	ln1Scale, ln1Bias   []float32 // [in]
-	qkvW, qkvB          []float32 // [in][3d], [3d]
-	outW, outB          []float32 // [d][d]... [d] (layer 0: [256][512])
-	adjW, adjB          []float32 // layer 0 only: the residual's projection [in][d]
-	ln2Scale, ln2Bias   []float32 // [d]
-	ffn1W, ffn1B        []float32 // [d][ffn]
-	ffn2W, ffn2B        []float32 // [ffn][d]
-	ffn                 int
+	qkvW, qkvB          []float32 // [in][3d], [3d]: q, k, v side by side
+	outW, outB          []float32 // [d][512], [512]
+	adjW, adjB          []float32 // layer 0 only: the residual's projection, [in][512], [512]
+	ln2Scale, ln2Bias   []float32 // [512]
+	ffn1W, ffn1B        []float32 // [512][ffn], [ffn]
+	ffn2W, ffn2B        []float32 // [ffn][512], [512]
+	ffn                 int       // 1536
 }
 
 const (
