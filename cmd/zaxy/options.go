@@ -64,7 +64,7 @@ var options = []option{
 	{name: "ZAXY_TEXT_SEARCH_CONFIG", def: "english",
 		doc: "Postgres text search configuration for memory text (rebuild after changing it)"},
 	{name: "ZAXY_EMBEDDER", def: "auto",
-		doc: "`auto` (word vectors when `make models` installed them, else `offline`: docs/embeddings.md), `wordvec` (fails without the weights), `offline` (built-in hashing, deterministic, no downloads), `openai` (any OpenAI-compatible `/v1/embeddings`: OpenAI, Ollama, vLLM, TEI) or `off`"},
+		doc: "`auto` (word vectors when `make models` installed them, else `offline`: docs/embeddings.md), `wordvec` (fails without the weights), `use` (the Universal Sentence Encoder lite from `make models`, run in Go; slower, docs/embeddings.md; fails without it), `offline` (built-in hashing, deterministic, no downloads), `openai` (any OpenAI-compatible `/v1/embeddings`: OpenAI, Ollama, vLLM, TEI) or `off`"},
 	{name: "ZAXY_MODEL_DIR", def: defaultModelDir, doc: "cache of pretrained weights that `make models` fills"},
 	{name: "ZAXY_EMBEDDING_URL", doc: "base URL of the OpenAI-compatible API, e.g. `http://localhost:11434/v1` (required with `ZAXY_EMBEDDER=openai`)"},
 	{name: "ZAXY_EMBEDDING_MODEL", doc: "model name sent to the provider (required with `ZAXY_EMBEDDER=openai`)"},
