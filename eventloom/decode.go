@@ -72,34 +72,22 @@ func DecodeEvent(raw json.RawMessage, path string) (NewEvent, error) {
 	return ev, nil
 }
 
-// decodeObject parses a JSON object into its raw fields; a duplicate key is an error.
+// decodeObject parses a JSON object into its raw fields (strictjson.DecodeObject: a duplicate
+// key is an error), naming field, the object, in errors.
 func decodeObject(raw json.RawMessage, field string) (map[string]json.RawMessage, error) {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || t[0] != '{' {
-		if field == "" {
-			return nil, invalid("", "request body must be a JSON object")
-		}
+	fields, err := strictjson.DecodeObject(raw)
+	var se *strictjson.Error
+	switch {
+	case errors.Is(err, strictjson.ErrNotObject) && field == "":
+		return nil, invalid("", "request body must be a JSON object")
+	case errors.Is(err, strictjson.ErrNotObject):
 		return nil, invalid(field, "must be a JSON object")
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(t, &fields); err != nil {
-		return nil, invalid(field, "is not valid JSON: %v", jsonErrText(err))
-	}
-	if err := checkStrict(t, field); err != nil {
-		return nil, err
+	case errors.As(err, &se):
+		return nil, invalid(joinField(field, se.Path), "%s", se.Message)
+	case err != nil:
+		return nil, invalid(field, "is not valid JSON: %v", err)
 	}
 	return fields, nil
-}
-
-// checkStrict applies the strict JSON rules (strictjson.Check: no duplicate keys, valid
-// UTF-8, no lone surrogate or NUL escapes, numbers Postgres can store) to raw, the value at
-// field, naming the offending path below it.
-func checkStrict(raw []byte, field string) error {
-	var se *strictjson.Error
-	if err := strictjson.Check(raw); errors.As(err, &se) {
-		return invalid(joinField(field, se.Path), "%s", se.Message)
-	}
-	return nil
 }
 
 // joinField names sub, a path inside the value at field ("" for the whole body); field may
@@ -120,21 +108,11 @@ func joinField(field, sub string) string {
 
 func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }
 
-func jsonErrText(err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
-	}
-	return err.Error()
-}
-
 // DecodeAppendBody parses an append request body: either one event object or
 // {"events": [...]}. Every error names the field.
 func DecodeAppendBody(body []byte) ([]NewEvent, error) {
-	if !json.Valid(body) {
-		var v any
-		err := json.Unmarshal(body, &v)
-		return nil, invalid("", "request body is not valid JSON: %s", jsonErrText(err))
+	if err := strictjson.Valid(body); err != nil {
+		return nil, invalid("", "request body is not valid JSON: %s", err)
 	}
 	fields, err := decodeObject(body, "")
 	if err != nil {
