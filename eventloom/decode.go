@@ -21,7 +21,7 @@ var eventFields = map[string]bool{
 // It does not run Validate.
 func DecodeEvent(raw json.RawMessage, path string) (NewEvent, error) {
 	var ev NewEvent
-	fields, err := decodeObject(raw, strings.TrimSuffix(path, "."))
+	fields, err := DecodeObject(raw, path)
 	if err != nil {
 		return ev, err
 	}
@@ -72,9 +72,12 @@ func DecodeEvent(raw json.RawMessage, path string) (NewEvent, error) {
 	return ev, nil
 }
 
-// decodeObject parses a JSON object into its raw fields (strictjson.DecodeObject: a duplicate
-// key is an error), naming field, the object, in errors.
-func decodeObject(raw json.RawMessage, field string) (map[string]json.RawMessage, error) {
+// DecodeObject parses a JSON object into its raw fields with strictjson.DecodeObject (the
+// strict rules apply: a duplicate key is an error) and returns a *ValidationError naming what
+// is wrong under path, the object's place in the request with its separator: "" for a whole
+// body, "events[2]." or "line 7: ".
+func DecodeObject(raw json.RawMessage, path string) (map[string]json.RawMessage, error) {
+	field := strings.TrimRight(path, ".: ")
 	fields, err := strictjson.DecodeObject(raw)
 	var se *strictjson.Error
 	switch {
@@ -83,7 +86,7 @@ func decodeObject(raw json.RawMessage, field string) (map[string]json.RawMessage
 	case errors.Is(err, strictjson.ErrNotObject):
 		return nil, invalid(field, "must be a JSON object")
 	case errors.As(err, &se):
-		return nil, invalid(joinField(field, se.Path), "%s", se.Message)
+		return nil, invalid(joinField(path, se.Path), "%s", se.Message)
 	case err != nil:
 		return nil, invalid(field, "is not valid JSON: %v", err)
 	}
@@ -114,7 +117,7 @@ func DecodeAppendBody(body []byte) ([]NewEvent, error) {
 	if err := strictjson.Valid(body); err != nil {
 		return nil, invalid("", "request body is not valid JSON: %s", err)
 	}
-	fields, err := decodeObject(body, "")
+	fields, err := DecodeObject(body, "")
 	if err != nil {
 		return nil, err
 	}

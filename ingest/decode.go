@@ -3,12 +3,12 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/strictjson"
 )
 
@@ -54,26 +54,9 @@ func decodeBody(body []byte, known []string) (map[string]json.RawMessage, error)
 // path prefixes the fields' names in errors ("", "documents[0]." or "line 7: "); the object
 // itself is named path without its separator.
 func decodeObject(raw []byte, path string, known []string) (map[string]json.RawMessage, error) {
-	field := strings.TrimRight(path, ".: ")
-	fields, err := strictjson.DecodeObject(raw)
-	var se *strictjson.Error
-	switch {
-	case errors.Is(err, strictjson.ErrNotObject) && field == "":
-		return nil, invalid("", "request body must be a JSON object")
-	case errors.Is(err, strictjson.ErrNotObject):
-		return nil, invalid(field, "must be a JSON object")
-	case errors.As(err, &se):
-		// The strict rules (no duplicate keys, valid UTF-8, no lone surrogate or NUL escapes,
-		// numbers Postgres can store), with the path below this object named.
-		name := path + se.Path
-		if se.Path == "" {
-			name = field
-		} else if strings.HasPrefix(se.Path, "[") {
-			name = field + se.Path
-		}
-		return nil, invalid(name, "%s", se.Message)
-	case err != nil:
-		return nil, invalid(field, "is not valid JSON: %s", err)
+	fields, err := eventloom.DecodeObject(raw, path)
+	if err != nil {
+		return nil, err
 	}
 	names := make([]string, 0, len(fields))
 	for name := range fields {
