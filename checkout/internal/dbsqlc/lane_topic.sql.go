@@ -28,8 +28,8 @@ type LaneTopicParams struct {
 }
 
 // Topic lane: the first messages of the sessions whose topic vector (latent_topics) is
-// nearest the query's latent vector @query_vec by cosine distance, among sessions begun by @as_of, best
-// first. An exact scan: a space has far fewer sessions than memories.
+// nearest the query's latent vector @query_vec by cosine distance, among sessions begun by
+// @as_of, best first. An exact scan: a space has far fewer sessions than memories.
 func (q *Queries) LaneTopic(ctx context.Context, db DBTX, arg LaneTopicParams) ([]string, error) {
 	rows, err := db.Query(ctx, laneTopic,
 		arg.SpaceID,
