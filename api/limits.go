@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
@@ -189,17 +190,25 @@ func (s *server) boundReplay(ctx context.Context, p *eventloom.ReplayParams, lim
 	if p.UntilSeq > 0 {
 		until = &p.UntilSeq
 	}
-	var total, fit, fitSeq, firstSeq int64
-	if err := s.pool.QueryRow(ctx, qReplayFit, p.SpaceID, p.AfterSeq, until, p.SessionID, p.RecordedBefore, rows, limit-pageOverheadBytes).
-		Scan(&total, &fit, &fitSeq, &firstSeq); err != nil {
+	found, err := s.pool.Query(ctx, qReplayFit, p.SpaceID, p.AfterSeq, until, p.SessionID, p.RecordedBefore, rows, limit-pageOverheadBytes)
+	if err != nil {
+		return 0, fmt.Errorf("measure replay page: %w", err)
+	}
+	page, err := pgx.CollectExactlyOneRow(found, pgx.RowToStructByName[struct {
+		Total    int64 `db:"total"`     // rows the page would hold
+		Fit      int64 `db:"fit"`       // how many of them fit the budget
+		FitSeq   int64 `db:"fit_seq"`   // the last seq that fits
+		FirstSeq int64 `db:"first_seq"` // the first seq of the page
+	}])
+	if err != nil {
 		return 0, fmt.Errorf("measure replay page: %w", err)
 	}
 	switch {
-	case fit == total:
+	case page.Fit == page.Total:
 		return 0, nil
-	case fit == 0:
-		return 0, eventTooLarge(firstSeq, limit)
+	case page.Fit == 0:
+		return 0, eventTooLarge(page.FirstSeq, limit)
 	}
-	p.UntilSeq, p.Limit = fitSeq, int(fit)
-	return fitSeq, nil
+	p.UntilSeq, p.Limit = page.FitSeq, int(page.Fit)
+	return page.FitSeq, nil
 }

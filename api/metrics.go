@@ -12,7 +12,6 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/doctor"
-	"github.com/zaxy/zaxy/sql"
 )
 
 // metrics are the Prometheus series /metrics serves. Each handler has its own registry.
@@ -95,16 +94,11 @@ func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(lagMaxDesc, prometheus.GaugeValue, float64(lag.MaxLag))
 		ch <- prometheus.MustNewConstMetric(laggingDesc, prometheus.GaugeValue, float64(lag.LaggingSpaces))
 	}
-	rows, err := c.pool.Query(ctx, sql.Query("api/jobs_by_state"))
+	jobs, err := queries.JobsByState(ctx, c.pool)
 	if err != nil {
 		return
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var kind, state string
-		var n int64
-		if rows.Scan(&kind, &state, &n) == nil {
-			ch <- prometheus.MustNewConstMetric(jobsStateDesc, prometheus.GaugeValue, float64(n), kind, state)
-		}
+	for _, j := range jobs {
+		ch <- prometheus.MustNewConstMetric(jobsStateDesc, prometheus.GaugeValue, float64(j.Jobs), j.Kind, j.State)
 	}
 }

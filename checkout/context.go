@@ -10,8 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/sql"
 )
 
 // Context lifecycle event types.
@@ -94,7 +94,7 @@ func (s *Service) Assemble(ctx context.Context, r *AssembleRequest) (*Assembled,
 
 // lastEventIs reports whether the session's latest non-bookkeeping event has type typ.
 func (s *Service) lastEventIs(ctx context.Context, space, session, typ string) (bool, error) {
-	rows, err := s.pool.Query(ctx, sql.Query("checkout/session_tail"), space, session, 1)
+	rows, err := s.pool.Query(ctx, qSessionTail, space, session, 1)
 	if err != nil {
 		return false, fmt.Errorf("read session: %w", err)
 	}
@@ -247,7 +247,7 @@ func (s *Service) HandoffBundle(ctx context.Context, r *HandoffRequest) (*Handof
 	if h.Summary, err = s.summarize(ctx, r.SpaceID, r.SessionID); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, sql.Query("checkout/session_tail"), r.SpaceID, r.SessionID, r.TailEvents)
+	rows, err := s.pool.Query(ctx, qSessionTail, r.SpaceID, r.SessionID, r.TailEvents)
 	if err != nil {
 		return nil, fmt.Errorf("handoff: %w", err)
 	}
@@ -272,31 +272,25 @@ func (s *Service) HandoffBundle(ctx context.Context, r *HandoffRequest) (*Handof
 
 func (s *Service) summarize(ctx context.Context, space, session string) (SessionSummary, error) {
 	sum := SessionSummary{SessionID: session, ByType: map[string]int{}}
-	rows, err := s.pool.Query(ctx, sql.Query("checkout/session_stats"), space, session)
+	stats, err := queries.SessionStats(ctx, s.pool, dbsqlc.SessionStatsParams{SpaceID: space, SessionID: session})
 	if err != nil {
 		return sum, fmt.Errorf("summarize session: %w", err)
 	}
-	var typ string
-	var n, first, last int64
-	var start, end time.Time
-	if _, err := pgx.ForEachRow(rows, []any{&typ, &n, &first, &last, &start, &end}, func() error {
-		sum.ByType[typ] = int(n)
-		sum.Events += n
-		if sum.FirstSeq == 0 || first < sum.FirstSeq {
-			sum.FirstSeq = first
+	for _, st := range stats {
+		sum.ByType[st.Type] = int(st.Events)
+		sum.Events += st.Events
+		if sum.FirstSeq == 0 || st.FirstSeq < sum.FirstSeq {
+			sum.FirstSeq = st.FirstSeq
 		}
-		sum.LastSeq = max(sum.LastSeq, last)
-		if sum.Started == nil || start.Before(*sum.Started) {
-			t := start.UTC()
+		sum.LastSeq = max(sum.LastSeq, st.LastSeq)
+		if sum.Started == nil || st.FirstAt.Before(*sum.Started) {
+			t := st.FirstAt.UTC()
 			sum.Started = &t
 		}
-		if sum.LastAt == nil || end.After(*sum.LastAt) {
-			t := end.UTC()
+		if sum.LastAt == nil || st.LastAt.After(*sum.LastAt) {
+			t := st.LastAt.UTC()
 			sum.LastAt = &t
 		}
-		return nil
-	}); err != nil {
-		return sum, fmt.Errorf("summarize session: %w", err)
 	}
 	if sum.Events == 0 {
 		return sum, fmt.Errorf("%w: session %q has no events in space %q", eventloom.ErrNotFound, session, space)
@@ -383,18 +377,18 @@ const recoveryK = 10
 // Recover builds the recovery packet of a session from the log (not the projections, which
 // may lag): every item cites its event.
 func (s *Service) Recover(ctx context.Context, space, session string) (*Recovery, error) {
-	rows, err := s.pool.Query(ctx, sql.Query("checkout/recovery"), space, session, recoveryK)
+	rows, err := s.pool.Query(ctx, qRecovery, space, session, recoveryK)
+	if err != nil {
+		return nil, fmt.Errorf("recover session: %w", err)
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowToStructByName[recoveryRow])
 	if err != nil {
 		return nil, fmt.Errorf("recover session: %w", err)
 	}
 	rec := &Recovery{SessionID: session, OpenTasks: []RecoveryItem{}, Findings: []RecoveryItem{}, Decisions: []RecoveryItem{}, KnownUnknowns: []RecoveryItem{}}
-	var kind, content, data string
-	var seq int64
-	var hash []byte
-	var at time.Time
-	if _, err := pgx.ForEachRow(rows, []any{&kind, &seq, &hash, &at, &content, &data}, func() error {
-		it := RecoveryItem{Text: recoveryText(kind, content, data), Citation: Citation{Seq: seq, Hash: hash}}
-		switch kind {
+	for _, r := range found {
+		it := RecoveryItem{Text: recoveryText(r.Kind, r.Content, r.Data), Citation: Citation{Seq: r.Seq, Hash: r.Hash}}
+		switch r.Kind {
 		case "open_task":
 			rec.OpenTasks = append(rec.OpenTasks, it)
 		case "finding":
@@ -404,9 +398,6 @@ func (s *Service) Recover(ctx context.Context, space, session string) (*Recovery
 		default:
 			rec.KnownUnknowns = append(rec.KnownUnknowns, it)
 		}
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("recover session: %w", err)
 	}
 	var b strings.Builder
 	section := func(title string, items []RecoveryItem) {

@@ -13,7 +13,7 @@ import (
 	"github.com/zaxy/zaxy/disclosure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
-	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
 // Citation points at the event a claim comes from. Start and End, when set, are the
@@ -78,7 +78,7 @@ const maxItemChars = 1200
 
 // fetchItems loads the items with the given ids (and the fact versions they superseded,
 // returned separately), events and facts in one query each.
-func fetchItems(ctx context.Context, tx querier, space, query string, ids []string, asOf time.Time) (map[string]*Item, []*Item, error) {
+func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, ids []string, asOf time.Time) (map[string]*Item, []*Item, error) {
 	var seqs []int64
 	var factIDs []string
 	for _, id := range ids {
@@ -90,7 +90,7 @@ func fetchItems(ctx context.Context, tx querier, space, query string, ids []stri
 	}
 	items := map[string]*Item{}
 	if len(seqs) > 0 {
-		rows, err := tx.Query(ctx, sql.Query("checkout/fetch_events"), space, seqs)
+		rows, err := tx.Query(ctx, qFetchEvents, space, seqs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("fetch events: %w", err)
 		}
@@ -121,7 +121,7 @@ func fetchItems(ctx context.Context, tx querier, space, query string, ids []stri
 	}
 	var previous []*Item
 	if len(factIDs) > 0 {
-		rows, err := tx.Query(ctx, sql.Query("checkout/fetch_facts"), space, factIDs)
+		rows, err := tx.Query(ctx, qFetchFacts, space, factIDs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("fetch facts: %w", err)
 		}

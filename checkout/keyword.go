@@ -7,13 +7,13 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
 // KeywordHit is one item the keyword lane found, with its BM25 score.
 type KeywordHit struct {
-	ItemID string
-	Score  float64
+	ItemID string  `db:"item_id"`
+	Score  float64 `db:"score"`
 }
 
 // KeywordParams is a keyword lane query.
@@ -43,7 +43,7 @@ const KeywordCandidates = 1000
 // Keyword ranks a space's memory items by Okapi BM25 (k1 1.2, b 0.75) against the query's
 // lexemes, over the space's term statistics (document frequencies, item lengths and their
 // average, kept by the projector): best first, ties by item id. One round trip.
-func Keyword(ctx context.Context, q querier, p KeywordParams) ([]KeywordHit, error) {
+func Keyword(ctx context.Context, q pgexec.Executor, p KeywordParams) ([]KeywordHit, error) {
 	if p.TextSearchConfig == "" {
 		p.TextSearchConfig = "english"
 	}
@@ -56,15 +56,11 @@ func Keyword(ctx context.Context, q querier, p KeywordParams) ([]KeywordHit, err
 	if p.Candidates <= 0 {
 		p.Candidates = KeywordCandidates
 	}
-	rows, err := q.Query(ctx, sql.Query("checkout/lane_keyword"), p.SpaceID, p.Query, p.TextSearchConfig, p.AsOf, p.K, p.Candidates)
+	rows, err := q.Query(ctx, qLaneKeyword, p.SpaceID, p.Query, p.TextSearchConfig, p.AsOf, p.K, p.Candidates)
 	if err != nil {
 		return nil, fmt.Errorf("keyword lane: %w", err)
 	}
-	hits, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (KeywordHit, error) {
-		var h KeywordHit
-		err := row.Scan(&h.ItemID, &h.Score)
-		return h, err
-	})
+	hits, err := pgx.CollectRows(rows, pgx.RowToStructByName[KeywordHit])
 	if err != nil {
 		return nil, fmt.Errorf("keyword lane: %w", err)
 	}

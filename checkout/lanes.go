@@ -11,15 +11,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
 	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/memoryitem"
-	"github.com/zaxy/zaxy/sql"
 )
-
-// querier runs a query: a pool, a connection or a transaction.
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}
 
 // laneK is how many candidates each lane returns.
 const laneK = 100
@@ -79,38 +75,31 @@ func init() {
 	}
 }
 
-// batcher runs a pipelined batch of queries: a pool, a connection or a transaction.
-type batcher interface {
-	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
-}
-
 // laneExact runs lane_exact.sql with a generic plan (generic_plan.sql): planning it for each
 // query's array of candidate keys cost about as much as running it. One round trip.
-func (s *Service) laneExact(ctx context.Context, q batcher, r *Request, asOf time.Time) laneResult {
+func (s *Service) laneExact(ctx context.Context, q pgexec.Executor, r *Request, asOf time.Time) laneResult {
 	res := laneResult{name: LaneExact}
 	b := &pgx.Batch{}
-	b.Queue(sql.Query("checkout/generic_plan"))
-	b.Queue(sql.Query("checkout/lane_exact"), r.SpaceID, queryKeys(r.Query), asOf, laneK, speakerTail).Query(func(rows pgx.Rows) error {
+	dbsqlc.QueueGenericPlan(b)
+	b.Queue(qLaneExact, r.SpaceID, queryKeys(r.Query), asOf, laneK, speakerTail).Query(func(rows pgx.Rows) error {
+		hits, err := pgx.CollectRows(rows, pgx.RowToStructByName[entityHit])
 		seen := map[string]bool{}
-		var item, entity string
-		var spec float64
-		_, err := pgx.ForEachRow(rows, []any{&item, &entity, &spec}, func() error {
-			res.items = append(res.items, item)
-			res.scales = append(res.scales, spec)
-			if !seen[entity] {
-				seen[entity] = true
-				res.entities = append(res.entities, entity)
-				res.specs = append(res.specs, spec)
+		for _, h := range hits {
+			res.items = append(res.items, h.Item)
+			res.scales = append(res.scales, h.Spec)
+			if !seen[h.Entity] {
+				seen[h.Entity] = true
+				res.entities = append(res.entities, h.Entity)
+				res.specs = append(res.specs, h.Spec)
 			}
-			return nil
-		})
+		}
 		return err
 	})
 	res.err = q.SendBatch(ctx, b).Close()
 	return res
 }
 
-func (s *Service) laneKeyword(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
+func (s *Service) laneKeyword(ctx context.Context, q pgexec.Executor, r *Request, asOf time.Time) laneResult {
 	res := laneResult{name: LaneKeyword}
 	hits, err := Keyword(ctx, q, KeywordParams{SpaceID: r.SpaceID, Query: r.Query, TextSearchConfig: s.cfg.TextSearchConfig, AsOf: asOf, K: laneK})
 	for _, h := range hits {
@@ -130,12 +119,7 @@ func (s *Service) laneVector(ctx context.Context, r *Request) laneResult {
 	}
 	query := r.Query
 	if cands := nameCandidates(query); len(cands) > 0 {
-		rows, err := s.pool.Query(ctx, sql.Query("checkout/speakers_named"), r.SpaceID, cands)
-		if err != nil {
-			res.err = err
-			return res
-		}
-		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		names, err := queries.SpeakersNamed(ctx, s.pool, dbsqlc.SpeakersNamedParams{SpaceID: r.SpaceID, NameKeys: cands})
 		if err != nil {
 			res.err = err
 			return res
@@ -161,32 +145,31 @@ func (s *Service) laneVector(ctx context.Context, r *Request) laneResult {
 	return res
 }
 
-func (s *Service) laneGraph(ctx context.Context, q querier, r *Request, seeds []string, specs []float64, asOf time.Time) laneResult {
+func (s *Service) laneGraph(ctx context.Context, q pgexec.Executor, r *Request, seeds []string, specs []float64, asOf time.Time) laneResult {
 	res := laneResult{name: LaneGraph}
 	if len(seeds) == 0 {
 		return res
 	}
-	rows, err := q.Query(ctx, sql.Query("checkout/lane_graph"), r.SpaceID, seeds, asOf, laneK, specs)
+	rows, err := q.Query(ctx, qLaneGraph, r.SpaceID, seeds, asOf, laneK, specs)
 	if err != nil {
 		res.err = err
 		return res
 	}
-	var item, entity string
-	var spec float64
-	_, res.err = pgx.ForEachRow(rows, []any{&item, &entity, &spec}, func() error {
-		res.items = append(res.items, item)
-		res.scales = append(res.scales, spec)
-		return nil
-	})
+	hits, err := pgx.CollectRows(rows, pgx.RowToStructByName[entityHit])
+	for _, h := range hits {
+		res.items = append(res.items, h.Item)
+		res.scales = append(res.scales, h.Spec)
+	}
+	res.err = err
 	return res
 }
 
 // laneVerbatim ranks the not-yet-projected tail of the log by how many query words each
 // event contains: the events past floor when it is set (the watermark the keyword lane read
 // before its query), else past the current watermark.
-func (s *Service) laneVerbatim(ctx context.Context, q querier, r *Request, asOf time.Time, floor *int64) laneResult {
+func (s *Service) laneVerbatim(ctx context.Context, q pgexec.Executor, r *Request, asOf time.Time, floor *int64) laneResult {
 	res := laneResult{name: LaneVerbatim}
-	rows, err := q.Query(ctx, sql.Query("checkout/lane_verbatim"), r.SpaceID, asOf, 1000, floor)
+	tail, err := queries.LaneVerbatim(ctx, q, dbsqlc.LaneVerbatimParams{SpaceID: r.SpaceID, AsOf: asOf, MaxRows: 1000, Floor: floor})
 	if err != nil {
 		res.err = err
 		return res
@@ -198,10 +181,8 @@ func (s *Service) laneVerbatim(ctx context.Context, q querier, r *Request, asOf 
 		seq   int64
 	}
 	var found []scored
-	var seq int64
-	var typ, session, content, data string
-	_, res.err = pgx.ForEachRow(rows, []any{&seq, &typ, &session, &content, &data}, func() error {
-		text := strings.ToLower(content + " " + data)
+	for _, e := range tail {
+		text := strings.ToLower(e.Content + " " + e.Data)
 		n := 0
 		for _, w := range words {
 			if strings.Contains(text, w) {
@@ -209,10 +190,9 @@ func (s *Service) laneVerbatim(ctx context.Context, q querier, r *Request, asOf 
 			}
 		}
 		if n > 0 {
-			found = append(found, scored{item: memoryitem.EventID(seq), score: n, seq: seq})
+			found = append(found, scored{item: memoryitem.EventID(e.Seq), score: n, seq: e.Seq})
 		}
-		return nil
-	})
+	}
 	slices.SortStableFunc(found, func(a, b scored) int {
 		if a.score != b.score {
 			return b.score - a.score
@@ -225,18 +205,13 @@ func (s *Service) laneVerbatim(ctx context.Context, q querier, r *Request, asOf 
 	return res
 }
 
-func (s *Service) laneRecent(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
+func (s *Service) laneRecent(ctx context.Context, q pgexec.Executor, r *Request, asOf time.Time) laneResult {
 	res := laneResult{name: LaneRecent}
-	rows, err := q.Query(ctx, sql.Query("checkout/lane_recent"), r.SpaceID, r.SessionID, asOf, recentK)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	var seq int64
-	_, res.err = pgx.ForEachRow(rows, []any{&seq}, func() error {
+	seqs, err := queries.LaneRecent(ctx, q, dbsqlc.LaneRecentParams{SpaceID: r.SpaceID, SessionID: r.SessionID, AsOf: asOf, MaxRows: recentK})
+	for _, seq := range seqs {
 		res.items = append(res.items, memoryitem.EventID(seq))
-		return nil
-	})
+	}
+	res.err = err
 	return res
 }
 
@@ -276,7 +251,7 @@ const replyK = 30
 // question about it ("They were scared but we reassured them" after "How did they handle the
 // accident?"); following every hit instead, or every speaker's answer, brought the next turns
 // of unrelated exchanges and cost LongMemEval recall (docs/benchmarks.md).
-func (s *Service) laneReply(ctx context.Context, q querier, r *Request, keyword []string) laneResult {
+func (s *Service) laneReply(ctx context.Context, q pgexec.Executor, r *Request, keyword []string) laneResult {
 	res := laneResult{name: LaneReply}
 	var seqs []int64
 	for _, id := range keyword[:min(len(keyword), replyK)] {
@@ -287,19 +262,13 @@ func (s *Service) laneReply(ctx context.Context, q querier, r *Request, keyword 
 	if len(seqs) == 0 {
 		return res
 	}
-	rows, err := q.Query(ctx, sql.Query("checkout/lane_reply"), r.SpaceID, seqs)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	var seq int64
-	var role, speaker string
+	replies, err := queries.LaneReply(ctx, q, dbsqlc.LaneReplyParams{SpaceID: r.SpaceID, Seqs: seqs})
 	named, asked := newSpeakerNamer(r.Query), speakerOf(r.Query)
-	_, res.err = pgx.ForEachRow(rows, []any{&seq, &role, &speaker}, func() error {
-		if named.names(speaker) || (asked != "" && role == asked) {
-			res.items = append(res.items, memoryitem.EventID(seq))
+	for _, n := range replies {
+		if named.names(n.Speaker) || (asked != "" && n.Role == asked) {
+			res.items = append(res.items, memoryitem.EventID(n.Seq))
 		}
-		return nil
-	})
+	}
+	res.err = err
 	return res
 }

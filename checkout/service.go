@@ -10,12 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
+	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
 	"github.com/zaxy/zaxy/embed"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
-	"github.com/zaxy/zaxy/sql"
 )
 
 // Config configures a Service.
@@ -185,8 +183,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	floor := make(chan *int64, 1)
 	if !off(LaneKeyword) {
 		launch(func() {
-			var wm int64
-			if err := s.pool.QueryRow(ctx, sql.Query("checkout/watermark"), r.SpaceID).Scan(&wm); err != nil {
+			if wm, err := queries.Watermark(ctx, s.pool, r.SpaceID); err != nil {
 				floor <- nil
 			} else {
 				floor <- &wm
@@ -222,16 +219,13 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 			start := time.Now()
 			recent = record(s.laneRecent(ctx, s.pool, r, rk.asOf), start)
 		}
-		if err := s.pool.QueryRow(ctx, sql.Query("checkout/projection_lag"), r.SpaceID).Scan(&rk.lag); err != nil {
+		var err error
+		if rk.lag, err = queries.ProjectionLag(ctx, s.pool, r.SpaceID); err != nil {
 			sideErr = err
 			return
 		}
 		if withTiers {
-			rows, err := s.pool.Query(ctx, sql.Query("checkout/stable_facts"), r.SpaceID, rk.asOf, stableK)
-			if err == nil {
-				rk.stable, err = pgx.CollectRows(rows, pgx.RowTo[string])
-			}
-			sideErr = err
+			rk.stable, sideErr = queries.StableFacts(ctx, s.pool, dbsqlc.StableFactsParams{SpaceID: r.SpaceID, AsOf: rk.asOf, MaxRows: stableK})
 		}
 	})
 	wg.Wait()

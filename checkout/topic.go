@@ -4,11 +4,11 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
 
+	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/latent"
-	"github.com/zaxy/zaxy/sql"
 )
 
 // topicK is how many sessions the topic lane returns.
@@ -20,18 +20,14 @@ const topicK = 20
 // tonight" and "stand-up comedy specials on Netflix"), which the keyword lane and the
 // offline vector lane, both lexical, cannot. A space without a latent model yet (fewer than
 // latent.DefaultParams.MinDocs items, or not built) gives no candidates.
-func (s *Service) laneTopic(ctx context.Context, q querier, r *Request, asOf time.Time) laneResult {
+func (s *Service) laneTopic(ctx context.Context, q pgexec.Executor, r *Request, asOf time.Time) laneResult {
 	res := laneResult{name: LaneTopic}
 	vec, err := latent.QueryVector(ctx, q, r.SpaceID, s.cfg.TextSearchConfig, r.Query)
 	if err != nil || vec == nil {
 		res.err = err
 		return res
 	}
-	rows, err := q.Query(ctx, sql.Query("checkout/lane_topic"), r.SpaceID, pgvector.NewVector(vec), asOf, topicK)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	res.items, res.err = pgx.CollectRows(rows, pgx.RowTo[string])
+	qv := pgvector.NewVector(vec)
+	res.items, res.err = queries.LaneTopic(ctx, q, dbsqlc.LaneTopicParams{SpaceID: r.SpaceID, QueryVec: &qv, AsOf: asOf, MaxRows: topicK})
 	return res
 }

@@ -9,14 +9,14 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
 
+	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
 	"github.com/zaxy/zaxy/internal/pgexec"
-	"github.com/zaxy/zaxy/sql"
 )
 
 // VectorHit is one item the vector lane found.
 type VectorHit struct {
-	ItemID   string
-	Distance float64
+	ItemID   string  `db:"item_id"`
+	Distance float64 `db:"distance"`
 }
 
 // VectorParams is a vector lane query.
@@ -60,31 +60,28 @@ func Vector(ctx context.Context, pool pgexec.Executor, p VectorParams) ([]Vector
 	}
 	promoted := false
 	if !p.Exact {
-		if err := pool.QueryRow(ctx, sql.Query("checkout/vector_promoted"), p.SpaceID, p.Model).Scan(&promoted); err != nil {
+		var err error
+		if promoted, err = queries.VectorPromoted(ctx, pool, dbsqlc.VectorPromotedParams{SpaceID: p.SpaceID, Model: p.Model}); err != nil {
 			return nil, fmt.Errorf("vector lane: %w", err)
 		}
 	}
-	query, k := "checkout/vector_exact", p.K
+	query, k := qVectorExact, p.K
 	b := &pgx.Batch{}
 	if promoted {
 		// Every extra row through the index costs a deeper graph walk.
-		query, k = "checkout/vector_hnsw", min(k, hnswMaxK)
-		b.Queue(sql.Query("checkout/vector_hnsw_settings"), strconv.Itoa(p.EfSearch))
+		query, k = qVectorHNSW, min(k, hnswMaxK)
+		dbsqlc.QueueVectorHNSWSettings(b, strconv.Itoa(p.EfSearch))
 	} else {
 		// Ground truth: no index may stand in for the scan.
-		b.Queue(sql.Query("checkout/vector_exact_settings"))
+		dbsqlc.QueueVectorExactSettings(b)
 	}
 	// The HNSW index is on embedding::halfvec(dim), so the query must name the same dimension
 	// as a literal; it is an integer checked above. The batch runs in one implicit transaction,
 	// so the settings above hold for this query only.
 	var hits []VectorHit
-	b.Queue(fmt.Sprintf(sql.Query(query), p.Dimensions), p.SpaceID, p.Model, pgvector.NewVector(p.Vector), k, p.AsOf).Query(func(rows pgx.Rows) error {
+	b.Queue(fmt.Sprintf(query, p.Dimensions), p.SpaceID, p.Model, pgvector.NewVector(p.Vector), k, p.AsOf).Query(func(rows pgx.Rows) error {
 		var err error
-		hits, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (VectorHit, error) {
-			var h VectorHit
-			err := row.Scan(&h.ItemID, &h.Distance)
-			return h, err
-		})
+		hits, err = pgx.CollectRows(rows, pgx.RowToStructByName[VectorHit])
 		return err
 	})
 	if err := pool.SendBatch(ctx, b).Close(); err != nil {

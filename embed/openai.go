@@ -1,19 +1,17 @@
 package embed
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zaxy/zaxy/internal/openaihttp"
 )
 
 // OpenAIConfig configures an embeddings client for any server speaking the OpenAI
@@ -54,11 +52,6 @@ const (
 	defaultOpenAITimeout    = 30 * time.Second
 	defaultOpenAIMaxRetries = 4
 
-	// Backoff before retry n (from 0) is a random duration in [d/2, d], d = base·2ⁿ capped.
-	backoffBase = 500 * time.Millisecond
-	backoffCap  = 30 * time.Second
-	// maxRetryAfter caps how long a server's Retry-After can make one wait.
-	maxRetryAfter = 2 * time.Minute
 	// maxResponseBytes bounds a response body; a longer one is a bad response.
 	maxResponseBytes = 256 << 20
 )
@@ -113,9 +106,9 @@ func (c OpenAIConfig) validate() error {
 // OpenAI embeds texts through an OpenAI-compatible embeddings endpoint. It is safe for
 // concurrent use.
 type OpenAI struct {
-	cfg      OpenAIConfig
-	endpoint string
-	// sleep waits d or until ctx is done; tests replace it to observe backoff.
+	cfg    OpenAIConfig
+	client *openaihttp.Client // posts with the timeouts and retries of cfg
+	// sleep waits d or until ctx is done before a retry; tests replace it to observe backoff.
 	sleep func(ctx context.Context, d time.Duration) error
 }
 
@@ -127,11 +120,13 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("configure openai embedder: %w", err)
 	}
-	return &OpenAI{
-		cfg:      cfg,
-		endpoint: strings.TrimRight(cfg.BaseURL, "/") + "/embeddings",
-		sleep:    sleepCtx,
-	}, nil
+	o := &OpenAI{cfg: cfg, sleep: openaihttp.Sleep}
+	o.client = &openaihttp.Client{
+		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Timeout: cfg.Timeout, MaxRetries: cfg.MaxRetries,
+		MaxResponseBytes: maxResponseBytes, HTTPClient: cfg.HTTPClient,
+		Sleep: func(ctx context.Context, d time.Duration) error { return o.sleep(ctx, d) },
+	}
+	return o, nil
 }
 
 // Model returns "Model@Version", e.g. "nomic-embed-text@1".
@@ -169,96 +164,17 @@ type embeddingsResponse struct {
 	Model string `json:"model"`
 }
 
-// embedBatch posts one batch, retrying what may succeed on a second try.
+// embedBatch posts one batch (openaihttp retries what may succeed on a second try) and checks
+// the answer.
 func (o *OpenAI) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
-	body, err := json.Marshal(embeddingsRequest{Model: o.cfg.Model, Input: texts, EncodingFormat: "float"})
+	raw, err := o.client.PostJSON(ctx, "/embeddings", embeddingsRequest{Model: o.cfg.Model, Input: texts, EncodingFormat: "float"})
+	if errors.Is(err, openaihttp.ErrResponseTooLarge) {
+		return nil, fmt.Errorf("%w: %w", ErrBadResponse, err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("encode request: %w", err)
+		return nil, err
 	}
-	for attempt := 0; ; attempt++ {
-		vs, retryAfter, err := o.post(ctx, body, len(texts))
-		if err == nil {
-			return vs, nil
-		}
-		var re *retryableError
-		if !errors.As(err, &re) || attempt >= o.cfg.MaxRetries || ctx.Err() != nil {
-			if re != nil && attempt > 0 {
-				return nil, fmt.Errorf("after %d attempts: %w", attempt+1, err)
-			}
-			return nil, err
-		}
-		wait := backoff(attempt)
-		if retryAfter > 0 {
-			wait = min(retryAfter, maxRetryAfter)
-		}
-		if err := o.sleep(ctx, wait); err != nil {
-			return nil, fmt.Errorf("%w (stopped waiting to retry: %w)", re.err, err)
-		}
-	}
-}
-
-// retryableError marks a failure worth another attempt: 429, 5xx or transport.
-type retryableError struct{ err error }
-
-func (e *retryableError) Error() string { return e.err.Error() }
-func (e *retryableError) Unwrap() error { return e.err }
-
-// statusError is a non-2xx answer, with the server's own message.
-type statusError struct {
-	code    int
-	message string
-}
-
-func (e *statusError) Error() string {
-	return fmt.Sprintf("server answered %d %s: %s", e.code, http.StatusText(e.code), e.message)
-}
-
-// post makes one attempt. It returns the server's Retry-After (0 when absent) with a 429.
-func (o *OpenAI) post(ctx context.Context, body []byte, n int) ([][]float32, time.Duration, error) {
-	rctx, cancel := context.WithTimeout(ctx, o.cfg.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(rctx, http.MethodPost, o.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, 0, fmt.Errorf("build request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if o.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
-	}
-	resp, err := o.cfg.HTTPClient.Do(req)
-	if err != nil {
-		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("request timed out after %v: %w", o.cfg.Timeout, err)
-		}
-		return nil, 0, &retryableError{fmt.Errorf("post %s: %w", o.endpoint, err)}
-	}
-	defer resp.Body.Close()
-
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-		serr := &statusError{code: resp.StatusCode, message: serverMessage(msg)}
-		switch {
-		case resp.StatusCode == http.StatusTooManyRequests:
-			return nil, parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()), &retryableError{serr}
-		case resp.StatusCode >= 500:
-			return nil, 0, &retryableError{serr}
-		}
-		return nil, 0, serr
-	}
-
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-	if err != nil {
-		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("response timed out after %v: %w", o.cfg.Timeout, err)
-		}
-		return nil, 0, &retryableError{fmt.Errorf("read response: %w", err)}
-	}
-	if len(raw) > maxResponseBytes {
-		return nil, 0, fmt.Errorf("%w: response larger than %d bytes", ErrBadResponse, maxResponseBytes)
-	}
-	vs, err := o.decode(raw, n)
-	return vs, 0, err
+	return o.decode(raw, len(texts))
 }
 
 // decode checks a 2xx body: one finite vector of the configured length for each of the n
@@ -292,68 +208,4 @@ func (o *OpenAI) decode(raw []byte, n int) ([][]float32, error) {
 		out[*d.Index] = d.Embedding
 	}
 	return out, nil
-}
-
-// serverMessage extracts a readable message from an error body: OpenAI's
-// {"error":{"message":...}}, TEI's {"error":"..."}, or the raw text.
-func serverMessage(body []byte) string {
-	var v struct {
-		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
-	}
-	if json.Unmarshal(body, &v) == nil {
-		var obj struct {
-			Message string `json:"message"`
-		}
-		var s string
-		switch {
-		case json.Unmarshal(v.Error, &obj) == nil && obj.Message != "":
-			return obj.Message
-		case json.Unmarshal(v.Error, &s) == nil && s != "":
-			return s
-		case v.Message != "":
-			return v.Message
-		}
-	}
-	if s := strings.TrimSpace(string(body)); s != "" {
-		return s
-	}
-	return "(empty body)"
-}
-
-// parseRetryAfter reads Retry-After as seconds or an HTTP date; 0 when absent or invalid.
-func parseRetryAfter(v string, now time.Time) time.Duration {
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-		if s <= 0 {
-			return 0
-		}
-		return time.Duration(s) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
-}
-
-// backoff is the wait before retry n (from 0): uniform in [d/2, d], d = base·2ⁿ, capped.
-func backoff(n int) time.Duration {
-	d := backoffCap
-	if n < 16 {
-		d = min(backoffBase<<n, backoffCap)
-	}
-	return d/2 + rand.N(d/2+1)
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/internal/openaihttp"
 )
 
 // standIn is an OpenAI-compatible embeddings server for tests. Each request is answered by
@@ -187,8 +189,8 @@ func TestOpenAI_Retries(t *testing.T) {
 			wantRequests: 2,
 			checkWaits: func(t *testing.T, waits []time.Duration) {
 				require.Len(t, waits, 1)
-				require.GreaterOrEqual(t, waits[0], backoffBase/2)
-				require.LessOrEqual(t, waits[0], backoffBase)
+				require.GreaterOrEqual(t, waits[0], openaihttp.BackoffBase/2)
+				require.LessOrEqual(t, waits[0], openaihttp.BackoffBase)
 			},
 		},
 		{
@@ -210,8 +212,8 @@ func TestOpenAI_Retries(t *testing.T) {
 			checkWaits: func(t *testing.T, waits []time.Duration) {
 				require.Len(t, waits, 3)
 				for i, w := range waits {
-					require.GreaterOrEqual(t, w, (backoffBase<<i)/2, "wait %d", i)
-					require.LessOrEqual(t, w, backoffBase<<i, "wait %d", i)
+					require.GreaterOrEqual(t, w, (openaihttp.BackoffBase<<i)/2, "wait %d", i)
+					require.LessOrEqual(t, w, openaihttp.BackoffBase<<i, "wait %d", i)
 				}
 			},
 		},
@@ -290,7 +292,7 @@ func TestOpenAI_CanceledContextStopsRetrying(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	o.sleep = func(ctx context.Context, d time.Duration) error {
 		cancel()
-		return sleepCtx(ctx, d)
+		return openaihttp.Sleep(ctx, d)
 	}
 	_, err := o.Embed(ctx, texts(1))
 	require.ErrorIs(t, err, context.Canceled)
@@ -382,23 +384,6 @@ func TestOpenAIConfig_DefaultsAndValidation(t *testing.T) {
 			tt.mod(&cfg)
 			_, err := NewOpenAI(cfg)
 			require.ErrorContains(t, err, "OpenAIConfig."+tt.field)
-		})
-	}
-}
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
-	tests := []struct {
-		in   string
-		want time.Duration
-	}{
-		{"", 0}, {"0", 0}, {"-3", 0}, {"7", 7 * time.Second}, {" 2 ", 2 * time.Second}, {"soon", 0},
-		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second},
-		{now.Add(-time.Minute).Format(http.TimeFormat), 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			require.Equal(t, tt.want, parseRetryAfter(tt.in, now))
 		})
 	}
 }

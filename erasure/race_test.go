@@ -10,9 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/erasure/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/memoryitem"
-	"github.com/zaxy/zaxy/sql"
 )
 
 // Writers of derived data read the text first and store later. An erasure committing in
@@ -53,9 +53,9 @@ func TestErase_DerivedWritersThatReadBeforeTheErasureStoreNothingOfIt(t *testing
 
 	_, err = b.store.EraseTx(ctx, tx, &eventloom.EraseParams{SpaceID: space, Seq: target, Reason: "race"})
 	require.NoError(t, err)
-	_, err = tx.Exec(ctx, sql.Query("erasure/inferences_delete"), space, target)
+	_, err = dbsqlc.New().InferencesDelete(ctx, tx, dbsqlc.InferencesDeleteParams{SpaceID: space, Seq: target})
 	require.NoError(t, err)
-	_, err = tx.Exec(ctx, sql.Query("erasure/latent_drop"), space)
+	_, err = dbsqlc.New().LatentDrop(ctx, tx, space)
 	require.NoError(t, err)
 	_, err = b.proj.RebuildTx(ctx, tx, space)
 	require.NoError(t, err)

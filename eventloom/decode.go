@@ -21,7 +21,7 @@ var eventFields = map[string]bool{
 // It does not run Validate.
 func DecodeEvent(raw json.RawMessage, path string) (NewEvent, error) {
 	var ev NewEvent
-	fields, err := decodeObject(raw, strings.TrimSuffix(path, "."))
+	fields, err := DecodeObject(raw, path)
 	if err != nil {
 		return ev, err
 	}
@@ -72,34 +72,25 @@ func DecodeEvent(raw json.RawMessage, path string) (NewEvent, error) {
 	return ev, nil
 }
 
-// decodeObject parses a JSON object into its raw fields; a duplicate key is an error.
-func decodeObject(raw json.RawMessage, field string) (map[string]json.RawMessage, error) {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || t[0] != '{' {
-		if field == "" {
-			return nil, invalid("", "request body must be a JSON object")
-		}
+// DecodeObject parses a JSON object into its raw fields with strictjson.DecodeObject (the
+// strict rules apply: a duplicate key is an error) and returns a *ValidationError naming what
+// is wrong under path, the object's place in the request with its separator: "" for a whole
+// body, "events[2]." or "line 7: ".
+func DecodeObject(raw json.RawMessage, path string) (map[string]json.RawMessage, error) {
+	field := strings.TrimRight(path, ".: ")
+	fields, err := strictjson.DecodeObject(raw)
+	var se *strictjson.Error
+	switch {
+	case errors.Is(err, strictjson.ErrNotObject) && field == "":
+		return nil, invalid("", "request body must be a JSON object")
+	case errors.Is(err, strictjson.ErrNotObject):
 		return nil, invalid(field, "must be a JSON object")
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(t, &fields); err != nil {
-		return nil, invalid(field, "is not valid JSON: %v", jsonErrText(err))
-	}
-	if err := checkStrict(t, field); err != nil {
-		return nil, err
+	case errors.As(err, &se):
+		return nil, invalid(joinField(path, se.Path), "%s", se.Message)
+	case err != nil:
+		return nil, invalid(field, "is not valid JSON: %v", err)
 	}
 	return fields, nil
-}
-
-// checkStrict applies the strict JSON rules (strictjson.Check: no duplicate keys, valid
-// UTF-8, no lone surrogate or NUL escapes, numbers Postgres can store) to raw, the value at
-// field, naming the offending path below it.
-func checkStrict(raw []byte, field string) error {
-	var se *strictjson.Error
-	if err := strictjson.Check(raw); errors.As(err, &se) {
-		return invalid(joinField(field, se.Path), "%s", se.Message)
-	}
-	return nil
 }
 
 // joinField names sub, a path inside the value at field ("" for the whole body); field may
@@ -120,23 +111,13 @@ func joinField(field, sub string) string {
 
 func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }
 
-func jsonErrText(err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
-	}
-	return err.Error()
-}
-
 // DecodeAppendBody parses an append request body: either one event object or
 // {"events": [...]}. Every error names the field.
 func DecodeAppendBody(body []byte) ([]NewEvent, error) {
-	if !json.Valid(body) {
-		var v any
-		err := json.Unmarshal(body, &v)
-		return nil, invalid("", "request body is not valid JSON: %s", jsonErrText(err))
+	if err := strictjson.Valid(body); err != nil {
+		return nil, invalid("", "request body is not valid JSON: %s", err)
 	}
-	fields, err := decodeObject(body, "")
+	fields, err := DecodeObject(body, "")
 	if err != nil {
 		return nil, err
 	}

@@ -3,12 +3,12 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/strictjson"
 )
 
@@ -44,10 +44,8 @@ func DecodeDocumentsBody(body []byte) (*DocumentsParams, error) {
 
 // decodeBody parses a request body that must be a JSON object with only the known fields.
 func decodeBody(body []byte, known []string) (map[string]json.RawMessage, error) {
-	if !json.Valid(body) {
-		var v any
-		err := json.Unmarshal(body, &v)
-		return nil, invalid("", "request body is not valid JSON: %s", jsonErrText(err))
+	if err := strictjson.Valid(body); err != nil {
+		return nil, invalid("", "request body is not valid JSON: %s", err)
 	}
 	return decodeObject(body, "", known)
 }
@@ -56,29 +54,9 @@ func decodeBody(body []byte, known []string) (map[string]json.RawMessage, error)
 // path prefixes the fields' names in errors ("", "documents[0]." or "line 7: "); the object
 // itself is named path without its separator.
 func decodeObject(raw []byte, path string, known []string) (map[string]json.RawMessage, error) {
-	field := strings.TrimRight(path, ".: ")
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || t[0] != '{' {
-		if field == "" {
-			return nil, invalid("", "request body must be a JSON object")
-		}
-		return nil, invalid(field, "must be a JSON object")
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(t, &fields); err != nil {
-		return nil, invalid(field, "is not valid JSON: %s", jsonErrText(err))
-	}
-	var se *strictjson.Error
-	if err := strictjson.Check(t); errors.As(err, &se) {
-		// The strict rules (no duplicate keys, valid UTF-8, no lone surrogate or NUL escapes,
-		// numbers Postgres can store), with the path below this object named.
-		name := path + se.Path
-		if se.Path == "" {
-			name = field
-		} else if strings.HasPrefix(se.Path, "[") {
-			name = field + se.Path
-		}
-		return nil, invalid(name, "%s", se.Message)
+	fields, err := eventloom.DecodeObject(raw, path)
+	if err != nil {
+		return nil, err
 	}
 	names := make([]string, 0, len(fields))
 	for name := range fields {
@@ -119,11 +97,3 @@ func decodeArray(fields map[string]json.RawMessage, name string) ([]json.RawMess
 }
 
 func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }
-
-func jsonErrText(err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
-	}
-	return err.Error()
-}

@@ -33,15 +33,17 @@ const internalOrigin = "http://zaxy-mcp.internal"
 func request(ctx context.Context, t *tool, schema *jsonschema.Schema, raw json.RawMessage) (*http.Request, error) {
 	args := map[string]json.RawMessage{}
 	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
-		if err := json.Unmarshal(trimmed, &args); err != nil {
+		// The strict rules refuse duplicate keys (which decoding into a map would drop),
+		// invalid UTF-8, lone surrogates, NUL and out-of-range numbers.
+		fields, err := strictjson.DecodeObject(trimmed)
+		var se *strictjson.Error
+		switch {
+		case errors.As(err, &se):
+			return nil, &eventloom.ValidationError{Field: cmp.Or(se.Path, "arguments"), Message: se.Message}
+		case err != nil:
 			return nil, &eventloom.ValidationError{Field: "arguments", Message: "must be a JSON object"}
 		}
-		// Decoding into a map keeps the last of duplicate keys; the strict rules refuse them
-		// (and invalid UTF-8, lone surrogates, NUL, out-of-range numbers) before that happens.
-		var se *strictjson.Error
-		if err := strictjson.Check(trimmed); errors.As(err, &se) {
-			return nil, &eventloom.ValidationError{Field: cmp.Or(se.Path, "arguments"), Message: se.Message}
-		}
+		args = fields
 	}
 	names := make([]string, 0, len(args))
 	for name := range args {

@@ -9,8 +9,8 @@
 // (%[1]d) because the HNSW index is on an expression of that dimension and the query must name
 // the same one; graph/cypher_run, whose function (a space's Cypher runner) is a quoted
 // identifier formatted in; queries whose rows map onto a type shared across packages (the
-// event row, eventloom.Row) through pgx.RowToStructByName; and the packages not yet moved to
-// sqlc, whose files still sit directly in sql/<package>/.
+// event row, eventloom.Row) through pgx.RowToStructByName; and statements sqlc's analyzer
+// cannot type (checkout's exact, graph and keyword lanes, among others).
 package sql
 
 import (
@@ -18,21 +18,17 @@ import (
 	"fmt"
 )
 
-//go:embed */*.sql */handwritten/*.sql
+//go:embed */handwritten/*.sql
 var files embed.FS
 
 // Query returns the text of a hand-written query, e.g. Query("graph/cypher_run") reads
-// sql/graph/handwritten/cypher_run.sql (or sql/graph/cypher_run.sql for a package not yet
-// compiled by sqlc). It panics when the file does not exist, which is a programming error
-// caught by any test that runs the query.
+// sql/graph/handwritten/cypher_run.sql. A query compiled by sqlc is not found here: only its
+// package runs it, through <package>/internal/dbsqlc. It panics when the file does not exist,
+// which is a programming error caught by any test that runs the query (and by
+// TestQuery_EveryNamedQueryExists).
 func Query(name string) string {
-	pkg, base, ok := cut(name)
-	if ok {
-		if b, err := files.ReadFile(pkg + "/handwritten/" + base + ".sql"); err == nil {
-			return string(b)
-		}
-	}
-	b, err := files.ReadFile(name + ".sql")
+	pkg, base, _ := cut(name)
+	b, err := files.ReadFile(pkg + "/handwritten/" + base + ".sql")
 	if err != nil {
 		panic(fmt.Sprintf("sql: no query %q: %v", name, err))
 	}

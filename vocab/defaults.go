@@ -19,11 +19,9 @@ func Complete(typ, actor string, data json.RawMessage) json.RawMessage {
 	if typ != TypeMessage || !slices.Contains(MessageRoles, actor) {
 		return data
 	}
-	obj := map[string]json.RawMessage{}
-	if len(bytes.TrimSpace(data)) > 0 {
-		if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
-			return data
-		}
+	obj, err := dataFields(data)
+	if err != nil {
+		return data
 	}
 	if _, ok := (&object{m: obj}).raw("role"); ok {
 		return data

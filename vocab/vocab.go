@@ -7,12 +7,15 @@ package vocab
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/zaxy/zaxy/internal/strictjson"
 )
 
 // Event types with a documented shape.
@@ -80,11 +83,13 @@ func Validate(typ, content string, data json.RawMessage) error {
 	if !ok {
 		return nil
 	}
-	obj := map[string]json.RawMessage{}
-	if len(bytes.TrimSpace(data)) > 0 {
-		if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
-			return fieldErr("data", "must be a JSON object")
-		}
+	obj, err := dataFields(data)
+	var se *strictjson.Error
+	switch {
+	case errors.As(err, &se) && se.Path != "":
+		return fieldErr("data."+se.Path, "%s", se.Message)
+	case err != nil:
+		return fieldErr("data", "must be a JSON object")
 	}
 	if fe := v(&object{m: obj}, content); fe != nil {
 		return fe
@@ -102,6 +107,15 @@ func Decode[T any](data json.RawMessage) (T, error) {
 		return v, fmt.Errorf("decode %T: %w", v, err)
 	}
 	return v, nil
+}
+
+// dataFields reads data, a JSON object, into its fields with strictjson.DecodeObject (the
+// strict rules apply: a duplicate key is an error); empty data has none.
+func dataFields(data json.RawMessage) (map[string]json.RawMessage, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return map[string]json.RawMessage{}, nil
+	}
+	return strictjson.DecodeObject(data)
 }
 
 // object reads the fields of data for validation, naming each field it complains about.

@@ -268,3 +268,14 @@ func TestDecode(t *testing.T) {
 	_, err = vocab.Decode[vocab.TaskUpdated](json.RawMessage(`{"task_id":1}`))
 	require.ErrorContains(t, err, "decode vocab.TaskUpdated")
 }
+
+func TestValidate_RefusesADuplicateKeyInData(t *testing.T) {
+	var fe *vocab.FieldError
+	require.ErrorAs(t, vocab.Validate(vocab.TypeMessage, "hi", json.RawMessage(`{"role":"user","role":"assistant"}`)), &fe)
+	require.Equal(t, "data.role", fe.Field, "the decoder would keep the last role silently")
+	require.Contains(t, fe.Message, "duplicate key")
+
+	dup := json.RawMessage(`{"name":"a","name":"b"}`)
+	require.Equal(t, string(dup), string(vocab.Complete(vocab.TypeMessage, "user", dup)),
+		"Complete leaves data it cannot read strictly to Validate")
+}

@@ -4,9 +4,12 @@
 // the same bytes (Go, jsonb, a verifier) could see different values. Check refuses all of these
 // and names where, as a field path ("events[2].data.tags[0]").
 //
-// It only checks; it never decodes into values or rewrites the input, and it expects a
-// syntactically valid JSON text (callers run json.Valid or their decoder first so that syntax
-// errors keep their own messages).
+// Check only checks; it never rewrites the input, and it expects a syntactically valid JSON
+// text (syntax errors are reported without detail). The decoders build on it, and are the one
+// way Zaxy reads a JSON object it was sent: DecodeObject for a reader that takes the fields
+// one by one and names them in its own errors (the append body and its events, the ingest
+// bodies, MCP tool arguments, a documented event type's data), Decode for a request body
+// decoded into a struct (the HTTP API's checkout, graph and erasure requests).
 package strictjson
 
 import (

@@ -1,7 +1,7 @@
 -- name: SpeakersInsert :exec
 -- Adds the speakers of a batch's events (after_seq < seq <= last_seq) to the space's speaker names: the
 -- actor and data.name of each event, lower-cased, counted once per event. The expressions
--- are the ones the exact lane's tail (sql/checkout/lane_exact.sql) applies to the events not
+-- are the ones the exact lane's tail (sql/checkout/handwritten/lane_exact.sql) applies to the events not
 -- yet projected, so a name is a speaker whether or not its event is projected yet.
 INSERT INTO speaker_names AS s (space_id, name_key, events)
 SELECT @space_id::text, lower(v.name), count(DISTINCT e.seq)

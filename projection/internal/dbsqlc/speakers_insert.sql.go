@@ -27,7 +27,7 @@ type SpeakersInsertParams struct {
 
 // Adds the speakers of a batch's events (after_seq < seq <= last_seq) to the space's speaker names: the
 // actor and data.name of each event, lower-cased, counted once per event. The expressions
-// are the ones the exact lane's tail (sql/checkout/lane_exact.sql) applies to the events not
+// are the ones the exact lane's tail (sql/checkout/handwritten/lane_exact.sql) applies to the events not
 // yet projected, so a name is a speaker whether or not its event is projected yet.
 func (q *Queries) SpeakersInsert(ctx context.Context, db DBTX, arg SpeakersInsertParams) error {
 	_, err := db.Exec(ctx, speakersInsert, arg.SpaceID, arg.AfterSeq, arg.LastSeq)

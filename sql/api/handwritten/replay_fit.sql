@@ -17,8 +17,8 @@ WITH page AS (
   ORDER BY seq
   LIMIT $6
 )
-SELECT count(*),
-       count(*) FILTER (WHERE running <= $7),
-       coalesce(max(seq) FILTER (WHERE running <= $7), 0),
-       coalesce(min(seq), 0)
+SELECT count(*) AS total,
+       count(*) FILTER (WHERE running <= $7) AS fit,
+       coalesce(max(seq) FILTER (WHERE running <= $7), 0) AS fit_seq,
+       coalesce(min(seq), 0) AS first_seq
 FROM page
