@@ -128,3 +128,14 @@ func TestQuery_TheVectorLaneEmbedsTheQuestionWithoutSpeakersNames(t *testing.T) 
 	require.Positive(t, r)
 	require.Equal(t, 1, res.Items[r-1].Components[checkout.LaneVector].Rank, "the speaker's name is left out of the embedded question")
 }
+
+func TestQuery_TheReplyLaneIsOffWithoutTheKeywordLane(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.append(t, "solo", turn("s1", "Tobias", "assistant", "How did the kids handle it?"), turn("s1", "Maren", "user", "Fine."))
+	f.index(t, "solo")
+	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "solo", Query: "How did Maren's kids handle it?", DisableLanes: []string{checkout.LaneKeyword}})
+	require.NoError(t, err)
+	require.True(t, res.Lanes[checkout.LaneReply].Off)
+	require.Contains(t, res.Lanes[checkout.LaneReply].Error, "keyword lane is off")
+}

@@ -195,6 +195,11 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 				record(s.laneReply(ctx, s.pool, r, kw.items), start)
 			}
 		})
+	} else if !off(LaneReply) {
+		// The reply lane follows the keyword lane's hits: without them it has nothing to follow.
+		mu.Lock()
+		rk.lanes[LaneReply] = LaneStat{Off: true, Error: "the keyword lane is off"}
+		mu.Unlock()
 	}
 	if !off(LaneTopic) {
 		launch(func() { start := time.Now(); record(s.laneTopic(ctx, s.pool, r, rk.asOf), start) })
