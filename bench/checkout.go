@@ -17,7 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/checkout"
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 )
@@ -53,7 +53,7 @@ type CheckoutOptions struct {
 	// Reuse is the URL of a database a Keep run loaded: only the queries are timed.
 	Reuse string
 	// Embedder is the embedding provider, so its query embedding is timed; required.
-	Embedder embed.Embedder
+	Embedder embedding.Embedder
 	// OpenPool opens the scratch database's pool; required.
 	OpenPool func(ctx context.Context, url string) (*pgxpool.Pool, error)
 	// Notices receives the kept database's URL; nil discards it.
@@ -215,7 +215,7 @@ const checkoutBenchSpace = "bench"
 
 // loadCheckoutBench appends texts as chat memories, projects and embeds them, and builds the
 // HNSW index, timing each step into rep.
-func loadCheckoutBench(ctx context.Context, pool *pgxpool.Pool, store *eventloom.Store, provider embed.Embedder, texts []string, rep *CheckoutReport, logger *slog.Logger) error {
+func loadCheckoutBench(ctx context.Context, pool *pgxpool.Pool, store *eventloom.Store, provider embedding.Embedder, texts []string, rep *CheckoutReport, logger *slog.Logger) error {
 	n := len(texts)
 	const space = checkoutBenchSpace
 	start := time.Now()

@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 )
@@ -58,7 +58,7 @@ type DatasetParams struct {
 	Embedder  *projection.Embedder
 	// Provider is the embedding provider checkout embeds questions with (nil: off), and
 	// EmbedderName the configured embedder's name, reported when Provider is nil.
-	Provider     embed.Embedder
+	Provider     embedding.Embedder
 	EmbedderName string
 	// TextSearchConfig is the Postgres text search configuration of memory text.
 	TextSearchConfig string

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/bench"
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -61,7 +61,7 @@ func TestCheckout_KeepsTheLoadedDatabaseForReuse(t *testing.T) {
 	admin := testcontainers.AdminURL(t)
 	var notices bytes.Buffer
 	o := bench.CheckoutOptions{Memories: 100, Queries: 10, Corpus: "testdata/missing.json", Keep: true,
-		Embedder: embed.NewOffline(), OpenPool: openPool, Notices: &notices}
+		Embedder: embedding.NewOffline(), OpenPool: openPool, Notices: &notices}
 	rep, err := bench.Checkout(context.Background(), admin, o)
 	require.NoError(t, err)
 	m := regexp.MustCompile(`--reuse '([^']+)'`).FindStringSubmatch(notices.String())

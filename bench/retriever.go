@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/checkout"
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
@@ -21,7 +21,7 @@ import (
 // the report and the lanes its fused ranking runs with: checkout's own (every lane but
 // disabled, fusion, tiers, the packet). Without an embedder the vector lane is off too, and
 // the recent lane always is: the bench asks without a session.
-func NewCheckoutRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *projection.Embedder, provider embed.Embedder, tsConfig string, disabled []string) (Retriever, string, []string) {
+func NewCheckoutRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *projection.Embedder, provider embedding.Embedder, tsConfig string, disabled []string) (Retriever, string, []string) {
 	svc := checkout.New(pool, eventloom.NewStore(pool, nil, nil), checkout.Config{TextSearchConfig: tsConfig, Embedder: provider})
 	var lanes []string
 	for _, l := range checkout.Lanes {

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/checkout"
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
@@ -32,7 +32,7 @@ func newFixture(t *testing.T) *fixture {
 	proj, err := projection.New(context.Background(), pool, projection.Config{})
 	require.NoError(t, err)
 	store := eventloom.NewStore(pool, nil, nil)
-	return &fixture{pool: pool, store: store, proj: proj, svc: checkout.New(pool, store, checkout.Config{Embedder: embed.NewOffline()})}
+	return &fixture{pool: pool, store: store, proj: proj, svc: checkout.New(pool, store, checkout.Config{Embedder: embedding.NewOffline()})}
 }
 
 func (f *fixture) append(t *testing.T, space string, events ...eventloom.NewEvent) []eventloom.Receipt {
@@ -48,7 +48,7 @@ func (f *fixture) index(t *testing.T, space string) {
 	ctx := context.Background()
 	_, err := f.proj.ProjectSpace(ctx, space)
 	require.NoError(t, err)
-	_, err = projection.NewEmbedder(f.pool, embed.NewOffline(), 0).EmbedSpace(ctx, space)
+	_, err = projection.NewEmbedder(f.pool, embedding.NewOffline(), 0).EmbedSpace(ctx, space)
 	require.NoError(t, err)
 }
 

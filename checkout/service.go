@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 )
@@ -21,7 +21,7 @@ type Config struct {
 	// TextSearchConfig must match the projector's. Defaults to "english".
 	TextSearchConfig string
 	// Embedder embeds queries for the vector lane; nil switches the lane off.
-	Embedder embed.Embedder
+	Embedder embedding.Embedder
 	// EfSearch is HNSW's candidate list size for the vector lane. Defaults to 100.
 	EfSearch int
 	// Logger defaults to discarding.

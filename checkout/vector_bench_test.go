@@ -16,7 +16,7 @@ import (
 
 	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/checkout"
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -47,7 +47,7 @@ func BenchmarkVectorLane_Recall(b *testing.B) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(b)
 	pool := db.AdminPool(b)
-	emb := embed.NewOffline()
+	emb := embedding.NewOffline()
 	rng := rand.New(rand.NewPCG(3, 4))
 	const spaces = 4
 	all := realTexts(b, 100200)
@@ -119,7 +119,7 @@ func BenchmarkVectorLane_Recall(b *testing.B) {
 	}
 }
 
-func measureVectorLane(b *testing.B, pool *pgxpool.Pool, emb embed.Embedder, qv [][]float32, spaces, ef int) {
+func measureVectorLane(b *testing.B, pool *pgxpool.Pool, emb embedding.Embedder, qv [][]float32, spaces, ef int) {
 	ctx := context.Background()
 	for b.Loop() {
 		var recall float64

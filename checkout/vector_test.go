@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/checkout"
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 )
@@ -28,7 +28,7 @@ func TestVector_SmallSpacesScanExactlyLargeOnesArePromotedToHNSW(t *testing.T) {
 	require.NoError(t, err)
 	_, err = f.proj.ProjectSpace(ctx, "small")
 	require.NoError(t, err)
-	emb := projection.NewEmbedder(f.pool, embed.NewOffline(), 16)
+	emb := projection.NewEmbedder(f.pool, embedding.NewOffline(), 16)
 	emb.SetHNSWThreshold(20)
 	for _, space := range []string{"big", "small"} {
 		_, err := emb.EmbedSpace(ctx, space)
@@ -43,7 +43,7 @@ func TestVector_SmallSpacesScanExactlyLargeOnesArePromotedToHNSW(t *testing.T) {
 	require.Zero(t, count(`SELECT count(*) FROM embeddings WHERE space_id = 'small' AND indexed`))
 	require.Equal(t, 1, count(`SELECT count(*) FROM vector_spaces`))
 
-	off := embed.NewOffline()
+	off := embedding.NewOffline()
 	q, err := off.Embed(ctx, []string{"who owns the deploy service?"})
 	require.NoError(t, err)
 	p := checkout.VectorParams{SpaceID: "big", Model: off.Model(), Dimensions: off.Dimensions(), Vector: q[0], K: 5}
@@ -87,14 +87,14 @@ func TestVector_AsOfKeepsLaterItemsOut(t *testing.T) {
 		_, err := f.proj.ProjectSpace(ctx, space)
 		require.NoError(t, err)
 	}
-	emb := projection.NewEmbedder(f.pool, embed.NewOffline(), 16)
+	emb := projection.NewEmbedder(f.pool, embedding.NewOffline(), 16)
 	_, err := emb.EmbedSpace(ctx, "exact")
 	require.NoError(t, err)
 	emb.SetHNSWThreshold(20)
 	_, err = emb.EmbedSpace(ctx, "indexed")
 	require.NoError(t, err)
 
-	off := embed.NewOffline()
+	off := embedding.NewOffline()
 	q, err := off.Embed(ctx, []string{"deploy key rotation schedule"})
 	require.NoError(t, err)
 	for _, space := range []string{"exact", "indexed"} {

@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/doctor/internal/dbsqlc"
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/migrations"
 )
@@ -35,7 +35,7 @@ type Check struct {
 // Options configure the checks.
 type Options struct {
 	// Embedder is the configured embedding provider; nil means embedding is off.
-	Embedder embed.Embedder
+	Embedder embedding.Embedder
 	// EmbedderReason says why Embedder is the active provider (for example where its
 	// weights were found, or why the fallback is used); printed with the embedder check.
 	EmbedderReason string
@@ -228,7 +228,7 @@ func (r *Report) embeddings(ctx context.Context, pool *pgxpool.Pool, opts Option
 	}
 }
 
-func (r *Report) probe(ctx context.Context, e embed.Embedder) {
+func (r *Report) probe(ctx context.Context, e embedding.Embedder) {
 	vs, err := e.Embed(ctx, []string{"zaxy doctor"})
 	switch {
 	case err != nil:

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/doctor"
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -36,7 +36,7 @@ func TestDoctor_FindsBrokenChainsAndDiscardedJobs(t *testing.T) {
 		}})
 		require.NoError(t, err)
 	}
-	opts := doctor.Options{Embedder: embed.NewOffline(), ProbeEmbedder: true}
+	opts := doctor.Options{Embedder: embedding.NewOffline(), ProbeEmbedder: true}
 	r := doctor.Run(ctx, pool, opts)
 	require.True(t, r.OK, "%+v", r.Checks)
 	require.Equal(t, doctor.StatusOK, check(t, r, "chains").Status)
@@ -85,7 +85,7 @@ func TestDoctor_FlagsLagProviderDimensionsModelsStuckJobsAndOldSchema(t *testing
 		http.Error(w, `{"error":{"message":"model not loaded"}}`, http.StatusServiceUnavailable)
 	}))
 	t.Cleanup(down.Close)
-	provider, err := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: down.URL, Model: "stand-in", Dimensions: 8, MaxRetries: -1})
+	provider, err := embedding.NewOpenAI(embedding.OpenAIConfig{BaseURL: down.URL, Model: "stand-in", Dimensions: 8, MaxRetries: -1})
 	require.NoError(t, err)
 	_, err = admin.Exec(ctx, `INSERT INTO embedding_models (model, dim, index_name) VALUES ('stand-in@1', 4, 'x'), ('older@1', 4, 'y');
 		INSERT INTO embeddings (space_id, item_id, model, dim, embedding, text_hash) VALUES

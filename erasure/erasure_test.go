@@ -16,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/extract"
@@ -60,7 +60,7 @@ func setup(t *testing.T) *bundle {
 	require.NoError(t, err)
 	require.True(t, b.proj.AGE(), "the test cluster has Apache AGE; the mirror must be covered")
 	b.svc = erasure.New(b.pool, b.store, b.proj, nil)
-	b.embedder = projection.NewEmbedder(b.pool, embed.NewOffline(), 0)
+	b.embedder = projection.NewEmbedder(b.pool, embedding.NewOffline(), 0)
 	b.inferrer = projection.NewInferrer(b.pool, fakeLLM{}, "fake@1")
 	b.latent = latent.NewRefresher(b.pool, latent.Params{MinDocs: 5, MinDF: 1})
 	return b

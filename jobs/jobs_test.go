@@ -11,7 +11,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/latent"
@@ -22,7 +22,7 @@ import (
 // flakyProvider wraps the offline embedder and returns vectors of the wrong dimension while
 // broken is set, like a misconfigured provider.
 type flakyProvider struct {
-	embed.Embedder
+	embedding.Embedder
 	broken atomic.Bool
 	calls  atomic.Int64
 }
@@ -63,7 +63,7 @@ func TestWorkers_ProjectAndEmbedEveryAppend_BadProviderLosesNothing(t *testing.T
 	pool := db.AppPool(t)
 	proj, err := projection.New(ctx, pool, projection.Config{})
 	require.NoError(t, err)
-	provider := &flakyProvider{Embedder: embed.NewOffline()}
+	provider := &flakyProvider{Embedder: embedding.NewOffline()}
 	provider.broken.Store(true)
 	client, err := jobs.NewClient(pool, jobs.Config{Workers: 4, Projector: proj, Embedder: projection.NewEmbedder(pool, provider, 16)})
 	require.NoError(t, err)

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/checkout"
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
@@ -48,7 +48,7 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 	require.NoError(t, err)
 	_, err = proj.ProjectSpace(ctx, "demo")
 	require.NoError(t, err)
-	_, err = checkout.New(pool, store, checkout.Config{Embedder: embed.NewOffline()}).Checkout(ctx, &checkout.Request{SpaceID: "demo", Query: "billing outage", SessionID: "s1"})
+	_, err = checkout.New(pool, store, checkout.Config{Embedder: embedding.NewOffline()}).Checkout(ctx, &checkout.Request{SpaceID: "demo", Query: "billing outage", SessionID: "s1"})
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Receipts[0].Seq)
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 )
@@ -78,7 +78,7 @@ func BenchmarkEmbed_Offline(b *testing.B) {
 	if _, err := f.proj.ProjectSpace(ctx, "bench"); err != nil {
 		b.Fatal(err)
 	}
-	emb := projection.NewEmbedder(f.pool, embed.NewOffline(), 256)
+	emb := projection.NewEmbedder(f.pool, embedding.NewOffline(), 256)
 	b.ResetTimer()
 	total := 0
 	for b.Loop() {
@@ -120,7 +120,7 @@ func BenchmarkRebuild_100kMixed(b *testing.B) {
 	f := newFixture(b, projection.Config{AGE: benchAGE})
 	loadSpace(b, f, "bench", n, mixedEvent)
 	ctx := context.Background()
-	emb := projection.NewEmbedder(f.pool, embed.NewOffline(), 256)
+	emb := projection.NewEmbedder(f.pool, embedding.NewOffline(), 256)
 	// The space stays below promotion, so "cold" is computing and storing every vector; the
 	// one-time HNSW build of a promoted space is measured by zaxy bench checkout.
 	emb.SetHNSWThreshold(1 << 30)

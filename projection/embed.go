@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgvector/pgvector-go"
 
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/memoryitem"
@@ -32,7 +32,7 @@ var ErrEmbedding = errors.New("unusable embeddings")
 // appends or projection.
 type Embedder struct {
 	db        pgexec.Executor
-	provider  embed.Embedder
+	provider  embedding.Embedder
 	batchSize int
 	threshold int
 	mu        sync.Mutex
@@ -41,7 +41,7 @@ type Embedder struct {
 
 // NewEmbedder returns an Embedder storing provider's vectors through db (a pool, or a
 // connection or transaction), batchSize items per provider call (default 64).
-func NewEmbedder(db pgexec.Executor, provider embed.Embedder, batchSize int) *Embedder {
+func NewEmbedder(db pgexec.Executor, provider embedding.Embedder, batchSize int) *Embedder {
 	if batchSize <= 0 {
 		batchSize = 64
 	}

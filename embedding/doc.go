@@ -1,4 +1,4 @@
-// Package embed turns memory text into vectors for the vector lane of retrieval.
+// Package embedding turns memory text into vectors for the vector lane of retrieval.
 //
 // It defines the Embedder interface, a built-in offline embedder (Offline) that needs no
 // model download and gives the same bytes for the same text on every machine, a semantic
@@ -13,4 +13,4 @@
 // This package must never touch the database, read configuration from the environment, or
 // return a vector it has not checked (length, finiteness): what it hands back is either
 // complete and usable or an error.
-package embed
+package embedding

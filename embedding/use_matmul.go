@@ -1,4 +1,4 @@
-package embed
+package embedding
 
 // gemm sets the m×n matrix at c (row stride ldc) to the product of the m×k matrix at a (row
 // stride lda) and the k×n matrix at b (row stride ldb). Every element is accumulated the same
