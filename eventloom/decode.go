@@ -5,35 +5,24 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/zaxy/zaxy/internal/strictjson"
 )
 
-var eventFields = map[string]bool{
-	"type": true, "session_id": true, "actor": true, "occurred_at": true,
-	"content": true, "data": true, "cues": true,
-}
+// eventFields are the fields of an event object, in the order errors list them.
+var eventFields = []string{"type", "session_id", "actor", "occurred_at", "content", "data", "cues"}
 
 // DecodeEvent parses one event object strictly: unknown fields, wrong types and malformed
 // timestamps are errors naming the field (prefixed with path, e.g. "events[3].").
 // It does not run Validate.
 func DecodeEvent(raw json.RawMessage, path string) (NewEvent, error) {
 	var ev NewEvent
-	fields, err := DecodeObject(raw, path)
+	fields, err := DecodeKnownObject(raw, path, "event field", eventFields)
 	if err != nil {
 		return ev, err
-	}
-	names := make([]string, 0, len(fields))
-	for name := range fields {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if !eventFields[name] {
-			return ev, invalid(path+name, "is not a known event field (known: type, session_id, actor, occurred_at, content, data, cues)")
-		}
 	}
 	str := func(name string, dst *string) error {
 		v, ok := fields[name]
@@ -89,6 +78,27 @@ func DecodeObject(raw json.RawMessage, path string) (map[string]json.RawMessage,
 		return nil, invalid(joinField(path, se.Path), "%s", se.Message)
 	case err != nil:
 		return nil, invalid(field, "is not valid JSON: %v", err)
+	}
+	return fields, nil
+}
+
+// DecodeKnownObject is DecodeObject for an object whose fields must be among known: the
+// first unknown field in name order is a *ValidationError naming it under path, "is not a
+// known <kind> (known: <known, in order>)".
+func DecodeKnownObject(raw json.RawMessage, path, kind string, known []string) (map[string]json.RawMessage, error) {
+	fields, err := DecodeObject(raw, path)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !slices.Contains(known, name) {
+			return nil, invalid(path+name, "is not a known %s (known: %s)", kind, strings.Join(known, ", "))
+		}
 	}
 	return fields, nil
 }

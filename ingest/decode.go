@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"sort"
-	"strings"
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/strictjson"
@@ -54,21 +51,7 @@ func decodeBody(body []byte, known []string) (map[string]json.RawMessage, error)
 // path prefixes the fields' names in errors ("", "documents[0]." or "line 7: "); the object
 // itself is named path without its separator.
 func decodeObject(raw []byte, path string, known []string) (map[string]json.RawMessage, error) {
-	fields, err := eventloom.DecodeObject(raw, path)
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, 0, len(fields))
-	for name := range fields {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if !slices.Contains(known, name) {
-			return nil, invalid(path+name, "is not a known field (known: %s)", strings.Join(known, ", "))
-		}
-	}
-	return fields, nil
+	return eventloom.DecodeKnownObject(raw, path, "field", known)
 }
 
 // decodeString sets *dst from an optional string field; null counts as absent.
