@@ -61,10 +61,10 @@ func (p *EraseParams) Validate() error {
 	if n := utf8.RuneCountInString(p.Reason); n > MaxErasureReasonLen {
 		return invalid("reason", "must be at most %d characters, got %d", MaxErasureReasonLen, n)
 	}
-	if err := checkText("reason", p.Reason, 0); err != nil {
+	if err := CheckText("reason", p.Reason, 0); err != nil {
 		return err
 	}
-	return checkText("actor", p.Actor, maxActorLen)
+	return CheckText("actor", p.Actor, maxActorLen)
 }
 
 // Erasure is the record of one erasure.

@@ -61,13 +61,13 @@ func (e *NewEvent) Validate(path string) error {
 	case e.Type == ErasureType:
 		return invalid(path+"type", "%q is reserved: only the erasure operation appends it", ErasureType)
 	}
-	if err := checkText(path+"session_id", e.SessionID, maxSessionIDLen); err != nil {
+	if err := CheckText(path+"session_id", e.SessionID, maxSessionIDLen); err != nil {
 		return err
 	}
-	if err := checkText(path+"actor", e.Actor, maxActorLen); err != nil {
+	if err := CheckText(path+"actor", e.Actor, maxActorLen); err != nil {
 		return err
 	}
-	if err := checkText(path+"content", e.Content, 0); err != nil {
+	if err := CheckText(path+"content", e.Content, 0); err != nil {
 		return err
 	}
 	if e.OccurredAt != nil {
@@ -89,7 +89,9 @@ func (e *NewEvent) Validate(path string) error {
 	return nil
 }
 
-func checkText(field, s string, maxChars int) error {
+// CheckText rejects what Postgres text cannot store (invalid UTF-8, NUL) and caps the length
+// in characters (maxChars 0 means no cap), as a *ValidationError naming field.
+func CheckText(field, s string, maxChars int) error {
 	if !utf8.ValidString(s) {
 		return invalid(field, "must be valid UTF-8")
 	}

@@ -2,8 +2,6 @@ package ingest
 
 import (
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
@@ -79,16 +77,5 @@ func invalid(field, format string, args ...any) error {
 }
 
 // checkText rejects what Postgres text cannot store and caps the length in characters
-// (maxChars 0 means no cap).
-func checkText(field, s string, maxChars int) error {
-	if !utf8.ValidString(s) {
-		return invalid(field, "must be valid UTF-8")
-	}
-	if strings.IndexByte(s, 0) >= 0 {
-		return invalid(field, "must not contain NUL characters")
-	}
-	if maxChars > 0 && utf8.RuneCountInString(s) > maxChars {
-		return invalid(field, "must be at most %d characters", maxChars)
-	}
-	return nil
-}
+// (maxChars 0 means no cap): eventloom's rule for event text.
+func checkText(field, s string, maxChars int) error { return eventloom.CheckText(field, s, maxChars) }
