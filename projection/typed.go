@@ -98,10 +98,10 @@ func extractEvent(e *eventloom.Event) (effects, error) {
 			return fx, err
 		}
 		a := factAssert{
-			Subject:    named(d.Subject, "entity"),
-			Predicate:  normalizePredicate(d.Predicate),
-			ValidFrom:  e.OccurredAt,
-			ValidTo:    d.ValidTo,
+			Subject:     named(d.Subject, "entity"),
+			Predicate:   normalizePredicate(d.Predicate),
+			ValidFrom:   e.OccurredAt,
+			ValidTo:     d.ValidTo,
 			Confidence:  d.Confidence,
 			Authority:   AuthorityAsserted,
 			ProposalSeq: d.ProposalSeq,
