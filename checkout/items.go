@@ -145,7 +145,7 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 				recordedSeq: r.RecordedSeq, closeReason: r.CloseReason}
 			it := &Item{
 				ItemID: "fact:" + f.id, Kind: "fact", boostKind: "fact", fact: &f,
-				Text:   fmt.Sprintf("%s %s %s", f.subject, f.predicate, f.object),
+				Text: fmt.Sprintf("%s %s %s", f.subject, f.predicate, f.object),
 				Labels: Labels{Authority: r.Authority, ReviewStatus: r.ReviewStatus, Inferred: r.Inferred,
 					Conflicted: r.ReviewStatus == "conflicted" && r.Status == "current"},
 			}
