@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/disclosure"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/extract"
@@ -289,6 +290,12 @@ func TestInterference_InferredAgainstAssertedIsProposedAndLabelledConflicted(t *
 	require.Len(t, inferred, 2)
 	require.Equal(t, "conflicted", inferred[0].ReviewStatus, "seq 3's statement")
 	require.Equal(t, "unreviewed", inferred[1].ReviewStatus, "seq 2's statement agrees")
+
+	// Disclosure shows the label.
+	view, err := disclosure.Item(ctx, b.pool, disclosure.ItemParams{SpaceID: space, ID: "fact:" + facts[0].ID})
+	require.NoError(t, err)
+	require.Contains(t, view.Labels, "conflicted")
+	require.Contains(t, view.Text, "review conflicted")
 
 	// Checkout labels both and warns.
 	packet, err := checkout.New(b.pool, b.store, checkout.Config{Embedder: embedding.NewOffline()}).
