@@ -223,10 +223,22 @@ func TestDecide_ReadsTheLogNotALaggingProjection(t *testing.T) {
 	space := "lag"
 	b.append(t, space,
 		ev("message", "Bob prefers tabs", map[string]any{"role": "user"}),
-		ev("proposal.created", "", proposal("skill", []int64{1}, nil)),
+		ev("proposal.created", "Bob prefers tabs: indent with tabs everywhere", proposal("skill", []int64{1}, nil)),
 	)
+	// A proposal is review material, never memory, not even from the unprojected log.
+	packet, err := checkout.New(b.pool, b.store, checkout.Config{Embedder: embedding.NewOffline()}).
+		Checkout(ctx, &checkout.Request{SpaceID: space, Query: "does Bob prefer tabs?", NoRecord: true})
+	require.NoError(t, err)
+	var ids []string
+	for _, tier := range packet.Tiers {
+		for _, it := range tier.Items {
+			ids = append(ids, it.ItemID)
+		}
+	}
+	require.Contains(t, ids, "ev:1")
+	require.NotContains(t, ids, "ev:2")
 	// Nothing is projected: the proposal is decided from the log.
-	_, err := b.decider.Decide(ctx, review.DecideParams{SpaceID: space, ProposalSeq: 2, Decision: review.DecisionDefer, Actor: "r"})
+	_, err = b.decider.Decide(ctx, review.DecideParams{SpaceID: space, ProposalSeq: 2, Decision: review.DecisionDefer, Actor: "r"})
 	require.NoError(t, err)
 	d, err := b.decider.Decide(ctx, review.DecideParams{SpaceID: space, ProposalSeq: 2, Decision: review.DecisionAccept, Actor: "r"})
 	require.NoError(t, err)
