@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -120,7 +121,7 @@ func List(ctx context.Context, db pgexec.Executor, p ListParams) (*Page, error) 
 	if p.AfterSeq < 0 {
 		return nil, &eventloom.ValidationError{Field: "after_seq", Message: "must be a non-negative integer"}
 	}
-	if p.Status != "" && !contains(listStatuses, p.Status) {
+	if p.Status != "" && !slices.Contains(listStatuses, p.Status) {
 		return nil, &eventloom.ValidationError{Field: "status", Message: fmt.Sprintf("must be one of pending, accepted, rejected, deferred, open, got %q", p.Status)}
 	}
 	rows, err := queries.ProposalsList(ctx, db, dbsqlc.ProposalsListParams{SpaceID: p.SpaceID, AfterSeq: p.AfterSeq,
@@ -158,13 +159,4 @@ func Get(ctx context.Context, db pgexec.Executor, space string, seq int64) (*Pro
 		return nil, err
 	}
 	return &p, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -478,3 +478,31 @@ func TestReviewQueue_ListsPendingNotDecided(t *testing.T) {
 	require.Equal(t, []int64{1}, got[0].EvidenceSeqs)
 	require.Equal(t, "Carol said the deploy needs a feature flag", got[0].EvidenceText)
 }
+
+func TestDecide_ConcurrentAcceptsAppendOnce(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	space := "race"
+	b.append(t, space,
+		ev("message", "Eve moved to Lisbon", map[string]any{"role": "user"}),
+		ev("proposal.created", "", proposal("belief_update", []int64{1}, map[string]any{"subject": "Eve", "predicate": "lives in", "object": "Lisbon"})),
+	)
+	const n = 6
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			_, err := b.decider.Decide(ctx, review.DecideParams{SpaceID: space, ProposalSeq: 2, Decision: review.DecisionAccept, Actor: "r"})
+			errs <- err
+		}()
+	}
+	won := 0
+	for i := 0; i < n; i++ {
+		if err := <-errs; err == nil {
+			won++
+		} else {
+			require.ErrorIs(t, err, review.ErrNotPending)
+		}
+	}
+	require.Equal(t, 1, won)
+	require.Equal(t, int64(4), b.head(t, space), "one decision and one fact")
+}
