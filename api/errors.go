@@ -15,6 +15,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/review"
 )
 
 // apiError is an error with its HTTP status and snake_case code.
@@ -91,6 +92,10 @@ func toAPIError(err error) *apiError {
 		return &apiError{status: http.StatusNotFound, code: "entity_not_found", message: err.Error()}
 	case errors.Is(err, eventloom.ErrNotErasable):
 		return &apiError{status: http.StatusConflict, code: "not_erasable", message: err.Error()}
+	case errors.Is(err, review.ErrProposalNotFound):
+		return &apiError{status: http.StatusNotFound, code: "proposal_not_found", message: err.Error(), details: map[string]any{"field": "seq"}}
+	case errors.Is(err, review.ErrNotPending):
+		return &apiError{status: http.StatusConflict, code: "proposal_not_pending", message: err.Error(), details: map[string]any{"field": "seq"}}
 	case errors.Is(err, disclosure.ErrItemNotFound):
 		return &apiError{status: http.StatusNotFound, code: "item_not_found", message: err.Error(), details: map[string]any{"field": "id"}}
 	case errors.Is(err, eventloom.ErrEventNotFound):

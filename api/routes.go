@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/review"
 )
 
 // spacePrefix is where every operation on a space is mounted.
@@ -60,6 +61,12 @@ var spaceRoutes = []spaceRoute{
 	{http.MethodPost, "/handoff", auth.ScopeRead, everyday, (*server).handoff},
 	{http.MethodPost, "/subagents/{id}/cleanup", auth.ScopeWrite, everyday, (*server).cleanupSubagent},
 	{http.MethodPost, "/sessions/{session}/resume", auth.ScopeWrite, everyday, (*server).resume},
+	// Review: reading the queue is part of reviewing, so every review route needs write.
+	{http.MethodGet, "/proposals", auth.ScopeWrite, everyday, (*server).listProposals},
+	{http.MethodGet, "/proposals/{seq}", auth.ScopeWrite, everyday, (*server).getProposal},
+	{http.MethodPost, "/proposals/{seq}/accept", auth.ScopeWrite, everyday, decide(review.DecisionAccept)},
+	{http.MethodPost, "/proposals/{seq}/reject", auth.ScopeWrite, everyday, decide(review.DecisionReject)},
+	{http.MethodPost, "/proposals/{seq}/defer", auth.ScopeWrite, everyday, decide(review.DecisionDefer)},
 }
 
 // capped reports whether the route's response is held to Config.MaxResponseBytes: reads are;

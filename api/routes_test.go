@@ -70,10 +70,14 @@ func TestRouter_EveryRouteThatIsNotAGetNeedsWriteOrAdmin(t *testing.T) {
 
 	routes, ok := h.(chi.Routes)
 	require.True(t, ok, "NewHandler returns the chi router")
-	walked := 0
+	walked, reviewRoutes := 0, 0
 	err := chi.Walk(routes, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
-		if method == http.MethodGet || method == http.MethodHead {
-			return nil
+		declared := api.ScopeFor(method, route)
+		if (method == http.MethodGet || method == http.MethodHead) && declared != auth.ScopeWrite && declared != auth.ScopeAdmin {
+			return nil // a GET declared above read (the review queue) is checked like the rest
+		}
+		if strings.Contains(route, "/proposals") {
+			reviewRoutes++
 		}
 		walked++
 		path := routeParam.ReplaceAllStringFunc(route, func(p string) string {
@@ -105,6 +109,7 @@ func TestRouter_EveryRouteThatIsNotAGetNeedsWriteOrAdmin(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, walked, 10, "the walk reached the routes under /v1/spaces/{space}")
+	require.Equal(t, 5, reviewRoutes, "every review route (list, get, accept, reject, defer) needs write or admin")
 
 	// Paths under /v1/spaces/{space} that are no operation still need a token first.
 	for _, tc := range []struct {
@@ -135,6 +140,9 @@ func TestScopeFor_ReadsTheDeclaredScope(t *testing.T) {
 		{"POST", "/v1/spaces/{space}/subagents/{id}/cleanup", auth.ScopeWrite},
 		{"POST", "/v1/spaces/a/sessions/s%2F1/resume", auth.ScopeWrite},
 		{"GET", "/v1/spaces/a/items/ev:1", auth.ScopeRead},
+		{"GET", "/v1/spaces/a/proposals", auth.ScopeWrite},
+		{"GET", "/v1/spaces/a/proposals/3", auth.ScopeWrite},
+		{"POST", "/v1/spaces/a/proposals/3/accept", auth.ScopeWrite},
 		{"POST", "/v1/spaces/a/nope/events", ""},
 		{"DELETE", "/v1/spaces/a/events", ""},
 		{"GET", "/metrics", ""},

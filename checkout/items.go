@@ -38,6 +38,10 @@ type Labels struct {
 	Attenuated  bool   `json:"attenuated,omitempty"`
 	Superseded  bool   `json:"superseded,omitempty"`
 	Invalidated string `json:"invalidated,omitempty"`
+	// Conflicted: a statement of another authority contradicts this one and a proposal
+	// awaits review (a fact whose review_status is conflicted, or an event a model inferred
+	// the contradicting statement from). docs/projections.md, "Interference".
+	Conflicted bool `json:"conflicted,omitempty"`
 }
 
 // Item is one memory in a packet or a query result.
@@ -101,6 +105,7 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 				Role        string  `db:"role"`
 				Speaker     string  `db:"speaker"`
 				Invalidated *string `db:"invalidated"`
+				Conflicted  bool    `db:"conflicted"`
 			}](row)
 			if err != nil {
 				return struct{}{}, err
@@ -108,6 +113,7 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 			e := r.Event()
 			it := eventItem(e.Seq, e.Type, e.SessionID, e.Content, string(e.Data), e.Hash, words)
 			it.role, it.speaker = r.Role, r.Speaker
+			it.Labels.Conflicted = r.Conflicted
 			it.OccurredAt = &e.OccurredAt
 			if r.Invalidated != nil {
 				it.Labels.Invalidated = *r.Invalidated
@@ -139,8 +145,9 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 				recordedSeq: r.RecordedSeq, closeReason: r.CloseReason}
 			it := &Item{
 				ItemID: "fact:" + f.id, Kind: "fact", boostKind: "fact", fact: &f,
-				Text:   fmt.Sprintf("%s %s %s", f.subject, f.predicate, f.object),
-				Labels: Labels{Authority: r.Authority, ReviewStatus: r.ReviewStatus, Inferred: r.Inferred},
+				Text: fmt.Sprintf("%s %s %s", f.subject, f.predicate, f.object),
+				Labels: Labels{Authority: r.Authority, ReviewStatus: r.ReviewStatus, Inferred: r.Inferred,
+					Conflicted: r.ReviewStatus == "conflicted" && r.Status == "current"},
 			}
 			var ev []Citation
 			if err := json.Unmarshal([]byte(r.Evidence), &ev); err != nil {

@@ -248,6 +248,9 @@ func renderLine(ref int, it *Item) string {
 	if it.Labels.Stale {
 		tags = append(tags, "stale")
 	}
+	if it.Labels.Conflicted {
+		tags = append(tags, "conflicted")
+	}
 	for _, c := range it.Citations {
 		tag := fmt.Sprintf("seq %d #%s", c.Seq, c.Hash.String()[:8])
 		if c.Start != nil {
@@ -263,7 +266,8 @@ func renderLine(ref int, it *Item) string {
 }
 
 // warnings surfaces what memory has moved on from among the packed items: superseded and
-// invalidated versions and events, and the older versions a packed current fact replaced.
+// invalidated versions and events, the older versions a packed current fact replaced, and
+// items in conflict with a statement of another authority (awaiting review).
 func warnings(rk *ranking, used map[string]bool) []Warning {
 	var out []Warning
 	for _, prev := range rk.previous {
@@ -280,6 +284,10 @@ func warnings(rk *ranking, used map[string]bool) []Warning {
 			out = append(out, Warning{Code: "invalidated", ItemID: id, Citations: it.Citations, Message: fmt.Sprintf("%q was marked invalid: %s", clip(it.Text), it.Labels.Invalidated)})
 		case it.Labels.Superseded:
 			out = append(out, Warning{Code: "superseded", ItemID: id, Citations: it.Citations, Message: fmt.Sprintf("%q has been superseded by a newer version", clip(it.Text))})
+		}
+		if it.Labels.Conflicted {
+			out = append(out, Warning{Code: "conflicted", ItemID: id, Citations: it.Citations,
+				Message: fmt.Sprintf("%q is contradicted by a statement of another authority; a proposal awaits review (zaxy review list)", clip(it.Text))})
 		}
 	}
 	slices.SortFunc(out, func(a, b Warning) int {

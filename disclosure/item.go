@@ -46,7 +46,8 @@ type ItemView struct {
 	ID   string `json:"id"`
 	Kind string `json:"kind"`
 	// Labels of the item itself: "invalidated", "superseded", "retracted", "inferred",
-	// "not_projected" (an event the projections have not reached yet).
+	// "conflicted" (a fact contested by an open proposal), "not_projected" (an event the
+	// projections have not reached yet).
 	Labels []string    `json:"labels"`
 	Event  *EventItem  `json:"event,omitempty"`
 	Fact   *FactItem   `json:"fact,omitempty"`
@@ -387,6 +388,9 @@ func factLabels(f *graph.Fact) []string {
 	if f.Inferred {
 		l = append(l, LabelInferred)
 	}
+	if f.Status == "current" && f.ReviewStatus == LabelConflicted {
+		l = append(l, LabelConflicted)
+	}
 	return l
 }
 
@@ -397,6 +401,9 @@ func renderFact(f *graph.Fact, cites citations) string {
 		f.Status, cites.add(f.RecordedSeq, f.RecordedHash))
 	if f.Inferred {
 		b.WriteString(" [inferred]")
+	}
+	if f.Status == "current" && f.ReviewStatus == LabelConflicted {
+		b.WriteString(" [conflicted]")
 	}
 	return b.String()
 }

@@ -48,6 +48,8 @@ const (
 	LabelRetracted    = "retracted"
 	LabelInferred     = "inferred"
 	LabelNotProjected = "not_projected"
+	// LabelConflicted marks a current fact contested by an open proposal (interference).
+	LabelConflicted = "conflicted"
 )
 
 // Rendering limits.

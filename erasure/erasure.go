@@ -38,6 +38,9 @@ type Result struct {
 	eventloom.Erasure
 	// InferencesDeleted counts the model inferences read from the event that were deleted.
 	InferencesDeleted int64 `json:"inferences_deleted"`
+	// DerivedErased are the erasures of the proposals interference detection derived from the
+	// event (a proposal.created whose data.inference names it repeats what the model read).
+	DerivedErased []eventloom.Erasure `json:"derived_erased,omitempty"`
 	// LatentModelDropped is true when the space's latent model was dropped (the latent_space
 	// job builds a new one from the purged text).
 	LatentModelDropped bool `json:"latent_model_dropped"`
@@ -68,6 +71,18 @@ func (s *Service) Erase(ctx context.Context, p *eventloom.EraseParams) (*Result,
 		}
 		res.Erasure = *e
 		q := dbsqlc.New()
+		derived, err := q.DerivedProposals(ctx, tx, dbsqlc.DerivedProposalsParams{SpaceID: p.SpaceID, Seq: p.Seq})
+		if err != nil {
+			return fmt.Errorf("find derived proposals: %w", err)
+		}
+		for _, seq := range derived {
+			d, err := s.store.EraseTx(ctx, tx, &eventloom.EraseParams{SpaceID: p.SpaceID, Seq: seq, Actor: p.Actor,
+				Reason: fmt.Sprintf("derived from erased event %d", p.Seq)})
+			if err != nil {
+				return fmt.Errorf("erase derived proposal %d: %w", seq, err)
+			}
+			res.DerivedErased = append(res.DerivedErased, *d)
+		}
 		res.InferencesDeleted, err = q.InferencesDelete(ctx, tx, dbsqlc.InferencesDeleteParams{SpaceID: p.SpaceID, Seq: p.Seq})
 		if err != nil {
 			return fmt.Errorf("delete inferences: %w", err)

@@ -475,3 +475,41 @@ func TestErase_ZeroesTheIdempotencyDigestOfTheErasedRequest(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, v.OK, v.Reason)
 }
+
+func TestErase_ErasesTheProposalsInterferenceDerivedFromTheEvent(t *testing.T) {
+	ctx := context.Background()
+	b := setup(t)
+	const space = "erase-derived"
+	user := json.RawMessage(`{"role":"user"}`)
+	b.append(t, space,
+		eventloom.NewEvent{Type: "fact.asserted", Data: json.RawMessage(`{"subject":"Ada","predicate":"appears_in","value":"slides"}`)},
+		eventloom.NewEvent{Type: "message", Content: "Ada wrote it down in her notebook", Data: user},
+		eventloom.NewEvent{Type: "message", Content: "Bob reviewed the migration", Data: user},
+	)
+	b.derive(t, space) // fakeLLM: "Ada appears_in notes" contradicts the fact: a proposal (seq 4)
+	var typ string
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT type FROM events WHERE space_id = $1 AND seq = 4`, space).Scan(&typ))
+	require.Equal(t, "proposal.created", typ)
+	_, err := b.proj.ProjectSpace(ctx, space)
+	require.NoError(t, err)
+	var review string
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT review_status FROM facts WHERE space_id = $1`, space).Scan(&review))
+	require.Equal(t, "conflicted", review)
+
+	res, err := b.svc.Erase(ctx, &eventloom.EraseParams{SpaceID: space, Seq: 2, Reason: "user request", Actor: "admin:test"})
+	require.NoError(t, err)
+	require.Len(t, res.DerivedErased, 1)
+	require.Equal(t, int64(4), res.DerivedErased[0].Seq)
+
+	var erasedBy *int64
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT erased_by_seq FROM events WHERE space_id = $1 AND seq = 4`, space).Scan(&erasedBy))
+	require.NotNil(t, erasedBy, "the proposal repeating what the model read is erased with the event")
+	var proposals int
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM proposals WHERE space_id = $1`, space).Scan(&proposals))
+	require.Zero(t, proposals)
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT review_status FROM facts WHERE space_id = $1`, space).Scan(&review))
+	require.Equal(t, "unreviewed", review, "no open proposal contests the fact any more")
+	v, err := b.store.VerifyWith(ctx, space, eventloom.MethodGo)
+	require.NoError(t, err)
+	require.True(t, v.OK)
+}

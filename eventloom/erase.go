@@ -126,3 +126,10 @@ func LockErasureShared(ctx context.Context, tx pgx.Tx, space string) error {
 func ErasedSince(ctx context.Context, db pgexec.Executor, space string, seq int64) (bool, error) {
 	return dbsqlc.New().ErasedSince(ctx, db, dbsqlc.ErasedSinceParams{SpaceID: space, AfterSeq: seq})
 }
+
+// LockChain takes space's chain lock in tx until tx ends: the lock every append to the space
+// takes. A writer that decides what to append from what the log holds (the review service
+// deciding a proposal) takes it before it reads, so no other append commits in between.
+func LockChain(ctx context.Context, tx pgx.Tx, space string) error {
+	return dbsqlc.New().ChainLock(ctx, tx, space)
+}

@@ -198,7 +198,7 @@ func InferredFacts(ctx context.Context, q Querier, space, entity string, limit i
 	out := make([]InferredFact, len(rows))
 	for i, r := range rows {
 		out[i] = InferredFact{Subject: r.Subject, Predicate: r.Predicate, Object: r.Object, Confidence: r.Confidence,
-			Model: r.Model, Authority: "inferred", ReviewStatus: "unreviewed", Inferred: true,
+			Model: r.Model, Authority: "inferred", ReviewStatus: r.ReviewStatus, Inferred: true,
 			Evidence: []Evidence{{Seq: r.Seq, Hash: r.Hash}}}
 	}
 	return out, nil

@@ -64,7 +64,7 @@ func request(ctx context.Context, t *tool, schema *jsonschema.Schema, raw json.R
 	}
 	path := "/v1/spaces/" + space + t.route
 	for param, arg := range t.pathArgs {
-		v, err := take(args, arg)
+		v, err := takePath(args, arg)
 		if err != nil {
 			return nil, err
 		}
@@ -127,6 +127,17 @@ func take(args map[string]json.RawMessage, name string) (string, error) {
 		return "", &eventloom.ValidationError{Field: name, Message: "must be a string"}
 	}
 	return s, nil
+}
+
+// takePath is take for an argument that fills a path parameter: it may also be an integer (a
+// proposal's seq), which travels as its decimal.
+func takePath(args map[string]json.RawMessage, name string) (string, error) {
+	var n int64
+	if raw, ok := args[name]; ok && json.Unmarshal(raw, &n) == nil {
+		delete(args, name)
+		return strconv.FormatInt(n, 10), nil
+	}
+	return take(args, name)
 }
 
 // eventBody is the one event a call of an event tool appends: its type, the envelope

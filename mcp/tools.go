@@ -148,7 +148,36 @@ type (
 		idempotencyArg
 	}
 	capabilitiesInput struct{}
+	reviewListInput   struct {
+		spaceArg
+		api.ProposalsQuery
+	}
+	reviewGetInput struct {
+		spaceArg
+		ProposalSeq int64 `json:"proposal_seq"`
+	}
+	reviewDecideInput struct {
+		spaceArg
+		ProposalSeq int64 `json:"proposal_seq"`
+		api.DecisionBody
+	}
 )
+
+// reviewDecideTool is the tool that appends one kind of decision about a proposal.
+func reviewDecideTool(decision, title, effect string) *tool {
+	return &tool{
+		name: "memory_review_" + decision, title: title,
+		description: effect + " Name the proposal by proposal_seq (memory_review_list). A proposal already " +
+			"accepted or rejected answers 409 proposal_not_pending, an unknown one 404; neither appends anything.",
+		method: http.MethodPost, route: "/proposals/{seq}/" + decision, pathArgs: map[string]string{"seq": "proposal_seq"},
+		input: reflect.TypeFor[reviewDecideInput](), required: []string{"space", "proposal_seq"},
+		docs: map[string]string{
+			"proposal_seq": "The seq of the proposal.created event.",
+			"actor":        "Who decides (the decision event's actor); default reviewer.",
+			"reason":       "Why, recorded in the decision event.",
+		},
+	}
+}
 
 // tools are every tool, core ones first, in the order they are listed.
 var tools = []*tool{
@@ -345,4 +374,28 @@ var tools = []*tool{
 		input: reflect.TypeFor[resumeInput](), required: []string{"space", "session_id"},
 		docs: map[string]string{"session_id": "The session being resumed."},
 	},
+	{
+		name: "memory_review_list", title: "Proposals awaiting review",
+		description: "Proposed changes to memory (belief updates, skills, consolidations) with their cited evidence, " +
+			"confidence and status, in seq order. Interference detection proposes here when a model's statement " +
+			"contradicts an asserted fact. Decide them with memory_review_accept, _reject or _defer.",
+		method: http.MethodGet, route: "/proposals", input: reflect.TypeFor[reviewListInput](),
+		required: []string{"space"}, readOnly: true,
+		docs: map[string]string{
+			"status":    "pending, accepted, rejected, deferred, or open (pending and deferred); default all.",
+			"after_seq": "The cursor: only proposals after it (a page's next_after_seq).",
+			"limit":     "Page size, 1–1000 (default 100).",
+		},
+	},
+	{
+		name: "memory_review_get", title: "One proposal",
+		description: "One proposal by proposal_seq, with its status, cited evidence, confidence and the last decision.",
+		method:      http.MethodGet, route: "/proposals/{seq}", pathArgs: map[string]string{"seq": "proposal_seq"},
+		input: reflect.TypeFor[reviewGetInput](), required: []string{"space", "proposal_seq"}, readOnly: true,
+		docs: map[string]string{"proposal_seq": "The seq of the proposal.created event."},
+	},
+	reviewDecideTool("accept", "Accept a proposal",
+		"Accept a proposal: appends proposal.accepted and, for a belief_update, the fact.asserted it proposes, citing the proposal and its evidence."),
+	reviewDecideTool("reject", "Reject a proposal", "Reject a proposal: appends proposal.rejected; no fact changes."),
+	reviewDecideTool("defer", "Defer a proposal", "Defer a proposal: appends proposal.deferred; it stays open."),
 }

@@ -44,6 +44,13 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 		ev("memory.invalidated", "s1", "", `{"target_seq":4,"reason":"flaky runner, not a real failure"}`, nil),
 	}})
 	require.NoError(t, err)
+	// One proposal awaiting review and one already rejected: only the first is in the queue.
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "demo", Events: []eventloom.NewEvent{
+		ev("proposal.created", "", "", `{"kind":"belief_update","evidence":[2,5],"confidence":0.6,"fact":{"subject":"Alice","predicate":"works at","object":"Initech"}}`, nil),
+		ev("proposal.created", "", "", `{"kind":"skill","evidence":[4]}`, nil),
+		ev("proposal.rejected", "", "", `{"proposal_seq":8,"reason":"one flaky run is no skill"}`, nil),
+	}})
+	require.NoError(t, err)
 	proj, err := projection.New(ctx, pool, projection.Config{})
 	require.NoError(t, err)
 	_, err = proj.ProjectSpace(ctx, "demo")
@@ -81,6 +88,10 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 	require.Equal(t, "Acme", results[1][0][0], "on 1 March 2024 Alice worked at Acme")
 	require.Len(t, results[2], 2, "two versions of works at")
 	require.Equal(t, "flaky runner, not a real failure", results[8][0][3])
+	require.Len(t, results[13], 1, "the rejected proposal is not in the review queue")
+	require.EqualValues(t, 7, results[13][0][0])
+	require.Equal(t, "Alice works at Initech", results[13][0][5])
+	require.Equal(t, "Ask Alice and @bob about the billing outage in docs/billing.md\nThanks Alice, the billing outage is fixed.", results[13][0][8])
 
 	// The analyst sees the views and nothing else.
 	for _, q := range []string{`SELECT count(*) FROM events`, `SELECT count(*) FROM facts`, `SELECT count(*) FROM river_job`} {

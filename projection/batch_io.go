@@ -58,6 +58,11 @@ func (s *batchState) load(ctx context.Context, tx pgx.Tx, fxs []effects) error {
 			}
 		}
 	}
+	contested, err := s.loadProposals(ctx, tx, fxs)
+	if err != nil {
+		return err
+	}
+	targetIDs = append(targetIDs, contested...)
 	keyList := make([]string, 0, len(keys))
 	for k := range keys {
 		keyList = append(keyList, k)
@@ -124,7 +129,7 @@ func (s *batchState) loadFacts(ctx context.Context, tx pgx.Tx, subjects, predica
 		f := &factRow{FactID: r.FactID, SubjectID: r.SubjectID, Predicate: r.Predicate, ObjectID: r.ObjectID,
 			Version: r.Version, ValidFrom: r.ValidFrom.UTC(), ValidTo: r.ValidTo, RecordedSeq: r.RecordedSeq,
 			RecordedHash: r.RecordedHash, ClosedSeq: r.ClosedSeq, Status: r.Status, SupersededBy: r.SupersededBy,
-			Authority: r.Authority, Inferred: r.Inferred, CloseReason: r.CloseReason, stored: true}
+			Authority: r.Authority, Inferred: r.Inferred, CloseReason: r.CloseReason, ReviewStatus: r.ReviewStatus, stored: true}
 		if r.Value != nil {
 			v, err := canonicalJSON(json.RawMessage(*r.Value))
 			if err != nil {
@@ -159,6 +164,7 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 	b := &pgx.Batch{}
 	s.queueEntities(b)
 	s.queueFacts(b)
+	s.queueProposals(b)
 	if age {
 		s.queueAge(b)
 	}
@@ -233,12 +239,13 @@ func (s *batchState) queueFacts(b *pgx.Batch) {
 		n := len(changed)
 		ids, statuses, evidence := make([]string, n), make([]string, n), make([]string, n)
 		validTo, closed := make([]*time.Time, n), make([]*int64, n)
-		superseded, reasons := make([]*string, n), make([]*string, n)
+		superseded, reasons, reviews := make([]*string, n), make([]*string, n), make([]string, n)
 		for i, f := range changed {
 			ids[i], statuses[i], evidence[i] = f.FactID, f.Status, evidenceJSON(f.Evidence)
 			validTo[i], closed[i], superseded[i], reasons[i] = f.ValidTo, f.ClosedSeq, f.SupersededBy, f.CloseReason
+			reviews[i] = f.ReviewStatus
 		}
-		b.Queue(qFactsClose, s.space, ids, validTo, closed, statuses, superseded, evidence, reasons)
+		b.Queue(qFactsClose, s.space, ids, validTo, closed, statuses, superseded, evidence, reasons, reviews)
 	}
 	if len(s.newFacts) == 0 {
 		return
@@ -252,8 +259,9 @@ func (s *batchState) queueFacts(b *pgx.Batch) {
 	hashes := make([][]byte, n)
 	statuses, superseded, authority := make([]string, n), make([]*string, n), make([]string, n)
 	inferred, confidence := make([]bool, n), make([]*float64, n)
-	evidence, reasons := make([]string, n), make([]*string, n)
+	evidence, reasons, reviews := make([]string, n), make([]*string, n), make([]string, n)
 	for i, f := range s.newFacts {
+		reviews[i] = f.ReviewStatus
 		ids[i], subjects[i], predicates[i], objects[i] = f.FactID, f.SubjectID, f.Predicate, f.ObjectID
 		if f.Value != nil {
 			v := string(f.Value)
@@ -264,7 +272,7 @@ func (s *batchState) queueFacts(b *pgx.Batch) {
 		inferred[i], confidence[i], evidence[i], reasons[i] = f.Inferred, f.Confidence, evidenceJSON(f.Evidence), f.CloseReason
 	}
 	b.Queue(qFactsInsert, s.space, ids, subjects, predicates, objects, values, versions,
-		from, to, seqs, hashes, closed, statuses, superseded, authority, inferred, confidence, evidence, reasons)
+		from, to, seqs, hashes, closed, statuses, superseded, authority, inferred, confidence, evidence, reasons, reviews)
 }
 
 func evidenceJSON(ev []evidenceRef) string {

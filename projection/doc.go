@@ -5,6 +5,8 @@
 // with many workers, retries and crashes. Everything here can be discarded and rebuilt from
 // the log with the same result (Rebuild, Checksum).
 //
-// It never writes to the log and never calls a model inside a projection transaction except
-// through the optional, cached LLM extractor.
+// The projector never writes to the log and never calls a model inside a projection
+// transaction except through the optional, cached LLM extractor. The Inferrer, which runs
+// outside projection transactions, appends one kind of event: the proposal.created that puts
+// an inferred statement contradicting an asserted fact up for review (review.Interference).
 package projection

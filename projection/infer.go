@@ -11,23 +11,28 @@ import (
 	"github.com/zaxy/zaxy/extract"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
+	"github.com/zaxy/zaxy/review"
 )
 
 // Inferrer runs the optional LLM-assisted extractor over projected message and
 // document.chunk events and stores what it proposes as inferred statements (table
 // inferences, view inferred_facts). It is off unless configured. The model is called outside
-// any transaction; its output never touches the asserted fact graph.
+// any transaction; its output never touches the asserted fact graph. A statement that
+// contradicts a current asserted fact is put up for review instead (review.Interference: a
+// proposal.created event appended in the transaction that stores the inference).
 type Inferrer struct {
 	db        pgexec.Executor
+	store     *eventloom.Store
 	llm       extract.LLMExtractor
 	model     string
 	batchSize int
 }
 
 // NewInferrer returns an Inferrer recording llm's output under model (e.g. "gpt-4o-mini@1")
-// through db (a pool, or a connection or transaction).
+// through db (a pool, or a connection or transaction). The proposals interference detection
+// appends go through a store without outbox: the projection sweep projects them.
 func NewInferrer(db pgexec.Executor, llm extract.LLMExtractor, model string) *Inferrer {
-	return &Inferrer{db: db, llm: llm, model: model, batchSize: 16}
+	return &Inferrer{db: db, store: eventloom.NewStore(db, nil, nil), llm: llm, model: model, batchSize: 16}
 }
 
 // PendingSpaces returns up to limit spaces with projected messages or document chunks this
@@ -70,8 +75,10 @@ func (in *Inferrer) InferSpace(ctx context.Context, space string) (int, error) {
 				return total, fmt.Errorf("infer space %q seq %d with %s: %w", space, p.Seq, in.model, err)
 			}
 			stored := make([]storedTriple, 0, len(triples))
+			stmts := make([]review.Statement, 0, len(triples))
 			for _, t := range triples {
 				stored = append(stored, storedTriple{Subject: t.Subject, Predicate: t.Predicate, Object: t.Object, Confidence: t.Confidence})
+				stmts = append(stmts, review.Statement{Subject: t.Subject, Predicate: t.Predicate, Object: t.Object, Confidence: t.Confidence})
 			}
 			b, err := json.Marshal(stored)
 			if err != nil {
@@ -83,7 +90,12 @@ func (in *Inferrer) InferSpace(ctx context.Context, space string) (int, error) {
 				if err := eventloom.LockErasureShared(ctx, tx, space); err != nil {
 					return err
 				}
-				return queries.InferInsert(ctx, tx, dbsqlc.InferInsertParams{SpaceID: space, Seq: p.Seq, Model: in.model, Hash: p.Hash, Triples: b})
+				n, err := queries.InferInsert(ctx, tx, dbsqlc.InferInsertParams{SpaceID: space, Seq: p.Seq, Model: in.model, Hash: p.Hash, Triples: b})
+				if err != nil || n == 0 {
+					return err // erased meanwhile, or stored by another worker
+				}
+				_, err = review.Interference(ctx, tx, in.store, space, p.Seq, in.model, stmts)
+				return err
 			}); err != nil {
 				return total, fmt.Errorf("infer space %q: store: %w", space, err)
 			}

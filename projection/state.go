@@ -55,6 +55,7 @@ type factRow struct {
 	Confidence   *float64
 	Evidence     []evidenceRef
 	CloseReason  *string
+	ReviewStatus string
 	stored       bool
 	dirty        bool
 }
@@ -103,6 +104,8 @@ type batchState struct {
 	invalidated []invalidationRow
 	items       []itemRow
 	newFacts    []*factRow
+	proposals   map[int64]*proposalRow // by seq
+	hashes      map[int64][]byte       // of the events new proposals cite, by seq
 }
 
 func newBatchState(space string) *batchState {
@@ -113,6 +116,8 @@ func newBatchState(space string) *batchState {
 		facts:      map[string]*factRow{},
 		current:    map[pairKey]*factRow{},
 		maxVersion: map[pairKey]int32{},
+		proposals:  map[int64]*proposalRow{},
+		hashes:     map[int64][]byte{},
 	}
 }
 
@@ -169,6 +174,12 @@ func (s *batchState) apply(e *eventloom.Event, fx *effects) {
 	for i := range fx.Invalidations {
 		s.invalidate(e, &fx.Invalidations[i])
 	}
+	if fx.Proposal != nil {
+		s.propose(e, fx.Proposal)
+	}
+	if fx.Decision != nil {
+		s.decide(e, fx.Decision)
+	}
 	if fx.Text != "" {
 		s.items = append(s.items, itemRow{
 			ItemID: memoryitem.EventID(e.Seq), Kind: "event", Seq: e.Seq, EventType: e.Type,
@@ -191,6 +202,9 @@ func (s *batchState) assert(e *eventloom.Event, n int, a *factAssert) {
 			// The same value again: more evidence for the current version, nothing closed.
 			cur.Evidence = append(cur.Evidence, ev)
 			cur.dirty = true
+			if a.ProposalSeq != nil {
+				s.citeProposal(e, cur, *a.ProposalSeq)
+			}
 			return
 		}
 	}
@@ -199,7 +213,10 @@ func (s *batchState) assert(e *eventloom.Event, n int, a *factAssert) {
 		Predicate: a.Predicate, ObjectID: objectID, Value: a.Value, Version: s.maxVersion[key] + 1,
 		ValidFrom: a.ValidFrom.UTC(), ValidTo: a.ValidTo, RecordedSeq: e.Seq, RecordedHash: e.Hash,
 		Status: "current", Authority: a.Authority, Inferred: a.Authority == AuthorityInferred,
-		Confidence: a.Confidence, Evidence: []evidenceRef{ev}, dirty: true,
+		Confidence: a.Confidence, Evidence: []evidenceRef{ev}, ReviewStatus: ReviewUnreviewed, dirty: true,
+	}
+	if a.ProposalSeq != nil {
+		s.citeProposal(e, row, *a.ProposalSeq)
 	}
 	if row.ValidTo != nil {
 		t := row.ValidTo.UTC()

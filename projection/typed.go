@@ -45,6 +45,8 @@ type factAssert struct {
 	ValidTo    *time.Time
 	Confidence *float64
 	Authority  string
+	// ProposalSeq is set when the fact is asserted by accepting the proposal at that seq.
+	ProposalSeq *int64
 }
 
 // factRetract closes the current version of (subject, predicate), optionally only when it
@@ -74,6 +76,9 @@ type effects struct {
 	Asserts       []factAssert
 	Retracts      []factRetract
 	Invalidations []invalidation
+	// Proposal is a proposal.created event's proposal; Decision a decision about one.
+	Proposal *proposalEffect
+	Decision *decisionEffect
 }
 
 // extractEvent derives an event's effects. It is deterministic: the same event always gives
@@ -93,12 +98,13 @@ func extractEvent(e *eventloom.Event) (effects, error) {
 			return fx, err
 		}
 		a := factAssert{
-			Subject:    named(d.Subject, "entity"),
-			Predicate:  normalizePredicate(d.Predicate),
-			ValidFrom:  e.OccurredAt,
-			ValidTo:    d.ValidTo,
-			Confidence: d.Confidence,
-			Authority:  AuthorityAsserted,
+			Subject:     named(d.Subject, "entity"),
+			Predicate:   normalizePredicate(d.Predicate),
+			ValidFrom:   e.OccurredAt,
+			ValidTo:     d.ValidTo,
+			Confidence:  d.Confidence,
+			Authority:   AuthorityAsserted,
+			ProposalSeq: d.ProposalSeq,
 		}
 		if d.ValidFrom != nil {
 			a.ValidFrom = d.ValidFrom.UTC()
@@ -115,6 +121,8 @@ func extractEvent(e *eventloom.Event) (effects, error) {
 		}
 		fx.Asserts = append(fx.Asserts, a)
 		// The fact version is a memory item of its own; the event adds only its free text.
+	case vocab.TypeProposalCreated, vocab.TypeProposalAccepted, vocab.TypeProposalRejected, vocab.TypeProposalDeferred:
+		return proposalEffects(e)
 	case vocab.TypeFactRetracted:
 		d, err := vocab.Decode[vocab.FactRetracted](e.Data)
 		if err != nil {

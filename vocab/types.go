@@ -25,6 +25,9 @@ type FactAsserted struct {
 	ValidFrom  *time.Time      `json:"valid_from,omitempty"`
 	ValidTo    *time.Time      `json:"valid_to,omitempty"`
 	Confidence *float64        `json:"confidence,omitempty"`
+	// ProposalSeq, set when the fact is asserted by accepting a belief_update proposal, is the
+	// proposal.created event's seq: the fact then cites the proposal and its evidence.
+	ProposalSeq *int64 `json:"proposal_seq,omitempty"`
 }
 
 // FactRetracted is the data of a "fact.retracted" event. Object or Value, when given, limit
@@ -112,6 +115,45 @@ type FeedbackRecorded struct {
 type RedactionConfigured struct {
 	// Mode is "on" (the default of every space) or "off".
 	Mode string `json:"mode"`
+	// Reason says why, optional.
+	Reason string `json:"reason,omitempty"`
+}
+
+// ProposalCreated is the data of a "proposal.created" event: a change to memory put up for
+// review (docs/projections.md, "Proposals and review").
+type ProposalCreated struct {
+	// Kind is belief_update, skill or consolidation.
+	Kind string `json:"kind"`
+	// Evidence are the seqs of the earlier events the proposal rests on (at least one).
+	Evidence []int64 `json:"evidence"`
+	// Confidence, between 0 and 1, is how sure the proposer is; optional.
+	Confidence *float64 `json:"confidence,omitempty"`
+	// Fact is the fact a belief_update proposes (required for it, refused for the others),
+	// shaped as fact.asserted data.
+	Fact *FactAsserted `json:"fact,omitempty"`
+	// Contradicts, optional, is the id of the current fact the proposal would replace: set by
+	// interference detection, it labels that fact conflicted until the proposal is decided.
+	Contradicts string `json:"contradicts,omitempty"`
+	// Inference, set by interference detection, names the inferred statement the proposal
+	// comes from, so the statement's review_status follows the proposal.
+	Inference *InferenceRef `json:"inference,omitempty"`
+	// Rationale says why, optional.
+	Rationale string `json:"rationale,omitempty"`
+}
+
+// InferenceRef names one inferred statement: the event it was inferred from, the model and
+// its position in the model's answer (the view inferred_facts' seq, model and ordinal).
+type InferenceRef struct {
+	Seq     int64  `json:"seq"`
+	Model   string `json:"model"`
+	Ordinal int    `json:"ordinal"`
+}
+
+// ProposalDecided is the data of "proposal.accepted", "proposal.rejected" and
+// "proposal.deferred": the decision about one proposal. Who decided is the event's actor.
+type ProposalDecided struct {
+	// ProposalSeq is the seq of the proposal.created event decided.
+	ProposalSeq int64 `json:"proposal_seq"`
 	// Reason says why, optional.
 	Reason string `json:"reason,omitempty"`
 }

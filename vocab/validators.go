@@ -27,6 +27,10 @@ var validators = map[string]func(o *object, content string) *FieldError{
 	TypeDocumentChunk:       validateDocumentChunk,
 	TypeFeedbackRecorded:    validateFeedbackRecorded,
 	TypeRedactionConfigured: validateRedactionConfigured,
+	TypeProposalCreated:     validateProposalCreated,
+	TypeProposalAccepted:    validateProposalDecided,
+	TypeProposalRejected:    validateProposalDecided,
+	TypeProposalDeferred:    validateProposalDecided,
 }
 
 // first returns the first non-nil error.
@@ -72,15 +76,104 @@ func validateFactAsserted(o *object, _ string) *FieldError {
 		return fe
 	}
 	if from != nil && to != nil && !to.After(*from) {
-		return fieldErr("data.valid_to", "must be after data.valid_from")
+		return fieldErr(o.path("valid_to"), "must be after %s", o.path("valid_from"))
 	}
+	if fe := o.confidence(); fe != nil {
+		return fe
+	}
+	_, _, fe = o.integer("proposal_seq", false, 1)
+	return fe
+}
+
+// confidence checks an optional data.confidence between 0 and 1.
+func (o *object) confidence() *FieldError {
 	if r, ok := o.raw("confidence"); ok {
 		var c float64
 		if err := json.Unmarshal(r, &c); err != nil || c < 0 || c > 1 {
-			return fieldErr("data.confidence", "must be a number between 0 and 1")
+			return fieldErr(o.path("confidence"), "must be a number between 0 and 1")
 		}
 	}
 	return nil
+}
+
+// seqList checks a required, non-empty array of positive integers.
+func (o *object) seqList(name string) *FieldError {
+	r, ok := o.raw(name)
+	if !ok {
+		return fieldErr(o.path(name), "is required")
+	}
+	var seqs []json.RawMessage
+	if err := json.Unmarshal(r, &seqs); err != nil {
+		return fieldErr(o.path(name), "must be an array of positive integers")
+	}
+	if len(seqs) == 0 {
+		return fieldErr(o.path(name), "must not be empty")
+	}
+	for i, s := range seqs {
+		if _, fe := parseInt(fmt.Sprintf("%s[%d]", o.path(name), i), s, 1); fe != nil {
+			return fe
+		}
+	}
+	return nil
+}
+
+// nested returns the object field name as an object of its own, or nil when it is absent.
+func (o *object) nested(name string) (*object, *FieldError) {
+	r, ok := o.raw(name)
+	if !ok {
+		return nil, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(r, &m); err != nil || m == nil {
+		return nil, fieldErr(o.path(name), "must be a JSON object")
+	}
+	return &object{m: m, prefix: o.prefix + name + "."}, nil
+}
+
+func validateProposalCreated(o *object, content string) *FieldError {
+	kind, fe := o.enum("kind", required, ProposalKinds)
+	if fe != nil {
+		return fe
+	}
+	if fe := first(o.seqList("evidence"), o.confidence()); fe != nil {
+		return fe
+	}
+	fact, fe := o.nested("fact")
+	if fe != nil {
+		return fe
+	}
+	switch {
+	case kind == ProposalBeliefUpdate && fact == nil:
+		return fieldErr(o.path("fact"), "is required for a belief_update: the fact it proposes, shaped as fact.asserted data")
+	case kind != ProposalBeliefUpdate && fact != nil:
+		return fieldErr(o.path("fact"), "is only allowed for a belief_update")
+	case fact != nil:
+		if fe := validateFactAsserted(fact, content); fe != nil {
+			return fe
+		}
+		if _, ok := fact.raw("proposal_seq"); ok {
+			return fieldErr(fact.path("proposal_seq"), "is set when the proposal is accepted, not in the proposal")
+		}
+	}
+	_, e1 := o.str("contradicts", nonBlank, maxNameLen)
+	_, e2 := o.str("rationale", optional, 0)
+	if fe := first(e1, e2); fe != nil {
+		return fe
+	}
+	inf, fe := o.nested("inference")
+	if fe != nil || inf == nil {
+		return fe
+	}
+	_, _, e1 = inf.integer("seq", true, 1)
+	_, e2 = inf.str("model", required, maxNameLen)
+	_, _, e3 := inf.integer("ordinal", true, 1)
+	return first(e1, e2, e3)
+}
+
+func validateProposalDecided(o *object, _ string) *FieldError {
+	_, _, e1 := o.integer("proposal_seq", true, 1)
+	_, e2 := o.str("reason", optional, 0)
+	return first(e1, e2)
 }
 
 func validateFactRetracted(o *object, _ string) *FieldError {

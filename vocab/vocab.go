@@ -32,6 +32,13 @@ const (
 	TypeFeedbackRecorded  = "feedback.recorded"
 	// TypeRedactionConfigured switches a space's redaction on or off (only with admin rights).
 	TypeRedactionConfigured = "redaction.configured"
+	// TypeProposalCreated proposes a change to memory for review (docs/projections.md,
+	// "Proposals and review").
+	TypeProposalCreated = "proposal.created"
+	// TypeProposalAccepted, TypeProposalRejected and TypeProposalDeferred decide a proposal.
+	TypeProposalAccepted = "proposal.accepted"
+	TypeProposalRejected = "proposal.rejected"
+	TypeProposalDeferred = "proposal.deferred"
 )
 
 // Allowed values of enumerated fields.
@@ -41,6 +48,18 @@ var (
 	ToolOutcomes   = []string{"success", "failure"}
 	FeedbackSignal = []string{"helpful", "unhelpful", "wrong", "outdated"}
 	RedactionModes = []string{RedactionOn, RedactionOff}
+	ProposalKinds  = []string{ProposalBeliefUpdate, ProposalSkill, ProposalConsolidation}
+)
+
+// Kinds of proposal (proposal.created data.kind).
+const (
+	// ProposalBeliefUpdate proposes a fact (data.fact); accepting it asserts the fact.
+	ProposalBeliefUpdate = "belief_update"
+	// ProposalSkill proposes a reusable procedure; accepting it records the decision only.
+	ProposalSkill = "skill"
+	// ProposalConsolidation proposes merging or summarizing memories; accepting it records
+	// the decision only.
+	ProposalConsolidation = "consolidation"
 )
 
 // Redaction modes of a space (redaction.configured data.mode).
@@ -119,7 +138,15 @@ func dataFields(data json.RawMessage) (map[string]json.RawMessage, error) {
 }
 
 // object reads the fields of data for validation, naming each field it complains about.
-type object struct{ m map[string]json.RawMessage }
+type object struct {
+	m map[string]json.RawMessage
+	// prefix is the path of a nested object ("fact." for data.fact), "" for data itself.
+	prefix string
+}
+
+// path is the full name of one of the object's fields, e.g. "data.subject" or
+// "data.fact.subject".
+func (o *object) path(name string) string { return "data." + o.prefix + name }
 
 // raw returns a field's JSON; a JSON null counts as absent.
 func (o *object) raw(name string) (json.RawMessage, bool) {
@@ -147,19 +174,19 @@ func (o *object) str(name string, p presence, maxLen int) (string, *FieldError) 
 	r, ok := o.raw(name)
 	if !ok {
 		if p == required {
-			return "", fieldErr("data."+name, "is required")
+			return "", fieldErr(o.path(name), "is required")
 		}
 		return "", nil
 	}
 	var s string
 	if err := json.Unmarshal(r, &s); err != nil {
-		return "", fieldErr("data."+name, "must be a string")
+		return "", fieldErr(o.path(name), "must be a string")
 	}
 	if p != optional && strings.TrimSpace(s) == "" {
-		return "", fieldErr("data."+name, "must not be empty")
+		return "", fieldErr(o.path(name), "must not be empty")
 	}
 	if maxLen > 0 && utf8.RuneCountInString(s) > maxLen {
-		return "", fieldErr("data."+name, "must be at most %d characters", maxLen)
+		return "", fieldErr(o.path(name), "must be at most %d characters", maxLen)
 	}
 	return s, nil
 }
@@ -171,7 +198,7 @@ func (o *object) enum(name string, p presence, allowed []string) (string, *Field
 		return s, fe
 	}
 	if !slices.Contains(allowed, s) {
-		return "", fieldErr("data."+name, "must be one of %s, got %q", strings.Join(allowed, ", "), s)
+		return "", fieldErr(o.path(name), "must be one of %s, got %q", strings.Join(allowed, ", "), s)
 	}
 	return s, nil
 }
@@ -181,11 +208,11 @@ func (o *object) integer(name string, req bool, minimum int64) (n int64, ok bool
 	r, ok := o.raw(name)
 	if !ok {
 		if req {
-			return 0, false, fieldErr("data."+name, "is required")
+			return 0, false, fieldErr(o.path(name), "is required")
 		}
 		return 0, false, nil
 	}
-	n, fe = parseInt("data."+name, r, minimum)
+	n, fe = parseInt(o.path(name), r, minimum)
 	return n, fe == nil, fe
 }
 
@@ -215,12 +242,12 @@ func (o *object) timestamp(name string) (*time.Time, *FieldError) {
 	}
 	var s string
 	if err := json.Unmarshal(r, &s); err != nil {
-		return nil, fieldErr("data."+name, "must be an RFC 3339 timestamp string")
+		return nil, fieldErr(o.path(name), "must be an RFC 3339 timestamp string")
 	}
 	// Parse exactly as Decode will (time.Time's JSON form is strict RFC 3339).
 	var t time.Time
 	if err := json.Unmarshal(r, &t); err != nil {
-		return nil, fieldErr("data."+name, "must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z, got %q", s)
+		return nil, fieldErr(o.path(name), "must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z, got %q", s)
 	}
 	return &t, nil
 }
@@ -231,9 +258,9 @@ func (o *object) oneOf(a, b string, atMostOne bool) *FieldError {
 	_, hasB := o.raw(b)
 	switch {
 	case hasA && hasB:
-		return fieldErr("data."+b, "give either data.%s or data.%s, not both", a, b)
+		return fieldErr(o.path(b), "give either %s or %s, not both", o.path(a), o.path(b))
 	case !hasA && !hasB && !atMostOne:
-		return fieldErr("data."+a, "is required (or give data.%s)", b)
+		return fieldErr(o.path(a), "is required (or give %s)", o.path(b))
 	}
 	return nil
 }
@@ -246,7 +273,7 @@ func (o *object) stringList(name string) *FieldError {
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(r, &items); err != nil {
-		return fieldErr("data."+name, "must be an array of strings")
+		return fieldErr(o.path(name), "must be an array of strings")
 	}
 	for i, it := range items {
 		var s string

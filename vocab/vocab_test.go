@@ -38,6 +38,32 @@ var validateCases = []validateCase{
 	{"redaction bad mode", "redaction.configured", "", `{"mode":"OFF"}`, "data.mode"},
 	{"redaction mode not a string", "redaction.configured", "", `{"mode":false}`, "data.mode"},
 
+	// proposal.created and its decisions
+	{"proposal belief update", "proposal.created", "", `{"kind":"belief_update","evidence":[3,4],"confidence":0.6,"fact":{"subject":"Alice","predicate":"works at","object":"Beta"}}`, ""},
+	{"proposal belief update with value", "proposal.created", "", `{"kind":"belief_update","evidence":[3],"fact":{"subject":"Alice","predicate":"age","value":31},"contradicts":"fabc","inference":{"seq":3,"model":"m@1","ordinal":1}}`, ""},
+	{"proposal skill", "proposal.created", "", `{"kind":"skill","evidence":[1],"rationale":"run make generate after editing sql"}`, ""},
+	{"proposal without kind", "proposal.created", "", `{"evidence":[1]}`, "data.kind"},
+	{"proposal bad kind", "proposal.created", "", `{"kind":"belief","evidence":[1]}`, "data.kind"},
+	{"proposal without evidence", "proposal.created", "", `{"kind":"skill"}`, "data.evidence"},
+	{"proposal empty evidence", "proposal.created", "", `{"kind":"skill","evidence":[]}`, "data.evidence"},
+	{"proposal bad evidence seq", "proposal.created", "", `{"kind":"skill","evidence":[1,0]}`, "data.evidence[1]"},
+	{"proposal bad confidence", "proposal.created", "", `{"kind":"skill","evidence":[1],"confidence":2}`, "data.confidence"},
+	{"proposal belief update without fact", "proposal.created", "", `{"kind":"belief_update","evidence":[1]}`, "data.fact"},
+	{"proposal skill with fact", "proposal.created", "", `{"kind":"skill","evidence":[1],"fact":{"subject":"A","predicate":"p","value":1}}`, "data.fact"},
+	{"proposal fact not object", "proposal.created", "", `{"kind":"belief_update","evidence":[1],"fact":"Alice works at Beta"}`, "data.fact"},
+	{"proposal fact without subject", "proposal.created", "", `{"kind":"belief_update","evidence":[1],"fact":{"predicate":"p","value":1}}`, "data.fact.subject"},
+	{"proposal fact without object", "proposal.created", "", `{"kind":"belief_update","evidence":[1],"fact":{"subject":"A","predicate":"p"}}`, "data.fact.object"},
+	{"proposal fact with proposal seq", "proposal.created", "", `{"kind":"belief_update","evidence":[1],"fact":{"subject":"A","predicate":"p","value":1,"proposal_seq":2}}`, "data.fact.proposal_seq"},
+	{"proposal blank contradicts", "proposal.created", "", `{"kind":"skill","evidence":[1],"contradicts":" "}`, "data.contradicts"},
+	{"proposal inference without model", "proposal.created", "", `{"kind":"skill","evidence":[1],"inference":{"seq":1,"ordinal":1}}`, "data.inference.model"},
+	{"proposal accepted", "proposal.accepted", "", `{"proposal_seq":5,"reason":"checked with Alice"}`, ""},
+	{"proposal rejected", "proposal.rejected", "", `{"proposal_seq":5}`, ""},
+	{"proposal deferred", "proposal.deferred", "", `{"proposal_seq":5,"reason":"ask next week"}`, ""},
+	{"proposal decision without seq", "proposal.accepted", "", `{}`, "data.proposal_seq"},
+	{"proposal decision bad seq", "proposal.rejected", "", `{"proposal_seq":0}`, "data.proposal_seq"},
+	{"fact with proposal seq", "fact.asserted", "", `{"subject":"Alice","predicate":"works at","object":"Beta","proposal_seq":7}`, ""},
+	{"fact with bad proposal seq", "fact.asserted", "", `{"subject":"Alice","predicate":"works at","object":"Beta","proposal_seq":-1}`, "data.proposal_seq"},
+
 	// message
 	{"message ok", "message", "hello", `{"role":"user","name":"Ann"}`, ""},
 	{"message every role", "message", "hi", `{"role":"tool"}`, ""},
@@ -220,6 +246,10 @@ var decoders = map[string]func(json.RawMessage) error{
 	vocab.TypeDocumentChunk:       decodeAs[vocab.DocumentChunk],
 	vocab.TypeFeedbackRecorded:    decodeAs[vocab.FeedbackRecorded],
 	vocab.TypeRedactionConfigured: decodeAs[vocab.RedactionConfigured],
+	vocab.TypeProposalCreated:     decodeAs[vocab.ProposalCreated],
+	vocab.TypeProposalAccepted:    decodeAs[vocab.ProposalDecided],
+	vocab.TypeProposalRejected:    decodeAs[vocab.ProposalDecided],
+	vocab.TypeProposalDeferred:    decodeAs[vocab.ProposalDecided],
 }
 
 func TestKnown_CoversEveryDocumentedType(t *testing.T) {

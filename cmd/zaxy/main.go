@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/zaxy/zaxy/review"
 )
 
 func main() {
@@ -62,6 +64,14 @@ var commands = []command{
 		help: "one item in full with its token cost: ev:<seq>, fact:<id>, an entity id,\nsession:<id>, type:<event type> or predicate:<name> (--json)"},
 	{name: "checkout", synopsis: "--space S --query Q", db: dbStore, new: func() runner { return &checkoutCmd{} },
 		help: "a cited, token-budgeted context packet (--purpose, --max-tokens, --session,\n--as-of, --disable-lanes, --no-record, --json)"},
+	{name: "review list", synopsis: "--space S", db: dbPool, new: func() runner { return &reviewListCmd{} },
+		help: "proposals under review (--status pending|accepted|rejected|deferred|open|all,\ndefault open; --after-seq N, --limit N, --json)"},
+	{name: "review accept", synopsis: "--space S SEQ", db: dbStore, interspersed: true, new: func() runner { return &reviewDecideCmd{decision: review.DecisionAccept} },
+		help: "accept a proposal: appends proposal.accepted and, for a belief_update, the\nfact it proposes, citing it (--reason R, --actor A, --json)"},
+	{name: "review reject", synopsis: "--space S SEQ", db: dbStore, interspersed: true, new: func() runner { return &reviewDecideCmd{decision: review.DecisionReject} },
+		help: "reject a proposal: appends proposal.rejected (--reason R, --actor A, --json)"},
+	{name: "review defer", synopsis: "--space S SEQ", db: dbStore, interspersed: true, new: func() runner { return &reviewDecideCmd{decision: review.DecisionDefer} },
+		help: "defer a proposal: appends proposal.deferred; it stays open (--reason R,\n--actor A, --json)"},
 	{name: "token create", synopsis: "--space S --scope read|write|admin [--label L]", db: dbPool, new: func() runner { return &tokenCreateCmd{} },
 		help: "issue an API bearer token, printed once (--space repeats; * for all; --json)"},
 	{name: "token revoke", synopsis: "ID", db: dbPool, new: func() runner { return &tokenRevokeCmd{} },

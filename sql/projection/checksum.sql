@@ -10,7 +10,8 @@ SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), 
        count(*) FILTER (WHERE line LIKE 'invalidation|%') AS invalidations,
        count(*) FILTER (WHERE line LIKE 'item|%') AS items,
        count(*) FILTER (WHERE line LIKE 'term|%') AS terms,
-       count(*) FILTER (WHERE line LIKE 'speaker|%') AS speakers
+       count(*) FILTER (WHERE line LIKE 'speaker|%') AS speakers,
+       count(*) FILTER (WHERE line LIKE 'proposal|%') AS proposals
 FROM (
   SELECT concat_ws('|', 'entity', entity_id, key, name, array_to_string(kinds, ','), version, first_seq,
                    encode(first_hash, 'hex'), last_seq, mentions, invalidated_seq) AS line
@@ -39,6 +40,13 @@ FROM (
   UNION ALL
   SELECT concat_ws('|', 'speaker', name_key, events)
   FROM speaker_names x WHERE x.space_id = @space_id
+  UNION ALL
+  SELECT concat_ws('|', 'proposal', seq, encode(hash, 'hex'), kind, status, proposed_by, proposed_at, coalesce(confidence::text, '-'),
+                   evidence::text, coalesce(fact::text, '-'), coalesce(contradicts, '-'), coalesce(inference_seq::text, '-'),
+                   coalesce(inference_model, '-'), coalesce(inference_ordinal::text, '-'), rationale,
+                   coalesce(decided_seq::text, '-'), coalesce(decided_by, '-'), coalesce(decided_at::text, '-'),
+                   coalesce(reason, '-'), coalesce(fact_id, '-'))
+  FROM proposals x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'watermark', projected_seq, encode(projected_hash, 'hex'))
   FROM projection_watermarks x WHERE x.space_id = @space_id

@@ -1,4 +1,4 @@
--- name: InferInsert :exec
+-- name: InferInsert :execrows
 -- Stores what a model inferred from one event, unless the event was erased meanwhile (the
 -- caller holds the space's erasure lock shared, sql/eventloom/erasure_lock_shared.sql).
 INSERT INTO inferences (space_id, seq, model, hash, triples)

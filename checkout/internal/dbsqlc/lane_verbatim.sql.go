@@ -16,7 +16,7 @@ FROM events e
 WHERE e.space_id = $1
   AND e.seq > coalesce($2::bigint, (SELECT w.projected_seq FROM projection_watermarks w WHERE w.space_id = $1), 0)
   AND e.occurred_at <= $3
-  AND e.type NOT LIKE 'checkout.%' AND e.type NOT LIKE 'zaxy.%'
+  AND e.type NOT LIKE 'checkout.%' AND e.type NOT LIKE 'zaxy.%' AND e.type NOT LIKE 'proposal.%'
 ORDER BY e.seq DESC
 LIMIT $4
 `
@@ -38,7 +38,7 @@ type LaneVerbatimRow struct {
 
 // Verbatim lane: the log itself past the projection watermark (the newest events, not yet
 // projected), so an event acknowledged a moment ago is already findable. Bookkeeping events
-// are skipped. The caller ranks them by word overlap. @floor, when set, is the watermark to read
+// and proposals (review material, never memory items once projected) are skipped. The caller ranks them by word overlap. @floor, when set, is the watermark to read
 // past instead of the current one: the keyword lane's, read before its own query, so that an
 // event projected between the two lanes' snapshots is still in one of them.
 func (q *Queries) LaneVerbatim(ctx context.Context, db DBTX, arg LaneVerbatimParams) ([]LaneVerbatimRow, error) {

@@ -11,7 +11,7 @@ import (
 
 const inferredFacts = `-- name: InferredFacts :many
 SELECT seq, hash, model, ordinal, subject::text AS subject, predicate::text AS predicate,
-       object::text AS object, confidence
+       object::text AS object, confidence, review_status::text AS review_status
 FROM inferred_facts
 WHERE space_id = $1
   AND ($2::text = '' OR lower(regexp_replace(btrim(subject), '\s+', ' ', 'g')) = $2
@@ -27,14 +27,15 @@ type InferredFactsParams struct {
 }
 
 type InferredFactsRow struct {
-	Seq        int64
-	Hash       []byte
-	Model      string
-	Ordinal    int32
-	Subject    string
-	Predicate  string
-	Object     string
-	Confidence *float32
+	Seq          int64
+	Hash         []byte
+	Model        string
+	Ordinal      int32
+	Subject      string
+	Predicate    string
+	Object       string
+	Confidence   *float32
+	ReviewStatus string
 }
 
 // Inferred statements of a space, optionally about one entity name (subject or object,
@@ -57,6 +58,7 @@ func (q *Queries) InferredFacts(ctx context.Context, db DBTX, arg InferredFactsP
 			&i.Predicate,
 			&i.Object,
 			&i.Confidence,
+			&i.ReviewStatus,
 		); err != nil {
 			return nil, err
 		}

@@ -20,3 +20,10 @@ func QueueAGESync(b *pgx.Batch, arg AGESyncParams) {
 func QueueSpeakersInsert(b *pgx.Batch, arg SpeakersInsertParams) {
 	b.Queue(speakersInsert, arg.SpaceID, arg.AfterSeq, arg.LastSeq)
 }
+
+// QueueProposalUpsert queues ProposalUpsert.
+func QueueProposalUpsert(b *pgx.Batch, arg ProposalUpsertParams) {
+	b.Queue(proposalUpsert, arg.SpaceID, arg.Seq, arg.Hash, arg.Kind, arg.Status, arg.ProposedBy, arg.ProposedAt,
+		arg.Confidence, arg.Evidence, arg.Fact, arg.Contradicts, arg.InferenceSeq, arg.InferenceModel,
+		arg.InferenceOrdinal, arg.Rationale, arg.DecidedSeq, arg.DecidedBy, arg.DecidedAt, arg.Reason, arg.FactID)
+}

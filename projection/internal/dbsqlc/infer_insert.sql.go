@@ -9,7 +9,7 @@ import (
 	"context"
 )
 
-const inferInsert = `-- name: InferInsert :exec
+const inferInsert = `-- name: InferInsert :execrows
 INSERT INTO inferences (space_id, seq, model, hash, triples)
 SELECT $1, $2, $3, $4, $5::jsonb
 WHERE EXISTS (SELECT FROM events e WHERE e.space_id = $1 AND e.seq = $2 AND e.erased_by_seq IS NULL)
@@ -26,13 +26,16 @@ type InferInsertParams struct {
 
 // Stores what a model inferred from one event, unless the event was erased meanwhile (the
 // caller holds the space's erasure lock shared, sql/eventloom/erasure_lock_shared.sql).
-func (q *Queries) InferInsert(ctx context.Context, db DBTX, arg InferInsertParams) error {
-	_, err := db.Exec(ctx, inferInsert,
+func (q *Queries) InferInsert(ctx context.Context, db DBTX, arg InferInsertParams) (int64, error) {
+	result, err := db.Exec(ctx, inferInsert,
 		arg.SpaceID,
 		arg.Seq,
 		arg.Model,
 		arg.Hash,
 		arg.Triples,
 	)
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

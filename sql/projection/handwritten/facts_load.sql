@@ -21,6 +21,6 @@ WITH ids AS (
 )
 SELECT f.fact_id, f.subject_id, f.predicate, f.object_id, f.value::text AS value, f.version, f.valid_from,
        f.valid_to, f.recorded_seq, f.recorded_hash, f.closed_seq, f.status, f.superseded_by,
-       f.authority, f.inferred, f.confidence, f.evidence::text AS evidence, f.close_reason
+       f.authority, f.review_status, f.inferred, f.confidence, f.evidence::text AS evidence, f.close_reason
 FROM ids
 CROSS JOIN LATERAL (SELECT * FROM facts WHERE space_id = $1 AND fact_id = ids.fact_id) f

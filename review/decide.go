@@ -1,0 +1,152 @@
+package review
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/review/internal/dbsqlc"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// Decisions a reviewer can make, and the event type each appends.
+const (
+	DecisionAccept = "accept"
+	DecisionReject = "reject"
+	DecisionDefer  = "defer"
+)
+
+var decisionTypes = map[string]string{
+	DecisionAccept: vocab.TypeProposalAccepted,
+	DecisionReject: vocab.TypeProposalRejected,
+	DecisionDefer:  vocab.TypeProposalDeferred,
+}
+
+// DecideParams is one decision about a proposal.
+type DecideParams struct {
+	// SpaceID and ProposalSeq name the proposal.
+	SpaceID     string
+	ProposalSeq int64
+	// Decision is accept, reject or defer.
+	Decision string
+	// Actor is who decides (the events' actor); SessionID, optional, their session.
+	Actor     string
+	SessionID string
+	// Reason says why, optional.
+	Reason string
+}
+
+// Decision is what a decision appended.
+type Decision struct {
+	ProposalSeq int64 `json:"proposal_seq"`
+	// Status is the proposal's status now: accepted, rejected or deferred.
+	Status string `json:"status"`
+	// Events are the receipts of the appended events: the decision, and for an accepted
+	// belief_update the fact.asserted after it.
+	Events []eventloom.Receipt `json:"events"`
+}
+
+// Decider decides proposals by appending to the log.
+type Decider struct {
+	db    pgexec.Executor
+	store *eventloom.Store
+}
+
+// NewDecider returns a Decider that reads through db and appends through store (whose
+// outbox, if any, enqueues the projection of what it appends).
+func NewDecider(db pgexec.Executor, store *eventloom.Store) *Decider {
+	return &Decider{db: db, store: store}
+}
+
+// Decide appends the decision about a proposal, and when it accepts a belief_update the
+// fact.asserted it proposes (data.proposal_seq naming the proposal), in one transaction. It
+// reads whether the proposal is open from the log under the space's chain lock, never from a
+// lagging projection: an unknown proposal is ErrProposalNotFound, an accepted or rejected one
+// ErrNotPending, and neither appends anything. A deferred proposal can be decided again.
+func (d *Decider) Decide(ctx context.Context, p DecideParams) (*Decision, error) {
+	typ, ok := decisionTypes[p.Decision]
+	if !ok {
+		return nil, &eventloom.ValidationError{Field: "decision", Message: fmt.Sprintf("must be accept, reject or defer, got %q", p.Decision)}
+	}
+	if p.ProposalSeq < 1 {
+		return nil, &eventloom.ValidationError{Field: "proposal_seq", Message: "must be a positive integer"}
+	}
+	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
+		return nil, err
+	}
+	var out *Decision
+	err := pgx.BeginFunc(ctx, d.db, func(tx pgx.Tx) error {
+		if err := eventloom.LockChain(ctx, tx, p.SpaceID); err != nil {
+			return fmt.Errorf("lock space: %w", err)
+		}
+		st, err := queries.ProposalState(ctx, tx, dbsqlc.ProposalStateParams{SpaceID: p.SpaceID, Seq: p.ProposalSeq})
+		if errors.Is(err, pgx.ErrNoRows) || (err == nil && (st.Type != vocab.TypeProposalCreated || st.Erased)) {
+			return fmt.Errorf("%w: seq %d of space %q is not a proposal", ErrProposalNotFound, p.ProposalSeq, p.SpaceID)
+		}
+		if err != nil {
+			return fmt.Errorf("read proposal: %w", err)
+		}
+		status := st.ProjectedStatus
+		switch st.TailDecision {
+		case vocab.TypeProposalAccepted:
+			status = StatusAccepted
+		case vocab.TypeProposalRejected:
+			status = StatusRejected
+		}
+		if status == StatusAccepted || status == StatusRejected {
+			return fmt.Errorf("%w: proposal %d was already %s", ErrNotPending, p.ProposalSeq, status)
+		}
+		events, err := decisionEvents(typ, p, []byte(st.Data))
+		if err != nil {
+			return err
+		}
+		res, err := d.store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: p.SpaceID, Events: events})
+		if err != nil {
+			return err
+		}
+		out = &Decision{ProposalSeq: p.ProposalSeq, Status: map[string]string{
+			DecisionAccept: StatusAccepted, DecisionReject: StatusRejected, DecisionDefer: StatusDeferred}[p.Decision],
+			Events: res.Receipts}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// decisionEvents are the events a decision appends: the decision itself, and for an accepted
+// belief_update the fact it proposes, citing the proposal.
+func decisionEvents(typ string, p DecideParams, proposalData []byte) ([]eventloom.NewEvent, error) {
+	data, err := json.Marshal(vocab.ProposalDecided{ProposalSeq: p.ProposalSeq, Reason: p.Reason})
+	if err != nil {
+		return nil, err
+	}
+	events := []eventloom.NewEvent{{Type: typ, SessionID: p.SessionID, Actor: p.Actor, Data: data}}
+	if typ != vocab.TypeProposalAccepted {
+		return events, nil
+	}
+	var proposal struct {
+		Kind string                     `json:"kind"`
+		Fact map[string]json.RawMessage `json:"fact"`
+	}
+	if err := json.Unmarshal(proposalData, &proposal); err != nil {
+		return nil, fmt.Errorf("read proposal %d: %w", p.ProposalSeq, err)
+	}
+	if proposal.Kind != vocab.ProposalBeliefUpdate || proposal.Fact == nil {
+		return events, nil
+	}
+	proposal.Fact["proposal_seq"] = json.RawMessage(strconv.FormatInt(p.ProposalSeq, 10))
+	fact, err := json.Marshal(proposal.Fact)
+	if err != nil {
+		return nil, err
+	}
+	return append(events, eventloom.NewEvent{Type: vocab.TypeFactAsserted, SessionID: p.SessionID, Actor: p.Actor,
+		Data: fact}), nil
+}

@@ -1,0 +1,7 @@
+-- name: ProposalGet :one
+-- One proposal of a space by the seq of its proposal.created event.
+SELECT seq, hash, kind, status, proposed_by, proposed_at, confidence, evidence::text AS evidence,
+       coalesce(fact::text, '')::text AS fact, contradicts, inference_seq, inference_model, inference_ordinal,
+       rationale, decided_seq, decided_by, decided_at, reason, fact_id
+FROM proposals
+WHERE space_id = @space_id AND seq = @seq;

@@ -1,0 +1,11 @@
+-- name: ProposalsList :many
+-- A space's proposals in seq order after a cursor, optionally with one status ("open" means
+-- pending or deferred).
+SELECT seq, hash, kind, status, proposed_by, proposed_at, confidence, evidence::text AS evidence,
+       coalesce(fact::text, '')::text AS fact, contradicts, inference_seq, inference_model, inference_ordinal,
+       rationale, decided_seq, decided_by, decided_at, reason, fact_id
+FROM proposals
+WHERE space_id = @space_id AND seq > @after_seq
+  AND (@status::text = '' OR status = @status OR (@status = 'open' AND status IN ('pending', 'deferred')))
+ORDER BY seq
+LIMIT @max_rows;
