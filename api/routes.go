@@ -62,8 +62,8 @@ var spaceRoutes = []spaceRoute{
 	{http.MethodPost, "/subagents/{id}/cleanup", auth.ScopeWrite, everyday, (*server).cleanupSubagent},
 	{http.MethodPost, "/sessions/{session}/resume", auth.ScopeWrite, everyday, (*server).resume},
 	// Review: reading the queue is part of reviewing, so every review route needs write.
-	{http.MethodGet, "/proposals", auth.ScopeWrite, everyday, (*server).listProposals},
-	{http.MethodGet, "/proposals/{seq}", auth.ScopeWrite, everyday, (*server).getProposal},
+	{http.MethodGet, "/proposals", auth.ScopeRead, everyday, (*server).listProposals},
+	{http.MethodGet, "/proposals/{seq}", auth.ScopeRead, everyday, (*server).getProposal},
 	{http.MethodPost, "/proposals/{seq}/accept", auth.ScopeWrite, everyday, decide(review.DecisionAccept)},
 	{http.MethodPost, "/proposals/{seq}/reject", auth.ScopeWrite, everyday, decide(review.DecisionReject)},
 	{http.MethodPost, "/proposals/{seq}/defer", auth.ScopeWrite, everyday, decide(review.DecisionDefer)},
