@@ -27,8 +27,8 @@ type fixture struct {
 }
 
 // newFixture runs on a rolled-back test transaction (testcontainers.TestTx), where appends and
-// projection batches are savepoints. The tests all use space demo, so they take its locks one
-// after another (as they would the graph creation lock of the first projection anyway).
+// projection batches are savepoints. The tests all use space demo, so each waits at its first
+// append for the one before to end: they would wait for each other's graph creation anyway.
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	return newFixtureOn(t, testcontainers.TestTx(t))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -21,6 +23,9 @@ const maxSharedSlots = 256
 // shared is this test binary's one database for rolled-back test transactions.
 var shared struct {
 	once sync.Once
+	// slot holds the slot's advisory lock until the process exits (kept here so that the
+	// garbage collector never closes it).
+	slot *pgx.Conn
 	pool *pgxpool.Pool
 	err  error
 }
@@ -33,17 +38,21 @@ var shared struct {
 // transactions becoming savepoints. Committing the returned transaction fails the test.
 //
 // Tests in one binary share the database's objects and locks, not its rows: rows one test
-// writes are invisible to the others and vanish at rollback. So a test must not take a lock
-// or a unique key that another running test takes too (use a space id of its own: the chain,
-// the graph and the projection lock by space), must not assert on numbers drawn from a
-// sequence, and must not run DDL or TRUNCATE (they lock a table against every other test).
-// Use NewDatabase where a test commits, watches another session (locks, LISTEN, River
-// workers), or changes the schema.
+// writes are invisible to the others and vanish at rollback. Locks are held until a test
+// ends, so a test that takes a lock (or writes a unique key) another running test holds waits
+// for that test: give each test a space id of its own (the chain, the graph and the
+// projection lock by space; the first graph of a transaction also takes one lock for every
+// new graph, so graph-creating tests run one after another), and never have two tests take
+// two such locks in opposite orders. Do not assert on numbers drawn from a sequence (they are
+// not rolled back), and do not change tables other tests use (DDL and TRUNCATE lock the
+// whole table). Use NewDatabase where a test commits, watches another session (locks,
+// LISTEN, River workers), or changes a shared table's schema.
 //
-// The shared database is created from the migrated template the first time a test asks for
-// it. It belongs to a slot the binary holds for its lifetime (an advisory lock in the admin
-// database), so binaries running at once never share one; the next binary to take the slot
-// drops it and makes a fresh copy, which keeps at most one leftover database per slot.
+// The shared database is a copy of the migrated template, made the first time a test of the
+// binary asks for it. It belongs to a slot the binary holds for its lifetime (an advisory lock
+// in the admin database), so binaries running at once never share one. Since nothing is ever
+// committed to it, the next binary to take the slot reuses it as long as the migrations are
+// the same, and otherwise replaces it: one database per slot stays on the cluster.
 func TestTx(tb testing.TB) pgx.Tx {
 	tb.Helper()
 	pool := sharedPool(tb)
@@ -102,7 +111,7 @@ func sharedPool(tb testing.TB) *pgxpool.Pool {
 	shared.once.Do(func() {
 		ctx := context.Background()
 		var name string
-		if name, shared.err = createSharedDatabase(ctx, admin); shared.err == nil {
+		if shared.slot, name, shared.err = createSharedDatabase(ctx, admin); shared.err == nil {
 			shared.pool, shared.err = newPool(ctx, withDatabase(admin, name, nil))
 		}
 	})
@@ -112,24 +121,25 @@ func sharedPool(tb testing.TB) *pgxpool.Pool {
 	return shared.pool
 }
 
-// createSharedDatabase claims a free slot for this process and copies the migrated template
-// into the slot's database, replacing what an earlier binary left there. The connection
-// holding the slot's lock stays open until the process exits.
-func createSharedDatabase(ctx context.Context, admin string) (string, error) {
+// createSharedDatabase claims a free slot for this process and returns the connection holding
+// its lock (to be kept open until the process exits) and the slot's database: the one an
+// earlier binary left when it was made from the same migrations, otherwise a new copy of the
+// migrated template (dropping the slot's stale one).
+func createSharedDatabase(ctx context.Context, admin string) (*pgx.Conn, string, error) {
 	tmpl, err := ensureTemplate(ctx, admin)
 	if err != nil {
-		return "", fmt.Errorf("prepare template database: %w", err)
+		return nil, "", fmt.Errorf("prepare template database: %w", err)
 	}
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
-		return "", fmt.Errorf("connect to test cluster: %w", err)
+		return nil, "", fmt.Errorf("connect to test cluster: %w", err)
 	}
 	slot := -1
 	for k := range maxSharedSlots {
 		var got bool
 		if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, $2)`, sharedSlotLockClass, k).Scan(&got); err != nil {
 			conn.Close(ctx)
-			return "", fmt.Errorf("claim a shared database slot: %w", err)
+			return nil, "", fmt.Errorf("claim a shared database slot: %w", err)
 		}
 		if got {
 			slot = k
@@ -138,17 +148,27 @@ func createSharedDatabase(ctx context.Context, admin string) (string, error) {
 	}
 	if slot < 0 {
 		conn.Close(ctx)
-		return "", fmt.Errorf("all %d shared database slots are taken", maxSharedSlots)
+		return nil, "", fmt.Errorf("all %d shared database slots are taken", maxSharedSlots)
 	}
-	name := fmt.Sprintf("zaxy_tx_%d", slot)
-	for _, q := range []string{
-		fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", name),
-		fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, tmpl),
-	} {
-		if _, err := conn.Exec(ctx, q); err != nil {
-			conn.Close(ctx)
-			return "", fmt.Errorf("create shared test database %s: %w", name, err)
+	name := fmt.Sprintf("zaxy_tx_%s_%d", schemaDigest(), slot)
+	rows, err := conn.Query(ctx, `SELECT datname FROM pg_database WHERE datname ~ ('^zaxy_tx_[0-9a-f]{16}_' || $1 || '$')`, strconv.Itoa(slot))
+	var names []string
+	if err == nil {
+		names, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	}
+	if err == nil && !slices.Contains(names, name) {
+		for _, stale := range names {
+			if _, err = conn.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", stale)); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			_, err = conn.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, tmpl))
 		}
 	}
-	return name, nil // conn is left open on purpose: it holds the slot
+	if err != nil {
+		conn.Close(ctx)
+		return nil, "", fmt.Errorf("prepare shared test database %s: %w", name, err)
+	}
+	return conn, name, nil
 }
