@@ -127,30 +127,53 @@ func TestCypherSandbox_RoleCannotReachBeyondItsGraph(t *testing.T) {
 	require.Zero(t, memberOf)
 }
 
-// Inside a caller's transaction the runner's savepoint is rolled back the same way.
+// On the service's path (a READ ONLY transaction of its own on a pool) and inside a caller's
+// transaction (a savepoint set READ ONLY) alike, the runner's writes are undone.
 func TestCypherSandbox_WritesAreAlwaysRolledBack(t *testing.T) {
 	t.Parallel()
-	tx := testcontainers.TestTx(t)
 	ctx := context.Background()
-	g := sandboxSpaceTx(t, tx, "sbx-w", "alice")
 	// AGE ignores grants and READ ONLY for these; whatever they did, nothing is committed.
-	for _, q := range []string{
+	writes := []string{
 		"MATCH (a:Entity) SET a.name = 'pwned' RETURN a.name",
 		"MATCH (a:Entity) REMOVE a.name RETURN a",
 		"MATCH (a:Entity) DETACH DELETE a RETURN 1",
 		"CREATE (a:Entity {name: 'mallory'}) RETURN a.name",
-	} {
-		_, _ = runRaw(t, tx, "sbx-w", q)
 	}
-	var names []string
-	testcontainers.AsOwner(t, tx, func() {
-		rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT ag_catalog.agtype_out(properties)::text FROM %s."Entity"`, pgx.Identifier{g}.Sanitize()))
+	entityNames := func(t *testing.T, admin Querier, g string) []string {
+		t.Helper()
+		rows, err := admin.Query(ctx, fmt.Sprintf(`SELECT ag_catalog.agtype_out(properties)::text FROM %s."Entity"`, pgx.Identifier{g}.Sanitize()))
 		require.NoError(t, err)
-		names, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		require.NoError(t, err)
+		return names
+	}
+	t.Run("pool", func(t *testing.T) {
+		t.Parallel()
+		db := testcontainers.NewDatabase(t) // own database: the runner's own transaction on the pool is under test
+		app, admin := db.AppPool(t), db.AdminPool(t)
+		g := sandboxSpace(t, app, admin, "sbx-w", "alice")
+		for _, q := range writes {
+			_, _ = runRaw(t, app, "sbx-w", q)
+		}
+		names := entityNames(t, admin, g)
+		require.Len(t, names, 1)
+		require.Contains(t, names[0], `"alice"`)
 	})
-	require.Len(t, names, 1)
-	require.Contains(t, names[0], `"alice"`)
+	t.Run("transaction", func(t *testing.T) {
+		t.Parallel()
+		tx := testcontainers.TestTx(t)
+		g := sandboxSpaceTx(t, tx, "sbx-w", "alice")
+		for _, q := range writes {
+			_, _ = runRaw(t, tx, "sbx-w", q)
+		}
+		var names []string
+		testcontainers.AsOwner(t, tx, func() { names = entityNames(t, tx, g) })
+		require.Len(t, names, 1)
+		require.Contains(t, names[0], `"alice"`)
+		_, err := eventloom.NewStore(tx, nil, nil).Append(ctx, &eventloom.AppendParams{
+			SpaceID: "sbx-w", Events: []eventloom.NewEvent{{Type: "note", Content: "after"}}})
+		require.NoError(t, err, "the caller's transaction is writable again")
+	})
 }
 
 func TestCypher_CapsBytesAndValues(t *testing.T) {
