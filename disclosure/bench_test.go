@@ -57,7 +57,7 @@ func BenchmarkViews(b *testing.B) {
 		require.NoError(b, err)
 	}
 	db := testcontainers.NewDatabase(b)
-	f := newFixtureOn(b, db)
+	f := newFixtureOn(b, db.AppPool(b))
 	r := rand.New(rand.NewPCG(1, 2))
 	for start := 0; start < n; start += 1000 {
 		batch := make([]eventloom.NewEvent, 0, 1000)
@@ -73,7 +73,7 @@ func BenchmarkViews(b *testing.B) {
 		_, err := admin.Exec(ctx, "VACUUM ANALYZE "+t)
 		require.NoError(b, err)
 	}
-	idx, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "bench"})
+	idx, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "bench"})
 	require.NoError(b, err)
 	b.Logf("%d events; default index:\n%s", n, idx.Text)
 
@@ -82,31 +82,31 @@ func BenchmarkViews(b *testing.B) {
 		call func() error
 	}{
 		{"index_100", func() error {
-			_, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "bench"})
+			_, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "bench"})
 			return err
 		}},
 		{"index_2000", func() error {
-			_, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "bench", MaxTokens: 2000})
+			_, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "bench", MaxTokens: 2000})
 			return err
 		}},
 		{"timeline_500", func() error {
-			_, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "bench"})
+			_, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "bench"})
 			return err
 		}},
 		{"timeline_session", func() error {
-			_, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "bench", SessionID: "run-3"})
+			_, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "bench", SessionID: "run-3"})
 			return err
 		}},
 		{"item_event", func() error {
-			_, err := disclosure.Item(ctx, f.pool, disclosure.ItemParams{SpaceID: "bench", ID: fmt.Sprintf("ev:%d", n/2)})
+			_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "bench", ID: fmt.Sprintf("ev:%d", n/2)})
 			return err
 		}},
 		{"item_top_entity", func() error {
-			_, err := disclosure.Item(ctx, f.pool, disclosure.ItemParams{SpaceID: "bench", ID: idx.Entities[0].Ref})
+			_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "bench", ID: idx.Entities[0].Ref})
 			return err
 		}},
 		{"item_session", func() error {
-			_, err := disclosure.Item(ctx, f.pool, disclosure.ItemParams{SpaceID: "bench", ID: "session:run-3"})
+			_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "bench", ID: "session:run-3"})
 			return err
 		}},
 	} {

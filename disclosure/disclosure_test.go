@@ -9,34 +9,37 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/disclosure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
 type fixture struct {
-	pool  *pgxpool.Pool
+	// db is what everything runs on: a test transaction, or a pool as the application role.
+	db    pgexec.Executor
 	store *eventloom.Store
 	proj  *projection.Projector
 }
 
+// newFixture runs on a rolled-back test transaction (testcontainers.TestTx), where appends and
+// projection batches are savepoints. The tests all use space demo, so each waits at its first
+// append for the one before to end: they would wait for each other's graph creation anyway.
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	return newFixtureOn(t, testcontainers.NewDatabase(t))
+	return newFixtureOn(t, testcontainers.TestTx(t))
 }
 
-// newFixtureOn connects as the application role to db.
-func newFixtureOn(t testing.TB, db *testcontainers.Database) *fixture {
+// newFixtureOn runs on db, a test transaction or a pool as the application role.
+func newFixtureOn(t testing.TB, db pgexec.Executor) *fixture {
 	t.Helper()
-	pool := db.AppPool(t)
-	proj, err := projection.New(context.Background(), pool, projection.Config{})
+	proj, err := projection.New(context.Background(), db, projection.Config{})
 	require.NoError(t, err)
-	return &fixture{pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj}
+	return &fixture{db: db, store: eventloom.NewStore(db, nil, nil), proj: proj}
 }
 
 // ev builds an event; data is marshalled to JSON.
@@ -108,11 +111,11 @@ func marshal(t *testing.T, v any) string {
 
 // requireCitationsVerify checks that every citation names an existing event of the space with
 // that hash, and that the text cites each one.
-func requireCitationsVerify(t *testing.T, pool *pgxpool.Pool, space string, cites []disclosure.Citation, text string) {
+func requireCitationsVerify(t *testing.T, db pgexec.Executor, space string, cites []disclosure.Citation, text string) {
 	t.Helper()
 	for _, c := range cites {
 		var hash []byte
-		require.NoError(t, pool.QueryRow(context.Background(), `SELECT hash FROM events WHERE space_id = $1 AND seq = $2`, space, c.Seq).Scan(&hash))
+		require.NoError(t, db.QueryRow(context.Background(), `SELECT hash FROM events WHERE space_id = $1 AND seq = $2`, space, c.Seq).Scan(&hash))
 		require.Equal(t, hash, []byte(c.Hash), "seq %d", c.Seq)
 		require.Contains(t, text, fmt.Sprintf("#%d@%s", c.Seq, c.Hash.String()[:12]))
 	}
@@ -124,7 +127,7 @@ func TestIndex_ListsTopicsWithTheCostOfTheirDetail(t *testing.T) {
 	ctx := context.Background()
 	seed(t, f, "demo")
 
-	v, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "demo"})
+	v, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo"})
 	require.NoError(t, err)
 	t.Logf("index (%d tokens):\n%s", v.Tokens, v.Text)
 	require.Equal(t, disclosure.DefaultIndexTokens, v.MaxTokens)
@@ -139,7 +142,7 @@ func TestIndex_ListsTopicsWithTheCostOfTheirDetail(t *testing.T) {
 	require.Equal(t, "Alice", v.Entities[0].Name, "the most mentioned and connected entity comes first")
 
 	// A large budget shows everything; every entry's cost is what loading it costs.
-	all, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20000})
+	all, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20000})
 	require.NoError(t, err)
 	require.Equal(t, disclosure.IndexCounts{}, all.Omitted)
 	require.EqualValues(t, all.Totals.Entities, len(all.Entities))
@@ -153,7 +156,7 @@ func TestIndex_ListsTopicsWithTheCostOfTheirDetail(t *testing.T) {
 	require.Equal(t, "s1", all.Sessions[0].Name, "most recent session first")
 	for _, section := range [][]disclosure.IndexEntry{all.Entities, all.Predicates, all.EventTypes, all.Sessions} {
 		for _, e := range section {
-			item, err := disclosure.Item(ctx, f.pool, disclosure.ItemParams{SpaceID: "demo", ID: e.Ref})
+			item, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "demo", ID: e.Ref})
 			require.NoError(t, err, e.Ref)
 			require.Equal(t, item.Tokens, e.DetailTokens, "%s: index cost vs item", e.Ref)
 			require.Equal(t, e.Ref, item.ID)
@@ -166,7 +169,7 @@ func TestIndex_ListsTopicsWithTheCostOfTheirDetail(t *testing.T) {
 	// Budgets are never exceeded, smaller budgets show a prefix of each section, and the
 	// omitted counts add up.
 	for _, max := range []int{20, 21, 40, 60, 100, 150, 300, 1000} {
-		v, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "demo", MaxTokens: max})
+		v, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo", MaxTokens: max})
 		require.NoError(t, err)
 		require.LessOrEqual(t, v.Tokens, max, "max_tokens %d", max)
 		require.Equal(t, disclosure.EstimateTokens(v.Text), v.Tokens)
@@ -176,7 +179,7 @@ func TestIndex_ListsTopicsWithTheCostOfTheirDetail(t *testing.T) {
 	}
 
 	// Two calls give byte-identical JSON.
-	again, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "demo"})
+	again, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo"})
 	require.NoError(t, err)
 	require.Equal(t, marshal(t, v), marshal(t, again))
 }
@@ -187,7 +190,7 @@ func TestTimeline_NewestFirstCitedAndLabelled(t *testing.T) {
 	ctx := context.Background()
 	r := seed(t, f, "demo")
 
-	v, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "demo"})
+	v, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo"})
 	require.NoError(t, err)
 	t.Logf("timeline (%d tokens):\n%s", v.Tokens, v.Text)
 	require.LessOrEqual(t, v.Tokens, disclosure.DefaultTimelineTokens)
@@ -215,7 +218,7 @@ func TestTimeline_NewestFirstCitedAndLabelled(t *testing.T) {
 	require.Equal(t, "decision on postgres driver: Use pgx v5 with pgxpool", byseq[3].Summary)
 
 	// The session filter.
-	s1, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "demo", SessionID: "s1"})
+	s1, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo", SessionID: "s1"})
 	require.NoError(t, err)
 	seqs = nil
 	for _, e := range s1.Entries {
@@ -228,7 +231,7 @@ func TestTimeline_NewestFirstCitedAndLabelled(t *testing.T) {
 	var paged []int64
 	p := disclosure.TimelineParams{SpaceID: "demo", MaxTokens: 40}
 	for range 20 {
-		page, err := disclosure.Timeline(ctx, f.pool, p)
+		page, err := disclosure.Timeline(ctx, f.db, p)
 		require.NoError(t, err)
 		require.LessOrEqual(t, page.Tokens, 40)
 		require.NotEmpty(t, page.Entries)
@@ -246,7 +249,7 @@ func TestTimeline_NewestFirstCitedAndLabelled(t *testing.T) {
 	paged = nil
 	p = disclosure.TimelineParams{SpaceID: "demo", MaxTokens: disclosure.MinMaxTokens}
 	for range 20 {
-		page, err := disclosure.Timeline(ctx, f.pool, p)
+		page, err := disclosure.Timeline(ctx, f.db, p)
 		require.NoError(t, err)
 		require.LessOrEqual(t, page.Tokens, disclosure.MinMaxTokens)
 		require.Len(t, page.Entries, 1, page.Text)
@@ -262,13 +265,13 @@ func TestTimeline_NewestFirstCitedAndLabelled(t *testing.T) {
 
 	// An event appended a moment ago is on the timeline before projection.
 	fresh := f.append(t, "demo", ev("decision.recorded", "s1", "", map[string]any{"decision": "Ship on Friday"}))
-	v2, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "demo"})
+	v2, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo"})
 	require.NoError(t, err)
 	require.Equal(t, fresh[0].Seq, v2.Entries[0].Seq)
 	require.Equal(t, "decision: Ship on Friday", v2.Entries[0].Summary)
 
 	// Deterministic.
-	v3, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "demo"})
+	v3, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo"})
 	require.NoError(t, err)
 	require.Equal(t, marshal(t, v2), marshal(t, v3))
 }
@@ -280,11 +283,11 @@ func TestItem_EventFactEntityAndListings(t *testing.T) {
 	r := seed(t, f, "demo")
 	item := func(id string) *disclosure.ItemView {
 		t.Helper()
-		v, err := disclosure.Item(ctx, f.pool, disclosure.ItemParams{SpaceID: "demo", ID: id})
+		v, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "demo", ID: id})
 		require.NoError(t, err, id)
 		require.Equal(t, disclosure.EstimateTokens(v.Text), v.Tokens)
-		requireCitationsVerify(t, f.pool, "demo", v.Citations, v.Text)
-		again, err := disclosure.Item(ctx, f.pool, disclosure.ItemParams{SpaceID: "demo", ID: id})
+		requireCitationsVerify(t, f.db, "demo", v.Citations, v.Text)
+		again, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "demo", ID: id})
 		require.NoError(t, err)
 		require.Equal(t, marshal(t, v), marshal(t, again), "deterministic")
 		return v
@@ -323,7 +326,7 @@ func TestItem_EventFactEntityAndListings(t *testing.T) {
 	require.Contains(t, fv.Text, "superseded by fact:"+*fv.Fact.SupersededBy)
 
 	// The entity: facts and the events that mention it.
-	alice, err := graph.ResolveEntity(ctx, f.pool, "demo", "Alice")
+	alice, err := graph.ResolveEntity(ctx, f.db, "demo", "Alice")
 	require.NoError(t, err)
 	ent := item(alice.ID)
 	t.Logf("entity (%d tokens):\n%s", ent.Tokens, ent.Text)
@@ -349,7 +352,7 @@ func TestItem_EventFactEntityAndListings(t *testing.T) {
 	// Not found: bookkeeping events never appear; unknown items and spaces.
 	for _, id := range []string{"ev:8", "ev:12", "ev:999", "fact:f00000000000000000000", "e00000000000000000000",
 		"session:nope", "type:checkout.surfaced", "type:nope", "predicate:nope"} {
-		_, err := disclosure.Item(ctx, f.pool, disclosure.ItemParams{SpaceID: "demo", ID: id})
+		_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "demo", ID: id})
 		require.ErrorIs(t, err, disclosure.ErrItemNotFound, id)
 	}
 
@@ -371,31 +374,31 @@ func TestViews_RejectBadInputNamingTheField(t *testing.T) {
 		field string
 	}{
 		{"index max_tokens low", func() error {
-			_, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 19})
+			_, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 19})
 			return err
 		}, "max_tokens"},
 		{"index max_tokens high", func() error {
-			_, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20001})
+			_, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20001})
 			return err
 		}, "max_tokens"},
 		{"index bad space", func() error {
-			_, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "Bad Space"})
+			_, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "Bad Space"})
 			return err
 		}, "space"},
 		{"timeline max_tokens", func() error {
-			_, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "demo", MaxTokens: -5})
+			_, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo", MaxTokens: -5})
 			return err
 		}, "max_tokens"},
 		{"timeline session", func() error {
-			_, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "demo", SessionID: strings.Repeat("s", 257)})
+			_, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo", SessionID: strings.Repeat("s", 257)})
 			return err
 		}, "session_id"},
 		{"timeline before_seq", func() error {
-			_, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "demo", BeforeSeq: -1})
+			_, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo", BeforeSeq: -1})
 			return err
 		}, "before_seq"},
 		{"item id", func() error {
-			_, err := disclosure.Item(ctx, f.pool, disclosure.ItemParams{SpaceID: "demo", ID: "Alice"})
+			_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "demo", ID: "Alice"})
 			return err
 		}, "id"},
 	} {
@@ -406,15 +409,15 @@ func TestViews_RejectBadInputNamingTheField(t *testing.T) {
 	}
 	for _, call := range []func() error{
 		func() error {
-			_, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "nope"})
+			_, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "nope"})
 			return err
 		},
 		func() error {
-			_, err := disclosure.Timeline(ctx, f.pool, disclosure.TimelineParams{SpaceID: "nope"})
+			_, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "nope"})
 			return err
 		},
 		func() error {
-			_, err := disclosure.Item(ctx, f.pool, disclosure.ItemParams{SpaceID: "nope", ID: "ev:1"})
+			_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "nope", ID: "ev:1"})
 			return err
 		},
 	} {
@@ -424,15 +427,15 @@ func TestViews_RejectBadInputNamingTheField(t *testing.T) {
 
 func TestViews_WorkInsideACallersTransaction(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
+	f := newFixtureOn(t, testcontainers.NewDatabase(t).AppPool(t)) // own database: compares a pool with a transaction, so the seed must commit
 	ctx := context.Background()
 	seed(t, f, "demo")
-	tx, err := f.pool.Begin(ctx)
+	tx, err := f.db.Begin(ctx)
 	require.NoError(t, err)
 	defer func() { _ = tx.Rollback(ctx) }()
 	a, err := disclosure.Index(ctx, tx, disclosure.IndexParams{SpaceID: "demo"})
 	require.NoError(t, err)
-	b, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "demo"})
+	b, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo"})
 	require.NoError(t, err)
 	require.Equal(t, marshal(t, a), marshal(t, b))
 	_, err = disclosure.Timeline(ctx, tx, disclosure.TimelineParams{SpaceID: "demo"})
@@ -446,23 +449,23 @@ func TestIndexAndItem_InvalidatedEntityIsLabelledAndRankedLast(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	seed(t, f, "demo")
-	alice, err := graph.ResolveEntity(ctx, f.pool, "demo", "Alice")
+	alice, err := graph.ResolveEntity(ctx, f.db, "demo", "Alice")
 	require.NoError(t, err)
 	r := f.append(t, "demo", ev("memory.invalidated", "", "", map[string]any{"target_id": alice.ID, "reason": "merged into Alicia"}))
 	f.project(t, "demo")
 
-	all, err := disclosure.Index(ctx, f.pool, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20000})
+	all, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20000})
 	require.NoError(t, err)
 	last := all.Entities[len(all.Entities)-1]
 	require.Equal(t, alice.ID, last.Ref, "attenuated, not erased: still listed, ranked last")
 	require.Equal(t, []string{"invalidated"}, last.Labels)
 	require.Contains(t, all.Text, "Alice "+alice.ID)
 
-	v, err := disclosure.Item(ctx, f.pool, disclosure.ItemParams{SpaceID: "demo", ID: alice.ID})
+	v, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "demo", ID: alice.ID})
 	require.NoError(t, err)
 	require.Equal(t, []string{"invalidated"}, v.Labels)
 	require.Equal(t, "merged into Alicia", v.Entity.Invalidated.Reason)
 	require.Equal(t, r[0].Hash, v.Entity.Invalidated.By.Hash)
-	requireCitationsVerify(t, f.pool, "demo", v.Citations, v.Text)
+	requireCitationsVerify(t, f.db, "demo", v.Citations, v.Text)
 	require.Equal(t, last.DetailTokens, v.Tokens)
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
+// newStore builds a Store with the service's outbox on a database of the test's own, for tests
+// that commit or run several sessions at once.
 func newStore(t *testing.T) (*eventloom.Store, *testcontainers.Database) { return newStoreTB(t) }
 
 func newStoreTB(t testing.TB) (*eventloom.Store, *testcontainers.Database) {
@@ -30,6 +32,17 @@ func newStoreTB(t testing.TB) (*eventloom.Store, *testcontainers.Database) {
 	store := eventloom.NewStore(pool, jobs.NewOutbox(client), nil)
 	storePools.Store(store, pool)
 	return store, db
+}
+
+// newStoreTx builds a Store with the service's outbox on a rolled-back test transaction
+// (testcontainers.TestTx), where each append runs in a savepoint: for tests that neither commit
+// nor need a second session. Each such test appends to spaces no other test uses.
+func newStoreTx(t *testing.T) (*eventloom.Store, pgx.Tx) {
+	t.Helper()
+	tx := testcontainers.TestTx(t)
+	client, err := jobs.NewInsertOnlyClient(nil, nil)
+	require.NoError(t, err)
+	return eventloom.NewStore(tx, jobs.NewOutbox(client), nil), tx
 }
 
 // storePools remembers the pool each test store was built on (the store hands none out).
@@ -48,7 +61,7 @@ func msg(content string) eventloom.NewEvent {
 func TestAppend_ChainsAndVerifies(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, _ := newStore(t)
+	store, _ := newStoreTx(t)
 	res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "s1", Events: []eventloom.NewEvent{msg("a"), msg("b"), msg("c")}})
 	require.NoError(t, err)
 	require.Len(t, res.Receipts, 3)
@@ -84,26 +97,23 @@ func TestVerify_CatchesTampering(t *testing.T) {
 		{"swap two rows", `UPDATE events SET seq = 100 WHERE space_id = 's' AND seq = 2; UPDATE events SET seq = 2 WHERE space_id = 's' AND seq = 6; UPDATE events SET seq = 6 WHERE space_id = 's' AND seq = 100`, 2},
 		{"delete last row", `DELETE FROM events WHERE space_id = 's' AND seq = 8`, 8},
 	}
+	// One case after another: every case appends to space s, each in its own test transaction.
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
 			ctx := context.Background()
-			store, db := newStore(t)
+			store, tx := newStoreTx(t)
 			evs := make([]eventloom.NewEvent, 8)
 			for i := range evs {
 				evs[i] = msg(fmt.Sprintf("event %d", i+1))
 			}
 			_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "s", Events: evs})
 			require.NoError(t, err)
-			admin := db.AdminPool(t)
-			err = pgx.BeginFunc(ctx, admin, func(tx pgx.Tx) error {
-				if _, err := tx.Exec(ctx, `SET LOCAL session_replication_role = replica`); err != nil {
-					return err
+			testcontainers.AsOwner(t, tx, func() {
+				for _, q := range []string{`SET LOCAL session_replication_role = replica`, tc.tamper, `SET LOCAL session_replication_role = origin`} {
+					_, err := tx.Exec(ctx, q)
+					require.NoError(t, err)
 				}
-				_, err := tx.Exec(ctx, tc.tamper)
-				return err
 			})
-			require.NoError(t, err)
 			for _, method := range []string{eventloom.MethodGo, eventloom.MethodSQL} {
 				v, err := store.VerifyWith(ctx, "s", method)
 				require.NoError(t, err)
@@ -117,7 +127,7 @@ func TestVerify_CatchesTampering(t *testing.T) {
 func TestAppend_RejectsUpdateDeleteTruncate(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, db := newStore(t)
+	store, db := newStore(t) // own database: the owner's TRUNCATE locks the table against every other test
 	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "s", Events: []eventloom.NewEvent{msg("a")}})
 	require.NoError(t, err)
 	for _, who := range []string{"app", "owner"} {
@@ -145,7 +155,7 @@ func TestAppend_RejectsUpdateDeleteTruncate(t *testing.T) {
 func TestAppend_ConcurrentWritersOneSpaceAreGapless(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, _ := newStore(t)
+	store, _ := newStore(t) // own database: eight sessions race on one space
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for w := 0; w < 8; w++ {
@@ -175,17 +185,17 @@ func TestAppend_ConcurrentWritersOneSpaceAreGapless(t *testing.T) {
 func TestAppend_Idempotency(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, _ := newStore(t)
-	p := &eventloom.AppendParams{SpaceID: "s", IdempotencyKey: "k1", Events: []eventloom.NewEvent{msg("a"), msg("b")}}
+	store, _ := newStoreTx(t)
+	p := &eventloom.AppendParams{SpaceID: "idem", IdempotencyKey: "k1", Events: []eventloom.NewEvent{msg("a"), msg("b")}}
 	first, err := store.Append(ctx, p)
 	require.NoError(t, err)
 	again, err := store.Append(ctx, p)
 	require.NoError(t, err)
 	require.True(t, again.Replayed)
 	require.Equal(t, first.Receipts, again.Receipts)
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "s", IdempotencyKey: "k1", Events: []eventloom.NewEvent{msg("other")}})
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "idem", IdempotencyKey: "k1", Events: []eventloom.NewEvent{msg("other")}})
 	require.ErrorIs(t, err, eventloom.ErrConflict)
-	v, err := store.Verify(ctx, "s")
+	v, err := store.Verify(ctx, "idem")
 	require.NoError(t, err)
 	require.Equal(t, int64(2), v.Events)
 }
@@ -193,19 +203,20 @@ func TestAppend_Idempotency(t *testing.T) {
 func TestAppend_RolledBackAppendLeavesNoJob(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, _ := newStore(t)
-	pool := poolOf(store)
-	tx, err := pool.Begin(ctx)
+	store, outer := newStoreTx(t)
+	// The caller's transaction is a savepoint of the test transaction; rolling it back undoes
+	// exactly what a rolled-back transaction would.
+	tx, err := outer.Begin(ctx)
 	require.NoError(t, err)
-	_, err = store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: "s", Events: []eventloom.NewEvent{msg("a")}})
+	_, err = store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: "rolled-back", Events: []eventloom.NewEvent{msg("a")}})
 	require.NoError(t, err)
 	var inTx int
 	require.NoError(t, tx.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'project_space'`).Scan(&inTx))
 	require.Equal(t, 1, inTx)
 	require.NoError(t, tx.Rollback(ctx))
 	var after, events int
-	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM river_job`).Scan(&after))
-	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&events))
+	require.NoError(t, outer.QueryRow(ctx, `SELECT count(*) FROM river_job`).Scan(&after))
+	require.NoError(t, outer.QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&events))
 	require.Zero(t, after)
 	require.Zero(t, events)
 }
@@ -213,12 +224,12 @@ func TestAppend_RolledBackAppendLeavesNoJob(t *testing.T) {
 func TestAppend_BadBatchAppendsNothing(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, _ := newStore(t)
-	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "s", Events: []eventloom.NewEvent{msg("a"), {Type: "Bad Type"}}})
+	store, _ := newStoreTx(t)
+	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "bad-batch", Events: []eventloom.NewEvent{msg("a"), {Type: "Bad Type"}}})
 	var ve *eventloom.ValidationError
 	require.True(t, errors.As(err, &ve))
 	require.Equal(t, "events[1].type", ve.Field)
-	_, err = store.Replay(ctx, &eventloom.ReplayParams{SpaceID: "s"})
+	_, err = store.Replay(ctx, &eventloom.ReplayParams{SpaceID: "bad-batch"})
 	require.ErrorIs(t, err, eventloom.ErrNotFound)
 	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "Bad Space", Events: []eventloom.NewEvent{msg("a")}})
 	require.ErrorIs(t, err, eventloom.ErrInvalid)
@@ -227,7 +238,7 @@ func TestAppend_BadBatchAppendsNothing(t *testing.T) {
 func TestAppend_SpacesDoNotWaitForEachOther(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, _ := newStore(t)
+	store, _ := newStore(t) // own database: a second session waits on the first's lock
 	pool := poolOf(store)
 
 	// Hold space "a"'s chain lock in an open transaction.
@@ -271,7 +282,7 @@ func pgCode(err error) string {
 func TestAppend_ForgedChainTailIsRejected(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, _ := newStore(t)
+	store, _ := newStore(t) // own database: each case starts a transaction of its own, with no chain tail yet
 	pool := poolOf(store)
 	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "s", Events: []eventloom.NewEvent{msg("a"), msg("b"), msg("c")}})
 	require.NoError(t, err)
@@ -324,7 +335,7 @@ func TestAppend_ForgedChainTailIsRejected(t *testing.T) {
 func TestAppend_ManyStatementsInOneTransactionLink(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, _ := newStore(t)
+	store, _ := newStore(t) // own database: the next transaction must start from the committed head
 	pool := poolOf(store)
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		for _, space := range []string{"a", "a", "b", "a", "b"} {
@@ -370,7 +381,7 @@ func TestAppend_ManyStatementsInOneTransactionLink(t *testing.T) {
 func TestAppend_ConcurrentRetriesWithOneKeyAppendOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, _ := newStore(t)
+	store, _ := newStore(t) // own database: eight sessions race for one key
 	p := &eventloom.AppendParams{SpaceID: "s", IdempotencyKey: "same", Events: []eventloom.NewEvent{msg("a"), msg("b")}}
 	results := make([]*eventloom.AppendResult, 8)
 	errs := make([]error, 8)
@@ -415,7 +426,7 @@ func TestAppend_LostKeyRaceAnswersFromWinner(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			store, _ := newStore(t)
+			store, _ := newStore(t) // own database: the winner commits while the loser waits
 			p := &eventloom.AppendParams{SpaceID: "s", IdempotencyKey: "k", Events: []eventloom.NewEvent{msg("a"), msg("b")}}
 			winner, err := poolOf(store).Begin(ctx)
 			require.NoError(t, err)

@@ -13,12 +13,13 @@ import (
 
 // TestStore_WorksInsideACallersTransactionAndLeavesNothingAfterRollback: a Store built on a
 // transaction (not a pool) appends in savepoints, replays and verifies what it appended in
-// that transaction, and a rollback leaves the database as it was.
+// that transaction, and a rollback leaves the database as it was. The caller's transaction is
+// a savepoint of the test transaction, which rolls back the same way.
 func TestStore_WorksInsideACallersTransactionAndLeavesNothingAfterRollback(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	pool := testcontainers.NewDatabase(t).AppPool(t)
-	tx, err := pool.Begin(ctx)
+	outer := testcontainers.TestTx(t)
+	tx, err := outer.Begin(ctx)
 	require.NoError(t, err)
 	store := eventloom.NewStore(tx, nil, nil)
 
@@ -48,7 +49,7 @@ func TestStore_WorksInsideACallersTransactionAndLeavesNothingAfterRollback(t *te
 	require.True(t, exists)
 
 	require.NoError(t, tx.Rollback(ctx))
-	exists, err = eventloom.NewStore(pool, nil, nil).SpaceExists(ctx, "in-tx")
+	exists, err = eventloom.NewStore(outer, nil, nil).SpaceExists(ctx, "in-tx")
 	require.NoError(t, err)
 	require.False(t, exists, "the rolled-back appends are gone")
 }

@@ -37,9 +37,8 @@ func TestCanonicalBytesV2_DocumentedExample(t *testing.T) {
 	erased.Content, erased.Data, erased.Salt, erased.BodyDigest, erased.ErasedBySeq = "", []byte(`{}`), nil, d, 2
 	require.Equal(t, hash, eventloom.ComputeHash(eventloom.ZeroHash, &erased).String())
 
-	db := testcontainers.NewDatabase(t)
 	var sqlDigest, sqlHash string
-	require.NoError(t, db.AppPool(t).QueryRow(context.Background(), `
+	require.NoError(t, testcontainers.TestTx(t).QueryRow(context.Background(), `
 		SELECT encode(d, 'hex'), encode(sha256('\x0000000000000000000000000000000000000000000000000000000000000000'::bytea ||
 		       zaxy_event_canonical_v2('demo', 1, 'message', '', '', $1, $2, d, '{}')), 'hex')
 		FROM (SELECT zaxy_event_body_digest($3, 'héllo', '{"role":"user","n":1.50}') AS d) x`, o, r, salt).Scan(&sqlDigest, &sqlHash))

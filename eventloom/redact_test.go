@@ -51,14 +51,14 @@ func configure(mode string) eventloom.NewEvent {
 func TestAppend_RedactsEveryFieldByDefault(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, _ := newStore(t)
+	store, tx := newStoreTx(t)
 	res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "r1", Events: []eventloom.NewEvent{secretEvent(), msg("plain")}})
 	require.NoError(t, err)
 	require.Equal(t, 6, res.Redactions)
 
 	// The keyed path and AppendTx redact too; a retry answers from the record.
 	p := &eventloom.AppendParams{SpaceID: "r1", Events: []eventloom.NewEvent{secretEvent()}, IdempotencyKey: "k1"}
-	err = pgx.BeginFunc(ctx, poolOf(store), func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, tx, func(tx pgx.Tx) error {
 		res, err = store.AppendTx(ctx, tx, p)
 		return err
 	})
@@ -90,7 +90,7 @@ func TestAppend_RedactsEveryFieldByDefault(t *testing.T) {
 func TestAppend_RedactionOffMustBeRecordedByAnAdmin(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, _ := newStore(t)
+	store, _ := newStoreTx(t)
 	mode, err := store.RedactionMode(ctx, "r2")
 	require.NoError(t, err)
 	require.Equal(t, vocab.RedactionOn, mode, "on before any append")
@@ -136,7 +136,7 @@ func TestAppend_RedactionOffMustBeRecordedByAnAdmin(t *testing.T) {
 func TestAppend_RedactionModeIsReadUnderTheChainLock(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, db := newStore(t)
+	store, db := newStore(t) // own database: a second session waits for the admin's commit
 	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "r3", Events: []eventloom.NewEvent{msg("first")}})
 	require.NoError(t, err)
 
@@ -172,7 +172,7 @@ func TestAppend_RedactionModeIsReadUnderTheChainLock(t *testing.T) {
 func TestKeyRecords_AnswersKeyedAppendsWithoutAppending(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	store, _ := newStore(t)
+	store, _ := newStoreTx(t)
 	res, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "k", Events: []eventloom.NewEvent{msg("a"), msg("b")}, IdempotencyKey: "one"})
 	require.NoError(t, err)
 	recs, err := store.KeyRecords(ctx, "k", []*eventloom.AppendParams{

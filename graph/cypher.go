@@ -80,8 +80,10 @@ const maxCypherLen = 10000
 // it then runs through the graph's runner (zaxy_cypher.<graph>, owned by the space's sandbox
 // role, which can read that graph and nothing else) with a statement timeout, in a
 // transaction that is always rolled back, so even a write that got past the filter leaves
-// nothing behind. Give every pattern a direction: undirected matches can take minutes.
-func Cypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*CypherResult, error) {
+// nothing behind. On a pool or a connection that is a READ ONLY transaction of its own; inside
+// a caller's transaction it is a savepoint made read-only. Give every pattern a direction:
+// undirected matches can take minutes.
+func Cypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, error) {
 	p.Columns = cmp.Or(p.Columns, 1)
 	p.Timeout = cmp.Or(p.Timeout, DefaultCypherTimeout)
 	p.Limit = cmp.Or(p.Limit, DefaultCypherLimit)
@@ -100,13 +102,13 @@ func Cypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*CypherRes
 	if p.Columns < 1 || p.Columns > 32 {
 		return nil, &eventloom.ValidationError{Field: "columns", Message: "must be between 1 and 32"}
 	}
-	return runCypher(ctx, pool, p)
+	return runCypher(ctx, db, p)
 }
 
 // runCypher runs a query that passed the filter (tests call it with one that did not, to
 // prove the walls behind the filter).
-func runCypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*CypherResult, error) {
-	installed, err := AGEInstalled(ctx, pool)
+func runCypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, error) {
+	installed, err := AGEInstalled(ctx, db)
 	if err != nil {
 		return nil, fmt.Errorf("check for AGE: %w", err)
 	}
@@ -115,7 +117,7 @@ func runCypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*Cypher
 	}
 	res := &CypherResult{Rows: [][]json.RawMessage{}}
 	var hasRunner bool
-	runner, err := queries.CypherRunner(ctx, pool, p.SpaceID)
+	runner, err := queries.CypherRunner(ctx, db, p.SpaceID)
 	res.Graph, hasRunner = runner.GraphName, runner.HasRunner
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("%w: space %q has no graph yet (nothing projected)", eventloom.ErrNotFound, p.SpaceID)
@@ -126,20 +128,12 @@ func runCypher(ctx context.Context, pool *pgxpool.Pool, p CypherParams) (*Cypher
 	if !hasRunner {
 		return nil, fmt.Errorf("%w: space %q has no Cypher sandbox (the migrating role could not create its role; see docs/operations.md, then zaxy migrate as a superuser and zaxy rebuild --space)", ErrAGEOff, p.SpaceID)
 	}
-	conn, err := pool.Acquire(ctx)
+	tx, done, err := beginCypher(ctx, db)
 	if err != nil {
-		return nil, fmt.Errorf("acquire connection: %w", err)
-	}
-	defer conn.Release()
-	if err := loadAGE(ctx, conn.Conn()); err != nil {
 		return nil, err
 	}
-	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return nil, fmt.Errorf("begin: %w", err)
-	}
 	// Never committed: whatever the query did is undone.
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck
+	defer done()
 	if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", p.Timeout.Milliseconds())); err != nil {
 		return nil, fmt.Errorf("set timeout: %w", err)
 	}
@@ -206,13 +200,72 @@ func cypherError(err error, p CypherParams) error {
 	return fmt.Errorf("run cypher: %w", err)
 }
 
+// beginCypher loads AGE into a session of db and begins the read-only transaction a Cypher
+// query runs in: on a pool, on a connection acquired for it; on a connection, there; in a
+// caller's transaction, as a savepoint set READ ONLY (allowed at any point, and undone with
+// the savepoint). done rolls it back and releases what was acquired.
+func beginCypher(ctx context.Context, db Querier) (pgx.Tx, func(), error) {
+	var conn *pgx.Conn
+	release := func() {}
+	switch d := db.(type) {
+	case *pgxpool.Pool:
+		c, err := d.Acquire(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("acquire connection: %w", err)
+		}
+		conn, release = c.Conn(), c.Release
+	case *pgx.Conn:
+		conn = d
+	case pgx.Tx:
+		if err := loadAGE(ctx, d); err != nil {
+			return nil, nil, err
+		}
+		sp, err := d.Begin(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("begin: %w", err)
+		}
+		done := func() { _ = sp.Rollback(context.WithoutCancel(ctx)) }
+		if _, err := sp.Exec(ctx, "SET TRANSACTION READ ONLY"); err != nil {
+			done()
+			return nil, nil, fmt.Errorf("begin: %w", err)
+		}
+		return sp, done, nil
+	default:
+		return nil, nil, fmt.Errorf("run cypher: unsupported executor %T", db)
+	}
+	if err := loadAGE(ctx, conn); err != nil {
+		release()
+		return nil, nil, err
+	}
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		release()
+		return nil, nil, fmt.Errorf("begin: %w", err)
+	}
+	return tx, func() {
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		release()
+	}, nil
+}
+
 // loadAGE loads the AGE library into the session, from $libdir/plugins (allowed for any
-// role) or by name (superusers).
-func loadAGE(ctx context.Context, conn *pgx.Conn) error {
-	if _, err := conn.Exec(ctx, `LOAD '$libdir/plugins/age'`); err == nil {
+// role) or by name (superusers). In a transaction each attempt runs in a savepoint, so a
+// failed one leaves the transaction usable.
+func loadAGE(ctx context.Context, db Querier) error {
+	load := func(stmt string) error {
+		if _, inTx := db.(pgx.Tx); inTx {
+			return pgx.BeginFunc(ctx, db, func(sp pgx.Tx) error {
+				_, err := sp.Exec(ctx, stmt)
+				return err
+			})
+		}
+		_, err := db.Exec(ctx, stmt)
+		return err
+	}
+	if err := load(`LOAD '$libdir/plugins/age'`); err == nil {
 		return nil
 	}
-	if _, err := conn.Exec(ctx, `LOAD 'age'`); err != nil {
+	if err := load(`LOAD 'age'`); err != nil {
 		return fmt.Errorf("%w: cannot load the age library (%v); link age.so into $libdir/plugins or preload it", ErrAGEOff, err)
 	}
 	return nil

@@ -20,22 +20,48 @@ import (
 func sandboxSpace(t *testing.T, app, admin *pgxpool.Pool, space, name string) string {
 	t.Helper()
 	ctx := context.Background()
+	g := newGraph(t, app, space)
+	conn, err := admin.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	require.NoError(t, loadAGE(ctx, conn.Conn()))
+	createEntity(t, conn, g, name)
+	return g
+}
+
+// sandboxSpaceTx is sandboxSpace inside a test transaction (testcontainers.TestTx), which
+// acts as the owner for the vertex.
+func sandboxSpaceTx(t *testing.T, tx pgx.Tx, space, name string) string {
+	t.Helper()
+	g := newGraph(t, tx, space)
+	testcontainers.AsOwner(t, tx, func() {
+		require.NoError(t, loadAGE(context.Background(), tx))
+		createEntity(t, tx, g, name)
+	})
+	return g
+}
+
+// newGraph appends an event to space (so it exists) and creates its AGE graph, as the service.
+func newGraph(t *testing.T, app Querier, space string) string {
+	t.Helper()
+	ctx := context.Background()
 	_, err := eventloom.NewStore(app, nil, nil).Append(ctx, &eventloom.AppendParams{
 		SpaceID: space, Events: []eventloom.NewEvent{{Type: "note", Content: "secret of " + space}}})
 	require.NoError(t, err)
 	var g string
 	require.NoError(t, app.QueryRow(ctx, `SELECT zaxy_age_graph($1)`, space).Scan(&g))
-	conn, err := admin.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
-	require.NoError(t, loadAGE(ctx, conn.Conn()))
-	_, err = conn.Exec(ctx, fmt.Sprintf(`SELECT * FROM ag_catalog.cypher('%s', $$CREATE (:Entity {name: '%s'})$$) AS (a ag_catalog.agtype)`, g, name))
-	require.NoError(t, err)
 	return g
 }
 
+// createEntity puts an Entity vertex named name in graph g; admin has AGE loaded.
+func createEntity(t *testing.T, admin Querier, g, name string) {
+	t.Helper()
+	_, err := admin.Exec(context.Background(), fmt.Sprintf(`SELECT * FROM ag_catalog.cypher('%s', $$CREATE (:Entity {name: '%s'})$$) AS (a ag_catalog.agtype)`, g, name))
+	require.NoError(t, err)
+}
+
 // runRaw runs q through space's runner as the service does, but without the filter.
-func runRaw(t *testing.T, app *pgxpool.Pool, space, q string) (*CypherResult, error) {
+func runRaw(t *testing.T, app Querier, space, q string) (*CypherResult, error) {
 	t.Helper()
 	return runCypher(context.Background(), app, CypherParams{SpaceID: space, Query: q, Columns: 1,
 		Timeout: DefaultCypherTimeout, Limit: 10, MaxBytes: DefaultCypherMaxBytes, MaxValueBytes: DefaultCypherMaxValueBytes})
@@ -51,7 +77,7 @@ func requireDenied(t *testing.T, err error, q string) {
 
 func TestCypherSandbox_RoleCannotReachBeyondItsGraph(t *testing.T) {
 	t.Parallel()
-	db := testcontainers.NewDatabase(t)
+	db := testcontainers.NewDatabase(t) // own database: a second session of the service is the victim
 	app, admin := db.AppPool(t), db.AdminPool(t)
 	ctx := context.Background()
 	sandboxSpace(t, app, admin, "sbx-a", "alice")
@@ -101,36 +127,60 @@ func TestCypherSandbox_RoleCannotReachBeyondItsGraph(t *testing.T) {
 	require.Zero(t, memberOf)
 }
 
+// On the service's path (a READ ONLY transaction of its own on a pool) and inside a caller's
+// transaction (a savepoint set READ ONLY) alike, the runner's writes are undone.
 func TestCypherSandbox_WritesAreAlwaysRolledBack(t *testing.T) {
 	t.Parallel()
-	db := testcontainers.NewDatabase(t)
-	app, admin := db.AppPool(t), db.AdminPool(t)
 	ctx := context.Background()
-	g := sandboxSpace(t, app, admin, "sbx-w", "alice")
 	// AGE ignores grants and READ ONLY for these; whatever they did, nothing is committed.
-	for _, q := range []string{
+	writes := []string{
 		"MATCH (a:Entity) SET a.name = 'pwned' RETURN a.name",
 		"MATCH (a:Entity) REMOVE a.name RETURN a",
 		"MATCH (a:Entity) DETACH DELETE a RETURN 1",
 		"CREATE (a:Entity {name: 'mallory'}) RETURN a.name",
-	} {
-		_, _ = runRaw(t, app, "sbx-w", q)
 	}
-	var names []string
-	rows, err := admin.Query(ctx, fmt.Sprintf(`SELECT ag_catalog.agtype_out(properties)::text FROM %s."Entity"`, pgx.Identifier{g}.Sanitize()))
-	require.NoError(t, err)
-	names, err = pgx.CollectRows(rows, pgx.RowTo[string])
-	require.NoError(t, err)
-	require.Len(t, names, 1)
-	require.Contains(t, names[0], `"alice"`)
+	entityNames := func(t *testing.T, admin Querier, g string) []string {
+		t.Helper()
+		rows, err := admin.Query(ctx, fmt.Sprintf(`SELECT ag_catalog.agtype_out(properties)::text FROM %s."Entity"`, pgx.Identifier{g}.Sanitize()))
+		require.NoError(t, err)
+		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		return names
+	}
+	t.Run("pool", func(t *testing.T) {
+		t.Parallel()
+		db := testcontainers.NewDatabase(t) // own database: the runner's own transaction on the pool is under test
+		app, admin := db.AppPool(t), db.AdminPool(t)
+		g := sandboxSpace(t, app, admin, "sbx-w", "alice")
+		for _, q := range writes {
+			_, _ = runRaw(t, app, "sbx-w", q)
+		}
+		names := entityNames(t, admin, g)
+		require.Len(t, names, 1)
+		require.Contains(t, names[0], `"alice"`)
+	})
+	t.Run("transaction", func(t *testing.T) {
+		t.Parallel()
+		tx := testcontainers.TestTx(t)
+		g := sandboxSpaceTx(t, tx, "sbx-w", "alice")
+		for _, q := range writes {
+			_, _ = runRaw(t, tx, "sbx-w", q)
+		}
+		var names []string
+		testcontainers.AsOwner(t, tx, func() { names = entityNames(t, tx, g) })
+		require.Len(t, names, 1)
+		require.Contains(t, names[0], `"alice"`)
+		_, err := eventloom.NewStore(tx, nil, nil).Append(ctx, &eventloom.AppendParams{
+			SpaceID: "sbx-w", Events: []eventloom.NewEvent{{Type: "note", Content: "after"}}})
+		require.NoError(t, err, "the caller's transaction is writable again")
+	})
 }
 
 func TestCypher_CapsBytesAndValues(t *testing.T) {
 	t.Parallel()
-	db := testcontainers.NewDatabase(t)
-	app, admin := db.AppPool(t), db.AdminPool(t)
+	app := testcontainers.TestTx(t)
 	ctx := context.Background()
-	sandboxSpace(t, app, admin, "sbx-cap", "alice")
+	sandboxSpaceTx(t, app, "sbx-cap", "alice")
 
 	// One value over the per-value cap is refused in Postgres.
 	_, err := Cypher(ctx, app, CypherParams{SpaceID: "sbx-cap", Query: "RETURN range(1, 100000)", MaxValueBytes: 1000})
@@ -163,20 +213,24 @@ func TestCypher_CapsBytesAndValues(t *testing.T) {
 
 func TestCypher_WithoutItsSandboxFailsClosed(t *testing.T) {
 	t.Parallel()
-	db := testcontainers.NewDatabase(t)
-	app, admin := db.AppPool(t), db.AdminPool(t)
+	tx := testcontainers.TestTx(t)
 	ctx := context.Background()
-	g := sandboxSpace(t, app, admin, "sbx-none", "alice")
+	g := sandboxSpaceTx(t, tx, "sbx-none", "alice")
 	// As when the migrating role could not create the sandbox: the graph exists, the runner not.
-	_, err := admin.Exec(ctx, fmt.Sprintf(`DROP FUNCTION zaxy_cypher.%s`, pgx.Identifier{g}.Sanitize()))
-	require.NoError(t, err)
-	_, err = Cypher(ctx, app, CypherParams{SpaceID: "sbx-none", Query: "MATCH (a:Entity) RETURN a.name"})
+	// (The runner was created in this transaction, so dropping it locks nothing of other tests.)
+	testcontainers.AsOwner(t, tx, func() {
+		_, err := tx.Exec(ctx, fmt.Sprintf(`DROP FUNCTION zaxy_cypher.%s`, pgx.Identifier{g}.Sanitize()))
+		require.NoError(t, err)
+	})
+	_, err := Cypher(ctx, tx, CypherParams{SpaceID: "sbx-none", Query: "MATCH (a:Entity) RETURN a.name"})
 	require.ErrorIs(t, err, ErrAGEOff)
 	require.ErrorContains(t, err, "no Cypher sandbox")
 	// The service cannot run cypher() itself either way: it has no EXECUTE on other runners
 	// and the runners are not executable by PUBLIC.
 	var public bool
-	require.NoError(t, admin.QueryRow(ctx, `SELECT bool_or(has_function_privilege('public', p.oid, 'EXECUTE'))
+	testcontainers.AsOwner(t, tx, func() {
+		require.NoError(t, tx.QueryRow(ctx, `SELECT bool_or(has_function_privilege('public', p.oid, 'EXECUTE'))
 		FROM pg_proc p WHERE p.prosecdef AND p.prorettype <> 'trigger'::regtype AND p.pronamespace IN ('public'::regnamespace, 'zaxy_cypher'::regnamespace)`).Scan(&public))
+	})
 	require.False(t, public, "no SECURITY DEFINER function of ours (triggers aside, which cannot be called) is executable by PUBLIC")
 }

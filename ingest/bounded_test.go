@@ -21,7 +21,7 @@ import (
 func TestDocuments_LargeUploadIsBoundedAndFailsCleanlyInTheMiddle(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := newFixture(t, ingest.Config{MaxGroupChunks: 25, MaxChunkBytes: 200})
+	f := newFixture(t, ingest.Config{MaxGroupChunks: 25, MaxChunkBytes: 200}) // own database: commits in bounded transactions, adds a trigger
 	admin := f.db.AdminPool(t)
 	_, err := admin.Exec(ctx, `CREATE FUNCTION test_fail() RETURNS trigger LANGUAGE plpgsql AS $$
 		BEGIN IF NEW.content LIKE '%FAIL-HERE%' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$;
@@ -73,7 +73,7 @@ func TestDocuments_LargeUploadIsBoundedAndFailsCleanlyInTheMiddle(t *testing.T) 
 func TestIngest_RedactsPathsActorsAndNamesAndHonoursOff(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := newFixture(t, ingest.Config{})
+	f := newFixtureTx(t, ingest.Config{})
 	path := "https://bob:hunter22@wiki.example/notes.md"
 	res, err := f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "m", Documents: []ingest.Document{{Path: path, Text: "key " + fakeGitHub}}})
 	require.NoError(t, err)
@@ -109,8 +109,9 @@ func TestIngest_RedactsPathsActorsAndNamesAndHonoursOff(t *testing.T) {
 // nothing after it, and other writers to the space got in while it ran.
 func TestDocuments_DeadlineLeavesWholeDocumentsAndLetsOthersWrite(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, ingest.Config{MaxGroupChunks: 20})
-	docs := make([]ingest.Document, 3000)
+	f := newFixture(t, ingest.Config{MaxGroupChunks: 20}) // own database: another session writes while the upload commits
+	// Enough that the upload cannot finish in time even on an idle machine (3000 sometimes did).
+	docs := make([]ingest.Document, 12000)
 	for i := range docs {
 		docs[i] = ingest.Document{Path: fmt.Sprintf("d/%04d.txt", i), Text: fmt.Sprintf("doc %d", i)}
 	}
@@ -130,7 +131,7 @@ func TestDocuments_DeadlineLeavesWholeDocumentsAndLetsOthersWrite(t *testing.T) 
 	require.True(t, appended.Before(finished), "another append got in while the upload ran")
 
 	var de *ingest.DocumentsError
-	require.ErrorAs(t, ingestErr, &de, "3000 documents do not fit in 1.5 s here")
+	require.ErrorAs(t, ingestErr, &de, "12000 documents do not fit in 1.5 s here")
 	require.ErrorIs(t, ingestErr, context.DeadlineExceeded)
 	require.Len(t, de.Result.Documents, de.Index)
 	require.Equal(t, de.Index+1, f.count(t), "exactly the documents reported, plus the other append")

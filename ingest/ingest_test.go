@@ -8,36 +8,58 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/redact"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
 type fixture struct {
 	store *eventloom.Store
-	pool  *pgxpool.Pool
-	in    *ingest.Ingester
-	db    *testcontainers.Database
+	// exec is what the store and the ingester run on: a pool, or a test transaction.
+	exec pgexec.Executor
+	in   *ingest.Ingester
+	// db is the test's own database (nil on a test transaction).
+	db *testcontainers.Database
+	// counter counts the events: the owner's pool, or the test transaction.
+	counter pgexec.Executor
 }
 
+// newFixture runs on a database of the test's own, for tests that commit, run several
+// sessions at once or change the schema.
 func newFixture(t *testing.T, cfg ingest.Config) *fixture {
 	t.Helper()
 	db := testcontainers.NewDatabase(t)
-	pool := db.AppPool(t)
-	store := eventloom.NewStore(pool, nil, nil)
-	in, err := ingest.New(pool, store, cfg)
+	f := newFixtureOn(t, db.AppPool(t), cfg)
+	f.db, f.counter = db, db.AdminPool(t)
+	return f
+}
+
+// newFixtureTx runs on a rolled-back test transaction (testcontainers.TestTx), where the
+// ingester's transactions are savepoints. Each such test writes to spaces no other test uses.
+func newFixtureTx(t *testing.T, cfg ingest.Config) *fixture {
+	t.Helper()
+	tx := testcontainers.TestTx(t)
+	f := newFixtureOn(t, tx, cfg)
+	f.counter = tx
+	return f
+}
+
+func newFixtureOn(t *testing.T, exec pgexec.Executor, cfg ingest.Config) *fixture {
+	t.Helper()
+	store := eventloom.NewStore(exec, nil, nil)
+	in, err := ingest.New(exec, store, cfg)
 	require.NoError(t, err)
-	return &fixture{store: store, pool: pool, in: in, db: db}
+	return &fixture{store: store, exec: exec, in: in}
 }
 
 func (f *fixture) count(t *testing.T) int {
 	t.Helper()
 	var n int
-	require.NoError(t, f.db.AdminPool(t).QueryRow(context.Background(), `SELECT count(*) FROM events`).Scan(&n))
+	require.NoError(t, f.counter.QueryRow(context.Background(), `SELECT count(*) FROM events`).Scan(&n))
 	return n
 }
 
@@ -88,7 +110,7 @@ Chunks are at most the configured size.
 func TestDocuments_MarkdownChunksCarryExactOffsets(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := newFixture(t, ingest.Config{MaxChunkBytes: 120})
+	f := newFixtureTx(t, ingest.Config{MaxChunkBytes: 120})
 	res, err := f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "docs", Documents: []ingest.Document{{Path: "docs/guide.md", Text: guide}}})
 	require.NoError(t, err)
 	require.Len(t, res.Documents, 1)
@@ -129,9 +151,9 @@ func TestDocuments_MarkdownChunksCarryExactOffsets(t *testing.T) {
 func TestDocuments_UnchangedAppendsNothingChangedAppendsNewVersion(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := newFixture(t, ingest.Config{MaxChunkBytes: 120})
+	f := newFixtureTx(t, ingest.Config{MaxChunkBytes: 120})
 	ingestOnce := func(text string) ingest.DocumentResult {
-		res, err := f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "docs",
+		res, err := f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "versions",
 			Documents: []ingest.Document{{Path: "guide.md", DocumentID: "guide", Text: text}}})
 		require.NoError(t, err)
 		return res.Documents[0]
@@ -153,9 +175,9 @@ func TestDocuments_UnchangedAppendsNothingChangedAppendsNewVersion(t *testing.T)
 	require.Equal(t, n+changed.Chunks, f.count(t))
 
 	// The same version chunked differently (another chunk size) counts as unchanged.
-	other, err := ingest.New(f.pool, f.store, ingest.Config{MaxChunkBytes: 500})
+	other, err := ingest.New(f.exec, f.store, ingest.Config{MaxChunkBytes: 500})
 	require.NoError(t, err)
-	res, err := other.Documents(ctx, &ingest.DocumentsParams{SpaceID: "docs",
+	res, err := other.Documents(ctx, &ingest.DocumentsParams{SpaceID: "versions",
 		Documents: []ingest.Document{{Path: "guide.md", DocumentID: "guide", Text: guide}}})
 	require.NoError(t, err)
 	require.False(t, res.Documents[0].Appended)
@@ -165,22 +187,22 @@ func TestDocuments_UnchangedAppendsNothingChangedAppendsNewVersion(t *testing.T)
 func TestDocuments_BadInputAnywhereAppendsNothing(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := newFixture(t, ingest.Config{})
+	f := newFixtureTx(t, ingest.Config{})
 	docs := []ingest.Document{{Path: "a.txt", Text: "alpha"}, {Path: "b.md", Text: "# beta"}}
-	res, err := f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "s", Documents: docs})
+	res, err := f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "bad-input", Documents: docs})
 	require.NoError(t, err)
 	require.True(t, res.Appended())
 	require.EqualValues(t, 2, res.Documents[1].FirstSeq)
 
 	// One new document and one invalid one: nothing is appended.
-	_, err = f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "s",
+	_, err = f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "bad-input",
 		Documents: []ingest.Document{{Path: "c.txt", Text: "gamma"}, {Path: "d.txt", Text: "bad\x00"}}})
 	var ve *eventloom.ValidationError
 	require.ErrorAs(t, err, &ve)
 	require.Equal(t, "documents[1].text", ve.Field)
 	require.Equal(t, 2, f.count(t))
 
-	res, err = f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "s", Documents: docs})
+	res, err = f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "bad-input", Documents: docs})
 	require.NoError(t, err)
 	require.False(t, res.Appended())
 }
@@ -188,7 +210,7 @@ func TestDocuments_BadInputAnywhereAppendsNothing(t *testing.T) {
 func TestDocuments_RejectsBadInputNamingTheField(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := newFixture(t, ingest.Config{MaxChunkBytes: 10, MaxChunksPerDocument: 3})
+	f := newFixtureTx(t, ingest.Config{MaxChunkBytes: 10, MaxChunksPerDocument: 3})
 	cases := []struct {
 		name  string
 		doc   ingest.Document
@@ -243,7 +265,7 @@ var kinds = []string{"openai_api_key", "anthropic_api_key", "aws_access_key_id",
 func TestDocuments_SecretsReachTheLogRedacted(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := newFixture(t, ingest.Config{MaxChunkBytes: 64})
+	f := newFixtureTx(t, ingest.Config{MaxChunkBytes: 64})
 	res, err := f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "sec", Documents: []ingest.Document{{Path: "notes.md", Text: secretsDoc}}})
 	require.NoError(t, err)
 	require.Equal(t, len(secrets), res.Documents[0].Redactions)
@@ -271,7 +293,7 @@ func TestDocuments_SecretsReachTheLogRedacted(t *testing.T) {
 func TestTranscript_AppendsRedactedMessagesIdempotently(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := newFixture(t, ingest.Config{TranscriptBatch: 2})
+	f := newFixtureTx(t, ingest.Config{TranscriptBatch: 2})
 	jsonl := `{"role":"system","content":"You are helpful."}
 {"role":"user","content":"my key is ` + fakeAnthropic + `","name":"ana","occurred_at":"2026-01-02T15:04:05Z"}
 
@@ -314,12 +336,12 @@ func TestTranscript_AppendsRedactedMessagesIdempotently(t *testing.T) {
 func TestTranscript_RetryAfterAPartialImportAppendsOnlyTheRest(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := newFixture(t, ingest.Config{TranscriptBatch: 2})
+	f := newFixtureTx(t, ingest.Config{TranscriptBatch: 2})
 	turns := make([]ingest.Turn, 5)
 	for i := range turns {
 		turns[i] = ingest.Turn{Role: "user", Content: fmt.Sprintf("turn %d", i)}
 	}
-	p := &ingest.TranscriptParams{SpaceID: "chat", Turns: turns}
+	p := &ingest.TranscriptParams{SpaceID: "chat-retry", Turns: turns}
 	// An earlier import committed its first batch (2 events) and then died.
 	hash, err := ingest.TranscriptContentHash(p)
 	require.NoError(t, err)
@@ -327,7 +349,7 @@ func TestTranscript_RetryAfterAPartialImportAppendsOnlyTheRest(t *testing.T) {
 	for _, turn := range turns[:2] {
 		first = append(first, eventloom.NewEvent{Type: "message", Content: turn.Content, Data: json.RawMessage(`{"role":"user"}`)})
 	}
-	_, err = f.store.Append(ctx, &eventloom.AppendParams{SpaceID: "chat", Events: first, IdempotencyKey: ingest.TranscriptIdempotencyKey(hash, 0)})
+	_, err = f.store.Append(ctx, &eventloom.AppendParams{SpaceID: "chat-retry", Events: first, IdempotencyKey: ingest.TranscriptIdempotencyKey(hash, 0)})
 	require.NoError(t, err)
 
 	res, err := f.in.Transcript(ctx, p)
@@ -361,8 +383,8 @@ func TestTranscript_BadLineAppendsNothing(t *testing.T) {
 	}
 
 	// Turns handed over directly are validated before anything is appended.
-	f := newFixture(t, ingest.Config{TranscriptBatch: 1})
-	_, err := f.in.Transcript(context.Background(), &ingest.TranscriptParams{SpaceID: "chat", Turns: []ingest.Turn{
+	f := newFixtureTx(t, ingest.Config{TranscriptBatch: 1})
+	_, err := f.in.Transcript(context.Background(), &ingest.TranscriptParams{SpaceID: "chat-bad", Turns: []ingest.Turn{
 		{Role: "user", Content: "fine"}, {Role: "user", Content: "fine too"}, {Role: "boss", Content: "x"}}})
 	var ve *eventloom.ValidationError
 	require.True(t, errors.As(err, &ve))

@@ -1,8 +1,10 @@
 // Package testcontainers is the one place that knows how to provide a PostgreSQL 17 with
 // pgvector and Apache AGE: an existing database URL from the environment wins; otherwise
-// postgres.sh (beside this file) builds and starts a local cluster. Its Go helpers hand each
-// test its own freshly migrated database, copied from a migrated template, so tests never
-// share mutable state. It must never be imported by non-test code paths that serve traffic.
+// postgres.sh (beside this file) builds and starts a local cluster. Its Go helpers give a test
+// either a transaction on the test binary's shared migrated database, rolled back when the
+// test ends (TestTx), or a freshly migrated database of its own (NewDatabase), both copied
+// from a migrated template, so tests never see each other's rows. It must never be imported
+// by non-test code paths that serve traffic.
 package testcontainers
 
 import (
@@ -146,18 +148,27 @@ func (d *Database) AppPool(tb testing.TB) *pgxpool.Pool { return openPool(tb, d.
 
 func openPool(tb testing.TB, dsn string) *pgxpool.Pool {
 	tb.Helper()
-	cfg, err := pgxpool.ParseConfig(dsn)
+	pool, err := newPool(context.Background(), dsn)
 	if err != nil {
-		tb.Fatalf("parse database URL: %v", err)
-	}
-	cfg.MaxConns = 20
-	pgexec.Configure(cfg)
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		tb.Fatalf("open pool: %v", err)
+		tb.Fatalf("%v", err)
 	}
 	tb.Cleanup(pool.Close)
 	return pool
+}
+
+// newPool opens a pool configured as the service's are (pgexec.Configure).
+func newPool(ctx context.Context, dsn string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("parse database URL: %w", err)
+	}
+	cfg.MaxConns = 20
+	pgexec.Configure(cfg)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open pool: %w", err)
+	}
+	return pool, nil
 }
 
 func withDatabase(base, name string, user *url.Userinfo) string {
