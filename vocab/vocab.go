@@ -32,6 +32,12 @@ const (
 	TypeFeedbackRecorded  = "feedback.recorded"
 	// TypeRedactionConfigured switches a space's redaction on or off (only with admin rights).
 	TypeRedactionConfigured = "redaction.configured"
+	// TypeMemoryPinned pins memory items: they never fall below the salience floor.
+	TypeMemoryPinned = "memory.pinned"
+	// TypeMemoryUnpinned lifts earlier pins.
+	TypeMemoryUnpinned = "memory.unpinned"
+	// TypeSalienceConfigured sets a space's salience half-life and floor (docs/checkout.md).
+	TypeSalienceConfigured = "salience.configured"
 )
 
 // Allowed values of enumerated fields.
@@ -47,6 +53,12 @@ var (
 const (
 	RedactionOn  = "on"
 	RedactionOff = "off"
+)
+
+// Bounds of salience.configured.
+const (
+	// MaxHalfLifeDays is the longest half-life a space may configure (ten years).
+	MaxHalfLifeDays = 3650
 )
 
 // maxNameLen caps subjects, predicates, topics and similar names.
