@@ -124,6 +124,8 @@ type Checksum struct {
 	Terms int64 `json:"terms"`
 	// Speakers counts the names that speak in the space (rows of speaker_names).
 	Speakers int64 `json:"speakers"`
+	// Reinforcements counts the rows of the reinforcement ledger.
+	Reinforcements int64 `json:"reinforcements"`
 }
 
 // Checksum digests space's projections (every row except embeddings, which are computed
@@ -140,7 +142,7 @@ func (p *Projector) Checksum(ctx context.Context, space string) (*Checksum, erro
 		return nil, fmt.Errorf("checksum %q: %w", space, err)
 	}
 	return &Checksum{SpaceID: space, Digest: r.Digest, Entities: r.Entities, Mentions: r.Mentions, Facts: r.Facts,
-		Invalidations: r.Invalidations, Items: r.Items, Terms: r.Terms, Speakers: r.Speakers}, nil
+		Invalidations: r.Invalidations, Items: r.Items, Terms: r.Terms, Speakers: r.Speakers, Reinforcements: r.Reinforcements}, nil
 }
 
 // Status is a space's projection progress.

@@ -103,6 +103,7 @@ type batchState struct {
 	invalidated []invalidationRow
 	items       []itemRow
 	newFacts    []*factRow
+	salience    salienceState
 }
 
 func newBatchState(space string) *batchState {
@@ -168,6 +169,12 @@ func (s *batchState) apply(e *eventloom.Event, fx *effects) {
 	}
 	for i := range fx.Invalidations {
 		s.invalidate(e, &fx.Invalidations[i])
+	}
+	for _, r := range fx.Reinforcements {
+		s.reinforce(e, r.ItemID, r.Signal)
+	}
+	if fx.SalienceConfig != nil {
+		s.configure(e, fx.SalienceConfig)
 	}
 	if fx.Text != "" {
 		s.items = append(s.items, itemRow{
@@ -271,6 +278,7 @@ func (s *batchState) invalidate(e *eventloom.Event, inv *invalidation) {
 			return // only earlier events can be invalidated
 		}
 		s.invalidated = append(s.invalidated, invalidationRow{TargetSeq: inv.TargetSeq, Seq: e.Seq, Hash: e.Hash, Reason: reason})
+		s.reinforce(e, memoryitem.EventID(inv.TargetSeq), SignalInvalidated)
 		for _, f := range s.sortedCurrent() {
 			if f.RecordedSeq == inv.TargetSeq {
 				s.close(f, e.Seq, "invalidated", e.OccurredAt, &reason)
@@ -279,6 +287,7 @@ func (s *batchState) invalidate(e *eventloom.Event, inv *invalidation) {
 		return
 	}
 	if f := s.facts[inv.TargetID]; f != nil {
+		s.reinforce(e, memoryitem.FactID(f.FactID), SignalInvalidated)
 		if f.Status == "current" {
 			s.close(f, e.Seq, "invalidated", e.OccurredAt, &reason)
 		}

@@ -20,3 +20,8 @@ func QueueAGESync(b *pgx.Batch, arg AGESyncParams) {
 func QueueSpeakersInsert(b *pgx.Batch, arg SpeakersInsertParams) {
 	b.Queue(speakersInsert, arg.SpaceID, arg.AfterSeq, arg.LastSeq)
 }
+
+// QueueSalienceSpaceUpsert queues SalienceSpaceUpsert.
+func QueueSalienceSpaceUpsert(b *pgx.Batch, arg SalienceSpaceUpsertParams) {
+	b.Queue(salienceSpaceUpsert, arg.SpaceID, arg.HalfLifeDays, arg.Floor, arg.ConfiguredSeq, arg.UseStartedAt)
+}
