@@ -1,10 +1,22 @@
 -- The events behind event items, with a message's role (data.role) and speaker (data.name, else
 -- the actor), for the speaker priors, and the reasons they were invalidated, if any; rows are
--- eventloom.Row (and role, speaker, invalidated).
+-- eventloom.Row (and role, speaker, invalidated). The sal_ columns are the item's salience as of
+-- $3 (docs/checkout.md, Salience): its salience row and the space's policy, each one lookup by
+-- primary key joined in, never a query per item.
 SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::text AS data, e.hash,
        CASE WHEN e.type = 'message' THEN coalesce(e.data->>'role', '') ELSE '' END AS role,
        coalesce(nullif(e.data->>'name', ''), e.actor, '') AS speaker,
        (SELECT string_agg(v.reason, '; ' ORDER BY v.seq) FROM invalidations v
-        WHERE v.space_id = e.space_id AND v.target_seq = e.seq) AS invalidated
+        WHERE v.space_id = e.space_id AND v.target_seq = e.seq) AS invalidated,
+       zaxy_salience_base('log') AS sal_base,
+       coalesce(sa.reinforcement, 1) AS sal_reinforcement,
+       zaxy_salience_decay(coalesce(sa.last_use_at, e.occurred_at), sp.use_started_at, $3::timestamptz,
+                           coalesce(sp.half_life_days, 30)) AS sal_decay,
+       coalesce(sa.pinned, false) AS sal_pinned,
+       coalesce(sa.last_use_at, e.occurred_at) AS sal_last_use_at,
+       sa.last_use_seq AS sal_last_use_seq, sa.last_use_signal AS sal_last_use_signal,
+       coalesce(sp.half_life_days, 30) AS sal_half_life_days, coalesce(sp.floor, 0.1) AS sal_floor
 FROM events e
+LEFT JOIN salience sa ON sa.space_id = e.space_id AND sa.item_id = 'ev:' || e.seq
+LEFT JOIN salience_spaces sp ON sp.space_id = e.space_id
 WHERE e.space_id = $1 AND e.seq = ANY ($2::bigint[])
