@@ -70,6 +70,15 @@ CREATE TABLE salience_decayed (
 
 CREATE INDEX salience_decayed_attenuated ON salience_decayed (space_id) WHERE attenuated;
 
+-- The salience_decay job's last run per space (the sweep enqueues a run when it is older than
+-- an hour): when, how many items it materialised and how many were attenuated.
+CREATE TABLE salience_decay_runs (
+  space_id   text PRIMARY KEY,
+  decayed_at timestamptz NOT NULL,
+  items      bigint NOT NULL,
+  attenuated bigint NOT NULL
+);
+
 -- The base multiplier of an item by what it is: events (authority log) 1.0; fact versions by
 -- authority: asserted 1.0, extracted 0.9, inferred 0.7 (derived material weighs less).
 CREATE FUNCTION zaxy_salience_base(authority text) RETURNS double precision
@@ -102,6 +111,7 @@ RETURN CASE WHEN use_started IS NULL OR last_use IS NULL THEN 1.0
 DO $$
 BEGIN
   IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'zaxy_app') THEN
-    GRANT SELECT, INSERT, UPDATE, DELETE ON reinforcements, salience, salience_spaces, salience_decayed TO zaxy_app;
+    GRANT SELECT, INSERT, UPDATE, DELETE ON reinforcements, salience, salience_spaces, salience_decayed,
+                                           salience_decay_runs TO zaxy_app;
   END IF;
 END $$;

@@ -10,6 +10,7 @@ WITH m AS (DELETE FROM mentions x WHERE x.space_id = @space_id),
      r AS (DELETE FROM reinforcements x WHERE x.space_id = @space_id),
      sa AS (DELETE FROM salience x WHERE x.space_id = @space_id),
      sp AS (DELETE FROM salience_spaces x WHERE x.space_id = @space_id),
-     sd AS (DELETE FROM salience_decayed x WHERE x.space_id = @space_id)
+     sd AS (DELETE FROM salience_decayed x WHERE x.space_id = @space_id),
+     sr AS (DELETE FROM salience_decay_runs x WHERE x.space_id = @space_id)
 UPDATE projection_watermarks w SET projected_seq = 0, projected_hash = NULL, updated_at = clock_timestamp()
 WHERE w.space_id = @space_id;

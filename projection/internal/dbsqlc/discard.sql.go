@@ -17,7 +17,8 @@ WITH m AS (DELETE FROM mentions x WHERE x.space_id = $1),
      r AS (DELETE FROM reinforcements x WHERE x.space_id = $1),
      sa AS (DELETE FROM salience x WHERE x.space_id = $1),
      sp AS (DELETE FROM salience_spaces x WHERE x.space_id = $1),
-     sd AS (DELETE FROM salience_decayed x WHERE x.space_id = $1)
+     sd AS (DELETE FROM salience_decayed x WHERE x.space_id = $1),
+     sr AS (DELETE FROM salience_decay_runs x WHERE x.space_id = $1)
 UPDATE projection_watermarks w SET projected_seq = 0, projected_hash = NULL, updated_at = clock_timestamp()
 WHERE w.space_id = $1
 `
