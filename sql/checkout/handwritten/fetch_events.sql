@@ -17,6 +17,9 @@ SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::t
        sa.last_use_seq AS sal_last_use_seq, sa.last_use_signal AS sal_last_use_signal,
        coalesce(sp.half_life_days, 30) AS sal_half_life_days, coalesce(sp.floor, 0.1) AS sal_floor
 FROM events e
-LEFT JOIN salience sa ON sa.space_id = e.space_id AND sa.item_id = 'ev:' || e.seq
+-- LATERAL with LIMIT 1: one primary-key probe per row (a plain join lets the planner hash the
+-- space's whole salience table).
+LEFT JOIN LATERAL (SELECT x.reinforcement, x.pinned, x.last_use_at, x.last_use_seq, x.last_use_signal FROM salience x
+                   WHERE x.space_id = e.space_id AND x.item_id = 'ev:' || e.seq LIMIT 1) sa ON true
 LEFT JOIN salience_spaces sp ON sp.space_id = e.space_id
 WHERE e.space_id = $1 AND e.seq = ANY ($2::bigint[])

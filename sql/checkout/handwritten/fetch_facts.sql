@@ -16,6 +16,9 @@ FROM facts f
 JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id
 LEFT JOIN entities o ON o.space_id = f.space_id AND o.entity_id = f.object_id
 LEFT JOIN memory_items mi ON mi.space_id = f.space_id AND mi.item_id = 'fact:' || f.fact_id
-LEFT JOIN salience sa ON sa.space_id = f.space_id AND sa.item_id = 'fact:' || f.fact_id
+-- LATERAL with LIMIT 1: one primary-key probe per row (a plain join lets the planner hash the
+-- space's whole salience table).
+LEFT JOIN LATERAL (SELECT x.reinforcement, x.pinned, x.last_use_at, x.last_use_seq, x.last_use_signal FROM salience x
+                   WHERE x.space_id = f.space_id AND x.item_id = 'fact:' || f.fact_id LIMIT 1) sa ON true
 LEFT JOIN salience_spaces sp ON sp.space_id = f.space_id
 WHERE f.space_id = $1 AND (f.fact_id = ANY ($2::text[]) OR f.superseded_by = ANY ($2::text[]))
