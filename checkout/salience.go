@@ -24,8 +24,10 @@ const AttenuatedBySalience = "salience"
 // Salience is how an item's salience was composed (docs/checkout.md, Salience):
 // Value = Base × Reinforcement × Decay, raised to Floor when the item is exempt.
 type Salience struct {
-	// Value multiplies the item's fused relevance.
+	// Value is the item's salience; below Floor the item is attenuated unless Exempt.
 	Value float64 `json:"value"`
+	// Multiplier is what multiplied the item's fused relevance: Value^SalienceWeight.
+	Multiplier float64 `json:"multiplier"`
 	// Base is the multiplier of what the item is (event, or fact by authority).
 	Base float64 `json:"base"`
 	// Reinforcement is the multiplier of its history of use and feedback.
@@ -33,8 +35,7 @@ type Salience struct {
 	// Decay is 0.5^(whole days since LastUseAt / HalfLifeDays), 1 while the space's memory
 	// has never been used.
 	Decay float64 `json:"decay"`
-	// LastUseAt is the item's last use (surfacing, helpful feedback or pin), else when it
-	// occurred.
+	// LastUseAt is the item's last use (helpful feedback or a pin), else when it occurred.
 	LastUseAt *time.Time `json:"last_use_at,omitempty"`
 	// LastUseSeq and LastUseSignal name the event of the last use, if any: the log's record of
 	// why the item is (again) salient.
@@ -55,6 +56,14 @@ type SalienceStats struct {
 	// ranking was relevance alone.
 	IncludeAttenuated bool `json:"include_attenuated,omitempty"`
 }
+
+// SalienceWeight is the exponent salience enters the ranking with: the fused relevance is
+// multiplied by salience^SalienceWeight. Fusion's reciprocal ranks lie close together (rank 1
+// and rank 10 of a lane differ by 15%), so salience at full weight would let a fortnight of
+// disuse outrank the one memory that answers the question; at 0.25 a month of disuse costs 16%,
+// a note judged outdated 16%, and attenuation (below the floor) still removes the item outright.
+// The forgetting lane chose it (docs/benchmarks.md): at weight 1 the answer left 13% of packets.
+const SalienceWeight = 0.25
 
 // salienceCols are the sal_ columns of the item fetch (sql/checkout/handwritten/fetch_*.sql).
 type salienceCols struct {
@@ -86,6 +95,7 @@ func (c salienceCols) salience(authority string) *Salience {
 	if s.Exempt != "" {
 		s.Value = max(s.Value, c.Floor)
 	}
+	s.Multiplier = roundSalience(math.Pow(s.Value, SalienceWeight))
 	return s
 }
 
@@ -119,7 +129,7 @@ func applySalience(r *Request, rk *ranking, fused []*scored) []*scored {
 			continue
 		}
 		if it.Salience != nil && !r.IncludeAttenuated {
-			c.score *= it.Salience.Value
+			c.score *= it.Salience.Multiplier
 		}
 		kept = append(kept, c)
 	}

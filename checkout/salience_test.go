@@ -120,7 +120,7 @@ func TestSalience_HelpfulFeedbackRestoresAnAttenuatedItem(t *testing.T) {
 	require.NotNil(t, it)
 	require.Equal(t, "helpful", it.Salience.LastUseSignal)
 	require.Equal(t, seq, *it.Salience.LastUseSeq)
-	require.Equal(t, 1.5, it.Salience.Reinforcement)
+	require.Equal(t, 1.05, it.Salience.Reinforcement)
 }
 
 func TestSalience_AssertedAndPinnedItemsNeverFallBelowTheFloor(t *testing.T) {
@@ -179,7 +179,7 @@ func TestSalience_ACitingItemNeverReinforcesWhatItCites(t *testing.T) {
 	require.Contains(t, got, evID)
 	require.Equal(t, 1.0, got[evID].Salience.Reinforcement)
 	require.Nil(t, got[evID].Salience.LastUseSeq)
-	require.InDelta(t, 1.02*1.5, got[factID].Salience.Reinforcement, 1e-9, "surfaced once and judged helpful: 1.02 × 1.5")
+	require.InDelta(t, 1.01*1.05, got[factID].Salience.Reinforcement, 1e-9, "surfaced once and judged helpful: 1.01 × 1.05")
 }
 
 // stripTimings zeroes what differs between two identical checkouts (timings, the surfacing

@@ -22,8 +22,8 @@ CREATE TABLE reinforcements (
   PRIMARY KEY (space_id, item_id, seq, signal)
 );
 
--- Per item, the ledger summed: counts per signal, the last use (the latest surfacing, helpful
--- feedback or pin, by occurred_at then seq), whether the item is pinned (its latest pin or
+-- Per item, the ledger summed: counts per signal, the last use (the latest helpful feedback or
+-- pin, by occurred_at then seq; surfacing never refreshes recency), whether the item is pinned (its latest pin or
 -- unpin), and the reinforcement multiplier computed from the counts
 -- (zaxy_salience_reinforcement). Items never reinforced have no row (multiplier 1, last use
 -- their own occurred_at). Checkout reads it by primary key, joined into the item fetch.
@@ -85,15 +85,18 @@ CREATE FUNCTION zaxy_salience_base(authority text) RETURNS double precision
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN CASE authority WHEN 'extracted' THEN 0.9 WHEN 'inferred' THEN 0.7 ELSE 1.0 END;
 
--- The reinforcement multiplier of an item's history: (1 + 0.02 per surfacing, at most 10
--- counted) × 1.5^helpful × 0.7^unhelpful × 0.4^wrong × 0.5^outdated × 0.5^invalidated,
--- clamped to [0.05, 4].
+-- The reinforcement multiplier of an item's history: (1 + 0.01 per surfacing, at most 10
+-- counted) × (1 + 0.05 per helpful feedback, at most 5 counted) × 0.7^unhelpful × 0.4^wrong ×
+-- 0.5^outdated × 0.5^invalidated, clamped to [0.05, 1.5]. The upside is small on purpose:
+-- fusion's reciprocal ranks are close together (rank 1 and rank 10 of a lane differ by 15%),
+-- so a larger boost would let what helped one question crowd out what answers the next;
+-- the downside is what sinks misleading memory.
 CREATE FUNCTION zaxy_salience_reinforcement(surfaced integer, helpful integer, unhelpful integer,
                                             wrong integer, outdated integer, invalidated integer)
 RETURNS double precision
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN greatest(0.05, least(4.0,
-  (1 + 0.02 * least(surfaced, 10)) * power(1.5, helpful) * power(0.7, unhelpful) * power(0.4, wrong)
+RETURN greatest(0.05, least(1.5,
+  (1 + 0.01 * least(surfaced, 5)) * (1 + 0.05 * least(helpful, 5)) * power(0.7, unhelpful) * power(0.4, wrong)
   * power(0.5, outdated) * power(0.5, invalidated)));
 
 -- The recency decay of an item last used at last_use, as of as_of: 0.5^(whole days of disuse /

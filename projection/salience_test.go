@@ -67,13 +67,13 @@ func TestSalience_LedgerSumsWhatEachEventNamesAndRebuildReproducesIt(t *testing.
 	require.False(t, one.Pinned, "the latest of pin and unpin wins")
 	require.Equal(t, int64(8), *one.LastUseSeq, "the pin is its last use; an unpin is none")
 	require.Equal(t, "pinned", *one.LastUseSignal)
-	require.InDelta(t, 1.02*1.5, one.Reinforcement, 1e-12)
+	require.InDelta(t, 1.01*1.05, one.Reinforcement, 1e-12)
 
 	two := f.salience(t, "led", "ev:2")
 	require.Equal(t, 1, two.Wrong)
 	require.Equal(t, 1, two.Invalidated)
 	require.Equal(t, int64(5), *two.LastUseSeq, "wrong feedback and invalidation are no use")
-	require.InDelta(t, 1.5*0.4*0.5, two.Reinforcement, 1e-12)
+	require.InDelta(t, 1.05*0.4*0.5, two.Reinforcement, 1e-12)
 
 	require.Nil(t, f.salience(t, "led", "ev:3"), "nothing named the fact.asserted event")
 	require.Nil(t, f.salience(t, "led", "ev:9"), "a surfacing never reinforces a later seq")
