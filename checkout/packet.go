@@ -298,6 +298,9 @@ type surfacedItem struct {
 	ItemID string  `json:"item_id"`
 	Seqs   []int64 `json:"seqs"`
 	Tier   string  `json:"tier"`
+	// Attenuated marks an item the request recalled from below the salience floor
+	// (include_attenuated): a use, which restores it.
+	Attenuated bool `json:"attenuated,omitempty"`
 }
 
 // recordSurfaced appends the checkout.surfaced event listing what the packet surfaced; it is
@@ -329,7 +332,7 @@ func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
 	}{Purpose: p.Purpose, QuerySHA256: hex.EncodeToString(sum[:]), MaxTokens: r.MaxTokens, UsedTokens: p.Budget.Used, Items: []surfacedItem{}}
 	for _, t := range p.Tiers {
 		for _, it := range t.Items {
-			si := surfacedItem{ItemID: it.ItemID, Tier: t.Name}
+			si := surfacedItem{ItemID: it.ItemID, Tier: t.Name, Attenuated: it.Labels.AttenuatedBy == AttenuatedBySalience}
 			for _, c := range it.Citations {
 				si.Seqs = append(si.Seqs, c.Seq)
 			}

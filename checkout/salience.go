@@ -35,7 +35,8 @@ type Salience struct {
 	// Decay is 0.5^(whole days since LastUseAt / HalfLifeDays), 1 while the space's memory
 	// has never been used.
 	Decay float64 `json:"decay"`
-	// LastUseAt is the item's last use (helpful feedback or a pin), else when it occurred.
+	// LastUseAt is the item's last use (a recall, helpful feedback or a pin), else when it
+	// occurred.
 	LastUseAt *time.Time `json:"last_use_at,omitempty"`
 	// LastUseSeq and LastUseSignal name the event of the last use, if any: the log's record of
 	// why the item is (again) salient.

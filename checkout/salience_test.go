@@ -263,3 +263,33 @@ func TestSalience_UnknownProfileIsRefused(t *testing.T) {
 	require.ErrorIs(t, err, eventloom.ErrInvalid)
 	require.ErrorContains(t, err, "retrieval_profile")
 }
+
+func TestSalience_ACheckoutThatRecallsAnAttenuatedItemRestoresIt(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	old, _, now := salienceSpace(t, f, "rec")
+	oldID := fmt.Sprintf("ev:%d", old)
+	// Recalled explicitly by a recorded checkout: a use, which the log records.
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: "rec", Query: "kafka retention audit topic", AsOf: &now, IncludeAttenuated: true})
+	require.NoError(t, err)
+	require.Contains(t, p.Text, "attenuated: salience")
+	f.index(t, "rec")
+	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "rec", Query: "kafka retention audit topic", AsOf: &now})
+	require.NoError(t, err)
+	it := queryIDs(res)[oldID]
+	require.NotNil(t, it, "restored to default ranking")
+	require.Equal(t, "recalled", it.Salience.LastUseSignal)
+	require.Equal(t, p.SurfacedSeq, *it.Salience.LastUseSeq)
+
+	// The ledger holds the recall as its own signal.
+	var signals []string
+	rows, err := f.pool.Query(ctx, `SELECT DISTINCT signal FROM reinforcements WHERE space_id = 'rec' ORDER BY 1`)
+	require.NoError(t, err)
+	for rows.Next() {
+		var s string
+		require.NoError(t, rows.Scan(&s))
+		signals = append(signals, s)
+	}
+	require.NoError(t, rows.Err())
+	require.Contains(t, signals, "recalled")
+}

@@ -9,7 +9,8 @@
 -- decayed salience of every item as of its run; it is left out of the checksum.
 
 -- The reinforcement ledger: one row per (item, reinforcing event, signal). surfaced comes from
--- checkout.surfaced, helpful/unhelpful/wrong/outdated from feedback.recorded, invalidated from
+-- checkout.surfaced (recalled when the checkout recalled the item from below the floor with
+-- include_attenuated), helpful/unhelpful/wrong/outdated from feedback.recorded, invalidated from
 -- memory.invalidated, pinned/unpinned from memory.pinned/memory.unpinned. A row targets exactly
 -- the item the event names (never the events a named fact cites, never the whole space).
 CREATE TABLE reinforcements (
@@ -17,13 +18,13 @@ CREATE TABLE reinforcements (
   item_id     text NOT NULL,
   seq         bigint NOT NULL,
   signal      text NOT NULL CONSTRAINT reinforcements_signal CHECK (signal IN
-              ('surfaced', 'helpful', 'unhelpful', 'wrong', 'outdated', 'invalidated', 'pinned', 'unpinned')),
+              ('surfaced', 'recalled', 'helpful', 'unhelpful', 'wrong', 'outdated', 'invalidated', 'pinned', 'unpinned')),
   occurred_at timestamptz NOT NULL,
   PRIMARY KEY (space_id, item_id, seq, signal)
 );
 
--- Per item, the ledger summed: counts per signal, the last use (the latest helpful feedback or
--- pin, by occurred_at then seq; surfacing never refreshes recency), whether the item is pinned (its latest pin or
+-- Per item, the ledger summed: counts per signal, the last use (the latest recall, helpful
+-- feedback or pin, by occurred_at then seq; a plain surfacing never refreshes recency), whether the item is pinned (its latest pin or
 -- unpin), and the reinforcement multiplier computed from the counts
 -- (zaxy_salience_reinforcement). Items never reinforced have no row (multiplier 1, last use
 -- their own occurred_at). Checkout reads it by primary key, joined into the item fetch.

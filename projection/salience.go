@@ -18,7 +18,10 @@ import (
 
 // Signals of the reinforcement ledger (table reinforcements; docs/projections.md).
 const (
-	SignalSurfaced    = "surfaced"
+	SignalSurfaced = "surfaced"
+	// SignalRecalled is the surfacing of an item a checkout recalled from below the salience
+	// floor (include_attenuated): unlike a plain surfacing it is a use.
+	SignalRecalled    = "recalled"
 	SignalHelpful     = "helpful"
 	SignalUnhelpful   = "unhelpful"
 	SignalWrong       = "wrong"
@@ -61,7 +64,8 @@ func salienceEffects(e *eventloom.Event, fx *effects) error {
 	case surfacedType:
 		var d struct {
 			Items []struct {
-				ItemID string `json:"item_id"`
+				ItemID     string `json:"item_id"`
+				Attenuated bool   `json:"attenuated"`
 			} `json:"items"`
 		}
 		if err := json.Unmarshal(e.Data, &d); err != nil {
@@ -69,7 +73,11 @@ func salienceEffects(e *eventloom.Event, fx *effects) error {
 		}
 		for _, it := range d.Items {
 			if earlierItem(it.ItemID, e.Seq) {
-				fx.Reinforcements = append(fx.Reinforcements, reinforcementEffect{ItemID: it.ItemID, Signal: SignalSurfaced})
+				signal := SignalSurfaced
+				if it.Attenuated {
+					signal = SignalRecalled
+				}
+				fx.Reinforcements = append(fx.Reinforcements, reinforcementEffect{ItemID: it.ItemID, Signal: signal})
 			}
 		}
 	case vocab.TypeFeedbackRecorded:

@@ -1,7 +1,7 @@
 -- Recomputes the salience rows of the items a batch reinforced ($2) from their whole ledger,
 -- after reinforcements_insert in the same transaction: counts per signal, the last use (the
--- latest helpful feedback or pin by occurred_at, then seq; a surfacing is what ranking itself
--- chose, so it never refreshes recency, or ranking would feed on itself), whether the latest pin
+-- latest recall, helpful feedback or pin by occurred_at, then seq; a plain surfacing is what
+-- ranking itself chose, so it never refreshes recency, or ranking would feed on itself), whether the latest pin
 -- or unpin pinned it, and the reinforcement multiplier (zaxy_salience_reinforcement). Being a
 -- function of the ledger alone, it gives a rebuild the same rows.
 INSERT INTO salience AS s (space_id, item_id, surfaced, helpful, unhelpful, wrong, outdated, invalidated, pinned,
@@ -20,7 +20,7 @@ FROM (
          coalesce((array_agg(r.signal = 'pinned' ORDER BY r.seq DESC)
                    FILTER (WHERE r.signal IN ('pinned', 'unpinned')))[1], false) AS pinned,
          array_agg(r ORDER BY r.occurred_at DESC, r.seq DESC)
-           FILTER (WHERE r.signal IN ('helpful', 'pinned')) AS uses
+           FILTER (WHERE r.signal IN ('recalled', 'helpful', 'pinned')) AS uses
   FROM reinforcements r
   WHERE r.space_id = $1 AND r.item_id = ANY ($2::text[])
   GROUP BY r.space_id, r.item_id
