@@ -18,6 +18,16 @@ func (b *CheckoutBody) base() *CheckoutBody { return b }
 func (b *CheckoutBody) request(r *http.Request) (*checkout.Request, error) {
 	req := b.Request
 	req.SpaceID = chi.URLParam(r, "space")
+	var q RetrievalParams
+	if err := decodeQuery(r.URL.Query(), &q); err != nil {
+		return nil, err
+	}
+	if q.RetrievalProfile != "" {
+		req.RetrievalProfile = q.RetrievalProfile
+	}
+	if q.IncludeAttenuated != nil {
+		req.IncludeAttenuated = *q.IncludeAttenuated
+	}
 	if b.AsOf != "" {
 		t, err := time.Parse(time.RFC3339Nano, b.AsOf)
 		if err != nil {

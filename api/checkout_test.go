@@ -108,3 +108,47 @@ func TestHTTP_Metrics(t *testing.T) {
 		require.Contains(t, text, want)
 	}
 }
+
+func TestHTTP_QueryIncludeAttenuatedAndPlainProfile(t *testing.T) {
+	e := newEnv(t)
+	// A note 200 days old, a use of the space 199 days ago: the note is below the floor.
+	status, out := e.do(t, "POST", "/v1/spaces/att/events", `{"events":[
+		{"type":"message","content":"The audit topic keeps kafka records for seven days","occurred_at":"2026-01-01T00:00:00Z","data":{"role":"user"}},
+		{"type":"feedback.recorded","occurred_at":"2026-01-02T00:00:00Z","data":{"target_seqs":[1],"signal":"unhelpful"}}]}`)
+	require.Equal(t, 201, status, out)
+	e.project(t, "att")
+	ids := func(out map[string]any) []string {
+		var ids []string
+		for _, it := range out["items"].([]any) {
+			ids = append(ids, it.(map[string]any)["item_id"].(string))
+		}
+		return ids
+	}
+	body := `{"query":"audit topic kafka records","as_of":"2026-07-20T00:00:00Z"}`
+	status, out = e.do(t, "POST", "/v1/spaces/att/query", body)
+	require.Equal(t, 200, status, out)
+	require.NotContains(t, ids(out), "ev:1")
+	require.Equal(t, 1.0, out["salience"].(map[string]any)["attenuated"])
+
+	status, out = e.do(t, "POST", "/v1/spaces/att/query?include_attenuated=true", body)
+	require.Equal(t, 200, status, out)
+	require.Contains(t, ids(out), "ev:1")
+	labels := out["items"].([]any)[0].(map[string]any)["labels"].(map[string]any)
+	require.Equal(t, "salience", labels["attenuated_by"])
+
+	status, out = e.do(t, "POST", "/v1/spaces/att/query", `{"query":"audit topic kafka records","as_of":"2026-07-20T00:00:00Z","include_attenuated":true}`)
+	require.Equal(t, 200, status, out)
+	require.Contains(t, ids(out), "ev:1", "the request field works as the parameter does")
+
+	status, out = e.do(t, "POST", "/v1/spaces/att/query?retrieval_profile=plain", body)
+	require.Equal(t, 200, status, out)
+	require.Contains(t, ids(out), "ev:1", "plain: no salience at all")
+	require.Nil(t, out["salience"])
+
+	status, out = e.do(t, "POST", "/v1/spaces/att/query?include_attenuated=yes", body)
+	require.Equal(t, 400, status, out)
+	require.Equal(t, "include_attenuated", out["error"].(map[string]any)["details"].(map[string]any)["field"])
+	status, out = e.do(t, "POST", "/v1/spaces/att/checkout?retrieval_profile=fancy", body)
+	require.Equal(t, 400, status, out)
+	require.Equal(t, "retrieval_profile", out["error"].(map[string]any)["details"].(map[string]any)["field"])
+}

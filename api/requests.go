@@ -21,6 +21,15 @@ type CheckoutBody struct {
 	AsOf string `json:"as_of,omitempty"`
 }
 
+// RetrievalParams are the query-string parameters every checkout-shaped request accepts; each,
+// when given, overrides the body's field of the same name (checkout.Request).
+type RetrievalParams struct {
+	// RetrievalProfile is "salience" (the default) or "plain" (the ranking without salience).
+	RetrievalProfile string `json:"retrieval_profile,omitempty"`
+	// IncludeAttenuated keeps items below the salience floor, labelled attenuated.
+	IncludeAttenuated *bool `json:"include_attenuated,omitempty"`
+}
+
 // AssembleBody is the body of POST /context/assemble.
 type AssembleBody struct {
 	CheckoutBody

@@ -34,10 +34,14 @@ type Labels struct {
 	// Stale: the item is not in the projections yet (found in the raw log) or its validity
 	// window has ended.
 	Stale bool `json:"stale,omitempty"`
-	// Attenuated: memory marked it (invalidated, closed); it left default ranking.
-	Attenuated  bool   `json:"attenuated,omitempty"`
-	Superseded  bool   `json:"superseded,omitempty"`
-	Invalidated string `json:"invalidated,omitempty"`
+	// Attenuated: memory marked it (invalidated, closed), or its salience fell below the
+	// space's floor (AttenuatedBy "salience"); it left default ranking.
+	Attenuated bool `json:"attenuated,omitempty"`
+	// AttenuatedBy is "salience" when the item is attenuated for its salience (disuse or
+	// negative feedback); invalidated and closed items keep their own labels.
+	AttenuatedBy string `json:"attenuated_by,omitempty"`
+	Superseded   bool   `json:"superseded,omitempty"`
+	Invalidated  string `json:"invalidated,omitempty"`
 	// Conflicted: a statement of another authority contradicts this one and a proposal
 	// awaits review (a fact whose review_status is conflicted, or an event a model inferred
 	// the contradicting statement from). docs/projections.md, "Interference".
@@ -59,6 +63,8 @@ type Item struct {
 	Citations  []Citation           `json:"citations"`
 	SessionID  string               `json:"session_id,omitempty"`
 	OccurredAt *time.Time           `json:"occurred_at,omitempty"`
+	// Salience is how the item's salience multiplied its score (absent with the plain profile).
+	Salience *Salience `json:"salience,omitempty"`
 
 	boostKind string
 	// role is a message's data.role and speaker who said it (data.name, else the actor)
@@ -81,8 +87,9 @@ type factRow struct {
 const maxItemChars = 1200
 
 // fetchItems loads the items with the given ids (and the fact versions they superseded,
-// returned separately), events and facts in one query each.
-func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, ids []string, asOf time.Time) (map[string]*Item, []*Item, error) {
+// returned separately), events and facts in one query each, with their salience as of asOf
+// when withSalience.
+func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, ids []string, asOf time.Time, withSalience bool) (map[string]*Item, []*Item, error) {
 	var seqs []int64
 	var factIDs []string
 	for _, id := range ids {
@@ -94,7 +101,7 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 	}
 	items := map[string]*Item{}
 	if len(seqs) > 0 {
-		rows, err := tx.Query(ctx, qFetchEvents, space, seqs)
+		rows, err := tx.Query(ctx, qFetchEvents, space, seqs, asOf)
 		if err != nil {
 			return nil, nil, fmt.Errorf("fetch events: %w", err)
 		}
@@ -106,6 +113,7 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 				Speaker     string  `db:"speaker"`
 				Invalidated *string `db:"invalidated"`
 				Conflicted  bool    `db:"conflicted"`
+				salienceCols
 			}](row)
 			if err != nil {
 				return struct{}{}, err
@@ -119,6 +127,9 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 				it.Labels.Invalidated = *r.Invalidated
 				it.Labels.Attenuated = true
 			}
+			if withSalience {
+				it.Salience = r.salienceCols.salience(it.Labels.Authority)
+			}
 			items[it.ItemID] = it
 			return struct{}{}, nil
 		}); err != nil {
@@ -127,7 +138,7 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 	}
 	var previous []*Item
 	if len(factIDs) > 0 {
-		rows, err := tx.Query(ctx, qFetchFacts, space, factIDs)
+		rows, err := tx.Query(ctx, qFetchFacts, space, factIDs, asOf)
 		if err != nil {
 			return nil, nil, fmt.Errorf("fetch facts: %w", err)
 		}
@@ -135,6 +146,7 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 			r, err := pgx.RowToStructByNameLax[struct {
 				graph.FactRow
 				Asked bool `db:"asked"`
+				salienceCols
 			}](row)
 			if err != nil {
 				return struct{}{}, err
@@ -163,6 +175,9 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 			}
 			if f.validTo != nil && !f.validTo.After(asOf) {
 				it.Labels.Stale = true
+			}
+			if withSalience {
+				it.Salience = r.salienceCols.salience(it.Labels.Authority)
 			}
 			if asked {
 				items[it.ItemID] = it

@@ -64,6 +64,8 @@ type Diagnostics struct {
 	StablePrefixBytes int                 `json:"stable_prefix_bytes"`
 	TotalMS           float64             `json:"total_ms"`
 	Candidates        int                 `json:"candidates"`
+	// Salience reports the attenuated candidates left out (absent with the plain profile).
+	Salience *SalienceStats `json:"salience,omitempty"`
 }
 
 // Packet is a checkout's answer (DESIGN.md §3).
@@ -102,7 +104,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	p := &Packet{
 		SpaceID: r.SpaceID, Query: r.Query, Purpose: rk.purpose, PurposeInferred: rk.purposeInferred, AsOf: rk.asOf,
 		Warnings: []Warning{}, Budget: Budget{Requested: r.MaxTokens, Elided: []Elided{}},
-		Diagnostics: Diagnostics{Lanes: rk.lanes, ProjectionLag: rk.lag, Candidates: len(rk.fused)},
+		Diagnostics: Diagnostics{Lanes: rk.lanes, ProjectionLag: rk.lag, Candidates: len(rk.fused), Salience: rk.salience},
 	}
 	used := map[string]bool{}
 	tokens := 0
@@ -242,6 +244,9 @@ func renderLine(ref int, it *Item) string {
 	case it.Labels.Superseded:
 		tags = append(tags, "superseded")
 	}
+	if it.Labels.AttenuatedBy != "" {
+		tags = append(tags, "attenuated: "+it.Labels.AttenuatedBy)
+	}
 	if it.Labels.Inferred {
 		tags = append(tags, "inferred")
 	}
@@ -301,11 +306,30 @@ type surfacedItem struct {
 	ItemID string  `json:"item_id"`
 	Seqs   []int64 `json:"seqs"`
 	Tier   string  `json:"tier"`
+	// Attenuated marks an item the request recalled from below the salience floor
+	// (include_attenuated): a use, which restores it.
+	Attenuated bool `json:"attenuated,omitempty"`
 }
 
 // recordSurfaced appends the checkout.surfaced event listing what the packet surfaced; it is
 // bookkeeping, never retrieved as memory.
 func (s *Service) recordSurfaced(ctx context.Context, r *Request, p *Packet) (int64, error) {
+	ev, err := SurfacedEvent(r, p)
+	if err != nil {
+		return 0, err
+	}
+	res, err := s.store.Append(ctx, &eventloom.AppendParams{SpaceID: r.SpaceID, Events: []eventloom.NewEvent{ev}})
+	if err != nil {
+		return 0, fmt.Errorf("record surfaced items: %w", err)
+	}
+	return res.Receipts[0].Seq, nil
+}
+
+// SurfacedEvent is the checkout.surfaced event recording what packet p (the answer to r)
+// surfaced: each item by id with its tier and cited seqs. Its projection reinforces exactly
+// those item ids (docs/checkout.md, Salience). A caller that checks out with NoRecord and
+// records the surfacing itself (a simulation setting occurred_at) appends this event.
+func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
 	sum := sha256.Sum256([]byte(r.Query))
 	data := struct {
 		Purpose     string         `json:"purpose"`
@@ -316,7 +340,7 @@ func (s *Service) recordSurfaced(ctx context.Context, r *Request, p *Packet) (in
 	}{Purpose: p.Purpose, QuerySHA256: hex.EncodeToString(sum[:]), MaxTokens: r.MaxTokens, UsedTokens: p.Budget.Used, Items: []surfacedItem{}}
 	for _, t := range p.Tiers {
 		for _, it := range t.Items {
-			si := surfacedItem{ItemID: it.ItemID, Tier: t.Name}
+			si := surfacedItem{ItemID: it.ItemID, Tier: t.Name, Attenuated: it.Labels.AttenuatedBy == AttenuatedBySalience}
 			for _, c := range it.Citations {
 				si.Seqs = append(si.Seqs, c.Seq)
 			}
@@ -325,15 +349,9 @@ func (s *Service) recordSurfaced(ctx context.Context, r *Request, p *Packet) (in
 	}
 	raw, err := json.Marshal(data)
 	if err != nil {
-		return 0, err
+		return eventloom.NewEvent{}, err
 	}
-	res, err := s.store.Append(ctx, &eventloom.AppendParams{SpaceID: r.SpaceID, Events: []eventloom.NewEvent{{
-		Type: SurfacedType, SessionID: r.SessionID, Actor: "zaxy", Data: raw,
-	}}})
-	if err != nil {
-		return 0, fmt.Errorf("record surfaced items: %w", err)
-	}
-	return res.Receipts[0].Seq, nil
+	return eventloom.NewEvent{Type: SurfacedType, SessionID: r.SessionID, Actor: "zaxy", Data: raw}, nil
 }
 
 // SurfacedType is the bookkeeping event a checkout appends.

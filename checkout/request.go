@@ -71,6 +71,12 @@ type Request struct {
 	Limit int `json:"limit,omitempty"`
 	// NoRecord skips appending the checkout.surfaced event (benchmarks, dry runs).
 	NoRecord bool `json:"no_record,omitempty"`
+	// RetrievalProfile is "salience" (the default) or "plain": the ranking without salience,
+	// byte for byte what it was before salience existed.
+	RetrievalProfile string `json:"retrieval_profile,omitempty"`
+	// IncludeAttenuated keeps items whose salience fell below the floor, labelled attenuated,
+	// and ranks by relevance alone (explicit recall: forgetting is ranking, never erasure).
+	IncludeAttenuated bool `json:"include_attenuated,omitempty"`
 }
 
 // validate checks r and fills defaults; errors name the field.
@@ -101,6 +107,9 @@ func (r *Request) validate() error {
 			return &eventloom.ValidationError{Field: "disable_lanes", Message: "unknown lane " + l + " at index " + strconv.Itoa(i) + "; lanes are " + strings.Join(Lanes, ", ")}
 		}
 	}
+	if r.RetrievalProfile != "" && !slices.Contains(Profiles, r.RetrievalProfile) {
+		return &eventloom.ValidationError{Field: "retrieval_profile", Message: "must be one of " + strings.Join(Profiles, ", ") + ", got " + r.RetrievalProfile}
+	}
 	if r.Limit == 0 {
 		r.Limit = 50
 	}
@@ -111,6 +120,9 @@ func (r *Request) validate() error {
 }
 
 func (r *Request) laneOn(lane string) bool { return !slices.Contains(r.DisableLanes, lane) }
+
+// plain reports whether the request asks for the plain profile (no salience).
+func (r *Request) plain() bool { return r.RetrievalProfile == ProfilePlain }
 
 // purposeRules map words of a query to a purpose, tried in order; the first match wins.
 // Words that are also everyday verbs of a conversation ("build", "write", "add", "plan",

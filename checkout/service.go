@@ -71,6 +71,8 @@ type ranking struct {
 	items           map[string]*Item
 	previous        []*Item
 	stable          []string
+	// salience is the salience diagnostics (nil with the plain profile).
+	salience *SalienceStats
 }
 
 // QueryResult is the body of a raw query: ranked items with their score components.
@@ -82,6 +84,8 @@ type QueryResult struct {
 	Items         []*Item             `json:"items"`
 	Lanes         map[string]LaneStat `json:"lanes"`
 	ProjectionLag int64               `json:"projection_lag"`
+	// Salience reports the attenuated candidates left out (absent with the plain profile).
+	Salience *SalienceStats `json:"salience,omitempty"`
 }
 
 // Query runs the lanes and fusion and returns the ranked items, without packing or
@@ -94,7 +98,7 @@ func (s *Service) Query(ctx context.Context, r *Request) (*QueryResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &QueryResult{Purpose: rk.purpose, PurposeInferred: rk.purposeInferred, Speaker: rk.speaker, Lanes: rk.lanes, ProjectionLag: rk.lag, Items: []*Item{}}
+	res := &QueryResult{Purpose: rk.purpose, PurposeInferred: rk.purposeInferred, Speaker: rk.speaker, Lanes: rk.lanes, ProjectionLag: rk.lag, Items: []*Item{}, Salience: rk.salience}
 	for _, c := range rk.fused {
 		if len(res.Items) == r.Limit {
 			break
@@ -277,7 +281,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		add(id)
 	}
 	var err error
-	rk.items, rk.previous, err = fetchItems(ctx, s.pool, r.SpaceID, r.Query, ids, rk.asOf)
+	rk.items, rk.previous, err = fetchItems(ctx, s.pool, r.SpaceID, r.Query, ids, rk.asOf, !r.plain())
 	if err != nil {
 		return nil, fmt.Errorf("checkout %q: %w", r.SpaceID, err)
 	}
@@ -311,6 +315,9 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		kept = append(kept, c)
 	}
 	rk.fused = kept
+	if !r.plain() {
+		rk.fused = applySalience(r, rk, rk.fused)
+	}
 	addSessionContext(rk.fused, rk.items)
 	sortScored(rk.fused)
 	return rk, nil

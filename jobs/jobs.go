@@ -89,6 +89,7 @@ func newWorkers(db pgexec.Executor, cfg Config) *river.Workers {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, db: db, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, latent: cfg.Latent != nil, logger: cfg.Logger})
 	river.AddWorker(workers, &SweepWorker{db: db, embedder: cfg.Embedder, inferrer: cfg.Inferrer, latent: cfg.Latent, logger: cfg.Logger})
+	river.AddWorker(workers, &SalienceDecayWorker{db: db, logger: cfg.Logger})
 	if cfg.Latent != nil {
 		river.AddWorker(workers, &LatentSpaceWorker{refresher: cfg.Latent, logger: cfg.Logger})
 	}

@@ -16,7 +16,8 @@ import (
 
 // SweepArgs is the periodic check that every lagging space has projection work, and every
 // space with unembedded items, a stale latent model or (with the LLM extractor on) unread
-// messages has that work. It heals anything a lost job left behind
+// messages has that work, and every space whose memory is in use gets its salience decayed
+// once an hour (salience_decay). It heals anything a lost job left behind
 // (events loaded with plain SQL, a job discarded after its retries).
 type SweepArgs struct{}
 
@@ -77,6 +78,10 @@ func (w *SweepWorker) Work(ctx context.Context, job *river.Job[SweepArgs]) error
 		if err := pending(spaces, err, func(s string) river.JobArgs { return LatentSpaceArgs{SpaceID: s} }); err != nil {
 			return err
 		}
+	}
+	spaces, err := projection.DecayPendingSpaces(ctx, w.db, time.Now(), sweepLimit)
+	if err := pending(spaces, err, func(s string) river.JobArgs { return SalienceDecayArgs{SpaceID: s} }); err != nil {
+		return err
 	}
 	if len(params) == 0 {
 		return nil

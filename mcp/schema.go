@@ -27,14 +27,18 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 var argDocs = map[string]string{
 	"space": "The memory space (a user, project or workspace): 1-64 characters of [a-z0-9._-] starting with a " +
 		"letter or digit. A space exists from its first append.",
-	"query":           "What you are about to do or want to know, in plain words (at most 4000 characters).",
-	"purpose":         "What the memory is for; it weighs the lanes and kinds of memory. Omit it to infer it from the query.",
-	"max_tokens":      "The token budget, 200-32000 (default 2000); the answer never exceeds it and reports what it left out.",
-	"as_of":           "Ask about another time (RFC 3339, e.g. 2024-05-01T12:00:00Z): facts valid then and events that had occurred by then. Default now.",
-	"session_id":      "Your session (one agent run or conversation); its recent events form the session tier.",
-	"disable_lanes":   "Retrieval lanes to switch off, for ablations.",
-	"limit":           "Caps the ranked results of a raw query, 1-200 (default 50); checkout packs by max_tokens instead.",
-	"no_record":       "Do not record what this call surfaced (the checkout.surfaced event); for dry runs.",
+	"query":         "What you are about to do or want to know, in plain words (at most 4000 characters).",
+	"purpose":       "What the memory is for; it weighs the lanes and kinds of memory. Omit it to infer it from the query.",
+	"max_tokens":    "The token budget, 200-32000 (default 2000); the answer never exceeds it and reports what it left out.",
+	"as_of":         "Ask about another time (RFC 3339, e.g. 2024-05-01T12:00:00Z): facts valid then and events that had occurred by then. Default now.",
+	"session_id":    "Your session (one agent run or conversation); its recent events form the session tier.",
+	"disable_lanes": "Retrieval lanes to switch off, for ablations.",
+	"limit":         "Caps the ranked results of a raw query, 1-200 (default 50); checkout packs by max_tokens instead.",
+	"no_record":     "Do not record what this call surfaced (the checkout.surfaced event); for dry runs.",
+	"retrieval_profile": "salience (the default): relevance times salience, memory unused for long or judged unhelpful " +
+		"left out; plain: relevance alone, as before salience existed.",
+	"include_attenuated": "Also return memories whose salience fell below the floor (labelled attenuated), ranked by " +
+		"relevance alone: forgetting is ranking, never erasure.",
 	"working_set":     "What you hold right now (open files, the task at hand, notes), included verbatim ahead of ranked memory; at most 50 entries and half of max_tokens.",
 	"events":          "The finished turn's events (messages, tool calls, decisions, ...), appended all or nothing.",
 	"tail_events":     "How many of the session's last events the bundle replays, 1-200 (default 20).",
@@ -69,7 +73,8 @@ var argDocs = map[string]string{
 	"timeout_ms":   "The statement timeout in milliseconds, 1-30000 (default 5000).",
 	"before_seq":   "Only entries before this seq (to page back).",
 	"id":           "The item: ev:<seq>, fact:<id>, an entity id, session:<id>, type:<event type> or predicate:<name>.",
-	"target_seqs":  "The seqs of the events judged (the citations memory gave you).",
+	"target_seqs":  "The seqs of the events judged (the citations memory gave you); give these or item_ids.",
+	"item_ids":     "The items judged by id (ev:<seq> or fact:<id>, as checkout returns them); give these or target_seqs.",
 	"signal":       "Your judgement of them.",
 	"comment":      "Why, in a few words.",
 	"checkout_seq": "The surfaced_seq of the checkout that gave you these events.",
@@ -80,12 +85,13 @@ var argDocs = map[string]string{
 
 // argEnums are the values an argument may take, by name.
 var argEnums = map[string][]string{
-	"purpose": checkout.Purposes,
-	"signal":  vocab.FeedbackSignal,
-	"outcome": {"success", "failure", "cancelled"},
-	"method":  {"go", "sql"},
-	"role":    vocab.MessageRoles,
-	"format":  {"markdown", "text"},
+	"purpose":           checkout.Purposes,
+	"retrieval_profile": checkout.Profiles,
+	"signal":            vocab.FeedbackSignal,
+	"outcome":           {"success", "failure", "cancelled"},
+	"method":            {"go", "sql"},
+	"role":              vocab.MessageRoles,
+	"format":            {"markdown", "text"},
 }
 
 // itemEnums are the values the items of an array argument may take, by name.

@@ -222,11 +222,12 @@ var tools = []*tool{
 	{
 		name: "memory_feedback", title: "Give feedback on memory", core: true,
 		description: "Say whether events memory gave you were helpful, unhelpful, wrong or outdated (a " +
-			"feedback.recorded event). Cite them by seq (target_seqs) and, when they came from a checkout, " +
-			"pass its surfaced_seq as checkout_seq. Feedback from real use is what salience learns from.",
+			"feedback.recorded event). Cite them by seq (target_seqs) or by item id (item_ids, e.g. a fact:<id>) " +
+			"and, when they came from a checkout, pass its surfaced_seq as checkout_seq. Feedback from real use is " +
+			"what salience learns from: helpful memories rank higher and are kept from fading, misleading ones sink.",
 		method: http.MethodPost, route: "/events", input: reflect.TypeFor[feedbackInput](),
 		eventType: vocab.TypeFeedbackRecorded, dataType: reflect.TypeFor[vocab.FeedbackRecorded](),
-		required: []string{"space", "target_seqs", "signal"},
+		required: []string{"space", "signal"},
 		docs:     map[string]string{"content": "Optional text kept with the feedback."},
 	},
 	{

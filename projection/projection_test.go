@@ -248,6 +248,8 @@ func randomWorkload(t testing.TB, f *fixture, space string, n int, seed uint64) 
 			e = ev("memory.invalidated", "", map[string]any{"target_seq": 1 + rng.Int64N(seq), "reason": "test"})
 		case k == 5:
 			e = ev("task.updated", "", map[string]any{"task_id": fmt.Sprintf("T%d", rng.IntN(4)), "status": []string{"open", "in_progress", "done"}[rng.IntN(3)]})
+		case k == 7 && seq > 1 && rng.IntN(2) == 0:
+			e = reinforcingEvent(rng, seq)
 		case k == 6:
 			e = ev("tool_call.completed", "", map[string]any{"tool": "go test", "outcome": []string{"success", "failure"}[rng.IntN(2)]})
 		default:
@@ -260,6 +262,27 @@ func randomWorkload(t testing.TB, f *fixture, space string, n int, seed uint64) 
 			f.append(t, space, batch...)
 			batch = nil
 		}
+	}
+}
+
+// reinforcingEvent is a random event of the salience ledger naming earlier events (the
+// workload's seq so far is seq): feedback, a pin or unpin, a checkout's surfacing or a policy
+// change.
+func reinforcingEvent(rng *rand.Rand, seq int64) eventloom.NewEvent {
+	target := func() int64 { return 1 + rng.Int64N(seq) }
+	switch rng.IntN(5) {
+	case 0:
+		return ev("feedback.recorded", "", map[string]any{"target_seqs": []int64{target(), target()},
+			"signal": []string{"helpful", "unhelpful", "wrong", "outdated"}[rng.IntN(4)]})
+	case 1:
+		return ev("memory.pinned", "", map[string]any{"target_seqs": []int64{target()}})
+	case 2:
+		return ev("memory.unpinned", "", map[string]any{"target_seqs": []int64{target()}})
+	case 3:
+		return ev("checkout.surfaced", "", map[string]any{"items": []map[string]any{
+			{"item_id": fmt.Sprintf("ev:%d", target()), "tier": "query"}, {"item_id": fmt.Sprintf("ev:%d", target()), "tier": "query"}}})
+	default:
+		return ev("salience.configured", "", map[string]any{"half_life_days": 1 + rng.IntN(60)})
 	}
 }
 
@@ -299,6 +322,7 @@ func TestProject_IncrementalEqualsRebuildUnderConcurrentWorkers(t *testing.T) {
 	require.NoError(t, err)
 	require.NotZero(t, incremental.Facts)
 	require.NotZero(t, incremental.Mentions)
+	require.NotZero(t, incremental.Reinforcements)
 
 	rebuilt, err := f.proj.Rebuild(ctx, space)
 	require.NoError(t, err)

@@ -126,6 +126,8 @@ type Checksum struct {
 	Speakers int64 `json:"speakers"`
 	// Proposals counts the space's proposals under review or decided (rows of proposals).
 	Proposals int64 `json:"proposals"`
+	// Reinforcements counts the rows of the reinforcement ledger.
+	Reinforcements int64 `json:"reinforcements"`
 }
 
 // Checksum digests space's projections (every row except embeddings, which are computed
@@ -142,7 +144,8 @@ func (p *Projector) Checksum(ctx context.Context, space string) (*Checksum, erro
 		return nil, fmt.Errorf("checksum %q: %w", space, err)
 	}
 	return &Checksum{SpaceID: space, Digest: r.Digest, Entities: r.Entities, Mentions: r.Mentions, Facts: r.Facts,
-		Invalidations: r.Invalidations, Items: r.Items, Terms: r.Terms, Speakers: r.Speakers, Proposals: r.Proposals}, nil
+		Invalidations: r.Invalidations, Items: r.Items, Terms: r.Terms, Speakers: r.Speakers, Proposals: r.Proposals,
+		Reinforcements: r.Reinforcements}, nil
 }
 
 // Status is a space's projection progress.

@@ -106,6 +106,7 @@ type batchState struct {
 	newFacts    []*factRow
 	proposals   map[int64]*proposalRow // by seq
 	hashes      map[int64][]byte       // of the events new proposals cite, by seq
+	salience    salienceState
 }
 
 func newBatchState(space string) *batchState {
@@ -179,6 +180,12 @@ func (s *batchState) apply(e *eventloom.Event, fx *effects) {
 	}
 	if fx.Decision != nil {
 		s.decide(e, fx.Decision)
+	}
+	for _, r := range fx.Reinforcements {
+		s.reinforce(e, r.ItemID, r.Signal)
+	}
+	if fx.SalienceConfig != nil {
+		s.configure(e, fx.SalienceConfig)
 	}
 	if fx.Text != "" {
 		s.items = append(s.items, itemRow{
@@ -288,6 +295,7 @@ func (s *batchState) invalidate(e *eventloom.Event, inv *invalidation) {
 			return // only earlier events can be invalidated
 		}
 		s.invalidated = append(s.invalidated, invalidationRow{TargetSeq: inv.TargetSeq, Seq: e.Seq, Hash: e.Hash, Reason: reason})
+		s.reinforce(e, memoryitem.EventID(inv.TargetSeq), SignalInvalidated)
 		for _, f := range s.sortedCurrent() {
 			if f.RecordedSeq == inv.TargetSeq {
 				s.close(f, e.Seq, "invalidated", e.OccurredAt, &reason)
@@ -296,6 +304,7 @@ func (s *batchState) invalidate(e *eventloom.Event, inv *invalidation) {
 		return
 	}
 	if f := s.facts[inv.TargetID]; f != nil {
+		s.reinforce(e, memoryitem.FactID(f.FactID), SignalInvalidated)
 		if f.Status == "current" {
 			s.close(f, e.Seq, "invalidated", e.OccurredAt, &reason)
 		}

@@ -79,16 +79,28 @@ type effects struct {
 	// Proposal is a proposal.created event's proposal; Decision a decision about one.
 	Proposal *proposalEffect
 	Decision *decisionEffect
+	// Reinforcements are the items the event reinforces (salience.go).
+	Reinforcements []reinforcementEffect
+	// SalienceConfig is a salience.configured event's policy.
+	SalienceConfig *vocab.SalienceConfigured
 }
 
 // extractEvent derives an event's effects. It is deterministic: the same event always gives
 // the same effects. Unknown types contribute only their text.
 func extractEvent(e *eventloom.Event) (effects, error) {
 	var fx effects
-	if memoryitem.IsBookkeeping(e.Type) || e.Erased() {
+	if e.Erased() {
 		return fx, nil // an erased event's tombstone contributes nothing
 	}
+	if memoryitem.IsBookkeeping(e.Type) {
+		// Bookkeeping is never memory; a checkout's surfacing reinforces what it surfaced.
+		err := salienceEffects(e, &fx)
+		return fx, err
+	}
 	fx.Text = e.Content
+	if err := salienceEffects(e, &fx); err != nil {
+		return fx, err
+	}
 	switch e.Type {
 	case vocab.TypeMessage, vocab.TypeDocumentChunk:
 		fx.Mentions = textMentions(e.Content)

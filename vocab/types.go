@@ -102,7 +102,11 @@ type DocumentChunk struct {
 
 // FeedbackRecorded is the data of a "feedback.recorded" event: a judgement of earlier events.
 type FeedbackRecorded struct {
-	TargetSeqs []int64 `json:"target_seqs"`
+	// TargetSeqs are the events judged (their items ev:<seq>); at least one of TargetSeqs and
+	// ItemIDs is given.
+	TargetSeqs []int64 `json:"target_seqs,omitempty"`
+	// ItemIDs are memory items judged by id ("ev:<seq>" or "fact:<id>"), e.g. a fact version.
+	ItemIDs []string `json:"item_ids,omitempty"`
 	// Signal is helpful, unhelpful, wrong or outdated.
 	Signal      string `json:"signal"`
 	Comment     string `json:"comment,omitempty"`
@@ -154,6 +158,34 @@ type InferenceRef struct {
 type ProposalDecided struct {
 	// ProposalSeq is the seq of the proposal.created event decided.
 	ProposalSeq int64 `json:"proposal_seq"`
+	// Reason says why, optional.
+	Reason string `json:"reason,omitempty"`
+}
+
+// MemoryPinned is the data of a "memory.pinned" event, and MemoryUnpinned of a
+// "memory.unpinned" one: the memory items named by id or by the seq of their event. A pinned
+// item never falls below its space's salience floor; the latest pin or unpin of an item wins.
+type MemoryPinned struct {
+	// TargetSeqs are earlier events (their items ev:<seq>); at least one of TargetSeqs and
+	// ItemIDs is given.
+	TargetSeqs []int64 `json:"target_seqs,omitempty"`
+	// ItemIDs are memory items by id ("ev:<seq>" or "fact:<id>").
+	ItemIDs []string `json:"item_ids,omitempty"`
+	// Reason says why, optional.
+	Reason string `json:"reason,omitempty"`
+}
+
+// MemoryUnpinned is the data of a "memory.unpinned" event (the shape of MemoryPinned).
+type MemoryUnpinned = MemoryPinned
+
+// SalienceConfigured is the data of a "salience.configured" event: the space's salience
+// policy from this event on (docs/checkout.md, Salience). Fields left out keep their current
+// value.
+type SalienceConfigured struct {
+	// HalfLifeDays is how many days of disuse halve an item's salience (default 30).
+	HalfLifeDays *float64 `json:"half_life_days,omitempty"`
+	// Floor is the salience below which an item leaves default ranking (default 0.1).
+	Floor *float64 `json:"floor,omitempty"`
 	// Reason says why, optional.
 	Reason string `json:"reason,omitempty"`
 }

@@ -3,6 +3,7 @@ package vocab
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -31,6 +32,9 @@ var validators = map[string]func(o *object, content string) *FieldError{
 	TypeProposalAccepted:    validateProposalDecided,
 	TypeProposalRejected:    validateProposalDecided,
 	TypeProposalDeferred:    validateProposalDecided,
+	TypeMemoryPinned:        validatePinned,
+	TypeMemoryUnpinned:      validatePinned,
+	TypeSalienceConfigured:  validateSalienceConfigured,
 }
 
 // first returns the first non-nil error.
@@ -277,26 +281,91 @@ func isSHA256Hex(s string) bool {
 }
 
 func validateFeedbackRecorded(o *object, _ string) *FieldError {
-	r, ok := o.raw("target_seqs")
-	if !ok {
-		return fieldErr("data.target_seqs", "is required")
-	}
-	var seqs []json.RawMessage
-	if err := json.Unmarshal(r, &seqs); err != nil {
-		return fieldErr("data.target_seqs", "must be an array of positive integers")
-	}
-	if len(seqs) == 0 {
-		return fieldErr("data.target_seqs", "must not be empty")
-	}
-	for i, s := range seqs {
-		if _, fe := parseInt(fmt.Sprintf("data.target_seqs[%d]", i), s, 1); fe != nil {
-			return fe
-		}
+	if fe := o.targets(); fe != nil {
+		return fe
 	}
 	_, e1 := o.enum("signal", required, FeedbackSignal)
 	_, e2 := o.str("comment", optional, 0)
 	_, _, e3 := o.integer("checkout_seq", false, 1)
 	return first(e1, e2, e3)
+}
+
+func validatePinned(o *object, _ string) *FieldError {
+	if fe := o.targets(); fe != nil {
+		return fe
+	}
+	_, fe := o.str("reason", optional, 0)
+	return fe
+}
+
+func validateSalienceConfigured(o *object, _ string) *FieldError {
+	_, hasHalfLife := o.raw("half_life_days")
+	_, hasFloor := o.raw("floor")
+	if !hasHalfLife && !hasFloor {
+		return fieldErr("data.half_life_days", "is required (or give data.floor)")
+	}
+	if r, ok := o.raw("half_life_days"); ok {
+		var d float64
+		if err := json.Unmarshal(r, &d); err != nil || d <= 0 || d > MaxHalfLifeDays {
+			return fieldErr("data.half_life_days", "must be a number of days above 0 and at most %d", MaxHalfLifeDays)
+		}
+	}
+	if r, ok := o.raw("floor"); ok {
+		var f float64
+		if err := json.Unmarshal(r, &f); err != nil || f < 0 || f >= 1 {
+			return fieldErr("data.floor", "must be a number from 0 up to (not including) 1")
+		}
+	}
+	_, fe := o.str("reason", optional, 0)
+	return fe
+}
+
+// targets checks the memory items an event names: data.target_seqs (positive integers) and
+// data.item_ids ("ev:<seq>" or "fact:<id>"), at least one of them non-empty.
+func (o *object) targets() *FieldError {
+	n := 0
+	if r, ok := o.raw("target_seqs"); ok {
+		var seqs []json.RawMessage
+		if err := json.Unmarshal(r, &seqs); err != nil {
+			return fieldErr("data.target_seqs", "must be an array of positive integers")
+		}
+		for i, s := range seqs {
+			if _, fe := parseInt(fmt.Sprintf("data.target_seqs[%d]", i), s, 1); fe != nil {
+				return fe
+			}
+		}
+		n += len(seqs)
+	}
+	if r, ok := o.raw("item_ids"); ok {
+		var ids []json.RawMessage
+		if err := json.Unmarshal(r, &ids); err != nil {
+			return fieldErr("data.item_ids", `must be an array of item ids ("ev:<seq>" or "fact:<id>")`)
+		}
+		for i, raw := range ids {
+			var id string
+			if err := json.Unmarshal(raw, &id); err != nil || !validItemID(id) {
+				return fieldErr(fmt.Sprintf("data.item_ids[%d]", i), `must be an item id, "ev:<seq>" or "fact:<id>"`)
+			}
+		}
+		n += len(ids)
+	}
+	if n == 0 {
+		return fieldErr("data.target_seqs", "must not be empty (or give data.item_ids)")
+	}
+	return nil
+}
+
+// validItemID reports whether id is a memory item id: "ev:" and a positive seq, or "fact:"
+// and a fact id of at most maxNameLen characters.
+func validItemID(id string) bool {
+	if rest, ok := strings.CutPrefix(id, "ev:"); ok {
+		n, err := strconv.ParseInt(rest, 10, 64)
+		return err == nil && n > 0 && strconv.FormatInt(n, 10) == rest
+	}
+	if rest, ok := strings.CutPrefix(id, "fact:"); ok {
+		return rest != "" && len(rest) <= maxNameLen && strings.TrimSpace(rest) == rest
+	}
+	return false
 }
 
 func validateRedactionConfigured(o *object, _ string) *FieldError {

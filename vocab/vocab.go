@@ -39,6 +39,12 @@ const (
 	TypeProposalAccepted = "proposal.accepted"
 	TypeProposalRejected = "proposal.rejected"
 	TypeProposalDeferred = "proposal.deferred"
+	// TypeMemoryPinned pins memory items: they never fall below the salience floor.
+	TypeMemoryPinned = "memory.pinned"
+	// TypeMemoryUnpinned lifts earlier pins.
+	TypeMemoryUnpinned = "memory.unpinned"
+	// TypeSalienceConfigured sets a space's salience half-life and floor (docs/checkout.md).
+	TypeSalienceConfigured = "salience.configured"
 )
 
 // Allowed values of enumerated fields.
@@ -66,6 +72,12 @@ const (
 const (
 	RedactionOn  = "on"
 	RedactionOff = "off"
+)
+
+// Bounds of salience.configured.
+const (
+	// MaxHalfLifeDays is the longest half-life a space may configure (ten years).
+	MaxHalfLifeDays = 3650
 )
 
 // maxNameLen caps subjects, predicates, topics and similar names.

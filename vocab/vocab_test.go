@@ -206,6 +206,21 @@ var validateCases = []validateCase{
 	{"feedback without signal", "feedback.recorded", "", `{"target_seqs":[4]}`, "data.signal"},
 	{"feedback bad signal", "feedback.recorded", "", `{"target_seqs":[4],"signal":"meh"}`, "data.signal"},
 	{"feedback comment not string", "feedback.recorded", "", `{"target_seqs":[4],"signal":"wrong","comment":1}`, "data.comment"},
+	{"feedback by item id", "feedback.recorded", "", `{"item_ids":["fact:f0a1","ev:3"],"signal":"helpful"}`, ""},
+	{"feedback bad item id", "feedback.recorded", "", `{"item_ids":["ev:0"],"signal":"helpful"}`, "data.item_ids[0]"},
+	{"feedback item id not string", "feedback.recorded", "", `{"item_ids":[3],"signal":"helpful"}`, "data.item_ids[0]"},
+	{"pin by seq", "memory.pinned", "", `{"target_seqs":[7],"reason":"the deploy runbook"}`, ""},
+	{"pin by item id", "memory.pinned", "", `{"item_ids":["fact:f12"]}`, ""},
+	{"pin without targets", "memory.pinned", "", `{"reason":"x"}`, "data.target_seqs"},
+	{"pin bad item id", "memory.pinned", "", `{"item_ids":["latent:3"]}`, "data.item_ids[0]"},
+	{"unpin by seq", "memory.unpinned", "", `{"target_seqs":[7]}`, ""},
+	{"unpin bad seq", "memory.unpinned", "", `{"target_seqs":[0]}`, "data.target_seqs[0]"},
+	{"salience configured", "salience.configured", "", `{"half_life_days":14,"floor":0.05}`, ""},
+	{"salience floor only", "salience.configured", "", `{"floor":0}`, ""},
+	{"salience nothing", "salience.configured", "", `{"reason":"x"}`, "data.half_life_days"},
+	{"salience half-life zero", "salience.configured", "", `{"half_life_days":0}`, "data.half_life_days"},
+	{"salience half-life too long", "salience.configured", "", `{"half_life_days":4000}`, "data.half_life_days"},
+	{"salience floor one", "salience.configured", "", `{"floor":1}`, "data.floor"},
 	{"feedback bad checkout seq", "feedback.recorded", "", `{"target_seqs":[4],"signal":"wrong","checkout_seq":0}`, "data.checkout_seq"},
 }
 
@@ -250,6 +265,9 @@ var decoders = map[string]func(json.RawMessage) error{
 	vocab.TypeProposalAccepted:    decodeAs[vocab.ProposalDecided],
 	vocab.TypeProposalRejected:    decodeAs[vocab.ProposalDecided],
 	vocab.TypeProposalDeferred:    decodeAs[vocab.ProposalDecided],
+	vocab.TypeMemoryPinned:        decodeAs[vocab.MemoryPinned],
+	vocab.TypeMemoryUnpinned:      decodeAs[vocab.MemoryUnpinned],
+	vocab.TypeSalienceConfigured:  decodeAs[vocab.SalienceConfigured],
 }
 
 func TestKnown_CoversEveryDocumentedType(t *testing.T) {

@@ -248,3 +248,60 @@ func parseLaneList(s string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// benchForgettingCmd: zaxy bench forgetting [--services N] [--weeks N] [--queries-per-day N]
+// [--max-tokens N] [--seed N] [--json]; package bench's Forgetting in a scratch database
+// beside ZAXY_DATABASE_URL's, with the configured embedder (the hashing one when embedding is
+// off).
+type benchForgettingCmd struct {
+	o      bench.ForgettingOptions
+	seed   int64
+	asJSON bool
+}
+
+func (c *benchForgettingCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.IntVar(&c.o.Services, "services", 40, "services in the task family")
+	fs.IntVar(&c.o.Weeks, "weeks", 16, "simulated weeks the agent works")
+	fs.IntVar(&c.o.QueriesPerDay, "queries-per-day", 4, "questions per working day")
+	fs.IntVar(&c.o.MaxTokens, "max-tokens", checkout.MinMaxTokens, "packet budget")
+	fs.Int64Var(&c.seed, "seed", 1, "seed of the generated family")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *benchForgettingCmd) validate(args []string) error {
+	switch {
+	case c.o.Services < 4 || c.o.Services > 10000:
+		return fmt.Errorf("--services must be between 4 and 10000, got %d", c.o.Services)
+	case c.o.Weeks < 1 || c.o.Weeks > 520:
+		return fmt.Errorf("--weeks must be between 1 and 520, got %d", c.o.Weeks)
+	case c.o.QueriesPerDay < 1 || c.o.QueriesPerDay > 1000:
+		return fmt.Errorf("--queries-per-day must be between 1 and 1000, got %d", c.o.QueriesPerDay)
+	case c.o.MaxTokens < checkout.MinMaxTokens || c.o.MaxTokens > checkout.MaxMaxTokens:
+		return fmt.Errorf("--max-tokens must be between %d and %d, got %d", checkout.MinMaxTokens, checkout.MaxMaxTokens, c.o.MaxTokens)
+	case c.seed < 1:
+		return fmt.Errorf("--seed must be positive, got %d", c.seed)
+	}
+	return noArgs(args)
+}
+
+func (c *benchForgettingCmd) run(ctx context.Context, env *env) error {
+	if env.cfg.databaseURL == "" {
+		return errNoDatabaseURL
+	}
+	var err error
+	if c.o.Embedder, err = env.cfg.memory.benchEmbedder(); err != nil {
+		return err
+	}
+	c.o.Seed = uint64(c.seed)
+	c.o.OpenPool, c.o.Logger = newPool, env.logger
+	rep, err := bench.Forgetting(ctx, env.cfg.databaseURL, c.o)
+	if err != nil {
+		return err
+	}
+	if c.asJSON {
+		_ = json.NewEncoder(env.stdout).Encode(rep)
+		return nil
+	}
+	rep.WriteText(env.stdout)
+	return nil
+}

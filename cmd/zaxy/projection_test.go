@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -96,4 +97,39 @@ func TestCheckoutCommand(t *testing.T) {
 	require.Contains(t, out.String(), "of 300 tokens")
 	require.Equal(t, 2, run(ctx, []string{"checkout", "--space", "co", "--query", "x", "--purpose", "gossip"}, getenv, nil, &out, &errOut))
 	require.Contains(t, errOut.String(), "purpose")
+}
+
+func TestRebuildCommand_ReproducesTheIncrementalSalience(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	getenv := dbEnv(db)
+	var out, errOut bytes.Buffer
+	cli := func(stdin string, args ...string) int {
+		out.Reset()
+		errOut.Reset()
+		return run(ctx, args, getenv, strings.NewReader(stdin), &out, &errOut)
+	}
+	events := `{"type":"message","content":"the audit topic keeps seven days","occurred_at":"2026-01-01T00:00:00Z","data":{"role":"user"}}
+{"type":"fact.asserted","occurred_at":"2026-01-01T00:00:00Z","data":{"subject":"audit topic","predicate":"owner","value":"platform"}}
+{"type":"checkout.surfaced","actor":"zaxy","occurred_at":"2026-01-02T00:00:00Z","data":{"items":[{"item_id":"ev:1","tier":"query","seqs":[1]}]}}
+{"type":"feedback.recorded","occurred_at":"2026-01-03T00:00:00Z","data":{"target_seqs":[1],"signal":"helpful"}}
+{"type":"memory.pinned","occurred_at":"2026-01-04T00:00:00Z","data":{"target_seqs":[1]}}
+{"type":"salience.configured","data":{"half_life_days":14}}
+`
+	require.Equal(t, 0, cli(events, "append", "--space", "sal"), errOut.String())
+	// Incremental projection, one event per batch, as workers would apply a trickle.
+	pool := db.AppPool(t)
+	proj, err := projection.New(ctx, pool, projection.Config{BatchSize: 1})
+	require.NoError(t, err)
+	_, err = proj.ProjectSpace(ctx, "sal")
+	require.NoError(t, err)
+
+	require.Equal(t, 0, cli("", "projection", "checksum", "--space", "sal", "--json"), errOut.String())
+	incremental := out.String()
+	var sum projection.Checksum
+	require.NoError(t, json.Unmarshal([]byte(incremental), &sum))
+	require.Equal(t, int64(3), sum.Reinforcements)
+	require.Equal(t, 0, cli("", "rebuild", "--space", "sal", "--no-embed"), errOut.String())
+	require.Equal(t, 0, cli("", "projection", "checksum", "--space", "sal", "--json"), errOut.String())
+	require.Equal(t, incremental, out.String(), "zaxy rebuild reproduces the ledger, salience and policy")
 }

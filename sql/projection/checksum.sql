@@ -1,7 +1,8 @@
 -- name: Checksum :one
 -- A deterministic digest of a space's projected state: every projection row, rendered as text
 -- and sorted, hashed with sha256 (the term statistics of the keyword lane and the speaker
--- names of the exact lane included). Embeddings
+-- names of the exact lane, the reinforcement ledger, salience and the salience policy included).
+-- salience_decayed is left out: the salience_decay job computes it as of the clock. Embeddings
 -- are left out: they are computed asynchronously from memory_items text, which is included.
 SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), ''), 'UTF8')), 'hex')::text AS digest,
        count(*) FILTER (WHERE line LIKE 'entity|%') AS entities,
@@ -11,7 +12,8 @@ SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), 
        count(*) FILTER (WHERE line LIKE 'item|%') AS items,
        count(*) FILTER (WHERE line LIKE 'term|%') AS terms,
        count(*) FILTER (WHERE line LIKE 'speaker|%') AS speakers,
-       count(*) FILTER (WHERE line LIKE 'proposal|%') AS proposals
+       count(*) FILTER (WHERE line LIKE 'proposal|%') AS proposals,
+       count(*) FILTER (WHERE line LIKE 'reinforcement|%') AS reinforcements
 FROM (
   SELECT concat_ws('|', 'entity', entity_id, key, name, array_to_string(kinds, ','), version, first_seq,
                    encode(first_hash, 'hex'), last_seq, mentions, invalidated_seq) AS line
@@ -47,6 +49,18 @@ FROM (
                    coalesce(decided_seq::text, '-'), coalesce(decided_by, '-'), coalesce(decided_at::text, '-'),
                    coalesce(reason, '-'), coalesce(fact_id, '-'))
   FROM proposals x WHERE x.space_id = @space_id
+  UNION ALL
+  SELECT concat_ws('|', 'reinforcement', item_id, seq, signal, occurred_at)
+  FROM reinforcements x WHERE x.space_id = @space_id
+  UNION ALL
+  SELECT concat_ws('|', 'salience', item_id, surfaced, helpful, unhelpful, wrong, outdated, invalidated, pinned,
+                   coalesce(last_use_at::text, '-'), coalesce(last_use_seq::text, '-'), coalesce(last_use_signal, '-'),
+                   reinforcement)
+  FROM salience x WHERE x.space_id = @space_id
+  UNION ALL
+  SELECT concat_ws('|', 'salience_space', half_life_days, floor, coalesce(configured_seq::text, '-'),
+                   coalesce(use_started_at::text, '-'))
+  FROM salience_spaces x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'watermark', projected_seq, encode(projected_hash, 'hex'))
   FROM projection_watermarks x WHERE x.space_id = @space_id

@@ -27,3 +27,8 @@ func QueueProposalUpsert(b *pgx.Batch, arg ProposalUpsertParams) {
 		arg.Confidence, arg.Evidence, arg.Fact, arg.Contradicts, arg.InferenceSeq, arg.InferenceModel,
 		arg.InferenceOrdinal, arg.Rationale, arg.DecidedSeq, arg.DecidedBy, arg.DecidedAt, arg.Reason, arg.FactID)
 }
+
+// QueueSalienceSpaceUpsert queues SalienceSpaceUpsert.
+func QueueSalienceSpaceUpsert(b *pgx.Batch, arg SalienceSpaceUpsertParams) {
+	b.Queue(salienceSpaceUpsert, arg.SpaceID, arg.HalfLifeDays, arg.Floor, arg.ConfiguredSeq, arg.UseStartedAt)
+}

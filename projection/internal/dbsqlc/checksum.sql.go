@@ -18,7 +18,8 @@ SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), 
        count(*) FILTER (WHERE line LIKE 'item|%') AS items,
        count(*) FILTER (WHERE line LIKE 'term|%') AS terms,
        count(*) FILTER (WHERE line LIKE 'speaker|%') AS speakers,
-       count(*) FILTER (WHERE line LIKE 'proposal|%') AS proposals
+       count(*) FILTER (WHERE line LIKE 'proposal|%') AS proposals,
+       count(*) FILTER (WHERE line LIKE 'reinforcement|%') AS reinforcements
 FROM (
   SELECT concat_ws('|', 'entity', entity_id, key, name, array_to_string(kinds, ','), version, first_seq,
                    encode(first_hash, 'hex'), last_seq, mentions, invalidated_seq) AS line
@@ -55,26 +56,40 @@ FROM (
                    coalesce(reason, '-'), coalesce(fact_id, '-'))
   FROM proposals x WHERE x.space_id = $1
   UNION ALL
+  SELECT concat_ws('|', 'reinforcement', item_id, seq, signal, occurred_at)
+  FROM reinforcements x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'salience', item_id, surfaced, helpful, unhelpful, wrong, outdated, invalidated, pinned,
+                   coalesce(last_use_at::text, '-'), coalesce(last_use_seq::text, '-'), coalesce(last_use_signal, '-'),
+                   reinforcement)
+  FROM salience x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'salience_space', half_life_days, floor, coalesce(configured_seq::text, '-'),
+                   coalesce(use_started_at::text, '-'))
+  FROM salience_spaces x WHERE x.space_id = $1
+  UNION ALL
   SELECT concat_ws('|', 'watermark', projected_seq, encode(projected_hash, 'hex'))
   FROM projection_watermarks x WHERE x.space_id = $1
 ) rows
 `
 
 type ChecksumRow struct {
-	Digest        string
-	Entities      int64
-	Mentions      int64
-	Facts         int64
-	Invalidations int64
-	Items         int64
-	Terms         int64
-	Speakers      int64
-	Proposals     int64
+	Digest         string
+	Entities       int64
+	Mentions       int64
+	Facts          int64
+	Invalidations  int64
+	Items          int64
+	Terms          int64
+	Speakers       int64
+	Proposals      int64
+	Reinforcements int64
 }
 
 // A deterministic digest of a space's projected state: every projection row, rendered as text
 // and sorted, hashed with sha256 (the term statistics of the keyword lane and the speaker
-// names of the exact lane included). Embeddings
+// names of the exact lane, the reinforcement ledger, salience and the salience policy included).
+// salience_decayed is left out: the salience_decay job computes it as of the clock. Embeddings
 // are left out: they are computed asynchronously from memory_items text, which is included.
 func (q *Queries) Checksum(ctx context.Context, db DBTX, spaceID string) (ChecksumRow, error) {
 	row := db.QueryRow(ctx, checksum, spaceID)
@@ -89,6 +104,7 @@ func (q *Queries) Checksum(ctx context.Context, db DBTX, spaceID string) (Checks
 		&i.Terms,
 		&i.Speakers,
 		&i.Proposals,
+		&i.Reinforcements,
 	)
 	return i, err
 }

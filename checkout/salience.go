@@ -1,0 +1,138 @@
+package checkout
+
+import (
+	"math"
+	"time"
+)
+
+// Retrieval profiles of a checkout or query (Request.RetrievalProfile).
+const (
+	// ProfileSalience, the default (also ""), multiplies fused relevance by salience and leaves
+	// attenuated items out of default ranking.
+	ProfileSalience = "salience"
+	// ProfilePlain is the ranking before salience, byte for byte: no salience at all.
+	ProfilePlain = "plain"
+)
+
+// Profiles lists the retrieval profiles.
+var Profiles = []string{ProfileSalience, ProfilePlain}
+
+// AttenuatedBySalience is Labels.AttenuatedBy of an item whose salience fell below its space's
+// floor through disuse or negative feedback.
+const AttenuatedBySalience = "salience"
+
+// Salience is how an item's salience was composed (docs/checkout.md, Salience):
+// Value = Base × Reinforcement × Decay, raised to Floor when the item is exempt.
+type Salience struct {
+	// Value is the item's salience; below Floor the item is attenuated unless Exempt.
+	Value float64 `json:"value"`
+	// Multiplier is what multiplied the item's fused relevance: Value^SalienceWeight.
+	Multiplier float64 `json:"multiplier"`
+	// Base is the multiplier of what the item is (event, or fact by authority).
+	Base float64 `json:"base"`
+	// Reinforcement is the multiplier of its history of use and feedback.
+	Reinforcement float64 `json:"reinforcement"`
+	// Decay is 0.5^(whole days since LastUseAt / HalfLifeDays), 1 while the space's memory
+	// has never been used.
+	Decay float64 `json:"decay"`
+	// LastUseAt is the item's last use (a recall, helpful feedback or a pin), else when it
+	// occurred.
+	LastUseAt *time.Time `json:"last_use_at,omitempty"`
+	// LastUseSeq and LastUseSignal name the event of the last use, if any: the log's record of
+	// why the item is (again) salient.
+	LastUseSeq    *int64 `json:"last_use_seq,omitempty"`
+	LastUseSignal string `json:"last_use_signal,omitempty"`
+	// Floor is the space's floor; below it an item is attenuated unless Exempt.
+	Floor        float64 `json:"floor"`
+	HalfLifeDays float64 `json:"half_life_days"`
+	// Exempt says why the floor does not apply: "pinned" or "asserted".
+	Exempt string `json:"exempt,omitempty"`
+}
+
+// SalienceStats are a packet's or query's salience diagnostics.
+type SalienceStats struct {
+	// Attenuated counts the candidates left out for being below the floor.
+	Attenuated int `json:"attenuated"`
+	// IncludeAttenuated echoes the request: attenuated items were kept, labelled, and the
+	// ranking was relevance alone.
+	IncludeAttenuated bool `json:"include_attenuated,omitempty"`
+}
+
+// SalienceWeight is the exponent salience enters the ranking with: the fused relevance is
+// multiplied by salience^SalienceWeight. Fusion's reciprocal ranks lie close together (rank 1
+// and rank 10 of a lane differ by 15%), so salience at full weight would let a fortnight of
+// disuse outrank the one memory that answers the question; at 0.25 a month of disuse costs 16%,
+// a note judged outdated 16%, and attenuation (below the floor) still removes the item outright.
+// The forgetting lane chose it (docs/benchmarks.md): at weight 1 the answer left 13% of packets.
+const SalienceWeight = 0.25
+
+// salienceCols are the sal_ columns of the item fetch (sql/checkout/handwritten/fetch_*.sql).
+type salienceCols struct {
+	Base          float64    `db:"sal_base"`
+	Reinforcement float64    `db:"sal_reinforcement"`
+	Decay         float64    `db:"sal_decay"`
+	Pinned        bool       `db:"sal_pinned"`
+	LastUseAt     *time.Time `db:"sal_last_use_at"`
+	LastUseSeq    *int64     `db:"sal_last_use_seq"`
+	LastUseSignal *string    `db:"sal_last_use_signal"`
+	HalfLifeDays  float64    `db:"sal_half_life_days"`
+	Floor         float64    `db:"sal_floor"`
+}
+
+// salience composes an item's salience; authority is its Labels.Authority.
+func (c salienceCols) salience(authority string) *Salience {
+	s := &Salience{Base: c.Base, Reinforcement: c.Reinforcement, Decay: c.Decay, LastUseAt: c.LastUseAt,
+		LastUseSeq: c.LastUseSeq, Floor: c.Floor, HalfLifeDays: c.HalfLifeDays}
+	if c.LastUseSignal != nil {
+		s.LastUseSignal = *c.LastUseSignal
+	}
+	s.Value = roundSalience(c.Base * c.Reinforcement * c.Decay)
+	switch {
+	case c.Pinned:
+		s.Exempt = "pinned"
+	case authority == "asserted":
+		s.Exempt = "asserted"
+	}
+	if s.Exempt != "" {
+		s.Value = max(s.Value, c.Floor)
+	}
+	s.Multiplier = roundSalience(math.Pow(s.Value, SalienceWeight))
+	return s
+}
+
+// attenuated reports whether the salience leaves its item out of default ranking.
+func (s *Salience) attenuated() bool { return s.Exempt == "" && s.Value < s.Floor }
+
+// roundSalience keeps nine decimals, so a value is the same however the float arithmetic
+// of the database and Go round it.
+func roundSalience(v float64) float64 { return math.Round(v*1e9) / 1e9 }
+
+// applySalience multiplies each candidate's score by its item's salience and drops the
+// attenuated ones from rk.items (they stay when the request includes them, labelled, and then
+// the ranking is relevance alone). It returns the candidates kept.
+func applySalience(r *Request, rk *ranking, fused []*scored) []*scored {
+	rk.salience = &SalienceStats{IncludeAttenuated: r.IncludeAttenuated}
+	for id, it := range rk.items {
+		if it.Salience == nil || !it.Salience.attenuated() {
+			continue
+		}
+		it.Labels.Attenuated = true
+		it.Labels.AttenuatedBy = AttenuatedBySalience
+		if !r.IncludeAttenuated {
+			delete(rk.items, id)
+			rk.salience.Attenuated++
+		}
+	}
+	kept := fused[:0]
+	for _, c := range fused {
+		it := rk.items[c.itemID]
+		if it == nil {
+			continue
+		}
+		if it.Salience != nil && !r.IncludeAttenuated {
+			c.score *= it.Salience.Multiplier
+		}
+		kept = append(kept, c)
+	}
+	return kept
+}
