@@ -1,0 +1,243 @@
+package metamemory_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/metamemory"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+// testBundle is one test's database, log, projector and feeling-of-knowing service.
+type testBundle struct {
+	pool  *pgxpool.Pool
+	store *eventloom.Store
+	proj  *projection.Projector
+	svc   *metamemory.Service
+}
+
+func setup(t *testing.T, lim metamemory.Limits) *testBundle {
+	t.Helper()
+	pool := testcontainers.NewDatabase(t).AppPool(t)
+	proj, err := projection.New(context.Background(), pool, projection.Config{})
+	require.NoError(t, err)
+	return &testBundle{pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj,
+		svc: metamemory.New(pool, metamemory.Config{Limits: lim})}
+}
+
+// remember appends messages to a space and projects it, as the workers would.
+func (b *testBundle) remember(t *testing.T, space string, texts ...string) {
+	t.Helper()
+	ctx := context.Background()
+	evs := make([]eventloom.NewEvent, len(texts))
+	for i, s := range texts {
+		evs[i] = eventloom.NewEvent{Type: "message", SessionID: "s1", Content: s, Data: json.RawMessage(`{"role":"user"}`)}
+	}
+	_, err := b.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: evs})
+	require.NoError(t, err)
+	_, err = b.proj.ProjectSpace(ctx, space)
+	require.NoError(t, err)
+}
+
+func (b *testBundle) feel(t *testing.T, space, query string) *metamemory.Feeling {
+	t.Helper()
+	f, err := b.svc.Feel(context.Background(), &metamemory.Request{SpaceID: space, Query: query})
+	require.NoError(t, err)
+	return f
+}
+
+// chatter is a small everyday memory: common words in many items, a few rare ones.
+func chatter() []string {
+	var out []string
+	for i := range 40 {
+		out = append(out, fmt.Sprintf("We talked about the weather and lunch plans again, day %d of the week.", i))
+	}
+	return append(out,
+		"My sister adopted a greyhound named Biscuit from the shelter in Tacoma.",
+		"The sourdough starter needs feeding every twelve hours.",
+	)
+}
+
+func TestFeel_UnknownTermsAndStopWordsAreUnlikely(t *testing.T) {
+	b := setup(t, metamemory.Limits{})
+	b.remember(t, "fok-a", chatter()...)
+	for _, q := range []string{"Which saxophone brand did the orchestra recommend?", "what is it that they were", "zyxwvut qqqq"} {
+		f := b.feel(t, "fok-a", q)
+		require.Equal(t, metamemory.Unlikely, f.Judgement, "%q: %+v", q, f.Signals)
+	}
+	// A space nobody wrote to knows nothing either.
+	f := b.feel(t, "fok-empty", "Where did my sister adopt the greyhound?")
+	require.Equal(t, metamemory.Unlikely, f.Judgement)
+	require.Zero(t, f.Probability)
+}
+
+func TestFeel_RareKnownTermsAreLikely(t *testing.T) {
+	b := setup(t, metamemory.Limits{})
+	b.remember(t, "fok-a", chatter()...)
+	f := b.feel(t, "fok-a", "Where did my sister adopt the greyhound?")
+	require.Equal(t, metamemory.Likely, f.Judgement, "%+v", f.Signals)
+	require.Contains(t, f.Signals.KnownTerms, "greyhound")
+	require.Greater(t, f.Signals.MaxKnownSpecificity, 0.5)
+	// A query of only the space's common words is less certain than one naming its rare ones.
+	common := b.feel(t, "fok-a", "weather lunch plans week")
+	require.Less(t, common.Probability, f.Probability)
+}
+
+func TestFeel_SeesATermAppendedAfterACachedAnswer(t *testing.T) {
+	b := setup(t, metamemory.Limits{})
+	b.remember(t, "fok-a", chatter()...)
+	q := "When is the kayak rental due back?"
+	before := b.feel(t, "fok-a", q)
+	require.Equal(t, metamemory.Unlikely, before.Judgement)
+	require.Contains(t, before.Signals.UnknownTerms, "kayak")
+	require.True(t, b.feel(t, "fok-a", q).Sketch.Cached, "the second answer reads the cached sketch")
+
+	b.remember(t, "fok-a", "The kayak rental is due back at the marina on Sunday.")
+	after := b.feel(t, "fok-a", q)
+	require.False(t, after.Sketch.Cached, "the new watermark invalidates the sketch")
+	require.Contains(t, after.Signals.KnownTerms, "kayak")
+	require.Greater(t, after.Probability, before.Probability)
+	require.NotEqual(t, metamemory.Unlikely, after.Judgement)
+}
+
+func TestFeel_SpacesAreIsolated(t *testing.T) {
+	b := setup(t, metamemory.Limits{})
+	b.remember(t, "fok-a", chatter()...)
+	b.remember(t, "fok-b", append(chatter(), "The harpsichord tuning is booked for Thursday.")...)
+	q := "When is the harpsichord tuning?"
+	require.Contains(t, b.feel(t, "fok-b", q).Signals.KnownTerms, "harpsichord")
+	a := b.feel(t, "fok-a", q)
+	require.Contains(t, a.Signals.UnknownTerms, "harpsichord")
+	require.Equal(t, metamemory.Unlikely, a.Judgement)
+}
+
+// TestFeel_DeltaEqualsRebuild: a sketch brought forward by what was projected since gives the
+// answer a sketch built from scratch gives.
+func TestFeel_DeltaEqualsRebuild(t *testing.T) {
+	b := setup(t, metamemory.Limits{})
+	b.remember(t, "fok-a", chatter()...)
+	q := "Did the marina rent a kayak to my sister, and what about lunch with Biscuit?"
+	b.feel(t, "fok-a", q)
+	b.remember(t, "fok-a", "The kayak rental is due back at the marina on Sunday.", "Lunch with Biscuit at the marina.")
+	delta := b.feel(t, "fok-a", q)
+	fresh, err := metamemory.New(b.pool, metamemory.Config{}).Feel(context.Background(), &metamemory.Request{SpaceID: "fok-a", Query: q})
+	require.NoError(t, err)
+	delta.Sketch, fresh.Sketch = metamemory.SketchInfo{}, metamemory.SketchInfo{}
+	require.Equal(t, fresh, delta)
+}
+
+// TestFeel_BoundedSketchesAndSpaces: past Limits.Lexemes the rarest lexemes are still known
+// (through the tail filter), and past Limits.Spaces the least recently asked space is dropped.
+func TestFeel_BoundedSketchesAndSpaces(t *testing.T) {
+	b := setup(t, metamemory.Limits{})
+	svc := metamemory.New(b.pool, metamemory.Config{Limits: metamemory.Limits{Lexemes: 8, Spaces: 2}})
+	b.remember(t, "fok-a", chatter()...)
+	b.remember(t, "fok-b", chatter()...)
+	b.remember(t, "fok-c", chatter()...)
+	f, err := svc.Feel(context.Background(), &metamemory.Request{SpaceID: "fok-a", Query: "greyhound sourdough saxophone"})
+	require.NoError(t, err)
+	require.True(t, f.Sketch.Truncated)
+	require.Equal(t, 8, f.Sketch.Lexemes)
+	require.ElementsMatch(t, []string{"greyhound", "sourdough"}, f.Signals.KnownTerms)
+	require.Equal(t, []string{"saxophon"}, f.Signals.UnknownTerms)
+	for _, s := range []string{"fok-b", "fok-c"} {
+		_, err := svc.Feel(context.Background(), &metamemory.Request{SpaceID: s, Query: "greyhound"})
+		require.NoError(t, err)
+	}
+	require.Equal(t, 2, svc.CachedSpaces())
+	f, err = svc.Feel(context.Background(), &metamemory.Request{SpaceID: "fok-a", Query: "greyhound"})
+	require.NoError(t, err)
+	require.False(t, f.Sketch.Cached, "fok-a was dropped as the least recently asked")
+}
+
+func TestFeel_RejectsBadInput(t *testing.T) {
+	b := setup(t, metamemory.Limits{})
+	for _, r := range []metamemory.Request{
+		{SpaceID: "fok-a", Query: ""},
+		{SpaceID: "fok-a", Query: "   "},
+		{SpaceID: "fok-a", Query: strings.Repeat("a", metamemory.MaxQueryChars+1)},
+		{SpaceID: "", Query: "greyhound"},
+	} {
+		_, err := b.svc.Feel(context.Background(), &r)
+		var ve *eventloom.ValidationError
+		require.ErrorAs(t, err, &ve, "%q", r.Query)
+	}
+}
+
+// statementLog records every statement a pool's connections run (a pgx QueryTracer).
+type statementLog struct {
+	mu   sync.Mutex
+	sqls []string
+}
+
+func (l *statementLog) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sqls = append(l.sqls, d.SQL)
+	return ctx
+}
+
+func (l *statementLog) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (l *statementLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.sqls
+	l.sqls = nil
+	return out
+}
+
+// TestFeel_RunsNoVectorOrGraphStatement traces every statement a feeling of knowing runs, on
+// a space that has embeddings and facts: none reads the vector tables, runs Cypher or walks
+// the facts, and a cached answer is one statement.
+func TestFeel_RunsNoVectorOrGraphStatement(t *testing.T) {
+	db := testcontainers.NewDatabase(t)
+	cfg, err := pgxpool.ParseConfig(db.AppURL)
+	require.NoError(t, err)
+	pgexec.Configure(cfg)
+	log := &statementLog{}
+	cfg.ConnConfig.Tracer = log
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	ctx := context.Background()
+	proj, err := projection.New(ctx, pool, projection.Config{})
+	require.NoError(t, err)
+	store := eventloom.NewStore(pool, nil, nil)
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "fok-a", Events: []eventloom.NewEvent{
+		{Type: "message", SessionID: "s1", Content: "Dana moved the deploy pipeline to GitHub Actions.", Data: json.RawMessage(`{"role":"user"}`)},
+		{Type: "fact.asserted", Data: json.RawMessage(`{"subject":"deploy pipeline","predicate":"runs on","object":"GitHub Actions"}`)},
+	}})
+	require.NoError(t, err)
+	_, err = proj.ProjectSpace(ctx, "fok-a")
+	require.NoError(t, err)
+
+	svc := metamemory.New(pool, metamemory.Config{})
+	log.take()
+	f, err := svc.Feel(ctx, &metamemory.Request{SpaceID: "fok-a", Query: "Where does the deploy pipeline run?"})
+	require.NoError(t, err)
+	require.Contains(t, f.Signals.EntityHits, "deploy pipeline")
+	first := log.take()
+	_, err = svc.Feel(ctx, &metamemory.Request{SpaceID: "fok-a", Query: "Where does the deploy pipeline run?"})
+	require.NoError(t, err)
+	cached := log.take()
+	require.Len(t, cached, 1, "a cached answer is one statement: %q", cached)
+	require.NotEmpty(t, first)
+	for _, s := range append(first, cached...) {
+		low := strings.ToLower(s)
+		for _, banned := range []string{"embeddings", "vector_spaces", "halfvec", "<=>", "cypher", "ag_catalog", " facts", "mentions m"} {
+			require.NotContains(t, low, banned, "statement %q", s)
+		}
+	}
+}
