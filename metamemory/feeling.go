@@ -148,6 +148,9 @@ func (s *Service) Feel(ctx context.Context, r *Request) (*Feeling, error) {
 	if err != nil {
 		return nil, fmt.Errorf("feeling of knowing: %w", err)
 	}
+	if !st.SpaceExists {
+		return nil, fmt.Errorf("%w: space %q has no events", eventloom.ErrNotFound, r.SpaceID)
+	}
 	e := s.cache.get(r.SpaceID)
 	e.mu.Lock()
 	defer e.mu.Unlock()

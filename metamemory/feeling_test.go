@@ -76,10 +76,9 @@ func TestFeel_UnknownTermsAndStopWordsAreUnlikely(t *testing.T) {
 		f := b.feel(t, "fok-a", q)
 		require.Equal(t, metamemory.Unlikely, f.Judgement, "%q: %+v", q, f.Signals)
 	}
-	// A space nobody wrote to knows nothing either.
-	f := b.feel(t, "fok-empty", "Where did my sister adopt the greyhound?")
-	require.Equal(t, metamemory.Unlikely, f.Judgement)
-	require.Zero(t, f.Probability)
+	// A space nobody wrote to is not found, as in checkout.
+	_, err := b.svc.Feel(context.Background(), &metamemory.Request{SpaceID: "fok-none", Query: "greyhound"})
+	require.ErrorIs(t, err, eventloom.ErrNotFound)
 }
 
 func TestFeel_RareKnownTermsAreLikely(t *testing.T) {
