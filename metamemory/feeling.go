@@ -113,6 +113,13 @@ type Signals struct {
 	MaxKnownSpecificity float64 `json:"max_known_specificity"`
 	// EntityHits are the space's entity names the query names (their keys).
 	EntityHits []string `json:"entity_hits"`
+	// Speakers are the names that speak in the space that the query names.
+	Speakers []string `json:"speakers"`
+	// SpeakerSupport, when the query names a speaker, weighs each known lexeme of the query
+	// (the speakers' own names left out) by the share of the items holding it that a named
+	// speaker said, and averages those shares weighted by IDF: low when the query asks a
+	// speaker about words others said. Absent otherwise.
+	SpeakerSupport *float64 `json:"speaker_support,omitempty"`
 	// SpaceItems is how many memory items the space holds.
 	SpaceItems int64 `json:"space_items"`
 	// Salience is the space's salience histogram, present only when a salience source is wired.
@@ -177,11 +184,22 @@ func (s *Service) Feel(ctx context.Context, r *Request) (*Feeling, error) {
 // probability and judgement they give.
 func feel(sk *sketch, lexemes, entityKeys []string) *Feeling {
 	sig := Signals{QueryTerms: len(lexemes), KnownTerms: []string{}, UnknownTerms: []string{}, EntityHits: []string{},
-		SpaceItems: sk.items, Salience: sk.salience}
+		Speakers: []string{}, SpaceItems: sk.items, Salience: sk.salience}
+	for _, k := range entityKeys {
+		if sk.speakers[k] && !slices.Contains(sig.Speakers, k) {
+			sig.Speakers = append(sig.Speakers, k)
+		}
+	}
 	if sk.items > 0 {
 		unknownIDF := sk.idf(0)
 		var known, all float64
 		for _, l := range lexemes {
+			if namesSpeaker(l, sig.Speakers) {
+				// A speaker's name is known as who speaks, whether or not the texts say it; it
+				// is left out of the IDF signals.
+				sig.KnownTerms = append(sig.KnownTerms, l)
+				continue
+			}
 			df := sk.lookup(l)
 			if df == 0 {
 				sig.UnknownTerms = append(sig.UnknownTerms, l)
@@ -194,8 +212,14 @@ func feel(sk *sketch, lexemes, entityKeys []string) *Feeling {
 			all += idf
 			sig.MaxKnownSpecificity = max(sig.MaxKnownSpecificity, idf/unknownIDF)
 		}
-		if all > 0 {
+		switch {
+		case all > 0:
 			sig.KnownIDFShare = known / all
+		case len(sig.Speakers) > 0:
+			sig.KnownIDFShare = 1 // the query names only speakers
+		}
+		if len(sig.Speakers) > 0 {
+			sig.SpeakerSupport = speakerSupport(sk, sig.KnownTerms, sig.Speakers)
 		}
 	} else {
 		sig.UnknownTerms = append(sig.UnknownTerms, lexemes...)
@@ -208,6 +232,38 @@ func feel(sk *sketch, lexemes, entityKeys []string) *Feeling {
 	p := probability(&sig)
 	return &Feeling{Judgement: judge(p), Probability: p, Signals: sig,
 		Sketch: SketchInfo{Watermark: sk.watermark, Lexemes: len(sk.df), Truncated: sk.tail != nil, Entities: len(sk.entities)}}
+}
+
+// speakerSupport is Signals.SpeakerSupport: the IDF-weighted mean over the known lexemes of the
+// share of their items a named speaker said (the largest over the named speakers), leaving out
+// the lexemes of the names themselves (a stem is a prefix of its name); nil when no lexeme is
+// left.
+func speakerSupport(sk *sketch, known, speakers []string) *float64 {
+	var used, all float64
+	for _, l := range known {
+		if namesSpeaker(l, speakers) {
+			continue
+		}
+		df := sk.lookup(l)
+		idf := sk.idf(df)
+		all += idf
+		var said uint32
+		for _, sp := range speakers {
+			said = max(said, sk.spoken.count(speakerTerm(sp, l)))
+		}
+		used += idf * min(1, float64(said)/float64(df))
+	}
+	if all == 0 {
+		return nil
+	}
+	v := used / all
+	return &v
+}
+
+// namesSpeaker reports whether a query lexeme is (the stem of) one of the named speakers' names:
+// a prefix of it.
+func namesSpeaker(lexeme string, speakers []string) bool {
+	return slices.ContainsFunc(speakers, func(sp string) bool { return strings.HasPrefix(sp, lexeme) })
 }
 
 // CachedSpaces is how many spaces' sketches the service holds.

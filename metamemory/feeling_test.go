@@ -88,9 +88,42 @@ func TestFeel_RareKnownTermsAreLikely(t *testing.T) {
 	require.Equal(t, metamemory.Likely, f.Judgement, "%+v", f.Signals)
 	require.Contains(t, f.Signals.KnownTerms, "greyhound")
 	require.Greater(t, f.Signals.MaxKnownSpecificity, 0.5)
-	// A query of only the space's common words is less certain than one naming its rare ones.
-	common := b.feel(t, "fok-a", "weather lunch plans week")
-	require.Less(t, common.Probability, f.Probability)
+	// The same question about things the space never mentioned is less certain.
+	unknown := b.feel(t, "fok-a", "Where did my sister adopt the hamster, the iguana and the parrot?")
+	require.Less(t, unknown.Probability, f.Probability)
+	require.Subset(t, unknown.Signals.UnknownTerms, []string{"hamster", "iguana", "parrot"})
+}
+
+// TestFeel_AskingASpeakerAboutWhatOthersSaidIsLessLikely: the speaker signal. Alice told of the
+// marathon; asking what Bob did at the marathon is less likely to find evidence.
+func TestFeel_AskingASpeakerAboutWhatOthersSaidIsLessLikely(t *testing.T) {
+	b := setup(t, metamemory.Limits{})
+	ctx := context.Background()
+	var evs []eventloom.NewEvent
+	say := func(actor, text string) {
+		evs = append(evs, eventloom.NewEvent{Type: "message", SessionID: "s1", Actor: actor, Content: text,
+			Data: json.RawMessage(`{"role":"user"}`)})
+	}
+	for i, line := range chatter() {
+		say([]string{"alice", "bob"}[i%2], line)
+	}
+	say("alice", "I finally ran the Boston marathon last spring, my knees still hurt.")
+	say("bob", "I spent the spring repainting the garage.")
+	_, err := b.store.Append(ctx, &eventloom.AppendParams{SpaceID: "fok-s", Events: evs})
+	require.NoError(t, err)
+	_, err = b.proj.ProjectSpace(ctx, "fok-s")
+	require.NoError(t, err)
+	alice := b.feel(t, "fok-s", "When did Alice run the Boston marathon?")
+	bob := b.feel(t, "fok-s", "When did Bob run the Boston marathon?")
+	require.Equal(t, []string{"alice"}, alice.Signals.Speakers)
+	require.Equal(t, []string{"bob"}, bob.Signals.Speakers)
+	require.NotNil(t, alice.Signals.SpeakerSupport)
+	require.NotNil(t, bob.Signals.SpeakerSupport)
+	require.Greater(t, *alice.Signals.SpeakerSupport, 0.9)
+	require.Less(t, *bob.Signals.SpeakerSupport, 0.1)
+	require.Less(t, bob.Probability, alice.Probability)
+	require.Equal(t, metamemory.Likely, alice.Judgement)
+	require.NotEqual(t, metamemory.Likely, bob.Judgement)
 }
 
 func TestFeel_SeesATermAppendedAfterACachedAnswer(t *testing.T) {

@@ -65,11 +65,19 @@ type sketch struct {
 	tailDF int32
 	// entities maps an entity key (graph.Key of its name) to its mentions.
 	entities map[string]int32
+	// speakers are the names that speak in the space (lower-cased actor or data.name of its
+	// event items), and spoken counts the items in which each of them used each lexeme
+	// (speakerTerm pairs).
+	speakers map[string]bool
+	spoken   *countMin
 	// salience is the space's salience histogram, nil without a source.
 	salience *SalienceHistogram
 	// rebuild is set when a delta left the sketch past its bounds (the tail filter is full).
 	rebuild bool
 }
+
+// speakerTerm is the key of a (speaker, lexeme) pair in sketch.spoken.
+func speakerTerm(speaker, lexeme string) string { return speaker + "\x00" + lexeme }
 
 // lookup returns a lexeme's document frequency in the space, 0 when unknown.
 func (s *sketch) lookup(lexeme string) int32 {
@@ -101,12 +109,45 @@ func (s *sketch) bytes() int {
 	if s.tail != nil {
 		b += s.tail.bytes()
 	}
+	b += s.spoken.bytes()
 	return b
 }
 
 // qDeltaTerms is the hand-written query of the lexemes projected since a sketch was built
 // (sqlc cannot type unnest over a tsvector).
 var qDeltaTerms = sql.Query("metamemory/delta_terms")
+
+// qSpeakerTerms is the hand-written query of the (speaker, lexeme) pairs of the items projected
+// in a range of seqs.
+var qSpeakerTerms = sql.Query("metamemory/speaker_terms")
+
+// speakerPair is a row of speaker_terms.sql.
+type speakerPair struct {
+	Speaker string `db:"speaker"`
+	Lexeme  string `db:"lexeme"`
+	Items   int32  `db:"items"`
+}
+
+// readSpeakerTerms reads the (speaker, lexeme) pairs of the items projected in (after, upto].
+func readSpeakerTerms(ctx context.Context, tx pgx.Tx, space string, after, upto int64) ([]speakerPair, error) {
+	rows, err := tx.Query(ctx, qSpeakerTerms, space, after, upto)
+	if err != nil {
+		return nil, fmt.Errorf("feeling of knowing: speaker terms: %w", err)
+	}
+	pairs, err := pgx.CollectRows(rows, pgx.RowToStructByName[speakerPair])
+	if err != nil {
+		return nil, fmt.Errorf("feeling of knowing: speaker terms: %w", err)
+	}
+	return pairs, nil
+}
+
+// addSpoken adds (speaker, lexeme) pairs to the sketch.
+func (s *sketch) addSpoken(pairs []speakerPair) {
+	for _, p := range pairs {
+		s.speakers[p.Speaker] = true
+		s.spoken.add(speakerTerm(p.Speaker, p.Lexeme), uint32(p.Items))
+	}
+}
 
 // queries runs the package's queries compiled by sqlc (sql/metamemory).
 var queries = dbsqlc.New()
@@ -152,7 +193,10 @@ func refresh(ctx context.Context, db pgexec.Executor, space string, s *sketch, l
 // build reads a space's whole sketch.
 func build(ctx context.Context, tx pgx.Tx, space string, st dbsqlc.StateRow, lim Limits) (*sketch, error) {
 	s := &sketch{watermark: st.Watermark, items: st.Items, tokens: st.Tokens,
-		df: map[string]int32{}, entities: map[string]int32{}}
+		df: map[string]int32{}, entities: map[string]int32{}, speakers: map[string]bool{}}
+	if err := queries.BuildSettings(ctx, tx); err != nil {
+		return nil, fmt.Errorf("feeling of knowing: settings: %w", err)
+	}
 	terms, err := queries.SketchTerms(ctx, tx, space)
 	if err != nil {
 		return nil, fmt.Errorf("feeling of knowing: terms: %w", err)
@@ -176,6 +220,13 @@ func build(ctx context.Context, tx pgx.Tx, space string, st dbsqlc.StateRow, lim
 	for _, e := range ents {
 		s.entities[e.Key] = e.Mentions
 	}
+	pairs, err := readSpeakerTerms(ctx, tx, space, 0, st.Watermark)
+	if err != nil {
+		return nil, err
+	}
+	// Room for as many again, so deltas fit until the next rebuild.
+	s.spoken = newCountMin(2*len(pairs)+1024, lim.TailBits)
+	s.addSpoken(pairs)
 	return s, nil
 }
 
@@ -203,6 +254,11 @@ func (s *sketch) applyDelta(ctx context.Context, tx pgx.Tx, space string, st dbs
 	if err != nil {
 		return false, fmt.Errorf("feeling of knowing: delta entities: %w", err)
 	}
+	pairs, err := readSpeakerTerms(ctx, tx, space, s.watermark, st.Watermark)
+	if err != nil {
+		return false, err
+	}
+	s.addSpoken(pairs)
 	for _, t := range terms {
 		switch _, inHead := s.df[t.Lexeme]; {
 		case inHead || len(s.df) < lim.Lexemes:
@@ -228,7 +284,7 @@ func (s *sketch) applyDelta(ctx context.Context, tx pgx.Tx, space string, st dbs
 		}
 	}
 	s.watermark, s.items, s.tokens = st.Watermark, st.Items, st.Tokens
-	s.rebuild = s.tail != nil && s.tail.full()
+	s.rebuild = s.tail != nil && s.tail.full() || s.spoken.full()
 	return true, nil
 }
 
