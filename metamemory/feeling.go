@@ -24,24 +24,9 @@ type Config struct {
 	TextSearchConfig string
 	// Limits bound the sketches kept in the process; zero fields take their defaults.
 	Limits Limits
-	// Salience, when set, reads a space's salience histogram into its sketch (Signals.Salience);
-	// nil leaves the signal absent.
-	Salience SalienceSource
 	// Logger reports sketch rebuilds; nil logs nothing.
 	Logger *slog.Logger
 }
-
-// SalienceHistogram is how a space's memory items spread over salience, read when its sketch is
-// built: Buckets[i] counts the items whose salience falls in the i-th of len(Buckets) equal
-// steps of [0, 1]; Attenuated counts the items out of default ranking.
-type SalienceHistogram struct {
-	Buckets    []int64 `json:"buckets"`
-	Attenuated int64   `json:"attenuated"`
-}
-
-// SalienceSource reads a space's salience histogram in the sketch's snapshot (the salience
-// projection's, where it exists).
-type SalienceSource func(ctx context.Context, db pgexec.Executor, space string) (*SalienceHistogram, error)
 
 // Service answers feelings of knowing from sketches cached in the process.
 type Service struct {
@@ -122,7 +107,8 @@ type Signals struct {
 	SpeakerSupport *float64 `json:"speaker_support,omitempty"`
 	// SpaceItems is how many memory items the space holds.
 	SpaceItems int64 `json:"space_items"`
-	// Salience is the space's salience histogram, present only when a salience source is wired.
+	// Salience is the space's salience histogram as of its sketch's build, present only where
+	// the salience projection exists and has materialised the space's salience.
 	Salience *SalienceHistogram `json:"salience,omitempty"`
 }
 
@@ -164,7 +150,7 @@ func (s *Service) Feel(ctx context.Context, r *Request) (*Feeling, error) {
 	cached := e.sk != nil && !e.sk.rebuild &&
 		e.sk.watermark == st.Watermark && e.sk.items == st.Items && e.sk.tokens == st.Tokens
 	if !cached {
-		sk, err := refresh(ctx, s.db, r.SpaceID, e.sk, s.cfg.Limits, s.cfg.Salience)
+		sk, err := refresh(ctx, s.db, r.SpaceID, e.sk, s.cfg.Limits)
 		if err != nil {
 			return nil, err
 		}

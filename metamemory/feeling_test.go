@@ -273,3 +273,38 @@ func TestFeel_RunsNoVectorOrGraphStatement(t *testing.T) {
 		}
 	}
 }
+
+// TestFeel_SalienceHistogramWhenTheProjectionExists: without the salience projection the signal
+// is absent; where salience_decayed exists (the salience projection's materialised salience;
+// created here with the columns it reads when this schema has no such table yet) the sketch
+// carries the space's histogram.
+func TestFeel_SalienceHistogramWhenTheProjectionExists(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	proj, err := projection.New(ctx, pool, projection.Config{})
+	require.NoError(t, err)
+	b := &testBundle{pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj, svc: metamemory.New(pool, metamemory.Config{})}
+	b.remember(t, "fok-a", chatter()...)
+	var exists bool
+	require.NoError(t, pool.QueryRow(ctx, `SELECT to_regclass('salience_decayed') IS NOT NULL`).Scan(&exists))
+	if !exists {
+		require.Nil(t, b.feel(t, "fok-a", "greyhound").Signals.Salience)
+		_, err = db.AdminPool(t).Exec(ctx, `CREATE TABLE salience_decayed (space_id text NOT NULL, item_id text NOT NULL,
+			salience double precision NOT NULL, attenuated boolean NOT NULL, decayed_at timestamptz NOT NULL,
+			PRIMARY KEY (space_id, item_id))`)
+		require.NoError(t, err)
+		_, err = db.AdminPool(t).Exec(ctx, `GRANT SELECT ON salience_decayed TO `+testcontainers.TestAppRole)
+		require.NoError(t, err)
+	}
+	_, err = db.AdminPool(t).Exec(ctx, `INSERT INTO salience_decayed (space_id, item_id, salience, attenuated, decayed_at)
+		VALUES ('fok-a', 'ev:1', 0.05, true, now()), ('fok-a', 'ev:2', 0.95, false, now()), ('fok-a', 'ev:3', 1.0, false, now()),
+		       ('fok-b', 'ev:1', 0.5, false, now())`)
+	require.NoError(t, err)
+	// A new sketch (the histogram is read when a sketch is built).
+	f, err := metamemory.New(pool, metamemory.Config{}).Feel(ctx, &metamemory.Request{SpaceID: "fok-a", Query: "greyhound"})
+	require.NoError(t, err)
+	require.NotNil(t, f.Signals.Salience)
+	require.Equal(t, []int64{1, 0, 0, 0, 0, 0, 0, 0, 0, 2}, f.Signals.Salience.Buckets)
+	require.EqualValues(t, 1, f.Signals.Salience.Attenuated)
+}

@@ -70,7 +70,7 @@ type sketch struct {
 	// (speakerTerm pairs).
 	speakers map[string]bool
 	spoken   *countMin
-	// salience is the space's salience histogram, nil without a source.
+	// salience is the space's salience histogram, nil without a salience projection.
 	salience *SalienceHistogram
 	// rebuild is set when a delta left the sketch past its bounds (the tail filter is full).
 	rebuild bool
@@ -159,7 +159,7 @@ var readOnlySnapshot = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: p
 // refresh brings s (nil for none yet) to the space's current projection and returns the sketch
 // to use: s itself brought forward by a delta when that is exact and small, otherwise a new one
 // built from the term statistics.
-func refresh(ctx context.Context, db pgexec.Executor, space string, s *sketch, lim Limits, sal SalienceSource) (*sketch, error) {
+func refresh(ctx context.Context, db pgexec.Executor, space string, s *sketch, lim Limits) (*sketch, error) {
 	tx, err := pgexec.BeginTx(ctx, db, readOnlySnapshot)
 	if err != nil {
 		return nil, fmt.Errorf("feeling of knowing: begin: %w", err)
@@ -182,10 +182,8 @@ func refresh(ctx context.Context, db pgexec.Executor, space string, s *sketch, l
 	if err != nil {
 		return nil, err
 	}
-	if sal != nil {
-		if n.salience, err = sal(ctx, tx, space); err != nil {
-			return nil, fmt.Errorf("feeling of knowing: salience: %w", err)
-		}
+	if n.salience, err = readSalience(ctx, tx, space); err != nil {
+		return nil, err
 	}
 	return n, nil
 }
