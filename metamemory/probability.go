@@ -20,7 +20,7 @@ import "math"
 // set weighing as much as the other (docs/benchmarks.md, "Feeling of knowing"), the target
 // being that checkout's packet holds evidence. The share term is a prior set by design, not
 // fitted: the development sets ask almost only about words their haystacks hold (share below
-// 0.6 in 44 of 362 questions, which find evidence as often as the rest), so they cannot say
+// 0.6 in 53 of 362 questions, 72 % of which found evidence against 75 % of all), so they cannot say
 // how much an unknown topic should lower the probability; below the knee each tenth of the
 // IDF mass that is unknown lowers the odds by e^0.4. No signal names a data set, a speaker or a
 // question.
