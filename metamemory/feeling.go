@@ -114,8 +114,10 @@ type Signals struct {
 
 // SketchInfo describes the sketch an answer was read from.
 type SketchInfo struct {
-	// Watermark is the projection watermark it is current at.
-	Watermark int64 `json:"watermark"`
+	// Watermark is the projection watermark it is current at, and ProjectionLag how many of
+	// the space's events are past it (appended, not projected yet: not known to the answer).
+	Watermark     int64 `json:"watermark"`
+	ProjectionLag int64 `json:"projection_lag"`
 	// Cached is true when it was cached and current, false when the call built or brought it
 	// forward.
 	Cached bool `json:"cached"`
@@ -162,6 +164,7 @@ func (s *Service) Feel(ctx context.Context, r *Request) (*Feeling, error) {
 	}
 	f := feel(e.sk, st.Lexemes, checkout.QueryEntityKeys(r.Query))
 	f.Sketch.Cached = cached
+	f.Sketch.ProjectionLag = max(0, st.HeadSeq-e.sk.watermark)
 	f.Sketch.TookMs = float64(time.Since(t0).Microseconds()) / 1000
 	return f, nil
 }

@@ -135,8 +135,17 @@ func TestFeel_SeesATermAppendedAfterACachedAnswer(t *testing.T) {
 	require.Contains(t, before.Signals.UnknownTerms, "kayak")
 	require.True(t, b.feel(t, "fok-a", q).Sketch.Cached, "the second answer reads the cached sketch")
 
-	b.remember(t, "fok-a", "The kayak rental is due back at the marina on Sunday.")
+	// Appended, not yet projected: not known, and the answer says how far behind it is.
+	_, err := b.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: "fok-a", Events: []eventloom.NewEvent{
+		{Type: "message", SessionID: "s1", Content: "The kayak rental is due back at the marina on Sunday.", Data: json.RawMessage(`{"role":"user"}`)}}})
+	require.NoError(t, err)
+	pending := b.feel(t, "fok-a", q)
+	require.EqualValues(t, 1, pending.Sketch.ProjectionLag)
+	require.Contains(t, pending.Signals.UnknownTerms, "kayak")
+	_, err = b.proj.ProjectSpace(context.Background(), "fok-a")
+	require.NoError(t, err)
 	after := b.feel(t, "fok-a", q)
+	require.Zero(t, after.Sketch.ProjectionLag)
 	require.False(t, after.Sketch.Cached, "the new watermark invalidates the sketch")
 	require.Contains(t, after.Signals.KnownTerms, "kayak")
 	require.Greater(t, after.Probability, before.Probability)

@@ -11,6 +11,7 @@ import (
 
 const state = `-- name: State :one
 SELECT EXISTS (SELECT FROM spaces s WHERE s.space_id = $1) AS space_exists,
+       coalesce((SELECT s.head_seq FROM spaces s WHERE s.space_id = $1), 0)::bigint AS head_seq,
        coalesce((SELECT w.projected_seq FROM projection_watermarks w WHERE w.space_id = $1), 0)::bigint AS watermark,
        coalesce((SELECT t.items FROM term_totals t WHERE t.space_id = $1), 0)::bigint AS items,
        coalesce((SELECT t.tokens FROM term_totals t WHERE t.space_id = $1), 0)::bigint AS tokens,
@@ -26,6 +27,7 @@ type StateParams struct {
 
 type StateRow struct {
 	SpaceExists bool
+	HeadSeq     int64
 	Watermark   int64
 	Items       int64
 	Tokens      int64
@@ -35,12 +37,14 @@ type StateRow struct {
 // What a feeling-of-knowing answer needs from the database on every call, in one round trip: the
 // space's projection watermark and term totals (the cached sketch is current when they are the
 // ones it was built at) and the query's distinct lexemes under the projector's text search
-// configuration, which only Postgres can compute the same way; and whether the space exists.
+// configuration, which only Postgres can compute the same way; and whether the space exists,
+// with its head seq (the answer reports how many events the projection has not reached yet).
 func (q *Queries) State(ctx context.Context, db DBTX, arg StateParams) (StateRow, error) {
 	row := db.QueryRow(ctx, state, arg.SpaceID, arg.TsConfig, arg.Query)
 	var i StateRow
 	err := row.Scan(
 		&i.SpaceExists,
+		&i.HeadSeq,
 		&i.Watermark,
 		&i.Items,
 		&i.Tokens,
