@@ -21,6 +21,7 @@ import (
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/migrations"
 )
 
@@ -35,6 +36,9 @@ type Config struct {
 	// Checkout answers /checkout and /query. Defaults to a checkout.Service with the built-in
 	// offline embedder and the english text search configuration.
 	Checkout *checkout.Service
+	// FeelingOfKnowing answers /feeling-of-knowing. Defaults to a metamemory.Service with the
+	// english text search configuration and default limits.
+	FeelingOfKnowing *metamemory.Service
 	// Auth checks bearer tokens on every /v1 route; nil serves without authentication (zaxy
 	// serve sets it unless ZAXY_AUTH=off on a loopback address).
 	Auth *auth.Store
@@ -100,6 +104,7 @@ type server struct {
 	analyticsStore *eventloom.Store
 	inFlight       *inFlight
 	checkout       *checkout.Service
+	feeling        *metamemory.Service
 	metrics        *metrics
 	logger         *slog.Logger
 	// ingest serves the ingest routes; ingestErr is its configuration error, if any, which
@@ -116,13 +121,16 @@ func NewHandler(cfg Config, pool *pgxpool.Pool, store *eventloom.Store, logger *
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &server{cfg: cfg.WithDefaults(), store: store, pool: pool, checkout: cfg.Checkout, logger: logger}
+	s := &server{cfg: cfg.WithDefaults(), store: store, pool: pool, checkout: cfg.Checkout, feeling: cfg.FeelingOfKnowing, logger: logger}
 	s.analytics, s.analyticsStore, s.inFlight = s.pool, store, newInFlight()
 	if cfg.AnalyticsPool != nil {
 		s.analytics, s.analyticsStore = cfg.AnalyticsPool, eventloom.NewStore(cfg.AnalyticsPool, nil, logger)
 	}
 	if s.checkout == nil {
 		s.checkout = checkout.New(pool, store, checkout.Config{Embedder: embedding.NewOffline(), Logger: logger})
+	}
+	if s.feeling == nil {
+		s.feeling = metamemory.New(pool, metamemory.Config{Logger: logger})
 	}
 	s.metrics = newMetrics(s.pool)
 	s.ingest, s.ingestErr = ingest.New(pool, store, ingest.Config{TranscriptBatch: s.cfg.MaxBatch})

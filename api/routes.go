@@ -59,6 +59,7 @@ var spaceRoutes = []spaceRoute{
 	{http.MethodPost, "/context/assemble", auth.ScopeRead, everyday, (*server).assemble},
 	{http.MethodPost, "/context/after-turn", auth.ScopeWrite, everyday, (*server).afterTurn},
 	{http.MethodPost, "/handoff", auth.ScopeRead, everyday, (*server).handoff},
+	{http.MethodPost, "/feeling-of-knowing", auth.ScopeRead, everyday, (*server).feelingOfKnowing},
 	{http.MethodPost, "/subagents/{id}/cleanup", auth.ScopeWrite, everyday, (*server).cleanupSubagent},
 	{http.MethodPost, "/sessions/{session}/resume", auth.ScopeWrite, everyday, (*server).resume},
 	// Review: reading the queue is part of reviewing, so every review route needs write.

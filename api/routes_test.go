@@ -31,6 +31,9 @@ var postReads = map[string]bool{
 	"POST /v1/spaces/{space}/context/assemble": true,
 	"POST /v1/spaces/{space}/handoff":          true,
 	"POST /v1/spaces/{space}/cypher":           true,
+	// feeling-of-knowing reads the space's term and entity sketches and records nothing; its
+	// query travels in a body as checkout's does (it can be 4000 characters).
+	"POST /v1/spaces/{space}/feeling-of-knowing": true,
 }
 
 // TestRouter_EveryRouteThatIsNotAGetNeedsWriteOrAdmin walks the whole router: each route that

@@ -44,6 +44,10 @@ type Question struct {
 	// Abstain marks a question whose right answer is that memory does not know (LongMemEval
 	// "_abs", LoCoMo category 5 without evidence); it is left out of recall.
 	Abstain bool
+	// Unanswerable marks a question memory cannot answer as asked (LongMemEval "_abs",
+	// LoCoMo category 5, adversarial, with or without evidence): a negative for the feeling
+	// of knowing's calibration whatever the packet holds.
+	Unanswerable bool
 }
 
 // Case is one unit of ingestion: a haystack and the questions asked of it. LongMemEval has

@@ -126,6 +126,7 @@ func locomoCase(s *locomoSample) (Case, error) {
 		}
 		q.EvidenceSessions = dedupe(q.EvidenceSessions)
 		q.Abstain = cat == "5" && len(q.EvidenceTurns) == 0
+		q.Unanswerable = cat == "5"
 		c.Questions = append(c.Questions, q)
 	}
 	return c, nil

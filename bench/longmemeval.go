@@ -83,6 +83,7 @@ func lmeCase(rec *lmeRecord) (Case, error) {
 		EvidenceSessions: dedupe(rec.AnswerSessionIDs),
 		Abstain:          strings.HasSuffix(rec.QuestionID, "_abs"),
 	}
+	q.Unanswerable = q.Abstain
 	c := Case{ID: rec.QuestionID, Dataset: DatasetLongMemEval}
 	for s, sid := range rec.HaystackSessionIDs {
 		date, err := parseLMEDate(rec.HaystackDates[s])

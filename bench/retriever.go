@@ -14,6 +14,7 @@ import (
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/projection"
 )
 
@@ -34,6 +35,7 @@ func NewCheckoutRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *p
 		name += " (no vector lane: embeddings off)"
 	}
 	return &checkoutRetriever{proj: proj, emb: emb, svc: svc, latent: latent.NewRefresher(pool, latent.DefaultParams),
+		fok:      metamemory.New(pool, metamemory.Config{TextSearchConfig: tsConfig}),
 		disabled: slices.Clone(disabled)}, name, lanes
 }
 
@@ -47,6 +49,13 @@ type checkoutRetriever struct {
 	latent *latent.Refresher
 	// disabled are the lanes the fused ranking and packet run without (--disable-lanes).
 	disabled []string
+	// fok answers the feeling of knowing (Feeler).
+	fok *metamemory.Service
+}
+
+// Feel answers the feeling of knowing for a question, as POST /feeling-of-knowing does.
+func (c *checkoutRetriever) Feel(ctx context.Context, space, question string) (*metamemory.Feeling, error) {
+	return c.fok.Feel(ctx, &metamemory.Request{SpaceID: space, Query: question})
 }
 
 // Prepare projects the space (waiting while another worker holds it), embeds its items and

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/metamemory"
 )
 
 // Retriever is what the benchmark asks of Zaxy.
@@ -27,6 +28,13 @@ type Retriever interface {
 	// Packet runs a checkout with a token budget and returns the cited seqs and the packet's
 	// token count; keywordOnly switches every lane but keyword off.
 	Packet(ctx context.Context, space, question string, asOf time.Time, maxTokens int, keywordOnly bool) (seqs []int64, tokens int, err error)
+}
+
+// Feeler is a Retriever that also answers the feeling of knowing (package metamemory): Run asks
+// it for every question (untimed) and scores its probability against whether the packet held
+// evidence (Group.FoK).
+type Feeler interface {
+	Feel(ctx context.Context, space, question string) (*metamemory.Feeling, error)
 }
 
 // Options configures Run.
@@ -95,6 +103,24 @@ type record struct {
 	PacketTurnIDs []string     `json:"packet_turn_ids"`
 	PacketTokens  int          `json:"packet_tokens"`
 	LatencyMs     float64      `json:"latency_ms"`
+	// FoK is the feeling of knowing's answer, when the retriever gives one.
+	FoK *fokRecord `json:"fok,omitempty"`
+}
+
+// fokRecord is the feeling of knowing's answer to a question, with the signals its probability
+// is computed from, so the mapping can be refitted from ranked.jsonl.
+type fokRecord struct {
+	Judgement           string  `json:"judgement"`
+	Probability         float64 `json:"probability"`
+	QueryTerms          int     `json:"query_terms"`
+	KnownIDFShare       float64 `json:"known_idf_share"`
+	MaxKnownSpecificity float64 `json:"max_known_specificity"`
+	EntityHits          int     `json:"entity_hits"`
+	// SpeakerSupport is absent when the question names no speaker of the space.
+	SpeakerSupport *float64 `json:"speaker_support,omitempty"`
+	// Positive is the calibration target: the packet cites evidence and the question is
+	// answerable. Absent when the question has no turn evidence to judge the packet by.
+	Positive *bool `json:"positive,omitempty"`
 }
 
 // keywordRecord is one line of the keyword-only output.
@@ -433,8 +459,27 @@ func ask(ctx context.Context, r Retriever, space string, q *Question, refs map[i
 		packetIDs = append(packetIDs, refs[seq].turn)
 	}
 	packetIDs = dedupe(packetIDs)
+	packetHit := false
+	for _, id := range packetIDs {
+		packetHit = packetHit || slices.Contains(q.EvidenceTurns, id)
+	}
+	var fok *fokRecord
+	if f, isFeeler := r.(Feeler); isFeeler {
+		feeling, err := f.Feel(ctx, space, q.Text)
+		if err != nil {
+			return fmt.Errorf("feeling of knowing: %w", err)
+		}
+		s := &feeling.Signals
+		fok = &fokRecord{Judgement: feeling.Judgement, Probability: feeling.Probability, QueryTerms: s.QueryTerms,
+			KnownIDFShare: s.KnownIDFShare, MaxKnownSpecificity: s.MaxKnownSpecificity, EntityHits: len(s.EntityHits),
+			SpeakerSupport: s.SpeakerSupport}
+		if q.Unanswerable || len(q.EvidenceTurns) > 0 {
+			pos := packetHit && !q.Unanswerable
+			fok.Positive = &pos
+		}
+	}
 	line, err := json.Marshal(record{QuestionID: q.ID, QuestionType: q.Type, Ranked: fusedTurns, PacketTurnIDs: packetIDs,
-		PacketTokens: tokens, LatencyMs: millis(latency)})
+		PacketTokens: tokens, LatencyMs: millis(latency), FoK: fok})
 	if err != nil {
 		return err
 	}
@@ -448,8 +493,9 @@ func ask(ctx context.Context, r Retriever, space string, q *Question, refs map[i
 		tokens: tokens, latency: latency, kwLatency: kwLatency}
 	qr.fusedSess, qr.fusedTurn = scoreRanked(fusedTurns, q)
 	qr.kwSess, qr.kwTurn = scoreRanked(kwTurns, q)
-	for _, id := range packetIDs {
-		qr.packetHit = qr.packetHit || slices.Contains(q.EvidenceTurns, id)
+	qr.packetHit = packetHit
+	if fok != nil && fok.Positive != nil {
+		qr.fok = &fokOutcome{p: fok.Probability, judgement: fok.Judgement, positive: *fok.Positive}
 	}
 	for _, seq := range kwPacket {
 		qr.kwPacketHit = qr.kwPacketHit || slices.Contains(q.EvidenceTurns, refs[seq].turn)

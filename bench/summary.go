@@ -50,6 +50,9 @@ type Group struct {
 	LatencyP95Ms        float64 `json:"latency_p95_ms"`
 	KeywordLatencyP50Ms float64 `json:"keyword_latency_p50_ms"`
 	KeywordLatencyP95Ms float64 `json:"keyword_latency_p95_ms"`
+	// FoK calibrates the feeling of knowing against the packet holding evidence, when the
+	// retriever answers it.
+	FoK *FoKScores `json:"fok,omitempty"`
 }
 
 // Summary is what Run measured: ingestion and checkout timings and the scores, overall and
@@ -116,6 +119,8 @@ type questionResult struct {
 	kwPacketHit          bool
 	tokens               int
 	latency, kwLatency   time.Duration
+	// fok is the feeling of knowing's probability and its target, when there is both.
+	fok *fokOutcome
 }
 
 // summarize groups question results overall and by type.
@@ -141,8 +146,12 @@ func group(name string, rs []questionResult) Group {
 	var fs, ft, ks, kt []levelScore
 	var lat, kwLat []time.Duration
 	hits, kwHits, tokens := 0, 0, 0
+	var fok []fokOutcome
 	for _, r := range rs {
 		lat, kwLat = append(lat, r.latency), append(kwLat, r.kwLatency)
+		if r.fok != nil {
+			fok = append(fok, *r.fok)
+		}
 		tokens += r.tokens
 		g.PacketTokensMax = max(g.PacketTokensMax, r.tokens)
 		if r.abstain {
@@ -173,6 +182,7 @@ func group(name string, rs []questionResult) Group {
 	}
 	g.LatencyP50Ms, g.LatencyP95Ms = percentile(lat, 50), percentile(lat, 95)
 	g.KeywordLatencyP50Ms, g.KeywordLatencyP95Ms = percentile(kwLat, 50), percentile(kwLat, 95)
+	g.FoK = fokScores(fok)
 	return g
 }
 
@@ -240,6 +250,13 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		rows = append(rows, append(row, inPacket, f1(g.KeywordLatencyP50Ms), f1(g.KeywordLatencyP95Ms)))
 	}
 	writeMarkdown(&b, head, rows)
+	if s.Overall.FoK != nil {
+		b.WriteString("\n")
+		for i := range s.Pooled {
+			writeFoK(&b, &s.Pooled[i])
+		}
+		writeFoK(&b, &s.Overall)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -16,7 +16,7 @@ import (
 )
 
 var coreTools = []string{"context_assemble", "memory_append", "memory_capabilities", "memory_checkout",
-	"memory_feedback", "memory_invalidate", "memory_query"}
+	"memory_feedback", "memory_feeling_of_knowing", "memory_invalidate", "memory_query"}
 
 // adminOnlyOperations are HTTP operations deliberately without an MCP tool: erasure needs the
 // admin scope and is an operator's act, never an agent's (docs/mcp.md).

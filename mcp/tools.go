@@ -73,6 +73,10 @@ type (
 		spaceArg
 		api.CheckoutBody
 	}
+	feelingInput struct {
+		spaceArg
+		api.FeelingBody
+	}
 	assembleInput struct {
 		spaceArg
 		api.AssembleBody
@@ -210,6 +214,16 @@ var tools = []*tool{
 		method: http.MethodPost, route: "/query", input: reflect.TypeFor[checkoutInput](),
 		required: []string{"space", "query"}, readOnly: true,
 		docs: map[string]string{"limit": "How many ranked items to return, 1–200 (default 50)."},
+	},
+	{
+		name: "memory_feeling_of_knowing", title: "Does memory know about this?", core: true,
+		description: "A quick, cheap check before you retrieve: is memory likely to hold something on the query? " +
+			"Answers likely, possible or unlikely with a probability and the signals behind it (which query " +
+			"words the space knows and how rare they are, entity names it knows). No retrieval is run; call " +
+			"memory_checkout when the answer is likely or possible, and do not expect memory to help when unlikely.",
+		method: http.MethodPost, route: "/feeling-of-knowing", input: reflect.TypeFor[feelingInput](),
+		required: []string{"space", "query"}, readOnly: true,
+		docs: map[string]string{"query": "The question or task you are about to work on (1–4000 characters)."},
 	},
 	{
 		name: "context_assemble", title: "Assemble context for the next step", core: true,

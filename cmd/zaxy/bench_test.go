@@ -26,6 +26,7 @@ func TestBenchLoCoMoCommand_WritesRankedLinesAndSummary(t *testing.T) {
 	require.Contains(t, stdout.String(), "2 cases, 8 questions (2 abstention), 12 turns appended (1 without text skipped)")
 	require.Contains(t, stdout.String(), "keyword only:")
 	require.Contains(t, stdout.String(), "retriever: checkout")
+	require.Contains(t, stdout.String(), "feeling of knowing vs evidence in packet (all, ")
 
 	type line struct {
 		QuestionID string `json:"question_id"`
@@ -36,6 +37,10 @@ func TestBenchLoCoMoCommand_WritesRankedLinesAndSummary(t *testing.T) {
 		} `json:"ranked"`
 		PacketTurnIDs []string `json:"packet_turn_ids"`
 		PacketTokens  int      `json:"packet_tokens"`
+		FoK           *struct {
+			Judgement   string  `json:"judgement"`
+			Probability float64 `json:"probability"`
+		} `json:"fok"`
 	}
 	read := func(path string) []line {
 		f, err := os.Open(path)
@@ -64,6 +69,12 @@ func TestBenchLoCoMoCommand_WritesRankedLinesAndSummary(t *testing.T) {
 	require.Len(t, fused[0].PacketTurnIDs, 7)
 	require.Positive(t, fused[0].PacketTokens)
 	require.LessOrEqual(t, fused[0].PacketTokens, 2000)
+	// Every question is also asked of the feeling of knowing.
+	for _, l := range fused {
+		require.NotNil(t, l.FoK, l.QuestionID)
+		require.Contains(t, []string{"likely", "possible", "unlikely"}, l.FoK.Judgement)
+	}
+	require.Nil(t, keyword[0].FoK)
 
 	var sum struct {
 		Dataset   string `json:"dataset"`

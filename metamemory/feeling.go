@@ -1,0 +1,259 @@
+package metamemory
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/metamemory/internal/dbsqlc"
+)
+
+// MaxQueryChars is the longest query a feeling of knowing takes, as checkout's.
+const MaxQueryChars = 4000
+
+// Config configures a Service.
+type Config struct {
+	// TextSearchConfig must match the projector's. Defaults to "english".
+	TextSearchConfig string
+	// Limits bound the sketches kept in the process; zero fields take their defaults.
+	Limits Limits
+	// Logger reports sketch rebuilds; nil logs nothing.
+	Logger *slog.Logger
+}
+
+// Service answers feelings of knowing from sketches cached in the process.
+type Service struct {
+	db    pgexec.Executor
+	cfg   Config
+	cache *cache
+}
+
+// New returns a Service reading through db.
+func New(db pgexec.Executor, cfg Config) *Service {
+	if cfg.TextSearchConfig == "" {
+		cfg.TextSearchConfig = "english"
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	cfg.Limits = cfg.Limits.WithDefaults()
+	return &Service{db: db, cfg: cfg, cache: newCache(cfg.Limits.Spaces)}
+}
+
+// Request asks whether a space's memory is likely to hold something on a query.
+type Request struct {
+	// SpaceID is the space asked.
+	SpaceID string `json:"-"`
+	// Query is the question or task, at most MaxQueryChars characters. Required.
+	Query string `json:"query"`
+}
+
+// validate checks r; errors name the field.
+func (r *Request) validate() error {
+	if err := eventloom.ValidateSpaceID(r.SpaceID); err != nil {
+		return err
+	}
+	switch q := strings.TrimSpace(r.Query); {
+	case q == "":
+		return &eventloom.ValidationError{Field: "query", Message: "is required"}
+	case utf8.RuneCountInString(q) > MaxQueryChars:
+		return &eventloom.ValidationError{Field: "query", Message: fmt.Sprintf("must be at most %d characters", MaxQueryChars)}
+	case !utf8.ValidString(q) || strings.ContainsRune(q, 0):
+		return &eventloom.ValidationError{Field: "query", Message: "must be valid UTF-8 without NUL"}
+	}
+	return nil
+}
+
+// Feeling is the answer: a judgement, the probability it names and the signals it came from.
+type Feeling struct {
+	// Judgement is likely, possible or unlikely (thresholds LikelyAt and PossibleAt).
+	Judgement string `json:"judgement"`
+	// Probability estimates that checkout's packet for this query would hold evidence.
+	Probability float64 `json:"probability"`
+	Signals     Signals `json:"signals"`
+	// Sketch describes what the answer was read from.
+	Sketch SketchInfo `json:"sketch"`
+}
+
+// Signals are what the probability is computed from, and what explains it.
+type Signals struct {
+	// QueryTerms is the number of distinct content lexemes of the query (stop words dropped).
+	QueryTerms int `json:"query_terms"`
+	// KnownTerms are the query's lexemes the space holds; UnknownTerms those it does not.
+	KnownTerms   []string `json:"known_terms"`
+	UnknownTerms []string `json:"unknown_terms"`
+	// KnownIDFShare is the share of the query's IDF mass on known lexemes: the sum of their
+	// BM25 IDF over the sum over every query lexeme, an unknown one weighing as a lexeme of
+	// document frequency 0. Rare known words count most.
+	KnownIDFShare float64 `json:"known_idf_share"`
+	// MaxKnownSpecificity is the largest IDF of a known query lexeme over the IDF of an unknown
+	// one (in [0, 1)): near 1 when the query names something only a few items hold.
+	MaxKnownSpecificity float64 `json:"max_known_specificity"`
+	// EntityHits are the space's entity names the query names (their keys).
+	EntityHits []string `json:"entity_hits"`
+	// Speakers are the names that speak in the space that the query names.
+	Speakers []string `json:"speakers"`
+	// SpeakerSupport, when the query names a speaker, weighs each known lexeme of the query
+	// (the speakers' own names left out) by the share of the items holding it that a named
+	// speaker said, and averages those shares weighted by IDF: low when the query asks a
+	// speaker about words others said. Absent otherwise.
+	SpeakerSupport *float64 `json:"speaker_support,omitempty"`
+	// SpaceItems is how many memory items the space holds.
+	SpaceItems int64 `json:"space_items"`
+	// Salience is the space's salience histogram as of its sketch's build, present only where
+	// the salience projection exists and has materialised the space's salience.
+	Salience *SalienceHistogram `json:"salience,omitempty"`
+}
+
+// SketchInfo describes the sketch an answer was read from.
+type SketchInfo struct {
+	// Watermark is the projection watermark it is current at, and ProjectionLag how many of
+	// the space's events are past it (appended, not projected yet: not known to the answer).
+	Watermark     int64 `json:"watermark"`
+	ProjectionLag int64 `json:"projection_lag"`
+	// Cached is true when it was cached and current, false when the call built or brought it
+	// forward.
+	Cached bool `json:"cached"`
+	// Lexemes is how many lexemes it holds exactly; Truncated is true when the space has more
+	// (the rest are known through a Bloom filter, with their frequency bounded).
+	Lexemes   int  `json:"lexemes"`
+	Truncated bool `json:"truncated"`
+	// Entities is how many entity names it holds.
+	Entities int `json:"entities"`
+	// TookMs is the answer's time.
+	TookMs float64 `json:"took_ms"`
+}
+
+// Feel answers r: one round trip for the query's lexemes and the space's watermark and totals,
+// and, only when the space's projection moved since its sketch was cached, a read of what was
+// added. It never embeds, walks the graph or reads vectors.
+func (s *Service) Feel(ctx context.Context, r *Request) (*Feeling, error) {
+	t0 := time.Now()
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	st, err := queries.State(ctx, s.db, dbsqlc.StateParams{SpaceID: r.SpaceID, TsConfig: s.cfg.TextSearchConfig, Query: r.Query})
+	if err != nil {
+		return nil, fmt.Errorf("feeling of knowing: %w", err)
+	}
+	if !st.SpaceExists {
+		return nil, fmt.Errorf("%w: space %q has no events", eventloom.ErrNotFound, r.SpaceID)
+	}
+	e := s.cache.get(r.SpaceID)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cached := e.sk != nil && !e.sk.rebuild &&
+		e.sk.watermark == st.Watermark && e.sk.items == st.Items && e.sk.tokens == st.Tokens
+	if !cached {
+		sk, err := refresh(ctx, s.db, r.SpaceID, e.sk, s.cfg.Limits)
+		if err != nil {
+			return nil, err
+		}
+		if sk != e.sk {
+			s.cfg.Logger.DebugContext(ctx, "feeling of knowing sketch built", "space_id", r.SpaceID,
+				"watermark", sk.watermark, "lexemes", len(sk.df), "entities", len(sk.entities), "bytes", sk.bytes())
+		}
+		e.sk = sk
+	}
+	f := feel(e.sk, st.Lexemes, checkout.QueryEntityKeys(r.Query))
+	f.Sketch.Cached = cached
+	f.Sketch.ProjectionLag = max(0, st.HeadSeq-e.sk.watermark)
+	f.Sketch.TookMs = float64(time.Since(t0).Microseconds()) / 1000
+	return f, nil
+}
+
+// feel computes the signals of a query's lexemes and entity keys against a sketch, and the
+// probability and judgement they give.
+func feel(sk *sketch, lexemes, entityKeys []string) *Feeling {
+	sig := Signals{QueryTerms: len(lexemes), KnownTerms: []string{}, UnknownTerms: []string{}, EntityHits: []string{},
+		Speakers: []string{}, SpaceItems: sk.items, Salience: sk.salience}
+	for _, k := range entityKeys {
+		if sk.speakers[k] && !slices.Contains(sig.Speakers, k) {
+			sig.Speakers = append(sig.Speakers, k)
+		}
+	}
+	if sk.items > 0 {
+		unknownIDF := sk.idf(0)
+		var known, all float64
+		for _, l := range lexemes {
+			if namesSpeaker(l, sig.Speakers) {
+				// A speaker's name is known as who speaks, whether or not the texts say it; it
+				// is left out of the IDF signals.
+				sig.KnownTerms = append(sig.KnownTerms, l)
+				continue
+			}
+			df := sk.lookup(l)
+			if df == 0 {
+				sig.UnknownTerms = append(sig.UnknownTerms, l)
+				all += unknownIDF
+				continue
+			}
+			idf := sk.idf(df)
+			sig.KnownTerms = append(sig.KnownTerms, l)
+			known += idf
+			all += idf
+			sig.MaxKnownSpecificity = max(sig.MaxKnownSpecificity, idf/unknownIDF)
+		}
+		switch {
+		case all > 0:
+			sig.KnownIDFShare = known / all
+		case len(sig.Speakers) > 0:
+			sig.KnownIDFShare = 1 // the query names only speakers
+		}
+		if len(sig.Speakers) > 0 {
+			sig.SpeakerSupport = speakerSupport(sk, sig.KnownTerms, sig.Speakers)
+		}
+	} else {
+		sig.UnknownTerms = append(sig.UnknownTerms, lexemes...)
+	}
+	for _, k := range entityKeys {
+		if _, ok := sk.entities[k]; ok && !slices.Contains(sig.EntityHits, k) {
+			sig.EntityHits = append(sig.EntityHits, k)
+		}
+	}
+	p := probability(&sig)
+	return &Feeling{Judgement: judge(p), Probability: p, Signals: sig,
+		Sketch: SketchInfo{Watermark: sk.watermark, Lexemes: len(sk.df), Truncated: sk.tail != nil, Entities: len(sk.entities)}}
+}
+
+// speakerSupport is Signals.SpeakerSupport: the IDF-weighted mean over the known lexemes of the
+// share of their items a named speaker said (the largest over the named speakers), leaving out
+// the lexemes of the names themselves (a stem is a prefix of its name); nil when no lexeme is
+// left.
+func speakerSupport(sk *sketch, known, speakers []string) *float64 {
+	var used, all float64
+	for _, l := range known {
+		if namesSpeaker(l, speakers) {
+			continue
+		}
+		df := sk.lookup(l)
+		idf := sk.idf(df)
+		all += idf
+		var said uint32
+		for _, sp := range speakers {
+			said = max(said, sk.spoken.count(speakerTerm(sp, l)))
+		}
+		used += idf * min(1, float64(said)/float64(df))
+	}
+	if all == 0 {
+		return nil
+	}
+	v := used / all
+	return &v
+}
+
+// namesSpeaker reports whether a query lexeme is (the stem of) one of the named speakers' names:
+// a prefix of it.
+func namesSpeaker(lexeme string, speakers []string) bool {
+	return slices.ContainsFunc(speakers, func(sp string) bool { return strings.HasPrefix(sp, lexeme) })
+}
+
+// CachedSpaces is how many spaces' sketches the service holds.
+func (s *Service) CachedSpaces() int { return s.cache.len() }

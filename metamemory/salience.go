@@ -1,0 +1,62 @@
+package metamemory
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/sql"
+)
+
+// SalienceBuckets is how many equal steps of [0, 1] a salience histogram has.
+const SalienceBuckets = 10
+
+// SalienceHistogram is how a space's memory items spread over salience, as the salience_decay
+// job last materialised it (salience_decayed), read when the space's sketch is built: Buckets[i]
+// counts the items whose salience falls in the i-th of SalienceBuckets equal steps of [0, 1];
+// Attenuated counts the items out of default ranking. It is a signal for callers and for a
+// later fit; the probability does not use it yet (no development set has salience to fit on).
+type SalienceHistogram struct {
+	Buckets    []int64 `json:"buckets"`
+	Attenuated int64   `json:"attenuated"`
+}
+
+// qSalienceHistogram is the hand-written histogram query (its table may be absent).
+var qSalienceHistogram = sql.Query("metamemory/salience_histogram")
+
+// salienceRow is a row of salience_histogram.sql.
+type salienceRow struct {
+	Bucket     int32 `db:"bucket"`
+	Items      int64 `db:"items"`
+	Attenuated int64 `db:"attenuated"`
+}
+
+// readSalience returns the space's salience histogram, nil when the database has no salience
+// projection or the space no materialised salience.
+func readSalience(ctx context.Context, tx pgx.Tx, space string) (*SalienceHistogram, error) {
+	present, err := queries.SaliencePresent(ctx, tx)
+	if err != nil {
+		return nil, fmt.Errorf("feeling of knowing: salience: %w", err)
+	}
+	if !present {
+		return nil, nil
+	}
+	rows, err := tx.Query(ctx, qSalienceHistogram, space, SalienceBuckets)
+	if err != nil {
+		return nil, fmt.Errorf("feeling of knowing: salience: %w", err)
+	}
+	buckets, err := pgx.CollectRows(rows, pgx.RowToStructByName[salienceRow])
+	if err != nil {
+		return nil, fmt.Errorf("feeling of knowing: salience: %w", err)
+	}
+	if len(buckets) == 0 {
+		return nil, nil
+	}
+	h := &SalienceHistogram{Buckets: make([]int64, SalienceBuckets)}
+	for _, b := range buckets {
+		h.Buckets[b.Bucket-1] = b.Items
+		h.Attenuated += b.Attenuated
+	}
+	return h, nil
+}
