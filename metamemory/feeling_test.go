@@ -283,11 +283,10 @@ func TestFeel_RunsNoVectorOrGraphStatement(t *testing.T) {
 	}
 }
 
-// TestFeel_SalienceHistogramWhenTheProjectionExists: without the salience projection the signal
-// is absent; where salience_decayed exists (the salience projection's materialised salience;
-// created here with the columns it reads when this schema has no such table yet) the sketch
-// carries the space's histogram.
-func TestFeel_SalienceHistogramWhenTheProjectionExists(t *testing.T) {
+// TestFeel_SalienceHistogramOnceSalienceIsMaterialised: before the salience_decay job has
+// materialised a space's salience the signal is absent; after, the sketch carries the space's
+// histogram (rows written here as the job writes them, for two spaces).
+func TestFeel_SalienceHistogramOnceSalienceIsMaterialised(t *testing.T) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
@@ -295,17 +294,7 @@ func TestFeel_SalienceHistogramWhenTheProjectionExists(t *testing.T) {
 	require.NoError(t, err)
 	b := &testBundle{pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj, svc: metamemory.New(pool, metamemory.Config{})}
 	b.remember(t, "fok-a", chatter()...)
-	var exists bool
-	require.NoError(t, pool.QueryRow(ctx, `SELECT to_regclass('salience_decayed') IS NOT NULL`).Scan(&exists))
-	if !exists {
-		require.Nil(t, b.feel(t, "fok-a", "greyhound").Signals.Salience)
-		_, err = db.AdminPool(t).Exec(ctx, `CREATE TABLE salience_decayed (space_id text NOT NULL, item_id text NOT NULL,
-			salience double precision NOT NULL, attenuated boolean NOT NULL, decayed_at timestamptz NOT NULL,
-			PRIMARY KEY (space_id, item_id))`)
-		require.NoError(t, err)
-		_, err = db.AdminPool(t).Exec(ctx, `GRANT SELECT ON salience_decayed TO `+testcontainers.TestAppRole)
-		require.NoError(t, err)
-	}
+	require.Nil(t, b.feel(t, "fok-a", "greyhound").Signals.Salience)
 	_, err = db.AdminPool(t).Exec(ctx, `INSERT INTO salience_decayed (space_id, item_id, salience, attenuated, decayed_at)
 		VALUES ('fok-a', 'ev:1', 0.05, true, now()), ('fok-a', 'ev:2', 0.95, false, now()), ('fok-a', 'ev:3', 1.0, false, now()),
 		       ('fok-b', 'ev:1', 0.5, false, now())`)

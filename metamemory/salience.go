@@ -6,7 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/metamemory/internal/dbsqlc"
 )
 
 // SalienceBuckets is how many equal steps of [0, 1] a salience histogram has.
@@ -22,31 +22,10 @@ type SalienceHistogram struct {
 	Attenuated int64   `json:"attenuated"`
 }
 
-// qSalienceHistogram is the hand-written histogram query (its table may be absent).
-var qSalienceHistogram = sql.Query("metamemory/salience_histogram")
-
-// salienceRow is a row of salience_histogram.sql.
-type salienceRow struct {
-	Bucket     int32 `db:"bucket"`
-	Items      int64 `db:"items"`
-	Attenuated int64 `db:"attenuated"`
-}
-
-// readSalience returns the space's salience histogram, nil when the database has no salience
-// projection or the space no materialised salience.
+// readSalience returns the space's salience histogram, nil when the space has no
+// materialised salience (the salience_decay job has not run for it).
 func readSalience(ctx context.Context, tx pgx.Tx, space string) (*SalienceHistogram, error) {
-	present, err := queries.SaliencePresent(ctx, tx)
-	if err != nil {
-		return nil, fmt.Errorf("feeling of knowing: salience: %w", err)
-	}
-	if !present {
-		return nil, nil
-	}
-	rows, err := tx.Query(ctx, qSalienceHistogram, space, SalienceBuckets)
-	if err != nil {
-		return nil, fmt.Errorf("feeling of knowing: salience: %w", err)
-	}
-	buckets, err := pgx.CollectRows(rows, pgx.RowToStructByName[salienceRow])
+	buckets, err := queries.SalienceHistogram(ctx, tx, dbsqlc.SalienceHistogramParams{Buckets: SalienceBuckets, SpaceID: space})
 	if err != nil {
 		return nil, fmt.Errorf("feeling of knowing: salience: %w", err)
 	}
