@@ -71,6 +71,10 @@ type Request struct {
 	Limit int `json:"limit,omitempty"`
 	// NoRecord skips appending the checkout.surfaced event (benchmarks, dry runs).
 	NoRecord bool `json:"no_record,omitempty"`
+	// Cues describe what the agent is doing (task, repo, tool, phase, free keys; cues.go):
+	// items whose events carry the same cues rank higher, and phase and tool steer the inferred
+	// purpose.
+	Cues Cues `json:"cues,omitempty"`
 }
 
 // validate checks r and fills defaults; errors name the field.
@@ -100,6 +104,9 @@ func (r *Request) validate() error {
 		if !slices.Contains(Lanes, l) {
 			return &eventloom.ValidationError{Field: "disable_lanes", Message: "unknown lane " + l + " at index " + strconv.Itoa(i) + "; lanes are " + strings.Join(Lanes, ", ")}
 		}
+	}
+	if err := r.Cues.validate(); err != nil {
+		return err
 	}
 	if r.Limit == 0 {
 		r.Limit = 50

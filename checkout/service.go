@@ -117,7 +117,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		rk.asOf = r.AsOf.UTC()
 	}
 	if rk.purpose == "" {
-		rk.purpose, rk.purposeInferred = InferPurpose(r.Query), true
+		rk.purpose, rk.purposeInferred = inferPurpose(r.Query, r.Cues), true
 	}
 	// The lanes run concurrently, each on its own pooled connection (the graph lane after the
 	// exact lane, whose entities it starts from). Whether the space exists is asked alongside
@@ -311,6 +311,9 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		kept = append(kept, c)
 	}
 	rk.fused = kept
+	if err := applyCues(ctx, s.pool, r.SpaceID, r.Cues, rk.fused, rk.items); err != nil {
+		return nil, fmt.Errorf("checkout %q: %w", r.SpaceID, err)
+	}
 	addSessionContext(rk.fused, rk.items)
 	sortScored(rk.fused)
 	return rk, nil
