@@ -11,7 +11,7 @@ const rrfK = 60
 
 // laneWeights are each purpose's weights of the lanes. Every purpose starts from general's.
 var laneWeights = map[string]map[string]float64{
-	PurposeGeneral:     {LaneExact: 1.0, LaneKeyword: 1.0, LaneVector: 1.2, LaneGraph: 0.5, LaneVerbatim: 1.0, LaneRecent: 0.3, LaneTopic: 0.4, LaneReply: 1.0},
+	PurposeGeneral:     {LaneExact: 1.0, LaneKeyword: 1.0, LaneVector: 1.2, LaneGraph: 0.5, LaneVerbatim: 1.0, LaneRecent: 0.3, LaneTopic: 0.4, LaneReply: 1.0, LanePPR: pprWeight},
 	PurposeDebugging:   {LaneRecent: 0.6, LaneKeyword: 1.2},
 	PurposeExploration: {LaneVector: 1.0, LaneGraph: 0.7},
 	PurposePlanning:    {LaneGraph: 0.7, LaneRecent: 0.5},

@@ -37,10 +37,11 @@ const (
 	LaneRecent   = "recent"
 	LaneTopic    = "topic"
 	LaneReply    = "reply"
+	LanePPR      = "ppr"
 )
 
 // Lanes lists every lane.
-var Lanes = []string{LaneExact, LaneKeyword, LaneVector, LaneGraph, LaneVerbatim, LaneRecent, LaneTopic, LaneReply}
+var Lanes = []string{LaneExact, LaneKeyword, LaneVector, LaneGraph, LaneVerbatim, LaneRecent, LaneTopic, LaneReply, LanePPR}
 
 // Token budget limits of a checkout.
 const (

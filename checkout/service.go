@@ -159,18 +159,29 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	}
 	launch(func() { spaceErr = s.requireSpace(ctx, r.SpaceID) })
 	launch(func() { when = parseTimeWindows(r.Query, rk.asOf) })
-	if !off(LaneVector) {
-		if s.cfg.Embedder == nil {
+	// The PPR lane starts from the exact and vector lanes' results (ppr.go).
+	seeds := newPPRSeeds()
+	if !off(LaneVector) && s.cfg.Embedder != nil {
+		launch(func() { start := time.Now(); seeds.vector <- record(s.laneVector(ctx, r), start) })
+	} else {
+		if s.cfg.Embedder == nil && r.laneOn(LaneVector) {
 			rk.lanes[LaneVector] = LaneStat{Off: true, Error: "no embedder configured"}
-		} else {
-			launch(func() { start := time.Now(); record(s.laneVector(ctx, r), start) })
 		}
+		seeds.vector <- laneResult{}
+	}
+	if !off(LanePPR) {
+		launch(func() {
+			e, v := <-seeds.exact, <-seeds.vector
+			start := time.Now()
+			record(s.lanePPR(ctx, s.pool, r, e, v, rk.asOf), start)
+		})
 	}
 	launch(func() {
 		if !off(LaneExact) {
 			start := time.Now()
 			exact = record(s.laneExact(ctx, s.pool, r, rk.asOf), start)
 		}
+		seeds.exact <- exact
 		if !off(LaneGraph) {
 			start := time.Now()
 			record(s.laneGraph(ctx, s.pool, r, exact.entities, exact.specs, rk.asOf), start)
