@@ -11,7 +11,7 @@ const rrfK = 60
 
 // laneWeights are each purpose's weights of the lanes. Every purpose starts from general's.
 var laneWeights = map[string]map[string]float64{
-	PurposeGeneral:     {LaneExact: 1.0, LaneKeyword: 1.0, LaneVector: 1.2, LaneGraph: 0.5, LaneVerbatim: 1.0, LaneRecent: 0.3, LaneTopic: 0.4, LaneReply: 1.0, LanePPR: pprWeight},
+	PurposeGeneral:     {LaneExact: 1.0, LaneKeyword: 1.0, LaneVector: 1.2, LaneGraph: 0.5, LaneVerbatim: 1.0, LaneRecent: 0.3, LaneTopic: 0.4, LaneReply: 1.0},
 	PurposeDebugging:   {LaneRecent: 0.6, LaneKeyword: 1.2},
 	PurposeExploration: {LaneVector: 1.0, LaneGraph: 0.7},
 	PurposePlanning:    {LaneGraph: 0.7, LaneRecent: 0.5},
@@ -65,12 +65,13 @@ type scored struct {
 	components map[string]Component
 }
 
-// fuse combines the lanes by weighted reciprocal-rank fusion, best first (ties by item id).
-// A lane's per-item scales (specificity) multiply its weight item by item.
-func fuse(purpose string, lanes []laneResult) []*scored {
+// fuse combines the lanes by weighted reciprocal-rank fusion (each lane weighed by weigh), best
+// first (ties by item id). A lane's per-item scales (specificity) multiply its weight item by
+// item.
+func fuse(weigh func(lane string) float64, lanes []laneResult) []*scored {
 	byID := map[string]*scored{}
 	for _, l := range lanes {
-		w := weight(purpose, l.name)
+		w := weigh(l.name)
 		if w == 0 {
 			continue
 		}

@@ -37,8 +37,17 @@ const (
 	pprVectorSeeds = 5
 )
 
-// pprWeight is the PPR lane's weight in fusion for every purpose (0: the lane does not run).
-const pprWeight = 0.5
+// laneWeigher returns the lane weights of a checkout for purpose: laneWeights', except the PPR
+// lane's, which is Config.PPRWeight for every purpose (0 by default, so the lane does not run:
+// on the dev sets it did not lift multi-hop questions enough to be on, docs/benchmarks.md).
+func (s *Service) laneWeigher(purpose string) func(lane string) float64 {
+	return func(lane string) float64 {
+		if lane == LanePPR {
+			return s.cfg.PPRWeight
+		}
+		return weight(purpose, lane)
+	}
+}
 
 // pprSeeds hands the exact and vector lanes' results to the PPR lane (each is sent exactly
 // once, an empty result when the lane is off; buffered, so a send never waits).

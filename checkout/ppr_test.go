@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 )
 
@@ -20,6 +21,11 @@ func entityID(t *testing.T, f *fixture, space, key string) string {
 	require.NoError(t, f.pool.QueryRow(context.Background(),
 		`SELECT entity_id FROM entities WHERE space_id = $1 AND key = $2`, space, key).Scan(&id))
 	return id
+}
+
+// withPPR is the fixture's service with the PPR lane on at weight 0.5 (it is off by default).
+func withPPR(f *fixture) *checkout.Service {
+	return checkout.New(f.pool, f.store, checkout.Config{Embedder: embedding.NewOffline(), PPRWeight: 0.5})
 }
 
 // seedPPRSpace: the query names Ana Ruiz; one note links her to Atlas, another links Atlas to a
@@ -43,12 +49,13 @@ func TestQuery_PPRReachesAnItemTwoHopsAwayThatNoOtherLaneFinds(t *testing.T) {
 	// rank by session, not by the query. Without them, only the PPR lane can reach ev:2.
 	others := []string{checkout.LaneVector, checkout.LaneTopic, checkout.LaneRecent}
 	query := "What is Ana Ruiz working on?"
-	without, err := f.svc.Query(ctx, &checkout.Request{SpaceID: space, Query: query, DisableLanes: append(slices.Clone(others), checkout.LanePPR)})
+	svc := withPPR(f)
+	without, err := svc.Query(ctx, &checkout.Request{SpaceID: space, Query: query, DisableLanes: append(slices.Clone(others), checkout.LanePPR)})
 	require.NoError(t, err)
 	require.Equal(t, 1, placeOf(without, "ev:1"), "the exact lane finds the note naming her")
 	require.Zero(t, placeOf(without, "ev:2"), "no other lane finds the note two hops away")
 
-	with, err := f.svc.Query(ctx, &checkout.Request{SpaceID: space, Query: query, DisableLanes: others})
+	with, err := svc.Query(ctx, &checkout.Request{SpaceID: space, Query: query, DisableLanes: others})
 	require.NoError(t, err)
 	require.Empty(t, with.Lanes[checkout.LanePPR].Error)
 	require.False(t, with.Lanes[checkout.LanePPR].Off)
@@ -59,6 +66,13 @@ func TestQuery_PPRReachesAnItemTwoHopsAwayThatNoOtherLaneFinds(t *testing.T) {
 
 	// The ablation switch turns it off and says so.
 	require.True(t, without.Lanes[checkout.LanePPR].Off)
+
+	// By default the lane is weighted 0: it does not run, and the ranking is the one without it.
+	def, err := f.svc.Query(ctx, &checkout.Request{SpaceID: space, Query: query, DisableLanes: others})
+	require.NoError(t, err)
+	require.True(t, def.Lanes[checkout.LanePPR].Off)
+	require.Zero(t, placeOf(def, "ev:2"))
+	require.Equal(t, len(without.Items), len(def.Items))
 }
 
 func mapKeys(m map[string]checkout.Component) []string {
@@ -135,7 +149,7 @@ func TestPPR_NeverCrossesSpaces(t *testing.T) {
 	}
 	require.NoError(t, rows.Err())
 
-	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "mine", Query: "What is Ana Ruiz working on?",
+	res, err := withPPR(f).Query(ctx, &checkout.Request{SpaceID: "mine", Query: "What is Ana Ruiz working on?",
 		DisableLanes: []string{checkout.LaneVector, checkout.LaneTopic, checkout.LaneRecent}})
 	require.NoError(t, err)
 	require.Positive(t, res.Lanes[checkout.LanePPR].Count)

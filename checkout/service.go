@@ -26,6 +26,9 @@ type Config struct {
 	EfSearch int
 	// Logger defaults to discarding.
 	Logger *slog.Logger
+	// PPRWeight is the personalized PageRank lane's fusion weight (ppr.go), for every purpose.
+	// Defaults to 0: the lane does not run.
+	PPRWeight float64
 }
 
 // Service answers checkouts and raw queries.
@@ -146,10 +149,11 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 			f()
 		}()
 	}
+	weigh := s.laneWeigher(rk.purpose)
 	// A lane is off when the request switches it off or the purpose weighs it 0 (it would
 	// add nothing to the fusion, so it does not run).
 	off := func(name string) bool {
-		if !r.laneOn(name) || weight(rk.purpose, name) == 0 {
+		if !r.laneOn(name) || weigh(name) == 0 {
 			mu.Lock()
 			rk.lanes[name] = LaneStat{Off: true}
 			mu.Unlock()
@@ -219,7 +223,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	launch(func() {
 		if !off(LaneVerbatim) {
 			var f *int64
-			if r.laneOn(LaneKeyword) && weight(rk.purpose, LaneKeyword) != 0 {
+			if r.laneOn(LaneKeyword) && weigh(LaneKeyword) != 0 {
 				f = <-floor
 			}
 			start := time.Now()
@@ -266,7 +270,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		}
 		rk.lanes[l.name] = st
 	}
-	rk.fused = fuse(rk.purpose, results)
+	rk.fused = fuse(weigh, results)
 	need := map[string]bool{}
 	var ids []string
 	add := func(id string) {

@@ -148,17 +148,19 @@ func (c *benchCheckoutCmd) run(ctx context.Context, env *env) error {
 
 // benchDatasetCmd: zaxy bench longmemeval|locomo --file F --out ranked.jsonl [--limit N]
 // [--parallel P] [--k K] [--packet-tokens T] [--disable-lanes L,L] [--embedder NAME]
-// [--reuse-run RUN]; package bench's RunDataset on ZAXY_DATABASE_URL's database (each case
+// [--reuse-run RUN] [--ppr-weight W]; package bench's RunDataset on ZAXY_DATABASE_URL's database (each case
 // appended into a fresh space; the events stay: the log is append-only). --disable-lanes
 // switches checkout lanes off for an ablation (the fused ranking and packet; the keyword-only
 // ones are unchanged); --embedder overrides ZAXY_EMBEDDER for the run, so it names the
-// embedders zaxy serve can build.
+// embedders zaxy serve can build; --ppr-weight switches the personalized PageRank lane on at
+// that fusion weight (checkout leaves it off by default).
 type benchDatasetCmd struct {
 	dataset                  string
 	file, out                string
 	limit, parallel, k, tok  int
 	disable, embedder, reuse string
 	disabled                 []string
+	pprWeight                float64
 	memory                   memoryConfig
 }
 
@@ -173,6 +175,7 @@ func (c *benchDatasetCmd) flags(fs *flag.FlagSet, cfg *config) {
 	fs.StringVar(&c.disable, "disable-lanes", "", "comma-separated checkout lanes to switch off ("+strings.Join(checkout.Lanes, ", ")+")")
 	fs.StringVar(&c.embedder, "embedder", "", "embedder for this run, as ZAXY_EMBEDDER names it (default: ZAXY_EMBEDDER's)")
 	fs.StringVar(&c.reuse, "reuse-run", "", "ask the spaces of an earlier run (its summary's run) again instead of appending the file anew")
+	fs.Float64Var(&c.pprWeight, "ppr-weight", 0, "fusion weight of the personalized PageRank lane, 0-5 (0: off, checkout's default)")
 }
 
 func (c *benchDatasetCmd) validate(args []string) error {
@@ -191,6 +194,8 @@ func (c *benchDatasetCmd) validate(args []string) error {
 		return fmt.Errorf("--k must be at least 10, got %d", c.k)
 	case c.tok < 1:
 		return fmt.Errorf("--packet-tokens must be at least 1, got %d", c.tok)
+	case c.pprWeight < 0 || c.pprWeight > 5:
+		return fmt.Errorf("--ppr-weight must be between 0 and 5, got %g", c.pprWeight)
 	}
 	var err error
 	if c.disabled, err = parseLaneList(c.disable); err != nil {
@@ -224,7 +229,7 @@ func (c *benchDatasetCmd) run(ctx context.Context, env *env) error {
 	return bench.RunDataset(ctx, &bench.DatasetParams{
 		Dataset: c.dataset, File: c.file, Cases: cases, Out: c.out,
 		Pool: env.pool, Projector: proj, Embedder: emb, Provider: provider, EmbedderName: c.memory.embedder,
-		TextSearchConfig: c.memory.textSearchConfig, DisabledLanes: c.disabled,
+		TextSearchConfig: c.memory.textSearchConfig, DisabledLanes: c.disabled, PPRWeight: c.pprWeight,
 		Options: bench.Options{Limit: c.limit, Parallel: c.parallel, K: c.k, PacketTokens: c.tok, Logger: env.logger, Summary: env.stdout, Reuse: c.reuse},
 	})
 }

@@ -45,7 +45,7 @@ var commands = []command{
 	{name: "bench longmemeval", synopsis: "--file F --out ranked.jsonl", db: dbTry, new: func() runner { return &benchDatasetCmd{dataset: "longmemeval"} },
 		help: "retrieval benchmark on a LongMemEval file; flags and output as for bench locomo"},
 	{name: "bench locomo", synopsis: "--file F --out ranked.jsonl", db: dbTry, new: func() runner { return &benchDatasetCmd{dataset: "locomo"} },
-		help: "retrieval benchmarks: per-question ranked events, packet citations and a\nsummary of recall, NDCG and evidence-in-packet (docs/benchmarks.md); --limit N,\n--parallel P, --k K, --packet-tokens T; --disable-lanes L,L switches checkout lanes\noff (ablations), --embedder NAME overrides ZAXY_EMBEDDER for the run, --reuse-run RUN\nasks an earlier run's spaces again"},
+		help: "retrieval benchmarks: per-question ranked events, packet citations and a\nsummary of recall, NDCG and evidence-in-packet (docs/benchmarks.md); --limit N,\n--parallel P, --k K, --packet-tokens T; --disable-lanes L,L switches checkout lanes\noff (ablations), --embedder NAME overrides ZAXY_EMBEDDER for the run, --reuse-run RUN\nasks an earlier run's spaces again, --ppr-weight W runs the PageRank lane (off by default)"},
 	{name: "rebuild", synopsis: "--space S | --all", db: dbPool, new: func() runner { return &rebuildCmd{} },
 		help: "discard and replay projections (--no-embed, --json)"},
 	{name: "projection status", synopsis: "[--space S]", db: dbPool, new: func() runner { return &projectionStatusCmd{} },
