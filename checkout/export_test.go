@@ -32,3 +32,6 @@ func (s *Service) PPRNeighbourhood(ctx context.Context, space string, seeds []st
 	}
 	return nodes, items, nil
 }
+
+// PPRNodeBudget is the PPR lane's node budget.
+const PPRNodeBudget = pprNodeBudget

@@ -3,7 +3,7 @@ package checkout
 import (
 	"cmp"
 	"context"
-	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -19,9 +19,11 @@ import (
 // query ("Ana works on Atlas" → "Atlas ships in June" answers "when does Ana's project ship?").
 //
 // The walk is bounded: the neighbourhood is loaded breadth-first for pprHops entity hops
-// (seed entities → their items → those items' entities → their items: three batched queries),
-// at most pprFanout latest items of each kind per entity, and at most pprNodeBudget nodes in
-// all, the frontier cut by a one-step estimate of each node's mass. Then the walk iterates in Go
+// (seed entities → their items → those items' entities → their items: three queries), at most
+// pprFanout latest items of each kind per entity, at most pprFrontier entities expanded per hop
+// and at most pprNodeBudget nodes in all, each cut keeping the nodes with the highest one-step
+// estimate of their mass. BenchmarkPPRLane_100k: p50 5–10 ms, p95 14–29 ms at load 8 on 2 cores
+// (docs/benchmarks.md). Then the walk iterates in Go
 // (pprIterations at most) with restart to the seeds with probability 1 - pprDamping. A step
 // from an entity goes to each of its items with probability 1/degree over all its items, not
 // only the loaded ones, so the mass of an entity most items mention mostly leaks away instead
@@ -29,8 +31,11 @@ import (
 const (
 	pprDamping    = 0.85
 	pprHops       = 2
-	pprFanout     = 30
-	pprNodeBudget = 1500
+	pprFanout     = 20
+	pprNodeBudget = 500
+	// pprFrontier caps the entities expanded per hop (the likeliest first): each costs up to
+	// 2·pprFanout index probes.
+	pprFrontier = 32
 	pprIterations = 30
 	// pprVectorSeeds is how many of the vector lane's best items lend their entities as seeds,
 	// each entity weighted by its specificity over the item's rank.
@@ -157,7 +162,7 @@ func loadPPRGraph(ctx context.Context, q pgexec.Executor, space string, seed map
 		est[e] = w
 		frontier = append(frontier, e)
 	}
-	frontier = g.admit(frontier, est, budget)
+	frontier = g.admit(frontier, est, min(budget, pprFrontier))
 	for hop := 0; hop < pprHops && len(frontier) > 0; hop++ {
 		// Entities → items.
 		rows, err := queries.PprEntityItems(ctx, q, dbsqlc.PprEntityItemsParams{SpaceID: space, AsOf: asOf, EntityIDs: frontier, Fanout: pprFanout})
@@ -203,7 +208,7 @@ func loadPPRGraph(ctx context.Context, q pgexec.Executor, space string, seed map
 			}
 			est[l.EntityID] += est[l.ItemID] / float64(perItem[l.ItemID])
 		}
-		frontier = g.admit(next, est, budget-len(g.out))
+		frontier = g.admit(next, est, min(budget-len(g.out), pprFrontier))
 		for _, l := range links {
 			if g.has(l.EntityID) {
 				g.link(l.ItemID, l.EntityID)
@@ -241,60 +246,74 @@ func (g *pprGraph) admit(cands []string, est map[string]float64, budget int) []s
 }
 
 // walkPPR iterates personalized PageRank on g: mass = (1-d)·seed + d·(mass spread over each
-// node's degree), the seeds normalized to sum 1, until it settles or pprIterations.
+// node's degree), the seeds normalized to sum 1, until it settles or pprIterations. It works on
+// dense indexes (nodes sorted by id, so the floating-point sums are the same every run).
 func walkPPR(g *pprGraph, seed map[string]float64) map[string]float64 {
+	nodes := make([]string, 0, len(g.out))
+	for n := range g.out {
+		nodes = append(nodes, n)
+	}
+	slices.Sort(nodes)
+	index := make(map[string]int32, len(nodes))
+	for i, n := range nodes {
+		index[n] = int32(i)
+	}
+	restart := make([]float64, len(nodes))
 	total := 0.0
 	for n, w := range seed {
-		if g.has(n) {
+		if i, ok := index[n]; ok {
+			restart[i] = w
 			total += w
 		}
 	}
 	if total == 0 {
 		return nil
 	}
-	restart := map[string]float64{}
-	for n, w := range seed {
-		if g.has(n) {
-			restart[n] = w / total
+	// Each node's neighbours, in id order, and its step share: d / degree.
+	adj := make([][]int32, len(nodes))
+	share := make([]float64, len(nodes))
+	for i, n := range nodes {
+		for _, nb := range g.out[n] {
+			adj[i] = append(adj[i], index[nb])
+		}
+		slices.Sort(adj[i])
+		if len(adj[i]) > 0 {
+			share[i] = pprDamping / g.degree[n]
 		}
 	}
-	// Nodes in a fixed order, so the floating-point sums are the same every run.
-	nodes := make([]string, 0, len(g.out))
-	for n := range g.out {
-		nodes = append(nodes, n)
+	mass := make([]float64, len(nodes))
+	for i := range restart {
+		restart[i] /= total
+		mass[i] = restart[i]
 	}
-	slices.Sort(nodes)
-	for _, n := range nodes {
-		slices.Sort(g.out[n])
-	}
-	mass := maps.Clone(restart)
+	next := make([]float64, len(nodes))
 	for range pprIterations {
-		next := map[string]float64{}
-		for n, w := range restart {
-			next[n] = (1 - pprDamping) * w
+		for i, w := range restart {
+			next[i] = (1 - pprDamping) * w
 		}
-		for _, n := range nodes {
-			m := mass[n]
-			if m == 0 || len(g.out[n]) == 0 {
+		for i, m := range mass {
+			if m == 0 || share[i] == 0 {
 				continue
 			}
-			step := pprDamping * m / g.degree[n]
-			for _, nb := range g.out[n] {
-				next[nb] += step
+			step := m * share[i]
+			for _, j := range adj[i] {
+				next[j] += step
 			}
 		}
 		diff := 0.0
-		for _, n := range nodes {
-			d := next[n] - mass[n]
-			if d < 0 {
-				d = -d
-			}
-			diff += d
+		for i := range mass {
+			diff += math.Abs(next[i] - mass[i])
 		}
-		mass = next
+		mass, next = next, mass
 		if diff < 1e-9 {
 			break
 		}
 	}
-	return mass
+	out := make(map[string]float64, len(nodes))
+	for i, m := range mass {
+		if m > 0 {
+			out[nodes[i]] = m
+		}
+	}
+	return out
 }

@@ -113,7 +113,7 @@ func TestPPR_RespectsItsNodeBudget(t *testing.T) {
 	// Unbounded by the budget, the fan-out per entity still caps the walk.
 	nodes, _, err := f.svc.PPRNeighbourhood(ctx, space, []string{atlas}, 100000)
 	require.NoError(t, err)
-	require.Equal(t, 1+30+30+30*3, len(nodes), "Atlas, 30 of its 40 notes, their teams and the teams' other notes")
+	require.Equal(t, 1+20+20+20*3, len(nodes), "Atlas, 20 (the fan-out) of its 40 notes, their teams and the teams' other notes")
 }
 
 // teamName is a distinct capitalized word for i (TeamA, TeamB, ..., TeamAB, ...).

@@ -75,7 +75,7 @@ func (c *benchAppendCmd) run(ctx context.Context, env *env) error {
 }
 
 // benchCheckoutCmd: zaxy bench checkout [--memories N] [--queries Q] [--corpus FILE] [--keep]
-// [--reuse URL] [--items FILE] [--cpuprofile FILE] [--ef-search N] [--json]; package bench's
+// [--reuse URL] [--items FILE] [--cpuprofile FILE] [--ef-search N] [--ppr-weight W] [--json]; package bench's
 // Checkout with the configured embedder (the hashing one when embedding is off), so its query
 // embedding is timed.
 type benchCheckoutCmd struct {
@@ -95,6 +95,7 @@ func (c *benchCheckoutCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.StringVar(&c.items, "items", "", "write each query's ranked item ids (packet and raw query) as JSON lines to this file")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the timed queries to this file")
 	fs.IntVar(&c.o.EfSearch, "ef-search", 0, "the vector lane's hnsw.ef_search (0: checkout's default, 100)")
+	fs.Float64Var(&c.o.PPRWeight, "ppr-weight", 0, "fusion weight of the personalized PageRank lane, 0-5 (0: off, checkout's default)")
 }
 
 func (c *benchCheckoutCmd) validate(args []string) error {
@@ -105,6 +106,8 @@ func (c *benchCheckoutCmd) validate(args []string) error {
 		return fmt.Errorf("--queries must be at least 10, got %d", c.o.Queries)
 	case c.o.EfSearch < 0 || c.o.EfSearch > 1000:
 		return fmt.Errorf("--ef-search must be between 1 and 1000 (0: the default), got %d", c.o.EfSearch)
+	case c.o.PPRWeight < 0 || c.o.PPRWeight > 5:
+		return fmt.Errorf("--ppr-weight must be between 0 and 5, got %g", c.o.PPRWeight)
 	}
 	return noArgs(args)
 }
