@@ -35,7 +35,7 @@ const (
 	pprNodeBudget = 500
 	// pprFrontier caps the entities expanded per hop (the likeliest first): each costs up to
 	// 2·pprFanout index probes.
-	pprFrontier = 32
+	pprFrontier   = 32
 	pprIterations = 30
 	// pprVectorSeeds is how many of the vector lane's best items lend their entities as seeds,
 	// each entity weighted by its specificity over the item's rank.

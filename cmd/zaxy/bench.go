@@ -256,3 +256,35 @@ func parseLaneList(s string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// benchCuesCmd: zaxy bench cues [--json]; package bench's Cues with the configured embedder (the
+// hashing one when embedding is off) in a scratch database beside ZAXY_DATABASE_URL's.
+type benchCuesCmd struct {
+	asJSON bool
+}
+
+func (c *benchCuesCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *benchCuesCmd) validate(args []string) error { return noArgs(args) }
+
+func (c *benchCuesCmd) run(ctx context.Context, env *env) error {
+	if env.cfg.databaseURL == "" {
+		return errNoDatabaseURL
+	}
+	provider, err := env.cfg.memory.benchEmbedder()
+	if err != nil {
+		return err
+	}
+	rep, err := bench.Cues(ctx, env.cfg.databaseURL, bench.CuesOptions{Embedder: provider, OpenPool: newPool, Logger: env.logger})
+	if err != nil {
+		return err
+	}
+	if c.asJSON {
+		_ = json.NewEncoder(env.stdout).Encode(rep)
+		return nil
+	}
+	rep.WriteText(env.stdout)
+	return nil
+}

@@ -42,6 +42,8 @@ var commands = []command{
 		help: "append throughput and latency (HTTP 1 and 8 clients, Go batches, unchained\ntable, verify) in a scratch database; needs a role with CREATEDB (--events N, --runs N,\n--pool N, --synchronous-commit-off, --only TEXT, --cpuprofile FILE, --json)"},
 	{name: "bench checkout", db: dbNone, new: func() runner { return &benchCheckoutCmd{} },
 		help: "checkout latency on a space of --memories N (default 100000) in a scratch\ndatabase (--queries N, --corpus F, --json; --keep leaves the database and\nprints its URL, --reuse URL times the queries on it again; --items FILE writes\neach query's ranked item ids, --cpuprofile FILE, --ef-search N)"},
+	{name: "bench cues", db: dbNone, new: func() runner { return &benchCuesCmd{} },
+		help: "what checkout's cues do to ranking, on a generated space in a scratch database:\nhit@1, hit@3 and MRR without cues, with the right, a misleading and an unknown\nrepository cue (--json)"},
 	{name: "bench longmemeval", synopsis: "--file F --out ranked.jsonl", db: dbTry, new: func() runner { return &benchDatasetCmd{dataset: "longmemeval"} },
 		help: "retrieval benchmark on a LongMemEval file; flags and output as for bench locomo"},
 	{name: "bench locomo", synopsis: "--file F --out ranked.jsonl", db: dbTry, new: func() runner { return &benchDatasetCmd{dataset: "locomo"} },
