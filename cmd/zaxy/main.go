@@ -63,7 +63,7 @@ var commands = []command{
 	{name: "show", synopsis: "--space S ID", db: dbPool, interspersed: true, new: func() runner { return &showCmd{} },
 		help: "one item in full with its token cost: ev:<seq>, fact:<id>, an entity id,\nsession:<id>, type:<event type> or predicate:<name> (--json)"},
 	{name: "checkout", synopsis: "--space S --query Q", db: dbStore, new: func() runner { return &checkoutCmd{} },
-		help: "a cited, token-budgeted context packet (--purpose, --max-tokens, --session,\n--as-of, --disable-lanes, --no-record, --json)"},
+		help: "a cited, token-budgeted context packet (--purpose, --max-tokens, --session,\n--as-of, --disable-lanes, --cues, --no-record, --json)"},
 	{name: "token create", synopsis: "--space S --scope read|write|admin [--label L]", db: dbPool, new: func() runner { return &tokenCreateCmd{} },
 		help: "issue an API bearer token, printed once (--space repeats; * for all; --json)"},
 	{name: "token revoke", synopsis: "ID", db: dbPool, new: func() runner { return &tokenRevokeCmd{} },
