@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -37,6 +38,12 @@ func TestHTTP_CheckoutAndQuery(t *testing.T) {
 		{`{"query":"x","purpose":"gossip"}`, "purpose"},
 		{`{"query":"x","as_of":"last tuesday"}`, "as_of"},
 		{`{"query":"x","lanes":["vector"]}`, "lanes"},
+		{`{"query":"x","cues":{"Repo":"api"}}`, "cues"},
+		{`{"query":"x","cues":{"repo":""}}`, "cues.repo"},
+		{`{"query":"x","cues":{"repo":3}}`, "cues"},
+		{`{"query":"x","cues":{"task":{"id":1}}}`, "cues"},
+		{`{"query":"x","cues":["repo"]}`, "cues"},
+		{`{"query":"x","cues":{"phase":"` + strings.Repeat("d", 201) + `"}}`, "cues.phase"},
 	} {
 		status, out := e.do(t, "POST", "/v1/spaces/c/checkout", tc.body)
 		require.Equal(t, 400, status, tc.body)

@@ -67,6 +67,8 @@ type CheckoutOptions struct {
 	Items io.Writer
 	// CPUProfile, when set, receives a Go CPU profile of the timed queries.
 	CPUProfile io.Writer
+	// PPRWeight, when not 0, switches the PPR lane on at that weight (checkout.Config.PPRWeight).
+	PPRWeight float64
 }
 
 // Validate names the first option out of range or missing.
@@ -78,6 +80,8 @@ func (o CheckoutOptions) Validate() error {
 		return fmt.Errorf("Queries must be at least 10, got %d", o.Queries)
 	case o.EfSearch < 0 || o.EfSearch > 1000:
 		return fmt.Errorf("EfSearch must be between 1 and 1000 (0: the default), got %d", o.EfSearch)
+	case o.PPRWeight < 0 || o.PPRWeight > 5:
+		return fmt.Errorf("PPRWeight must be between 0 and 5, got %g", o.PPRWeight)
 	case o.Embedder == nil:
 		return errors.New("Embedder is required")
 	case o.OpenPool == nil:
@@ -148,7 +152,7 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 			return nil, err
 		}
 	}
-	svc := checkout.New(pool, store, checkout.Config{Embedder: provider, EfSearch: o.EfSearch, Logger: logger})
+	svc := checkout.New(pool, store, checkout.Config{Embedder: provider, EfSearch: o.EfSearch, Logger: logger, PPRWeight: o.PPRWeight})
 	var items *json.Encoder
 	if o.Items != nil {
 		items = json.NewEncoder(o.Items)

@@ -65,6 +65,9 @@ type DatasetParams struct {
 	// DisabledLanes are the checkout lanes switched off (an ablation): the fused ranking and
 	// the packet run without them; the keyword-only rankings are unchanged.
 	DisabledLanes []string
+	// PPRWeight is the personalized PageRank lane's weight (checkout.Config.PPRWeight); 0 leaves
+	// the lane off, as checkout does by default.
+	PPRWeight float64
 	// Options configure Run; Out and KeywordOut are set by RunDataset.
 	Options Options
 }
@@ -78,7 +81,7 @@ func RunDataset(ctx context.Context, p *DatasetParams) error {
 	if disabled == nil {
 		disabled = []string{} // the summary's disabled_lanes is [] rather than null
 	}
-	retriever, name, lanes := NewCheckoutRetriever(p.Pool, p.Projector, p.Embedder, provider, p.TextSearchConfig, disabled)
+	retriever, name, lanes := NewCheckoutRetriever(p.Pool, p.Projector, p.Embedder, provider, p.TextSearchConfig, disabled, p.PPRWeight)
 
 	base := strings.TrimSuffix(out, ".jsonl")
 	keywordPath, summaryPath := base+".keyword.jsonl", base+".summary.json"

@@ -21,12 +21,14 @@ import (
 // NewCheckoutRetriever is the retrieval `zaxy bench longmemeval|locomo` measures, its name for
 // the report and the lanes its fused ranking runs with: checkout's own (every lane but
 // disabled, fusion, tiers, the packet). Without an embedder the vector lane is off too, and
-// the recent lane always is: the bench asks without a session.
-func NewCheckoutRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *projection.Embedder, provider embedding.Embedder, tsConfig string, disabled []string) (Retriever, string, []string) {
-	svc := checkout.New(pool, eventloom.NewStore(pool, nil, nil), checkout.Config{TextSearchConfig: tsConfig, Embedder: provider})
+// the recent lane always is: the bench asks without a session. pprWeight is the PPR lane's
+// weight (checkout.Config.PPRWeight; 0, the default, leaves it off).
+func NewCheckoutRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *projection.Embedder, provider embedding.Embedder, tsConfig string, disabled []string, pprWeight float64) (Retriever, string, []string) {
+	svc := checkout.New(pool, eventloom.NewStore(pool, nil, nil), checkout.Config{TextSearchConfig: tsConfig, Embedder: provider, PPRWeight: pprWeight})
 	var lanes []string
 	for _, l := range checkout.Lanes {
-		if !slices.Contains(disabled, l) && (l != checkout.LaneVector || provider != nil) && l != checkout.LaneRecent {
+		if !slices.Contains(disabled, l) && (l != checkout.LaneVector || provider != nil) && l != checkout.LaneRecent &&
+			(l != checkout.LanePPR || pprWeight != 0) {
 			lanes = append(lanes, l)
 		}
 	}

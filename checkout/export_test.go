@@ -10,3 +10,28 @@ func (s *Service) LaneVerbatimPast(ctx context.Context, space, query string, flo
 	res := s.laneVerbatim(ctx, s.pool, &Request{SpaceID: space, Query: query}, time.Now(), floor)
 	return res.items, res.err
 }
+
+// PPRNeighbourhood loads the PPR lane's neighbourhood of the given seed entities within budget
+// nodes and returns its nodes and the walk's ranked items.
+func (s *Service) PPRNeighbourhood(ctx context.Context, space string, seeds []string, budget int) (nodes, items []string, err error) {
+	seed := map[string]float64{}
+	for _, e := range seeds {
+		seed[e] = 1
+	}
+	g, err := loadPPRGraph(ctx, s.pool, space, seed, time.Now(), budget)
+	if err != nil {
+		return nil, nil, err
+	}
+	for n := range g.out {
+		nodes = append(nodes, n)
+	}
+	for n, m := range walkPPR(g, seed) {
+		if g.items[n] && m > 0 {
+			items = append(items, n)
+		}
+	}
+	return nodes, items, nil
+}
+
+// PPRNodeBudget is the PPR lane's node budget.
+const PPRNodeBudget = pprNodeBudget

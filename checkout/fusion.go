@@ -65,12 +65,13 @@ type scored struct {
 	components map[string]Component
 }
 
-// fuse combines the lanes by weighted reciprocal-rank fusion, best first (ties by item id).
-// A lane's per-item scales (specificity) multiply its weight item by item.
-func fuse(purpose string, lanes []laneResult) []*scored {
+// fuse combines the lanes by weighted reciprocal-rank fusion (each lane weighed by weigh), best
+// first (ties by item id). A lane's per-item scales (specificity) multiply its weight item by
+// item.
+func fuse(weigh func(lane string) float64, lanes []laneResult) []*scored {
 	byID := map[string]*scored{}
 	for _, l := range lanes {
-		w := weight(purpose, l.name)
+		w := weigh(l.name)
 		if w == 0 {
 			continue
 		}

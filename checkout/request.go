@@ -37,10 +37,11 @@ const (
 	LaneRecent   = "recent"
 	LaneTopic    = "topic"
 	LaneReply    = "reply"
+	LanePPR      = "ppr"
 )
 
 // Lanes lists every lane.
-var Lanes = []string{LaneExact, LaneKeyword, LaneVector, LaneGraph, LaneVerbatim, LaneRecent, LaneTopic, LaneReply}
+var Lanes = []string{LaneExact, LaneKeyword, LaneVector, LaneGraph, LaneVerbatim, LaneRecent, LaneTopic, LaneReply, LanePPR}
 
 // Token budget limits of a checkout.
 const (
@@ -77,6 +78,10 @@ type Request struct {
 	// IncludeAttenuated keeps items whose salience fell below the floor, labelled attenuated,
 	// and ranks by relevance alone (explicit recall: forgetting is ranking, never erasure).
 	IncludeAttenuated bool `json:"include_attenuated,omitempty"`
+	// Cues describe what the agent is doing (task, repo, tool, phase, free keys; cues.go):
+	// items whose events carry the same cues rank higher, and phase and tool steer the inferred
+	// purpose.
+	Cues Cues `json:"cues,omitempty"`
 }
 
 // validate checks r and fills defaults; errors name the field.
@@ -109,6 +114,9 @@ func (r *Request) validate() error {
 	}
 	if r.RetrievalProfile != "" && !slices.Contains(Profiles, r.RetrievalProfile) {
 		return &eventloom.ValidationError{Field: "retrieval_profile", Message: "must be one of " + strings.Join(Profiles, ", ") + ", got " + r.RetrievalProfile}
+	}
+	if err := r.Cues.validate(); err != nil {
+		return err
 	}
 	if r.Limit == 0 {
 		r.Limit = 50

@@ -26,6 +26,9 @@ type Config struct {
 	EfSearch int
 	// Logger defaults to discarding.
 	Logger *slog.Logger
+	// PPRWeight is the personalized PageRank lane's fusion weight (ppr.go), for every purpose.
+	// Defaults to 0: the lane does not run.
+	PPRWeight float64
 }
 
 // Service answers checkouts and raw queries.
@@ -121,7 +124,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		rk.asOf = r.AsOf.UTC()
 	}
 	if rk.purpose == "" {
-		rk.purpose, rk.purposeInferred = InferPurpose(r.Query), true
+		rk.purpose, rk.purposeInferred = inferPurpose(r.Query, r.Cues), true
 	}
 	// The lanes run concurrently, each on its own pooled connection (the graph lane after the
 	// exact lane, whose entities it starts from). Whether the space exists is asked alongside
@@ -150,10 +153,11 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 			f()
 		}()
 	}
+	weigh := s.laneWeigher(rk.purpose)
 	// A lane is off when the request switches it off or the purpose weighs it 0 (it would
 	// add nothing to the fusion, so it does not run).
 	off := func(name string) bool {
-		if !r.laneOn(name) || weight(rk.purpose, name) == 0 {
+		if !r.laneOn(name) || weigh(name) == 0 {
 			mu.Lock()
 			rk.lanes[name] = LaneStat{Off: true}
 			mu.Unlock()
@@ -163,18 +167,29 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	}
 	launch(func() { spaceErr = s.requireSpace(ctx, r.SpaceID) })
 	launch(func() { when = parseTimeWindows(r.Query, rk.asOf) })
-	if !off(LaneVector) {
-		if s.cfg.Embedder == nil {
+	// The PPR lane starts from the exact and vector lanes' results (ppr.go).
+	seeds := newPPRSeeds()
+	if !off(LaneVector) && s.cfg.Embedder != nil {
+		launch(func() { start := time.Now(); seeds.vector <- record(s.laneVector(ctx, r), start) })
+	} else {
+		if s.cfg.Embedder == nil && r.laneOn(LaneVector) {
 			rk.lanes[LaneVector] = LaneStat{Off: true, Error: "no embedder configured"}
-		} else {
-			launch(func() { start := time.Now(); record(s.laneVector(ctx, r), start) })
 		}
+		seeds.vector <- laneResult{}
+	}
+	if !off(LanePPR) {
+		launch(func() {
+			e, v := <-seeds.exact, <-seeds.vector
+			start := time.Now()
+			record(s.lanePPR(ctx, s.pool, r, e, v, rk.asOf), start)
+		})
 	}
 	launch(func() {
 		if !off(LaneExact) {
 			start := time.Now()
 			exact = record(s.laneExact(ctx, s.pool, r, rk.asOf), start)
 		}
+		seeds.exact <- exact
 		if !off(LaneGraph) {
 			start := time.Now()
 			record(s.laneGraph(ctx, s.pool, r, exact.entities, exact.specs, rk.asOf), start)
@@ -212,7 +227,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	launch(func() {
 		if !off(LaneVerbatim) {
 			var f *int64
-			if r.laneOn(LaneKeyword) && weight(rk.purpose, LaneKeyword) != 0 {
+			if r.laneOn(LaneKeyword) && weigh(LaneKeyword) != 0 {
 				f = <-floor
 			}
 			start := time.Now()
@@ -259,7 +274,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		}
 		rk.lanes[l.name] = st
 	}
-	rk.fused = fuse(rk.purpose, results)
+	rk.fused = fuse(weigh, results)
 	need := map[string]bool{}
 	var ids []string
 	add := func(id string) {
@@ -317,6 +332,9 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	rk.fused = kept
 	if !r.plain() {
 		rk.fused = applySalience(r, rk, rk.fused)
+	}
+	if err := applyCues(ctx, s.pool, r.SpaceID, r.Cues, rk.fused, rk.items); err != nil {
+		return nil, fmt.Errorf("checkout %q: %w", r.SpaceID, err)
 	}
 	addSessionContext(rk.fused, rk.items)
 	sortScored(rk.fused)

@@ -97,6 +97,9 @@ func TestSchemas_AreInferredFromTheAPIsRequestTypes(t *testing.T) {
 	require.Len(t, all["memory_checkout"].Properties["purpose"].Enum, 7)
 	require.Len(t, all["memory_feedback"].Properties["signal"].Enum, len(vocab.FeedbackSignal))
 	require.NotEmpty(t, all["memory_query"].Properties["disable_lanes"].Items.Enum)
+	cues := all["memory_checkout"].Properties["cues"]
+	require.Equal(t, "object", cues.Type, "checkout's cues are an object")
+	require.Equal(t, "string", cues.AdditionalProperties.Type, "of strings")
 }
 
 func TestTools_AreWellFormed(t *testing.T) {

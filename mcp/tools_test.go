@@ -70,6 +70,8 @@ func TestTools_AppendThenCheckoutFindsTheEventBeforeProjection(t *testing.T) {
 
 		q := ok(t, cs[0], "memory_query", map[string]any{"space": space, "query": "registry timeout", "limit": 5})
 		require.NotEmpty(t, q["items"])
+		cq := ok(t, cs[0], "memory_query", map[string]any{"space": space, "query": "registry", "cues": map[string]any{"phase": "debug", "repo": "infra"}})
+		require.Equal(t, "debugging", cq["purpose"], "%s: the cues reach checkout", transport)
 		a := call(t, cs[0], "context_assemble", map[string]any{"space": space, "query": "registry", "working_set": []any{"deploy.yaml"}})
 		require.False(t, a.IsError, text(a))
 		require.Contains(t, text(a), "- deploy.yaml")

@@ -75,7 +75,7 @@ func (c *benchAppendCmd) run(ctx context.Context, env *env) error {
 }
 
 // benchCheckoutCmd: zaxy bench checkout [--memories N] [--queries Q] [--corpus FILE] [--keep]
-// [--reuse URL] [--items FILE] [--cpuprofile FILE] [--ef-search N] [--json]; package bench's
+// [--reuse URL] [--items FILE] [--cpuprofile FILE] [--ef-search N] [--ppr-weight W] [--json]; package bench's
 // Checkout with the configured embedder (the hashing one when embedding is off), so its query
 // embedding is timed.
 type benchCheckoutCmd struct {
@@ -95,6 +95,7 @@ func (c *benchCheckoutCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.StringVar(&c.items, "items", "", "write each query's ranked item ids (packet and raw query) as JSON lines to this file")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the timed queries to this file")
 	fs.IntVar(&c.o.EfSearch, "ef-search", 0, "the vector lane's hnsw.ef_search (0: checkout's default, 100)")
+	fs.Float64Var(&c.o.PPRWeight, "ppr-weight", 0, "fusion weight of the personalized PageRank lane, 0-5 (0: off, checkout's default)")
 }
 
 func (c *benchCheckoutCmd) validate(args []string) error {
@@ -105,6 +106,8 @@ func (c *benchCheckoutCmd) validate(args []string) error {
 		return fmt.Errorf("--queries must be at least 10, got %d", c.o.Queries)
 	case c.o.EfSearch < 0 || c.o.EfSearch > 1000:
 		return fmt.Errorf("--ef-search must be between 1 and 1000 (0: the default), got %d", c.o.EfSearch)
+	case c.o.PPRWeight < 0 || c.o.PPRWeight > 5:
+		return fmt.Errorf("--ppr-weight must be between 0 and 5, got %g", c.o.PPRWeight)
 	}
 	return noArgs(args)
 }
@@ -148,17 +151,19 @@ func (c *benchCheckoutCmd) run(ctx context.Context, env *env) error {
 
 // benchDatasetCmd: zaxy bench longmemeval|locomo --file F --out ranked.jsonl [--limit N]
 // [--parallel P] [--k K] [--packet-tokens T] [--disable-lanes L,L] [--embedder NAME]
-// [--reuse-run RUN]; package bench's RunDataset on ZAXY_DATABASE_URL's database (each case
+// [--reuse-run RUN] [--ppr-weight W]; package bench's RunDataset on ZAXY_DATABASE_URL's database (each case
 // appended into a fresh space; the events stay: the log is append-only). --disable-lanes
 // switches checkout lanes off for an ablation (the fused ranking and packet; the keyword-only
 // ones are unchanged); --embedder overrides ZAXY_EMBEDDER for the run, so it names the
-// embedders zaxy serve can build.
+// embedders zaxy serve can build; --ppr-weight switches the personalized PageRank lane on at
+// that fusion weight (checkout leaves it off by default).
 type benchDatasetCmd struct {
 	dataset                  string
 	file, out                string
 	limit, parallel, k, tok  int
 	disable, embedder, reuse string
 	disabled                 []string
+	pprWeight                float64
 	memory                   memoryConfig
 }
 
@@ -173,6 +178,7 @@ func (c *benchDatasetCmd) flags(fs *flag.FlagSet, cfg *config) {
 	fs.StringVar(&c.disable, "disable-lanes", "", "comma-separated checkout lanes to switch off ("+strings.Join(checkout.Lanes, ", ")+")")
 	fs.StringVar(&c.embedder, "embedder", "", "embedder for this run, as ZAXY_EMBEDDER names it (default: ZAXY_EMBEDDER's)")
 	fs.StringVar(&c.reuse, "reuse-run", "", "ask the spaces of an earlier run (its summary's run) again instead of appending the file anew")
+	fs.Float64Var(&c.pprWeight, "ppr-weight", 0, "fusion weight of the personalized PageRank lane, 0-5 (0: off, checkout's default)")
 }
 
 func (c *benchDatasetCmd) validate(args []string) error {
@@ -191,6 +197,8 @@ func (c *benchDatasetCmd) validate(args []string) error {
 		return fmt.Errorf("--k must be at least 10, got %d", c.k)
 	case c.tok < 1:
 		return fmt.Errorf("--packet-tokens must be at least 1, got %d", c.tok)
+	case c.pprWeight < 0 || c.pprWeight > 5:
+		return fmt.Errorf("--ppr-weight must be between 0 and 5, got %g", c.pprWeight)
 	}
 	var err error
 	if c.disabled, err = parseLaneList(c.disable); err != nil {
@@ -224,7 +232,7 @@ func (c *benchDatasetCmd) run(ctx context.Context, env *env) error {
 	return bench.RunDataset(ctx, &bench.DatasetParams{
 		Dataset: c.dataset, File: c.file, Cases: cases, Out: c.out,
 		Pool: env.pool, Projector: proj, Embedder: emb, Provider: provider, EmbedderName: c.memory.embedder,
-		TextSearchConfig: c.memory.textSearchConfig, DisabledLanes: c.disabled,
+		TextSearchConfig: c.memory.textSearchConfig, DisabledLanes: c.disabled, PPRWeight: c.pprWeight,
 		Options: bench.Options{Limit: c.limit, Parallel: c.parallel, K: c.k, PacketTokens: c.tok, Logger: env.logger, Summary: env.stdout, Reuse: c.reuse},
 	})
 }
@@ -295,6 +303,38 @@ func (c *benchForgettingCmd) run(ctx context.Context, env *env) error {
 	c.o.Seed = uint64(c.seed)
 	c.o.OpenPool, c.o.Logger = newPool, env.logger
 	rep, err := bench.Forgetting(ctx, env.cfg.databaseURL, c.o)
+	if err != nil {
+		return err
+	}
+	if c.asJSON {
+		_ = json.NewEncoder(env.stdout).Encode(rep)
+		return nil
+	}
+	rep.WriteText(env.stdout)
+	return nil
+}
+
+// benchCuesCmd: zaxy bench cues [--json]; package bench's Cues with the configured embedder (the
+// hashing one when embedding is off) in a scratch database beside ZAXY_DATABASE_URL's.
+type benchCuesCmd struct {
+	asJSON bool
+}
+
+func (c *benchCuesCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *benchCuesCmd) validate(args []string) error { return noArgs(args) }
+
+func (c *benchCuesCmd) run(ctx context.Context, env *env) error {
+	if env.cfg.databaseURL == "" {
+		return errNoDatabaseURL
+	}
+	provider, err := env.cfg.memory.benchEmbedder()
+	if err != nil {
+		return err
+	}
+	rep, err := bench.Cues(ctx, env.cfg.databaseURL, bench.CuesOptions{Embedder: provider, OpenPool: newPool, Logger: env.logger})
 	if err != nil {
 		return err
 	}

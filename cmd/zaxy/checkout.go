@@ -12,11 +12,12 @@ import (
 )
 
 // checkoutCmd: zaxy checkout --space S --query Q [--purpose P] [--max-tokens N] [--session X]
-// [--as-of T] [--disable-lanes a,b] [--no-record] [--json]. Prints the packet's text, or the
+// [--as-of T] [--disable-lanes a,b] [--cues JSON] [--no-record] [--json]. Prints the packet's text, or the
 // whole packet with --json.
 type checkoutCmd struct {
 	r           checkout.Request
 	asOf, lanes string
+	cues        string
 	asJSON      bool
 }
 
@@ -28,6 +29,7 @@ func (c *checkoutCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.StringVar(&c.r.SessionID, "session", "", "the agent's session")
 	fs.StringVar(&c.asOf, "as-of", "", "ask about another time (RFC 3339)")
 	fs.StringVar(&c.lanes, "disable-lanes", "", "comma-separated lanes to switch off")
+	fs.StringVar(&c.cues, "cues", "", `what the agent is doing, a JSON object of strings, e.g. {"repo":"api","phase":"debug"}`)
 	fs.BoolVar(&c.r.NoRecord, "no-record", false, "do not append the checkout.surfaced event")
 	fs.BoolVar(&c.asJSON, "json", false, "print the whole packet as JSON")
 }
@@ -42,6 +44,11 @@ func (c *checkoutCmd) validate(args []string) error {
 	}
 	if c.lanes != "" {
 		c.r.DisableLanes = strings.Split(c.lanes, ",")
+	}
+	if c.cues != "" {
+		if err := json.Unmarshal([]byte(c.cues), &c.r.Cues); err != nil {
+			return fmt.Errorf("--cues must be a JSON object of strings, got %q", c.cues)
+		}
 	}
 	return noArgs(args)
 }

@@ -97,6 +97,13 @@ func TestCheckoutCommand(t *testing.T) {
 	require.Contains(t, out.String(), "of 300 tokens")
 	require.Equal(t, 2, run(ctx, []string{"checkout", "--space", "co", "--query", "x", "--purpose", "gossip"}, getenv, nil, &out, &errOut))
 	require.Contains(t, errOut.String(), "purpose")
+	out.Reset()
+	require.Equal(t, 0, run(ctx, []string{"checkout", "--space", "co", "--query", "registry", "--cues", `{"phase":"debug"}`, "--no-record"}, getenv, nil, &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "-- debugging,", "the cues reach checkout")
+	errOut.Reset()
+	require.Equal(t, 2, run(ctx, []string{"checkout", "--space", "co", "--query", "x", "--cues", `{"Repo":"x"}`}, getenv, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "cues")
+	require.Equal(t, 2, run(ctx, []string{"checkout", "--space", "co", "--query", "x", "--cues", `["x"]`}, getenv, nil, &out, &errOut))
 }
 
 func TestRebuildCommand_ReproducesTheIncrementalSalience(t *testing.T) {
