@@ -205,8 +205,14 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 		}
 		return err
 	})
-	check("getIndex", func() error { _, err := c.Index(ctx, space, &client.IndexParams{MaxTokens: ptr[int64](200)}); return err })
-	check("getTimeline", func() error { _, err := c.Timeline(ctx, space, &client.TimelineParams{MaxTokens: ptr[int64](300)}); return err })
+	check("getIndex", func() error {
+		_, err := c.Index(ctx, space, &client.IndexParams{MaxTokens: ptr[int64](200)})
+		return err
+	})
+	check("getTimeline", func() error {
+		_, err := c.Timeline(ctx, space, &client.TimelineParams{MaxTokens: ptr[int64](300)})
+		return err
+	})
 	check("getItem", func() error {
 		it, err := c.Item(ctx, space, "ev:1")
 		if err == nil {

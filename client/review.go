@@ -76,4 +76,3 @@ func (c *Client) decide(ctx context.Context, space string, seq int64, decision s
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "proposals", strconv.FormatInt(seq, 10), decision), body: r}, &res, opts)
 	return result(&res, err)
 }
-
