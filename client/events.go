@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/zaxy/zaxy/erasure"
@@ -42,16 +41,8 @@ type ReplayParams struct {
 // ReplayEvents reads one page of space's log in seq order (operation replayEvents, scope read).
 // Continue with AfterSeq set to the page's NextAfterSeq while it is not 0.
 func (c *Client) ReplayEvents(ctx context.Context, space string, p *ReplayParams, opts ...CallOption) (*eventloom.ReplayPage, error) {
-	q := url.Values{}
-	if p != nil {
-		setString(q, "session_id", p.SessionID)
-		setInt(q, "after_seq", p.AfterSeq)
-		setInt(q, "until_seq", p.UntilSeq)
-		setTime(q, "recorded_before", p.RecordedBefore)
-		setInt(q, "limit", int64(p.Limit))
-	}
 	var res eventloom.ReplayPage
-	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "events"), query: q, safe: true}, &res, opts)
+	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "events"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }
 
@@ -59,7 +50,9 @@ func (c *Client) ReplayEvents(ctx context.Context, space string, p *ReplayParams
 // (in the server, the default when "") or "sql" (in Postgres).
 func (c *Client) Verify(ctx context.Context, space, method string, opts ...CallOption) (*eventloom.VerifyResult, error) {
 	q := url.Values{}
-	setString(q, "method", method)
+	if method != "" {
+		q.Set("method", method)
+	}
 	var res eventloom.VerifyResult
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "verify"), query: q, safe: true}, &res, opts)
 	return result(&res, err)
@@ -107,29 +100,4 @@ func result[T any](res *T, err error) (*T, error) {
 		return nil, err
 	}
 	return res, nil
-}
-
-func setString(q url.Values, name, v string) {
-	if v != "" {
-		q.Set(name, v)
-	}
-}
-
-func setInt(q url.Values, name string, v int64) {
-	if v != 0 {
-		q.Set(name, strconv.FormatInt(v, 10))
-	}
-}
-
-// setIntPtr sets name when v is not nil, 0 included.
-func setIntPtr(q url.Values, name string, v *int64) {
-	if v != nil {
-		q.Set(name, strconv.FormatInt(*v, 10))
-	}
-}
-
-func setTime(q url.Values, name string, v *time.Time) {
-	if v != nil {
-		q.Set(name, v.UTC().Format(time.RFC3339Nano))
-	}
 }

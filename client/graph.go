@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/zaxy/zaxy/disclosure"
@@ -36,18 +35,8 @@ type FactsResult struct {
 
 // Facts lists the temporal graph's facts (operation listFacts, scope read).
 func (c *Client) Facts(ctx context.Context, space string, p *FactsParams, opts ...CallOption) (*FactsResult, error) {
-	q := url.Values{}
-	if p != nil {
-		setString(q, "entity", p.Entity)
-		setTime(q, "at", p.At)
-		setIntPtr(q, "as_of_seq", p.AsOfSeq)
-		setInt(q, "limit", int64(p.Limit))
-		if p.IncludeInferred {
-			q.Set("include_inferred", "true")
-		}
-	}
 	var res FactsResult
-	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "facts"), query: q, safe: true}, &res, opts)
+	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "facts"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }
 
@@ -103,12 +92,8 @@ type IndexParams struct {
 // Index returns what topics exist in space, each with the token cost of loading it
 // (operation getIndex, scope read).
 func (c *Client) Index(ctx context.Context, space string, p *IndexParams, opts ...CallOption) (*disclosure.IndexView, error) {
-	q := url.Values{}
-	if p != nil {
-		setIntPtr(q, "max_tokens", p.MaxTokens)
-	}
 	var res disclosure.IndexView
-	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "index"), query: q, safe: true}, &res, opts)
+	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "index"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }
 
@@ -125,14 +110,8 @@ type TimelineParams struct {
 // Timeline returns space's recent actions and decisions, newest first, cited (operation
 // getTimeline, scope read).
 func (c *Client) Timeline(ctx context.Context, space string, p *TimelineParams, opts ...CallOption) (*disclosure.TimelineView, error) {
-	q := url.Values{}
-	if p != nil {
-		setString(q, "session_id", p.SessionID)
-		setIntPtr(q, "max_tokens", p.MaxTokens)
-		setIntPtr(q, "before_seq", p.BeforeSeq)
-	}
 	var res disclosure.TimelineView
-	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "timeline"), query: q, safe: true}, &res, opts)
+	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "timeline"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }
 

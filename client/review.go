@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strconv"
 
 	"github.com/zaxy/zaxy/review"
@@ -21,14 +20,8 @@ type ProposalsParams struct {
 
 // ListProposals lists space's review queue (operation listProposals, scope read).
 func (c *Client) ListProposals(ctx context.Context, space string, p *ProposalsParams, opts ...CallOption) (*review.Page, error) {
-	q := url.Values{}
-	if p != nil {
-		setString(q, "status", p.Status)
-		setInt(q, "after_seq", p.AfterSeq)
-		setIntPtr(q, "limit", p.Limit)
-	}
 	var res review.Page
-	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "proposals"), query: q, safe: true}, &res, opts)
+	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "proposals"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/extract"
-	"github.com/zaxy/zaxy/internal/tracing"
+	"github.com/zaxy/zaxy/internal/tracing/otlp"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/mcp"
 )
@@ -40,7 +40,7 @@ type config struct {
 	// (ZAXY_JOB_TIMEOUT, ZAXY_RESCUE_STUCK_JOBS_AFTER).
 	jobTimeout, rescueAfter time.Duration
 	// tracing is where spans go (the standard OTEL_* variables); off without an endpoint.
-	tracing tracing.Config
+	tracing otlp.Config
 }
 
 // errNoDatabaseURL is the error of a command that needs the database when none is configured.
@@ -97,8 +97,8 @@ func readConfig(getenv func(string) string) (*config, error) {
 // readTracingConfig reads the standard OpenTelemetry variables that decide whether spans are
 // exported (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SDK_DISABLED)
 // and the service name.
-func readTracingConfig(r envReader) (tracing.Config, error) {
-	c := tracing.Config{Endpoint: r.str("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), ServiceName: r.str("OTEL_SERVICE_NAME")}
+func readTracingConfig(r envReader) (otlp.Config, error) {
+	c := otlp.Config{Endpoint: r.str("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), ServiceName: r.str("OTEL_SERVICE_NAME")}
 	if c.Endpoint == "" {
 		c.Endpoint = r.str("OTEL_EXPORTER_OTLP_ENDPOINT")
 	}

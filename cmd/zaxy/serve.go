@@ -19,7 +19,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/internal/tracing"
+	"github.com/zaxy/zaxy/internal/tracing/otlp"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/mcp"
@@ -186,7 +186,7 @@ func (w *workers) stop(timeout time.Duration) error {
 // (cfg.tracing), and returns the function that flushes and stops it at shutdown (a no-op
 // when tracing is off).
 func startTracing(ctx context.Context, cfg *config, logger *slog.Logger) (func(), error) {
-	shutdown, err := tracing.Start(ctx, cfg.tracing)
+	shutdown, err := otlp.Start(ctx, cfg.tracing)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,8 @@
 // Package tracing is Zaxy's OpenTelemetry seam: the attribute names every span uses, a helper
-// that ends a span with its error, and Start, which installs an OTLP exporter when one is
-// configured. Tracing is off by default: until Start installs a provider, the global tracer
-// provider is OpenTelemetry's no-op one and a span costs a few nanoseconds.
+// that ends a span with its error; package otlp installs the exporter. Tracing is off by
+// default: until otlp.Start installs a provider, the global tracer provider is
+// OpenTelemetry's no-op one and a span costs a few nanoseconds. This package depends on the
+// OpenTelemetry API only, never on the SDK or an exporter.
 //
 // Spans carry ids (space, request, job, seq) and counts, never what a memory says: no event
 // content or data, no checkout query text, no Cypher, no tokens.
@@ -31,7 +32,7 @@ const (
 const instrumentation = "github.com/zaxy/zaxy"
 
 // Tracer is the tracer Zaxy's spans come from: the global provider's, so spans go wherever
-// Start (or a test) points it, and nowhere before that.
+// otlp.Start (or a test) points it, and nowhere before that.
 func Tracer() trace.Tracer { return otel.Tracer(instrumentation) }
 
 // SpaceID is the attribute naming the space id.

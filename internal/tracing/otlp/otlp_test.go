@@ -1,4 +1,4 @@
-package tracing_test
+package otlp_test
 
 import (
 	"context"
@@ -10,12 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/internal/tracing"
+	"github.com/zaxy/zaxy/internal/tracing/otlp"
 )
 
 // TestStart_OffWithoutEndpoint leaves the global no-op provider in place: spans do not record.
 func TestStart_OffWithoutEndpoint(t *testing.T) {
-	for _, c := range []tracing.Config{{}, {Endpoint: "http://127.0.0.1:1", Disabled: true}} {
-		shutdown, err := tracing.Start(context.Background(), c)
+	for _, c := range []otlp.Config{{}, {Endpoint: "http://127.0.0.1:1", Disabled: true}} {
+		shutdown, err := otlp.Start(context.Background(), c)
 		require.NoError(t, err)
 		_, span := tracing.Tracer().Start(context.Background(), "x")
 		require.False(t, span.IsRecording())
@@ -37,7 +38,7 @@ func TestStart_ExportsOverOTLPHTTP(t *testing.T) {
 	}))
 	defer collector.Close()
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.URL)
-	shutdown, err := tracing.Start(context.Background(), tracing.Config{Endpoint: collector.URL})
+	shutdown, err := otlp.Start(context.Background(), otlp.Config{Endpoint: collector.URL})
 	require.NoError(t, err)
 	_, span := tracing.Tracer().Start(context.Background(), "exported")
 	require.True(t, span.IsRecording())

@@ -1,4 +1,8 @@
-package tracing
+// Package otlp installs Zaxy's span exporter: OTLP over HTTP to the collector the standard
+// OTEL_* variables name. It is kept apart from package tracing, which every instrumented
+// package imports, so that only the commands that export spans link the exporter (and its
+// protobuf and gRPC dependencies); it must never be imported below cmd/.
+package otlp
 
 import (
 	"context"
