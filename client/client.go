@@ -117,13 +117,13 @@ func (c *Client) do(ctx context.Context, cl *call, out any, opts []CallOption) e
 			return fmt.Errorf("client: encode %s %s: %w", cl.method, cl.path, err)
 		}
 	}
-	u := *c.base
-	u.Path += cl.path
-	u.RawPath = c.base.EscapedPath() + cl.path
-	u.RawQuery = cl.query.Encode()
+	u := c.base.String() + cl.path
+	if len(cl.query) > 0 {
+		u += "?" + cl.query.Encode()
+	}
 	retryable := cl.safe || o.idempotencyKey != ""
 	for attempt := 1; ; attempt++ {
-		resp, err := c.send(ctx, cl.method, u.String(), body, &o)
+		resp, err := c.send(ctx, cl.method, u, body, &o)
 		if err == nil && resp.StatusCode < 300 {
 			return decode(resp, out, c.strict)
 		}

@@ -29,6 +29,8 @@ type recorder struct {
 	ops  []operation
 	mu   sync.Mutex
 	seen []string
+	// paths are the escaped paths sent, in order.
+	paths []string
 }
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -40,6 +42,7 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	r.mu.Lock()
 	r.seen = append(r.seen, id)
+	r.paths = append(r.paths, req.URL.EscapedPath())
 	r.mu.Unlock()
 	return http.DefaultTransport.RoundTrip(req)
 }
@@ -262,7 +265,8 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 		return err
 	})
 	check("cleanupSubagent", func() error {
-		_, err := c.CleanupSubagent(ctx, space, "sub 1", &checkout.CleanupRequest{Request: checkout.Request{Query: "done", SessionID: "s1"}, Outcome: "success", Summary: "checked"})
+		_, err := c.CleanupSubagent(ctx, space, "sub 1/a", &checkout.CleanupRequest{Request: checkout.Request{Query: "done", SessionID: "s1"}, Outcome: "success", Summary: "checked"})
+		require.Equal(t, "/v1/spaces/cl/subagents/sub%201%2Fa/cleanup", rec.paths[len(rec.paths)-1], "path parameters are escaped once")
 		return err
 	})
 	check("resumeSession", func() error { _, err := c.ResumeSession(ctx, space, "s1"); return err })
