@@ -32,15 +32,23 @@ func TestOpenAPI_DescribesEveryRouteAndNoOther(t *testing.T) {
 	require.NoError(t, json.Unmarshal(openAPI, &doc))
 	require.Equal(t, "3.1.0", doc.OpenAPI)
 	var described []string
+	operationIDs := map[string]string{}
 	for path, ops := range doc.Paths {
 		for method, raw := range ops {
 			if method == "parameters" {
 				continue
 			}
-			var op struct{ Summary, Description string }
+			var op struct {
+				Summary, Description string
+				OperationID          string `json:"operationId"`
+			}
 			require.NoError(t, json.Unmarshal(raw, &op))
 			require.NotEmpty(t, op.Description, "%s %s has no description", method, path)
 			require.NotEmpty(t, op.Summary, "%s %s has no summary", method, path)
+			// The Go client (package client) has one method per operationId.
+			require.NotEmpty(t, op.OperationID, "%s %s has no operationId", method, path)
+			require.Empty(t, operationIDs[op.OperationID], "%s %s repeats the operationId of %s", method, path, operationIDs[op.OperationID])
+			operationIDs[op.OperationID] = method + " " + path
 			described = append(described, method+" "+path)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/tracing"
 )
 
 // Tier names, in the order a packet serializes them: what rarely changes first, so repeated
@@ -106,6 +107,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 		Warnings: []Warning{}, Budget: Budget{Requested: r.MaxTokens, Elided: []Elided{}},
 		Diagnostics: Diagnostics{Lanes: rk.lanes, ProjectionLag: rk.lag, Candidates: len(rk.fused), Salience: rk.salience},
 	}
+	pack := startPack(ctx, r.SpaceID)
 	used := map[string]bool{}
 	tokens := 0
 	// Each tier gets its share; the header lines count against the budget too.
@@ -169,6 +171,8 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	}
 	p.Text = b.String()
 	p.Budget.Used = EstimateTokens(p.Text)
+	pack.SetAttributes(tracing.CountKey.Int(ref))
+	pack.End()
 	if !r.NoRecord {
 		seq, err := s.recordSurfaced(ctx, r, p)
 		if err != nil {

@@ -141,6 +141,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	)
 	record := func(res laneResult, start time.Time) laneResult {
 		res.took = time.Since(start)
+		laneSpan(ctx, r.SpaceID, &res, start)
 		mu.Lock()
 		results = append(results, res)
 		mu.Unlock()

@@ -54,6 +54,14 @@ type AppendResult struct {
 
 // Append appends in its own transaction.
 func (s *Store) Append(ctx context.Context, p *AppendParams) (*AppendResult, error) {
+	ctx, span := startAppend(ctx, p)
+	res, err := s.appendOwnTx(ctx, p)
+	endAppend(span, res, err)
+	return res, err
+}
+
+// appendOwnTx is Append, untraced.
+func (s *Store) appendOwnTx(ctx context.Context, p *AppendParams) (*AppendResult, error) {
 	var res *AppendResult
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		var err error
@@ -82,7 +90,10 @@ func (s *Store) Append(ctx context.Context, p *AppendParams) (*AppendResult, err
 // Writers to the same space wait for each other from the insert until commit. The append runs
 // in a savepoint, so a failed append leaves the caller's transaction usable.
 func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, p *AppendParams) (*AppendResult, error) {
-	return s.appendTx(ctx, tx, p, true)
+	ctx, span := startAppend(ctx, p)
+	res, err := s.appendTx(ctx, tx, p, true)
+	endAppend(span, res, err)
+	return res, err
 }
 
 // errKeyTaken: the idempotency key already has a record (a retry, or a concurrent request

@@ -119,6 +119,7 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 		)},
 		JobTimeout:           cfg.JobTimeout,
 		RescueStuckJobsAfter: cfg.RescueStuckJobsAfter,
+		Middleware:           workerMiddleware,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("create river client: %w", err)

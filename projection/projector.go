@@ -139,6 +139,7 @@ func (p *Projector) ProjectSpace(ctx context.Context, space string) (*Result, er
 
 // projectOnce applies up to one batch in its own transaction.
 func (p *Projector) projectOnce(ctx context.Context, space string, wait bool) (int, int64, error) {
+	ctx, span := startBatch(ctx, space)
 	var n int
 	var last int64
 	err := pgx.BeginFunc(ctx, p.db, func(tx pgx.Tx) error {
@@ -146,6 +147,7 @@ func (p *Projector) projectOnce(ctx context.Context, space string, wait bool) (i
 		n, last, err = p.projectBatchTx(ctx, tx, space, wait)
 		return err
 	})
+	endBatch(span, n, last, err)
 	return n, last, err
 }
 

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/extract"
+	"github.com/zaxy/zaxy/internal/tracing/otlp"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/mcp"
 )
@@ -37,6 +39,8 @@ type config struct {
 	// jobTimeout and rescueAfter are River's JobTimeout and RescueStuckJobsAfter
 	// (ZAXY_JOB_TIMEOUT, ZAXY_RESCUE_STUCK_JOBS_AFTER).
 	jobTimeout, rescueAfter time.Duration
+	// tracing is where spans go (the standard OTEL_* variables); off without an endpoint.
+	tracing otlp.Config
 }
 
 // errNoDatabaseURL is the error of a command that needs the database when none is configured.
@@ -74,6 +78,9 @@ func readConfig(getenv func(string) string) (*config, error) {
 	if c.mcpProfile, err = mcp.ParseProfile(r.str("ZAXY_MCP_PROFILE"), "ZAXY_MCP_PROFILE"); err != nil {
 		return nil, err
 	}
+	if c.tracing, err = readTracingConfig(r); err != nil {
+		return nil, err
+	}
 	switch v := r.str("ZAXY_AUTH"); v {
 	case "on":
 	case "off":
@@ -83,6 +90,24 @@ func readConfig(getenv func(string) string) (*config, error) {
 		c.authOff = true
 	default:
 		return nil, fmt.Errorf("ZAXY_AUTH must be on or off, got %q", v)
+	}
+	return c, nil
+}
+
+// readTracingConfig reads the standard OpenTelemetry variables that decide whether spans are
+// exported (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SDK_DISABLED)
+// and the service name.
+func readTracingConfig(r envReader) (otlp.Config, error) {
+	c := otlp.Config{Endpoint: r.str("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), ServiceName: r.str("OTEL_SERVICE_NAME")}
+	if c.Endpoint == "" {
+		c.Endpoint = r.str("OTEL_EXPORTER_OTLP_ENDPOINT")
+	}
+	switch v := strings.ToLower(r.str("OTEL_SDK_DISABLED")); v {
+	case "true":
+		c.Disabled = true
+	case "false":
+	default:
+		return c, fmt.Errorf("OTEL_SDK_DISABLED must be true or false, got %q", v)
 	}
 	return c, nil
 }

@@ -54,6 +54,11 @@ func (c *mcpCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return invalid(err)
 	}
+	stopTracing, err := startTracing(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer stopTracing()
 	var store *eventloom.Store
 	var pool *pgxpool.Pool
 	if c.withWorkers {

@@ -166,3 +166,25 @@ func TestRun_ExitStatusAndErrors(t *testing.T) {
 	}
 	require.Contains(t, out.String(), "ZAXY_RESCUE_STUCK_JOBS_AFTER")
 }
+
+// TestReadConfig_TracingFromTheStandardVariables: tracing is off without an endpoint, the
+// traces endpoint wins over the general one, OTEL_SDK_DISABLED turns it off, and a bad value
+// is named.
+func TestReadConfig_TracingFromTheStandardVariables(t *testing.T) {
+	read := func(env map[string]string) (*config, error) {
+		return readConfig(func(k string) string { return env[k] })
+	}
+	c, err := read(nil)
+	require.NoError(t, err)
+	require.False(t, c.tracing.On())
+	require.Equal(t, "zaxy", c.tracing.ServiceName)
+	c, err = read(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://traces:4318/v1/traces"})
+	require.NoError(t, err)
+	require.True(t, c.tracing.On())
+	require.Equal(t, "http://traces:4318/v1/traces", c.tracing.Endpoint)
+	c, err = read(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318", "OTEL_SDK_DISABLED": "TRUE"})
+	require.NoError(t, err)
+	require.False(t, c.tracing.On())
+	_, err = read(map[string]string{"OTEL_SDK_DISABLED": "maybe"})
+	require.ErrorContains(t, err, "OTEL_SDK_DISABLED")
+}

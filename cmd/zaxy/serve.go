@@ -19,6 +19,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/tracing/otlp"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/mcp"
@@ -65,6 +66,11 @@ func (c *workerCmd) run(ctx context.Context, env *env) error {
 // ctx ends, then shuts down in order: HTTP server (finishing in-flight requests), River, pool.
 // Once River has started, every return stops it before its pool closes.
 func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, stdout io.Writer) error {
+	stopTracing, err := startTracing(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer stopTracing()
 	if migrate {
 		if _, err := migrations.Up(ctx, cfg.databaseURL, time.Minute); err != nil {
 			return err
@@ -141,6 +147,11 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 
 // work runs River workers only (no HTTP) until ctx ends, then stops River and the pool.
 func work(ctx context.Context, cfg *config, logger *slog.Logger, stdout io.Writer) error {
+	stopTracing, err := startTracing(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer stopTracing()
 	w, err := startWorkers(ctx, cfg, logger)
 	if err != nil {
 		return err
@@ -169,6 +180,26 @@ func (w *workers) stop(timeout time.Duration) error {
 		w.logger.Error("river stop", "error", err)
 	}
 	return err
+}
+
+// startTracing installs the OTLP span exporter when the OTEL_* variables turn tracing on
+// (cfg.tracing), and returns the function that flushes and stops it at shutdown (a no-op
+// when tracing is off).
+func startTracing(ctx context.Context, cfg *config, logger *slog.Logger) (func(), error) {
+	shutdown, err := otlp.Start(ctx, cfg.tracing)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.tracing.On() {
+		logger.InfoContext(ctx, "tracing on: exporting spans over OTLP/HTTP")
+	}
+	return func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := shutdown(sctx); err != nil {
+			logger.Error("tracing shutdown", "error", err)
+		}
+	}, nil
 }
 
 // startWorkers opens the worker pool (River and its jobs), refuses an out-of-date schema and

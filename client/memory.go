@@ -1,0 +1,87 @@
+package client
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/metamemory"
+)
+
+// Checkout asks for a cited, token-budgeted packet of space's memory for r.Query (operation
+// checkout, scope read). r.SpaceID is ignored: space names the space. A checkout records what
+// it surfaced (a checkout.surfaced event), so it is retried only with r.NoRecord.
+func (c *Client) Checkout(ctx context.Context, space string, r *checkout.Request, opts ...CallOption) (*checkout.Packet, error) {
+	var res checkout.Packet
+	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "checkout"), body: r, safe: r.NoRecord}, &res, opts)
+	return result(&res, err)
+}
+
+// Query returns the raw ranked items of a checkout with their score components, without
+// packing or recording (operation query, scope read).
+func (c *Client) Query(ctx context.Context, space string, r *checkout.Request, opts ...CallOption) (*checkout.QueryResult, error) {
+	var res checkout.QueryResult
+	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "query"), body: r, safe: true}, &res, opts)
+	return result(&res, err)
+}
+
+// AssembleContext assembles the next context: recent session replay, ranked memory and the
+// caller's working set within the budget (operation assembleContext, scope read). Like
+// Checkout it records what it surfaced, and is retried only with r.NoRecord.
+func (c *Client) AssembleContext(ctx context.Context, space string, r *checkout.AssembleRequest, opts ...CallOption) (*checkout.Assembled, error) {
+	var res checkout.Assembled
+	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "context", "assemble"), body: r, safe: r.NoRecord}, &res, opts)
+	return result(&res, err)
+}
+
+// AfterTurnRequest is the body of AfterTurn: the finished turn's events and the request for
+// the next context.
+type AfterTurnRequest struct {
+	checkout.AssembleRequest
+	// Events are the turn's events, appended all or nothing.
+	Events []eventloom.NewEvent `json:"events"`
+}
+
+// AfterTurn appends a finished turn's events and returns the next context (operation
+// afterTurn, scope write). With WithIdempotencyKey a repeat appends nothing twice, and the
+// call is retried.
+func (c *Client) AfterTurn(ctx context.Context, space string, r *AfterTurnRequest, opts ...CallOption) (*checkout.AfterTurnResult, error) {
+	var res checkout.AfterTurnResult
+	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "context", "after-turn"), body: r}, &res, opts)
+	return result(&res, err)
+}
+
+// Handoff returns a bundle another agent can resume r.SessionID from (operation handoff,
+// scope read); it records nothing.
+func (c *Client) Handoff(ctx context.Context, space string, r *checkout.HandoffRequest, opts ...CallOption) (*checkout.Handoff, error) {
+	var res checkout.Handoff
+	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "handoff"), body: r, safe: true}, &res, opts)
+	return result(&res, err)
+}
+
+// CleanupSubagent records that subagent id finished (r.Outcome: success, failure or
+// cancelled) and returns its handoff (operation cleanupSubagent, scope write). r.SubagentID
+// is ignored: id names the subagent.
+func (c *Client) CleanupSubagent(ctx context.Context, space, id string, r *checkout.CleanupRequest, opts ...CallOption) (*checkout.Cleanup, error) {
+	var res checkout.Cleanup
+	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "subagents", id, "cleanup"), body: r}, &res, opts)
+	return result(&res, err)
+}
+
+// ResumeSession appends session.resumed for session and returns the recovery packet
+// (operation resumeSession, scope write).
+func (c *Client) ResumeSession(ctx context.Context, space, session string, opts ...CallOption) (*checkout.Recovery, error) {
+	var res checkout.Recovery
+	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "sessions", session, "resume")}, &res, opts)
+	return result(&res, err)
+}
+
+// FeelingOfKnowing says whether space's memory is likely to hold something on r.Query (likely,
+// possible or unlikely, with the probability and the signals), before anything is retrieved
+// (operation feelingOfKnowing, scope read). It records nothing and is retried.
+func (c *Client) FeelingOfKnowing(ctx context.Context, space string, r *metamemory.Request, opts ...CallOption) (*metamemory.Feeling, error) {
+	var res metamemory.Feeling
+	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "feeling-of-knowing"), body: r, safe: true}, &res, opts)
+	return result(&res, err)
+}
