@@ -157,9 +157,12 @@ func TestHTTP_AnalyticsBudgetPerTokenAnswers429AndOtherTenantsStillRead(t *testi
 	require.True(t, stillRunning(done), "A's slow calls were still in flight when B's read returned")
 	// The calls still running hold the analytics pool's connections, not the hot path's (the
 	// 429 above proves both were admitted; a call the database ended early is logged).
-	running := runningSlowQueries(t, watch)
-	require.GreaterOrEqual(t, running, 1)
-	require.EqualValues(t, running, analytics.Stat().AcquiredConns(), "A's slow calls hold the analytics pool's connections, not the hot path's")
+	// A call admitted a moment ago may not have reached pg_stat_activity yet: wait until what
+	// the database shows running matches the connections the analytics pool lent out.
+	require.Eventually(t, func() bool {
+		running := runningSlowQueries(t, watch)
+		return running >= 1 && int32(running) == analytics.Stat().AcquiredConns()
+	}, 10*time.Second, 20*time.Millisecond, "A's slow calls hold the analytics pool's connections, not the hot path's")
 
 	// Once A's calls end, A's budget is free again.
 	cancel()
