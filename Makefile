@@ -59,7 +59,10 @@ $(USE_JSON):
 run: build models
 	@$(DB_ENV) && ZAXY_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" ./bin/zaxy migrate && ZAXY_AUTH=$${ZAXY_AUTH:-off} ./bin/zaxy serve
 
+# The console's browser tests drive headless Chromium: testcontainers/chromium.sh installs
+# Debian's chromium package when it is missing (docs/console.md).
 test: models
+	@bash testcontainers/chromium.sh >/dev/null
 	@$(DB_ENV) && ZAXY_REQUIRE_MODELS=1 ZAXY_TEST_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" $(GO) test -count=1 -timeout 20m ./...
 	@$(MAKE) --no-print-directory fuzz
 

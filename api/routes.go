@@ -50,6 +50,7 @@ var spaceRoutes = []spaceRoute{
 	{http.MethodGet, "/facts", auth.ScopeRead, analytics, (*server).listFacts},
 	{http.MethodGet, "/entities/{entity}", auth.ScopeRead, analytics, (*server).getEntity},
 	{http.MethodGet, "/projection", auth.ScopeRead, everyday, (*server).projectionStatus},
+	{http.MethodGet, "/salience", auth.ScopeRead, everyday, (*server).salience},
 	{http.MethodPost, "/cypher", auth.ScopeRead, analytics, (*server).cypher},
 	{http.MethodGet, "/index", auth.ScopeRead, analytics, (*server).index},
 	{http.MethodGet, "/timeline", auth.ScopeRead, analytics, (*server).timeline},

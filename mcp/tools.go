@@ -316,6 +316,13 @@ var tools = []*tool{
 		required: []string{"space"}, readOnly: true,
 	},
 	{
+		name: "memory_salience", title: "Salience histogram",
+		description: "How the space's memory items spread over salience (10 equal steps of [0, 1]) and how many are " +
+			"attenuated (out of default ranking), as the salience_decay job last materialised it.",
+		method: http.MethodGet, route: "/salience", input: reflect.TypeFor[spaceArg](),
+		required: []string{"space"}, readOnly: true,
+	},
+	{
 		name: "memory_cypher", title: "Cypher on the graph",
 		description: "A read-only Cypher query on the space's Apache AGE graph (labels Entity and Value, edge FACT), " +
 			"with a statement timeout. Give patterns a direction: undirected matches can take minutes.",

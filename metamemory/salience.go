@@ -4,8 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/metamemory/internal/dbsqlc"
 )
 
@@ -22,12 +21,19 @@ type SalienceHistogram struct {
 	Attenuated int64   `json:"attenuated"`
 }
 
+// Salience returns the space's salience histogram as the salience_decay job last materialised
+// it, nil when the space has none (the job has not run for it, or the space is unknown). It
+// reads salience_decayed only; the console's spaces page shows it (GET /salience).
+func Salience(ctx context.Context, db pgexec.Executor, space string) (*SalienceHistogram, error) {
+	return readSalience(ctx, db, space)
+}
+
 // readSalience returns the space's salience histogram, nil when the space has no
 // materialised salience (the salience_decay job has not run for it).
-func readSalience(ctx context.Context, tx pgx.Tx, space string) (*SalienceHistogram, error) {
-	buckets, err := queries.SalienceHistogram(ctx, tx, dbsqlc.SalienceHistogramParams{Buckets: SalienceBuckets, SpaceID: space})
+func readSalience(ctx context.Context, db pgexec.Executor, space string) (*SalienceHistogram, error) {
+	buckets, err := queries.SalienceHistogram(ctx, db, dbsqlc.SalienceHistogramParams{Buckets: SalienceBuckets, SpaceID: space})
 	if err != nil {
-		return nil, fmt.Errorf("feeling of knowing: salience: %w", err)
+		return nil, fmt.Errorf("salience histogram: %w", err)
 	}
 	if len(buckets) == 0 {
 		return nil, nil

@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/console"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -120,6 +121,12 @@ func TestServe_MountsMCPBehindTokens(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	// The web console's files are served too, without a token and under its policy.
+	resp, err = http.Get(url + "/console/")
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, console.ContentSecurityPolicy, resp.Header.Get("Content-Security-Policy"))
 
 	hc := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
 		r = r.Clone(r.Context())

@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/console"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/tracing/otlp"
@@ -62,7 +63,7 @@ func (c *workerCmd) run(ctx context.Context, env *env) error {
 	return work(ctx, env.cfg, env.logger, env.stdout)
 }
 
-// serve runs the HTTP API, with the MCP endpoint at /mcp, and River workers in-process until
+// serve runs the HTTP API, with the MCP endpoint at /mcp and the web console at /console, and River workers in-process until
 // ctx ends, then shuts down in order: HTTP server (finishing in-flight requests), River, pool.
 // Once River has started, every return stops it before its pool closes.
 func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, stdout io.Writer) error {
@@ -118,7 +119,7 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 		return err
 	}
 	srv := &http.Server{
-		Handler:           mcp.Mount(apiHandler, mcpHandler),
+		Handler:           console.Mount(mcp.Mount(apiHandler, mcpHandler)),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       httpCfg.RequestTimeout,
 		WriteTimeout:      httpCfg.RequestTimeout + 5*time.Second,

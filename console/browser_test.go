@@ -1,0 +1,324 @@
+package console_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/console"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+// screenshotDir is where the browser test writes a screenshot of each page (docs/console.md).
+const screenshotDir = "../docs/console"
+
+// chromiumPath finds the browser, installing Debian's chromium through
+// testcontainers/chromium.sh when none is on PATH: a machine without one gets one, never a
+// skipped test.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("bash", filepath.Join("..", "testcontainers", "chromium.sh")).Output()
+	require.NoError(t, err, "testcontainers/chromium.sh could not provide chromium")
+	return strings.TrimSpace(string(out))
+}
+
+// browserEnv is one seeded database, the API and console behind bearer auth, and one headless
+// browser tab whose console messages are collected.
+type browserEnv struct {
+	srv    *httptest.Server
+	ctx    context.Context
+	mu     sync.Mutex
+	logged []chromedp.ConsoleMessage
+}
+
+// errorsSince returns the console errors and exceptions logged after the first n messages,
+// leaving out what allowed accepts.
+func (b *browserEnv) errorsSince(n int, allowed func(chromedp.ConsoleMessage) bool) []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, m := range b.logged[n:] {
+		if (m.Type == chromedp.ConsoleError || m.IsException()) && (allowed == nil || !allowed(m)) {
+			out = append(out, m.String()+" "+m.URL)
+		}
+	}
+	return out
+}
+
+func (b *browserEnv) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.logged)
+}
+
+// open navigates the tab to the console page hash (e.g. "#/timeline?space=demo") and waits
+// until the page has rendered (body[data-state]); it returns that state.
+func (b *browserEnv) open(t *testing.T, hash string) string {
+	t.Helper()
+	js := fmt.Sprintf(`document.body.dataset.state = 'navigating'; location.hash = %q; true`, hash)
+	_, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](js))
+	require.NoError(t, err)
+	return b.waitState(t)
+}
+
+func (b *browserEnv) waitState(t *testing.T) string {
+	t.Helper()
+	state, err := chromedp.Run(b.ctx, chromedp.Poll[string](
+		`(() => { const s = document.body.dataset.state; return s && s !== 'loading' && s !== 'navigating' ? s : null })()`,
+		chromedp.WithPollingTimeout(20*time.Second)))
+	require.NoError(t, err)
+	return state
+}
+
+func (b *browserEnv) eval(t *testing.T, js string, out any, opts ...chromedp.EvaluateOption) {
+	t.Helper()
+	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[json.RawMessage](js, opts...))
+	require.NoError(t, err, js)
+	require.NoError(t, json.Unmarshal(raw, out), string(raw))
+}
+
+func (b *browserEnv) screenshot(t *testing.T, name string) {
+	t.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(screenshotDir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(screenshotDir, name+".png"), png, 0o644))
+}
+
+// signIn types token into the console's token form and waits for the page.
+func (b *browserEnv) signIn(t *testing.T, token string) string {
+	t.Helper()
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.CSS("#token-input"), token)))
+	var ok bool
+	b.eval(t, `document.body.dataset.state = 'navigating'; document.getElementById('token-form').requestSubmit(); true`, &ok)
+	return b.waitState(t)
+}
+
+func seed(t *testing.T, store *eventloom.Store, space string, events ...eventloom.NewEvent) {
+	t.Helper()
+	_, err := store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
+	require.NoError(t, err)
+}
+
+func ev(typ, session, actor, content, data string, minute int) eventloom.NewEvent {
+	at := time.Date(2026, 5, 1, 9, minute, 0, 0, time.UTC)
+	e := eventloom.NewEvent{Type: typ, SessionID: session, Actor: actor, Content: content, OccurredAt: &at}
+	if data != "" {
+		e.Data = json.RawMessage(data)
+	}
+	return e
+}
+
+// TestConsole_PagesInHeadlessChromium drives every console page in one headless Chromium against
+// one seeded database: each loads without console errors (the artifacts page's 404 from its
+// planned route aside), the checkout inspector packs what POST /checkout packs, accepting a
+// proposal appends proposal.accepted, and a token for another space sees nothing of this one.
+func TestConsole_PagesInHeadlessChromium(t *testing.T) {
+	browser := chromiumPath(t)
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	tokens := auth.NewStore(pool)
+	store := eventloom.NewStore(pool, nil, nil)
+
+	seed(t, store, "demo",
+		ev("message", "s1", "ann", "Alice moved to the Oslo office last week; loop her in on the Postgres upgrade.", `{"role":"user","name":"Ann"}`, 0),
+		ev("fact.asserted", "s1", "ann", "", `{"subject":"Alice","predicate":"works at","object":"Acme"}`, 1),
+		ev("decision.recorded", "s1", "agent", "We compared drivers with Alice.", `{"decision":"Use pgx v5 with pgxpool","rationale":"batching","subject":"postgres driver"}`, 2),
+		ev("task.updated", "s2", "agent", "", `{"task_id":"PG-117","status":"open","title":"Upgrade to Postgres 17"}`, 3),
+		ev("tool_call.completed", "s2", "agent", "go test failed in projection.", `{"tool":"go test","outcome":"failure","error":"expected 1 invalidation, got 0"}`, 4),
+		ev("fact.asserted", "s2", "bob", "", `{"subject":"Alice","predicate":"works at","object":"Globex"}`, 5),
+		ev("message", "s2", "assistant", "Bob says Alice's office has a new VPN.", `{"role":"assistant"}`, 6),
+		ev("memory.invalidated", "s2", "ann", "", `{"target_seq":7,"reason":"wrong office"}`, 7),
+		ev("preference.stated", "s1", "ann", "", `{"topic":"code examples","preference":"plain SQL"}`, 8),
+		ev("message", "s3", "bob", "Alice now leads the Postgres upgrade at Globex.", `{"role":"user","name":"Bob"}`, 9),
+		ev("proposal.created", "s3", "agent", "", `{"kind":"belief_update","evidence":[10],"confidence":0.7,"fact":{"subject":"Alice","predicate":"leads","object":"Postgres upgrade"},"rationale":"Bob said so"}`, 10),
+		ev("proposal.created", "s3", "agent", "", `{"kind":"skill","evidence":[3,5]}`, 11),
+	)
+	demoCues := ev("note", "s1", "ann", "Alice prefers tea in the Oslo office.", "", 12)
+	demoCues.Cues = json.RawMessage(`{"task":"PG-117","repo":"zaxy"}`)
+	seed(t, store, "demo", demoCues)
+	seed(t, store, "other", ev("message", "o1", "eve", "Only other's own memory.", `{"role":"user"}`, 0))
+	proj, err := projection.New(ctx, pool, projection.Config{})
+	require.NoError(t, err)
+	for _, sp := range []string{"demo", "other"} {
+		_, err = proj.ProjectSpace(ctx, sp)
+		require.NoError(t, err)
+		_, err = projection.DecaySalience(ctx, pool, sp, time.Now())
+		require.NoError(t, err)
+	}
+	_, demoToken, err := tokens.Create(ctx, []string{"demo"}, auth.ScopeWrite, "console test")
+	require.NoError(t, err)
+	_, otherToken, err := tokens.Create(ctx, []string{"other"}, auth.ScopeRead, "console test")
+	require.NoError(t, err)
+
+	srv := httptest.NewServer(console.Mount(api.NewHandler(api.Config{Auth: tokens}, pool, store, nil)))
+	t.Cleanup(srv.Close)
+
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.WindowSize(1400, 1000), chromedp.Flag("disable-gpu", true))...)
+	t.Cleanup(cancelAlloc)
+	tabCtx, cancelTab := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelTab)
+	tabCtx, cancelTimeout := context.WithTimeout(tabCtx, 3*time.Minute)
+	t.Cleanup(cancelTimeout)
+	b := &browserEnv{srv: srv, ctx: tabCtx}
+	messages := chromedp.Console(tabCtx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.logged = append(b.logged, m)
+			b.mu.Unlock()
+		}
+	}()
+
+	// Signed out: the console asks for a token; the token never reaches a URL.
+	require.NoError(t, chromedp.Do(tabCtx, chromedp.Navigate(srv.URL+"/console/")))
+	start := b.count()
+	require.Equal(t, "signed-out", b.waitState(t))
+	probe401 := func(m chromedp.ConsoleMessage) bool { // the sign-in probe of GET /v1/spaces
+		return m.Source == "network" && strings.Contains(m.Text, "401") && strings.HasSuffix(m.URL, "/v1/spaces")
+	}
+	require.Eventually(t, func() bool { return len(b.errorsSince(start, nil)) > 0 }, 5*time.Second, 50*time.Millisecond,
+		"the browser's log reaches the test: the 401 of the sign-in probe is there")
+	require.Empty(t, b.errorsSince(start, probe401))
+	start = b.count()
+	require.Equal(t, "ready", b.signIn(t, demoToken))
+	var href, stored string
+	b.eval(t, `location.href`, &href)
+	b.eval(t, `sessionStorage.getItem('zaxy.console.token')`, &stored)
+	require.NotContains(t, href, demoToken)
+	require.Equal(t, demoToken, stored)
+
+	var factID string
+	require.NoError(t, pool.QueryRow(ctx, `SELECT fact_id FROM facts WHERE space_id = 'demo' AND status = 'superseded' LIMIT 1`).Scan(&factID))
+	artifacts404 := func(m chromedp.ConsoleMessage) bool {
+		return m.Source == "network" && strings.Contains(m.URL, "/v1/spaces/demo/artifacts") && strings.Contains(m.Text, "404")
+	}
+	pages := []struct {
+		name, hash string
+		// present is a selector the rendered page must hold.
+		present string
+	}{
+		{"spaces", "#/spaces?space=demo", `.salience .bar`},
+		{"timeline", "#/timeline?space=demo&event=1", `#event-detail [data-event="1"]`},
+		{"entity", "#/entity?space=demo&entity=Alice", `[data-entity] table.facts`},
+		{"fact", "#/entity?space=demo&fact=" + factID, `[data-fact] table.versions`},
+		{"graph", "#/graph?space=demo&entity=Alice", `svg.graph [data-node="center"]`},
+		{"checkout", "#/checkout?space=demo&q=Where+does+Alice+work%3F&max_tokens=200", `table.packed tbody tr`},
+		{"review", "#/review?space=demo", `[data-proposal="11"] button[data-action="accept"]`},
+		{"artifacts", "#/artifacts?space=demo", `#artifacts-missing`},
+		{"chain", "#/chain?space=demo", `[data-chain="ok"]`},
+	}
+	for _, p := range pages {
+		start := b.count()
+		require.Equal(t, "ready", b.open(t, p.hash), p.name)
+		var found bool
+		b.eval(t, fmt.Sprintf(`document.querySelector(%q) !== null`, p.present), &found)
+		var text string
+		b.eval(t, `document.getElementById('main').innerText`, &text)
+		require.True(t, found, "%s: no %s in\n%s", p.name, p.present, text)
+		b.screenshot(t, p.name)
+		time.Sleep(100 * time.Millisecond) // let late console events arrive
+		require.Empty(t, b.errorsSince(start, artifacts404), p.name)
+		if p.name == "artifacts" {
+			require.NotEmpty(t, b.errorsSince(start, nil), "the planned route's 404 is what the page showed")
+		}
+	}
+
+	// The inspector packs exactly what POST /checkout packs for the same request.
+	require.Equal(t, "ready", b.open(t, "#/checkout?space=demo&q=Where+does+Alice+work%3F&max_tokens=200"))
+	var shown []string
+	b.eval(t, `[...document.querySelectorAll('table.packed tbody tr')].map((tr) => tr.dataset.itemId)`, &shown)
+	packet := postJSON(t, srv.URL+"/v1/spaces/demo/checkout", demoToken, `{"query":"Where does Alice work?","max_tokens":200,"no_record":true}`)
+	var want []string
+	for _, tier := range packet["tiers"].([]any) {
+		for _, it := range tier.(map[string]any)["items"].([]any) {
+			want = append(want, it.(map[string]any)["item_id"].(string))
+		}
+	}
+	require.NotEmpty(t, want)
+	require.Equal(t, want, shown)
+	var policy string
+	b.eval(t, `document.getElementById('policy-version').textContent`, &policy)
+	require.Equal(t, "default", policy)
+
+	// Accepting a proposal in the review queue appends proposal.accepted (and the fact).
+	require.Equal(t, "ready", b.open(t, "#/review?space=demo"))
+	var before int64
+	require.NoError(t, pool.QueryRow(ctx, `SELECT max(seq) FROM events WHERE space_id = 'demo'`).Scan(&before))
+	require.NoError(t, chromedp.Do(tabCtx,
+		chromedp.Click(chromedp.CSS(`[data-proposal="11"] button[data-action="accept"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-proposal="11"] [data-decided="accepted"]`))))
+	var types []string
+	rows, err := pool.Query(ctx, `SELECT type FROM events WHERE space_id = 'demo' AND seq > $1 ORDER BY seq`, before)
+	require.NoError(t, err)
+	for rows.Next() {
+		var typ string
+		require.NoError(t, rows.Scan(&typ))
+		types = append(types, typ)
+	}
+	require.NoError(t, rows.Err())
+	require.Equal(t, []string{"proposal.accepted", "fact.asserted"}, types)
+	var actor string
+	require.NoError(t, pool.QueryRow(ctx, `SELECT actor FROM events WHERE space_id = 'demo' AND seq = $1`, before+1).Scan(&actor))
+	require.Equal(t, "console", actor)
+
+	// A token for space "other" sees nothing of "demo": not in the spaces list, not on any page.
+	require.NoError(t, chromedp.Do(tabCtx, chromedp.Click(chromedp.CSS(`#token-forget`))))
+	require.Equal(t, "signed-out", b.waitState(t))
+	require.Equal(t, "ready", b.signIn(t, otherToken))
+	var listed []string
+	b.eval(t, `[...document.querySelectorAll('#space-select option')].map((o) => o.value)`, &listed)
+	require.Equal(t, []string{"other"}, listed)
+	for _, hash := range []string{"#/spaces?space=demo", "#/timeline?space=demo", "#/entity?space=demo&entity=Alice", "#/checkout?space=demo&q=Alice"} {
+		b.open(t, hash)
+		var text string
+		b.eval(t, `document.body.innerText`, &text)
+		require.NotContains(t, text, "demo", hash)
+		for _, secret := range []string{"Globex", "Acme", "Oslo", "pgx"} { // only demo's memory holds these
+			require.NotContains(t, text, secret, hash)
+		}
+	}
+	var status int
+	b.eval(t, `fetch('/v1/spaces/demo/timeline', {headers: {Authorization: 'Bearer ' + sessionStorage.getItem('zaxy.console.token')}}).then((r) => r.status)`, &status, chromedp.EvalAwaitPromise)
+	require.Equal(t, http.StatusForbidden, status)
+}
+
+func postJSON(t *testing.T, url, token, body string) map[string]any {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader([]byte(body)))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(b))
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(b, &out))
+	return out
+}
