@@ -241,6 +241,20 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 		}
 		return err
 	})
+	check("listSpaces", func() error {
+		l, err := c.Spaces(ctx)
+		if err == nil {
+			require.NotEmpty(t, l.Spaces)
+		}
+		return err
+	})
+	check("getSalience", func() error {
+		h, err := c.Salience(ctx, space)
+		if err == nil {
+			require.Len(t, h.Buckets, 10)
+		}
+		return err
+	})
 	check("feelingOfKnowing", func() error {
 		f, err := c.FeelingOfKnowing(ctx, space, &metamemory.Request{Query: "registry timeout"})
 		if err == nil {

@@ -42,6 +42,8 @@ var operations = map[string]string{
 	"afterTurn":        "AfterTurn",
 	"handoff":          "Handoff",
 	"feelingOfKnowing": "FeelingOfKnowing",
+	"listSpaces":       "Spaces",
+	"getSalience":      "Salience",
 	"cleanupSubagent":  "CleanupSubagent",
 	"resumeSession":    "ResumeSession",
 	"listProposals":    "ListProposals",
