@@ -14,9 +14,9 @@ import (
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
-	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/topic"
 )
 
 // flakyProvider wraps the offline embedder and returns vectors of the wrong dimension while
@@ -126,7 +126,7 @@ func TestWorkers_BuildEachSpacesLatentModelAndFoldInNewSessions(t *testing.T) {
 	pool := db.AppPool(t)
 	proj, err := projection.New(ctx, pool, projection.Config{})
 	require.NoError(t, err)
-	client, err := jobs.NewClient(pool, jobs.Config{Workers: 4, Projector: proj, Latent: latent.NewRefresher(pool, latent.DefaultParams)})
+	client, err := jobs.NewClient(pool, jobs.Config{Workers: 4, Projector: proj, Topic: topic.NewRefresher(pool, topic.DefaultParams)})
 	require.NoError(t, err)
 	require.NoError(t, client.Start(ctx))
 	t.Cleanup(func() { _ = client.Stop(context.Background()) })

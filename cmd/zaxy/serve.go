@@ -20,10 +20,10 @@ import (
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
-	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/topic"
 )
 
 // serveCmd: zaxy serve [--migrate] [--profile core|full].
@@ -193,7 +193,7 @@ func startWorkers(ctx context.Context, cfg *config, logger *slog.Logger) (*worke
 		return nil, err
 	}
 	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger, Projector: proj, Embedder: embedder, Inferrer: inferrer,
-		Latent: latent.NewRefresher(pool, latent.DefaultParams), JobTimeout: cfg.jobTimeout, RescueStuckJobsAfter: cfg.rescueAfter})
+		Topic: topic.NewRefresher(pool, topic.DefaultParams), JobTimeout: cfg.jobTimeout, RescueStuckJobsAfter: cfg.rescueAfter})
 	if err == nil {
 		err = client.Start(ctx)
 	}

@@ -1,8 +1,0 @@
-// Package latent builds each space's latent semantic model: a truncated SVD of the space's
-// own memory text (latent semantic indexing), so that texts about the same thing come out
-// close even when they share no word ("photography setup" and "a flash for my Sony
-// camera"). It needs no downloaded model: the space's own co-occurrence statistics are the
-// model. The model is a projection (tables latent_models, latent_terms, latent_topics),
-// rebuilt by the latent_space job as the space grows, and only steers ranking: what checkout
-// returns is still the cited events themselves (docs/latent.md).
-package latent
