@@ -29,8 +29,8 @@ func (ProjectSpaceArgs) Kind() string { return "project_space" }
 const busySnooze = time.Second
 
 // ProjectSpaceWorker projects a space's new events, then asks for their embeddings, the
-// space's topic model refresh (when on) and inferences (when the LLM-assisted extractor is
-// on).
+// space's topic model refresh and latent artifacts (when on) and inferences (when the
+// LLM-assisted extractor is on).
 type ProjectSpaceWorker struct {
 	river.WorkerDefaults[ProjectSpaceArgs]
 	projector *projection.Projector
@@ -38,6 +38,7 @@ type ProjectSpaceWorker struct {
 	embedding bool
 	inference bool
 	topic     bool
+	latent    bool
 	logger    *slog.Logger
 }
 
@@ -68,6 +69,9 @@ func (w *ProjectSpaceWorker) Work(ctx context.Context, job *river.Job[ProjectSpa
 	}
 	if w.topic {
 		follow = append(follow, river.InsertManyParams{Args: TopicSpaceArgs{SpaceID: job.Args.SpaceID}})
+	}
+	if w.latent {
+		follow = append(follow, river.InsertManyParams{Args: LatentRebuildArgs{SpaceID: job.Args.SpaceID}})
 	}
 	if len(follow) > 0 {
 		if _, err := river.ClientFromContext[pgx.Tx](ctx).InsertMany(ctx, follow); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/topic"
 )
@@ -36,6 +37,7 @@ type SweepWorker struct {
 	embedder *projection.Embedder
 	inferrer *projection.Inferrer
 	topic    *topic.Refresher
+	latent   *latent.Builder
 	logger   *slog.Logger
 }
 
@@ -75,6 +77,12 @@ func (w *SweepWorker) Work(ctx context.Context, job *river.Job[SweepArgs]) error
 	if w.topic != nil {
 		spaces, err := w.topic.PendingSpaces(ctx, sweepLimit)
 		if err := pending(spaces, err, func(s string) river.JobArgs { return TopicSpaceArgs{SpaceID: s} }); err != nil {
+			return err
+		}
+	}
+	if w.latent != nil {
+		spaces, err := w.latent.PendingSpaces(ctx, sweepLimit)
+		if err := pending(spaces, err, func(s string) river.JobArgs { return LatentRebuildArgs{SpaceID: s} }); err != nil {
 			return err
 		}
 	}

@@ -126,6 +126,9 @@ type Checksum struct {
 	Speakers int64 `json:"speakers"`
 	// Proposals counts the space's proposals under review or decided (rows of proposals).
 	Proposals int64 `json:"proposals"`
+	// Artifacts counts the space's latent artifacts, stale ones included (rows of
+	// latent_artifacts, package latent).
+	Artifacts int64 `json:"artifacts"`
 }
 
 // Checksum digests space's projections (every row except embeddings, which are computed
@@ -142,7 +145,7 @@ func (p *Projector) Checksum(ctx context.Context, space string) (*Checksum, erro
 		return nil, fmt.Errorf("checksum %q: %w", space, err)
 	}
 	return &Checksum{SpaceID: space, Digest: r.Digest, Entities: r.Entities, Mentions: r.Mentions, Facts: r.Facts,
-		Invalidations: r.Invalidations, Items: r.Items, Terms: r.Terms, Speakers: r.Speakers, Proposals: r.Proposals}, nil
+		Invalidations: r.Invalidations, Items: r.Items, Terms: r.Terms, Speakers: r.Speakers, Proposals: r.Proposals, Artifacts: r.Artifacts}, nil
 }
 
 // Status is a space's projection progress.

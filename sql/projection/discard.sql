@@ -1,11 +1,14 @@
 -- name: Discard :exec
--- Discards a space's projections (speaker names and proposals included) and resets its watermark. Embeddings stay until
+-- Discards a space's projections (speaker names, proposals and latent artifacts included, the
+-- latent_rebuild job derives those again) and resets its watermark. Embeddings stay until
 -- embed_prune: a vector whose item comes back with the same text is still right. The caller
 -- holds the watermark lock.
 WITH m AS (DELETE FROM mentions x WHERE x.space_id = @space_id),
      f AS (DELETE FROM facts x WHERE x.space_id = @space_id),
      i AS (DELETE FROM invalidations x WHERE x.space_id = @space_id),
      s AS (DELETE FROM speaker_names x WHERE x.space_id = @space_id),
-     p AS (DELETE FROM proposals x WHERE x.space_id = @space_id)
+     p AS (DELETE FROM proposals x WHERE x.space_id = @space_id),
+     la AS (DELETE FROM latent_artifacts x WHERE x.space_id = @space_id),
+     lw AS (DELETE FROM latent_watermarks x WHERE x.space_id = @space_id)
 UPDATE projection_watermarks w SET projected_seq = 0, projected_hash = NULL, updated_at = clock_timestamp()
 WHERE w.space_id = @space_id;

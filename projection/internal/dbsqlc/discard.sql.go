@@ -14,12 +14,15 @@ WITH m AS (DELETE FROM mentions x WHERE x.space_id = $1),
      f AS (DELETE FROM facts x WHERE x.space_id = $1),
      i AS (DELETE FROM invalidations x WHERE x.space_id = $1),
      s AS (DELETE FROM speaker_names x WHERE x.space_id = $1),
-     p AS (DELETE FROM proposals x WHERE x.space_id = $1)
+     p AS (DELETE FROM proposals x WHERE x.space_id = $1),
+     la AS (DELETE FROM latent_artifacts x WHERE x.space_id = $1),
+     lw AS (DELETE FROM latent_watermarks x WHERE x.space_id = $1)
 UPDATE projection_watermarks w SET projected_seq = 0, projected_hash = NULL, updated_at = clock_timestamp()
 WHERE w.space_id = $1
 `
 
-// Discards a space's projections (speaker names and proposals included) and resets its watermark. Embeddings stay until
+// Discards a space's projections (speaker names, proposals and latent artifacts included, the
+// latent_rebuild job derives those again) and resets its watermark. Embeddings stay until
 // embed_prune: a vector whose item comes back with the same text is still right. The caller
 // holds the watermark lock.
 func (q *Queries) Discard(ctx context.Context, db DBTX, spaceID string) error {
