@@ -1,7 +1,7 @@
 -- name: Stalings :many
 -- The events in (@after_seq, @upto_seq] that make an earlier event unusable as a source: a
 -- memory.invalidated (the invalidations projection, or a fact it closed by id), an erasure,
--- a fact closed as superseded or retracted. One row per (staling event, target), in seq order.
+-- a stated fact, preference or decision superseded, a fact retracted. One row per (staling event, target), in seq order.
 SELECT s.seq, e.occurred_at, s.target_seq, s.reason::text AS reason
 FROM (
   SELECT i.seq, i.target_seq, 'invalidated' AS reason
@@ -10,8 +10,13 @@ FROM (
   SELECT f.closed_seq, f.recorded_seq,
          CASE WHEN f.status = 'superseded' THEN 'superseded' ELSE 'invalidated' END
   FROM facts f
+  JOIN events r ON r.space_id = f.space_id AND r.seq = f.recorded_seq
   WHERE f.space_id = @space_id AND f.status IN ('superseded', 'retracted', 'invalidated')
     AND f.closed_seq > @after_seq AND f.closed_seq <= @upto_seq AND f.recorded_seq < f.closed_seq
+    -- Superseding a statement (a fact, preference or decision) makes it no longer hold; a
+    -- state a record implies (a tool's last outcome, a task's status, a fact extracted from a
+    -- message) moving on leaves the record true.
+    AND (f.status <> 'superseded' OR r.type IN ('fact.asserted', 'preference.stated', 'decision.recorded'))
   UNION
   SELECT x.seq, (x.data->>'seq')::bigint, 'erased'
   FROM events x
