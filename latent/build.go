@@ -239,18 +239,19 @@ func (st *buildState) stale(ctx context.Context, s dbsqlc.StalingsRow) error {
 			st.pending.global = true
 		}
 	}
-	// The target's session and the space-wide producers are derived again whether or not an
-	// artifact cited the target: without it, what they derive may change.
-	sessions, err := queries.SessionsOf(ctx, st.tx, dbsqlc.SessionsOfParams{SpaceID: st.space, Seqs: []int64{s.TargetSeq}})
+	// The target's session (and the space-wide producers, for a tool call or preference) are
+	// derived again whether or not an artifact cited the target: without it, what they derive
+	// may change.
+	kind, err := queries.EventKind(ctx, st.tx, dbsqlc.EventKindParams{SpaceID: st.space, Seq: s.TargetSeq})
 	if err != nil {
-		return fmt.Errorf("read sessions: %w", err)
+		return fmt.Errorf("read staled event: %w", err)
 	}
-	for _, s := range sessions {
-		if s != "" {
-			st.pending.sessions[s] = true
-		}
+	if kind.SessionID != "" {
+		st.pending.sessions[kind.SessionID] = true
 	}
-	st.pending.global = true
+	if slices.Contains(globalTypes, kind.Type) {
+		st.pending.global = true
+	}
 	return nil
 }
 

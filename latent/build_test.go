@@ -311,4 +311,7 @@ func TestBuild_MirrorsArtifactsIntoAGE(t *testing.T) {
 	require.Equal(t, 3, count(`MATCH (e:SourceEvent) RETURN count(e)`))
 	require.Equal(t, 1, count(`MATCH (a:LatentArtifact)-[:SUPERSEDES]->(o:LatentArtifact) RETURN count(o)`))
 	require.Positive(t, count(`MATCH (a:LatentArtifact)-[:COVERS]->(e:Entity) RETURN count(e)`))
+	var same bool
+	require.NoError(t, pool.QueryRow(ctx, `SELECT expected = actual FROM zaxy_age_mirror_digest($1)`, space).Scan(&same))
+	require.True(t, same, "the doctor's mirror check leaves the latent labels out")
 }
