@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/latent"
@@ -314,4 +315,31 @@ func TestBuild_MirrorsArtifactsIntoAGE(t *testing.T) {
 	var same bool
 	require.NoError(t, pool.QueryRow(ctx, `SELECT expected = actual FROM zaxy_age_mirror_digest($1)`, space).Scan(&same))
 	require.True(t, same, "the doctor's mirror check leaves the latent labels out")
+}
+
+func TestBuild_ErasedSourceLeavesNoTextAndStalesItsArtifacts(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "latent-erase"
+	seqs := b.append(t, space,
+		b.msg("s", "The vault code for the archive room is hunter-42-zebra."),
+		b.msg("s", "The archive room is on the third floor of the east wing."),
+		b.msg("s", "Only the records team may enter the archive room."))
+	b.projectAndBuild(t, space)
+	require.Contains(t, b.artifacts(t, space, "true")[0].Summary, "hunter-42-zebra")
+
+	er, err := erasure.New(b.db, b.store, b.proj, nil).Erase(ctx, &eventloom.EraseParams{SpaceID: space, Seq: seqs[0], Reason: "a secret"})
+	require.NoError(t, err)
+	b.projectAndBuild(t, space)
+
+	var leaks int
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT count(*) FROM latent_artifacts x WHERE x.space_id = $1 AND x::text LIKE '%hunter-42%'`, space).Scan(&leaks))
+	require.Zero(t, leaks, "no artifact keeps erased text")
+	stale := b.artifacts(t, space, "stale_at IS NOT NULL")
+	require.Len(t, stale, 1)
+	require.Equal(t, "erased", *stale[0].StaleReason)
+	require.Equal(t, er.ErasureSeq, *stale[0].StaleSeq)
+	current := b.artifacts(t, space, "stale_at IS NULL")
+	require.Len(t, current, 1)
+	require.Equal(t, seqs[1:], current[0].Seqs)
 }
