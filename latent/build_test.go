@@ -312,6 +312,14 @@ func TestBuild_MirrorsArtifactsIntoAGE(t *testing.T) {
 	require.Equal(t, 3, count(`MATCH (e:SourceEvent) RETURN count(e)`))
 	require.Equal(t, 1, count(`MATCH (a:LatentArtifact)-[:SUPERSEDES]->(o:LatentArtifact) RETURN count(o)`))
 	require.Positive(t, count(`MATCH (a:LatentArtifact)-[:COVERS]->(e:Entity) RETURN count(e)`))
+	// The query of docs/latent.md passes the Cypher filter and runs.
+	res, err := graph.Cypher(ctx, pool, graph.CypherParams{SpaceID: space, Columns: 2,
+		Query: "MATCH (a:LatentArtifact)-[:DERIVED_FROM]->(e:SourceEvent)\nWHERE a.type = 'episode' AND a.stale_at IS NULL\nRETURN a.summary, collect(e.seq)"})
+	require.NoError(t, err)
+	require.Len(t, res.Rows, 1)
+	var cited []int64
+	require.NoError(t, json.Unmarshal(res.Rows[0][1], &cited))
+	require.ElementsMatch(t, []int64{seqs[0], seqs[2]}, cited)
 	var same bool
 	require.NoError(t, pool.QueryRow(ctx, `SELECT expected = actual FROM zaxy_age_mirror_digest($1)`, space).Scan(&same))
 	require.True(t, same, "the doctor's mirror check leaves the latent labels out")
