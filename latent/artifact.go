@@ -23,7 +23,7 @@ const (
 	TypeFailure = "failure"
 	// TypePreference is a holder's current preference on a topic.
 	TypePreference = "preference"
-	// TypeCausal is a cause → effect link; reserved, no producer yet.
+	// TypeCausal is a decision → failure (→ fix) link in a session, a hypothesis for review.
 	TypeCausal = "causal"
 )
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -36,7 +37,8 @@ var globalTypes = []string{vocab.TypeToolCallCompleted, vocab.TypePreferenceStat
 var globalArtifactTypes = []string{TypeProcedure, TypeFailure, TypePreference}
 
 // proposable artifact types are put up for review when first derived.
-var proposable = map[string]bool{TypeProcedure: true, TypeFailure: true}
+// (procedures and failures as skills, causal links as consolidations).
+var proposable = map[string]string{TypeProcedure: vocab.ProposalSkill, TypeFailure: vocab.ProposalSkill, TypeCausal: vocab.ProposalConsolidation}
 
 // Config configures a Builder.
 type Config struct {
@@ -233,9 +235,8 @@ func (st *buildState) stale(ctx context.Context, s dbsqlc.StalingsRow) error {
 	}
 	st.res.Staled += len(rows)
 	for _, r := range rows {
-		if session, ok := strings.CutPrefix(r.Slot, "episode:"); ok && r.ArtifactType == TypeEpisode {
-			st.pending.sessions[session] = true
-		} else {
+		// Episodes and causal links belong to the target's session, added below.
+		if r.ArtifactType != TypeEpisode && r.ArtifactType != TypeCausal {
 			st.pending.global = true
 		}
 	}
@@ -311,8 +312,11 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 	}
 	var derived []*Artifact
 	slots := make([]string, 0, len(sessionList))
+	prefixes := make([]string, 0, len(sessionList))
 	for _, s := range sessionList {
 		slots = append(slots, "episode:"+s)
+		prefixes = append(prefixes, likeEscaper.Replace("causal:"+s+":")+"%")
+		derived = append(derived, causalLinks(s, bySession[s])...)
 		if a := episode(s, bySession[s]); a != nil {
 			refs, err := queries.EntityRefs(ctx, st.tx, dbsqlc.EntityRefsParams{SpaceID: st.space, Seqs: a.SourceSeqs(), MaxRefs: maxEntityRefs})
 			if err != nil {
@@ -329,14 +333,17 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 		derived = append(derived, failures(globalEvs)...)
 		derived = append(derived, preferences(globalEvs)...)
 	}
-	return st.store(ctx, slots, replacedTypes, derived)
+	return st.store(ctx, slots, prefixes, replacedTypes, derived)
 }
 
-// store replaces the current artifacts of the given slots (and of every slot of the given
-// types) with derived: each new artifact supersedes its slot's newest stale one, current
+// likeEscaper escapes LIKE's wildcards and escape character in a literal prefix.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// store replaces the current artifacts of the given slots (and of the slots with one of the
+// given prefixes, and of every slot of the given types) with derived: each new artifact supersedes its slot's newest stale one, current
 // artifacts not derived again are deleted, stale ones are kept.
-func (st *buildState) store(ctx context.Context, slots, types []string, derived []*Artifact) error {
-	state, err := queries.SlotState(ctx, st.tx, dbsqlc.SlotStateParams{SpaceID: st.space, Slots: nonNil(slots), Types: nonNil(types)})
+func (st *buildState) store(ctx context.Context, slots, prefixes, types []string, derived []*Artifact) error {
+	state, err := queries.SlotState(ctx, st.tx, dbsqlc.SlotStateParams{SpaceID: st.space, Slots: nonNil(slots), Prefixes: nonNil(prefixes), Types: nonNil(types)})
 	if err != nil {
 		return fmt.Errorf("read slots: %w", err)
 	}
@@ -408,8 +415,8 @@ func upsertParams(space string, a *Artifact) dbsqlc.ArtifactUpsertParams {
 	return p
 }
 
-// propose appends a proposal.created (kind skill) for each current procedure or failure whose
-// slot has never been proposed, citing every event the artifact cites. The idempotency key is
+// propose appends a proposal.created for each current procedure or failure (kind skill) or
+// causal link (kind consolidation) whose slot has never been proposed, citing every event the artifact cites. The idempotency key is
 // derived from the artifact id, so a retried build appends nothing twice. Later versions of a
 // slot (more traces) are not proposed again: they carry the slot's review status.
 func (b *Builder) propose(ctx context.Context, tx pgx.Tx, space string, res *Result) error {
@@ -422,12 +429,13 @@ func (b *Builder) propose(ctx context.Context, tx pgx.Tx, space string, res *Res
 		return fmt.Errorf("read artifacts: %w", err)
 	}
 	for _, a := range arts {
-		if a.StaleSeq != nil || !proposable[a.ArtifactType] || slices.Contains(done, a.Slot) {
+		kind := proposable[a.ArtifactType]
+		if a.StaleSeq != nil || kind == "" || slices.Contains(done, a.Slot) {
 			continue
 		}
-		conf := float64(a.Confidence)
+		conf := math.Round(float64(a.Confidence)*1000) / 1000
 		data := mustJSON(vocab.ProposalCreated{
-			Kind: vocab.ProposalSkill, Evidence: a.SourceSeqs, Confidence: &conf,
+			Kind: kind, Evidence: a.SourceSeqs, Confidence: &conf,
 			Rationale: "latent " + a.ArtifactType + " " + a.ArtifactID + ": " + a.Summary,
 			Artifact:  &vocab.ArtifactRef{Key: a.Slot, ID: a.ArtifactID},
 		})

@@ -134,6 +134,7 @@ func TestBuild_RebuildEqualsIncremental(t *testing.T) {
 	b.append(t, space, b.ev("preference.stated", "s1", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "vim"}))
 	b.projectAndBuild(t, space)
 
+	b.append(t, space, b.ev("decision.recorded", "s2", "", map[string]string{"decision": "enable go vet in CI"}))
 	b.append(t, space, b.workSession("s2")...)
 	seqs := b.append(t, space, b.msg("s2", "Remember that the staging database is called ledger-7."))
 	b.append(t, space, b.ev("preference.stated", "s2", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "helix"}))
@@ -150,6 +151,9 @@ func TestBuild_RebuildEqualsIncremental(t *testing.T) {
 	require.NotZero(t, incremental.Artifacts)
 	require.NotEmpty(t, b.artifacts(t, space, "stale_at IS NOT NULL"), "the invalidation and the preference change staled artifacts")
 	require.Len(t, b.artifacts(t, space, "artifact_type = 'procedure' AND stale_at IS NULL AND review_status = 'proposed'"), 2)
+	require.Len(t, b.artifacts(t, space, "artifact_type = 'causal' AND review_status = 'proposed'"), 1)
+	require.Len(t, b.artifacts(t, space, "artifact_type = 'preference' AND stale_at IS NULL"), 1)
+	require.Len(t, b.artifacts(t, space, "artifact_type = 'failure' AND stale_at IS NULL"), 1)
 
 	_, err = b.proj.Rebuild(ctx, space)
 	require.NoError(t, err)
@@ -350,4 +354,30 @@ func TestBuild_ErasedSourceLeavesNoTextAndStalesItsArtifacts(t *testing.T) {
 	current := b.artifacts(t, space, "stale_at IS NULL")
 	require.Len(t, current, 1)
 	require.Equal(t, seqs[1:], current[0].Seqs)
+}
+
+func TestBuild_CausalLinkCitesDecisionFailureAndFix(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "latent-causal"
+	seqs := b.append(t, space,
+		b.ev("decision.recorded", "m", "We move the cache to Redis 7.", map[string]string{"decision": "use Redis 7 for the cache"}),
+		b.tool("m", "integration tests", "failure", "connection refused on port 6379"),
+		b.tool("m", "docker compose up", "success", ""),
+		b.tool("m", "integration tests", "success", ""))
+	b.projectAndBuild(t, space)
+	links := b.artifacts(t, space, "artifact_type = 'causal'")
+	require.Len(t, links, 1)
+	require.Equal(t, seqs, links[0].Seqs, "both ends and the fix are cited")
+	require.Contains(t, links[0].Summary, fmt.Sprintf("[%d]", seqs[0]))
+	require.Contains(t, links[0].Summary, "after docker compose up")
+	var kind string
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT data->>'kind' FROM events WHERE space_id = $1 AND type = 'proposal.created'
+		AND data->'artifact'->>'key' = $2`, space, links[0].Slot).Scan(&kind))
+	require.Equal(t, "consolidation", kind, "a causal link is a hypothesis put up for review")
+
+	b.append(t, space, b.ev("memory.invalidated", "m", "", map[string]any{"target_seq": seqs[1], "reason": "the port was a typo"}))
+	b.projectAndBuild(t, space)
+	require.Len(t, b.artifacts(t, space, "artifact_type = 'causal' AND stale_at IS NOT NULL"), 1)
+	require.Empty(t, b.artifacts(t, space, "artifact_type = 'causal' AND stale_at IS NULL"), "without the failure there is no link")
 }

@@ -12,14 +12,16 @@ import (
 const slotState = `-- name: SlotState :many
 SELECT artifact_id, slot, stale_seq
 FROM latent_artifacts
-WHERE space_id = $1 AND (slot = ANY($2::text[]) OR artifact_type = ANY($3::text[]))
+WHERE space_id = $1
+  AND (slot = ANY($2::text[]) OR slot LIKE ANY($3::text[]) OR artifact_type = ANY($4::text[]))
 ORDER BY slot, stale_seq DESC NULLS FIRST, artifact_id
 `
 
 type SlotStateParams struct {
-	SpaceID string
-	Slots   []string
-	Types   []string
+	SpaceID  string
+	Slots    []string
+	Prefixes []string
+	Types    []string
 }
 
 type SlotStateRow struct {
@@ -28,10 +30,16 @@ type SlotStateRow struct {
 	StaleSeq   *int64
 }
 
-// The artifacts of the given slots, or of every slot of the given types: what a derivation
+// The artifacts of the given slots, of slots starting with one of the given prefixes (LIKE
+// patterns, escaped by the caller), or of every slot of the given types: what a derivation
 // replaces (current ones) and supersedes (the newest stale one).
 func (q *Queries) SlotState(ctx context.Context, db DBTX, arg SlotStateParams) ([]SlotStateRow, error) {
-	rows, err := db.Query(ctx, slotState, arg.SpaceID, arg.Slots, arg.Types)
+	rows, err := db.Query(ctx, slotState,
+		arg.SpaceID,
+		arg.Slots,
+		arg.Prefixes,
+		arg.Types,
+	)
 	if err != nil {
 		return nil, err
 	}
