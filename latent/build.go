@@ -166,7 +166,7 @@ func (b *Builder) BuildTx(ctx context.Context, tx pgx.Tx, space string) (*Result
 	if wm.ProjectedSeq <= wm.BuiltSeq {
 		return res, nil
 	}
-	st := &buildState{tx: tx, space: space, res: res, pending: touched{sessions: map[string]bool{}}}
+	st := &buildState{tx: tx, space: space, res: res, pending: touched{sessions: map[string]bool{}}, excluded: map[int64]bool{}}
 	if st.stalings, err = queries.Stalings(ctx, tx, dbsqlc.StalingsParams{SpaceID: space, AfterSeq: 0, UptoSeq: wm.ProjectedSeq}); err != nil {
 		return nil, fmt.Errorf("latent build %q: read stalings: %w", space, err)
 	}
@@ -224,6 +224,9 @@ type buildState struct {
 	res      *Result
 	stalings []dbsqlc.StalingsRow
 	pending  touched
+	// excluded are the targets of stalings[:excludedUpTo]: events no longer usable as sources.
+	excluded     map[int64]bool
+	excludedUpTo int
 }
 
 // stale marks the artifacts citing s's target stale and schedules their slots.
@@ -281,12 +284,11 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 	if len(sessions) == 0 && !global {
 		return nil
 	}
-	excluded := map[int64]bool{}
-	for _, s := range st.stalings {
-		if s.Seq <= upto {
-			excluded[s.TargetSeq] = true
-		}
+	// Derivations run with upto increasing, so the unusable events grow along the stalings.
+	for ; st.excludedUpTo < len(st.stalings) && st.stalings[st.excludedUpTo].Seq <= upto; st.excludedUpTo++ {
+		st.excluded[st.stalings[st.excludedUpTo].TargetSeq] = true
 	}
+	excluded := st.excluded
 	sessionList := sortedKeys(sessions)
 	var types []string
 	if global {
