@@ -49,6 +49,24 @@ type Config struct {
 	Logger *slog.Logger
 }
 
+// WithDefaults returns a copy with zero fields set to their defaults.
+func (c Config) WithDefaults() Config {
+	if c.AGE == "" {
+		c.AGE = "auto"
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	if c.AGE != "auto" && c.AGE != "off" {
+		return fmt.Errorf("latent config: AGE must be auto or off, got %q", c.AGE)
+	}
+	return nil
+}
+
 // Builder derives spaces' artifacts from their logs and projections.
 type Builder struct {
 	db     pgexec.Executor
@@ -60,14 +78,9 @@ type Builder struct {
 // NewBuilder returns a Builder reading and writing through db and appending its proposals
 // through store.
 func NewBuilder(ctx context.Context, db pgexec.Executor, store *eventloom.Store, cfg Config) (*Builder, error) {
-	if cfg.AGE == "" {
-		cfg.AGE = "auto"
-	}
-	if cfg.AGE != "auto" && cfg.AGE != "off" {
-		return nil, fmt.Errorf("latent config: AGE must be auto or off, got %q", cfg.AGE)
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
 	}
 	if store == nil {
 		return nil, errors.New("latent config: a store is required (the builder appends proposals)")
