@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
@@ -24,6 +25,9 @@ func (LatentRebuildArgs) Kind() string { return "latent_rebuild" }
 // the sweep catches anything projected while a run was finishing.
 func (LatentRebuildArgs) InsertOpts() river.InsertOpts { return EmbedSpaceArgs{}.InsertOpts() }
 
+// latentFollowUp is how soon a latent_rebuild runs again when the space moved on while it ran.
+const latentFollowUp = time.Second
+
 // LatentRebuildWorker builds a space's latent artifacts.
 type LatentRebuildWorker struct {
 	river.WorkerDefaults[LatentRebuildArgs]
@@ -40,10 +44,21 @@ func (w *LatentRebuildWorker) Work(ctx context.Context, job *river.Job[LatentReb
 	w.logger.DebugContext(ctx, "built latent artifacts", "space_id", job.Args.SpaceID, "from_seq", res.FromSeq,
 		"to_seq", res.ToSeq, "written", res.Written, "staled", res.Staled, "proposed", res.Proposed)
 	if res.Proposed > 0 {
-		// The proposals are events: project them now rather than at the next sweep.
+		// The proposals are events: project them now rather than at the next sweep, and build
+		// again shortly so the artifacts read as proposed.
 		if _, err := river.ClientFromContext[pgx.Tx](ctx).Insert(ctx, ProjectSpaceArgs{SpaceID: job.Args.SpaceID}, nil); err != nil {
 			return err
 		}
+		return river.JobSnooze(latentFollowUp)
+	}
+	// A projection that committed while this job ran could not enqueue another (the job is
+	// unique while running): run again shortly rather than wait for the sweep.
+	behind, err := w.builder.Behind(ctx, job.Args.SpaceID)
+	if err != nil {
+		return err
+	}
+	if behind {
+		return river.JobSnooze(latentFollowUp)
 	}
 	return nil
 }

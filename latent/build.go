@@ -466,3 +466,13 @@ func (b *Builder) propose(ctx context.Context, tx pgx.Tx, space string, res *Res
 	}
 	return nil
 }
+
+// Behind reports whether space's projections are past its artifacts' watermark (a build has
+// work to do).
+func (b *Builder) Behind(ctx context.Context, space string) (bool, error) {
+	wm, err := queries.WatermarkGet(ctx, b.db, space)
+	if err != nil {
+		return false, fmt.Errorf("read latent watermark of %q: %w", space, err)
+	}
+	return wm.ProjectedSeq > wm.BuiltSeq, nil
+}
