@@ -13,9 +13,9 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/topic"
 )
 
 // NewCheckoutRetriever is the retrieval `zaxy bench longmemeval|locomo` measures, its name for
@@ -36,7 +36,7 @@ func NewCheckoutRetriever(pool *pgxpool.Pool, proj *projection.Projector, emb *p
 	if provider == nil && !slices.Contains(disabled, checkout.LaneVector) {
 		name += " (no vector lane: embeddings off)"
 	}
-	return &checkoutRetriever{proj: proj, emb: emb, svc: svc, latent: latent.NewRefresher(pool, latent.DefaultParams),
+	return &checkoutRetriever{proj: proj, emb: emb, svc: svc, latent: topic.NewRefresher(pool, topic.DefaultParams),
 		fok:      metamemory.New(pool, metamemory.Config{TextSearchConfig: tsConfig}),
 		disabled: slices.Clone(disabled)}, name, lanes
 }
@@ -47,8 +47,8 @@ type checkoutRetriever struct {
 	proj *projection.Projector
 	emb  *projection.Embedder // nil when embedding is off
 	svc  *checkout.Service
-	// latent builds the space's latent model (the topic lane), as the latent_space job does.
-	latent *latent.Refresher
+	// latent builds the space's latent model (the topic lane), as the topic_space job does.
+	latent *topic.Refresher
 	// disabled are the lanes the fused ranking and packet run without (--disable-lanes).
 	disabled []string
 	// fok answers the feeling of knowing (Feeler).

@@ -10,7 +10,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/topic"
 )
 
 // conversations returns sessions about a few topics, the messages of each drawn from its
@@ -49,7 +49,7 @@ func TestTopicLane_FindsTheConversationAQuestionIsAboutWithoutSharedWords(t *tes
 	ctx := context.Background()
 	receipts := f.append(t, "topics", conversations()...)
 	f.index(t, "topics")
-	res, err := latent.NewRefresher(f.pool, latent.DefaultParams).Refresh(ctx, "topics")
+	res, err := topic.NewRefresher(f.pool, topic.DefaultParams).Refresh(ctx, "topics")
 	require.NoError(t, err)
 	require.True(t, res.Rebuilt)
 	photoOpeners := map[string]bool{
@@ -108,7 +108,7 @@ func TestTopicLane_ASpaceWithoutAModelGivesNoCandidatesAndNoError(t *testing.T) 
 	ctx := context.Background()
 	f.append(t, "tiny", msg("s", "user", "my camera lens is scratched"))
 	f.index(t, "tiny")
-	_, err := latent.NewRefresher(f.pool, latent.DefaultParams).Refresh(ctx, "tiny")
+	_, err := topic.NewRefresher(f.pool, topic.DefaultParams).Refresh(ctx, "tiny")
 	require.NoError(t, err)
 	q, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "tiny", Query: "camera lens"})
 	require.NoError(t, err)

@@ -41,7 +41,7 @@ type Result struct {
 	// DerivedErased are the erasures of the proposals interference detection derived from the
 	// event (a proposal.created whose data.inference names it repeats what the model read).
 	DerivedErased []eventloom.Erasure `json:"derived_erased,omitempty"`
-	// LatentModelDropped is true when the space's latent model was dropped (the latent_space
+	// LatentModelDropped is true when the space's latent model was dropped (the topic_space
 	// job builds a new one from the purged text).
 	LatentModelDropped bool `json:"latent_model_dropped"`
 	// Rebuild is the rebuild of the space's projections that purged the rest.

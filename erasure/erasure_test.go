@@ -20,10 +20,10 @@ import (
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/extract"
-	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/topic"
 )
 
 // marker is the word planted in the erased events; nothing else in the test uses it.
@@ -47,7 +47,7 @@ type bundle struct {
 	svc      *erasure.Service
 	embedder *projection.Embedder
 	inferrer *projection.Inferrer
-	latent   *latent.Refresher
+	latent   *topic.Refresher
 }
 
 func setup(t *testing.T) *bundle {
@@ -62,7 +62,7 @@ func setup(t *testing.T) *bundle {
 	b.svc = erasure.New(b.pool, b.store, b.proj, nil)
 	b.embedder = projection.NewEmbedder(b.pool, embedding.NewOffline(), 0)
 	b.inferrer = projection.NewInferrer(b.pool, fakeLLM{}, "fake@1")
-	b.latent = latent.NewRefresher(b.pool, latent.Params{MinDocs: 5, MinDF: 1})
+	b.latent = topic.NewRefresher(b.pool, topic.Params{MinDocs: 5, MinDF: 1})
 	return b
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/topic"
 )
 
 // Config configures the River client.
@@ -32,8 +33,10 @@ type Config struct {
 	Embedder *projection.Embedder
 	// Inferrer runs the optional LLM-assisted extractor; nil (the default) turns it off.
 	Inferrer *projection.Inferrer
-	// Latent keeps the spaces' latent models (the checkout topic lane); nil turns it off.
-	Latent *latent.Refresher
+	// Topic keeps the spaces' topic models (the latent semantic models of the checkout topic lane); nil turns it off.
+	Topic *topic.Refresher
+	// Latent derives the spaces' latent artifacts (the latent_rebuild job); nil turns it off.
+	Latent *latent.Builder
 	// JobTimeout cancels a job's context after this long. Defaults to DefaultJobTimeout.
 	JobTimeout time.Duration
 	// RescueStuckJobsAfter is how long a job may stay running before the leader's rescuer
@@ -87,11 +90,14 @@ func (c Config) validate() error {
 // newWorkers registers every worker Zaxy runs; db is the executor the workers read through.
 func newWorkers(db pgexec.Executor, cfg Config) *river.Workers {
 	workers := river.NewWorkers()
-	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, db: db, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, latent: cfg.Latent != nil, logger: cfg.Logger})
-	river.AddWorker(workers, &SweepWorker{db: db, embedder: cfg.Embedder, inferrer: cfg.Inferrer, latent: cfg.Latent, logger: cfg.Logger})
+	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, db: db, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, topic: cfg.Topic != nil, latent: cfg.Latent != nil, logger: cfg.Logger})
+	river.AddWorker(workers, &SweepWorker{db: db, embedder: cfg.Embedder, inferrer: cfg.Inferrer, topic: cfg.Topic, latent: cfg.Latent, logger: cfg.Logger})
+	if cfg.Topic != nil {
+		river.AddWorker(workers, &TopicSpaceWorker{refresher: cfg.Topic, logger: cfg.Logger})
+	}
 	river.AddWorker(workers, &SalienceDecayWorker{db: db, logger: cfg.Logger})
 	if cfg.Latent != nil {
-		river.AddWorker(workers, &LatentSpaceWorker{refresher: cfg.Latent, logger: cfg.Logger})
+		river.AddWorker(workers, &LatentRebuildWorker{builder: cfg.Latent, logger: cfg.Logger})
 	}
 	if cfg.Embedder != nil {
 		river.AddWorker(workers, &EmbedSpaceWorker{embedder: cfg.Embedder, logger: cfg.Logger})

@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/topic"
 )
 
 // flakyProvider wraps the offline embedder and returns vectors of the wrong dimension while
@@ -120,13 +121,13 @@ func TestConfig_RequiresProjector(t *testing.T) {
 	require.ErrorContains(t, err, "Projector is required")
 }
 
-func TestWorkers_BuildEachSpacesLatentModelAndFoldInNewSessions(t *testing.T) {
+func TestWorkers_BuildEachSpacesTopicModelAndFoldInNewSessions(t *testing.T) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
 	proj, err := projection.New(ctx, pool, projection.Config{})
 	require.NoError(t, err)
-	client, err := jobs.NewClient(pool, jobs.Config{Workers: 4, Projector: proj, Latent: latent.NewRefresher(pool, latent.DefaultParams)})
+	client, err := jobs.NewClient(pool, jobs.Config{Workers: 4, Projector: proj, Topic: topic.NewRefresher(pool, topic.DefaultParams)})
 	require.NoError(t, err)
 	require.NoError(t, client.Start(ctx))
 	t.Cleanup(func() { _ = client.Stop(context.Background()) })
@@ -139,7 +140,7 @@ func TestWorkers_BuildEachSpacesLatentModelAndFoldInNewSessions(t *testing.T) {
 	}
 	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "l", Events: events})
 	require.NoError(t, err)
-	waitFor(t, "the latent model", func() bool {
+	waitFor(t, "the topic model", func() bool {
 		return count(t, pool, `SELECT count(*) FROM latent_models WHERE space_id = 'l' AND docs = 60`) == 1 &&
 			count(t, pool, `SELECT count(*) FROM latent_topics WHERE space_id = 'l'`) == 6
 	})
@@ -151,5 +152,35 @@ func TestWorkers_BuildEachSpacesLatentModelAndFoldInNewSessions(t *testing.T) {
 		return count(t, pool, `SELECT count(*) FROM latent_topics WHERE space_id = 'l' AND session_id = 's-new'`) == 1
 	})
 	require.Equal(t, 1, count(t, pool, `SELECT count(*) FROM latent_models WHERE space_id = 'l' AND docs = 60`), "one new message folds in, no rebuild")
+	require.Zero(t, count(t, pool, `SELECT count(*) FROM river_job WHERE state IN ('discarded', 'retryable')`))
+}
+
+func TestWorkers_BuildLatentArtifactsAndProposeMinedProcedures(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	proj, err := projection.New(ctx, pool, projection.Config{})
+	require.NoError(t, err)
+	builder, err := latent.NewBuilder(ctx, pool, eventloom.NewStore(pool, nil, nil), latent.Config{})
+	require.NoError(t, err)
+	client, err := jobs.NewClient(pool, jobs.Config{Workers: 4, Projector: proj, Latent: builder})
+	require.NoError(t, err)
+	require.NoError(t, client.Start(ctx))
+	t.Cleanup(func() { _ = client.Stop(context.Background()) })
+	store := eventloom.NewStore(pool, jobs.NewOutbox(client), nil)
+	var events []eventloom.NewEvent
+	for _, s := range []string{"s1", "s2", "s3"} {
+		events = append(events, eventloom.NewEvent{Type: "message", SessionID: s, Content: "Ship the release notes for " + s + ".", Data: []byte(`{"role":"user"}`)})
+		for _, tool := range []string{"make build", "make test"} {
+			events = append(events, eventloom.NewEvent{Type: "tool_call.completed", SessionID: s, Data: fmt.Appendf(nil, `{"tool":%q,"outcome":"success"}`, tool)})
+		}
+	}
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "lr", Events: events})
+	require.NoError(t, err)
+	waitFor(t, "the episodes, the procedure and its proposal, projected", func() bool {
+		return count(t, pool, `SELECT count(*) FROM latent_artifacts WHERE space_id = 'lr' AND artifact_type = 'episode'`) == 3 &&
+			count(t, pool, `SELECT count(*) FROM latent_artifacts WHERE space_id = 'lr' AND artifact_type = 'procedure' AND review_status = 'proposed'`) == 1
+	})
+	require.Equal(t, 1, count(t, pool, `SELECT count(*) FROM proposals WHERE space_id = 'lr' AND kind = 'skill' AND proposed_by = 'zaxy-latent'`))
 	require.Zero(t, count(t, pool, `SELECT count(*) FROM river_job WHERE state IN ('discarded', 'retryable')`))
 }

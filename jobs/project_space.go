@@ -29,14 +29,15 @@ func (ProjectSpaceArgs) Kind() string { return "project_space" }
 const busySnooze = time.Second
 
 // ProjectSpaceWorker projects a space's new events, then asks for their embeddings, the
-// space's latent model refresh (when on) and inferences (when the LLM-assisted extractor is
-// on).
+// space's topic model refresh and latent artifacts (when on) and inferences (when the
+// LLM-assisted extractor is on).
 type ProjectSpaceWorker struct {
 	river.WorkerDefaults[ProjectSpaceArgs]
 	projector *projection.Projector
 	db        pgexec.Executor
 	embedding bool
 	inference bool
+	topic     bool
 	latent    bool
 	logger    *slog.Logger
 }
@@ -66,8 +67,11 @@ func (w *ProjectSpaceWorker) Work(ctx context.Context, job *river.Job[ProjectSpa
 	if w.inference {
 		follow = append(follow, river.InsertManyParams{Args: InferSpaceArgs{SpaceID: job.Args.SpaceID}})
 	}
+	if w.topic {
+		follow = append(follow, river.InsertManyParams{Args: TopicSpaceArgs{SpaceID: job.Args.SpaceID}})
+	}
 	if w.latent {
-		follow = append(follow, river.InsertManyParams{Args: LatentSpaceArgs{SpaceID: job.Args.SpaceID}})
+		follow = append(follow, river.InsertManyParams{Args: LatentRebuildArgs{SpaceID: job.Args.SpaceID}})
 	}
 	if len(follow) > 0 {
 		if _, err := river.ClientFromContext[pgx.Tx](ctx).InsertMany(ctx, follow); err != nil {

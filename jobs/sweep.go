@@ -12,10 +12,11 @@ import (
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/topic"
 )
 
 // SweepArgs is the periodic check that every lagging space has projection work, and every
-// space with unembedded items, a stale latent model or (with the LLM extractor on) unread
+// space with unembedded items, a stale topic model or (with the LLM extractor on) unread
 // messages has that work, and every space whose memory is in use gets its salience decayed
 // once an hour (salience_decay). It heals anything a lost job left behind
 // (events loaded with plain SQL, a job discarded after its retries).
@@ -36,7 +37,8 @@ type SweepWorker struct {
 	db       pgexec.Executor
 	embedder *projection.Embedder
 	inferrer *projection.Inferrer
-	latent   *latent.Refresher
+	topic    *topic.Refresher
+	latent   *latent.Builder
 	logger   *slog.Logger
 }
 
@@ -73,9 +75,15 @@ func (w *SweepWorker) Work(ctx context.Context, job *river.Job[SweepArgs]) error
 			return err
 		}
 	}
+	if w.topic != nil {
+		spaces, err := w.topic.PendingSpaces(ctx, sweepLimit)
+		if err := pending(spaces, err, func(s string) river.JobArgs { return TopicSpaceArgs{SpaceID: s} }); err != nil {
+			return err
+		}
+	}
 	if w.latent != nil {
 		spaces, err := w.latent.PendingSpaces(ctx, sweepLimit)
-		if err := pending(spaces, err, func(s string) river.JobArgs { return LatentSpaceArgs{SpaceID: s} }); err != nil {
+		if err := pending(spaces, err, func(s string) river.JobArgs { return LatentRebuildArgs{SpaceID: s} }); err != nil {
 			return err
 		}
 	}

@@ -1,8 +1,13 @@
-// Package latent builds each space's latent semantic model: a truncated SVD of the space's
-// own memory text (latent semantic indexing), so that texts about the same thing come out
-// close even when they share no word ("photography setup" and "a flash for my Sony
-// camera"). It needs no downloaded model: the space's own co-occurrence statistics are the
-// model. The model is a projection (tables latent_models, latent_terms, latent_topics),
-// rebuilt by the latent_space job as the space grows, and only steers ranking: what checkout
-// returns is still the cited events themselves (docs/latent.md).
+// Package latent is the latent layer's foundation: derived artifacts (episodes, procedures,
+// failures, preferences, causal links) computed deterministically from a space's log and projections, each
+// content-addressed, citing the events it rests on (seq and hash), labelled non-authoritative,
+// and mirrored into the space's AGE graph. The artifacts are a projection: discarded with the
+// others, rebuilt by replay with the same rows, and covered by the projection checksum
+// (docs/latent.md).
+//
+// Builder brings a space's artifacts up to its projection watermark (the latent_rebuild job).
+// It must never let a stale artifact pass as current (readers use the latent_current view), never
+// write to the log except the proposal.created events that put mined procedures, failures and
+// causal links up for review, and never need a model: an LLM-assisted method is a label for optional
+// producers, not a requirement.
 package latent

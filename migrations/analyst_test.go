@@ -15,6 +15,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -55,6 +56,10 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 	require.NoError(t, err)
 	_, err = proj.ProjectSpace(ctx, "demo")
 	require.NoError(t, err)
+	builder, err := latent.NewBuilder(ctx, pool, store, latent.Config{})
+	require.NoError(t, err)
+	_, err = builder.Build(ctx, "demo")
+	require.NoError(t, err)
 	_, err = checkout.New(pool, store, checkout.Config{Embedder: embedding.NewOffline()}).Checkout(ctx, &checkout.Request{SpaceID: "demo", Query: "billing outage", SessionID: "s1"})
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Receipts[0].Seq)
@@ -92,6 +97,9 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 	require.EqualValues(t, 7, results[13][0][0])
 	require.Equal(t, "Alice works at Initech", results[13][0][5])
 	require.Equal(t, "Ask Alice and @bob about the billing outage in docs/billing.md\nThanks Alice, the billing outage is fixed.", results[13][0][8])
+	require.Len(t, results[14], 1, "one current episode; the one citing the invalidated tool call is stale")
+	require.Equal(t, "episode", results[14][0][0])
+	require.NotContains(t, results[14][0][2], int64(4), "the invalidated event is no source")
 
 	// The analyst sees the views and nothing else.
 	for _, q := range []string{`SELECT count(*) FROM events`, `SELECT count(*) FROM facts`, `SELECT count(*) FROM river_job`} {

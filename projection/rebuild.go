@@ -128,6 +128,9 @@ type Checksum struct {
 	Proposals int64 `json:"proposals"`
 	// Reinforcements counts the rows of the reinforcement ledger.
 	Reinforcements int64 `json:"reinforcements"`
+	// Artifacts counts the space's latent artifacts, stale ones included (rows of
+	// latent_artifacts, package latent).
+	Artifacts int64 `json:"artifacts"`
 }
 
 // Checksum digests space's projections (every row except embeddings, which are computed
@@ -145,7 +148,7 @@ func (p *Projector) Checksum(ctx context.Context, space string) (*Checksum, erro
 	}
 	return &Checksum{SpaceID: space, Digest: r.Digest, Entities: r.Entities, Mentions: r.Mentions, Facts: r.Facts,
 		Invalidations: r.Invalidations, Items: r.Items, Terms: r.Terms, Speakers: r.Speakers, Proposals: r.Proposals,
-		Reinforcements: r.Reinforcements}, nil
+		Reinforcements: r.Reinforcements, Artifacts: r.Artifacts}, nil
 }
 
 // Status is a space's projection progress.

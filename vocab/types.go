@@ -143,6 +143,16 @@ type ProposalCreated struct {
 	Inference *InferenceRef `json:"inference,omitempty"`
 	// Rationale says why, optional.
 	Rationale string `json:"rationale,omitempty"`
+	// Artifact, set by the latent layer (package latent), names the derived artifact the
+	// proposal puts up for review: the artifact's review_status follows the proposal.
+	Artifact *ArtifactRef `json:"artifact,omitempty"`
+}
+
+// ArtifactRef names a latent artifact (docs/latent.md): its slot (what it is a version of,
+// e.g. "procedure:git pull → go test") and its content-addressed id.
+type ArtifactRef struct {
+	Key string `json:"key"`
+	ID  string `json:"id"`
 }
 
 // InferenceRef names one inferred statement: the event it was inferred from, the model and

@@ -164,6 +164,17 @@ func validateProposalCreated(o *object, content string) *FieldError {
 	if fe := first(e1, e2); fe != nil {
 		return fe
 	}
+	art, fe := o.nested("artifact")
+	if fe != nil {
+		return fe
+	}
+	if art != nil {
+		_, e1 := art.str("key", required, maxNameLen)
+		_, e2 := art.str("id", required, maxNameLen)
+		if fe := first(e1, e2); fe != nil {
+			return fe
+		}
+	}
 	inf, fe := o.nested("inference")
 	if fe != nil || inf == nil {
 		return fe

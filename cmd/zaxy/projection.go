@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 )
 
 // rebuildCmd: zaxy rebuild (--space S | --all) [--no-embed] [--json]. Discards and replays
-// projections, then computes the space's embeddings unless --no-embed.
+// projections and derives the latent artifacts again, then computes the space's embeddings
+// unless --no-embed.
 type rebuildCmd struct {
 	space                string
 	all, noEmbed, asJSON bool
@@ -44,18 +47,28 @@ func (c *rebuildCmd) run(ctx context.Context, env *env) error {
 			return err
 		}
 	}
+	builder, err := latent.NewBuilder(ctx, env.pool, eventloom.NewStore(env.pool, nil, env.logger), latent.Config{Logger: env.logger})
+	if err != nil {
+		return invalid(err)
+	}
 	for _, s := range spaces {
 		res, err := proj.Rebuild(ctx, s)
 		if err != nil {
 			return err
 		}
+		// The projection rebuild discarded the latent artifacts; derive them again from the log.
+		lres, err := builder.Rebuild(ctx, s)
+		if err != nil {
+			return err
+		}
 		out := struct {
 			*projection.RebuildResult
+			Artifacts       int     `json:"artifacts"`
 			Embedded        int     `json:"embedded"`
 			EmbedSeconds    float64 `json:"embed_seconds"`
 			EventsPerSecond float64 `json:"events_per_second"`
-		}{RebuildResult: res}
-		total := res.Duration
+		}{RebuildResult: res, Artifacts: lres.Written}
+		total := res.Duration + lres.Duration
 		if embedder != nil && !c.noEmbed {
 			start := time.Now()
 			if out.Embedded, err = embedder.EmbedSpace(ctx, s); err != nil {
@@ -68,8 +81,8 @@ func (c *rebuildCmd) run(ctx context.Context, env *env) error {
 		if c.asJSON {
 			_ = json.NewEncoder(env.stdout).Encode(out)
 		} else {
-			fmt.Fprintf(env.stdout, "rebuilt %s: %d events to seq %d in %s, %d embeddings; %.0f events/s end to end\n",
-				s, res.Events, res.ProjectedSeq, total.Round(time.Millisecond), out.Embedded, out.EventsPerSecond)
+			fmt.Fprintf(env.stdout, "rebuilt %s: %d events to seq %d in %s, %d latent artifacts, %d embeddings; %.0f events/s end to end\n",
+				s, res.Events, res.ProjectedSeq, total.Round(time.Millisecond), lres.Written, out.Embedded, out.EventsPerSecond)
 		}
 	}
 	return nil

@@ -26,6 +26,7 @@ import (
 	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/topic"
 )
 
 // serveCmd: zaxy serve [--migrate] [--profile core|full].
@@ -224,8 +225,13 @@ func startWorkers(ctx context.Context, cfg *config, logger *slog.Logger) (*worke
 		pool.Close()
 		return nil, err
 	}
+	builder, err := latent.NewBuilder(ctx, pool, eventloom.NewStore(pool, nil, logger), latent.Config{Logger: logger})
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
 	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger, Projector: proj, Embedder: embedder, Inferrer: inferrer,
-		Latent: latent.NewRefresher(pool, latent.DefaultParams), JobTimeout: cfg.jobTimeout, RescueStuckJobsAfter: cfg.rescueAfter})
+		Topic: topic.NewRefresher(pool, topic.DefaultParams), Latent: builder, JobTimeout: cfg.jobTimeout, RescueStuckJobsAfter: cfg.rescueAfter})
 	if err == nil {
 		err = client.Start(ctx)
 	}

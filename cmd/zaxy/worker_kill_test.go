@@ -14,6 +14,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -85,11 +86,26 @@ func TestWorker_SIGKILLMidProjectionEndsEqualToACleanRebuild(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "the restarted worker did not finish")
 		time.Sleep(20 * time.Millisecond)
 	}
+	// The worker's latent_rebuild jobs follow the projection; the checksum covers their artifacts.
+	for {
+		var built int64
+		err := pool.QueryRow(ctx, `SELECT coalesce((SELECT built_seq FROM latent_watermarks WHERE space_id = $1), 0)`, space).Scan(&built)
+		require.NoError(t, err)
+		if built == int64(total) {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the restarted worker did not build the latent artifacts")
+		time.Sleep(20 * time.Millisecond)
+	}
 	proj, err := projection.New(ctx, pool, projection.Config{})
 	require.NoError(t, err)
 	incremental, err := proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	_, err = proj.Rebuild(ctx, space)
+	require.NoError(t, err)
+	builder, err := latent.NewBuilder(ctx, pool, store, latent.Config{})
+	require.NoError(t, err)
+	_, err = builder.Rebuild(ctx, space)
 	require.NoError(t, err)
 	rebuilt, err := proj.Checksum(ctx, space)
 	require.NoError(t, err)

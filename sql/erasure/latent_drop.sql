@@ -1,4 +1,4 @@
 -- name: LatentDrop :execrows
 -- Drops a space's latent model, its terms (vocabulary from the memory text) and session topics;
--- the latent_space job builds a new one from the purged text.
+-- the topic_space job builds a new one from the purged text.
 DELETE FROM latent_models WHERE space_id = $1;

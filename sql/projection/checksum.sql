@@ -1,8 +1,9 @@
 -- name: Checksum :one
 -- A deterministic digest of a space's projected state: every projection row, rendered as text
 -- and sorted, hashed with sha256 (the term statistics of the keyword lane and the speaker
--- names of the exact lane, the reinforcement ledger, salience and the salience policy included).
--- salience_decayed is left out: the salience_decay job computes it as of the clock. Embeddings
+-- names of the exact lane, the reinforcement ledger, salience and the salience policy, and the
+-- latent artifacts with their build watermark included). salience_decayed is left out: the
+-- salience_decay job computes it as of the clock. Embeddings
 -- are left out: they are computed asynchronously from memory_items text, which is included.
 SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), ''), 'UTF8')), 'hex')::text AS digest,
        count(*) FILTER (WHERE line LIKE 'entity|%') AS entities,
@@ -13,7 +14,8 @@ SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), 
        count(*) FILTER (WHERE line LIKE 'term|%') AS terms,
        count(*) FILTER (WHERE line LIKE 'speaker|%') AS speakers,
        count(*) FILTER (WHERE line LIKE 'proposal|%') AS proposals,
-       count(*) FILTER (WHERE line LIKE 'reinforcement|%') AS reinforcements
+       count(*) FILTER (WHERE line LIKE 'reinforcement|%') AS reinforcements,
+       count(*) FILTER (WHERE line LIKE 'artifact|%') AS artifacts
 FROM (
   SELECT concat_ws('|', 'entity', entity_id, key, name, array_to_string(kinds, ','), version, first_seq,
                    encode(first_hash, 'hex'), last_seq, mentions, invalidated_seq) AS line
@@ -61,6 +63,17 @@ FROM (
   SELECT concat_ws('|', 'salience_space', half_life_days, floor, coalesce(configured_seq::text, '-'),
                    coalesce(use_started_at::text, '-'))
   FROM salience_spaces x WHERE x.space_id = @space_id
+  UNION ALL
+  SELECT concat_ws('|', 'artifact', artifact_id, slot, artifact_type, summary, source_event_refs::text,
+                   array_to_string(source_seqs, ','), array_to_string(entity_refs, ','), coalesce(valid_from::text, '-'),
+                   coalesce(valid_to::text, '-'), projection_version, method, confidence, review_status, authority_status,
+                   purpose_profile, reasoning_phase, payload_kind, coalesce(payload::text, '-'), coalesce(payload_vector::text, '-'),
+                   coalesce(supersedes, '-'), array_to_string(contradicts, ','), coalesce(stale_at::text, '-'),
+                   coalesce(stale_seq::text, '-'), coalesce(stale_reason, '-'), diagnostics::text)
+  FROM latent_artifacts x WHERE x.space_id = @space_id
+  UNION ALL
+  SELECT concat_ws('|', 'latent_watermark', built_seq)
+  FROM latent_watermarks x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'watermark', projected_seq, encode(projected_hash, 'hex'))
   FROM projection_watermarks x WHERE x.space_id = @space_id

@@ -14,7 +14,7 @@ DELETE FROM latent_models WHERE space_id = $1
 `
 
 // Drops a space's latent model, its terms (vocabulary from the memory text) and session topics;
-// the latent_space job builds a new one from the purged text.
+// the topic_space job builds a new one from the purged text.
 func (q *Queries) LatentDrop(ctx context.Context, db DBTX, spaceID string) (int64, error) {
 	result, err := db.Exec(ctx, latentDrop, spaceID)
 	if err != nil {

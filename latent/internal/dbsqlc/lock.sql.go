@@ -10,10 +10,10 @@ import (
 )
 
 const lock = `-- name: Lock :exec
-SELECT pg_advisory_xact_lock(hashtextextended('zaxy.latent:' || $1::text, 0))
+SELECT pg_advisory_xact_lock(hashtextextended('zaxy.latent_artifacts:' || $1::text, 0))
 `
 
-// Serializes model writes of one space (transaction-scoped).
+// Serializes artifact builds of one space (transaction-scoped).
 func (q *Queries) Lock(ctx context.Context, db DBTX, spaceID string) error {
 	_, err := db.Exec(ctx, lock, spaceID)
 	return err

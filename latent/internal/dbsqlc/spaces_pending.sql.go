@@ -10,25 +10,18 @@ import (
 )
 
 const spacesPending = `-- name: SpacesPending :many
-SELECT w.space_id
-FROM projection_watermarks w
-LEFT JOIN latent_models m USING (space_id)
-WHERE (m.space_id IS NOT NULL AND w.projected_seq > m.seen_seq)
-   OR (m.space_id IS NULL AND (SELECT count(*) FROM (
-         SELECT 1 FROM memory_items i WHERE i.space_id = w.space_id AND i.kind = 'event' LIMIT $1::bigint) c) >= $1::bigint)
-ORDER BY w.space_id
-LIMIT $2
+SELECT p.space_id
+FROM projection_watermarks p
+LEFT JOIN latent_watermarks l USING (space_id)
+WHERE p.projected_seq > coalesce(l.built_seq, 0)
+ORDER BY p.space_id
+LIMIT $1
 `
 
-type SpacesPendingParams struct {
-	MinDocs int64
-	MaxRows int32
-}
-
-// Spaces whose topics or model are behind their projection: projected past the model's
-// seen_seq, or with no model and at least $1 event items. At most $2.
-func (q *Queries) SpacesPending(ctx context.Context, db DBTX, arg SpacesPendingParams) ([]string, error) {
-	rows, err := db.Query(ctx, spacesPending, arg.MinDocs, arg.MaxRows)
+// Spaces whose projections are past their artifacts' watermark (the sweep enqueues
+// latent_rebuild for them).
+func (q *Queries) SpacesPending(ctx context.Context, db DBTX, maxSpaces int32) ([]string, error) {
+	rows, err := db.Query(ctx, spacesPending, maxSpaces)
 	if err != nil {
 		return nil, err
 	}

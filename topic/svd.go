@@ -1,4 +1,4 @@
-package latent
+package topic
 
 import (
 	"fmt"
@@ -83,7 +83,7 @@ func truncatedSVD(a *sparseRows, k, oversample, powerIters int, seed uint64) (*m
 	m, n := len(a.rows), a.terms
 	l := min(k+oversample, m, n)
 	if k < 1 || l < k {
-		return nil, nil, fmt.Errorf("latent: cannot take %d dimensions of a %d × %d matrix", k, m, n)
+		return nil, nil, fmt.Errorf("topic: cannot take %d dimensions of a %d × %d matrix", k, m, n)
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	omega := mat.NewDense(m, l, nil)
@@ -102,7 +102,7 @@ func truncatedSVD(a *sparseRows, k, oversample, powerIters int, seed uint64) (*m
 	bbt.SymOuterK(1, aq.T())
 	var eig mat.EigenSym
 	if !eig.Factorize(&bbt, true) {
-		return nil, nil, fmt.Errorf("latent: eigendecomposition did not converge")
+		return nil, nil, fmt.Errorf("topic: eigendecomposition did not converge")
 	}
 	values := eig.Values(nil) // ascending
 	var vecs mat.Dense

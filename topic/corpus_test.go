@@ -1,4 +1,4 @@
-package latent_test
+package topic_test
 
 import (
 	"encoding/json"

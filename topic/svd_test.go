@@ -1,4 +1,4 @@
-package latent
+package topic
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package latent_test
+package topic_test
 
 import (
 	"context"
@@ -10,16 +10,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/topic"
 )
 
 type fixture struct {
 	pool  *pgxpool.Pool
 	store *eventloom.Store
 	proj  *projection.Projector
-	ref   *latent.Refresher
+	ref   *topic.Refresher
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -27,7 +27,7 @@ func newFixture(t *testing.T) *fixture {
 	pool := testcontainers.NewDatabase(t).AppPool(t)
 	proj, err := projection.New(context.Background(), pool, projection.Config{})
 	require.NoError(t, err)
-	return &fixture{pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj, ref: latent.NewRefresher(pool, latent.DefaultParams)}
+	return &fixture{pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj, ref: topic.NewRefresher(pool, topic.DefaultParams)}
 }
 
 // load appends events to space and projects them.
@@ -52,7 +52,7 @@ func (f *fixture) count(t *testing.T, q string, args ...any) int {
 func (f *fixture) nearest(t *testing.T, space, query string) (string, bool) {
 	t.Helper()
 	ctx := context.Background()
-	vec, err := latent.QueryVector(ctx, f.pool, space, "english", query)
+	vec, err := topic.QueryVector(ctx, f.pool, space, "english", query)
 	require.NoError(t, err)
 	require.NotNil(t, vec, "the model knows none of %q", query)
 	var session string
@@ -72,7 +72,7 @@ func TestRefresh_TooFewItemsGiveNoModel(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, res.Rebuilt)
 	require.Zero(t, f.count(t, `SELECT count(*) FROM latent_models`))
-	vec, err := latent.QueryVector(context.Background(), f.pool, "small", "english", "camera")
+	vec, err := topic.QueryVector(context.Background(), f.pool, "small", "english", "camera")
 	require.NoError(t, err)
 	require.Nil(t, vec)
 }

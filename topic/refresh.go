@@ -1,4 +1,4 @@
-package latent
+package topic
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
-	"github.com/zaxy/zaxy/latent/internal/dbsqlc"
 	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/topic/internal/dbsqlc"
 )
 
 // MaxDocs caps the documents a model is built from: the newest event items. Older items
@@ -37,16 +37,16 @@ func NewRefresher(db pgexec.Executor, params Params) *Refresher {
 	return &Refresher{db: db, params: params.withDefaults()}
 }
 
-// queries are this package's generated queries (latent/internal/dbsqlc, from sql/latent).
+// queries are this package's generated queries (topic/internal/dbsqlc, from sql/topic).
 var queries = dbsqlc.New()
 
 // Hand-written: the writes unnest several arrays in one call, which sqlc's catalog cannot
 // type (vectors travel as pgvector.Vector arrays); query_terms runs on the checkout lanes'
 // narrower querier and is read by name into queryTerm.
 var (
-	qTermsInsert  = sql.Query("latent/terms_insert")
-	qTopicsUpsert = sql.Query("latent/topics_upsert")
-	qQueryTerms   = sql.Query("latent/query_terms")
+	qTermsInsert  = sql.Query("topic/terms_insert")
+	qTopicsUpsert = sql.Query("topic/topics_upsert")
+	qQueryTerms   = sql.Query("topic/query_terms")
 )
 
 // queryTerm is a row of query_terms: a lexeme of the query, its frequency there and its
@@ -63,7 +63,7 @@ type queryTerm struct {
 func (r *Refresher) PendingSpaces(ctx context.Context, limit int) ([]string, error) {
 	spaces, err := queries.SpacesPending(ctx, r.db, dbsqlc.SpacesPendingParams{MinDocs: int64(r.MinDocs()), MaxRows: int32(max(min(limit, math.MaxInt32), 0))})
 	if err != nil {
-		return nil, fmt.Errorf("read spaces pending a latent refresh: %w", err)
+		return nil, fmt.Errorf("read spaces pending a topic model refresh: %w", err)
 	}
 	return spaces, nil
 }
@@ -93,11 +93,11 @@ func (r *Refresher) Refresh(ctx context.Context, space string) (Result, error) {
 	docs, built := int(state.Docs), state.BuiltSeq
 	hasModel := err == nil
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return Result{}, fmt.Errorf("latent refresh %q: %w", space, err)
+		return Result{}, fmt.Errorf("topic refresh %q: %w", space, err)
 	}
 	progress, err := queries.Progress(ctx, r.db, dbsqlc.ProgressParams{SpaceID: space, BuiltSeq: built})
 	if err != nil {
-		return Result{}, fmt.Errorf("latent refresh %q: %w", space, err)
+		return Result{}, fmt.Errorf("topic refresh %q: %w", space, err)
 	}
 	projected, newer, total := progress.ProjectedSeq, progress.Newer, progress.Total
 	var res Result
@@ -111,7 +111,7 @@ func (r *Refresher) Refresh(ctx context.Context, space string) (Result, error) {
 		res, err = r.foldTopics(ctx, space, projected)
 	}
 	if err != nil {
-		return Result{}, fmt.Errorf("latent refresh %q: %w", space, err)
+		return Result{}, fmt.Errorf("topic refresh %q: %w", space, err)
 	}
 	res.Took = time.Since(start)
 	return res, nil

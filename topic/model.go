@@ -1,4 +1,4 @@
-package latent
+package topic
 
 import (
 	"cmp"
@@ -23,7 +23,7 @@ type Params struct {
 	// MaxTerms keeps the terms found in the most documents. Default 50,000.
 	MaxTerms int
 	// DocsPerDim sets the dimensions: documents / DocsPerDim, within 8..MaxDims. Default 3
-	// (measured on LongMemEval, docs/latent.md).
+	// (measured on LongMemEval, docs/topic.md).
 	DocsPerDim int
 	// MaxDims caps the dimensions. Default 200.
 	MaxDims int
@@ -56,7 +56,7 @@ type Model struct {
 }
 
 // ErrTooFewDocs means there were fewer documents than Params.MinDocs.
-var ErrTooFewDocs = fmt.Errorf("latent: too few documents for a model")
+var ErrTooFewDocs = fmt.Errorf("topic: too few documents for a model")
 
 // Build builds a model from docs.
 func Build(docs []Doc, p Params) (*Model, error) {

@@ -1,0 +1,478 @@
+package latent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/latent/internal/dbsqlc"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// queries are this package's generated queries (latent/internal/dbsqlc, from sql/latent).
+var queries = dbsqlc.New()
+
+// ProposerActor is the actor of the proposal.created events the builder appends.
+const ProposerActor = "zaxy-latent"
+
+// maxEntityRefs caps the entities an episode covers.
+const maxEntityRefs = 32
+
+// globalTypes are the event types the space-wide producers (procedures, failures,
+// preferences) read; an event of one of them makes a build re-run those producers.
+var globalTypes = []string{vocab.TypeToolCallCompleted, vocab.TypePreferenceStated}
+
+// globalArtifactTypes are the artifact types the space-wide producers make.
+var globalArtifactTypes = []string{TypeProcedure, TypeFailure, TypePreference}
+
+// proposable artifact types are put up for review when first derived.
+// (procedures and failures as skills, causal links as consolidations).
+var proposable = map[string]string{TypeProcedure: vocab.ProposalSkill, TypeFailure: vocab.ProposalSkill, TypeCausal: vocab.ProposalConsolidation}
+
+// Config configures a Builder.
+type Config struct {
+	// AGE is "auto" (mirror artifacts into Apache AGE when the extension is installed, the
+	// default) or "off".
+	AGE string
+	// Logger receives the builder's logs. Defaults to discarding.
+	Logger *slog.Logger
+}
+
+// WithDefaults returns a copy with zero fields set to their defaults.
+func (c Config) WithDefaults() Config {
+	if c.AGE == "" {
+		c.AGE = "auto"
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	if c.AGE != "auto" && c.AGE != "off" {
+		return fmt.Errorf("latent config: AGE must be auto or off, got %q", c.AGE)
+	}
+	return nil
+}
+
+// Builder derives spaces' artifacts from their logs and projections.
+type Builder struct {
+	db     pgexec.Executor
+	store  *eventloom.Store
+	age    bool
+	logger *slog.Logger
+}
+
+// NewBuilder returns a Builder reading and writing through db and appending its proposals
+// through store.
+func NewBuilder(ctx context.Context, db pgexec.Executor, store *eventloom.Store, cfg Config) (*Builder, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if store == nil {
+		return nil, errors.New("latent config: a store is required (the builder appends proposals)")
+	}
+	age := false
+	if cfg.AGE == "auto" {
+		var err error
+		if age, err = graph.AGEInstalled(ctx, db); err != nil {
+			return nil, fmt.Errorf("check for AGE: %w", err)
+		}
+	}
+	return &Builder{db: db, store: store, age: age, logger: cfg.Logger}, nil
+}
+
+// Result reports one build.
+type Result struct {
+	SpaceID string `json:"space_id"`
+	// FromSeq and ToSeq are the watermarks before and after: the build covered (FromSeq, ToSeq].
+	FromSeq int64 `json:"from_seq"`
+	ToSeq   int64 `json:"to_seq"`
+	// Written counts the artifacts stored (new or brought up to date), Replaced those deleted
+	// for a new version, Staled those marked stale.
+	Written  int `json:"written"`
+	Replaced int `json:"replaced"`
+	Staled   int `json:"staled"`
+	// Proposed counts the proposal.created events appended.
+	Proposed int `json:"proposed"`
+	// Duration is the build's wall time.
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Build brings space's artifacts up to its projection watermark in one transaction.
+func (b *Builder) Build(ctx context.Context, space string) (*Result, error) {
+	var res *Result
+	err := pgx.BeginFunc(ctx, b.db, func(tx pgx.Tx) error {
+		var err error
+		res, err = b.BuildTx(ctx, tx, space)
+		return err
+	})
+	return res, err
+}
+
+// Rebuild discards space's artifacts and derives them again from the start of its log, in one
+// transaction: the result equals what incremental builds reached.
+func (b *Builder) Rebuild(ctx context.Context, space string) (*Result, error) {
+	var res *Result
+	err := pgx.BeginFunc(ctx, b.db, func(tx pgx.Tx) error {
+		if err := eventloom.LockErasureShared(ctx, tx, space); err != nil {
+			return fmt.Errorf("latent rebuild %q: %w", space, err)
+		}
+		if err := queries.Lock(ctx, tx, space); err != nil {
+			return fmt.Errorf("latent rebuild %q: %w", space, err)
+		}
+		if err := queries.Discard(ctx, tx, space); err != nil {
+			return fmt.Errorf("latent rebuild %q: discard: %w", space, err)
+		}
+		var err error
+		res, err = b.BuildTx(ctx, tx, space)
+		return err
+	})
+	return res, err
+}
+
+// PendingSpaces returns up to limit spaces whose projections are ahead of their artifacts.
+func (b *Builder) PendingSpaces(ctx context.Context, limit int) ([]string, error) {
+	spaces, err := queries.SpacesPending(ctx, b.db, int32(max(min(limit, 1<<30), 0)))
+	if err != nil {
+		return nil, fmt.Errorf("read spaces pending a latent build: %w", err)
+	}
+	return spaces, nil
+}
+
+// BuildTx does what Build does inside the caller's transaction.
+//
+// The build walks (built, projected] in chunks that end before each staling event (an
+// invalidation, erasure or fact supersession): it derives the artifacts the chunk's events
+// touch as of the chunk's end, then marks the artifacts citing the staled event stale, and the
+// next chunk derives their slots again without it. Because every artifact is a function of the
+// log up to a chunk end that does not depend on when builds ran, incremental builds and a
+// rebuild reach the same rows.
+func (b *Builder) BuildTx(ctx context.Context, tx pgx.Tx, space string) (*Result, error) {
+	start := time.Now()
+	// Shared erasure lock: an erasure waits for this build, and a build after it reads the
+	// tombstone, so no artifact keeps erased text.
+	if err := eventloom.LockErasureShared(ctx, tx, space); err != nil {
+		return nil, fmt.Errorf("latent build %q: %w", space, err)
+	}
+	if err := queries.Lock(ctx, tx, space); err != nil {
+		return nil, fmt.Errorf("latent build %q: %w", space, err)
+	}
+	wm, err := queries.WatermarkGet(ctx, tx, space)
+	if err != nil {
+		return nil, fmt.Errorf("latent build %q: %w", space, err)
+	}
+	res := &Result{SpaceID: space, FromSeq: wm.BuiltSeq, ToSeq: wm.BuiltSeq}
+	if wm.ProjectedSeq <= wm.BuiltSeq {
+		return res, nil
+	}
+	st := &buildState{tx: tx, space: space, res: res, pending: touched{sessions: map[string]bool{}}, excluded: map[int64]bool{}}
+	if st.stalings, err = queries.Stalings(ctx, tx, dbsqlc.StalingsParams{SpaceID: space, AfterSeq: 0, UptoSeq: wm.ProjectedSeq}); err != nil {
+		return nil, fmt.Errorf("latent build %q: read stalings: %w", space, err)
+	}
+	prev := wm.BuiltSeq
+	for i := 0; i < len(st.stalings); {
+		s := st.stalings[i]
+		if s.Seq <= wm.BuiltSeq {
+			i++
+			continue
+		}
+		if err := st.derive(ctx, prev, s.Seq-1); err != nil {
+			return nil, fmt.Errorf("latent build %q: %w", space, err)
+		}
+		for ; i < len(st.stalings) && st.stalings[i].Seq == s.Seq; i++ {
+			if err := st.stale(ctx, st.stalings[i]); err != nil {
+				return nil, fmt.Errorf("latent build %q: %w", space, err)
+			}
+		}
+		prev = max(prev, s.Seq-1)
+	}
+	if err := st.derive(ctx, prev, wm.ProjectedSeq); err != nil {
+		return nil, fmt.Errorf("latent build %q: %w", space, err)
+	}
+	if err := b.propose(ctx, tx, space, res); err != nil {
+		return nil, fmt.Errorf("latent build %q: %w", space, err)
+	}
+	if err := queries.ReviewRefresh(ctx, tx, space); err != nil {
+		return nil, fmt.Errorf("latent build %q: review status: %w", space, err)
+	}
+	if b.age {
+		if err := queries.AGESync(ctx, tx, space); err != nil {
+			return nil, fmt.Errorf("latent build %q: mirror into AGE: %w", space, err)
+		}
+	}
+	if err := queries.WatermarkSet(ctx, tx, dbsqlc.WatermarkSetParams{SpaceID: space, BuiltSeq: wm.ProjectedSeq}); err != nil {
+		return nil, fmt.Errorf("latent build %q: %w", space, err)
+	}
+	res.ToSeq = wm.ProjectedSeq
+	res.Duration = time.Since(start)
+	b.logger.DebugContext(ctx, "built latent artifacts", "space_id", space, "from_seq", res.FromSeq, "to_seq", res.ToSeq,
+		"written", res.Written, "replaced", res.Replaced, "staled", res.Staled, "proposed", res.Proposed)
+	return res, nil
+}
+
+// touched is what the next derivation must recompute besides what its events touch.
+type touched struct {
+	sessions map[string]bool
+	global   bool
+}
+
+// buildState is one build's working state.
+type buildState struct {
+	tx       pgx.Tx
+	space    string
+	res      *Result
+	stalings []dbsqlc.StalingsRow
+	pending  touched
+	// excluded are the targets of stalings[:excludedUpTo]: events no longer usable as sources.
+	excluded     map[int64]bool
+	excludedUpTo int
+}
+
+// stale marks the artifacts citing s's target stale and schedules their slots.
+func (st *buildState) stale(ctx context.Context, s dbsqlc.StalingsRow) error {
+	rows, err := queries.MarkStale(ctx, st.tx, dbsqlc.MarkStaleParams{SpaceID: st.space, TargetSeq: s.TargetSeq,
+		StaleAt: s.OccurredAt, StaleSeq: s.Seq, StaleReason: s.Reason})
+	if err != nil {
+		return fmt.Errorf("mark stale: %w", err)
+	}
+	st.res.Staled += len(rows)
+	for _, r := range rows {
+		// Episodes and causal links belong to the target's session, added below.
+		if r.ArtifactType != TypeEpisode && r.ArtifactType != TypeCausal {
+			st.pending.global = true
+		}
+	}
+	// The target's session (and the space-wide producers, for a tool call or preference) are
+	// derived again whether or not an artifact cited the target: without it, what they derive
+	// may change.
+	kind, err := queries.EventKind(ctx, st.tx, dbsqlc.EventKindParams{SpaceID: st.space, Seq: s.TargetSeq})
+	if err != nil {
+		return fmt.Errorf("read staled event: %w", err)
+	}
+	if kind.SessionID != "" {
+		st.pending.sessions[kind.SessionID] = true
+	}
+	if slices.Contains(globalTypes, kind.Type) {
+		st.pending.global = true
+	}
+	return nil
+}
+
+// derive recomputes, as of upto, the slots touched by the events in (after, upto] and those
+// pending from stalings.
+func (st *buildState) derive(ctx context.Context, after, upto int64) error {
+	sessions := st.pending.sessions
+	global := st.pending.global
+	st.pending = touched{sessions: map[string]bool{}}
+	if upto > after {
+		rows, err := queries.TouchedSessions(ctx, st.tx, dbsqlc.TouchedSessionsParams{SpaceID: st.space, AfterSeq: after, UptoSeq: upto})
+		if err != nil {
+			return fmt.Errorf("read touched sessions: %w", err)
+		}
+		for _, r := range rows {
+			if r.SessionID != "" {
+				sessions[r.SessionID] = true
+			}
+			for _, t := range r.Types {
+				if slices.Contains(globalTypes, t) {
+					global = true
+				}
+			}
+		}
+	}
+	if len(sessions) == 0 && !global {
+		return nil
+	}
+	// Derivations run with upto increasing, so the unusable events grow along the stalings.
+	for ; st.excludedUpTo < len(st.stalings) && st.stalings[st.excludedUpTo].Seq <= upto; st.excludedUpTo++ {
+		st.excluded[st.stalings[st.excludedUpTo].TargetSeq] = true
+	}
+	excluded := st.excluded
+	sessionList := sortedKeys(sessions)
+	var types []string
+	if global {
+		types = globalTypes
+	}
+	rows, err := queries.EventsRead(ctx, st.tx, dbsqlc.EventsReadParams{SpaceID: st.space, UptoSeq: upto, Sessions: nonNil(sessionList), Types: nonNil(types)})
+	if err != nil {
+		return fmt.Errorf("read events: %w", err)
+	}
+	bySession := map[string][]event{}
+	var globalEvs []event
+	for _, r := range rows {
+		if metaTypes[r.Type] || excluded[r.Seq] {
+			continue
+		}
+		e := event{Seq: r.Seq, Hash: r.Hash, Type: r.Type, Session: r.SessionID, Actor: r.Actor, OccurredAt: r.OccurredAt, Content: r.Content, Data: r.Data}
+		if sessions[r.SessionID] {
+			bySession[r.SessionID] = append(bySession[r.SessionID], e)
+		}
+		if global && slices.Contains(globalTypes, r.Type) {
+			globalEvs = append(globalEvs, e)
+		}
+	}
+	var derived []*Artifact
+	slots := make([]string, 0, len(sessionList))
+	prefixes := make([]string, 0, len(sessionList))
+	for _, s := range sessionList {
+		slots = append(slots, "episode:"+s)
+		prefixes = append(prefixes, likeEscaper.Replace("causal:"+s+":")+"%")
+		derived = append(derived, causalLinks(s, bySession[s])...)
+		if a := episode(s, bySession[s]); a != nil {
+			refs, err := queries.EntityRefs(ctx, st.tx, dbsqlc.EntityRefsParams{SpaceID: st.space, Seqs: a.SourceSeqs(), MaxRefs: maxEntityRefs})
+			if err != nil {
+				return fmt.Errorf("read entity refs: %w", err)
+			}
+			a.EntityRefs = refs
+			derived = append(derived, a)
+		}
+	}
+	var replacedTypes []string
+	if global {
+		replacedTypes = globalArtifactTypes
+		derived = append(derived, procedures(globalEvs)...)
+		derived = append(derived, failures(globalEvs)...)
+		derived = append(derived, preferences(globalEvs)...)
+	}
+	return st.store(ctx, slots, prefixes, replacedTypes, derived)
+}
+
+// likeEscaper escapes LIKE's wildcards and escape character in a literal prefix.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// store replaces the current artifacts of the given slots (and of the slots with one of the
+// given prefixes, and of every slot of the given types) with derived: each new artifact supersedes its slot's newest stale one, current
+// artifacts not derived again are deleted, stale ones are kept.
+func (st *buildState) store(ctx context.Context, slots, prefixes, types []string, derived []*Artifact) error {
+	state, err := queries.SlotState(ctx, st.tx, dbsqlc.SlotStateParams{SpaceID: st.space, Slots: nonNil(slots), Prefixes: nonNil(prefixes), Types: nonNil(types)})
+	if err != nil {
+		return fmt.Errorf("read slots: %w", err)
+	}
+	current := map[string]bool{}
+	newestStale := map[string]string{}
+	for _, r := range state {
+		if r.StaleSeq == nil {
+			current[r.ArtifactID] = true
+		} else if _, ok := newestStale[r.Slot]; !ok {
+			newestStale[r.Slot] = r.ArtifactID // rows come newest stale first per slot
+		}
+	}
+	params := make([]dbsqlc.ArtifactUpsertParams, 0, len(derived))
+	for _, a := range derived {
+		if a.Supersedes == "" {
+			a.Supersedes = newestStale[a.Slot]
+		}
+		if a.Type == TypePreference && a.Supersedes != "" {
+			a.Contradicts = []string{a.Supersedes} // a preference is only superseded by another value
+		}
+		if a.ID, err = a.Address(st.space); err != nil {
+			return err
+		}
+		delete(current, a.ID)
+		params = append(params, upsertParams(st.space, a))
+	}
+	if len(current) > 0 {
+		ids := make([]string, 0, len(current))
+		for id := range current {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		if err := queries.ArtifactsDelete(ctx, st.tx, dbsqlc.ArtifactsDeleteParams{SpaceID: st.space, Ids: ids}); err != nil {
+			return fmt.Errorf("delete replaced artifacts: %w", err)
+		}
+		st.res.Replaced += len(ids)
+	}
+	if len(params) == 0 {
+		return nil
+	}
+	var batchErr error
+	queries.ArtifactUpsert(ctx, st.tx, params).Exec(func(_ int, err error) {
+		if err != nil && batchErr == nil {
+			batchErr = err
+		}
+	})
+	if batchErr != nil {
+		return fmt.Errorf("store artifacts: %w", batchErr)
+	}
+	st.res.Written += len(params)
+	return nil
+}
+
+func upsertParams(space string, a *Artifact) dbsqlc.ArtifactUpsertParams {
+	p := dbsqlc.ArtifactUpsertParams{
+		SpaceID: space, ArtifactID: a.ID, Slot: a.Slot, ArtifactType: a.Type, Summary: a.Summary,
+		SourceEventRefs: mustJSON(nonNil(a.Sources)), SourceSeqs: nonNil(a.SourceSeqs()), EntityRefs: nonNil(a.EntityRefs),
+		ValidFrom: a.ValidFrom, ValidTo: a.ValidTo, ProjectionVersion: ProjectionVersion, Method: a.Method,
+		Confidence: float32(a.Confidence), PurposeProfile: a.PurposeProfile, ReasoningPhase: a.ReasoningPhase,
+		PayloadKind: "jsonb", Payload: a.Payload, Contradicts: nonNil(a.Contradicts), Diagnostics: a.Diagnostics,
+	}
+	if a.Supersedes != "" {
+		s := a.Supersedes
+		p.Supersedes = &s
+	}
+	if p.Diagnostics == nil {
+		p.Diagnostics = []byte("{}")
+	}
+	return p
+}
+
+// propose appends a proposal.created for each current procedure or failure (kind skill) or
+// causal link (kind consolidation) whose slot has never been proposed, citing every event the artifact cites. The idempotency key is
+// derived from the artifact id, so a retried build appends nothing twice. Later versions of a
+// slot (more traces) are not proposed again: they carry the slot's review status.
+func (b *Builder) propose(ctx context.Context, tx pgx.Tx, space string, res *Result) error {
+	done, err := queries.ProposedSlots(ctx, tx, space)
+	if err != nil {
+		return fmt.Errorf("read proposed slots: %w", err)
+	}
+	arts, err := queries.Artifacts(ctx, tx, space)
+	if err != nil {
+		return fmt.Errorf("read artifacts: %w", err)
+	}
+	for _, a := range arts {
+		kind := proposable[a.ArtifactType]
+		if a.StaleSeq != nil || kind == "" || slices.Contains(done, a.Slot) {
+			continue
+		}
+		conf := math.Round(float64(a.Confidence)*1000) / 1000
+		data := mustJSON(vocab.ProposalCreated{
+			Kind: kind, Evidence: a.SourceSeqs, Confidence: &conf,
+			Rationale: "latent " + a.ArtifactType + " " + a.ArtifactID + ": " + a.Summary,
+			Artifact:  &vocab.ArtifactRef{Key: a.Slot, ID: a.ArtifactID},
+		})
+		_, err := b.store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: space, IdempotencyKey: "latent:" + a.ArtifactID,
+			Events: []eventloom.NewEvent{{Type: vocab.TypeProposalCreated, Actor: ProposerActor, Data: data}}})
+		if errors.Is(err, eventloom.ErrConflict) {
+			continue // proposed before under this key with other evidence
+		}
+		if err != nil {
+			return fmt.Errorf("propose %s: %w", a.Slot, err)
+		}
+		res.Proposed++
+	}
+	return nil
+}
+
+// Behind reports whether space's projections are past its artifacts' watermark (a build has
+// work to do).
+func (b *Builder) Behind(ctx context.Context, space string) (bool, error) {
+	wm, err := queries.WatermarkGet(ctx, b.db, space)
+	if err != nil {
+		return false, fmt.Errorf("read latent watermark of %q: %w", space, err)
+	}
+	return wm.ProjectedSeq > wm.BuiltSeq, nil
+}

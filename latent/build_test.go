@@ -1,0 +1,383 @@
+package latent_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/erasure"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+// testBundle is what each test works with: one rolled-back transaction (or a committed
+// database for the tests that need one), a store, a projector and a builder on it.
+type testBundle struct {
+	db      pgx.Tx
+	store   *eventloom.Store
+	proj    *projection.Projector
+	builder *latent.Builder
+	clock   time.Time
+}
+
+func setup(t *testing.T) *testBundle {
+	t.Helper()
+	ctx := context.Background()
+	tx := testcontainers.TestTx(t)
+	store := eventloom.NewStore(tx, nil, nil)
+	proj, err := projection.New(ctx, tx, projection.Config{})
+	require.NoError(t, err)
+	b, err := latent.NewBuilder(ctx, tx, store, latent.Config{})
+	require.NoError(t, err)
+	return &testBundle{db: tx, store: store, proj: proj, builder: b, clock: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+}
+
+// ev is an event of session occurring one minute after the previous one.
+func (b *testBundle) ev(typ, session, content string, data any) eventloom.NewEvent {
+	b.clock = b.clock.Add(time.Minute)
+	at := b.clock
+	e := eventloom.NewEvent{Type: typ, SessionID: session, Content: content, OccurredAt: &at}
+	if data != nil {
+		raw, err := json.Marshal(data)
+		if err != nil {
+			panic(err)
+		}
+		e.Data = raw
+	}
+	return e
+}
+
+func (b *testBundle) msg(session, content string) eventloom.NewEvent {
+	return b.ev("message", session, content, map[string]string{"role": "user"})
+}
+
+func (b *testBundle) tool(session, tool, outcome, errText string) eventloom.NewEvent {
+	d := map[string]string{"tool": tool, "outcome": outcome}
+	if errText != "" {
+		d["error"] = errText
+	}
+	return b.ev("tool_call.completed", session, "", d)
+}
+
+// append appends events and returns their seqs.
+func (b *testBundle) append(t *testing.T, space string, events ...eventloom.NewEvent) []int64 {
+	t.Helper()
+	res, err := b.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
+	require.NoError(t, err)
+	seqs := make([]int64, len(res.Receipts))
+	for i, r := range res.Receipts {
+		seqs[i] = r.Seq
+	}
+	return seqs
+}
+
+// projectAndBuild projects the space and builds its artifacts.
+func (b *testBundle) projectAndBuild(t *testing.T, space string) *latent.Result {
+	t.Helper()
+	ctx := context.Background()
+	_, err := b.proj.ProjectSpace(ctx, space)
+	require.NoError(t, err)
+	res, err := b.builder.Build(ctx, space)
+	require.NoError(t, err)
+	return res
+}
+
+type artifactRow struct {
+	ID, Slot, Type, Summary, Review string
+	Seqs                            []int64
+	StaleSeq                        *int64
+	StaleReason, Supersedes         *string
+}
+
+func (b *testBundle) artifacts(t *testing.T, space, where string) []artifactRow {
+	t.Helper()
+	rows, err := b.db.Query(context.Background(), `SELECT artifact_id, slot, artifact_type, summary, review_status, source_seqs,
+		stale_seq, stale_reason, supersedes FROM latent_artifacts WHERE space_id = $1 AND `+where+` ORDER BY slot, artifact_id`, space)
+	require.NoError(t, err)
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (artifactRow, error) {
+		var a artifactRow
+		err := r.Scan(&a.ID, &a.Slot, &a.Type, &a.Summary, &a.Review, &a.Seqs, &a.StaleSeq, &a.StaleReason, &a.Supersedes)
+		return a, err
+	})
+	require.NoError(t, err)
+	return out
+}
+
+// workSession is a session that pulls, builds and tests (the recurring procedure), fails once
+// on a flaky test and fixes it.
+func (b *testBundle) workSession(s string) []eventloom.NewEvent {
+	return []eventloom.NewEvent{
+		b.msg(s, fmt.Sprintf("Please fix the billing export bug in session %s. The CSV has the wrong currency column.", s)),
+		b.tool(s, "git pull", "success", ""),
+		b.tool(s, "go build", "success", ""),
+		b.tool(s, "go test", "success", ""),
+		b.tool(s, "go vet", "failure", "vet: billing/export.go:42: unreachable code"),
+		b.tool(s, "gofmt", "success", ""),
+		b.tool(s, "go vet", "success", ""),
+		b.msg(s, "The billing export now writes the currency column. Tests pass."),
+	}
+}
+
+func TestBuild_RebuildEqualsIncremental(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "latent-eq"
+	b.append(t, space, b.workSession("s1")...)
+	b.append(t, space, b.ev("preference.stated", "s1", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "vim"}))
+	b.projectAndBuild(t, space)
+
+	b.append(t, space, b.ev("decision.recorded", "s2", "", map[string]string{"decision": "enable go vet in CI"}))
+	b.append(t, space, b.workSession("s2")...)
+	seqs := b.append(t, space, b.msg("s2", "Remember that the staging database is called ledger-7."))
+	b.append(t, space, b.ev("preference.stated", "s2", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "helix"}))
+	b.projectAndBuild(t, space)
+
+	b.append(t, space, b.workSession("s3")...)
+	b.append(t, space, b.ev("memory.invalidated", "s3", "", map[string]any{"target_seq": seqs[0], "reason": "it is ledger-8"}))
+	res := b.projectAndBuild(t, space)
+	require.Equal(t, 2, res.Proposed, "the two procedures are put up for review (the failure pattern was, after two sessions)")
+	b.projectAndBuild(t, space) // projects the proposals; the artifacts now read as proposed
+
+	incremental, err := b.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	require.NotZero(t, incremental.Artifacts)
+	require.NotEmpty(t, b.artifacts(t, space, "stale_at IS NOT NULL"), "the invalidation and the preference change staled artifacts")
+	require.Len(t, b.artifacts(t, space, "artifact_type = 'procedure' AND stale_at IS NULL AND review_status = 'proposed'"), 2)
+	require.Len(t, b.artifacts(t, space, "artifact_type = 'causal' AND review_status = 'proposed'"), 1)
+	require.Len(t, b.artifacts(t, space, "artifact_type = 'preference' AND stale_at IS NULL"), 1)
+	require.Len(t, b.artifacts(t, space, "artifact_type = 'failure' AND stale_at IS NULL"), 1)
+
+	_, err = b.proj.Rebuild(ctx, space)
+	require.NoError(t, err)
+	rebuilt, err := b.builder.Rebuild(ctx, space)
+	require.NoError(t, err)
+	require.Zero(t, rebuilt.Proposed, "a rebuild finds the proposals already made")
+	again, err := b.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, incremental, again)
+}
+
+func TestBuild_InvalidatedSourceMarksItsArtifactsStale(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "latent-stale"
+	seqs := b.append(t, space,
+		b.msg("trip", "We are planning a trip to Lisbon in May with the whole team."),
+		b.msg("trip", "The hotel near Alfama is booked for four nights."),
+		b.msg("trip", "Flights leave from Berlin on the second of May."))
+	b.projectAndBuild(t, space)
+	before := b.artifacts(t, space, "artifact_type = 'episode'")
+	require.Len(t, before, 1)
+	require.Equal(t, seqs, before[0].Seqs)
+	require.Contains(t, before[0].Summary, fmt.Sprintf("[%d]", seqs[1]), "the summary cites what it quotes")
+
+	inv := b.append(t, space, b.ev("memory.invalidated", "trip", "", map[string]any{"target_seq": seqs[1], "reason": "the booking fell through"}))
+	b.projectAndBuild(t, space)
+
+	stale := b.artifacts(t, space, "stale_at IS NOT NULL")
+	require.Len(t, stale, 1)
+	require.Equal(t, before[0].ID, stale[0].ID)
+	require.Equal(t, inv[0], *stale[0].StaleSeq)
+	require.Equal(t, "invalidated", *stale[0].StaleReason)
+
+	current := b.artifacts(t, space, "stale_at IS NULL")
+	require.Len(t, current, 1)
+	require.Equal(t, []int64{seqs[0], seqs[2]}, current[0].Seqs, "the new version does without the invalidated event")
+	require.NotContains(t, current[0].Summary, "Alfama")
+	require.Equal(t, stale[0].ID, *current[0].Supersedes)
+
+	var readable int
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT count(*) FROM latent_current WHERE space_id = $1 AND artifact_id = $2`, space, stale[0].ID).Scan(&readable))
+	require.Zero(t, readable, "a stale artifact is never read as current")
+}
+
+func TestBuild_ProcedureNeedsThreeSessions(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "latent-proc"
+	for _, s := range []string{"a", "b"} {
+		b.append(t, space, b.workSession(s)...)
+	}
+	b.projectAndBuild(t, space)
+	require.Empty(t, b.artifacts(t, space, "artifact_type = 'procedure'"), "two sessions are not enough")
+	require.Len(t, b.artifacts(t, space, "artifact_type = 'failure'"), 1, "a failure repeated twice is a pattern")
+
+	b.append(t, space, b.workSession("c")...)
+	res := b.projectAndBuild(t, space)
+	procs := b.artifacts(t, space, "artifact_type = 'procedure'")
+	require.Len(t, procs, 2, "the longest sequence stands for its sub-sequences (git pull → go build is none)")
+	require.Equal(t, "procedure:git pull → go build → go test", procs[0].Slot)
+	require.Equal(t, "procedure:gofmt → go vet", procs[1].Slot)
+	require.Len(t, procs[0].Seqs, 9, "every trace of the three sessions is cited")
+	require.Equal(t, 2, res.Proposed)
+
+	var kind, key string
+	var evidence int
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT data->>'kind', data->'artifact'->>'key', jsonb_array_length(data->'evidence')
+		FROM events WHERE space_id = $1 AND type = 'proposal.created' AND data->'artifact'->>'id' = $2`, space, procs[0].ID).
+		Scan(&kind, &key, &evidence))
+	require.Equal(t, "skill", kind)
+	require.Equal(t, procs[0].Slot, key)
+	require.Equal(t, 9, evidence)
+
+	b.projectAndBuild(t, space)
+	require.Equal(t, "proposed", b.artifacts(t, space, "artifact_type = 'procedure'")[0].Review)
+	b.append(t, space, b.workSession("d")...)
+	res = b.projectAndBuild(t, space)
+	require.Zero(t, res.Proposed, "a slot is proposed once")
+	procs = b.artifacts(t, space, "artifact_type = 'procedure'")
+	require.Len(t, procs, 2, "the new versions replaced the old")
+	require.Len(t, procs[0].Seqs, 12)
+	require.Equal(t, "proposed", procs[0].Review, "the new version carries the slot's review status")
+}
+
+func TestBuild_SpacesAreIsolated(t *testing.T) {
+	b := setup(t)
+	for _, space := range []string{"latent-iso-a", "latent-iso-b"} {
+		b.clock = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+		b.append(t, space, b.msg("s", "The deploy pipeline runs every night at two."), b.msg("s", "Nobody watches the nightly deploy logs."))
+	}
+	b.projectAndBuild(t, "latent-iso-a")
+	a := b.artifacts(t, "latent-iso-a", "true")
+	require.Len(t, a, 1)
+	require.Empty(t, b.artifacts(t, "latent-iso-b", "true"), "building one space derives nothing in another")
+	b.projectAndBuild(t, "latent-iso-b")
+	other := b.artifacts(t, "latent-iso-b", "true")
+	require.Len(t, other, 1)
+	require.Equal(t, a[0].Summary, other[0].Summary)
+	require.NotEqual(t, a[0].ID, other[0].ID, "the space is part of the address")
+}
+
+func TestBuild_PreferenceChangeSupersedesAndContradicts(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "latent-pref"
+	b.append(t, space, b.ev("preference.stated", "", "", map[string]string{"holder": "Ana", "topic": "tabs", "preference": "spaces"}))
+	b.append(t, space, b.ev("preference.stated", "", "", map[string]string{"holder": "Ana", "topic": "tabs", "preference": "spaces"}))
+	b.projectAndBuild(t, space)
+	first := b.artifacts(t, space, "artifact_type = 'preference'")
+	require.Len(t, first, 1)
+	require.Len(t, first[0].Seqs, 2, "restating a preference makes it more certain, not another one")
+	change := b.append(t, space, b.ev("preference.stated", "", "", map[string]string{"holder": "Ana", "topic": "tabs", "preference": "tabs"}))
+	b.projectAndBuild(t, space)
+	stale := b.artifacts(t, space, "artifact_type = 'preference' AND stale_at IS NOT NULL")
+	require.Len(t, stale, 1)
+	require.Equal(t, first[0].ID, stale[0].ID)
+	require.Equal(t, "superseded", *stale[0].StaleReason)
+	require.Equal(t, change[0], *stale[0].StaleSeq)
+	var validTo, contradicts string
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT o.valid_to::text, n.contradicts::text FROM latent_artifacts o
+		JOIN latent_artifacts n ON n.space_id = o.space_id AND n.supersedes = o.artifact_id
+		WHERE o.space_id = $1 AND o.artifact_id = $2`, space, first[0].ID).Scan(&validTo, &contradicts))
+	require.Equal(t, fmt.Sprintf("{%s}", first[0].ID), contradicts)
+	require.NotEmpty(t, validTo, "a superseded preference stops holding")
+}
+
+func TestBuild_MirrorsArtifactsIntoAGE(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	ok, err := graph.AGEInstalled(ctx, pool)
+	require.NoError(t, err)
+	if !ok {
+		t.Skip("AGE is not installed in the test database")
+	}
+	store := eventloom.NewStore(pool, nil, nil)
+	proj, err := projection.New(ctx, pool, projection.Config{})
+	require.NoError(t, err)
+	builder, err := latent.NewBuilder(ctx, pool, store, latent.Config{})
+	require.NoError(t, err)
+	b := &testBundle{store: store, proj: proj, builder: builder, clock: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	const space = "latent-age"
+	seqs := b.append(t, space, b.msg("s", "Ask @maria about the Postgres upgrade plan."), b.msg("s", "The Postgres upgrade waits for the vendor."),
+		b.msg("s", "Maria will write the upgrade runbook."))
+	b.projectAndBuild(t, space)
+	b.append(t, space, b.ev("memory.invalidated", "s", "", map[string]any{"target_seq": seqs[1], "reason": "vendor replied"}))
+	b.projectAndBuild(t, space)
+
+	count := func(q string) int {
+		res, err := graph.Cypher(ctx, pool, graph.CypherParams{SpaceID: space, Query: q})
+		require.NoError(t, err)
+		require.Len(t, res.Rows, 1)
+		var n int
+		require.NoError(t, json.Unmarshal(res.Rows[0][0], &n))
+		return n
+	}
+	require.Equal(t, 2, count(`MATCH (a:LatentArtifact) RETURN count(a)`))
+	require.Equal(t, 5, count(`MATCH (a:LatentArtifact)-[:DERIVED_FROM]->(e:SourceEvent) RETURN count(e)`), "3 sources, then 2")
+	require.Equal(t, 3, count(`MATCH (e:SourceEvent) RETURN count(e)`))
+	require.Equal(t, 1, count(`MATCH (a:LatentArtifact)-[:SUPERSEDES]->(o:LatentArtifact) RETURN count(o)`))
+	require.Positive(t, count(`MATCH (a:LatentArtifact)-[:COVERS]->(e:Entity) RETURN count(e)`))
+	// The query of docs/latent.md passes the Cypher filter and runs.
+	res, err := graph.Cypher(ctx, pool, graph.CypherParams{SpaceID: space, Columns: 2,
+		Query: "MATCH (a:LatentArtifact)-[:DERIVED_FROM]->(e:SourceEvent)\nWHERE a.type = 'episode' AND a.stale_at IS NULL\nRETURN a.summary, collect(e.seq)"})
+	require.NoError(t, err)
+	require.Len(t, res.Rows, 1)
+	var cited []int64
+	require.NoError(t, json.Unmarshal(res.Rows[0][1], &cited))
+	require.ElementsMatch(t, []int64{seqs[0], seqs[2]}, cited)
+	var same bool
+	require.NoError(t, pool.QueryRow(ctx, `SELECT expected = actual FROM zaxy_age_mirror_digest($1)`, space).Scan(&same))
+	require.True(t, same, "the doctor's mirror check leaves the latent labels out")
+}
+
+func TestBuild_ErasedSourceLeavesNoTextAndStalesItsArtifacts(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "latent-erase"
+	seqs := b.append(t, space,
+		b.msg("s", "The vault code for the archive room is hunter-42-zebra."),
+		b.msg("s", "The archive room is on the third floor of the east wing."),
+		b.msg("s", "Only the records team may enter the archive room."))
+	b.projectAndBuild(t, space)
+	require.Contains(t, b.artifacts(t, space, "true")[0].Summary, "hunter-42-zebra")
+
+	er, err := erasure.New(b.db, b.store, b.proj, nil).Erase(ctx, &eventloom.EraseParams{SpaceID: space, Seq: seqs[0], Reason: "a secret"})
+	require.NoError(t, err)
+	b.projectAndBuild(t, space)
+
+	var leaks int
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT count(*) FROM latent_artifacts x WHERE x.space_id = $1 AND x::text LIKE '%hunter-42%'`, space).Scan(&leaks))
+	require.Zero(t, leaks, "no artifact keeps erased text")
+	stale := b.artifacts(t, space, "stale_at IS NOT NULL")
+	require.Len(t, stale, 1)
+	require.Equal(t, "erased", *stale[0].StaleReason)
+	require.Equal(t, er.ErasureSeq, *stale[0].StaleSeq)
+	current := b.artifacts(t, space, "stale_at IS NULL")
+	require.Len(t, current, 1)
+	require.Equal(t, seqs[1:], current[0].Seqs)
+}
+
+func TestBuild_CausalLinkCitesDecisionFailureAndFix(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "latent-causal"
+	seqs := b.append(t, space,
+		b.ev("decision.recorded", "m", "We move the cache to Redis 7.", map[string]string{"decision": "use Redis 7 for the cache"}),
+		b.tool("m", "integration tests", "failure", "connection refused on port 6379"),
+		b.tool("m", "docker compose up", "success", ""),
+		b.tool("m", "integration tests", "success", ""))
+	b.projectAndBuild(t, space)
+	links := b.artifacts(t, space, "artifact_type = 'causal'")
+	require.Len(t, links, 1)
+	require.Equal(t, seqs, links[0].Seqs, "both ends and the fix are cited")
+	require.Contains(t, links[0].Summary, fmt.Sprintf("[%d]", seqs[0]))
+	require.Contains(t, links[0].Summary, "after docker compose up")
+	var kind string
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT data->>'kind' FROM events WHERE space_id = $1 AND type = 'proposal.created'
+		AND data->'artifact'->>'key' = $2`, space, links[0].Slot).Scan(&kind))
+	require.Equal(t, "consolidation", kind, "a causal link is a hypothesis put up for review")
+
+	b.append(t, space, b.ev("memory.invalidated", "m", "", map[string]any{"target_seq": seqs[1], "reason": "the port was a typo"}))
+	b.projectAndBuild(t, space)
+	require.Len(t, b.artifacts(t, space, "artifact_type = 'causal' AND stale_at IS NOT NULL"), 1)
+	require.Empty(t, b.artifacts(t, space, "artifact_type = 'causal' AND stale_at IS NULL"), "without the failure there is no link")
+}

@@ -1,0 +1,118 @@
+package latent
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// episodeSentences is how many sentences an episode's summary quotes.
+const episodeSentences = 3
+
+// episodePayload is an episode's payload.
+type episodePayload struct {
+	Session string `json:"session"`
+	Window  struct {
+		Start string `json:"start"`
+		End   string `json:"end"`
+	} `json:"window"`
+	// Outcome is done, cancelled or blocked (the session's last task update), else failure or
+	// success (its last tool call), else none.
+	Outcome   string           `json:"outcome"`
+	Events    int              `json:"events"`
+	Types     map[string]int   `json:"types"`
+	Sentences []quotedSentence `json:"sentences"`
+}
+
+type quotedSentence struct {
+	Seq  int64  `json:"seq"`
+	Text string `json:"text"`
+}
+
+// episode derives a session's episode from its usable events (seq order, meta events and
+// excluded sources already left out): a summary quoting its most central sentences, each
+// cited, its time window and outcome. A session of fewer than two events has none.
+func episode(session string, evs []event) *Artifact {
+	if session == "" || len(evs) < 2 {
+		return nil
+	}
+	var sents []sentence
+	p := episodePayload{Session: session, Events: len(evs), Types: map[string]int{}, Outcome: "none"}
+	taskOutcome, toolOutcome := "", ""
+	for i := range evs {
+		e := &evs[i]
+		p.Types[e.Type]++
+		sents = append(sents, splitSentences(e.Seq, e.text())...)
+		switch e.Type {
+		case vocab.TypeTaskUpdated:
+			if d, err := vocab.Decode[vocab.TaskUpdated](e.Data); err == nil {
+				switch d.Status {
+				case "done", "cancelled", "blocked":
+					taskOutcome = d.Status
+				default:
+					taskOutcome = ""
+				}
+			}
+		case vocab.TypeToolCallCompleted:
+			if d, err := vocab.Decode[vocab.ToolCallCompleted](e.Data); err == nil && d.Outcome != "" {
+				toolOutcome = d.Outcome
+			}
+		}
+	}
+	switch {
+	case taskOutcome != "":
+		p.Outcome = taskOutcome
+	case toolOutcome != "":
+		p.Outcome = toolOutcome
+	}
+	start, end := evs[0].OccurredAt, evs[0].OccurredAt
+	for _, e := range evs {
+		if e.OccurredAt.Before(start) {
+			start = e.OccurredAt
+		}
+		if e.OccurredAt.After(end) {
+			end = e.OccurredAt
+		}
+	}
+	p.Window.Start, p.Window.End = rfc3339(start), rfc3339(end)
+	var quoted []string
+	for _, s := range central(sents, episodeSentences) {
+		p.Sentences = append(p.Sentences, quotedSentence{Seq: s.Seq, Text: s.Text})
+		quoted = append(quoted, fmt.Sprintf("%s [%d]", s.Text, s.Seq))
+	}
+	if p.Sentences == nil {
+		p.Sentences = []quotedSentence{}
+	}
+	summary := strings.Join(quoted, " ")
+	if summary == "" {
+		summary = fmt.Sprintf("Session %s: %d events (%s).", session, len(evs), typeList(p.Types))
+	}
+	payload, _ := json.Marshal(p) // a struct of strings, ints and maps: cannot fail
+	refs := make([]SourceRef, len(evs))
+	for i := range evs {
+		refs[i] = evs[i].ref()
+	}
+	from, to := start, end
+	return &Artifact{
+		Slot: "episode:" + session, Type: TypeEpisode, Summary: summary, Sources: refs,
+		ValidFrom: &from, ValidTo: &to, Method: MethodDeterministic, Confidence: 1,
+		PurposeProfile: "recall", ReasoningPhase: "orient", Payload: payload,
+		Diagnostics: mustJSON(map[string]int{"sentences": len(sents), "quoted": len(p.Sentences)}),
+	}
+}
+
+func typeList(types map[string]int) string {
+	keys := make([]string, 0, len(types))
+	for t := range types {
+		keys = append(keys, t)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, t := range keys {
+		parts[i] = fmt.Sprintf("%d %s", types[t], t)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,5 @@
+-- name: WatermarkGet :one
+-- How far the space's artifacts are built (0 when never) and how far its projections are:
+-- a build goes from the first to the second.
+SELECT coalesce((SELECT built_seq FROM latent_watermarks l WHERE l.space_id = @space_id), 0)::bigint AS built_seq,
+       coalesce((SELECT projected_seq FROM projection_watermarks p WHERE p.space_id = @space_id), 0)::bigint AS projected_seq;
