@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -129,6 +131,11 @@ func TestRebuildCommand_ReproducesTheIncrementalSalience(t *testing.T) {
 	proj, err := projection.New(ctx, pool, projection.Config{BatchSize: 1})
 	require.NoError(t, err)
 	_, err = proj.ProjectSpace(ctx, "sal")
+	require.NoError(t, err)
+	// And the latent_rebuild job after it (zaxy rebuild derives the artifacts too).
+	builder, err := latent.NewBuilder(ctx, pool, eventloom.NewStore(pool, nil, nil), latent.Config{})
+	require.NoError(t, err)
+	_, err = builder.Build(ctx, "sal")
 	require.NoError(t, err)
 
 	require.Equal(t, 0, cli("", "projection", "checksum", "--space", "sal", "--json"), errOut.String())
