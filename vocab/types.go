@@ -111,6 +111,8 @@ type FeedbackRecorded struct {
 	Signal      string `json:"signal"`
 	Comment     string `json:"comment,omitempty"`
 	CheckoutSeq *int64 `json:"checkout_seq,omitempty"`
+	// MemoryAction, optional, names the memory action the feedback judges (score_memory_action).
+	MemoryAction *MemoryActionRef `json:"memory_action,omitempty"`
 }
 
 // RedactionConfigured is the data of a "redaction.configured" event: the space's redaction

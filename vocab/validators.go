@@ -35,6 +35,9 @@ var validators = map[string]func(o *object, content string) *FieldError{
 	TypeMemoryPinned:        validatePinned,
 	TypeMemoryUnpinned:      validatePinned,
 	TypeSalienceConfigured:  validateSalienceConfigured,
+	// The memory actions' own events (memoryaction.go).
+	TypeMemoryConfidenceRevised: validateConfidenceRevised,
+	TypeMemoryKnownUnknown:      validateKnownUnknown,
 }
 
 // first returns the first non-nil error.
@@ -298,7 +301,7 @@ func validateFeedbackRecorded(o *object, _ string) *FieldError {
 	_, e1 := o.enum("signal", required, FeedbackSignal)
 	_, e2 := o.str("comment", optional, 0)
 	_, _, e3 := o.integer("checkout_seq", false, 1)
-	return first(e1, e2, e3)
+	return first(e1, e2, e3, o.memoryActionRef())
 }
 
 func validatePinned(o *object, _ string) *FieldError {

@@ -1,0 +1,139 @@
+package memoryaction
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/latent"
+)
+
+// NeighborhoodParams names what to look around: an event, a tool or an entity (at least one;
+// an artifact must match every one given).
+type NeighborhoodParams struct {
+	SpaceID string
+	// Seq is an event the causal links cite (as cause, effect, fix or a step between).
+	Seq int64
+	// Tool is the tool whose failures the links explain.
+	Tool string
+	// Entity is a name the link's text mentions (its decision, tool or error).
+	Entity string
+	// Limit is how many links to return, 1–50; defaults to 5.
+	Limit int
+}
+
+// CausalLink is one causal artifact read as cause → effect (→ fix), each end cited.
+type CausalLink struct {
+	Artifact
+	Cause  SourceRef  `json:"cause"`
+	Effect SourceRef  `json:"effect"`
+	Fix    *SourceRef `json:"fix,omitempty"`
+	// Decision is the cause's decision; Tool and Error the effect's failure.
+	Decision string `json:"decision"`
+	Tool     string `json:"tool"`
+	Error    string `json:"error"`
+	// Role is what the asked-about event is in the link (cause, effect, fix or step), when an
+	// event was asked about.
+	Role string `json:"role,omitempty"`
+}
+
+// Neighborhood is query_causal_neighborhood's answer.
+type Neighborhood struct {
+	Action string       `json:"action"`
+	Links  []CausalLink `json:"links"`
+	// Causes and Effects are the links' ends, in seq order.
+	Causes          []SourceRef `json:"causes"`
+	Effects         []SourceRef `json:"effects"`
+	SourceEventRefs []SourceRef `json:"source_event_refs"`
+	Use             string      `json:"use"`
+}
+
+// CausalNeighborhood is query_causal_neighborhood: the space's current causal artifacts
+// around an event, a tool or an entity, as cause → effect (→ fix) links with both ends
+// cited, most confident first. Nothing is appended.
+func (a *Actions) CausalNeighborhood(ctx context.Context, p NeighborhoodParams) (*Neighborhood, error) {
+	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
+		return nil, err
+	}
+	if p.Seq < 0 {
+		return nil, &eventloom.ValidationError{Field: "seq", Message: "must be a positive integer"}
+	}
+	tool := strings.ToLower(strings.TrimSpace(p.Tool))
+	entity := strings.ToLower(strings.TrimSpace(p.Entity))
+	if p.Seq == 0 && tool == "" && entity == "" {
+		return nil, &eventloom.ValidationError{Field: "seq", Message: "is required (or give tool or entity)"}
+	}
+	if err := text("tool", p.Tool, 512); err != nil {
+		return nil, err
+	}
+	if err := text("entity", p.Entity, 512); err != nil {
+		return nil, err
+	}
+	n, err := limit(p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	var seqs []int64
+	if p.Seq > 0 {
+		seqs = []int64{p.Seq}
+	}
+	arts, err := a.artifacts(ctx, p.SpaceID, []string{latent.TypeCausal}, seqs)
+	if err != nil {
+		return nil, err
+	}
+	var links []Artifact
+	byID := map[string]CausalLink{}
+	for _, art := range arts {
+		var pl causalPayload
+		if err := json.Unmarshal(art.Payload, &pl); err != nil {
+			return nil, fmt.Errorf("causal %s payload: %w", art.ID, err)
+		}
+		if tool != "" && pl.Tool != tool {
+			continue
+		}
+		if entity != "" && !strings.Contains(strings.ToLower(pl.Decision+" "+pl.Tool+" "+pl.Error+" "+art.Summary), entity) {
+			continue
+		}
+		hash := map[int64]string{}
+		for _, r := range art.SourceEventRefs {
+			hash[r.Seq] = r.Hash
+		}
+		l := CausalLink{Cause: SourceRef{Seq: pl.Cause, Hash: hash[pl.Cause]}, Effect: SourceRef{Seq: pl.Effect, Hash: hash[pl.Effect]},
+			Decision: pl.Decision, Tool: pl.Tool, Error: pl.Error}
+		if pl.Fix > 0 {
+			l.Fix = &SourceRef{Seq: pl.Fix, Hash: hash[pl.Fix]}
+		}
+		switch p.Seq {
+		case 0:
+		case pl.Cause:
+			l.Role = "cause"
+		case pl.Effect:
+			l.Role = "effect"
+		case pl.Fix:
+			l.Role = "fix"
+		default:
+			l.Role = "step"
+		}
+		art.Score = art.Confidence
+		links = append(links, art)
+		byID[art.ID] = l
+	}
+	nb := &Neighborhood{Action: ActionCausalNeighborhood, Links: []CausalLink{}, Causes: []SourceRef{}, Effects: []SourceRef{}, Use: nonAuthoritativeUseLabel}
+	var causes, effects []SourceRef
+	for _, art := range rank(links, n) {
+		l := byID[art.ID]
+		l.Artifact = art
+		nb.Links = append(nb.Links, l)
+		causes = append(causes, l.Cause)
+		effects = append(effects, l.Effect)
+	}
+	nb.Causes, nb.Effects = citations(causes), citations(effects)
+	var all []Artifact
+	for _, l := range nb.Links {
+		all = append(all, l.Artifact)
+	}
+	nb.SourceEventRefs = citations(artifactCitations(all))
+	return nb, nil
+}

@@ -1,0 +1,239 @@
+package memoryaction
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/memoryaction/internal/dbsqlc"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// ReflectParams names the session to look back on.
+type ReflectParams struct {
+	SpaceID   string
+	SessionID string
+}
+
+// Surfacing is one checkout of the session: the checkout.surfaced event and the items it held.
+type Surfacing struct {
+	SourceRef
+	ItemIDs []string `json:"item_ids"`
+	// Seqs are the events the surfaced items cite.
+	Seqs []int64 `json:"seqs"`
+}
+
+// Judgement is one feedback.recorded of the session.
+type Judgement struct {
+	SourceRef
+	Signal       string                 `json:"signal"`
+	TargetSeqs   []int64                `json:"target_seqs,omitempty"`
+	ItemIDs      []string               `json:"item_ids,omitempty"`
+	Comment      string                 `json:"comment,omitempty"`
+	MemoryAction *vocab.MemoryActionRef `json:"memory_action,omitempty"`
+}
+
+// Outcome is how the session ended, as far as its events say: success, failure, partial or
+// unknown, and the event that says so (none for unknown).
+type Outcome struct {
+	Status string     `json:"status"`
+	Detail string     `json:"detail"`
+	Basis  *SourceRef `json:"basis,omitempty"`
+}
+
+// Reflection is reflect_backward's answer.
+type Reflection struct {
+	Action    string `json:"action"`
+	SessionID string `json:"session_id"`
+	// Events is how many of the session's events were read.
+	Events   int         `json:"events"`
+	Surfaced []Surfacing `json:"surfaced"`
+	Feedback []Judgement `json:"feedback"`
+	Outcome  Outcome     `json:"outcome"`
+	// Artifacts are the current artifacts that apply: those citing the session's events, and
+	// the procedures and failure patterns of the tools it ran.
+	Artifacts       []Artifact     `json:"artifacts"`
+	KnownUnknowns   []KnownUnknown `json:"known_unknowns"`
+	Warnings        []string       `json:"warnings"`
+	SourceEventRefs []SourceRef    `json:"source_event_refs"`
+	Use             string         `json:"use"`
+}
+
+// Outcome statuses.
+const (
+	OutcomeSuccess = "success"
+	OutcomeFailure = "failure"
+	OutcomePartial = "partial"
+	OutcomeUnknown = "unknown"
+)
+
+// ReflectBackward is reflect_backward: for one session it reads what checkout surfaced
+// (checkout.surfaced), how it was judged (feedback.recorded), how the session ended (its last
+// outcome.recorded, else its last task.updated, else its last tool call; unknown when none
+// says) and which current artifacts apply, each cited. Nothing is appended.
+func (a *Actions) ReflectBackward(ctx context.Context, p ReflectParams) (*Reflection, error) {
+	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(p.SessionID) == "" || len(p.SessionID) > 256 {
+		return nil, &eventloom.ValidationError{Field: "session_id", Message: "must be a session id of 1-256 characters"}
+	}
+	rows, err := queries.SessionEvents(ctx, a.db, dbsqlc.SessionEventsParams{SpaceID: p.SpaceID, SessionID: p.SessionID, MaxRows: maxSessionEvents + 1})
+	if err != nil {
+		return nil, fmt.Errorf("read session: %w", err)
+	}
+	r := &Reflection{Action: ActionReflectBackward, SessionID: p.SessionID, Surfaced: []Surfacing{}, Feedback: []Judgement{},
+		Outcome: Outcome{Status: OutcomeUnknown, Detail: "no event of the session says how it ended"}, KnownUnknowns: []KnownUnknown{},
+		Warnings: []string{}, Use: nonAuthoritativeUseLabel}
+	if len(rows) > maxSessionEvents {
+		rows = rows[:maxSessionEvents]
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the session has more than %d events; only the first %d were read", maxSessionEvents, maxSessionEvents))
+	}
+	r.Events = len(rows)
+	if len(rows) == 0 {
+		r.Warnings = append(r.Warnings, "the space has no event in this session")
+	}
+	var refs []SourceRef
+	seqs := make([]int64, 0, len(rows))
+	var tools []string
+	outcomeRank := 0 // 3 outcome.recorded, 2 task.updated, 1 tool call
+	for _, e := range rows {
+		ref := SourceRef{Seq: e.Seq, Hash: hex.EncodeToString(e.Hash)}
+		seqs = append(seqs, e.Seq)
+		if e.Erased {
+			continue
+		}
+		var d map[string]json.RawMessage
+		_ = json.Unmarshal([]byte(e.Data), &d)
+		str := func(k string) string {
+			var s string
+			_ = json.Unmarshal(d[k], &s)
+			return s
+		}
+		switch e.Type {
+		case "checkout.surfaced":
+			var s struct {
+				Items []struct {
+					ItemID string  `json:"item_id"`
+					Seqs   []int64 `json:"seqs"`
+				} `json:"items"`
+			}
+			_ = json.Unmarshal([]byte(e.Data), &s)
+			su := Surfacing{SourceRef: ref, ItemIDs: []string{}, Seqs: []int64{}}
+			for _, it := range s.Items {
+				su.ItemIDs = append(su.ItemIDs, it.ItemID)
+				su.Seqs = append(su.Seqs, it.Seqs...)
+			}
+			r.Surfaced = append(r.Surfaced, su)
+			refs = append(refs, ref)
+		case vocab.TypeFeedbackRecorded:
+			f, err := vocab.Decode[vocab.FeedbackRecorded](json.RawMessage(e.Data))
+			if err != nil {
+				continue
+			}
+			r.Feedback = append(r.Feedback, Judgement{SourceRef: ref, Signal: f.Signal, TargetSeqs: f.TargetSeqs, ItemIDs: f.ItemIDs,
+				Comment: f.Comment, MemoryAction: f.MemoryAction})
+			refs = append(refs, ref)
+		case "outcome.recorded":
+			status := strings.ToLower(cmpOr(str("outcome"), str("status"), str("result")))
+			if !slices.Contains([]string{OutcomeSuccess, OutcomeFailure, OutcomePartial, OutcomeUnknown}, status) {
+				status = OutcomeUnknown
+			}
+			r.Outcome, outcomeRank = Outcome{Status: status, Detail: "outcome.recorded: " + cmpOr(e.Content, status), Basis: &ref}, 3
+		case vocab.TypeTaskUpdated:
+			if outcomeRank > 2 {
+				continue
+			}
+			status := map[string]string{"done": OutcomeSuccess, "cancelled": OutcomeFailure, "blocked": OutcomePartial}[str("status")]
+			if status != "" {
+				r.Outcome, outcomeRank = Outcome{Status: status, Detail: "task.updated: task " + str("task_id") + " " + str("status"), Basis: &ref}, 2
+			}
+		case vocab.TypeToolCallCompleted:
+			tool := strings.ToLower(strings.TrimSpace(str("tool")))
+			tools = append(tools, tool)
+			if outcomeRank <= 1 {
+				status := OutcomeSuccess
+				if str("outcome") == "failure" {
+					status = OutcomeFailure
+				}
+				r.Outcome, outcomeRank = Outcome{Status: status, Detail: fmt.Sprintf("last tool call: %s %s", tool, str("outcome")), Basis: &ref}, 1
+			}
+		case vocab.TypeMemoryKnownUnknown:
+			r.KnownUnknowns = append(r.KnownUnknowns, KnownUnknown{Seq: e.Seq, Hash: ref.Hash, SessionID: p.SessionID,
+				Question: str("question"), Context: str("context")})
+			refs = append(refs, ref)
+		}
+	}
+	if r.Outcome.Basis != nil {
+		refs = append(refs, *r.Outcome.Basis)
+	}
+	if len(r.Surfaced) == 0 && len(rows) > 0 {
+		r.Warnings = append(r.Warnings, "nothing was checked out in this session: no memory can take credit or blame for its outcome")
+	}
+	arts, err := a.applicable(ctx, p.SpaceID, seqs, tools)
+	if err != nil {
+		return nil, err
+	}
+	r.Artifacts = arts
+	r.SourceEventRefs = citations(refs, artifactCitations(arts))
+	return r, nil
+}
+
+// applicable are the current artifacts citing any of seqs, then the procedures and failure
+// patterns of tools that cite none of them, in id order within each group.
+func (a *Actions) applicable(ctx context.Context, space string, seqs []int64, tools []string) ([]Artifact, error) {
+	out := []Artifact{}
+	if len(seqs) == 0 {
+		return out, nil
+	}
+	all := []string{latent.TypeEpisode, latent.TypeProcedure, latent.TypeFailure, latent.TypePreference, latent.TypeCausal}
+	citing, err := a.artifacts(ctx, space, all, seqs)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, art := range citing {
+		seen[art.ID] = true
+		art.Why = "cites an event of the session"
+		out = append(out, art)
+	}
+	if len(tools) == 0 {
+		return out, nil
+	}
+	more, err := a.artifacts(ctx, space, []string{latent.TypeProcedure, latent.TypeFailure}, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, art := range more {
+		if seen[art.ID] {
+			continue
+		}
+		var pl struct {
+			Steps []string `json:"steps"`
+			Tool  string   `json:"tool"`
+		}
+		if err := json.Unmarshal(art.Payload, &pl); err != nil {
+			return nil, err
+		}
+		if (pl.Tool != "" && slices.Contains(tools, pl.Tool)) || (len(pl.Steps) > 0 && lcs(pl.Steps, tools) == len(pl.Steps)) {
+			art.Why = "the session ran its tools"
+			out = append(out, art)
+		}
+	}
+	return out, nil
+}
+
+// cmpOr is the first non-empty string.
+func cmpOr(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
