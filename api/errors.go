@@ -15,6 +15,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/memoryaction"
 	"github.com/zaxy/zaxy/review"
 )
 
@@ -94,6 +95,8 @@ func toAPIError(err error) *apiError {
 		return &apiError{status: http.StatusConflict, code: "not_erasable", message: err.Error()}
 	case errors.Is(err, review.ErrProposalNotFound):
 		return &apiError{status: http.StatusNotFound, code: "proposal_not_found", message: err.Error(), details: map[string]any{"field": "seq"}}
+	case errors.Is(err, memoryaction.ErrArtifactNotFound):
+		return &apiError{status: http.StatusNotFound, code: "artifact_not_found", message: err.Error(), details: map[string]any{"field": "artifact_id"}}
 	case errors.Is(err, review.ErrNotPending):
 		return &apiError{status: http.StatusConflict, code: "proposal_not_pending", message: err.Error(), details: map[string]any{"field": "seq"}}
 	case errors.Is(err, disclosure.ErrItemNotFound):

@@ -69,6 +69,17 @@ var spaceRoutes = []spaceRoute{
 	{http.MethodPost, "/proposals/{seq}/accept", auth.ScopeWrite, everyday, decide(review.DecisionAccept)},
 	{http.MethodPost, "/proposals/{seq}/reject", auth.ScopeWrite, everyday, decide(review.DecisionReject)},
 	{http.MethodPost, "/proposals/{seq}/defer", auth.ScopeWrite, everyday, decide(review.DecisionDefer)},
+	// Memory actions (docs/latent.md): the reads cite events and append nothing; the writes
+	// append exactly one event each.
+	{http.MethodPost, "/actions/simulate-forward", auth.ScopeRead, everyday, (*server).simulateForward},
+	{http.MethodPost, "/actions/reflect-backward", auth.ScopeRead, everyday, (*server).reflectBackward},
+	{http.MethodPost, "/actions/retrieve-procedure-prior", auth.ScopeRead, everyday, (*server).procedurePrior},
+	{http.MethodPost, "/actions/retrieve-failure-prior", auth.ScopeRead, everyday, (*server).failurePrior},
+	{http.MethodPost, "/actions/query-causal-neighborhood", auth.ScopeRead, everyday, (*server).causalNeighborhood},
+	{http.MethodPost, "/actions/propose-memory-update", auth.ScopeWrite, everyday, (*server).proposeMemoryUpdate},
+	{http.MethodPost, "/actions/revise-confidence", auth.ScopeWrite, everyday, (*server).reviseConfidence},
+	{http.MethodPost, "/actions/record-known-unknown", auth.ScopeWrite, everyday, (*server).recordKnownUnknown},
+	{http.MethodPost, "/actions/score-memory-action", auth.ScopeWrite, everyday, (*server).scoreMemoryAction},
 }
 
 // capped reports whether the route's response is held to Config.MaxResponseBytes: reads are;

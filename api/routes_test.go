@@ -34,6 +34,13 @@ var postReads = map[string]bool{
 	// feeling-of-knowing reads the space's term and entity sketches and records nothing; its
 	// query travels in a body as checkout's does (it can be 4000 characters).
 	"POST /v1/spaces/{space}/feeling-of-knowing": true,
+	// The reading memory actions walk latent artifacts and the log and append nothing (their
+	// answers cite events); their plan, goal or session travels in a body.
+	"POST /v1/spaces/{space}/actions/simulate-forward":          true,
+	"POST /v1/spaces/{space}/actions/reflect-backward":          true,
+	"POST /v1/spaces/{space}/actions/retrieve-procedure-prior":  true,
+	"POST /v1/spaces/{space}/actions/retrieve-failure-prior":    true,
+	"POST /v1/spaces/{space}/actions/query-causal-neighborhood": true,
 }
 
 // TestRouter_EveryRouteThatIsNotAGetNeedsWriteOrAdmin walks the whole router: each route that

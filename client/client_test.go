@@ -18,6 +18,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/client"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryaction"
 	"github.com/zaxy/zaxy/ingest"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/metamemory"
@@ -318,6 +319,60 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 	check("rejectProposal", func() error { _, err := c.RejectProposal(ctx, space, first.Receipts[4].Seq, nil); return err })
 	check("deferProposal", func() error {
 		_, err := c.DeferProposal(ctx, space, first.Receipts[5].Seq, &client.DecisionRequest{Reason: "later"})
+		return err
+	})
+	// The memory actions: this space has no artifacts, so the reads answer empty but cited
+	// lists, and revising an artifact's confidence is 404 artifact_not_found.
+	check("simulateForward", func() error {
+		sim, err := c.SimulateForward(ctx, space, &client.SimulateRequest{Steps: []string{"git pull", "deploy"}})
+		if err == nil {
+			require.Len(t, sim.EvidenceNeeds, 2)
+		}
+		return err
+	})
+	check("reflectBackward", func() error {
+		r, err := c.ReflectBackward(ctx, space, &client.ReflectRequest{SessionID: "s1"})
+		if err == nil {
+			require.Positive(t, r.Events)
+		}
+		return err
+	})
+	check("retrieveProcedurePrior", func() error {
+		_, err := c.ProcedurePrior(ctx, space, &client.PriorRequest{Tools: []string{"git pull"}})
+		return err
+	})
+	check("retrieveFailurePrior", func() error {
+		_, err := c.FailurePrior(ctx, space, &client.PriorRequest{Goal: "registry timeout"})
+		return err
+	})
+	check("queryCausalNeighborhood", func() error {
+		_, err := c.CausalNeighborhood(ctx, space, &client.NeighborhoodRequest{Tool: "git pull"})
+		return err
+	})
+	check("proposeMemoryUpdate", func() error {
+		a, err := c.ProposeMemoryUpdate(ctx, space, &client.ProposeRequest{Kind: "consolidation", Evidence: []int64{first.Receipts[2].Seq}},
+			client.WithIdempotencyKey("propose-1"))
+		if err == nil {
+			require.Equal(t, "proposal.created", a.Type)
+		}
+		return err
+	})
+	{
+		_, err := c.ReviseConfidence(ctx, space, &client.ReviseRequest{ArtifactID: "0000", Confidence: 0.5, Reason: "r"})
+		var ce *client.Error
+		require.ErrorAs(t, err, &ce)
+		require.Equal(t, "artifact_not_found", ce.Code)
+		require.Equal(t, []string{"reviseConfidence"}, rec.take())
+		called["reviseConfidence"] = true
+	}
+	var unknown *memoryaction.Appended
+	check("recordKnownUnknown", func() error {
+		var err error
+		unknown, err = c.RecordKnownUnknown(ctx, space, &client.KnownUnknownRequest{Question: "Which registry mirror is closest?"})
+		return err
+	})
+	check("scoreMemoryAction", func() error {
+		_, err := c.ScoreMemoryAction(ctx, space, &client.ScoreRequest{Action: "record_known_unknown", ActionSeq: unknown.Event.Seq, Signal: "helpful"})
 		return err
 	})
 	check("eraseEvent", func() error {

@@ -359,4 +359,3 @@ func (a *Actions) ScoreMemoryAction(ctx context.Context, p ScoreParams) (*Append
 	out, err := a.append(ctx, ActionScoreMemoryAction, p.SpaceID, p.Who, eventloom.NewEvent{Type: vocab.TypeFeedbackRecorded, Data: data})
 	return out, fieldsUnderDataOrNil(err)
 }
-
