@@ -25,6 +25,31 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 
 // argDocs describe arguments by name, at any depth; a tool's own docs take precedence.
 var argDocs = map[string]string{
+	// The memory actions' arguments (tools memory_simulate_forward ... memory_score_action).
+	"memory_action": "The memory action judged: its name and the event it appended.",
+	"action":        "The memory action's name, e.g. retrieve_failure_prior.",
+	"goal":          "What you are about to do, in words (at most 4000 characters).",
+	"tools":         "The planned tool sequence, in order (tool names as in tool_call.completed).",
+	"steps":         "The plan's tools in order, 1-32.",
+	"tool":          "A tool name, as in tool_call.completed.",
+	"kind":          "belief_update (give fact) or consolidation.",
+	"evidence":      "The seqs of the events this rests on.",
+	"fact":          "The fact a belief_update proposes, shaped as fact.asserted data.",
+	"subject":       "The fact's subject entity.",
+	"predicate":     "The fact's relation.",
+	"object":        "The entity it relates to (or give value).",
+	"value":         "A JSON value instead of an object.",
+	"valid_from":    "When it starts to hold (RFC 3339).",
+	"valid_to":      "When it stops holding (RFC 3339).",
+	"proposal_seq":  "Set by the server when a proposal is accepted; leave out.",
+	"artifact_id":   "A learned artifact's id, as a prior, simulation or reflection returned it.",
+	"confidence":    "A number between 0 and 1.",
+	"rationale":     "Why, in a few words.",
+	"question":      "What memory does not know (1-4000 characters).",
+	"context":       "Where the question came up.",
+	"action_seq":    "The seq of the event the judged action appended (its receipt's seq).",
+	"seq":           "An event's seq (for a judged memory action, the event it appended).",
+	"cited_seqs":    "Seqs of events a reading action's answer cited that your judgement is about.",
 	"space": "The memory space (a user, project or workspace): 1-64 characters of [a-z0-9._-] starting with a " +
 		"letter or digit. A space exists from its first append.",
 	"query":         "What you are about to do or want to know, in plain words (at most 4000 characters).",
@@ -140,6 +165,9 @@ func tidy(s *jsonschema.Schema, docs map[string]string) {
 		}
 		if vals, ok := argEnums[name]; ok && p.Type == "string" {
 			p.Enum = enum(vals)
+		}
+		if p.Type == "object" && len(p.Properties) > 0 {
+			tidy(p, nil) // a nested struct (feedback's memory_action, a proposal's fact)
 		}
 		if p.Items != nil {
 			collapseNull(p.Items)

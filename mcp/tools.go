@@ -160,6 +160,42 @@ type (
 		spaceArg
 		ProposalSeq int64 `json:"proposal_seq"`
 	}
+	priorInput struct {
+		spaceArg
+		api.PriorBody
+	}
+	simulateInput struct {
+		spaceArg
+		api.SimulateBody
+	}
+	reflectInput struct {
+		spaceArg
+		api.ReflectBody
+	}
+	neighborhoodInput struct {
+		spaceArg
+		api.NeighborhoodBody
+	}
+	proposeInput struct {
+		spaceArg
+		idempotencyArg
+		api.ProposeBody
+	}
+	reviseInput struct {
+		spaceArg
+		idempotencyArg
+		api.ReviseBody
+	}
+	knownUnknownInput struct {
+		spaceArg
+		idempotencyArg
+		api.KnownUnknownBody
+	}
+	scoreInput struct {
+		spaceArg
+		idempotencyArg
+		api.ScoreBody
+	}
 	reviewDecideInput struct {
 		spaceArg
 		ProposalSeq int64 `json:"proposal_seq"`
@@ -415,6 +451,81 @@ var tools = []*tool{
 		method:      http.MethodGet, route: "/proposals/{seq}", pathArgs: map[string]string{"seq": "proposal_seq"},
 		input: reflect.TypeFor[reviewGetInput](), required: []string{"space", "proposal_seq"}, readOnly: true,
 		docs: map[string]string{"proposal_seq": "The seq of the proposal.created event."},
+	},
+	// Memory actions (docs/latent.md): reads that cite events, writes that append one event.
+	{
+		name: "memory_simulate_forward", title: "Simulate a plan before running it",
+		description: "Walk a candidate plan (steps: its tools in order) against what memory learned: the recurring " +
+			"procedures it follows, the risks at each step (remembered failures of its tools and their fixes, causal " +
+			"links) and the evidence it needs first, each citing the events it rests on. Derived, non-authoritative: " +
+			"it steers planning; only the cited events authorise a claim. Appends nothing.",
+		method: http.MethodPost, route: "/actions/simulate-forward", input: reflect.TypeFor[simulateInput](),
+		required: []string{"space", "steps"}, readOnly: true,
+	},
+	{
+		name: "memory_reflect_backward", title: "Reflect on a session",
+		description: "Look back on a session: what checkout surfaced, the feedback it got, how it ended (success, " +
+			"failure, partial or unknown, with the event that says so) and which learned artifacts apply, all cited. " +
+			"Appends nothing.",
+		method: http.MethodPost, route: "/actions/reflect-backward", input: reflect.TypeFor[reflectInput](),
+		required: []string{"space", "session_id"}, readOnly: true,
+	},
+	{
+		name: "memory_procedure_prior", title: "Procedures that worked before",
+		description: "Recurring successful tool sequences (procedures mined from past sessions) ranked for a goal or " +
+			"a planned tool sequence, each with its confidence and the events it cites. Never a stale one.",
+		method: http.MethodPost, route: "/actions/retrieve-procedure-prior", input: reflect.TypeFor[priorInput](),
+		required: []string{"space"}, readOnly: true,
+		docs: map[string]string{"limit": "How many priors, 1-50 (default 5)."},
+	},
+	{
+		name: "memory_failure_prior", title: "How this failed before",
+		description: "Repeated failures of tools (with the error and the fix that followed) ranked for a goal or a " +
+			"planned tool sequence, each with its confidence and the events it cites. Never a stale one.",
+		method: http.MethodPost, route: "/actions/retrieve-failure-prior", input: reflect.TypeFor[priorInput](),
+		required: []string{"space"}, readOnly: true,
+		docs: map[string]string{"limit": "How many priors, 1-50 (default 5)."},
+	},
+	{
+		name: "memory_causal_neighborhood", title: "Causes and effects around something",
+		description: "Causal links (a decision followed by a tool failing, and the fix) around an event (seq), a tool " +
+			"or an entity name, with both ends cited. Hypotheses for review, not facts.",
+		method: http.MethodPost, route: "/actions/query-causal-neighborhood", input: reflect.TypeFor[neighborhoodInput](),
+		required: []string{"space"}, readOnly: true,
+		docs: map[string]string{"seq": "An event the links cite (as cause, effect, fix or a step between).",
+			"entity": "A name the link's decision, tool or error mentions.", "limit": "How many links, 1-50 (default 5)."},
+	},
+	{
+		name: "memory_propose_update", title: "Propose a memory update for review",
+		description: "Propose a change to memory (kind belief_update with a fact, or consolidation, optionally of an " +
+			"artifact) citing evidence seqs; appends one proposal.created that a reviewer accepts or rejects " +
+			"(memory_review_*). An idempotency_key makes a retry append nothing twice.",
+		method: http.MethodPost, route: "/actions/propose-memory-update", input: reflect.TypeFor[proposeInput](),
+		required: []string{"space", "kind", "evidence"},
+	},
+	{
+		name: "memory_revise_confidence", title: "Revise how far to trust an artifact",
+		description: "Set a new confidence (0–1) for a learned artifact (artifact_id from a prior or simulation) with " +
+			"the reason and optional evidence: appends one memory.confidence_revised; priors rank by it from then on.",
+		method: http.MethodPost, route: "/actions/revise-confidence", input: reflect.TypeFor[reviseInput](),
+		required: []string{"space", "artifact_id", "confidence", "reason"},
+		docs:     map[string]string{"reason": "Why the confidence changes.", "evidence": "Seqs of events that justify it (optional)."},
+	},
+	{
+		name: "memory_record_known_unknown", title: "Record what memory does not know",
+		description: "Record a question memory could not answer (a memory.known_unknown event): it becomes a memory " +
+			"item later checkouts find, and simulations and reflections list it.",
+		method: http.MethodPost, route: "/actions/record-known-unknown", input: reflect.TypeFor[knownUnknownInput](),
+		required: []string{"space", "question"},
+	},
+	{
+		name: "memory_score_action", title: "Say whether a memory action helped",
+		description: "Judge a memory action (action: its name) helpful, unhelpful, wrong or outdated: appends one " +
+			"feedback.recorded naming the event the action appended (action_seq) and/or the events its answer cited " +
+			"(cited_seqs).",
+		method: http.MethodPost, route: "/actions/score-memory-action", input: reflect.TypeFor[scoreInput](),
+		required: []string{"space", "action", "signal"},
+		docs:     map[string]string{"comment": "Why, in a few words."},
 	},
 	reviewDecideTool("accept", "Accept a proposal",
 		"Accept a proposal: appends proposal.accepted and, for a belief_update, the fact.asserted it proposes, citing the proposal and its evidence."),

@@ -170,6 +170,21 @@ func TestTools_EveryFullToolReachesItsOperation(t *testing.T) {
 	require.NotZero(t, rec["resumed_seq"])
 	require.NotEmpty(t, rec["open_tasks"])
 
+	// The memory actions reach theirs.
+	sim := ok(t, cs, "memory_simulate_forward", map[string]any{"space": sp, "steps": []any{"git pull"}})
+	require.Len(t, sim["evidence_needs"], 1)
+	require.Equal(t, "run-1", ok(t, cs, "memory_reflect_backward", map[string]any{"space": sp, "session_id": "run-1"})["session_id"])
+	require.NotNil(t, ok(t, cs, "memory_procedure_prior", map[string]any{"space": sp, "tools": []any{"git pull"}})["priors"])
+	require.NotNil(t, ok(t, cs, "memory_failure_prior", map[string]any{"space": sp, "goal": "deploy fails"})["priors"])
+	require.NotNil(t, ok(t, cs, "memory_causal_neighborhood", map[string]any{"space": sp, "tool": "git pull"})["links"])
+	require.Equal(t, "proposal.created", ok(t, cs, "memory_propose_update", map[string]any{"space": sp, "kind": "consolidation", "evidence": []any{1}})["type"])
+	ku := ok(t, cs, "memory_record_known_unknown", map[string]any{"space": sp, "question": "Which cluster is the fallback?", "idempotency_key": "ku-1"})
+	require.Equal(t, "memory.known_unknown", ku["type"])
+	require.Equal(t, "feedback.recorded", ok(t, cs, "memory_score_action", map[string]any{"space": sp, "action": "record_known_unknown",
+		"action_seq": ku["event"].(map[string]any)["seq"], "signal": "helpful"})["type"])
+	e3 := toolError(t, cs, "memory_revise_confidence", map[string]any{"space": sp, "artifact_id": "00", "confidence": 0.5, "reason": "r"})
+	require.Equal(t, "artifact_not_found", e3["code"])
+
 	// Cypher answers, or says AGE is not installed: either way it reached its operation.
 	res := call(t, cs, "memory_cypher", map[string]any{"space": sp, "query": "MATCH (a:Entity) RETURN a.name", "columns": 1, "timeout_ms": 5000})
 	if res.IsError {
