@@ -86,6 +86,8 @@ type itemRow struct {
 	SessionID  string
 	OccurredAt time.Time
 	Text       string
+	// RedundantOf is the ranked item the encoding gate found this one repeats (gate.go).
+	RedundantOf *string
 }
 
 // pairKey identifies the versions of one (subject, predicate).
@@ -107,6 +109,10 @@ type batchState struct {
 	proposals   map[int64]*proposalRow // by seq
 	hashes      map[int64][]byte       // of the events new proposals cite, by seq
 	salience    salienceState
+	gate        gateState
+	// gateTexts are the words and keys of the batch's event items, by position in the batch,
+	// when the gate may apply to it (nil otherwise).
+	gateTexts []*gateText
 }
 
 func newBatchState(space string) *batchState {
@@ -160,7 +166,7 @@ func (s *batchState) touchEntity(ref entityRef, e *eventloom.Event) *entityRow {
 }
 
 // apply applies one event's effects.
-func (s *batchState) apply(e *eventloom.Event, fx *effects) {
+func (s *batchState) apply(i int, e *eventloom.Event, fx *effects) {
 	for _, m := range fx.Mentions {
 		ent := s.touchEntity(m.Entity, e)
 		ent.Mentions++
@@ -187,11 +193,18 @@ func (s *batchState) apply(e *eventloom.Event, fx *effects) {
 	if fx.SalienceConfig != nil {
 		s.configure(e, fx.SalienceConfig)
 	}
+	if fx.GateConfig != nil {
+		s.configureGate(e, fx.GateConfig)
+	}
 	if fx.Text != "" {
-		s.items = append(s.items, itemRow{
+		it := itemRow{
 			ItemID: memoryitem.EventID(e.Seq), Kind: "event", Seq: e.Seq, EventType: e.Type,
 			SessionID: e.SessionID, OccurredAt: e.OccurredAt, Text: fx.Text,
-		})
+		}
+		if of := s.gateItem(e, i); of != "" {
+			it.RedundantOf = &of
+		}
+		s.items = append(s.items, it)
 	}
 }
 
@@ -209,6 +222,7 @@ func (s *batchState) assert(e *eventloom.Event, n int, a *factAssert) {
 			// The same value again: more evidence for the current version, nothing closed.
 			cur.Evidence = append(cur.Evidence, ev)
 			cur.dirty = true
+			s.gateFact(e, cur, a)
 			if a.ProposalSeq != nil {
 				s.citeProposal(e, cur, *a.ProposalSeq)
 			}

@@ -83,6 +83,8 @@ type effects struct {
 	Reinforcements []reinforcementEffect
 	// SalienceConfig is a salience.configured event's policy.
 	SalienceConfig *vocab.SalienceConfigured
+	// GateConfig is a gate.configured event's setting (gate.go).
+	GateConfig *vocab.GateConfigured
 }
 
 // extractEvent derives an event's effects. It is deterministic: the same event always gives

@@ -35,6 +35,7 @@ var validators = map[string]func(o *object, content string) *FieldError{
 	TypeMemoryPinned:        validatePinned,
 	TypeMemoryUnpinned:      validatePinned,
 	TypeSalienceConfigured:  validateSalienceConfigured,
+	TypeGateConfigured:      validateGateConfigured,
 }
 
 // first returns the first non-nil error.
@@ -366,6 +367,12 @@ func validItemID(id string) bool {
 		return rest != "" && len(rest) <= maxNameLen && strings.TrimSpace(rest) == rest
 	}
 	return false
+}
+
+func validateGateConfigured(o *object, _ string) *FieldError {
+	_, e1 := o.enum("mode", required, GateModes)
+	_, e2 := o.str("reason", optional, 0)
+	return first(e1, e2)
 }
 
 func validateRedactionConfigured(o *object, _ string) *FieldError {

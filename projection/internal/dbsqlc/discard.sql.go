@@ -19,13 +19,15 @@ WITH m AS (DELETE FROM mentions x WHERE x.space_id = $1),
      sa AS (DELETE FROM salience x WHERE x.space_id = $1),
      sp AS (DELETE FROM salience_spaces x WHERE x.space_id = $1),
      sd AS (DELETE FROM salience_decayed x WHERE x.space_id = $1),
-     sr AS (DELETE FROM salience_decay_runs x WHERE x.space_id = $1)
+     sr AS (DELETE FROM salience_decay_runs x WHERE x.space_id = $1),
+     gk AS (DELETE FROM gate_keys x WHERE x.space_id = $1),
+     gs AS (DELETE FROM gate_spaces x WHERE x.space_id = $1)
 UPDATE projection_watermarks w SET projected_seq = 0, projected_hash = NULL, updated_at = clock_timestamp()
 WHERE w.space_id = $1
 `
 
 // Discards a space's projections (speaker names, proposals, the reinforcement ledger and
-// salience included) and resets its watermark. Embeddings stay until
+// salience and the encoding gate's keys and setting included) and resets its watermark. Embeddings stay until
 // embed_prune: a vector whose item comes back with the same text is still right. The caller
 // holds the watermark lock.
 func (q *Queries) Discard(ctx context.Context, db DBTX, spaceID string) error {
