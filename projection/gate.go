@@ -23,9 +23,10 @@ import (
 // item against the ranked items its space already holds:
 //
 //   - redundant: its words add nothing to an earlier ranked item of the same event type and
-//     actor (the same words, or a subset keeping at least GateMinOverlap of them and dropping no
-//     negation). It is projected with redundant_of naming that item, leaves default ranking,
-//     and reinforces the item with SignalRepeated.
+//     actor: they are that item's words in that order with at most a few left out (at least
+//     GateMinOverlap of them kept, no negation among those left out), so case, punctuation and
+//     spacing never matter. It is projected with redundant_of naming that item, leaves default
+//     ranking, and reinforces the item with SignalRepeated.
 //   - reinforcing: a typed assertion restating the current fact (the same subject, predicate and
 //     value) reinforces that fact version with SignalRepeated; its own text, if any, is gated
 //     like any other.
@@ -37,9 +38,9 @@ import (
 // an earlier batch (gate_keys) or earlier in the same one, and the earliest qualifying item
 // wins. So the tags do not depend on batch boundaries and a rebuild reproduces them.
 
-// GateMinOverlap is the smallest share of an earlier item's distinct words a redundant item
-// must keep (its words being a subset of the earlier item's, that share is their Jaccard
-// similarity). The gate lane (zaxy bench gate) measures its precision on duplicate pairs.
+// GateMinOverlap is the smallest share of an earlier item's words a redundant item must keep
+// (its words being the earlier item's with some left out). The gate lane (zaxy bench gate)
+// measures the gate's precision on duplicate pairs.
 const GateMinOverlap = 0.8
 
 // Gate modes of Config.Gate (the server default of spaces that never recorded gate.configured).
@@ -48,10 +49,10 @@ const (
 	GateOn  = vocab.GateOn
 )
 
-// MinHash banding of an item's word set: gateBands bands of gateRows minima each. Two word sets
-// with Jaccard similarity J share a band with probability 1-(1-J^3)^8: 0.999 at J = 0.8, so
-// near duplicates above GateMinOverlap are all but always compared; the comparison itself is
-// exact.
+// MinHash banding of an item's set of distinct words, to find the earlier items worth comparing:
+// gateBands bands of gateRows minima each. Two word sets with Jaccard similarity J share a band
+// with probability 1-(1-J^3)^8: 0.997 at J = 0.8, so near duplicates are all but always
+// compared; the comparison itself is exact.
 const (
 	gateBands = 8
 	gateRows  = 3
@@ -64,7 +65,7 @@ var qGateKeysInsert = sql.Query("projection/gate_keys_insert")
 type gateCandidate struct {
 	ItemID string
 	Seq    int64
-	Words  []string // distinct, sorted
+	Words  []string // in order
 }
 
 // gateKeyRow is a gate_keys row to write.
@@ -87,8 +88,8 @@ type gateState struct {
 	newKeys []gateKeyRow
 }
 
-// gateWords splits text into its distinct words for the gate: lower-cased runs of letters and
-// digits (an apostrophe inside a word stays, so "don't" is one word), sorted.
+// gateWords splits text into its words for the gate, in order: lower-cased runs of letters and
+// digits (an apostrophe inside a word stays, so "don't" is one word).
 func gateWords(text string) []string {
 	var words []string
 	var b strings.Builder
@@ -110,16 +111,16 @@ func gateWords(text string) []string {
 		}
 	}
 	flush()
-	slices.Sort(words)
-	return slices.Compact(words)
+	return words
 }
 
-// gateKeys returns the MinHash band keys of a word set, scoped by event type and actor (items
-// of other types or actors never share a key).
+// gateKeys returns the MinHash band keys of the distinct words, scoped by event type and actor
+// (items of other types or actors never share a key).
 func gateKeys(eventType, actor string, words []string) [][]byte {
 	if len(words) == 0 {
 		return nil
 	}
+	words = slices.Compact(slices.Sorted(slices.Values(words)))
 	mins := make([]uint64, gateBands*gateRows)
 	for i := range mins {
 		mins[i] = ^uint64(0)
@@ -150,10 +151,12 @@ func gateKeys(eventType, actor string, words []string) [][]byte {
 }
 
 // gateRedundant reports whether an item with words adds nothing to an earlier item with
-// earlier: its words are a subset of the earlier item's, keeping at least GateMinOverlap of
-// them, and the words it drops include no negation (dropping one reverses a statement).
+// earlier: its words are the earlier item's in the same order with some left out, keeping at
+// least GateMinOverlap of them, and none of those left out is a negation (leaving one out
+// reverses a statement). Words are compared as sequences, not sets, so a long text with one
+// of its several "not" left out, or with its words reordered, is not redundant.
 func gateRedundant(words, earlier []string) bool {
-	if len(words) == 0 || float64(len(words)) < GateMinOverlap*float64(len(earlier)) {
+	if len(words) == 0 || len(words) > len(earlier) || float64(len(words)) < GateMinOverlap*float64(len(earlier)) {
 		return false
 	}
 	i := 0
