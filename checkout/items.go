@@ -44,8 +44,8 @@ type Labels struct {
 	// RedundantOf is the ranked item this one repeats (docs/projections.md, "Encoding gate"):
 	// it leaves default ranking, and the item it repeats was reinforced instead.
 	RedundantOf string `json:"redundant_of,omitempty"`
-	Superseded   bool   `json:"superseded,omitempty"`
-	Invalidated  string `json:"invalidated,omitempty"`
+	Superseded  bool   `json:"superseded,omitempty"`
+	Invalidated string `json:"invalidated,omitempty"`
 	// Conflicted: a statement of another authority contradicts this one and a proposal
 	// awaits review (a fact whose review_status is conflicted, or an event a model inferred
 	// the contradicting statement from). docs/projections.md, "Interference".

@@ -162,6 +162,7 @@ type salienceState struct {
 
 // reinforce records that the event e reinforces item with signal.
 func (s *batchState) reinforce(e *eventloom.Event, item, signal string) {
+	s.noteClaim(item, signal)
 	s.salience.reinforced = append(s.salience.reinforced, reinforcementRow{ItemID: item, Seq: e.Seq, Signal: signal, OccurredAt: e.OccurredAt.UTC()})
 	if isUse(signal) {
 		if t := e.OccurredAt.UTC(); s.salience.useStarted == nil || t.Before(*s.salience.useStarted) {

@@ -110,6 +110,8 @@ type batchState struct {
 	hashes      map[int64][]byte       // of the events new proposals cite, by seq
 	salience    salienceState
 	gate        gateState
+	// claims are the pin and feedback state of fact items, for Precedence (interference.go).
+	claims map[string]*claimState
 	// gateTexts are the words and keys of the batch's event items, by position in the batch,
 	// when the gate may apply to it (nil otherwise).
 	gateTexts []*gateText
@@ -124,6 +126,7 @@ func newBatchState(space string) *batchState {
 		current:    map[pairKey]*factRow{},
 		maxVersion: map[pairKey]int32{},
 		proposals:  map[int64]*proposalRow{},
+		claims:     map[string]*claimState{},
 		hashes:     map[int64][]byte{},
 	}
 }
@@ -217,6 +220,10 @@ func (s *batchState) assert(e *eventloom.Event, n int, a *factAssert) {
 	}
 	key := pairKey{subject.EntityID, a.Predicate}
 	ev := evidenceRef{Seq: e.Seq, Hash: e.Hash}
+	if cur := s.current[key]; cur != nil && !sameTarget(cur.ObjectID, cur.Value, objectID, a.Value) && s.interferes(cur, a) {
+		s.proposeAssertion(e, cur, a, subject.Name)
+		return
+	}
 	if cur := s.current[key]; cur != nil {
 		if sameTarget(cur.ObjectID, cur.Value, objectID, a.Value) {
 			// The same value again: more evidence for the current version, nothing closed.
