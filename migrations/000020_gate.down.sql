@@ -1,4 +1,5 @@
 -- Reverses 000020_gate.up.sql.
+DROP VIEW IF EXISTS memory.salience;
 DROP FUNCTION IF EXISTS zaxy_salience_reinforcement(integer, integer, integer, integer, integer, integer, integer);
 ALTER TABLE salience DROP COLUMN IF EXISTS repeated;
 DELETE FROM reinforcements WHERE signal = 'repeated';
