@@ -97,11 +97,11 @@ func (s *batchState) interferes(cur *factRow, a *factAssert) bool {
 
 // proposeAssertion records the statement of e as a pending belief_update proposal at e's seq,
 // contradicting cur, which stays current and is labelled conflicted.
-func (s *batchState) proposeAssertion(e *eventloom.Event, cur *factRow, a *factAssert, subjectName string) {
+func (s *batchState) proposeAssertion(e *eventloom.Event, cur *factRow, a *factAssert) {
 	if s.proposals[e.Seq] != nil {
 		return // one proposal per event; a second contradiction in the same event versions nothing either
 	}
-	fact := map[string]any{"subject": subjectName, "predicate": a.Predicate, "valid_from": a.ValidFrom.UTC()}
+	fact := map[string]any{"subject": a.Subject.Name, "predicate": a.Predicate, "valid_from": a.ValidFrom.UTC()}
 	if a.Object != nil {
 		fact["object"] = a.Object.Name
 	} else {

@@ -221,7 +221,7 @@ func (s *batchState) assert(e *eventloom.Event, n int, a *factAssert) {
 	key := pairKey{subject.EntityID, a.Predicate}
 	ev := evidenceRef{Seq: e.Seq, Hash: e.Hash}
 	if cur := s.current[key]; cur != nil && !sameTarget(cur.ObjectID, cur.Value, objectID, a.Value) && s.interferes(cur, a) {
-		s.proposeAssertion(e, cur, a, subject.Name)
+		s.proposeAssertion(e, cur, a)
 		return
 	}
 	if cur := s.current[key]; cur != nil {
