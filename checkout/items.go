@@ -38,10 +38,14 @@ type Labels struct {
 	// space's floor (AttenuatedBy "salience"); it left default ranking.
 	Attenuated bool `json:"attenuated,omitempty"`
 	// AttenuatedBy is "salience" when the item is attenuated for its salience (disuse or
-	// negative feedback); invalidated and closed items keep their own labels.
+	// negative feedback), "redundant" when the encoding gate found it repeats RedundantOf;
+	// invalidated and closed items keep their own labels.
 	AttenuatedBy string `json:"attenuated_by,omitempty"`
-	Superseded   bool   `json:"superseded,omitempty"`
-	Invalidated  string `json:"invalidated,omitempty"`
+	// RedundantOf is the ranked item this one repeats (docs/projections.md, "Encoding gate"):
+	// it leaves default ranking, and the item it repeats was reinforced instead.
+	RedundantOf string `json:"redundant_of,omitempty"`
+	Superseded  bool   `json:"superseded,omitempty"`
+	Invalidated string `json:"invalidated,omitempty"`
 	// Conflicted: a statement of another authority contradicts this one and a proposal
 	// awaits review (a fact whose review_status is conflicted, or an event a model inferred
 	// the contradicting statement from). docs/projections.md, "Interference".
@@ -113,6 +117,7 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 				Speaker     string  `db:"speaker"`
 				Invalidated *string `db:"invalidated"`
 				Conflicted  bool    `db:"conflicted"`
+				RedundantOf *string `db:"redundant_of"`
 				salienceCols
 			}](row)
 			if err != nil {
@@ -122,6 +127,9 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 			it := eventItem(e.Seq, e.Type, e.SessionID, e.Content, string(e.Data), e.Hash, words)
 			it.role, it.speaker = r.Role, r.Speaker
 			it.Labels.Conflicted = r.Conflicted
+			if r.RedundantOf != nil && withSalience {
+				it.Labels.RedundantOf = *r.RedundantOf // policy, like salience: the plain profile ignores it
+			}
 			it.OccurredAt = &e.OccurredAt
 			if r.Invalidated != nil {
 				it.Labels.Invalidated = *r.Invalidated

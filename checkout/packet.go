@@ -248,7 +248,10 @@ func renderLine(ref int, it *Item) string {
 	case it.Labels.Superseded:
 		tags = append(tags, "superseded")
 	}
-	if it.Labels.AttenuatedBy != "" {
+	switch {
+	case it.Labels.RedundantOf != "":
+		tags = append(tags, "redundant of "+it.Labels.RedundantOf)
+	case it.Labels.AttenuatedBy != "":
 		tags = append(tags, "attenuated: "+it.Labels.AttenuatedBy)
 	}
 	if it.Labels.Inferred {

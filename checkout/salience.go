@@ -21,6 +21,10 @@ var Profiles = []string{ProfileSalience, ProfilePlain}
 // floor through disuse or negative feedback.
 const AttenuatedBySalience = "salience"
 
+// AttenuatedByRedundancy is Labels.AttenuatedBy of an item the encoding gate projected as
+// redundant (Labels.RedundantOf names the ranked item it repeats).
+const AttenuatedByRedundancy = "redundant"
+
 // Salience is how an item's salience was composed (docs/checkout.md, Salience):
 // Value = Base × Reinforcement × Decay, raised to Floor when the item is exempt.
 type Salience struct {
@@ -53,6 +57,8 @@ type Salience struct {
 type SalienceStats struct {
 	// Attenuated counts the candidates left out for being below the floor.
 	Attenuated int `json:"attenuated"`
+	// Redundant counts the candidates left out for repeating a ranked item (the encoding gate).
+	Redundant int `json:"redundant,omitempty"`
 	// IncludeAttenuated echoes the request: attenuated items were kept, labelled, and the
 	// ranking was relevance alone.
 	IncludeAttenuated bool `json:"include_attenuated,omitempty"`
@@ -108,11 +114,20 @@ func (s *Salience) attenuated() bool { return s.Exempt == "" && s.Value < s.Floo
 func roundSalience(v float64) float64 { return math.Round(v*1e9) / 1e9 }
 
 // applySalience multiplies each candidate's score by its item's salience and drops the
-// attenuated ones from rk.items (they stay when the request includes them, labelled, and then
-// the ranking is relevance alone). It returns the candidates kept.
+// attenuated ones and the redundant ones from rk.items (they stay when the request includes
+// them, labelled, and then the ranking is relevance alone). It returns the candidates kept.
 func applySalience(r *Request, rk *ranking, fused []*scored) []*scored {
 	rk.salience = &SalienceStats{IncludeAttenuated: r.IncludeAttenuated}
 	for id, it := range rk.items {
+		if it.Labels.RedundantOf != "" {
+			it.Labels.Attenuated = true
+			it.Labels.AttenuatedBy = AttenuatedByRedundancy
+			if !r.IncludeAttenuated {
+				delete(rk.items, id)
+				rk.salience.Redundant++
+			}
+			continue
+		}
 		if it.Salience == nil || !it.Salience.attenuated() {
 			continue
 		}

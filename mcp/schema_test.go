@@ -62,6 +62,8 @@ func TestSchemas_AreInferredFromTheAPIsRequestTypes(t *testing.T) {
 		"memory_ingest_transcript": plus(props(reflect.TypeFor[ingest.TranscriptParams]()), "space"),
 		"memory_feedback":          plus(props(reflect.TypeFor[vocab.FeedbackRecorded]()), "space", "session_id", "actor", "content", "idempotency_key"),
 		"memory_invalidate":        plus(props(reflect.TypeFor[vocab.MemoryInvalidated]()), "space", "session_id", "actor", "content", "idempotency_key"),
+		"memory_pin":               plus(props(reflect.TypeFor[vocab.MemoryPinned]()), "space", "session_id", "actor", "content", "idempotency_key"),
+		"memory_unpin":             plus(props(reflect.TypeFor[vocab.MemoryUnpinned]()), "space", "session_id", "actor", "content", "idempotency_key"),
 	} {
 		require.Equal(t, want, sorted(all[name]), name)
 	}

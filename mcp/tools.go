@@ -57,7 +57,8 @@ type (
 	idempotencyArg struct {
 		IdempotencyKey string `json:"idempotency_key,omitempty"`
 	}
-	// envelopeArgs are the event fields of memory_feedback and memory_invalidate.
+	// envelopeArgs are the event fields of memory_feedback, memory_invalidate, memory_pin and
+	// memory_unpin.
 	envelopeArgs struct {
 		SessionID string `json:"session_id,omitempty"`
 		Actor     string `json:"actor,omitempty"`
@@ -149,6 +150,12 @@ type (
 		spaceArg
 		envelopeArgs
 		vocab.MemoryInvalidated
+		idempotencyArg
+	}
+	pinInput struct {
+		spaceArg
+		envelopeArgs
+		vocab.MemoryPinned
 		idempotencyArg
 	}
 	capabilitiesInput struct{}
@@ -299,6 +306,25 @@ var tools = []*tool{
 	},
 
 	// Full profile only.
+	{
+		name: "memory_pin", title: "Pin memories",
+		description: "Keep memories from fading (a memory.pinned event): a pinned item never falls below the " +
+			"salience floor, and a pinned fact or preference is not replaced without review (a contradicting " +
+			"statement becomes a proposal). Name them by seq (target_seqs) or item id (item_ids, e.g. a fact:<id>).",
+		method: http.MethodPost, route: "/events", input: reflect.TypeFor[pinInput](),
+		eventType: vocab.TypeMemoryPinned, dataType: reflect.TypeFor[vocab.MemoryPinned](),
+		required: []string{"space"},
+		docs:     map[string]string{"content": "Optional text: why these matter."},
+	},
+	{
+		name: "memory_unpin", title: "Unpin memories",
+		description: "Lift earlier pins (a memory.unpinned event): the items fade by disuse again and can be " +
+			"replaced like any other. Name them by seq (target_seqs) or item id (item_ids).",
+		method: http.MethodPost, route: "/events", input: reflect.TypeFor[pinInput](),
+		eventType: vocab.TypeMemoryUnpinned, dataType: reflect.TypeFor[vocab.MemoryUnpinned](),
+		required: []string{"space"},
+		docs:     map[string]string{"content": "Optional text: why."},
+	},
 	{
 		name: "memory_replay", title: "Replay the log",
 		description: "The space's events in seq order, one page at a time (next_after_seq is the next page's " +

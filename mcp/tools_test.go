@@ -68,6 +68,21 @@ func TestTools_AppendThenCheckoutFindsTheEventBeforeProjection(t *testing.T) {
 		require.Equal(t, map[string]any{"target_seq": seq, "reason": "the timeout was raised to 60 s"}, second["data"])
 		require.Equal(t, "ops", second["actor"])
 
+		// Pins are full-profile tools.
+		pin := ok(t, cs[1], "memory_pin", map[string]any{"space": space, "target_seqs": []any{seq}, "reason": "the registry notes"})
+		unpin := ok(t, cs[1], "memory_unpin", map[string]any{"space": space, "item_ids": []any{"ev:1"}})
+		after := pin["events"].([]any)[0].(map[string]any)["seq"].(float64)
+		page = ok(t, cs[1], "memory_replay", map[string]any{"space": space, "after_seq": after - 1})
+		events = page["events"].([]any)
+		require.Len(t, events, 2)
+		require.Equal(t, "memory.pinned", events[0].(map[string]any)["type"])
+		require.Equal(t, map[string]any{"target_seqs": []any{seq}, "reason": "the registry notes"}, events[0].(map[string]any)["data"])
+		require.Equal(t, "memory.unpinned", events[1].(map[string]any)["type"])
+		require.Equal(t, unpin["events"].([]any)[0].(map[string]any)["seq"], events[1].(map[string]any)["seq"])
+		_, err := cs[0].CallTool(context.Background(), &sdk.CallToolParams{Name: "memory_pin",
+			Arguments: map[string]any{"space": space, "target_seqs": []any{seq}}})
+		require.ErrorContains(t, err, `unknown tool "memory_pin"`, "not in the core profile")
+
 		q := ok(t, cs[0], "memory_query", map[string]any{"space": space, "query": "registry timeout", "limit": 5})
 		require.NotEmpty(t, q["items"])
 		cq := ok(t, cs[0], "memory_query", map[string]any{"space": space, "query": "registry", "cues": map[string]any{"phase": "debug", "repo": "infra"}})

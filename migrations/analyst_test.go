@@ -63,6 +63,17 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 	_, err = checkout.New(pool, store, checkout.Config{Embedder: embedding.NewOffline()}).Checkout(ctx, &checkout.Request{SpaceID: "demo", Query: "billing outage", SessionID: "s1"})
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Receipts[0].Seq)
+	// A pin, then the encoding gate on, a message and its repeat (items projected before the
+	// gate was on are not compared with).
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "demo", Events: []eventloom.NewEvent{
+		ev("memory.pinned", "", "", `{"target_seqs":[2],"reason":"the outage notes"}`, nil),
+		ev("gate.configured", "", "", `{"mode":"on"}`, nil),
+		ev("message", "s2", "The billing fix ships on Friday.", `{"role":"assistant"}`, nil),
+		ev("message", "s2", "the billing fix ships on friday", `{"role":"assistant"}`, nil),
+	}})
+	require.NoError(t, err)
+	_, err = proj.ProjectSpace(ctx, "demo")
+	require.NoError(t, err)
 
 	admin := db.AdminPool(t)
 	_, err = admin.Exec(ctx, `DO $$ BEGIN
@@ -100,6 +111,17 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 	require.Len(t, results[14], 1, "one current episode; the one citing the invalidated tool call is stale")
 	require.Equal(t, "episode", results[14][0][0])
 	require.NotContains(t, results[14][0][2], int64(4), "the invalidated event is no source")
+	pinned := false
+	for _, r := range results[15] {
+		if r[0] == "ev:2" {
+			pinned = r[7].(bool)
+		}
+	}
+	require.True(t, pinned, "the pinned message is listed as pinned")
+	require.Len(t, results[16], 1)
+	require.Equal(t, "ev:13", results[16][0][0], "the repeated message")
+	require.EqualValues(t, 1, results[16][0][1])
+	require.Equal(t, []any{"ev:14"}, results[16][0][3])
 
 	// The analyst sees the views and nothing else.
 	for _, q := range []string{`SELECT count(*) FROM events`, `SELECT count(*) FROM facts`, `SELECT count(*) FROM river_job`} {

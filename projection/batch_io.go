@@ -189,13 +189,15 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 		n := len(s.items)
 		ids, kinds, seqs, types := make([]string, n), make([]string, n), make([]int64, n), make([]string, n)
 		sessions, times, texts := make([]string, n), make([]time.Time, n), make([]string, n)
+		redundantOf := make([]*string, n)
 		for i, it := range s.items {
 			ids[i], kinds[i], seqs[i], types[i] = it.ItemID, it.Kind, it.Seq, it.EventType
-			sessions[i], times[i], texts[i] = it.SessionID, it.OccurredAt, it.Text
+			sessions[i], times[i], texts[i], redundantOf[i] = it.SessionID, it.OccurredAt, it.Text, it.RedundantOf
 		}
-		b.Queue(qItemsInsert, s.space, tsConfig, ids, kinds, seqs, types, sessions, times, texts)
+		b.Queue(qItemsInsert, s.space, tsConfig, ids, kinds, seqs, types, sessions, times, texts, redundantOf)
 	}
 	s.queueSalience(b)
+	s.queueGate(b)
 	dbsqlc.QueueSpeakersInsert(b, dbsqlc.SpeakersInsertParams{SpaceID: s.space, AfterSeq: afterSeq, LastSeq: lastSeq})
 	dbsqlc.QueueWatermarkSet(b, dbsqlc.WatermarkSetParams{SpaceID: s.space, ProjectedSeq: lastSeq, ProjectedHash: lastHash})
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {

@@ -38,6 +38,10 @@ type Config struct {
 	// AGE is "auto" (mirror the graph into Apache AGE when the extension is installed, the
 	// default) or "off".
 	AGE string
+	// Gate is the write-time encoding gate of spaces that never recorded a gate.configured:
+	// "off" (the default) or "on" (docs/projections.md, "Encoding gate"). Changing it needs a
+	// rebuild for items already projected.
+	Gate string
 	// Logger receives the projector's logs. Defaults to discarding.
 	Logger *slog.Logger
 }
@@ -55,6 +59,9 @@ func (c Config) WithDefaults() Config {
 	if c.AGE == "" {
 		c.AGE = "auto"
 	}
+	if c.Gate == "" {
+		c.Gate = GateOff
+	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -67,6 +74,9 @@ func (c Config) validate() error {
 	}
 	if c.AGE != "auto" && c.AGE != "off" {
 		return fmt.Errorf("projection config: AGE must be auto or off, got %q", c.AGE)
+	}
+	if c.Gate != GateOn && c.Gate != GateOff {
+		return fmt.Errorf("projection config: Gate must be on or off, got %q", c.Gate)
 	}
 	if c.BatchSize < 1 || c.BatchSize > 100000 {
 		return fmt.Errorf("projection config: BatchSize must be between 1 and 100000, got %d", c.BatchSize)
@@ -196,8 +206,14 @@ func (p *Projector) projectBatchTx(ctx context.Context, tx pgx.Tx, space string,
 	if err := st.load(ctx, tx, fxs); err != nil {
 		return 0, 0, err
 	}
+	if err := st.loadClaims(ctx, tx, fxs); err != nil {
+		return 0, 0, err
+	}
+	if err := st.loadGate(ctx, tx, p.cfg.Gate == GateOn, events, fxs); err != nil {
+		return 0, 0, err
+	}
 	for i := range events {
-		st.apply(&events[i], &fxs[i])
+		st.apply(i, &events[i], &fxs[i])
 	}
 	lastEvent := events[len(events)-1]
 	if err := st.write(ctx, tx, p.cfg.TextSearchConfig, p.age, wm, lastEvent.Seq, lastEvent.Hash); err != nil {

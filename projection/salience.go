@@ -29,6 +29,10 @@ const (
 	SignalInvalidated = "invalidated"
 	SignalPinned      = "pinned"
 	SignalUnpinned    = "unpinned"
+	// SignalRepeated is a repetition the encoding gate found (gate.go): a redundant item
+	// reinforces the item it repeats, a typed assertion the current fact it restates. It
+	// refreshes the item's recency but, not being a consultation of memory, starts no disuse.
+	SignalRepeated = "repeated"
 )
 
 // surfacedType is the bookkeeping event a checkout appends (checkout.SurfacedType; projection
@@ -106,6 +110,12 @@ func salienceEffects(e *eventloom.Event, fx *effects) error {
 			return err
 		}
 		fx.SalienceConfig = &d
+	case vocab.TypeGateConfigured:
+		d, err := vocab.Decode[vocab.GateConfigured](e.Data)
+		if err != nil {
+			return err
+		}
+		fx.GateConfig = &d
 	}
 	return nil
 }
@@ -139,7 +149,7 @@ func earlierItem(id string, seq int64) bool {
 
 // isUse reports whether a signal is a use of the space's memory (a surfacing, feedback or a
 // pin); disuse is counted from the first one.
-func isUse(signal string) bool { return signal != SignalInvalidated }
+func isUse(signal string) bool { return signal != SignalInvalidated && signal != SignalRepeated }
 
 // salienceState is what a batch changes of the ledger and the space's policy.
 type salienceState struct {
@@ -152,6 +162,7 @@ type salienceState struct {
 
 // reinforce records that the event e reinforces item with signal.
 func (s *batchState) reinforce(e *eventloom.Event, item, signal string) {
+	s.noteClaim(item, signal)
 	s.salience.reinforced = append(s.salience.reinforced, reinforcementRow{ItemID: item, Seq: e.Seq, Signal: signal, OccurredAt: e.OccurredAt.UTC()})
 	if isUse(signal) {
 		if t := e.OccurredAt.UTC(); s.salience.useStarted == nil || t.Before(*s.salience.useStarted) {

@@ -86,6 +86,8 @@ type itemRow struct {
 	SessionID  string
 	OccurredAt time.Time
 	Text       string
+	// RedundantOf is the ranked item the encoding gate found this one repeats (gate.go).
+	RedundantOf *string
 }
 
 // pairKey identifies the versions of one (subject, predicate).
@@ -107,6 +109,12 @@ type batchState struct {
 	proposals   map[int64]*proposalRow // by seq
 	hashes      map[int64][]byte       // of the events new proposals cite, by seq
 	salience    salienceState
+	gate        gateState
+	// claims are the pin and feedback state of fact items, for Precedence (interference.go).
+	claims map[string]*claimState
+	// gateTexts are the words and keys of the batch's event items, by position in the batch,
+	// when the gate may apply to it (nil otherwise).
+	gateTexts []*gateText
 }
 
 func newBatchState(space string) *batchState {
@@ -118,6 +126,7 @@ func newBatchState(space string) *batchState {
 		current:    map[pairKey]*factRow{},
 		maxVersion: map[pairKey]int32{},
 		proposals:  map[int64]*proposalRow{},
+		claims:     map[string]*claimState{},
 		hashes:     map[int64][]byte{},
 	}
 }
@@ -160,7 +169,7 @@ func (s *batchState) touchEntity(ref entityRef, e *eventloom.Event) *entityRow {
 }
 
 // apply applies one event's effects.
-func (s *batchState) apply(e *eventloom.Event, fx *effects) {
+func (s *batchState) apply(i int, e *eventloom.Event, fx *effects) {
 	for _, m := range fx.Mentions {
 		ent := s.touchEntity(m.Entity, e)
 		ent.Mentions++
@@ -187,11 +196,18 @@ func (s *batchState) apply(e *eventloom.Event, fx *effects) {
 	if fx.SalienceConfig != nil {
 		s.configure(e, fx.SalienceConfig)
 	}
+	if fx.GateConfig != nil {
+		s.configureGate(e, fx.GateConfig)
+	}
 	if fx.Text != "" {
-		s.items = append(s.items, itemRow{
+		it := itemRow{
 			ItemID: memoryitem.EventID(e.Seq), Kind: "event", Seq: e.Seq, EventType: e.Type,
 			SessionID: e.SessionID, OccurredAt: e.OccurredAt, Text: fx.Text,
-		})
+		}
+		if of := s.gateItem(e, i); of != "" {
+			it.RedundantOf = &of
+		}
+		s.items = append(s.items, it)
 	}
 }
 
@@ -204,11 +220,16 @@ func (s *batchState) assert(e *eventloom.Event, n int, a *factAssert) {
 	}
 	key := pairKey{subject.EntityID, a.Predicate}
 	ev := evidenceRef{Seq: e.Seq, Hash: e.Hash}
+	if cur := s.current[key]; cur != nil && !sameTarget(cur.ObjectID, cur.Value, objectID, a.Value) && s.interferes(cur, a) {
+		s.proposeAssertion(e, cur, a)
+		return
+	}
 	if cur := s.current[key]; cur != nil {
 		if sameTarget(cur.ObjectID, cur.Value, objectID, a.Value) {
 			// The same value again: more evidence for the current version, nothing closed.
 			cur.Evidence = append(cur.Evidence, ev)
 			cur.dirty = true
+			s.gateFact(e, cur, a)
 			if a.ProposalSeq != nil {
 				s.citeProposal(e, cur, *a.ProposalSeq)
 			}

@@ -47,6 +47,9 @@ type factAssert struct {
 	Authority  string
 	// ProposalSeq is set when the fact is asserted by accepting the proposal at that seq.
 	ProposalSeq *int64
+	// Reviewable: a statement of fact.asserted or preference.stated, which does not replace a
+	// pinned or endorsed current fact without review (interference.go).
+	Reviewable bool
 }
 
 // factRetract closes the current version of (subject, predicate), optionally only when it
@@ -83,6 +86,8 @@ type effects struct {
 	Reinforcements []reinforcementEffect
 	// SalienceConfig is a salience.configured event's policy.
 	SalienceConfig *vocab.SalienceConfigured
+	// GateConfig is a gate.configured event's setting (gate.go).
+	GateConfig *vocab.GateConfigured
 }
 
 // extractEvent derives an event's effects. It is deterministic: the same event always gives
@@ -117,6 +122,7 @@ func extractEvent(e *eventloom.Event) (effects, error) {
 			Confidence:  d.Confidence,
 			Authority:   AuthorityAsserted,
 			ProposalSeq: d.ProposalSeq,
+			Reviewable:  true,
 		}
 		if d.ValidFrom != nil {
 			a.ValidFrom = d.ValidFrom.UTC()
@@ -206,7 +212,7 @@ func extractEvent(e *eventloom.Event) (effects, error) {
 		}
 		fx.Asserts = append(fx.Asserts, factAssert{
 			Subject: named(holder, "entity"), Predicate: "prefers " + normalizePredicate(d.Topic),
-			Value: mustJSON(d.Preference), ValidFrom: e.OccurredAt, Authority: AuthorityAsserted,
+			Value: mustJSON(d.Preference), ValidFrom: e.OccurredAt, Authority: AuthorityAsserted, Reviewable: true,
 		})
 		// The preference fact is a memory item; the event adds only its free text.
 	case vocab.TypeToolCallCompleted:

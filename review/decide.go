@@ -86,7 +86,7 @@ func (d *Decider) Decide(ctx context.Context, p DecideParams) (*Decision, error)
 			return fmt.Errorf("lock space: %w", err)
 		}
 		st, err := queries.ProposalState(ctx, tx, dbsqlc.ProposalStateParams{SpaceID: p.SpaceID, Seq: p.ProposalSeq})
-		if errors.Is(err, pgx.ErrNoRows) || (err == nil && (st.Type != vocab.TypeProposalCreated || st.Erased)) {
+		if errors.Is(err, pgx.ErrNoRows) || (err == nil && ((st.Type != vocab.TypeProposalCreated && st.DerivedFact == "") || st.Erased)) {
 			return fmt.Errorf("%w: seq %d of space %q is not a proposal", ErrProposalNotFound, p.ProposalSeq, p.SpaceID)
 		}
 		if err != nil {
@@ -102,7 +102,13 @@ func (d *Decider) Decide(ctx context.Context, p DecideParams) (*Decision, error)
 		if status == StatusAccepted || status == StatusRejected {
 			return fmt.Errorf("%w: proposal %d was already %s", ErrNotPending, p.ProposalSeq, status)
 		}
-		events, err := decisionEvents(typ, p, []byte(st.Data))
+		data := []byte(st.Data)
+		if st.DerivedFact != "" {
+			// A typed statement the projector turned into a proposal: accepting it asserts the
+			// statement's fact as the projection recorded it.
+			data = []byte(`{"kind":"` + vocab.ProposalBeliefUpdate + `","fact":` + st.DerivedFact + `}`)
+		}
+		events, err := decisionEvents(typ, p, data)
 		if err != nil {
 			return err
 		}

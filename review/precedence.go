@@ -13,13 +13,23 @@ const (
 type Claim struct {
 	// Authority is asserted, extracted or inferred.
 	Authority string
-	// Pinned: the statement is pinned (a pin protects it from being replaced without review).
-	// Nothing sets it yet: pins are issue 15 point 2, and the pin projection fills it.
+	// Pinned: the statement is pinned (its latest memory.pinned or memory.unpinned pinned it),
+	// which protects it from being replaced without review.
 	Pinned bool
-	// Endorsed: the statement has strong positive feedback (feedback.recorded helpful
-	// outweighing the rest). Nothing sets it yet: the reinforcement ledger of issue 15 point 1
-	// fills it.
+	// Endorsed: the statement has strong positive feedback (Endorsed reports it from the
+	// reinforcement ledger's counts).
 	Endorsed bool
+}
+
+// EndorsedMinHelpful is how many helpful feedbacks make strong positive feedback.
+const EndorsedMinHelpful = 2
+
+// Endorsed is the one definition of strong positive feedback on a statement: at least
+// EndorsedMinHelpful helpful feedbacks, and more helpful than negative ones (unhelpful, wrong
+// and outdated together). A statement so endorsed is not replaced without review
+// (docs/projections.md, "Interference").
+func Endorsed(helpful, negative int) bool {
+	return helpful >= EndorsedMinHelpful && helpful > negative
 }
 
 // Verdict is what happens when a newer statement contradicts an older one.

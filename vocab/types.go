@@ -190,6 +190,17 @@ type MemoryPinned struct {
 // MemoryUnpinned is the data of a "memory.unpinned" event (the shape of MemoryPinned).
 type MemoryUnpinned = MemoryPinned
 
+// GateConfigured is the data of a "gate.configured" event: the space's write-time encoding
+// gate from this event on (docs/projections.md, "Encoding gate"). Items projected before it keep
+// their classification until a rebuild replays them under the setting of their own time.
+type GateConfigured struct {
+	// Mode is "on" or "off"; a space without a gate.configured follows the server default
+	// (ZAXY_GATE, off).
+	Mode string `json:"mode"`
+	// Reason says why, optional.
+	Reason string `json:"reason,omitempty"`
+}
+
 // SalienceConfigured is the data of a "salience.configured" event: the space's salience
 // policy from this event on (docs/checkout.md, Salience). Fields left out keep their current
 // value.

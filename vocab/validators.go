@@ -38,6 +38,7 @@ var validators = map[string]func(o *object, content string) *FieldError{
 	// The memory actions' own events (memoryaction.go).
 	TypeMemoryConfidenceRevised: validateConfidenceRevised,
 	TypeMemoryKnownUnknown:      validateKnownUnknown,
+	TypeGateConfigured:          validateGateConfigured,
 }
 
 // first returns the first non-nil error.
@@ -380,6 +381,12 @@ func validItemID(id string) bool {
 		return rest != "" && len(rest) <= maxNameLen && strings.TrimSpace(rest) == rest
 	}
 	return false
+}
+
+func validateGateConfigured(o *object, _ string) *FieldError {
+	_, e1 := o.enum("mode", required, GateModes)
+	_, e2 := o.str("reason", optional, 0)
+	return first(e1, e2)
 }
 
 func validateRedactionConfigured(o *object, _ string) *FieldError {

@@ -45,6 +45,9 @@ const (
 	TypeMemoryUnpinned = "memory.unpinned"
 	// TypeSalienceConfigured sets a space's salience half-life and floor (docs/checkout.md).
 	TypeSalienceConfigured = "salience.configured"
+	// TypeGateConfigured switches a space's write-time encoding gate on or off
+	// (docs/projections.md, "Encoding gate").
+	TypeGateConfigured = "gate.configured"
 )
 
 // Allowed values of enumerated fields.
@@ -54,6 +57,7 @@ var (
 	ToolOutcomes   = []string{"success", "failure"}
 	FeedbackSignal = []string{"helpful", "unhelpful", "wrong", "outdated"}
 	RedactionModes = []string{RedactionOn, RedactionOff}
+	GateModes      = []string{GateOn, GateOff}
 	ProposalKinds  = []string{ProposalBeliefUpdate, ProposalSkill, ProposalConsolidation}
 )
 
@@ -72,6 +76,12 @@ const (
 const (
 	RedactionOn  = "on"
 	RedactionOff = "off"
+)
+
+// Modes of a space's encoding gate (gate.configured data.mode).
+const (
+	GateOn  = "on"
+	GateOff = "off"
 )
 
 // Bounds of salience.configured.

@@ -235,6 +235,9 @@ var validateCases = []validateCase{
 	{"salience half-life zero", "salience.configured", "", `{"half_life_days":0}`, "data.half_life_days"},
 	{"salience half-life too long", "salience.configured", "", `{"half_life_days":4000}`, "data.half_life_days"},
 	{"salience floor one", "salience.configured", "", `{"floor":1}`, "data.floor"},
+	{"gate on", "gate.configured", "", `{"mode":"on","reason":"dedupe"}`, ""},
+	{"gate no mode", "gate.configured", "", `{"reason":"x"}`, "data.mode"},
+	{"gate bad mode", "gate.configured", "", `{"mode":"maybe"}`, "data.mode"},
 	{"feedback bad checkout seq", "feedback.recorded", "", `{"target_seqs":[4],"signal":"wrong","checkout_seq":0}`, "data.checkout_seq"},
 }
 
@@ -284,6 +287,7 @@ var decoders = map[string]func(json.RawMessage) error{
 	vocab.TypeSalienceConfigured:      decodeAs[vocab.SalienceConfigured],
 	vocab.TypeMemoryConfidenceRevised: decodeAs[vocab.MemoryConfidenceRevised],
 	vocab.TypeMemoryKnownUnknown:      decodeAs[vocab.MemoryKnownUnknown],
+	vocab.TypeGateConfigured:          decodeAs[vocab.GateConfigured],
 }
 
 func TestKnown_CoversEveryDocumentedType(t *testing.T) {

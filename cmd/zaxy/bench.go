@@ -345,3 +345,54 @@ func (c *benchCuesCmd) run(ctx context.Context, env *env) error {
 	rep.WriteText(env.stdout)
 	return nil
 }
+
+// benchGateCmd: zaxy bench gate [--file F] [--dataset longmemeval|locomo] [--pairs N]
+// [--seed N] [--json]; package bench's Gate in a scratch database beside ZAXY_DATABASE_URL's.
+type benchGateCmd struct {
+	o             bench.GateOptions
+	file, dataset string
+	seed          int64
+	asJSON        bool
+}
+
+func (c *benchGateCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.StringVar(&c.file, "file", "../shared/bench/longmemeval_s_dev.json", "benchmark file whose turns the pairs are built from")
+	fs.StringVar(&c.dataset, "dataset", bench.DatasetLongMemEval, "the file's benchmark: longmemeval or locomo")
+	fs.IntVar(&c.o.PerCategory, "pairs", 400, "labelled pairs per category, at most")
+	fs.Int64Var(&c.seed, "seed", 1, "seed of the draw")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *benchGateCmd) validate(args []string) error {
+	switch {
+	case c.dataset != bench.DatasetLongMemEval && c.dataset != bench.DatasetLoCoMo:
+		return fmt.Errorf("--dataset must be longmemeval or locomo, got %q", c.dataset)
+	case c.o.PerCategory < 1 || c.o.PerCategory > 100000:
+		return fmt.Errorf("--pairs must be between 1 and 100000, got %d", c.o.PerCategory)
+	case c.seed < 1:
+		return fmt.Errorf("--seed must be positive, got %d", c.seed)
+	}
+	return noArgs(args)
+}
+
+func (c *benchGateCmd) run(ctx context.Context, env *env) error {
+	cases, err := bench.LoadFile(c.dataset, c.file)
+	if err != nil {
+		return invalid(err)
+	}
+	if env.cfg.databaseURL == "" {
+		return errNoDatabaseURL
+	}
+	c.o.Seed = uint64(c.seed)
+	c.o.OpenPool, c.o.Logger = newPool, env.logger
+	rep, err := bench.Gate(ctx, env.cfg.databaseURL, c.file, cases, c.o)
+	if err != nil {
+		return err
+	}
+	if c.asJSON {
+		_ = json.NewEncoder(env.stdout).Encode(rep)
+		return nil
+	}
+	rep.WriteText(env.stdout)
+	return nil
+}

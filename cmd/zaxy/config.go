@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/zaxy/zaxy/internal/tracing/otlp"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/mcp"
+	"github.com/zaxy/zaxy/projection"
 )
 
 // config is zaxy's environment, read once by the runner (readConfig) through the options
@@ -171,6 +173,7 @@ func (c *config) readJobTiming(r envReader) error {
 // memoryConfig is the projection and embedding configuration.
 type memoryConfig struct {
 	textSearchConfig string
+	gate             string // on or off: the encoding gate's server default
 	embedder         string // auto, wordvec, use, offline, openai or off
 	modelDir         string // the model cache (ZAXY_MODEL_DIR)
 	openai           embedding.OpenAIConfig
@@ -182,6 +185,7 @@ type memoryConfig struct {
 func readMemoryConfig(r envReader) (memoryConfig, error) {
 	c := memoryConfig{
 		textSearchConfig: r.str("ZAXY_TEXT_SEARCH_CONFIG"),
+		gate:             r.str("ZAXY_GATE"),
 		embedder:         r.str("ZAXY_EMBEDDER"),
 		modelDir:         r.str("ZAXY_MODEL_DIR"),
 		openai: embedding.OpenAIConfig{
@@ -200,10 +204,20 @@ func readMemoryConfig(r envReader) (memoryConfig, error) {
 		}
 		c.openai.Dimensions = n
 	}
+	if c.gate != projection.GateOn && c.gate != projection.GateOff {
+		return c, fmt.Errorf("ZAXY_GATE must be on or off, got %q", c.gate)
+	}
 	if (c.llm.BaseURL == "") != (c.llm.Model == "") {
 		return c, errors.New("the LLM-assisted extractor needs both ZAXY_LLM_URL and ZAXY_LLM_MODEL (or neither, to leave it off)")
 	}
 	return c, c.checkEmbedder()
+}
+
+// projection is the projector configuration: the text search configuration and the encoding
+// gate's default, which every projector of one deployment must share (a rebuild reproduces the
+// incremental projection only under the same settings).
+func (c memoryConfig) projection(logger *slog.Logger) projection.Config {
+	return projection.Config{TextSearchConfig: c.textSearchConfig, Gate: c.gate, Logger: logger}
 }
 
 // checkEmbedder checks the embedder's name and, for openai, that the provider is configured.

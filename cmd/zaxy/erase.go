@@ -36,7 +36,7 @@ func (c *eraseCmd) validate(args []string) error {
 }
 
 func (c *eraseCmd) run(ctx context.Context, env *env) error {
-	proj, err := projection.New(ctx, env.pool, projection.Config{TextSearchConfig: env.cfg.memory.textSearchConfig, Logger: env.logger})
+	proj, err := projection.New(ctx, env.pool, env.cfg.memory.projection(env.logger))
 	if err != nil {
 		return invalid(err)
 	}

@@ -106,7 +106,7 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 		httpCfg.Auth = auth.NewStore(pool)
 	}
 	httpCfg.ListenAddr = cfg.addr
-	proj, err := projection.New(ctx, pool, projection.Config{TextSearchConfig: cfg.memory.textSearchConfig, Logger: logger})
+	proj, err := projection.New(ctx, pool, cfg.memory.projection(logger))
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,11 @@
 -- name: Checksum :one
 -- A deterministic digest of a space's projected state: every projection row, rendered as text
 -- and sorted, hashed with sha256 (the term statistics of the keyword lane and the speaker
--- names of the exact lane, the reinforcement ledger, salience and the salience policy, and the
--- latent artifacts with their build watermark included). salience_decayed is left out: the
--- salience_decay job computes it as of the clock. Embeddings
+-- names of the exact lane, the reinforcement ledger, salience and the salience policy, the
+-- latent artifacts with their build watermark, and the encoding gate's tags, keys and setting
+-- included: columns and rows that exist only with the gate on render through concat_ws, which
+-- skips NULLs, so with the gate off every line is the one before the gate).
+-- salience_decayed is left out: the salience_decay job computes it as of the clock. Embeddings
 -- are left out: they are computed asynchronously from memory_items text, which is included.
 SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), ''), 'UTF8')), 'hex')::text AS digest,
        count(*) FILTER (WHERE line LIKE 'entity|%') AS entities,
@@ -33,7 +35,7 @@ FROM (
   SELECT concat_ws('|', 'invalidation', target_seq, seq, encode(hash, 'hex'), reason)
   FROM invalidations x WHERE x.space_id = @space_id
   UNION ALL
-  SELECT concat_ws('|', 'item', item_id, kind, seq, event_type, session_id, occurred_at, ts_config::text, text, tsv::text, tsv_len)
+  SELECT concat_ws('|', 'item', item_id, kind, seq, event_type, session_id, occurred_at, ts_config::text, text, tsv::text, tsv_len, redundant_of)
   FROM memory_items x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'term', lexeme, df)
@@ -56,7 +58,7 @@ FROM (
   FROM reinforcements x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'salience', item_id, surfaced, helpful, unhelpful, wrong, outdated, invalidated, pinned,
-                   coalesce(last_use_at::text, '-'), coalesce(last_use_seq::text, '-'), coalesce(last_use_signal, '-'),
+                   'repeated=' || nullif(repeated, 0), coalesce(last_use_at::text, '-'), coalesce(last_use_seq::text, '-'), coalesce(last_use_signal, '-'),
                    reinforcement)
   FROM salience x WHERE x.space_id = @space_id
   UNION ALL
@@ -74,6 +76,12 @@ FROM (
   UNION ALL
   SELECT concat_ws('|', 'latent_watermark', built_seq)
   FROM latent_watermarks x WHERE x.space_id = @space_id
+  UNION ALL
+  SELECT concat_ws('|', 'gate_key', encode(key, 'hex'), item_id, seq)
+  FROM gate_keys x WHERE x.space_id = @space_id
+  UNION ALL
+  SELECT concat_ws('|', 'gate_space', enabled, configured_seq)
+  FROM gate_spaces x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'watermark', projected_seq, encode(projected_hash, 'hex'))
   FROM projection_watermarks x WHERE x.space_id = @space_id

@@ -3,6 +3,9 @@
 -- that a decision never trusts a lagging projection: the projected status for what the
 -- projector has applied, and the first accept or reject after the watermark for the rest.
 -- Run under the space's chain lock, so no decision can commit between this read and the append.
+-- derived_fact is non-empty when the projector derived a belief_update proposal from a typed statement
+-- at @seq (a fact.asserted or preference.stated that contradicts a pinned or endorsed fact;
+-- docs/projections.md, "Interference"): the fact accepting it asserts.
 WITH w AS (
   SELECT coalesce((SELECT projected_seq FROM projection_watermarks WHERE space_id = @space_id), 0) AS wm
 )
@@ -12,6 +15,8 @@ SELECT e.type, e.data::text AS data, (e.erased_by_seq IS NOT NULL)::boolean AS e
                  WHERE t.space_id = @space_id AND t.seq > greatest(w.wm, @seq::bigint)
                    AND t.type IN ('proposal.accepted', 'proposal.rejected')
                    AND t.data->'proposal_seq' = to_jsonb(@seq::bigint)
-                 ORDER BY t.seq LIMIT 1), '')::text AS tail_decision
+                 ORDER BY t.seq LIMIT 1), '')::text AS tail_decision,
+       coalesce((SELECT p.fact::text FROM proposals p
+                 WHERE p.space_id = @space_id AND p.seq = @seq AND e.type <> 'proposal.created'), '')::text AS derived_fact
 FROM events e
 WHERE e.space_id = @space_id AND e.seq = @seq;

@@ -32,3 +32,8 @@ func QueueProposalUpsert(b *pgx.Batch, arg ProposalUpsertParams) {
 func QueueSalienceSpaceUpsert(b *pgx.Batch, arg SalienceSpaceUpsertParams) {
 	b.Queue(salienceSpaceUpsert, arg.SpaceID, arg.HalfLifeDays, arg.Floor, arg.ConfiguredSeq, arg.UseStartedAt)
 }
+
+// QueueGateSpaceUpsert queues GateSpaceUpsert.
+func QueueGateSpaceUpsert(b *pgx.Batch, arg GateSpaceUpsertParams) {
+	b.Queue(gateSpaceUpsert, arg.SpaceID, arg.Enabled, arg.ConfiguredSeq)
+}

@@ -19,7 +19,9 @@ SELECT e.type, e.data::text AS data, (e.erased_by_seq IS NOT NULL)::boolean AS e
                  WHERE t.space_id = $1 AND t.seq > greatest(w.wm, $2::bigint)
                    AND t.type IN ('proposal.accepted', 'proposal.rejected')
                    AND t.data->'proposal_seq' = to_jsonb($2::bigint)
-                 ORDER BY t.seq LIMIT 1), '')::text AS tail_decision
+                 ORDER BY t.seq LIMIT 1), '')::text AS tail_decision,
+       coalesce((SELECT p.fact::text FROM proposals p
+                 WHERE p.space_id = $1 AND p.seq = $2 AND e.type <> 'proposal.created'), '')::text AS derived_fact
 FROM events e
 WHERE e.space_id = $1 AND e.seq = $2
 `
@@ -35,12 +37,16 @@ type ProposalStateRow struct {
 	Erased          bool
 	ProjectedStatus string
 	TailDecision    string
+	DerivedFact     string
 }
 
 // Whether the event at @seq is a proposal and whether it is still open, read from the log so
 // that a decision never trusts a lagging projection: the projected status for what the
 // projector has applied, and the first accept or reject after the watermark for the rest.
 // Run under the space's chain lock, so no decision can commit between this read and the append.
+// derived_fact is non-empty when the projector derived a belief_update proposal from a typed statement
+// at @seq (a fact.asserted or preference.stated that contradicts a pinned or endorsed fact;
+// docs/projections.md, "Interference"): the fact accepting it asserts.
 func (q *Queries) ProposalState(ctx context.Context, db DBTX, arg ProposalStateParams) (ProposalStateRow, error) {
 	row := db.QueryRow(ctx, proposalState, arg.SpaceID, arg.Seq)
 	var i ProposalStateRow
@@ -50,6 +56,7 @@ func (q *Queries) ProposalState(ctx context.Context, db DBTX, arg ProposalStateP
 		&i.Erased,
 		&i.ProjectedStatus,
 		&i.TailDecision,
+		&i.DerivedFact,
 	)
 	return i, err
 }

@@ -1,9 +1,13 @@
 -- The events behind event items, with a message's role (data.role) and speaker (data.name, else
 -- the actor), for the speaker priors, and the reasons they were invalidated, if any; rows are
 -- eventloom.Row (and role, speaker, invalidated, and conflicted: a model inferred from the
--- event a statement that contradicts a current fact, and the proposal is still open). The sal_
+-- event a statement that contradicts a current fact, or the event is a typed statement the
+-- projector turned into a proposal because it contradicts a pinned or endorsed fact, and the
+-- proposal is still open). The sal_
 -- columns are the item's salience as of $3 (docs/checkout.md, Salience): its salience row and
 -- the space's policy, each one lookup by primary key joined in, never a query per item.
+-- redundant_of is the ranked item the encoding gate found the event's item repeats (NULL when
+-- ranked, or not projected yet).
 SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::text AS data, e.hash,
        CASE WHEN e.type = 'message' THEN coalesce(e.data->>'role', '') ELSE '' END AS role,
        coalesce(nullif(e.data->>'name', ''), e.actor, '') AS speaker,
@@ -11,7 +15,10 @@ SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::t
         WHERE v.space_id = e.space_id AND v.target_seq = e.seq) AS invalidated,
        EXISTS (SELECT FROM proposals p
                WHERE p.space_id = e.space_id AND p.inference_seq = e.seq AND p.contradicts IS NOT NULL
-                 AND p.status IN ('pending', 'deferred')) AS conflicted,
+                 AND p.status IN ('pending', 'deferred'))
+       OR EXISTS (SELECT FROM proposals p
+                  WHERE p.space_id = e.space_id AND p.seq = e.seq AND e.type <> 'proposal.created'
+                    AND p.contradicts IS NOT NULL AND p.status IN ('pending', 'deferred')) AS conflicted,
        zaxy_salience_base('log') AS sal_base,
        coalesce(sa.reinforcement, 1) AS sal_reinforcement,
        zaxy_salience_decay(coalesce(sa.last_use_at, e.occurred_at), sp.use_started_at, $3::timestamptz,
@@ -19,7 +26,9 @@ SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::t
        coalesce(sa.pinned, false) AS sal_pinned,
        coalesce(sa.last_use_at, e.occurred_at) AS sal_last_use_at,
        sa.last_use_seq AS sal_last_use_seq, sa.last_use_signal AS sal_last_use_signal,
-       coalesce(sp.half_life_days, 30) AS sal_half_life_days, coalesce(sp.floor, 0.1) AS sal_floor
+       coalesce(sp.half_life_days, 30) AS sal_half_life_days, coalesce(sp.floor, 0.1) AS sal_floor,
+       (SELECT mi.redundant_of FROM memory_items mi
+        WHERE mi.space_id = e.space_id AND mi.item_id = 'ev:' || e.seq) AS redundant_of
 FROM events e
 -- LATERAL with LIMIT 1: one primary-key probe per row (a plain join lets the planner hash the
 -- space's whole salience table).

@@ -1,0 +1,316 @@
+package projection
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
+	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
+	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// The write-time encoding gate (docs/projections.md, "Encoding gate") classifies each new event
+// item against the ranked items its space already holds:
+//
+//   - redundant: its words add nothing to an earlier ranked item of the same event type and
+//     actor: they are that item's words in that order with at most a few left out (at least
+//     GateMinOverlap of them kept, no negation among those left out), so case, punctuation and
+//     spacing never matter. It is projected with redundant_of naming that item, leaves default
+//     ranking, and reinforces the item with SignalRepeated.
+//   - reinforcing: a typed assertion restating the current fact (the same subject, predicate and
+//     value) reinforces that fact version with SignalRepeated; its own text, if any, is gated
+//     like any other.
+//   - novel: everything else, ranked as before.
+//
+// It reads only the log and the projections the log made, at projection time (embeddings are
+// computed later, asynchronously, so they take no part): an item is compared with every
+// earlier ranked item sharing one of its MinHash band keys, whether that item was projected in
+// an earlier batch (gate_keys) or earlier in the same one, and the earliest qualifying item
+// wins. So the tags do not depend on batch boundaries and a rebuild reproduces them.
+
+// GateMinOverlap is the smallest share of an earlier item's words a redundant item must keep
+// (its words being the earlier item's with some left out). The gate lane (zaxy bench gate)
+// measures the gate's precision on duplicate pairs.
+const GateMinOverlap = 0.8
+
+// Gate modes of Config.Gate (the server default of spaces that never recorded gate.configured).
+const (
+	GateOff = vocab.GateOff
+	GateOn  = vocab.GateOn
+)
+
+// MinHash banding of an item's set of distinct words, to find the earlier items worth comparing:
+// gateBands bands of gateRows minima each. Two word sets with Jaccard similarity J share a band
+// with probability 1-(1-J^3)^8: 0.997 at J = 0.8, so near duplicates are all but always
+// compared; the comparison itself is exact.
+const (
+	gateBands = 8
+	gateRows  = 3
+)
+
+// qGateKeysInsert is hand-written: it unnests arrays (one statement per batch).
+var qGateKeysInsert = sql.Query("projection/gate_keys_insert")
+
+// gateCandidate is an earlier ranked item the gate may find a new item redundant of.
+type gateCandidate struct {
+	ItemID string
+	Seq    int64
+	Words  []string // in order
+}
+
+// gateKeyRow is a gate_keys row to write.
+type gateKeyRow struct {
+	Key    []byte
+	ItemID string
+	Seq    int64
+}
+
+// gateState is the gate's view of a space while a batch is applied.
+type gateState struct {
+	// on is whether the gate applies to the next event: the latest gate.configured, else the
+	// server default.
+	on bool
+	// configured is the batch's last gate.configured (seq and mode), to record.
+	configuredSeq *int64
+	configuredOn  bool
+	// byKey holds the earlier ranked items by key (hex of the key bytes).
+	byKey   map[string][]*gateCandidate
+	newKeys []gateKeyRow
+}
+
+// gateWords splits text into its words for the gate, in order: lower-cased runs of letters and
+// digits (an apostrophe inside a word stays, so "don't" is one word).
+func gateWords(text string) []string {
+	var words []string
+	var b strings.Builder
+	runes := []rune(text)
+	flush := func() {
+		if b.Len() > 0 {
+			words = append(words, b.String())
+			b.Reset()
+		}
+	}
+	for i, r := range runes {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(unicode.ToLower(r))
+		case (r == '\'' || r == '’') && b.Len() > 0 && i+1 < len(runes) && unicode.IsLetter(runes[i+1]):
+			b.WriteRune('\'')
+		default:
+			flush()
+		}
+	}
+	flush()
+	return words
+}
+
+// gateKeys returns the MinHash band keys of the distinct words, scoped by event type and actor
+// (items of other types or actors never share a key).
+func gateKeys(eventType, actor string, words []string) [][]byte {
+	if len(words) == 0 {
+		return nil
+	}
+	words = slices.Compact(slices.Sorted(slices.Values(words)))
+	mins := make([]uint64, gateBands*gateRows)
+	for i := range mins {
+		mins[i] = ^uint64(0)
+	}
+	var seed [8]byte
+	for _, w := range words {
+		for i := range mins {
+			h := fnv.New64a()
+			binary.BigEndian.PutUint64(seed[:], uint64(i))
+			h.Write(seed[:])
+			h.Write([]byte(w))
+			if v := h.Sum64(); v < mins[i] {
+				mins[i] = v
+			}
+		}
+	}
+	keys := make([][]byte, gateBands)
+	for band := range gateBands {
+		h := sha256.New()
+		fmt.Fprintf(h, "%s\x00%s\x00%d", eventType, actor, band)
+		for _, m := range mins[band*gateRows : (band+1)*gateRows] {
+			binary.BigEndian.PutUint64(seed[:], m)
+			h.Write(seed[:])
+		}
+		keys[band] = h.Sum(nil)[:16]
+	}
+	return keys
+}
+
+// gateRedundant reports whether an item with words adds nothing to an earlier item with
+// earlier: its words are the earlier item's in the same order with some left out, keeping at
+// least GateMinOverlap of them, and none of those left out is a negation (leaving one out
+// reverses a statement). Words are compared as sequences, not sets, so a long text with one
+// of its several "not" left out, or with its words reordered, is not redundant.
+func gateRedundant(words, earlier []string) bool {
+	if len(words) == 0 || len(words) > len(earlier) || float64(len(words)) < GateMinOverlap*float64(len(earlier)) {
+		return false
+	}
+	i := 0
+	for _, w := range earlier {
+		if i < len(words) && words[i] == w {
+			i++
+			continue
+		}
+		if negation(w) {
+			return false
+		}
+	}
+	return i == len(words)
+}
+
+// negation reports whether a word negates what it stands in (English).
+func negation(w string) bool {
+	switch w {
+	case "not", "no", "never", "nor", "none", "nothing", "nobody", "neither", "without", "cannot":
+		return true
+	}
+	return strings.HasSuffix(w, "n't")
+}
+
+// gateText is what the gate compares of an event item.
+type gateText struct {
+	words []string
+	keys  [][]byte
+}
+
+// gateTexts computes the words and keys of the batch's event items, nil for events the gate
+// never looks at (no text, bookkeeping).
+func gateTexts(events []eventloom.Event, fxs []effects) []*gateText {
+	out := make([]*gateText, len(events))
+	for i := range events {
+		if fxs[i].Text == "" {
+			continue
+		}
+		words := gateWords(fxs[i].Text)
+		out[i] = &gateText{words: words, keys: gateKeys(events[i].Type, events[i].Actor, words)}
+	}
+	return out
+}
+
+// gateMayApply reports whether the gate can be on for any event of the batch.
+func gateMayApply(on bool, fxs []effects) bool {
+	if on {
+		return true
+	}
+	for i := range fxs {
+		if fxs[i].GateConfig != nil && fxs[i].GateConfig.Mode == GateOn {
+			return true
+		}
+	}
+	return false
+}
+
+// loadGate reads the space's gate setting and, when the gate may apply to the batch, the
+// earlier ranked items sharing a key with the batch's items. serverOn is the server default.
+func (s *batchState) loadGate(ctx context.Context, tx pgx.Tx, serverOn bool, events []eventloom.Event, fxs []effects) error {
+	rows, err := queries.GateSpaceLoad(ctx, tx, s.space)
+	if err != nil {
+		return fmt.Errorf("load gate setting: %w", err)
+	}
+	s.gate.on = serverOn
+	if len(rows) > 0 {
+		s.gate.on = rows[0]
+	}
+	if !gateMayApply(s.gate.on, fxs) {
+		return nil
+	}
+	s.gateTexts = gateTexts(events, fxs)
+	var keys [][]byte
+	for _, t := range s.gateTexts {
+		if t != nil {
+			keys = append(keys, t.keys...)
+		}
+	}
+	s.gate.byKey = map[string][]*gateCandidate{}
+	if len(keys) == 0 {
+		return nil
+	}
+	cands, err := queries.GateCandidates(ctx, tx, dbsqlc.GateCandidatesParams{SpaceID: s.space, Keys: keys})
+	if err != nil {
+		return fmt.Errorf("load gate candidates: %w", err)
+	}
+	byItem := map[string]*gateCandidate{}
+	for _, c := range cands {
+		cand := byItem[c.ItemID]
+		if cand == nil {
+			cand = &gateCandidate{ItemID: c.ItemID, Seq: c.Seq, Words: gateWords(c.Text)}
+			byItem[c.ItemID] = cand
+		}
+		k := string(c.Key)
+		s.gate.byKey[k] = append(s.gate.byKey[k], cand)
+	}
+	return nil
+}
+
+// configureGate folds a gate.configured event into the batch's gate setting.
+func (s *batchState) configureGate(e *eventloom.Event, c *vocab.GateConfigured) {
+	seq := e.Seq
+	s.gate.on = c.Mode == GateOn
+	s.gate.configuredSeq = &seq
+	s.gate.configuredOn = s.gate.on
+}
+
+// gateItem classifies the event item of e (the i-th event of the batch) and returns the item it
+// is redundant of, or "" when it is ranked. A redundant item reinforces what it repeats; a
+// ranked one becomes a candidate for the items after it.
+func (s *batchState) gateItem(e *eventloom.Event, i int) string {
+	if !s.gate.on || s.gateTexts == nil || s.gateTexts[i] == nil {
+		return ""
+	}
+	t := s.gateTexts[i]
+	var best *gateCandidate
+	for _, k := range t.keys {
+		for _, c := range s.gate.byKey[string(k)] {
+			if (best == nil || c.Seq < best.Seq) && c.Seq < e.Seq && gateRedundant(t.words, c.Words) {
+				best = c
+			}
+		}
+	}
+	if best != nil {
+		s.reinforce(e, best.ItemID, SignalRepeated)
+		return best.ItemID
+	}
+	cand := &gateCandidate{ItemID: memoryitem.EventID(e.Seq), Seq: e.Seq, Words: t.words}
+	for _, k := range t.keys {
+		s.gate.byKey[string(k)] = append(s.gate.byKey[string(k)], cand)
+		s.gate.newKeys = append(s.gate.newKeys, gateKeyRow{Key: k, ItemID: cand.ItemID, Seq: e.Seq})
+	}
+	return ""
+}
+
+// gateFact reinforces the current fact a typed assertion restates, when the gate is on. An
+// inferred assertion never does: generated material must not feed on itself.
+func (s *batchState) gateFact(e *eventloom.Event, cur *factRow, a *factAssert) {
+	if s.gate.on && a.Authority != AuthorityInferred {
+		s.reinforce(e, memoryitem.FactID(cur.FactID), SignalRepeated)
+	}
+}
+
+// queueGate queues the batch's new gate keys and its gate setting.
+func (s *batchState) queueGate(b *pgx.Batch) {
+	if n := len(s.gate.newKeys); n > 0 {
+		keys, ids, seqs := make([][]byte, n), make([]string, n), make([]int64, n)
+		for i, k := range s.gate.newKeys {
+			keys[i], ids[i], seqs[i] = k.Key, k.ItemID, k.Seq
+		}
+		b.Queue(qGateKeysInsert, s.space, keys, ids, seqs)
+	}
+	if s.gate.configuredSeq != nil {
+		dbsqlc.QueueGateSpaceUpsert(b, dbsqlc.GateSpaceUpsertParams{SpaceID: s.space, Enabled: s.gate.configuredOn,
+			ConfiguredSeq: *s.gate.configuredSeq})
+	}
+}

@@ -1,0 +1,215 @@
+package projection_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/projection"
+)
+
+// checksumBeforeGate is sql/projection/checksum.sql as it was before the encoding gate
+// (migration 000020): with the gate off, the projection must digest to the same value.
+const checksumBeforeGate = `
+SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), ''), 'UTF8')), 'hex')::text AS digest,
+       count(*) FILTER (WHERE line LIKE 'entity|%') AS entities,
+       count(*) FILTER (WHERE line LIKE 'mention|%') AS mentions,
+       count(*) FILTER (WHERE line LIKE 'fact|%') AS facts,
+       count(*) FILTER (WHERE line LIKE 'invalidation|%') AS invalidations,
+       count(*) FILTER (WHERE line LIKE 'item|%') AS items,
+       count(*) FILTER (WHERE line LIKE 'term|%') AS terms,
+       count(*) FILTER (WHERE line LIKE 'speaker|%') AS speakers,
+       count(*) FILTER (WHERE line LIKE 'proposal|%') AS proposals,
+       count(*) FILTER (WHERE line LIKE 'reinforcement|%') AS reinforcements
+FROM (
+  SELECT concat_ws('|', 'entity', entity_id, key, name, array_to_string(kinds, ','), version, first_seq,
+                   encode(first_hash, 'hex'), last_seq, mentions, invalidated_seq) AS line
+  FROM entities x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'mention', seq, start_byte, end_byte, entity_id, kind, encode(hash, 'hex'))
+  FROM mentions x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'fact', fact_id, subject_id, predicate, coalesce(object_id, '-'), coalesce(value::text, '-'),
+                   version, valid_from, coalesce(valid_to::text, '-'), recorded_seq, encode(recorded_hash, 'hex'),
+                   coalesce(closed_seq::text, '-'), status, coalesce(superseded_by, '-'), authority, review_status,
+                   inferred, coalesce(confidence::text, '-'), evidence::text, coalesce(close_reason, '-'))
+  FROM facts x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'invalidation', target_seq, seq, encode(hash, 'hex'), reason)
+  FROM invalidations x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'item', item_id, kind, seq, event_type, session_id, occurred_at, ts_config::text, text, tsv::text, tsv_len)
+  FROM memory_items x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'term', lexeme, df)
+  FROM term_stats x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'terms', items, tokens)
+  FROM term_totals x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'speaker', name_key, events)
+  FROM speaker_names x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'proposal', seq, encode(hash, 'hex'), kind, status, proposed_by, proposed_at, coalesce(confidence::text, '-'),
+                   evidence::text, coalesce(fact::text, '-'), coalesce(contradicts, '-'), coalesce(inference_seq::text, '-'),
+                   coalesce(inference_model, '-'), coalesce(inference_ordinal::text, '-'), rationale,
+                   coalesce(decided_seq::text, '-'), coalesce(decided_by, '-'), coalesce(decided_at::text, '-'),
+                   coalesce(reason, '-'), coalesce(fact_id, '-'))
+  FROM proposals x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'reinforcement', item_id, seq, signal, occurred_at)
+  FROM reinforcements x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'salience', item_id, surfaced, helpful, unhelpful, wrong, outdated, invalidated, pinned,
+                   coalesce(last_use_at::text, '-'), coalesce(last_use_seq::text, '-'), coalesce(last_use_signal, '-'),
+                   reinforcement)
+  FROM salience x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'salience_space', half_life_days, floor, coalesce(configured_seq::text, '-'),
+                   coalesce(use_started_at::text, '-'))
+  FROM salience_spaces x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'watermark', projected_seq, encode(projected_hash, 'hex'))
+  FROM projection_watermarks x WHERE x.space_id = $1
+) rows;
+`
+
+// redundantOf reads the items of space the gate tagged, by item id.
+func (f *fixture) redundantOf(t *testing.T, space string) map[string]string {
+	t.Helper()
+	rows, err := f.pool.Query(context.Background(), `SELECT item_id, redundant_of FROM memory_items
+		WHERE space_id = $1 AND redundant_of IS NOT NULL`, space)
+	require.NoError(t, err)
+	out := map[string]string{}
+	for rows.Next() {
+		var id, of string
+		require.NoError(t, rows.Scan(&id, &of))
+		out[id] = of
+	}
+	require.NoError(t, rows.Err())
+	return out
+}
+
+func said(actor, content string) eventloom.NewEvent {
+	e := ev("message", content, map[string]any{"role": "user"})
+	e.Actor = actor
+	return e
+}
+
+func TestGate_RepeatIsRedundantAndReinforcesWhatItRepeats(t *testing.T) {
+	f := newFixture(t, projection.Config{BatchSize: 2})
+	ctx := context.Background()
+	f.append(t, "rep",
+		said("ann", "Before the gate: the audit topic keeps seven days of events."),                            // 1
+		ev("gate.configured", "", map[string]any{"mode": "on"}),                                                // 2
+		said("ann", "Before the gate: the audit topic keeps seven days of events."),                            // 3 novel: 1 predates the gate
+		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west."),               // 4
+		said("ann", "the audit topic keeps seven days of events and consumers run in EU-West"),                 // 5 trivially edited repeat of 4
+		said("ann", "The audit topic keeps thirty days of events, and consumers run in eu-west."),              // 6 another fact: novel
+		said("bob", "The audit topic keeps seven days of events, and consumers run in eu-west."),               // 7 another actor: novel
+		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west."),               // 8 verbatim repeat of 4
+		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west, I think."),      // 9 adds words: novel
+		said("ann", "We do not deploy on Fridays because the pager rotation is thin at the weekend."),          // 10
+		said("ann", "We do deploy on Fridays because the pager rotation is thin at the weekend."),              // 11 drops a negation: novel
+		ev("fact.asserted", "", map[string]any{"subject": "audit", "predicate": "owner", "value": "platform"}), // 12
+		ev("fact.asserted", "", map[string]any{"subject": "audit", "predicate": "owner", "value": "platform"}), // 13 restates 12
+		ev("fact.asserted", "", map[string]any{"subject": "audit", "predicate": "owner", "value": "data"}),     // 14 another value
+	)
+	f.project(t, "rep")
+
+	require.Equal(t, map[string]string{"ev:5": "ev:4", "ev:8": "ev:4"}, f.redundantOf(t, "rep"))
+	four := f.salience(t, "rep", "ev:4")
+	require.NotNil(t, four)
+	require.InDelta(t, 1.04, four.Reinforcement, 1e-12, "two repetitions, 2% each")
+	require.Equal(t, int64(8), *four.LastUseSeq, "a repetition refreshes recency")
+	require.Equal(t, "repeated", *four.LastUseSignal)
+	var repeated int
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT repeated FROM salience WHERE space_id = 'rep' AND item_id = 'ev:4'`).Scan(&repeated))
+	require.Equal(t, 2, repeated)
+
+	var factItem string
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT item_id FROM memory_items WHERE space_id = 'rep' AND seq = 12 AND kind = 'fact'`).Scan(&factItem))
+	fact := f.salience(t, "rep", factItem)
+	require.NotNil(t, fact, "the restated fact is reinforced")
+	require.InDelta(t, 1.02, fact.Reinforcement, 1e-12)
+
+	var started int
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM salience_spaces WHERE space_id = 'rep' AND use_started_at IS NOT NULL`).Scan(&started))
+	require.Zero(t, started, "a repetition is no consultation: disuse does not start")
+
+	incremental, err := f.proj.Checksum(ctx, "rep")
+	require.NoError(t, err)
+	_, err = f.proj.Rebuild(ctx, "rep")
+	require.NoError(t, err)
+	rebuilt, err := f.proj.Checksum(ctx, "rep")
+	require.NoError(t, err)
+	require.Equal(t, incremental, rebuilt)
+
+	// Switching the gate off stops tagging from then on and keeps earlier tags.
+	f.append(t, "rep", ev("gate.configured", "", map[string]any{"mode": "off"}),
+		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west."))
+	f.project(t, "rep")
+	require.Len(t, f.redundantOf(t, "rep"), 2)
+}
+
+func TestGate_RebuildUnderAChangedSettingReversesTheTags(t *testing.T) {
+	on := newFixture(t, projection.Config{BatchSize: 7, Gate: projection.GateOn})
+	ctx := context.Background()
+	space := "rev"
+	// Incremental under the gate: appended and projected in small steps.
+	for i := range 6 {
+		randomWorkload(t, on, space, 100, uint64(40+i))
+		on.project(t, space)
+	}
+	incremental, err := on.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	tagged := on.redundantOf(t, space)
+	require.NotEmpty(t, tagged, "the workload repeats its messages")
+
+	off, err := projection.New(ctx, on.pool, projection.Config{BatchSize: 50})
+	require.NoError(t, err)
+	_, err = off.Rebuild(ctx, space)
+	require.NoError(t, err)
+	require.Empty(t, on.redundantOf(t, space), "rebuilt with the gate off, nothing is redundant")
+	plain, err := off.Checksum(ctx, space)
+	require.NoError(t, err)
+	require.NotEqual(t, incremental.Digest, plain.Digest)
+
+	big, err := projection.New(ctx, on.pool, projection.Config{BatchSize: 1000, Gate: projection.GateOn})
+	require.NoError(t, err)
+	_, err = big.Rebuild(ctx, space)
+	require.NoError(t, err)
+	again, err := big.Checksum(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, incremental, again, "a rebuild under the gate gives the incremental state")
+	require.Equal(t, tagged, on.redundantOf(t, space))
+}
+
+func TestGate_OffIsTheProjectionBeforeTheGate(t *testing.T) {
+	f := newFixture(t, projection.Config{BatchSize: 13})
+	ctx := context.Background()
+	space := "off"
+	randomWorkload(t, f, space, 600, 9)
+	f.project(t, space)
+	sum, err := f.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	require.NotZero(t, sum.Reinforcements)
+	var before string
+	require.NoError(t, f.pool.QueryRow(ctx, checksumBeforeGate, space).Scan(&before, new(int64), new(int64), new(int64),
+		new(int64), new(int64), new(int64), new(int64), new(int64), new(int64)))
+	require.Equal(t, before, sum.Digest, "with the gate off the projection digests as before the gate")
+	var keys, tagged, repeated int
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM gate_keys WHERE space_id = $1),
+		(SELECT count(*) FROM memory_items WHERE space_id = $1 AND redundant_of IS NOT NULL),
+		(SELECT count(*) FROM reinforcements WHERE space_id = $1 AND signal = 'repeated')`, space).Scan(&keys, &tagged, &repeated))
+	require.Zero(t, keys+tagged+repeated)
+
+	// Without repetitions the multiplier is the one before the gate, bit for bit.
+	var differ int
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM generate_series(0, 6) s, generate_series(0, 6) h,
+		generate_series(0, 3) u, generate_series(0, 2) w, generate_series(0, 2) o, generate_series(0, 2) i
+		WHERE zaxy_salience_reinforcement(s, h, u, w, o, i) IS DISTINCT FROM zaxy_salience_reinforcement(s, h, u, w, o, i, 0)`).Scan(&differ))
+	require.Zero(t, differ)
+}
