@@ -265,12 +265,13 @@ func (a *Attribution) failure(t *Trace, d *vocab.OutcomeRecorded, items []surfac
 	a.Cause, a.Reason = CauseUnknown, "the trace shows no stale memory, cited memory, failed tool or decision to blame"
 }
 
-// staleItems are the surfaced items that a later event of the session (before the outcome)
-// invalidated, or judged outdated or wrong; by are those events.
+// staleItems are the surfaced items that a later event (of the session, or judging them from
+// outside it) invalidated, or judged outdated or wrong, before the outcome; by are those events.
 func staleItems(t *Trace, items []surfaced) (stale []surfaced, by []int64) {
+	judges := append(slices.Clone(t.Session), t.Judged...)
 	for _, it := range items {
-		for _, e := range t.Session {
-			if e.Seq <= it.Checkout || !judgesStale(e, it) {
+		for _, e := range judges {
+			if e.Seq <= it.Checkout || e.Seq >= t.Outcome.Seq || !judgesStale(e, it) {
 				continue
 			}
 			stale = append(stale, it)
@@ -318,9 +319,9 @@ func citedItems(items []surfaced, evidence []int64) []surfaced {
 }
 
 // aboutTool are the items surfaced before call c whose cited events are about c's tool: a call
-// of that tool, or a text naming it as a word.
+// of that tool, or a text naming it as a word or the start of one ("deploy", "deploying").
 func aboutTool(t *Trace, items []surfaced, c toolCall) []surfaced {
-	word := regexp.MustCompile(`(?i)(^|[^\pL\pN_])` + regexp.QuoteMeta(c.tool) + `($|[^\pL\pN_])`)
+	word := regexp.MustCompile(`(?i)(^|[^\pL\pN_])` + regexp.QuoteMeta(c.tool) + `\pL*($|[^\pL\pN_])`)
 	var out []surfaced
 	for _, it := range items {
 		if it.Checkout > c.seq {

@@ -29,6 +29,7 @@ var (
 	qSessionTrace    = sql.Query("retrospective/session_trace")
 	qEventsBySeq     = sql.Query("retrospective/events_by_seq")
 	qLock            = sql.Query("retrospective/lock")
+	qJudgements      = sql.Query("retrospective/judgements")
 )
 
 // Assigner runs the retrospective pass: it judges a session's outcomes and appends the
@@ -146,7 +147,11 @@ func readTrace(ctx context.Context, tx pgx.Tx, space, session string, o Event) (
 	if err != nil {
 		return nil, fmt.Errorf("read events cited by the surfaced items of outcome %d: %w", o.Seq, err)
 	}
-	t := &Trace{Outcome: o, Session: evs, Cited: map[int64]Event{}}
+	judged, err := readEvents(ctx, tx, qJudgements, space, SurfacedIDs(evs), o.Seq, session)
+	if err != nil {
+		return nil, fmt.Errorf("read judgements of the surfaced items of outcome %d: %w", o.Seq, err)
+	}
+	t := &Trace{Outcome: o, Session: evs, Cited: map[int64]Event{}, Judged: judged}
 	for _, e := range cited {
 		t.Cited[e.Seq] = e
 	}

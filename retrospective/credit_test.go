@@ -230,3 +230,17 @@ func TestCredit_ToolFailureWithoutMemoryProposesAFailurePrior(t *testing.T) {
 	require.Equal(t, 1, b.count(t, `SELECT count(*) FROM events WHERE space_id = 'r' AND actor = 'zaxy-retro' AND type = 'proposal.created'
 		AND data->>'kind' = 'failure_prior' AND data->'evidence' = $1::jsonb`, fmt.Sprintf("[%d, %d]", seqs[0], seqs[1])))
 }
+
+func TestCredit_MemoryInvalidatedFromAnotherSessionIsStale(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	notes := b.append(t, b.msg("notes", "The backup bucket is called vault-7."), b.msg("notes", "Backups run at midnight."))
+	b.append(t, b.surfaced("run", notes[0], notes[1]),
+		b.ev("memory.invalidated", "admin", "", map[string]any{"target_seq": notes[0], "reason": "renamed"}),
+		b.ev("tool_call.completed", "run", "", map[string]string{"tool": "backup", "outcome": "failure", "error": "no such bucket"}),
+		b.outcome("run", "failure"))
+	b.project(t) // the job follows the outcome's projection: the ledger holds the invalidation
+	att := b.credit(t, "run").Attributions[0]
+	require.Equal(t, retrospective.CauseStaleMemory, att.Cause)
+	require.Equal(t, map[string]string{fmt.Sprintf("ev:%d", notes[0]): "unhelpful"}, b.retroFeedback(t))
+}

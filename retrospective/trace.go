@@ -36,6 +36,10 @@ type Trace struct {
 	Session []Event
 	// Cited are the events the surfaced items cite, by seq.
 	Cited map[int64]Event
+	// Judged are events outside the session, before the outcome, that invalidated a surfaced
+	// item or judged it outdated or wrong (read through the reinforcement ledger, which the
+	// projection has filled up to the outcome by the time the job runs).
+	Judged []Event
 }
 
 // surfaced is one item checked out into the session: its id, the events it cites and the
@@ -84,6 +88,17 @@ func (t *Trace) surfacedItems() ([]surfaced, []int64) {
 		}
 	}
 	return out, checkouts
+}
+
+// SurfacedIDs is every item id the session's checkouts surfaced.
+func SurfacedIDs(session []Event) []string {
+	t := Trace{Session: session}
+	items, _ := t.surfacedItems()
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.ItemID
+	}
+	return out
 }
 
 // CitedSeqs is every seq the session's surfaced items cite: the events Trace.Cited must hold.
