@@ -114,7 +114,8 @@ func Attribution(o AttributionOptions) (*AttributionReport, error) {
 			}
 		}
 	}
-	for c, s := range rep.Classes {
+	for _, c := range retrospective.Causes { // in a fixed order: the sum is the same every run
+		s := rep.Classes[c]
 		tp := rep.Confusion[c][c]
 		if s.Predicted > 0 {
 			s.Precision = float64(tp) / float64(s.Predicted)
