@@ -67,6 +67,9 @@ type ActionJudgement struct {
 	Seq     int64  `json:"seq"`
 	Type    string `json:"type"`
 	Verdict string `json:"verdict"`
+	// Confidence is the verdict's: that of the item judgement it follows, or of the cause
+	// (missing evidence); 0 when not implicated.
+	Confidence float64 `json:"confidence"`
 }
 
 // Proposal is a proposal.created the pass appends.
@@ -180,7 +183,7 @@ func Attribute(t *Trace) *Attribution {
 	}
 	a.Trace = sortedSet(cites)
 	a.Confidence = round(a.Confidence * factor)
-	a.Actions = actionVerdicts(checkouts, a.Items, a.Cause)
+	a.Actions = actionVerdicts(checkouts, a.Items, a.Cause, a.Confidence)
 	if a.Cause == CauseUnknown && a.Status != vocab.OutcomeSuccess {
 		ev := sortedSet(append(slices.Clone(checkouts), t.Outcome.Seq))
 		a.Proposals = append(a.Proposals, Proposal{Kind: vocab.ProposalKnownUnknown, Evidence: ev, Confidence: 0,
@@ -350,19 +353,20 @@ func aboutTool(t *Trace, items []surfaced, c toolCall) []surfaced {
 // actionVerdicts judges each checkout of the session: blamed or credited when an item it
 // surfaced was, blamed when the cause is missing evidence (it surfaced nothing useful),
 // otherwise not implicated.
-func actionVerdicts(checkouts []int64, items []ItemJudgement, cause string) []ActionJudgement {
+func actionVerdicts(checkouts []int64, items []ItemJudgement, cause string, confidence float64) []ActionJudgement {
 	var out []ActionJudgement
 	for _, c := range checkouts {
-		v := "not_implicated"
+		aj := ActionJudgement{Seq: c, Type: surfacedType, Verdict: "not_implicated"}
 		for _, j := range items {
-			if j.Checkout == c {
-				v = map[string]string{"helpful": "credited", "unhelpful": "blamed"}[j.Signal]
+			if j.Checkout == c && j.Confidence >= aj.Confidence {
+				aj.Verdict = map[string]string{"helpful": "credited", "unhelpful": "blamed"}[j.Signal]
+				aj.Confidence = j.Confidence
 			}
 		}
 		if cause == CauseMissingEvidence {
-			v = "blamed"
+			aj.Verdict, aj.Confidence = "blamed", confidence
 		}
-		out = append(out, ActionJudgement{Seq: c, Type: surfacedType, Verdict: v})
+		out = append(out, aj)
 	}
 	return out
 }

@@ -244,3 +244,18 @@ func TestCredit_MemoryInvalidatedFromAnotherSessionIsStale(t *testing.T) {
 	require.Equal(t, retrospective.CauseStaleMemory, att.Cause)
 	require.Equal(t, map[string]string{fmt.Sprintf("ev:%d", notes[0]): "unhelpful"}, b.retroFeedback(t))
 }
+
+func TestCredit_MissingEvidenceBlamesTheCheckoutAndProposesAKnownUnknown(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	notes := b.append(t, b.msg("notes", "The office plants need water on Mondays."))
+	seqs := b.append(t, b.surfaced("run", notes[0]),
+		b.ev("tool_call.completed", "run", "", map[string]string{"tool": "publish", "outcome": "failure", "error": "quota exceeded"}),
+		b.outcome("run", "failure"))
+	att := b.credit(t, "run").Attributions[0]
+	require.Equal(t, retrospective.CauseMissingEvidence, att.Cause)
+	require.Equal(t, []retrospective.ActionJudgement{{Seq: seqs[0], Type: "checkout.surfaced", Verdict: "blamed", Confidence: 0.6}}, att.Actions)
+	require.Empty(t, b.retroFeedback(t), "the unrelated memory is not blamed")
+	require.Equal(t, 2, b.count(t, `SELECT count(*) FROM events WHERE space_id = 'r' AND actor = 'zaxy-retro' AND type = 'proposal.created'
+		AND data->>'kind' IN ('failure_prior', 'known_unknown') AND data->'attribution'->>'cause' = 'missing_evidence'`))
+}
