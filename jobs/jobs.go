@@ -18,6 +18,7 @@ import (
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/retrospective"
 	"github.com/zaxy/zaxy/topic"
 )
 
@@ -37,6 +38,8 @@ type Config struct {
 	Topic *topic.Refresher
 	// Latent derives the spaces' latent artifacts (the latent_rebuild job); nil turns it off.
 	Latent *latent.Builder
+	// Retrospective judges recorded outcomes (the retrospective_credit job); nil turns it off.
+	Retrospective *retrospective.Assigner
 	// JobTimeout cancels a job's context after this long. Defaults to DefaultJobTimeout.
 	JobTimeout time.Duration
 	// RescueStuckJobsAfter is how long a job may stay running before the leader's rescuer
@@ -90,7 +93,7 @@ func (c Config) validate() error {
 // newWorkers registers every worker Zaxy runs; db is the executor the workers read through.
 func newWorkers(db pgexec.Executor, cfg Config) *river.Workers {
 	workers := river.NewWorkers()
-	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, db: db, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, topic: cfg.Topic != nil, latent: cfg.Latent != nil, logger: cfg.Logger})
+	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, db: db, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, topic: cfg.Topic != nil, latent: cfg.Latent != nil, retro: cfg.Retrospective != nil, logger: cfg.Logger})
 	river.AddWorker(workers, &SweepWorker{db: db, embedder: cfg.Embedder, inferrer: cfg.Inferrer, topic: cfg.Topic, latent: cfg.Latent, logger: cfg.Logger})
 	if cfg.Topic != nil {
 		river.AddWorker(workers, &TopicSpaceWorker{refresher: cfg.Topic, logger: cfg.Logger})
@@ -98,6 +101,9 @@ func newWorkers(db pgexec.Executor, cfg Config) *river.Workers {
 	river.AddWorker(workers, &SalienceDecayWorker{db: db, logger: cfg.Logger})
 	if cfg.Latent != nil {
 		river.AddWorker(workers, &LatentRebuildWorker{builder: cfg.Latent, logger: cfg.Logger})
+	}
+	if cfg.Retrospective != nil {
+		river.AddWorker(workers, &RetrospectiveCreditWorker{assigner: cfg.Retrospective, logger: cfg.Logger})
 	}
 	if cfg.Embedder != nil {
 		river.AddWorker(workers, &EmbedSpaceWorker{embedder: cfg.Embedder, logger: cfg.Logger})

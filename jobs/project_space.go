@@ -29,8 +29,8 @@ func (ProjectSpaceArgs) Kind() string { return "project_space" }
 const busySnooze = time.Second
 
 // ProjectSpaceWorker projects a space's new events, then asks for their embeddings, the
-// space's topic model refresh and latent artifacts (when on) and inferences (when the
-// LLM-assisted extractor is on).
+// space's topic model refresh and latent artifacts (when on), inferences (when the
+// LLM-assisted extractor is on) and the retrospective credit of the outcomes it projected.
 type ProjectSpaceWorker struct {
 	river.WorkerDefaults[ProjectSpaceArgs]
 	projector *projection.Projector
@@ -39,6 +39,7 @@ type ProjectSpaceWorker struct {
 	inference bool
 	topic     bool
 	latent    bool
+	retro     bool
 	logger    *slog.Logger
 }
 
@@ -72,6 +73,14 @@ func (w *ProjectSpaceWorker) Work(ctx context.Context, job *river.Job[ProjectSpa
 	}
 	if w.latent {
 		follow = append(follow, river.InsertManyParams{Args: LatentRebuildArgs{SpaceID: job.Args.SpaceID}})
+	}
+	if w.retro {
+		// Seqs are gapless per space and the run applied every event past the old watermark.
+		jobs, err := retrospectiveFollowUps(ctx, w, job.Args.SpaceID, res.ProjectedSeq-int64(res.Applied), res.ProjectedSeq)
+		if err != nil {
+			return err
+		}
+		follow = append(follow, jobs...)
 	}
 	if len(follow) > 0 {
 		if _, err := river.ClientFromContext[pgx.Tx](ctx).InsertMany(ctx, follow); err != nil {

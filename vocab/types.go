@@ -128,7 +128,8 @@ type RedactionConfigured struct {
 // ProposalCreated is the data of a "proposal.created" event: a change to memory put up for
 // review (docs/projections.md, "Proposals and review").
 type ProposalCreated struct {
-	// Kind is belief_update, skill or consolidation.
+	// Kind is belief_update, skill, consolidation, procedure_revision, failure_prior or
+	// known_unknown.
 	Kind string `json:"kind"`
 	// Evidence are the seqs of the earlier events the proposal rests on (at least one).
 	Evidence []int64 `json:"evidence"`
@@ -211,4 +212,25 @@ type SalienceConfigured struct {
 	Floor *float64 `json:"floor,omitempty"`
 	// Reason says why, optional.
 	Reason string `json:"reason,omitempty"`
+}
+
+// OutcomeRecorded is the data of an "outcome.recorded" event: how a session's work ended. The
+// retrospective_credit job binds it to what was checked out into that session and appends
+// feedback and proposals for it (docs/latent.md, Retrospective credit).
+type OutcomeRecorded struct {
+	// SessionID is the session whose outcome this is (it may differ from the event's own
+	// session, e.g. an evaluator's).
+	SessionID string `json:"session_id"`
+	// Status is success, partial, failure or unknown; absent, the job classifies the session
+	// from its tool calls and task updates.
+	Status string `json:"status,omitempty"`
+	// Summary says what happened.
+	Summary string `json:"summary"`
+	// Evidence, optional, are seqs of earlier events the outcome cites (e.g. the memory it
+	// relied on, the failing call).
+	Evidence []int64 `json:"evidence,omitempty"`
+	// TaskID, optional, is the task the outcome is of.
+	TaskID string `json:"task_id,omitempty"`
+	// WeaveID, optional, is the memory weave the session reasoned with.
+	WeaveID string `json:"weave_id,omitempty"`
 }

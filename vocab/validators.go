@@ -39,6 +39,7 @@ var validators = map[string]func(o *object, content string) *FieldError{
 	TypeMemoryConfidenceRevised: validateConfidenceRevised,
 	TypeMemoryKnownUnknown:      validateKnownUnknown,
 	TypeGateConfigured:          validateGateConfigured,
+	TypeOutcomeRecorded:         validateOutcomeRecorded,
 }
 
 // first returns the first non-nil error.
@@ -393,4 +394,24 @@ func validateRedactionConfigured(o *object, _ string) *FieldError {
 	_, e1 := o.enum("mode", required, RedactionModes)
 	_, e2 := o.str("reason", optional, 0)
 	return first(e1, e2)
+}
+
+func validateOutcomeRecorded(o *object, _ string) *FieldError {
+	if _, ok := o.raw("session_id"); !ok {
+		return fieldErr("data.session_id", "is required: the session whose outcome this is, as in \"data\": {\"session_id\": \"run-42\"}")
+	}
+	_, e1 := o.str("session_id", required, maxNameLen)
+	_, e2 := o.enum("status", optional, OutcomeStatuses)
+	_, e3 := o.str("summary", required, 0)
+	if fe := first(e1, e2, e3); fe != nil {
+		return fe
+	}
+	if _, ok := o.raw("evidence"); ok {
+		if fe := o.seqList("evidence"); fe != nil {
+			return fe
+		}
+	}
+	_, e4 := o.str("task_id", nonBlank, maxNameLen)
+	_, e5 := o.str("weave_id", nonBlank, maxNameLen)
+	return first(e4, e5)
 }

@@ -48,6 +48,9 @@ const (
 	// TypeGateConfigured switches a space's write-time encoding gate on or off
 	// (docs/projections.md, "Encoding gate").
 	TypeGateConfigured = "gate.configured"
+	// TypeOutcomeRecorded records how a session's work ended; the retrospective_credit job
+	// assigns credit and blame for it (docs/latent.md, Retrospective credit).
+	TypeOutcomeRecorded = "outcome.recorded"
 )
 
 // Allowed values of enumerated fields.
@@ -58,7 +61,17 @@ var (
 	FeedbackSignal = []string{"helpful", "unhelpful", "wrong", "outdated"}
 	RedactionModes = []string{RedactionOn, RedactionOff}
 	GateModes      = []string{GateOn, GateOff}
-	ProposalKinds  = []string{ProposalBeliefUpdate, ProposalSkill, ProposalConsolidation}
+	ProposalKinds  = []string{ProposalBeliefUpdate, ProposalSkill, ProposalConsolidation,
+		ProposalProcedureRevision, ProposalFailurePrior, ProposalKnownUnknown}
+	OutcomeStatuses = []string{OutcomeSuccess, OutcomePartial, OutcomeFailure, OutcomeUnknown}
+)
+
+// Statuses of an outcome (outcome.recorded data.status).
+const (
+	OutcomeSuccess = "success"
+	OutcomePartial = "partial"
+	OutcomeFailure = "failure"
+	OutcomeUnknown = "unknown"
 )
 
 // Kinds of proposal (proposal.created data.kind).
@@ -70,6 +83,15 @@ const (
 	// ProposalConsolidation proposes merging or summarizing memories; accepting it records
 	// the decision only.
 	ProposalConsolidation = "consolidation"
+	// ProposalProcedureRevision proposes revising how a task is done (a plan that failed);
+	// accepting it records the decision only.
+	ProposalProcedureRevision = "procedure_revision"
+	// ProposalFailurePrior proposes remembering a failure and its circumstances as a prior for
+	// later attempts; accepting it records the decision only.
+	ProposalFailurePrior = "failure_prior"
+	// ProposalKnownUnknown records that an outcome's cause could not be told from its trace
+	// (uncertainty, not a cause); accepting it records the decision only.
+	ProposalKnownUnknown = "known_unknown"
 )
 
 // Redaction modes of a space (redaction.configured data.mode).

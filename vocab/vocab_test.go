@@ -52,6 +52,17 @@ var validateCases = []validateCase{
 	{"redaction bad mode", "redaction.configured", "", `{"mode":"OFF"}`, "data.mode"},
 	{"redaction mode not a string", "redaction.configured", "", `{"mode":false}`, "data.mode"},
 
+	// outcome.recorded
+	{"outcome full", "outcome.recorded", "", `{"session_id":"run-42","status":"failure","summary":"tests still fail","evidence":[7,9],"task_id":"t1","weave_id":"w1"}`, ""},
+	{"outcome without status", "outcome.recorded", "", `{"session_id":"run-42","summary":"done"}`, ""},
+	{"outcome without session", "outcome.recorded", "", `{"status":"success","summary":"done"}`, "data.session_id"},
+	{"outcome blank session", "outcome.recorded", "", `{"session_id":" ","summary":"done"}`, "data.session_id"},
+	{"outcome bad status", "outcome.recorded", "", `{"session_id":"s","status":"won","summary":"done"}`, "data.status"},
+	{"outcome without summary", "outcome.recorded", "", `{"session_id":"s","status":"success"}`, "data.summary"},
+	{"outcome empty evidence", "outcome.recorded", "", `{"session_id":"s","summary":"x","evidence":[]}`, "data.evidence"},
+	{"outcome bad evidence", "outcome.recorded", "", `{"session_id":"s","summary":"x","evidence":[0]}`, "data.evidence[0]"},
+	{"outcome blank task", "outcome.recorded", "", `{"session_id":"s","summary":"x","task_id":""}`, "data.task_id"},
+	{"proposal known unknown", "proposal.created", "", `{"kind":"known_unknown","evidence":[4]}`, ""},
 	// proposal.created and its decisions
 	{"proposal belief update", "proposal.created", "", `{"kind":"belief_update","evidence":[3,4],"confidence":0.6,"fact":{"subject":"Alice","predicate":"works at","object":"Beta"}}`, ""},
 	{"proposal belief update with value", "proposal.created", "", `{"kind":"belief_update","evidence":[3],"fact":{"subject":"Alice","predicate":"age","value":31},"contradicts":"fabc","inference":{"seq":3,"model":"m@1","ordinal":1}}`, ""},
@@ -288,6 +299,7 @@ var decoders = map[string]func(json.RawMessage) error{
 	vocab.TypeMemoryConfidenceRevised: decodeAs[vocab.MemoryConfidenceRevised],
 	vocab.TypeMemoryKnownUnknown:      decodeAs[vocab.MemoryKnownUnknown],
 	vocab.TypeGateConfigured:          decodeAs[vocab.GateConfigured],
+	vocab.TypeOutcomeRecorded:         decodeAs[vocab.OutcomeRecorded],
 }
 
 func TestKnown_CoversEveryDocumentedType(t *testing.T) {

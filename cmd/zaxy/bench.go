@@ -396,3 +396,83 @@ func (c *benchGateCmd) run(ctx context.Context, env *env) error {
 	rep.WriteText(env.stdout)
 	return nil
 }
+
+// benchLatentAttributionCmd: zaxy bench latent-attribution [--traces N] [--seed N]
+// [--confounded F] [--json]; package bench's Attribution, in memory (no database).
+type benchLatentAttributionCmd struct {
+	o      bench.AttributionOptions
+	seed   int64
+	asJSON bool
+}
+
+func (c *benchLatentAttributionCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.IntVar(&c.o.Traces, "traces", 180, "scripted traces, spread evenly over the causes (at least 100)")
+	fs.Int64Var(&c.seed, "seed", 1, "seed of the generated traces")
+	fs.Float64Var(&c.o.Confounded, "confounded", 0.2, "share of traces scripted with a confounder (0 for none)")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *benchLatentAttributionCmd) validate(args []string) error {
+	switch {
+	case c.o.Traces < 100 || c.o.Traces > 1000000:
+		return fmt.Errorf("--traces must be between 100 and 1000000, got %d", c.o.Traces)
+	case c.seed < 1:
+		return fmt.Errorf("--seed must be positive, got %d", c.seed)
+	case c.o.Confounded < 0 || c.o.Confounded > 1:
+		return fmt.Errorf("--confounded must be between 0 and 1, got %g", c.o.Confounded)
+	}
+	if c.o.Confounded == 0 {
+		c.o.Confounded = -1 // none (the zero value means the default)
+	}
+	return noArgs(args)
+}
+
+func (c *benchLatentAttributionCmd) run(_ context.Context, env *env) error {
+	c.o.Seed = uint64(c.seed)
+	rep, err := bench.Attribution(c.o)
+	if err != nil {
+		return err
+	}
+	if c.asJSON {
+		return json.NewEncoder(env.stdout).Encode(rep)
+	}
+	rep.WriteText(env.stdout)
+	return nil
+}
+
+// benchLatentPriorsCmd: zaxy bench latent-priors [--families N] [--sessions N] [--noise F]
+// [--spaces N] [--seed N] [--json]; package bench's Priors, in memory (no database).
+type benchLatentPriorsCmd struct {
+	o      bench.PriorsOptions
+	seed   int64
+	asJSON bool
+}
+
+func (c *benchLatentPriorsCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.IntVar(&c.o.Families, "families", 12, "task families per space")
+	fs.IntVar(&c.o.Sessions, "sessions", 8, "sessions each family is worked in")
+	fs.Float64Var(&c.o.Noise, "noise", 0.15, "chance of a stray call between two steps")
+	fs.IntVar(&c.o.Spaces, "spaces", 5, "independent spaces the scores are pooled over")
+	fs.Int64Var(&c.seed, "seed", 1, "seed of the first space")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *benchLatentPriorsCmd) validate(args []string) error {
+	if c.seed < 1 {
+		return fmt.Errorf("--seed must be positive, got %d", c.seed)
+	}
+	return noArgs(args)
+}
+
+func (c *benchLatentPriorsCmd) run(_ context.Context, env *env) error {
+	c.o.Seed = uint64(c.seed)
+	rep, err := bench.Priors(c.o)
+	if err != nil {
+		return err
+	}
+	if c.asJSON {
+		return json.NewEncoder(env.stdout).Encode(rep)
+	}
+	rep.WriteText(env.stdout)
+	return nil
+}

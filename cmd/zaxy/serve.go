@@ -26,6 +26,7 @@ import (
 	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/retrospective"
 	"github.com/zaxy/zaxy/topic"
 )
 
@@ -231,7 +232,8 @@ func startWorkers(ctx context.Context, cfg *config, logger *slog.Logger) (*worke
 		return nil, err
 	}
 	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger, Projector: proj, Embedder: embedder, Inferrer: inferrer,
-		Topic: topic.NewRefresher(pool, topic.DefaultParams), Latent: builder, JobTimeout: cfg.jobTimeout, RescueStuckJobsAfter: cfg.rescueAfter})
+		Topic: topic.NewRefresher(pool, topic.DefaultParams), Latent: builder,
+		Retrospective: retrospective.NewAssigner(pool, eventloom.NewStore(pool, nil, logger), logger), JobTimeout: cfg.jobTimeout, RescueStuckJobsAfter: cfg.rescueAfter})
 	if err == nil {
 		err = client.Start(ctx)
 	}

@@ -1,0 +1,40 @@
+package jobs_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/jobs"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/retrospective"
+	"github.com/zaxy/zaxy/testcontainers"
+)
+
+func TestWorkers_ProjectedOutcomeGetsItsRetrospectiveCredit(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	proj, err := projection.New(ctx, pool, projection.Config{})
+	require.NoError(t, err)
+	client, err := jobs.NewClient(pool, jobs.Config{Workers: 4, Projector: proj,
+		Retrospective: retrospective.NewAssigner(pool, eventloom.NewStore(pool, nil, nil), nil)})
+	require.NoError(t, err)
+	require.NoError(t, client.Start(ctx))
+	t.Cleanup(func() { _ = client.Stop(context.Background()) })
+	store := eventloom.NewStore(pool, jobs.NewOutbox(client), nil)
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "rc", Events: []eventloom.NewEvent{
+		{Type: "message", SessionID: "notes", Content: "Deploys go through the blue pipeline.", Data: []byte(`{"role":"user"}`)},
+		{Type: "checkout.surfaced", SessionID: "run", Data: []byte(`{"items":[{"item_id":"ev:1","seqs":[1],"tier":"query"}]}`)},
+		{Type: "outcome.recorded", SessionID: "run", Data: []byte(`{"session_id":"run","status":"failure","summary":"the blue pipeline is gone","evidence":[1]}`)},
+	}})
+	require.NoError(t, err)
+	waitFor(t, "the blame, appended and projected", func() bool {
+		return count(t, pool, `SELECT count(*) FROM reinforcements WHERE space_id = 'rc' AND item_id = 'ev:1' AND signal = 'unhelpful'`) == 1
+	})
+	require.Equal(t, 1, count(t, pool, `SELECT count(*) FROM events WHERE space_id = 'rc' AND actor = $1`, retrospective.Actor))
+	require.Equal(t, 1, count(t, pool, `SELECT count(*) FROM river_job WHERE kind = 'retrospective_credit' AND args->>'session_id' = 'run'`))
+	require.Zero(t, count(t, pool, `SELECT count(*) FROM river_job WHERE state IN ('discarded', 'retryable')`), "no job failed")
+}

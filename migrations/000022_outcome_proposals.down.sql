@@ -1,0 +1,3 @@
+DELETE FROM proposals WHERE kind IN ('procedure_revision', 'failure_prior', 'known_unknown');
+ALTER TABLE proposals DROP CONSTRAINT proposals_kind;
+ALTER TABLE proposals ADD CONSTRAINT proposals_kind CHECK (kind IN ('belief_update', 'skill', 'consolidation'));

@@ -1,0 +1,263 @@
+package retrospective
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// maxTraceEvents caps how many of a session's events (the newest before the outcome) one
+// outcome is judged against.
+const maxTraceEvents = 5000
+
+var (
+	qOutcomes        = sql.Query("retrospective/outcomes")
+	qOutcomeSessions = sql.Query("retrospective/outcome_sessions")
+	qSessionTrace    = sql.Query("retrospective/session_trace")
+	qEventsBySeq     = sql.Query("retrospective/events_by_seq")
+	qLock            = sql.Query("retrospective/lock")
+	qJudgements      = sql.Query("retrospective/judgements")
+)
+
+// Assigner runs the retrospective pass: it judges a session's outcomes and appends the
+// feedback and proposals they call for.
+type Assigner struct {
+	db     pgexec.Executor
+	store  *eventloom.Store
+	logger *slog.Logger
+}
+
+// NewAssigner returns an Assigner reading through db and appending through store; a nil
+// logger discards.
+func NewAssigner(db pgexec.Executor, store *eventloom.Store, logger *slog.Logger) *Assigner {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Assigner{db: db, store: store, logger: logger}
+}
+
+// Result reports one pass over a session.
+type Result struct {
+	// Outcomes is how many outcome.recorded events were judged.
+	Outcomes int
+	// Appended is how many events the pass appended (0 on a re-run: every append is keyed).
+	Appended int
+	// Attributions are the judgements, one per outcome, in seq order.
+	Attributions []*Attribution
+	// LastSeq is the seq of the last outcome judged (0 when none).
+	LastSeq int64
+}
+
+// PendingOutcome is a session with outcomes recorded in a range of the log.
+type PendingOutcome struct {
+	SessionID string
+	// FirstSeq is the first outcome.recorded of the session in the range.
+	FirstSeq int64
+}
+
+// OutcomeSessions lists the sessions of the outcome.recorded events in seqs (after, upto] of
+// space: what a projection batch applied and the pass must judge.
+func OutcomeSessions(ctx context.Context, db pgexec.Executor, space string, after, upto int64) ([]PendingOutcome, error) {
+	rows, err := db.Query(ctx, qOutcomeSessions, space, after, upto)
+	if err != nil {
+		return nil, fmt.Errorf("read outcome sessions: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (PendingOutcome, error) {
+		var p PendingOutcome
+		return p, r.Scan(&p.SessionID, &p.FirstSeq)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read outcome sessions: %w", err)
+	}
+	return out, nil
+}
+
+// Credit judges the outcomes of session in space recorded from fromSeq on (0: all), in one
+// transaction under a per-session lock, and appends their feedback and proposals. Re-running
+// it appends nothing new.
+func (a *Assigner) Credit(ctx context.Context, space, session string, fromSeq int64) (*Result, error) {
+	res := &Result{}
+	err := pgx.BeginFunc(ctx, a.db, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, qLock, space, session); err != nil {
+			return fmt.Errorf("lock retrospective of %q/%q: %w", space, session, err)
+		}
+		outcomes, err := readEvents(ctx, tx, qOutcomes, space, session, fromSeq)
+		if err != nil {
+			return fmt.Errorf("read outcomes: %w", err)
+		}
+		for _, o := range outcomes {
+			tr, err := readTrace(ctx, tx, space, session, o)
+			if err != nil {
+				return err
+			}
+			att := Attribute(tr)
+			n, err := a.record(ctx, tx, space, session, att)
+			if err != nil {
+				return err
+			}
+			res.Outcomes++
+			res.Appended += n
+			res.Attributions = append(res.Attributions, att)
+			res.LastSeq = o.Seq
+			a.logger.DebugContext(ctx, "judged outcome", "space_id", space, "session_id", session, "outcome_seq", o.Seq,
+				"status", att.Status, "cause", att.Cause, "confidence", att.Confidence, "appended", n)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Newer reports whether session has outcomes recorded after seq.
+func (a *Assigner) Newer(ctx context.Context, space, session string, seq int64) (bool, error) {
+	var newer bool
+	err := pgx.BeginFunc(ctx, a.db, func(tx pgx.Tx) error {
+		evs, err := readEvents(ctx, tx, qOutcomes, space, session, seq+1)
+		newer = len(evs) > 0
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("read outcomes after %d: %w", seq, err)
+	}
+	return newer, nil
+}
+
+// readTrace reads what outcome o of session is judged against.
+func readTrace(ctx context.Context, tx pgx.Tx, space, session string, o Event) (*Trace, error) {
+	evs, err := readEvents(ctx, tx, qSessionTrace, space, session, o.Seq, maxTraceEvents, Actor)
+	if err != nil {
+		return nil, fmt.Errorf("read trace of outcome %d: %w", o.Seq, err)
+	}
+	cited, err := readEvents(ctx, tx, qEventsBySeq, space, CitedSeqs(evs))
+	if err != nil {
+		return nil, fmt.Errorf("read events cited by the surfaced items of outcome %d: %w", o.Seq, err)
+	}
+	judged, err := readEvents(ctx, tx, qJudgements, space, SurfacedIDs(evs), o.Seq, session)
+	if err != nil {
+		return nil, fmt.Errorf("read judgements of the surfaced items of outcome %d: %w", o.Seq, err)
+	}
+	t := &Trace{Outcome: o, Session: evs, Cited: map[int64]Event{}, Judged: judged}
+	for _, e := range cited {
+		t.Cited[e.Seq] = e
+	}
+	return t, nil
+}
+
+func readEvents(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]Event, error) {
+	rows, err := tx.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Event, error) {
+		var e Event
+		var data string
+		err := r.Scan(&e.Seq, &e.Type, &e.Actor, &e.Content, &data)
+		e.Data = json.RawMessage(data)
+		return e, err
+	})
+}
+
+// record appends the feedback and proposals of att, each under its own idempotency key, and
+// returns how many were new.
+func (a *Assigner) record(ctx context.Context, tx pgx.Tx, space, session string, att *Attribution) (int, error) {
+	type summary struct {
+		OutcomeSeq int64             `json:"outcome_seq"`
+		Status     string            `json:"status"`
+		StatusFrom string            `json:"status_from"`
+		Cause      string            `json:"cause"`
+		Confidence float64           `json:"confidence"`
+		Trace      []int64           `json:"trace"`
+		Actions    []ActionJudgement `json:"actions,omitempty"`
+	}
+	sum := summary{OutcomeSeq: att.OutcomeSeq, Status: att.Status, StatusFrom: att.StatusFrom, Cause: att.Cause,
+		Confidence: att.Confidence, Trace: att.Trace, Actions: att.Actions}
+	n := 0
+	for _, j := range att.Items {
+		if j.Confidence < MinFeedbackConfidence {
+			continue
+		}
+		checkout := j.Checkout
+		data, err := json.Marshal(struct {
+			vocab.FeedbackRecorded
+			Confidence  float64 `json:"confidence"`
+			Attribution summary `json:"attribution"`
+		}{
+			FeedbackRecorded: vocab.FeedbackRecorded{ItemIDs: []string{j.ItemID}, Signal: j.Signal, CheckoutSeq: &checkout,
+				Comment: fmt.Sprintf("%s (outcome [%d], %s, confidence %s)", j.Reason, att.OutcomeSeq, att.Cause, strconv.FormatFloat(j.Confidence, 'f', -1, 64))},
+			Confidence: j.Confidence, Attribution: sum,
+		})
+		if err != nil {
+			return n, err
+		}
+		key := itemKey(att.OutcomeSeq, j.ItemID)
+		fresh, err := a.appendKeyed(ctx, tx, space, key, eventloom.NewEvent{Type: vocab.TypeFeedbackRecorded, SessionID: session, Actor: Actor, Data: data})
+		if err != nil {
+			return n, err
+		}
+		n += fresh
+	}
+	for _, p := range att.Proposals {
+		conf := p.Confidence
+		data, err := json.Marshal(struct {
+			vocab.ProposalCreated
+			Attribution summary `json:"attribution"`
+		}{
+			ProposalCreated: vocab.ProposalCreated{Kind: p.Kind, Evidence: slices.Clone(p.Evidence), Confidence: &conf, Rationale: p.Rationale},
+			Attribution:     sum,
+		})
+		if err != nil {
+			return n, err
+		}
+		key := fmt.Sprintf("retro:%d:%s", att.OutcomeSeq, p.Kind)
+		fresh, err := a.appendKeyed(ctx, tx, space, key, eventloom.NewEvent{Type: vocab.TypeProposalCreated, Actor: Actor, Data: data})
+		if err != nil {
+			return n, err
+		}
+		n += fresh
+	}
+	return n, nil
+}
+
+// appendKeyed appends one event under key and reports 1 when it was new, 0 when the key had
+// already appended it (a re-run). The same key with another body (the log it was derived from
+// cannot have changed, so only a changed rule) is left as it was, and logged.
+func (a *Assigner) appendKeyed(ctx context.Context, tx pgx.Tx, space, key string, ev eventloom.NewEvent) (int, error) {
+	res, err := a.store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: space, IdempotencyKey: key, Events: []eventloom.NewEvent{ev}})
+	if errors.Is(err, eventloom.ErrConflict) {
+		a.logger.WarnContext(ctx, "retrospective judgement recorded before with other content; kept the first", "space_id", space, "key", key)
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("append %s: %w", key, err)
+	}
+	if res.Replayed {
+		return 0, nil
+	}
+	return 1, nil
+}
+
+// itemKey is the idempotency key of the judgement of item for the outcome at seq:
+// "retro:<seq>:<item id>", or with the item id's sha256 when the id is long or not printable
+// ASCII (keys are at most 255 printable characters).
+func itemKey(seq int64, item string) string {
+	if len(item) <= 200 && eventloom.ValidateIdempotencyKey(item) == nil {
+		return fmt.Sprintf("retro:%d:%s", seq, item)
+	}
+	sum := sha256.Sum256([]byte(item))
+	return fmt.Sprintf("retro:%d:sha256:%s", seq, hex.EncodeToString(sum[:]))
+}
