@@ -114,9 +114,11 @@ func gateWords(text string) []string {
 	return words
 }
 
-// gateKeys returns the MinHash band keys of the distinct words, scoped by event type and actor
-// (items of other types or actors never share a key).
-func gateKeys(eventType, actor string, words []string) [][]byte {
+// gateKeys returns the MinHash band keys of the distinct words, scoped by event type, actor and
+// cues (items of other types or actors, or recorded under other cues, never share a key: the
+// same note about another repository or task is not a repeat). cues is the event's cues as
+// Postgres renders jsonb, so equal objects are equal bytes; absent and empty are the same.
+func gateKeys(eventType, actor string, cues []byte, words []string) [][]byte {
 	if len(words) == 0 {
 		return nil
 	}
@@ -140,7 +142,7 @@ func gateKeys(eventType, actor string, words []string) [][]byte {
 	keys := make([][]byte, gateBands)
 	for band := range gateBands {
 		h := sha256.New()
-		fmt.Fprintf(h, "%s\x00%s\x00%d", eventType, actor, band)
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d", eventType, actor, gateCues(cues), band)
 		for _, m := range mins[band*gateRows : (band+1)*gateRows] {
 			binary.BigEndian.PutUint64(seed[:], m)
 			h.Write(seed[:])
@@ -196,7 +198,7 @@ func gateTexts(events []eventloom.Event, fxs []effects) []*gateText {
 			continue
 		}
 		words := gateWords(fxs[i].Text)
-		out[i] = &gateText{words: words, keys: gateKeys(events[i].Type, events[i].Actor, words)}
+		out[i] = &gateText{words: words, keys: gateKeys(events[i].Type, events[i].Actor, events[i].Cues, words)}
 	}
 	return out
 }
@@ -312,5 +314,15 @@ func (s *batchState) queueGate(b *pgx.Batch) {
 	if s.gate.configuredSeq != nil {
 		dbsqlc.QueueGateSpaceUpsert(b, dbsqlc.GateSpaceUpsertParams{SpaceID: s.space, Enabled: s.gate.configuredOn,
 			ConfiguredSeq: *s.gate.configuredSeq})
+	}
+}
+
+// gateCues is the cue scope of gateKeys: "" for absent or empty cues, else their jsonb text.
+func gateCues(cues []byte) string {
+	switch c := strings.TrimSpace(string(cues)); c {
+	case "", "null", "{}":
+		return ""
+	default:
+		return c
 	}
 }

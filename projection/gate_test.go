@@ -2,6 +2,7 @@ package projection_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -98,28 +99,37 @@ func said(actor, content string) eventloom.NewEvent {
 	return e
 }
 
+// cuedSaid is said with the event's cues.
+func cuedSaid(actor, content, cues string) eventloom.NewEvent {
+	e := said(actor, content)
+	e.Cues = json.RawMessage(cues)
+	return e
+}
+
 func TestGate_RepeatIsRedundantAndReinforcesWhatItRepeats(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 2})
+	f := newFixture(t, projection.Config{BatchSize: 2, Gate: projection.GateOff})
 	ctx := context.Background()
 	f.append(t, "rep",
-		said("ann", "Before the gate: the audit topic keeps seven days of events."),                            // 1
-		ev("gate.configured", "", map[string]any{"mode": "on"}),                                                // 2
-		said("ann", "Before the gate: the audit topic keeps seven days of events."),                            // 3 novel: 1 predates the gate
-		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west."),               // 4
-		said("ann", "the audit topic keeps seven days of events and consumers run in EU-West"),                 // 5 trivially edited repeat of 4
-		said("ann", "The audit topic keeps thirty days of events, and consumers run in eu-west."),              // 6 another fact: novel
-		said("bob", "The audit topic keeps seven days of events, and consumers run in eu-west."),               // 7 another actor: novel
-		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west."),               // 8 verbatim repeat of 4
-		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west, I think."),      // 9 adds words: novel
-		said("ann", "We do not deploy on Fridays because the pager rotation is thin at the weekend."),          // 10
-		said("ann", "We do deploy on Fridays because the pager rotation is thin at the weekend."),              // 11 drops a negation: novel
-		ev("fact.asserted", "", map[string]any{"subject": "audit", "predicate": "owner", "value": "platform"}), // 12
-		ev("fact.asserted", "", map[string]any{"subject": "audit", "predicate": "owner", "value": "platform"}), // 13 restates 12
-		ev("fact.asserted", "", map[string]any{"subject": "audit", "predicate": "owner", "value": "data"}),     // 14 another value
+		said("ann", "Before the gate: the audit topic keeps seven days of events."),                                        // 1
+		ev("gate.configured", "", map[string]any{"mode": "on"}),                                                            // 2
+		said("ann", "Before the gate: the audit topic keeps seven days of events."),                                        // 3 novel: 1 predates the gate
+		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west."),                           // 4
+		said("ann", "the audit topic keeps seven days of events and consumers run in EU-West"),                             // 5 trivially edited repeat of 4
+		said("ann", "The audit topic keeps thirty days of events, and consumers run in eu-west."),                          // 6 another fact: novel
+		said("bob", "The audit topic keeps seven days of events, and consumers run in eu-west."),                           // 7 another actor: novel
+		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west."),                           // 8 verbatim repeat of 4
+		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west, I think."),                  // 9 adds words: novel
+		said("ann", "We do not deploy on Fridays because the pager rotation is thin at the weekend."),                      // 10
+		said("ann", "We do deploy on Fridays because the pager rotation is thin at the weekend."),                          // 11 drops a negation: novel
+		ev("fact.asserted", "", map[string]any{"subject": "audit", "predicate": "owner", "value": "platform"}),             // 12
+		ev("fact.asserted", "", map[string]any{"subject": "audit", "predicate": "owner", "value": "platform"}),             // 13 restates 12
+		ev("fact.asserted", "", map[string]any{"subject": "audit", "predicate": "owner", "value": "data"}),                 // 14 another value
+		cuedSaid("ann", "The audit topic keeps seven days of events, and consumers run in eu-west.", `{"repo": "ledger"}`), // 15 4 under other cues: novel
+		cuedSaid("ann", "The audit topic keeps seven days of events, and consumers run in eu-west.", `{"repo":"ledger"}`),  // 16 repeat of 15, same cues
 	)
 	f.project(t, "rep")
 
-	require.Equal(t, map[string]string{"ev:5": "ev:4", "ev:8": "ev:4"}, f.redundantOf(t, "rep"))
+	require.Equal(t, map[string]string{"ev:5": "ev:4", "ev:8": "ev:4", "ev:16": "ev:15"}, f.redundantOf(t, "rep"))
 	four := f.salience(t, "rep", "ev:4")
 	require.NotNil(t, four)
 	require.InDelta(t, 1.04, four.Reinforcement, 1e-12, "two repetitions, 2% each")
@@ -151,7 +161,7 @@ func TestGate_RepeatIsRedundantAndReinforcesWhatItRepeats(t *testing.T) {
 	f.append(t, "rep", ev("gate.configured", "", map[string]any{"mode": "off"}),
 		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west."))
 	f.project(t, "rep")
-	require.Len(t, f.redundantOf(t, "rep"), 2)
+	require.Len(t, f.redundantOf(t, "rep"), 3)
 }
 
 func TestGate_RebuildUnderAChangedSettingReversesTheTags(t *testing.T) {
@@ -168,7 +178,7 @@ func TestGate_RebuildUnderAChangedSettingReversesTheTags(t *testing.T) {
 	tagged := on.redundantOf(t, space)
 	require.NotEmpty(t, tagged, "the workload repeats its messages")
 
-	off, err := projection.New(ctx, on.pool, projection.Config{BatchSize: 50})
+	off, err := projection.New(ctx, on.pool, projection.Config{BatchSize: 50, Gate: projection.GateOff})
 	require.NoError(t, err)
 	_, err = off.Rebuild(ctx, space)
 	require.NoError(t, err)
@@ -188,7 +198,7 @@ func TestGate_RebuildUnderAChangedSettingReversesTheTags(t *testing.T) {
 }
 
 func TestGate_OffIsTheProjectionBeforeTheGate(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 13})
+	f := newFixture(t, projection.Config{BatchSize: 13, Gate: projection.GateOff})
 	ctx := context.Background()
 	space := "off"
 	randomWorkload(t, f, space, 600, 9)

@@ -39,7 +39,7 @@ type Config struct {
 	// default) or "off".
 	AGE string
 	// Gate is the write-time encoding gate of spaces that never recorded a gate.configured:
-	// "off" (the default) or "on" (docs/projections.md, "Encoding gate"). Changing it needs a
+	// "on" (the default) or "off" (docs/projections.md, "Encoding gate"). Changing it needs a
 	// rebuild for items already projected.
 	Gate string
 	// Logger receives the projector's logs. Defaults to discarding.
@@ -60,7 +60,7 @@ func (c Config) WithDefaults() Config {
 		c.AGE = "auto"
 	}
 	if c.Gate == "" {
-		c.Gate = GateOff
+		c.Gate = GateOn
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)

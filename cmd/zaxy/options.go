@@ -63,7 +63,7 @@ var options = []option{
 	{name: "ZAXY_SPACE", doc: "default `--space` of `zaxy ingest`"},
 	{name: "ZAXY_TEXT_SEARCH_CONFIG", def: "english",
 		doc: "Postgres text search configuration for memory text (rebuild after changing it)"},
-	{name: "ZAXY_GATE", def: "off",
+	{name: "ZAXY_GATE", def: "on",
 		doc: "write-time encoding gate of spaces that never recorded `gate.configured`: `on` tags items repeating an earlier one as redundant (docs/projections.md, Encoding gate) or `off` (rebuild after changing it)"},
 	{name: "ZAXY_EMBEDDER", def: "auto",
 		doc: "`auto` (word vectors when `make models` installed them, else `offline`: docs/embeddings.md), `wordvec` (fails without the weights), `use` (the Universal Sentence Encoder lite from `make models`, run in Go; slower, docs/embeddings.md; fails without it), `offline` (built-in hashing, deterministic, no downloads), `openai` (any OpenAI-compatible `/v1/embeddings`: OpenAI, Ollama, vLLM, TEI) or `off`"},
