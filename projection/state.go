@@ -107,6 +107,7 @@ type batchState struct {
 	proposals   map[int64]*proposalRow // by seq
 	hashes      map[int64][]byte       // of the events new proposals cite, by seq
 	salience    salienceState
+	policies    []*policyOp
 }
 
 func newBatchState(space string) *batchState {
@@ -186,6 +187,9 @@ func (s *batchState) apply(e *eventloom.Event, fx *effects) {
 	}
 	if fx.SalienceConfig != nil {
 		s.configure(e, fx.SalienceConfig)
+	}
+	if fx.Policy != nil {
+		s.policies = append(s.policies, fx.Policy)
 	}
 	if fx.Text != "" {
 		s.items = append(s.items, itemRow{

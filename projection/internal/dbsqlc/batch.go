@@ -32,3 +32,18 @@ func QueueProposalUpsert(b *pgx.Batch, arg ProposalUpsertParams) {
 func QueueSalienceSpaceUpsert(b *pgx.Batch, arg SalienceSpaceUpsertParams) {
 	b.Queue(salienceSpaceUpsert, arg.SpaceID, arg.HalfLifeDays, arg.Floor, arg.ConfiguredSeq, arg.UseStartedAt)
 }
+
+// QueuePolicyPropose queues PolicyPropose.
+func QueuePolicyPropose(b *pgx.Batch, arg PolicyProposeParams) {
+	b.Queue(policyPropose, arg.SpaceID, arg.Version, arg.Policy, arg.Diagnostics, arg.ProposedSeq, arg.ProposedHash)
+}
+
+// QueuePolicyPromote queues PolicyPromote.
+func QueuePolicyPromote(b *pgx.Batch, arg PolicyPromoteParams) {
+	b.Queue(policyPromote, arg.SpaceID, arg.Version, arg.ChangedSeq)
+}
+
+// QueuePolicyRollback queues PolicyRollback.
+func QueuePolicyRollback(b *pgx.Batch, arg PolicyRollbackParams) {
+	b.Queue(policyRollback, arg.ChangedSeq, arg.SpaceID, arg.Version)
+}

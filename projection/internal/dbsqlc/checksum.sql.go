@@ -80,6 +80,12 @@ FROM (
   SELECT concat_ws('|', 'latent_watermark', built_seq)
   FROM latent_watermarks x WHERE x.space_id = $1
   UNION ALL
+  SELECT concat_ws('|', 'policy', version, policy::text, diagnostics::text, proposed_seq, encode(proposed_hash, 'hex'))
+  FROM retrieval_policies x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'policy_current', version, changed_seq, array_to_string(history, ','))
+  FROM retrieval_policy_current x WHERE x.space_id = $1
+  UNION ALL
   SELECT concat_ws('|', 'watermark', projected_seq, encode(projected_hash, 'hex'))
   FROM projection_watermarks x WHERE x.space_id = $1
 ) rows
@@ -102,7 +108,7 @@ type ChecksumRow struct {
 // A deterministic digest of a space's projected state: every projection row, rendered as text
 // and sorted, hashed with sha256 (the term statistics of the keyword lane and the speaker
 // names of the exact lane, the reinforcement ledger, salience and the salience policy, and the
-// latent artifacts with their build watermark included). salience_decayed is left out: the
+// latent artifacts with their build watermark, and the retrieval policies with the current one, included). salience_decayed is left out: the
 // salience_decay job computes it as of the clock. Embeddings
 // are left out: they are computed asynchronously from memory_items text, which is included.
 func (q *Queries) Checksum(ctx context.Context, db DBTX, spaceID string) (ChecksumRow, error) {

@@ -21,13 +21,15 @@ WITH m AS (DELETE FROM mentions x WHERE x.space_id = $1),
      sd AS (DELETE FROM salience_decayed x WHERE x.space_id = $1),
      sr AS (DELETE FROM salience_decay_runs x WHERE x.space_id = $1),
      la AS (DELETE FROM latent_artifacts x WHERE x.space_id = $1),
-     lw AS (DELETE FROM latent_watermarks x WHERE x.space_id = $1)
+     lw AS (DELETE FROM latent_watermarks x WHERE x.space_id = $1),
+     rp AS (DELETE FROM retrieval_policies x WHERE x.space_id = $1),
+     rc AS (DELETE FROM retrieval_policy_current x WHERE x.space_id = $1)
 UPDATE projection_watermarks w SET projected_seq = 0, projected_hash = NULL, updated_at = clock_timestamp()
 WHERE w.space_id = $1
 `
 
 // Discards a space's projections (speaker names, proposals, the reinforcement ledger, salience
-// and latent artifacts included; the latent_rebuild job derives the artifacts again) and resets
+// latent artifacts and retrieval policies included; the latent_rebuild job derives the artifacts again) and resets
 // its watermark. Embeddings stay until
 // embed_prune: a vector whose item comes back with the same text is still right. The caller
 // holds the watermark lock.
