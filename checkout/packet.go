@@ -317,8 +317,9 @@ type surfacedItem struct {
 	// Attenuated marks an item the request recalled from below the salience floor
 	// (include_attenuated): a use, which restores it.
 	Attenuated bool `json:"attenuated,omitempty"`
-	// Lanes are the item's fusion components (rank and weight per lane) and Boost its fused
-	// score over their sum (every multiplier after fusion): what an offline policy fit replays
+	// Lanes are the item's fusion components (rank and weight per lane) and Boost its score
+	// over their sum (the multipliers and session context applied after fusion): what an
+	// offline policy fit replays
 	// the ranking from (package policy), since the event records the query only by its hash.
 	Lanes map[string]SurfacedLane `json:"lanes,omitempty"`
 	Boost float64                 `json:"boost,omitempty"`
@@ -371,6 +372,9 @@ func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
 				si.Lanes = make(map[string]SurfacedLane, len(it.Components))
 				fused := 0.0
 				for lane, c := range it.Components {
+					if c.Rank == 0 {
+						continue // the session context (session_context.go) is added after fusion, not a lane
+					}
 					si.Lanes[lane] = SurfacedLane{Rank: c.Rank, Weight: c.Weight}
 					fused += c.Score
 				}

@@ -79,6 +79,7 @@ func goldenPackets(t *testing.T, f *fixture, space string) []json.RawMessage {
 		r.SpaceID, r.NoRecord, r.AsOf = space, true, &goldenAsOf
 		p, err := f.svc.Checkout(context.Background(), &r)
 		require.NoError(t, err)
+		require.Equal(t, checkout.BuiltinPolicyVersion, p.Diagnostics.PolicyVersion)
 		out = append(out, packetBytes(t, p))
 	}
 	return out

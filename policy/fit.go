@@ -8,14 +8,14 @@ import (
 )
 
 // The coordinate search: each sweep tries every recorded lane of every purpose at these
-// multiples of its current weight, keeping a change only when the replay metric rises by more
-// than minGain; it stops after maxSweeps or a sweep that changed nothing. Weights stay within
+// multiples of its current weight, keeping a change only when the objective (the replay metric,
+// then the pairs' mean margin) rises by more than minGain; it stops after maxSweeps or a sweep that changed nothing. Weights stay within
 // [minWeight, maxWeight] and are rounded to three decimals, so a fit is the same bytes on every
 // machine.
-var searchFactors = []float64{0.5, 0.75, 1.5, 2}
+var searchFactors = []float64{0.25, 0.5, 0.75, 1.5, 2, 4}
 
 const (
-	maxSweeps = 3
+	maxSweeps = 5
 	minGain   = 1e-9
 	minWeight = 0.05
 	maxWeight = 10
@@ -23,9 +23,12 @@ const (
 
 // FitDiagnostics is what a fit reports and its policy.proposed event records.
 type FitDiagnostics struct {
-	// BaseMetric and Metric are the replay metric of the base policy and of the fitted one.
+	// BaseMetric and Metric are the replay metric of the base policy and of the fitted one;
+	// BaseMargin and Margin the mean relative margin of the judged pairs (objective).
 	BaseMetric float64 `json:"base_metric"`
 	Metric     float64 `json:"metric"`
+	BaseMargin float64 `json:"base_margin"`
+	Margin     float64 `json:"margin"`
 	// Checkouts and Pairs are how many judged checkouts and (helpful, negative) item pairs
 	// the replay holds.
 	Checkouts int `json:"checkouts"`
@@ -41,8 +44,8 @@ type FitDiagnostics struct {
 // order and only strict improvements are kept.
 func fit(base *checkout.Policy, ds *dataset) (*checkout.Policy, FitDiagnostics) {
 	cur := base.Clone()
-	best := ds.metric(cur)
-	diag := FitDiagnostics{BaseMetric: best, Checkouts: len(ds.checkouts), Pairs: ds.pairs, Changed: []string{}}
+	best := ds.objective(cur)
+	diag := FitDiagnostics{BaseMetric: best.accuracy, BaseMargin: best.margin, Checkouts: len(ds.checkouts), Pairs: ds.pairs, Changed: []string{}}
 	lanes := ds.lanesByPurpose()
 	purposes := make([]string, 0, len(lanes))
 	for p := range lanes {
@@ -66,8 +69,8 @@ func fit(base *checkout.Policy, ds *dataset) (*checkout.Policy, FitDiagnostics) 
 						continue
 					}
 					setWeight(cur, purpose, lane, w)
-					if m := ds.metric(cur); m > best+minGain {
-						best, bestW = m, w
+					if o := ds.objective(cur); o.better(best) {
+						best, bestW = o, w
 					}
 				}
 				setWeight(cur, purpose, lane, bestW)
@@ -90,7 +93,7 @@ func fit(base *checkout.Policy, ds *dataset) (*checkout.Policy, FitDiagnostics) 
 		}
 	}
 	slices.Sort(diag.Changed)
-	diag.Metric = best
+	diag.Metric, diag.Margin = best.accuracy, best.margin
 	return cur, diag
 }
 

@@ -176,10 +176,30 @@ func (it *replayItem) score(p *checkout.Policy, purpose string) float64 {
 // each checkout, the share p ranks helpful first (a tie counts half). 1 means every judged
 // checkout would have put what helped above what did not.
 func (ds *dataset) metric(p *checkout.Policy) float64 {
-	if ds.pairs == 0 {
-		return 0
+	return ds.objective(p).accuracy
+}
+
+// objective is what the fit maximises: the replay metric (accuracy), then, between policies
+// with the same accuracy, the mean relative margin of the pairs ((helpful - negative) /
+// (helpful + negative), in [-1, 1]), which lets the search cross the metric's plateaus
+// toward the weights that flip a pair.
+type objective struct {
+	accuracy, margin float64
+}
+
+// better reports whether o beats b by more than minGain.
+func (o objective) better(b objective) bool {
+	if o.accuracy > b.accuracy+minGain {
+		return true
 	}
-	good := 0.0
+	return o.accuracy >= b.accuracy-minGain && o.margin > b.margin+minGain
+}
+
+func (ds *dataset) objective(p *checkout.Policy) objective {
+	if ds.pairs == 0 {
+		return objective{}
+	}
+	good, margin := 0.0, 0.0
 	for _, c := range ds.checkouts {
 		scores := make([]float64, len(c.items))
 		for i, it := range c.items {
@@ -199,10 +219,14 @@ func (ds *dataset) metric(p *checkout.Policy) float64 {
 				case scores[i] == scores[j]:
 					good += 0.5
 				}
+				if sum := scores[i] + scores[j]; sum > 0 {
+					margin += (scores[i] - scores[j]) / sum
+				}
 			}
 		}
 	}
-	return good / float64(ds.pairs)
+	n := float64(ds.pairs)
+	return objective{accuracy: good / n, margin: margin / n}
 }
 
 // lanesByPurpose lists, per purpose, the lanes the dataset's checkouts recorded ranks for.

@@ -176,7 +176,7 @@ func (s *Service) Fit(ctx context.Context, space, actor string) (*FitResult, err
 	}
 	base := lc.policy(lc.current)
 	fitted, diag := fit(base, ds)
-	if diag.Metric <= diag.BaseMetric {
+	if !(objective{diag.Metric, diag.Margin}).better(objective{diag.BaseMetric, diag.BaseMargin}) {
 		return nil, fmt.Errorf("%w: no lane weights near %s's replay better than its %.4f on %d judged checkouts", ErrNothingToLearn, lc.current, diag.BaseMetric, diag.Checkouts)
 	}
 	if fitted.Version, err = checkout.PolicyVersionOf(fitted); err != nil {
