@@ -69,6 +69,12 @@ var spaceRoutes = []spaceRoute{
 	{http.MethodPost, "/proposals/{seq}/accept", auth.ScopeWrite, everyday, decide(review.DecisionAccept)},
 	{http.MethodPost, "/proposals/{seq}/reject", auth.ScopeWrite, everyday, decide(review.DecisionReject)},
 	{http.MethodPost, "/proposals/{seq}/defer", auth.ScopeWrite, everyday, decide(review.DecisionDefer)},
+	// Retrieval policy: fitting, promoting and rolling back change how the whole space ranks
+	// (and append privileged policy.* events), so they need admin; listing is a read.
+	{http.MethodGet, "/policies", auth.ScopeRead, everyday, (*server).listPolicies},
+	{http.MethodPost, "/policies/fit", auth.ScopeAdmin, analytics, (*server).fitPolicy},
+	{http.MethodPost, "/policies/rollback", auth.ScopeAdmin, everyday, (*server).rollbackPolicy},
+	{http.MethodPost, "/policies/{version}/promote", auth.ScopeAdmin, analytics, (*server).promotePolicy},
 }
 
 // capped reports whether the route's response is held to Config.MaxResponseBytes: reads are;

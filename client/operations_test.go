@@ -51,6 +51,10 @@ var operations = map[string]string{
 	"acceptProposal":   "AcceptProposal",
 	"rejectProposal":   "RejectProposal",
 	"deferProposal":    "DeferProposal",
+	"listPolicies":     "Policies",
+	"fitPolicy":        "FitPolicy",
+	"promotePolicy":    "PromotePolicy",
+	"rollbackPolicy":   "RollbackPolicy",
 }
 
 // operation is one operation of the OpenAPI document.

@@ -256,7 +256,7 @@ func (s *Service) Promote(ctx context.Context, space, version, actor string, dev
 		return nil, fmt.Errorf("%w: space %q never proposed %s (zaxy policy list)", ErrPolicyNotFound, space, version)
 	}
 	if version == lc.current {
-		return nil, fmt.Errorf("%w: %s is already the current policy of %q", eventloom.ErrInvalid, version, space)
+		return nil, &eventloom.ValidationError{Field: "version", Message: fmt.Sprintf("%s is already the current policy of %q", version, space)}
 	}
 	ds, err := s.dataset(ctx, space, lc)
 	if err != nil {
