@@ -394,3 +394,33 @@ func actorOr(a string) string {
 	}
 	return a
 }
+
+// FitSpaces fits lane weights, starting from base, to the judged checkouts of several spaces'
+// logs together, and returns the fitted policy (versioned) without proposing it anywhere:
+// what `zaxy bench latent-policy` measures on the dev sets, whose questions live in one space
+// per conversation. It is ErrNothingToLearn when nothing was judged both ways.
+func (s *Service) FitSpaces(ctx context.Context, spaces []string, base *checkout.Policy) (*checkout.Policy, FitDiagnostics, error) {
+	all := &dataset{}
+	for _, space := range spaces {
+		lc, err := s.load(ctx, s.db, space)
+		if err != nil {
+			return nil, FitDiagnostics{}, err
+		}
+		ds, err := s.dataset(ctx, space, lc)
+		if err != nil {
+			return nil, FitDiagnostics{}, err
+		}
+		all.checkouts = append(all.checkouts, ds.checkouts...)
+		all.pairs += ds.pairs
+	}
+	if all.pairs == 0 {
+		return nil, FitDiagnostics{}, fmt.Errorf("%w: no checkout of the %d spaces got both helpful and negative feedback", ErrNothingToLearn, len(spaces))
+	}
+	fitted, diag := fit(base, all)
+	v, err := checkout.PolicyVersionOf(fitted)
+	if err != nil {
+		return nil, diag, err
+	}
+	fitted.Version = v
+	return fitted, diag, nil
+}

@@ -48,6 +48,8 @@ var commands = []command{
 		help: "forgetting lane: a scripted agent works a generated task family over simulated\nweeks with feedback; packet precision and evidence with salience on and off, and\nexplicit recall of attenuated items, in a scratch database (--services N, --weeks N,\n--queries-per-day N, --max-tokens N, --seed N, --json)"},
 	{name: "bench cues", db: dbNone, new: func() runner { return &benchCuesCmd{} },
 		help: "what checkout's cues do to ranking, on a generated space in a scratch database:\nhit@1, hit@3 and MRR without cues, with the right, a misleading and an unknown\nrepository cue (--json)"},
+	{name: "bench latent-policy", synopsis: "--locomo F --longmemeval F", db: dbTry, new: func() runner { return &benchLatentPolicyCmd{} },
+		help: "the retrieval policy lane: a policy fitted to judged checkouts of half the\ndev cases against builtin-1, on them and the held-out half, and the dev gate's\nverdict (--cases N, --questions N, --json; appends bench spaces here)"},
 	{name: "bench longmemeval", synopsis: "--file F --out ranked.jsonl", db: dbTry, new: func() runner { return &benchDatasetCmd{dataset: "longmemeval"} },
 		help: "retrieval benchmark on a LongMemEval file; flags and output as for bench locomo"},
 	{name: "bench locomo", synopsis: "--file F --out ranked.jsonl", db: dbTry, new: func() runner { return &benchDatasetCmd{dataset: "locomo"} },
