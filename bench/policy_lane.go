@@ -73,14 +73,14 @@ type PolicyLaneReport struct {
 	WallSeconds   float64 `json:"wall_seconds"`
 }
 
-// RunPolicyLane is the policy measurement lane: it ingests each dev file, plays an agent that
-// checks out every question of the training cases (every other case, in file order) and judges
+// RunPolicyLane is the policy measurement lane: it ingests the training cases of each dev file
+// (every other case, in file order), plays an agent that checks out their questions and judges
 // the surfaced items by the labelled evidence (helpful when an item cites an evidence turn,
 // unhelpful otherwise; a checkout with only one kind gets no feedback), fits a policy to those
 // judged checkouts (policy.Service.FitSpaces, the offline fit `zaxy policy fit` runs on one
-// space), and measures builtin-1 and the fitted policy on the training and the held-out cases.
-// Both are measured after the training, so the feedback's salience effects are the same for
-// both. It never proposes the policy in any space.
+// space), then ingests the training and the held-out cases afresh and measures builtin-1 and
+// the fitted policy on them (the training spaces' feedback changed their salience, so they are
+// not measured). It never proposes the policy in any space.
 func RunPolicyLane(ctx context.Context, p *PolicyLaneParams) (*PolicyLaneReport, error) {
 	start := time.Now()
 	store := eventloom.NewStore(p.Pool, nil, p.Options.Logger)
@@ -88,7 +88,6 @@ func RunPolicyLane(ctx context.Context, p *PolicyLaneParams) (*PolicyLaneReport,
 	rep := &PolicyLaneReport{}
 	type prepared struct {
 		file          PolicyLaneFile
-		run           string
 		train, listen []Case
 	}
 	var files []*prepared
@@ -96,20 +95,22 @@ func RunPolicyLane(ctx context.Context, p *PolicyLaneParams) (*PolicyLaneReport,
 	co := checkout.New(p.Pool, store, checkout.Config{TextSearchConfig: p.TextSearchConfig, Embedder: p.Provider, Policy: builtin})
 	for _, f := range p.Files {
 		cases := capCases(f.Cases, p.Cases, p.Questions)
-		params := &DatasetParams{Dataset: f.Dataset, File: f.File, Cases: cases, Pool: p.Pool, Projector: p.Projector, Embedder: p.Embedder,
-			Provider: p.Provider, TextSearchConfig: p.TextSearchConfig, Options: p.Options}
-		params.Options.Out, params.Options.Reuse, params.Options.Limit = nil, "", 0
-		sum, err := RunPolicy(ctx, params, builtin)
-		if err != nil {
-			return nil, fmt.Errorf("%s: ingest: %w", f.Dataset, err)
-		}
-		pf := &prepared{file: PolicyLaneFile{Dataset: f.Dataset, File: f.File, Cases: cases}, run: sum.Run}
+		pf := &prepared{file: PolicyLaneFile{Dataset: f.Dataset, File: f.File, Cases: cases}}
 		for i, c := range cases {
 			if i%2 == 0 {
 				pf.train = append(pf.train, c)
 			} else {
 				pf.listen = append(pf.listen, c)
 			}
+		}
+		// The training cases are ingested into spaces of their own: the judging's feedback
+		// changes their salience, which must not reach the measured spaces.
+		params := &DatasetParams{Dataset: f.Dataset, File: f.File, Cases: pf.train, Pool: p.Pool, Projector: p.Projector, Embedder: p.Embedder,
+			Provider: p.Provider, TextSearchConfig: p.TextSearchConfig, Options: p.Options}
+		params.Options.Out, params.Options.Reuse, params.Options.Limit = nil, "", 0
+		sum, err := RunPolicy(ctx, params, builtin)
+		if err != nil {
+			return nil, fmt.Errorf("%s: ingest the training cases: %w", f.Dataset, err)
 		}
 		for i := range pf.train {
 			c := &pf.train[i]
@@ -138,14 +139,16 @@ func RunPolicyLane(ctx context.Context, p *PolicyLaneParams) (*PolicyLaneReport,
 				continue
 			}
 			row := PolicyLaneRow{Dataset: pf.file.Dataset, Split: split.name, Cases: len(split.cases)}
+			run := "" // fresh spaces for builtin-1's run; the fitted policy asks them again
 			for i, pol := range []*checkout.Policy{builtin, fitted} {
 				params := &DatasetParams{Dataset: pf.file.Dataset, File: pf.file.File, Cases: split.cases, Pool: p.Pool, Projector: p.Projector,
 					Embedder: p.Embedder, Provider: p.Provider, TextSearchConfig: p.TextSearchConfig, Options: p.Options}
-				params.Options.Out, params.Options.Reuse, params.Options.Limit = nil, pf.run, 0
+				params.Options.Out, params.Options.Reuse, params.Options.Limit = nil, run, 0
 				sum, err := RunPolicy(ctx, params, pol)
 				if err != nil {
 					return nil, fmt.Errorf("%s %s with %s: %w", pf.file.Dataset, split.name, pol.Version, err)
 				}
+				run = sum.Run
 				o := sum.Overall
 				n := LaneNumbers{TurnRecallAny10: o.Fused.Turn.RecallAny10, TurnRecallAll10: o.Fused.Turn.RecallAll10, TurnNDCG10: o.Fused.Turn.NDCG10,
 					SessionRecallAny10: o.Fused.Session.RecallAny10, PacketEvidence: o.PacketEvidence}
@@ -181,9 +184,9 @@ func capCases(cases []Case, maxCases, maxQuestions int) []Case {
 	return out
 }
 
-// judgeCase checks out every answerable question of c in space (recorded, session
-// "policy-train") and appends feedback judging the fused items it surfaced by the labelled
-// evidence. It returns the checkouts and feedback events it recorded.
+// judgeCase checks out every answerable question of c in space (recorded, without a session,
+// as the bench asks) and appends feedback judging the fused items it surfaced by the labelled
+// evidence (naming the checkout by checkout_seq). It returns the checkouts and feedback events it recorded.
 func judgeCase(ctx context.Context, co *checkout.Service, store *eventloom.Store, space string, c *Case) (int, int, error) {
 	refs, err := readTurns(ctx, store, space, c, &caseResult{})
 	if err != nil {
@@ -199,7 +202,7 @@ func judgeCase(ctx context.Context, co *checkout.Service, store *eventloom.Store
 		if asOf.IsZero() {
 			asOf = time.Now()
 		}
-		pk, err := co.Checkout(ctx, &checkout.Request{SpaceID: space, Query: q.Text, AsOf: &asOf, SessionID: "policy-train"})
+		pk, err := co.Checkout(ctx, &checkout.Request{SpaceID: space, Query: q.Text, AsOf: &asOf})
 		if err != nil {
 			return 0, 0, err
 		}
@@ -232,7 +235,7 @@ func judgeCase(ctx context.Context, co *checkout.Service, store *eventloom.Store
 			if err != nil {
 				return 0, 0, err
 			}
-			evs = append(evs, eventloom.NewEvent{Type: "feedback.recorded", SessionID: "policy-train", Actor: "bench", Data: data})
+			evs = append(evs, eventloom.NewEvent{Type: "feedback.recorded", Actor: "bench", Data: data})
 		}
 		if _, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: evs}); err != nil {
 			return 0, 0, err
