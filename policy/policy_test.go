@@ -188,6 +188,10 @@ func TestPolicy_FitPromoteUseRollback(t *testing.T) {
 	require.NotEmpty(t, fit.Diagnostics.Changed)
 	require.NotEmpty(t, fit.SourceSeqs, "the proposal cites the events it learned from")
 	require.Positive(t, fit.Seq)
+	refit, err := b.svc.Fit(ctx, space, "test")
+	require.NoError(t, err)
+	require.Equal(t, fit.Version, refit.Version, "the fit is deterministic: the same log gives the same version")
+	require.Zero(t, refit.Seq, "a version proposed before is not proposed again")
 
 	// Proposing does not change ranking.
 	b.index(t, space)
