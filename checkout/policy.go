@@ -161,5 +161,14 @@ func (s *Service) CurrentPolicy(ctx context.Context, space string) (*Policy, err
 	if row.Version == BuiltinPolicyVersion || row.Policy == nil {
 		return builtinPolicy, nil
 	}
-	return DecodePolicy(row.Version, row.Policy)
+	// A fitted version addresses its content, so a decoded one is good for every space.
+	if p, ok := s.decoded.Load(row.Version); ok {
+		return p.(*Policy), nil
+	}
+	p, err := DecodePolicy(row.Version, row.Policy)
+	if err != nil {
+		return nil, err
+	}
+	s.decoded.Store(row.Version, p)
+	return p, nil
 }

@@ -40,6 +40,8 @@ type Service struct {
 	pool  pgexec.Executor
 	store *eventloom.Store
 	cfg   Config
+	// decoded holds the fitted policies read so far, by version (CurrentPolicy).
+	decoded sync.Map
 }
 
 // New returns a Service reading through db (a pool, or a connection or transaction) and

@@ -39,7 +39,7 @@ func replayLifecycle(rows []dbsqlc.EventsRow) (*lifecycle, error) {
 		case vocab.TypePolicyProposed:
 			d, err := vocab.Decode[vocab.PolicyProposed](r.Data)
 			if err != nil {
-				continue // an erased event's tombstone
+				return nil, fmt.Errorf("policy.proposed at seq %d: %w", r.Seq, err)
 			}
 			if _, dup := lc.proposed[d.Version]; dup {
 				continue

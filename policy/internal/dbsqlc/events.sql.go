@@ -12,7 +12,7 @@ import (
 const events = `-- name: Events :many
 SELECT seq, hash, type, session_id, data
 FROM events
-WHERE space_id = $1 AND type = ANY($2::text[])
+WHERE space_id = $1 AND type = ANY($2::text[]) AND erased_by_seq IS NULL
 ORDER BY seq
 `
 
@@ -30,8 +30,8 @@ type EventsRow struct {
 }
 
 // A space's events of the given types in seq order: what the policy fit replays
-// (checkout.surfaced, feedback.recorded) and the policy lifecycle (policy.*). Erased events
-// keep their type; their data is a tombstone the readers pass over.
+// (checkout.surfaced, feedback.recorded) and the policy lifecycle (policy.*). Erased events are
+// left out, as the projector passes over their tombstones.
 func (q *Queries) Events(ctx context.Context, db DBTX, arg EventsParams) ([]EventsRow, error) {
 	rows, err := db.Query(ctx, events, arg.SpaceID, arg.Types)
 	if err != nil {
