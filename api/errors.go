@@ -16,6 +16,7 @@ import (
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/ingest"
 	"github.com/zaxy/zaxy/memoryaction"
+	"github.com/zaxy/zaxy/policy"
 	"github.com/zaxy/zaxy/review"
 )
 
@@ -62,6 +63,7 @@ func toAPIError(err error) *apiError {
 	var mbe *http.MaxBytesError
 	var be *bodyError
 	var de *ingest.DocumentsError
+	var ge *policy.GateError
 	switch {
 	case errors.As(err, &de):
 		return documentsError(de)
@@ -93,6 +95,17 @@ func toAPIError(err error) *apiError {
 		return &apiError{status: http.StatusNotFound, code: "entity_not_found", message: err.Error()}
 	case errors.Is(err, eventloom.ErrNotErasable):
 		return &apiError{status: http.StatusConflict, code: "not_erasable", message: err.Error()}
+	case errors.As(err, &ge):
+		return &apiError{status: http.StatusConflict, code: "policy_gate_failed", message: err.Error(),
+			details: map[string]any{"version": ge.Version, "current": ge.Current, "gate": ge.Gate}}
+	case errors.Is(err, policy.ErrPolicyNotFound):
+		return &apiError{status: http.StatusNotFound, code: "policy_not_found", message: err.Error(), details: map[string]any{"field": "version"}}
+	case errors.Is(err, policy.ErrNothingToLearn):
+		return &apiError{status: http.StatusUnprocessableEntity, code: "nothing_to_learn", message: err.Error()}
+	case errors.Is(err, policy.ErrNothingToRollBack):
+		return &apiError{status: http.StatusConflict, code: "nothing_to_roll_back", message: err.Error()}
+	case errors.Is(err, policy.ErrCurrentChanged):
+		return &apiError{status: http.StatusConflict, code: "policy_changed", message: err.Error()}
 	case errors.Is(err, review.ErrProposalNotFound):
 		return &apiError{status: http.StatusNotFound, code: "proposal_not_found", message: err.Error(), details: map[string]any{"field": "seq"}}
 	case errors.Is(err, memoryaction.ErrArtifactNotFound):

@@ -89,11 +89,12 @@ func (s *server) verify(r *http.Request) (any, error) {
 	return s.analyticsStore.VerifyWith(r.Context(), chi.URLParam(r, "space"), q.Method)
 }
 
-// mayAppendPrivileged checks the events only an admin may append (redaction.configured):
+// mayAppendPrivileged checks the events only an admin may append (vocab.Privileged:
+// redaction.configured and the retrieval policy's policy.* events):
 // when there are some, it reports true for an admin, or an error answering 403 naming the
 // first such event's type; without any it reports false (no extra token check).
 func (s *server) mayAppendPrivileged(r *http.Request, space string, events []eventloom.NewEvent) (bool, error) {
-	first := slices.IndexFunc(events, func(e eventloom.NewEvent) bool { return e.Type == vocab.TypeRedactionConfigured })
+	first := slices.IndexFunc(events, func(e eventloom.NewEvent) bool { return vocab.Privileged(e.Type) })
 	if first < 0 {
 		return false, nil
 	}
@@ -106,6 +107,6 @@ func (s *server) mayAppendPrivileged(r *http.Request, space string, events []eve
 		field = fmt.Sprintf("events[%d].type", first)
 	}
 	return false, &apiError{status: http.StatusForbidden, code: "forbidden",
-		message: fmt.Sprintf("%s: %s needs a token of admin scope for this space", field, vocab.TypeRedactionConfigured),
+		message: fmt.Sprintf("%s: %s needs a token of admin scope for this space", field, events[first].Type),
 		details: map[string]any{"field": field, "required_scope": auth.ScopeAdmin}}
 }

@@ -80,6 +80,12 @@ var spaceRoutes = []spaceRoute{
 	{http.MethodPost, "/actions/revise-confidence", auth.ScopeWrite, everyday, (*server).reviseConfidence},
 	{http.MethodPost, "/actions/record-known-unknown", auth.ScopeWrite, everyday, (*server).recordKnownUnknown},
 	{http.MethodPost, "/actions/score-memory-action", auth.ScopeWrite, everyday, (*server).scoreMemoryAction},
+	// Retrieval policy: fitting, promoting and rolling back change how the whole space ranks
+	// (and append privileged policy.* events), so they need admin; listing is a read.
+	{http.MethodGet, "/policies", auth.ScopeRead, everyday, (*server).listPolicies},
+	{http.MethodPost, "/policies/fit", auth.ScopeAdmin, analytics, (*server).fitPolicy},
+	{http.MethodPost, "/policies/rollback", auth.ScopeAdmin, everyday, (*server).rollbackPolicy},
+	{http.MethodPost, "/policies/{version}/promote", auth.ScopeAdmin, analytics, (*server).promotePolicy},
 }
 
 // capped reports whether the route's response is held to Config.MaxResponseBytes: reads are;

@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/metamemory"
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // Retriever is what the benchmark asks of Zaxy.
@@ -393,6 +395,9 @@ func readTurns(ctx context.Context, store *eventloom.Store, space string, c *Cas
 	}
 	refs := map[int64]turnRef{}
 	err := store.ReplayAll(ctx, eventloom.ReplayParams{SpaceID: space}, func(ev *eventloom.Event) error {
+		if memoryitem.IsBookkeeping(ev.Type) || ev.Type == vocab.TypeFeedbackRecorded {
+			return nil // recorded checkouts and their feedback (zaxy bench latent-policy trains on them)
+		}
 		var d messageData
 		if err := json.Unmarshal(ev.Data, &d); err != nil {
 			return fmt.Errorf("event %d of %s: %w", ev.Seq, space, err)

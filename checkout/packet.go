@@ -67,6 +67,9 @@ type Diagnostics struct {
 	Candidates        int                 `json:"candidates"`
 	// Salience reports the attenuated candidates left out (absent with the plain profile).
 	Salience *SalienceStats `json:"salience,omitempty"`
+	// PolicyVersion is the retrieval policy the packet was ranked with (docs/checkout.md);
+	// every checkout sets it (builtin-1 when the space has no promoted policy).
+	PolicyVersion string `json:"policy_version,omitempty"`
 }
 
 // Packet is a checkout's answer (DESIGN.md §3).
@@ -105,7 +108,8 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	p := &Packet{
 		SpaceID: r.SpaceID, Query: r.Query, Purpose: rk.purpose, PurposeInferred: rk.purposeInferred, AsOf: rk.asOf,
 		Warnings: []Warning{}, Budget: Budget{Requested: r.MaxTokens, Elided: []Elided{}},
-		Diagnostics: Diagnostics{Lanes: rk.lanes, ProjectionLag: rk.lag, Candidates: len(rk.fused), Salience: rk.salience},
+		Diagnostics: Diagnostics{Lanes: rk.lanes, ProjectionLag: rk.lag, Candidates: len(rk.fused), Salience: rk.salience,
+			PolicyVersion: rk.policy.Version},
 	}
 	pack := startPack(ctx, r.SpaceID)
 	used := map[string]bool{}
@@ -316,6 +320,19 @@ type surfacedItem struct {
 	// Attenuated marks an item the request recalled from below the salience floor
 	// (include_attenuated): a use, which restores it.
 	Attenuated bool `json:"attenuated,omitempty"`
+	// Lanes are the item's fusion components (rank and weight per lane) and Boost its score
+	// over their sum (the multipliers and session context applied after fusion): what an
+	// offline policy fit replays
+	// the ranking from (package policy), since the event records the query only by its hash.
+	Lanes map[string]SurfacedLane `json:"lanes,omitempty"`
+	Boost float64                 `json:"boost,omitempty"`
+}
+
+// SurfacedLane is one lane's part in a surfaced item's score: its rank in the lane and the
+// weight it was fused with (the policy's lane weight times the lane's per-item scale).
+type SurfacedLane struct {
+	Rank   int     `json:"rank"`
+	Weight float64 `json:"weight"`
 }
 
 // recordSurfaced appends the checkout.surfaced event listing what the packet surfaced; it is
@@ -344,12 +361,29 @@ func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
 		MaxTokens   int            `json:"max_tokens"`
 		UsedTokens  int            `json:"used_tokens"`
 		Items       []surfacedItem `json:"items"`
-	}{Purpose: p.Purpose, QuerySHA256: hex.EncodeToString(sum[:]), MaxTokens: r.MaxTokens, UsedTokens: p.Budget.Used, Items: []surfacedItem{}}
+		// PolicyVersion is the retrieval policy the packet was ranked with.
+		PolicyVersion string `json:"policy_version,omitempty"`
+	}{Purpose: p.Purpose, QuerySHA256: hex.EncodeToString(sum[:]), MaxTokens: r.MaxTokens, UsedTokens: p.Budget.Used, Items: []surfacedItem{},
+		PolicyVersion: p.Diagnostics.PolicyVersion}
 	for _, t := range p.Tiers {
 		for _, it := range t.Items {
 			si := surfacedItem{ItemID: it.ItemID, Tier: t.Name, Attenuated: it.Labels.AttenuatedBy == AttenuatedBySalience}
 			for _, c := range it.Citations {
 				si.Seqs = append(si.Seqs, c.Seq)
+			}
+			if len(it.Components) > 0 {
+				si.Lanes = make(map[string]SurfacedLane, len(it.Components))
+				fused := 0.0
+				for lane, c := range it.Components {
+					if c.Rank == 0 {
+						continue // the session context (session_context.go) is added after fusion, not a lane
+					}
+					si.Lanes[lane] = SurfacedLane{Rank: c.Rank, Weight: c.Weight}
+					fused += c.Score
+				}
+				if fused > 0 {
+					si.Boost = it.Score / fused
+				}
 			}
 			data.Items = append(data.Items, si)
 		}

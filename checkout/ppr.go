@@ -42,15 +42,15 @@ const (
 	pprVectorSeeds = 5
 )
 
-// laneWeigher returns the lane weights of a checkout for purpose: laneWeights', except the PPR
+// laneWeigher returns the lane weights of a checkout for purpose: policy pol's, except the PPR
 // lane's, which is Config.PPRWeight for every purpose (0 by default, so the lane does not run:
 // on the dev sets it did not lift multi-hop questions enough to be on, docs/benchmarks.md).
-func (s *Service) laneWeigher(purpose string) func(lane string) float64 {
+func (s *Service) laneWeigher(pol *Policy, purpose string) func(lane string) float64 {
 	return func(lane string) float64 {
 		if lane == LanePPR {
 			return s.cfg.PPRWeight
 		}
-		return weight(purpose, lane)
+		return pol.Weight(purpose, lane)
 	}
 }
 

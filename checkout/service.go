@@ -29,6 +29,10 @@ type Config struct {
 	// PPRWeight is the personalized PageRank lane's fusion weight (ppr.go), for every purpose.
 	// Defaults to 0: the lane does not run.
 	PPRWeight float64
+	// Policy, when set, is the retrieval policy every checkout ranks with, whatever the space's
+	// current one is: benchmarks and the policy regression gate measure a candidate with it.
+	// Defaults to nil: each checkout reads its space's current policy (built-in when none).
+	Policy *Policy
 }
 
 // Service answers checkouts and raw queries.
@@ -36,6 +40,8 @@ type Service struct {
 	pool  pgexec.Executor
 	store *eventloom.Store
 	cfg   Config
+	// decoded holds the fitted policies read so far, by version (CurrentPolicy).
+	decoded sync.Map
 }
 
 // New returns a Service reading through db (a pool, or a connection or transaction) and
@@ -76,6 +82,8 @@ type ranking struct {
 	stable          []string
 	// salience is the salience diagnostics (nil with the plain profile).
 	salience *SalienceStats
+	// policy is the retrieval policy the ranking used.
+	policy *Policy
 }
 
 // QueryResult is the body of a raw query: ranked items with their score components.
@@ -89,6 +97,8 @@ type QueryResult struct {
 	ProjectionLag int64               `json:"projection_lag"`
 	// Salience reports the attenuated candidates left out (absent with the plain profile).
 	Salience *SalienceStats `json:"salience,omitempty"`
+	// PolicyVersion is the retrieval policy the ranking used (docs/checkout.md).
+	PolicyVersion string `json:"policy_version"`
 }
 
 // Query runs the lanes and fusion and returns the ranked items, without packing or
@@ -101,7 +111,8 @@ func (s *Service) Query(ctx context.Context, r *Request) (*QueryResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &QueryResult{Purpose: rk.purpose, PurposeInferred: rk.purposeInferred, Speaker: rk.speaker, Lanes: rk.lanes, ProjectionLag: rk.lag, Items: []*Item{}, Salience: rk.salience}
+	res := &QueryResult{Purpose: rk.purpose, PurposeInferred: rk.purposeInferred, Speaker: rk.speaker, Lanes: rk.lanes, ProjectionLag: rk.lag, Items: []*Item{}, Salience: rk.salience,
+		PolicyVersion: rk.policy.Version}
 	for _, c := range rk.fused {
 		if len(res.Items) == r.Limit {
 			break
@@ -119,6 +130,7 @@ func (s *Service) Query(ctx context.Context, r *Request) (*QueryResult, error) {
 // one snapshot: an append landing meanwhile may show in one lane and not another), fuses
 // them, applies purpose boosts and attenuation, and fetches the top items.
 func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool) (*ranking, error) {
+	var err error
 	rk := &ranking{purpose: r.Purpose, lanes: map[string]LaneStat{}, asOf: time.Now().UTC()}
 	if r.AsOf != nil {
 		rk.asOf = r.AsOf.UTC()
@@ -154,7 +166,11 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 			f()
 		}()
 	}
-	weigh := s.laneWeigher(rk.purpose)
+	// The policy is read first: its weights decide which lanes run.
+	if rk.policy, err = s.CurrentPolicy(ctx, r.SpaceID); err != nil {
+		return nil, err
+	}
+	weigh := s.laneWeigher(rk.policy, rk.purpose)
 	// A lane is off when the request switches it off or the purpose weighs it 0 (it would
 	// add nothing to the fusion, so it does not run).
 	off := func(name string) bool {
@@ -296,7 +312,6 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	for _, id := range rk.stable {
 		add(id)
 	}
-	var err error
 	rk.items, rk.previous, err = fetchItems(ctx, s.pool, r.SpaceID, r.Query, ids, rk.asOf, !r.plain())
 	if err != nil {
 		return nil, fmt.Errorf("checkout %q: %w", r.SpaceID, err)
@@ -311,15 +326,15 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		if it == nil {
 			continue
 		}
-		c.score *= kindBoost(rk.purpose, it.boostKind)
+		c.score *= rk.policy.KindBoost(rk.purpose, it.boostKind)
 		if rk.speaker != "" && it.role == rk.speaker {
-			c.score *= speakerBoost
+			c.score *= rk.policy.SpeakerBoost
 		}
 		if named.names(it.speaker) {
-			c.score *= namedSpeakerBoost
+			c.score *= rk.policy.NamedSpeakerBoost
 		}
 		if when.matches(it) {
-			c.score *= temporalBoost
+			c.score *= rk.policy.TemporalBoost
 		}
 		if it.Labels.Attenuated {
 			if it.Labels.Invalidated != "" {

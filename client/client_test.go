@@ -375,6 +375,42 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 		_, err := c.ScoreMemoryAction(ctx, space, &client.ScoreRequest{Action: "record_known_unknown", ActionSeq: unknown.Event.Seq, Signal: "helpful"})
 		return err
 	})
+	// The retrieval policy's lifecycle. The space has no judged checkouts, so a fit has nothing
+	// to learn (its success is tested in package policy); a version proposed by an admin append
+	// passes the gate (an empty replay does not drop) and is rolled back.
+	_, err = c.FitPolicy(ctx, space, nil)
+	var fitErr *client.Error
+	require.ErrorAs(t, err, &fitErr)
+	require.Equal(t, "nothing_to_learn", fitErr.Code)
+	require.Equal(t, []string{"fitPolicy"}, rec.take())
+	called["fitPolicy"] = true
+	const version = "fit-0123456789ab"
+	_, err = c.AppendEvents(ctx, space, []eventloom.NewEvent{{Type: "policy.proposed",
+		Data: json.RawMessage(`{"version":"` + version + `","base":"builtin-1","policy":{"lane_weights":{"general":{"keyword":2,"vector":1.2}},"kind_boosts":{},"speaker_boost":1.5,"named_speaker_boost":3,"temporal_boost":2}}`)}})
+	require.NoError(t, err)
+	rec.take()
+	check("promotePolicy", func() error {
+		p, err := c.PromotePolicy(ctx, space, version, &client.PolicyRequest{Actor: "ann"})
+		if err == nil {
+			require.Equal(t, "builtin-1", p.Previous)
+		}
+		return err
+	})
+	check("listPolicies", func() error {
+		l, err := c.Policies(ctx, space)
+		if err == nil {
+			require.Equal(t, version, l.Current)
+			require.Len(t, l.Policies, 2)
+		}
+		return err
+	})
+	check("rollbackPolicy", func() error {
+		rb, err := c.RollbackPolicy(ctx, space, &client.PolicyRequest{Reason: "testing"})
+		if err == nil {
+			require.Equal(t, "builtin-1", rb.Restored)
+		}
+		return err
+	})
 	check("eraseEvent", func() error {
 		_, err := c.Erase(ctx, space, &client.EraseRequest{Seq: first.Receipts[0].Seq, Reason: "asked by the user"})
 		return err

@@ -84,18 +84,19 @@ func (s *Store) RedactionMode(ctx context.Context, space string) (string, error)
 	return modeOf(s.q.RedactionMode(ctx, s.db, space))
 }
 
-// checkPrivileged refuses redaction.configured events in an append without admin rights.
+// checkPrivileged refuses privileged events (vocab.Privileged: redaction.configured and the
+// retrieval policy's lifecycle) in an append without admin rights.
 func checkPrivileged(p *AppendParams) error {
 	if p.Admin {
 		return nil
 	}
 	for i, e := range p.Events {
-		if e.Type == vocab.TypeRedactionConfigured {
+		if vocab.Privileged(e.Type) {
 			field := "type"
 			if len(p.Events) > 1 {
 				field = fmt.Sprintf("events[%d].type", i)
 			}
-			return invalid(field, "%s may only be appended with admin rights (an admin token, or the zaxy CLI)", vocab.TypeRedactionConfigured)
+			return invalid(field, "%s may only be appended with admin rights (an admin token, or the zaxy CLI)", e.Type)
 		}
 	}
 	return nil

@@ -27,6 +27,7 @@ var metaTypes = map[string]bool{
 	vocab.TypeMemoryInvalidated: true, "erasure.recorded": true, vocab.TypeFeedbackRecorded: true,
 	vocab.TypeRedactionConfigured: true, vocab.TypeProposalCreated: true, vocab.TypeProposalAccepted: true,
 	vocab.TypeProposalRejected: true, vocab.TypeProposalDeferred: true,
+	vocab.TypePolicyProposed: true, vocab.TypePolicyPromoted: true, vocab.TypePolicyRolledBack: true,
 }
 
 // text is the event's text as an episode quotes it: its content, or for typed events without

@@ -208,6 +208,15 @@ type (
 		ProposalSeq int64 `json:"proposal_seq"`
 		api.DecisionBody
 	}
+	policyActionInput struct {
+		spaceArg
+		api.PolicyActionBody
+	}
+	policyPromoteInput struct {
+		spaceArg
+		Version string `json:"version"`
+		api.PolicyActionBody
+	}
 )
 
 // reviewDecideTool is the tool that appends one kind of decision about a proposal.
@@ -557,4 +566,43 @@ var tools = []*tool{
 		"Accept a proposal: appends proposal.accepted and, for a belief_update, the fact.asserted it proposes, citing the proposal and its evidence."),
 	reviewDecideTool("reject", "Reject a proposal", "Reject a proposal: appends proposal.rejected; no fact changes."),
 	reviewDecideTool("defer", "Defer a proposal", "Defer a proposal: appends proposal.deferred; it stays open."),
+	{
+		name: "memory_policy_list", title: "Retrieval policies",
+		description: "The space's retrieval policies (lane weights and boosts checkout ranks with): builtin-1 and every " +
+			"fitted version with its fit diagnostics, which is current, and what a rollback restores. Every packet " +
+			"names the version it was ranked with (diagnostics.policy_version).",
+		method: http.MethodGet, route: "/policies", input: reflect.TypeFor[spaceArg](),
+		required: []string{"space"}, readOnly: true,
+	},
+	{
+		name: "memory_policy_fit", title: "Fit a retrieval policy",
+		description: "Fit lane weights offline to the space's judged checkouts (checkouts with helpful and negative " +
+			"feedback) and propose them (policy.proposed); ranking does not change until a promotion. 422 " +
+			"nothing_to_learn when nothing was judged both ways. Needs an admin token.",
+		method: http.MethodPost, route: "/policies/fit", input: reflect.TypeFor[policyActionInput](),
+		required: []string{"space"},
+		docs:     map[string]string{"actor": "Who fits (the event's actor); default admin.", "reason": "Unused by a fit."},
+	},
+	{
+		name: "memory_policy_promote", title: "Promote a retrieval policy",
+		description: "Make a proposed version the space's current retrieval policy if it replays at least as well as the " +
+			"current one on the space's own judged checkouts (409 policy_gate_failed with both numbers otherwise); " +
+			"appends policy.promoted. Needs an admin token.",
+		method: http.MethodPost, route: "/policies/{version}/promote", pathArgs: map[string]string{"version": "version"},
+		input: reflect.TypeFor[policyPromoteInput](), required: []string{"space", "version"},
+		docs: map[string]string{
+			"version": "builtin-1 or fit-<12 hex digits> (memory_policy_list).",
+			"actor":   "Who promotes (the event's actor); default admin.",
+			"reason":  "Unused by a promotion.",
+		},
+	},
+	{
+		name: "memory_policy_rollback", title: "Roll back the retrieval policy",
+		description: "Restore the retrieval policy the last promotion replaced (policy.rolled_back); packets are then " +
+			"ranked as before that promotion. 409 nothing_to_roll_back on the policy the space started with. " +
+			"Needs an admin token.",
+		method: http.MethodPost, route: "/policies/rollback", input: reflect.TypeFor[policyActionInput](),
+		required: []string{"space"},
+		docs:     map[string]string{"actor": "Who rolls back (the event's actor); default admin.", "reason": "Why, recorded in the event."},
+	},
 }

@@ -198,6 +198,7 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 	}
 	s.queueSalience(b)
 	s.queueGate(b)
+	s.queuePolicies(b)
 	dbsqlc.QueueSpeakersInsert(b, dbsqlc.SpeakersInsertParams{SpaceID: s.space, AfterSeq: afterSeq, LastSeq: lastSeq})
 	dbsqlc.QueueWatermarkSet(b, dbsqlc.WatermarkSetParams{SpaceID: s.space, ProjectedSeq: lastSeq, ProjectedHash: lastHash})
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {

@@ -115,6 +115,7 @@ type batchState struct {
 	// gateTexts are the words and keys of the batch's event items, by position in the batch,
 	// when the gate may apply to it (nil otherwise).
 	gateTexts []*gateText
+	policies    []*policyOp
 }
 
 func newBatchState(space string) *batchState {
@@ -198,6 +199,9 @@ func (s *batchState) apply(i int, e *eventloom.Event, fx *effects) {
 	}
 	if fx.GateConfig != nil {
 		s.configureGate(e, fx.GateConfig)
+	}
+	if fx.Policy != nil {
+		s.policies = append(s.policies, fx.Policy)
 	}
 	if fx.Text != "" {
 		it := itemRow{

@@ -88,6 +88,8 @@ type effects struct {
 	SalienceConfig *vocab.SalienceConfigured
 	// GateConfig is a gate.configured event's setting (gate.go).
 	GateConfig *vocab.GateConfigured
+	// Policy is a retrieval policy event's change (policy.go).
+	Policy *policyOp
 }
 
 // extractEvent derives an event's effects. It is deterministic: the same event always gives
@@ -96,6 +98,9 @@ func extractEvent(e *eventloom.Event) (effects, error) {
 	var fx effects
 	if e.Erased() {
 		return fx, nil // an erased event's tombstone contributes nothing
+	}
+	if isPolicyEvent(e.Type) {
+		return policyEffects(e)
 	}
 	if memoryitem.IsBookkeeping(e.Type) {
 		// Bookkeeping is never memory; a checkout's surfacing reinforces what it surfaced.

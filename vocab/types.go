@@ -234,3 +234,36 @@ type OutcomeRecorded struct {
 	// WeaveID, optional, is the memory weave the session reasoned with.
 	WeaveID string `json:"weave_id,omitempty"`
 }
+
+// PolicyProposed is the data of a "policy.proposed" event: a retrieval policy fitted from the
+// space's own log, content-addressed by Version, with the fit's diagnostics and the events it
+// learned from.
+type PolicyProposed struct {
+	// Version is "fit-" and 12 hex digits of the sha256 of Policy's bytes.
+	Version string `json:"version"`
+	// Base is the version the fit started from.
+	Base string `json:"base"`
+	// Policy is the policy's canonical JSON (checkout.Policy without its version).
+	Policy json.RawMessage `json:"policy"`
+	// Fit holds the fit's diagnostics: the replay metric of the base and of the fitted policy,
+	// how many checkouts and judged pairs it replayed.
+	Fit json.RawMessage `json:"fit,omitempty"`
+	// SourceSeqs are the checkout.surfaced and feedback.recorded events the fit learned from.
+	SourceSeqs []int64 `json:"source_seqs,omitempty"`
+}
+
+// PolicyPromoted is the data of a "policy.promoted" event: Version becomes the space's current
+// retrieval policy, replacing Previous, after the regression gate (Gate) passed.
+type PolicyPromoted struct {
+	Version  string          `json:"version"`
+	Previous string          `json:"previous"`
+	Gate     json.RawMessage `json:"gate,omitempty"`
+}
+
+// PolicyRolledBack is the data of a "policy.rolled_back" event: Version (the current policy)
+// is withdrawn and Restored, the one it replaced, is current again.
+type PolicyRolledBack struct {
+	Version  string `json:"version"`
+	Restored string `json:"restored"`
+	Reason   string `json:"reason,omitempty"`
+}

@@ -3,6 +3,7 @@ package vocab
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -40,6 +41,9 @@ var validators = map[string]func(o *object, content string) *FieldError{
 	TypeMemoryKnownUnknown:      validateKnownUnknown,
 	TypeGateConfigured:          validateGateConfigured,
 	TypeOutcomeRecorded:         validateOutcomeRecorded,
+	TypePolicyProposed:          validatePolicyProposed,
+	TypePolicyPromoted:          validatePolicyPromoted,
+	TypePolicyRolledBack:        validatePolicyRolledBack,
 }
 
 // first returns the first non-nil error.
@@ -414,4 +418,67 @@ func validateOutcomeRecorded(o *object, _ string) *FieldError {
 	_, e4 := o.str("task_id", nonBlank, maxNameLen)
 	_, e5 := o.str("weave_id", nonBlank, maxNameLen)
 	return first(e4, e5)
+}
+
+// fittedVersion matches a fitted policy's version.
+var fittedVersion = regexp.MustCompile(`^fit-[0-9a-f]{12}$`)
+
+// policyVersion checks a policy version field: a fitted version, or the built-in one when
+// builtin is allowed.
+func (o *object) policyVersion(name string, builtin bool) *FieldError {
+	v, fe := o.str(name, required, 0)
+	if fe != nil {
+		return fe
+	}
+	if fittedVersion.MatchString(v) || (builtin && v == BuiltinPolicyVersion) {
+		return nil
+	}
+	if builtin {
+		return fieldErr("data."+name, "must be %s or fit-<12 hex digits>, got %q", BuiltinPolicyVersion, v)
+	}
+	return fieldErr("data."+name, "must be fit-<12 hex digits>, got %q", v)
+}
+
+func validatePolicyProposed(o *object, _ string) *FieldError {
+	if fe := first(o.policyVersion("version", false), o.policyVersion("base", true)); fe != nil {
+		return fe
+	}
+	r, ok := o.raw("policy")
+	if !ok {
+		return fieldErr("data.policy", "is required: the policy's lane_weights and boosts")
+	}
+	var pol struct {
+		LaneWeights map[string]map[string]float64 `json:"lane_weights"`
+	}
+	if err := json.Unmarshal(r, &pol); err != nil || pol.LaneWeights["general"] == nil {
+		return fieldErr("data.policy", "must be an object with lane_weights for general")
+	}
+	for _, ws := range pol.LaneWeights {
+		for lane, w := range ws {
+			if w < 0 || w > 100 {
+				return fieldErr("data.policy.lane_weights", "lane %s: weight must be between 0 and 100", lane)
+			}
+		}
+	}
+	if r, ok := o.raw("source_seqs"); ok {
+		var seqs []int64
+		if err := json.Unmarshal(r, &seqs); err != nil {
+			return fieldErr("data.source_seqs", "must be an array of positive integers")
+		}
+		for i, s := range seqs {
+			if s <= 0 {
+				return fieldErr(fmt.Sprintf("data.source_seqs[%d]", i), "must be a positive integer")
+			}
+		}
+	}
+	return nil
+}
+
+func validatePolicyPromoted(o *object, _ string) *FieldError {
+	return first(o.policyVersion("version", true), o.policyVersion("previous", true))
+}
+
+func validatePolicyRolledBack(o *object, _ string) *FieldError {
+	_, fe := o.str("reason", optional, 0)
+	return first(o.policyVersion("version", true), o.policyVersion("restored", true), fe)
 }

@@ -51,7 +51,30 @@ const (
 	// TypeOutcomeRecorded records how a session's work ended; the retrospective_credit job
 	// assigns credit and blame for it (docs/latent.md, Retrospective credit).
 	TypeOutcomeRecorded = "outcome.recorded"
+	// TypePolicyProposed proposes a retrieval policy fitted offline from the space's log
+	// (docs/checkout.md, "Retrieval policy"); only with admin rights.
+	TypePolicyProposed = "policy.proposed"
+	// TypePolicyPromoted makes a proposed (or the built-in) policy the space's current one,
+	// after the regression gate passed; only with admin rights.
+	TypePolicyPromoted = "policy.promoted"
+	// TypePolicyRolledBack restores the policy that was current before the last promotion;
+	// only with admin rights.
+	TypePolicyRolledBack = "policy.rolled_back"
 )
+
+// Privileged reports whether events of type typ may only be appended with admin rights: the
+// space's redaction switch and its retrieval policy's lifecycle (a policy.promoted appended
+// through the plain append API would skip the regression gate).
+func Privileged(typ string) bool {
+	switch typ {
+	case TypeRedactionConfigured, TypePolicyProposed, TypePolicyPromoted, TypePolicyRolledBack:
+		return true
+	}
+	return false
+}
+
+// BuiltinPolicyVersion is the built-in retrieval policy's version (checkout.BuiltinPolicyVersion).
+const BuiltinPolicyVersion = "builtin-1"
 
 // Allowed values of enumerated fields.
 var (

@@ -221,6 +221,16 @@ var validateCases = []validateCase{
 	{"chunk uppercase sha256", "document.chunk", "hello", `{"document_id":"d","start":0,"end":5,"document_sha256":"` + strings.Repeat("AB", 32) + `"}`, "data.document_sha256"},
 
 	// feedback.recorded
+	// policy.*
+	{"policy proposed ok", "policy.proposed", "", `{"version":"fit-0123456789ab","base":"builtin-1","policy":{"lane_weights":{"general":{"keyword":1.5}}},"source_seqs":[3,4]}`, ""},
+	{"policy proposed builtin version", "policy.proposed", "", `{"version":"builtin-1","base":"builtin-1","policy":{"lane_weights":{"general":{}}}}`, "data.version"},
+	{"policy proposed without general", "policy.proposed", "", `{"version":"fit-0123456789ab","base":"builtin-1","policy":{"lane_weights":{}}}`, "data.policy"},
+	{"policy proposed negative weight", "policy.proposed", "", `{"version":"fit-0123456789ab","base":"builtin-1","policy":{"lane_weights":{"general":{"vector":-1}}}}`, "data.policy.lane_weights"},
+	{"policy proposed bad source", "policy.proposed", "", `{"version":"fit-0123456789ab","base":"builtin-1","policy":{"lane_weights":{"general":{}}},"source_seqs":[0]}`, "data.source_seqs[0]"},
+	{"policy promoted ok", "policy.promoted", "", `{"version":"fit-0123456789ab","previous":"builtin-1"}`, ""},
+	{"policy promoted bad version", "policy.promoted", "", `{"version":"v2","previous":"builtin-1"}`, "data.version"},
+	{"policy rolled back ok", "policy.rolled_back", "", `{"version":"fit-0123456789ab","restored":"builtin-1","reason":"recall dropped"}`, ""},
+	{"policy rolled back without restored", "policy.rolled_back", "", `{"version":"fit-0123456789ab"}`, "data.restored"},
 	{"feedback ok", "feedback.recorded", "", `{"target_seqs":[4,5],"signal":"helpful","comment":"spot on","checkout_seq":9}`, ""},
 	{"feedback minimal", "feedback.recorded", "", `{"target_seqs":[4],"signal":"outdated"}`, ""},
 	{"feedback without targets", "feedback.recorded", "", `{"signal":"helpful"}`, "data.target_seqs"},
@@ -300,6 +310,9 @@ var decoders = map[string]func(json.RawMessage) error{
 	vocab.TypeMemoryKnownUnknown:      decodeAs[vocab.MemoryKnownUnknown],
 	vocab.TypeGateConfigured:          decodeAs[vocab.GateConfigured],
 	vocab.TypeOutcomeRecorded:         decodeAs[vocab.OutcomeRecorded],
+	vocab.TypePolicyProposed:          decodeAs[vocab.PolicyProposed],
+	vocab.TypePolicyPromoted:          decodeAs[vocab.PolicyPromoted],
+	vocab.TypePolicyRolledBack:        decodeAs[vocab.PolicyRolledBack],
 }
 
 func TestKnown_CoversEveryDocumentedType(t *testing.T) {

@@ -37,3 +37,18 @@ func QueueSalienceSpaceUpsert(b *pgx.Batch, arg SalienceSpaceUpsertParams) {
 func QueueGateSpaceUpsert(b *pgx.Batch, arg GateSpaceUpsertParams) {
 	b.Queue(gateSpaceUpsert, arg.SpaceID, arg.Enabled, arg.ConfiguredSeq)
 }
+
+// QueuePolicyPropose queues PolicyPropose.
+func QueuePolicyPropose(b *pgx.Batch, arg PolicyProposeParams) {
+	b.Queue(policyPropose, arg.SpaceID, arg.Version, arg.Policy, arg.Diagnostics, arg.ProposedSeq, arg.ProposedHash)
+}
+
+// QueuePolicyPromote queues PolicyPromote.
+func QueuePolicyPromote(b *pgx.Batch, arg PolicyPromoteParams) {
+	b.Queue(policyPromote, arg.SpaceID, arg.Version, arg.ChangedSeq)
+}
+
+// QueuePolicyRollback queues PolicyRollback.
+func QueuePolicyRollback(b *pgx.Batch, arg PolicyRollbackParams) {
+	b.Queue(policyRollback, arg.ChangedSeq, arg.SpaceID, arg.Version)
+}

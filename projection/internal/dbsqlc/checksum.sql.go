@@ -86,6 +86,12 @@ FROM (
   SELECT concat_ws('|', 'gate_space', enabled, configured_seq)
   FROM gate_spaces x WHERE x.space_id = $1
   UNION ALL
+  SELECT concat_ws('|', 'policy', version, policy::text, diagnostics::text, proposed_seq, encode(proposed_hash, 'hex'))
+  FROM retrieval_policies x WHERE x.space_id = $1
+  UNION ALL
+  SELECT concat_ws('|', 'policy_current', version, changed_seq, array_to_string(history, ','))
+  FROM retrieval_policy_current x WHERE x.space_id = $1
+  UNION ALL
   SELECT concat_ws('|', 'watermark', projected_seq, encode(projected_hash, 'hex'))
   FROM projection_watermarks x WHERE x.space_id = $1
 ) rows
@@ -108,9 +114,10 @@ type ChecksumRow struct {
 // A deterministic digest of a space's projected state: every projection row, rendered as text
 // and sorted, hashed with sha256 (the term statistics of the keyword lane and the speaker
 // names of the exact lane, the reinforcement ledger, salience and the salience policy, the
-// latent artifacts with their build watermark, and the encoding gate's tags, keys and setting
-// included: columns and rows that exist only with the gate on render through concat_ws, which
-// skips NULLs, so with the gate off every line is the one before the gate).
+// latent artifacts with their build watermark, the retrieval policies with the current one, and
+// the encoding gate's tags, keys and setting included: columns and rows that exist only with the
+// gate on render through concat_ws, which skips NULLs, so with the gate off every line is the
+// one before the gate).
 // salience_decayed is left out: the salience_decay job computes it as of the clock. Embeddings
 // are left out: they are computed asynchronously from memory_items text, which is included.
 func (q *Queries) Checksum(ctx context.Context, db DBTX, spaceID string) (ChecksumRow, error) {

@@ -23,14 +23,16 @@ WITH m AS (DELETE FROM mentions x WHERE x.space_id = $1),
      la AS (DELETE FROM latent_artifacts x WHERE x.space_id = $1),
      lw AS (DELETE FROM latent_watermarks x WHERE x.space_id = $1),
      gk AS (DELETE FROM gate_keys x WHERE x.space_id = $1),
-     gs AS (DELETE FROM gate_spaces x WHERE x.space_id = $1)
+     gs AS (DELETE FROM gate_spaces x WHERE x.space_id = $1),
+     rp AS (DELETE FROM retrieval_policies x WHERE x.space_id = $1),
+     rc AS (DELETE FROM retrieval_policy_current x WHERE x.space_id = $1)
 UPDATE projection_watermarks w SET projected_seq = 0, projected_hash = NULL, updated_at = clock_timestamp()
 WHERE w.space_id = $1
 `
 
 // Discards a space's projections (speaker names, proposals, the reinforcement ledger, salience,
-// the encoding gate's keys and setting, and latent artifacts included; the latent_rebuild job
-// derives the artifacts again) and resets its watermark. Embeddings stay until
+// the encoding gate's keys and setting, latent artifacts and retrieval policies included; the
+// latent_rebuild job derives the artifacts again) and resets its watermark. Embeddings stay until
 // embed_prune: a vector whose item comes back with the same text is still right. The caller
 // holds the watermark lock.
 func (q *Queries) Discard(ctx context.Context, db DBTX, spaceID string) error {

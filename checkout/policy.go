@@ -1,0 +1,174 @@
+package checkout
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// BuiltinPolicyVersion is the version of the built-in retrieval policy: the lane weights and
+// boosts checkout ranked with before policies were values. A space without a promoted policy
+// ranks with it.
+const BuiltinPolicyVersion = "builtin-1"
+
+// Policy is a retrieval policy: the weights and boosts checkout's fusion ranks with
+// (docs/checkout.md, "Retrieval policy"). The built-in one is BuiltinPolicy; fitted ones are
+// learned offline from a space's log (package policy) and promoted through a regression gate.
+// A Policy is read-only once made: checkout shares it between requests.
+type Policy struct {
+	// Version names the policy: BuiltinPolicyVersion, or "fit-" and the first 12 hex digits of
+	// the sha256 of the policy's canonical JSON without its version (PolicyVersionOf).
+	Version string `json:"version"`
+	// LaneWeights are each purpose's lane weights; a lane a purpose does not name takes
+	// general's weight. A lane weighed 0 does not run.
+	LaneWeights map[string]map[string]float64 `json:"lane_weights"`
+	// KindBoosts multiply an item's fused score by what it is (event type or "fact"), per
+	// purpose; a kind a purpose does not name is not boosted.
+	KindBoosts map[string]map[string]float64 `json:"kind_boosts"`
+	// SpeakerBoost multiplies turns of the role a first-person question asks about (speaker.go).
+	SpeakerBoost float64 `json:"speaker_boost"`
+	// NamedSpeakerBoost multiplies turns of a speaker the question names.
+	NamedSpeakerBoost float64 `json:"named_speaker_boost"`
+	// TemporalBoost multiplies items inside a time window the question names (when.go).
+	TemporalBoost float64 `json:"temporal_boost"`
+}
+
+// builtinPolicy is the built-in policy, byte for byte the ranking before policies existed
+// (TestCheckout_BuiltinPolicyPacketsAreTodays).
+var builtinPolicy = &Policy{
+	Version: BuiltinPolicyVersion,
+	LaneWeights: map[string]map[string]float64{
+		PurposeGeneral:     {LaneExact: 1.0, LaneKeyword: 1.0, LaneVector: 1.2, LaneGraph: 0.5, LaneVerbatim: 1.0, LaneRecent: 0.3, LaneTopic: 0.4, LaneReply: 1.0},
+		PurposeDebugging:   {LaneRecent: 0.6, LaneKeyword: 1.2},
+		PurposeExploration: {LaneVector: 1.0, LaneGraph: 0.7},
+		PurposePlanning:    {LaneGraph: 0.7, LaneRecent: 0.5},
+		PurposeReview:      {LaneRecent: 0.5},
+	},
+	// Debugging leans on failures and invalidations, implementation on facts and decisions,
+	// exploration on episodes (messages and documents).
+	KindBoosts: map[string]map[string]float64{
+		PurposeDebugging:      {"tool_call.failure": 1.6, "memory.invalidated": 1.3, "tool_call.completed": 1.2},
+		PurposeImplementation: {"fact": 1.3, "decision.recorded": 1.3, "document.chunk": 1.1},
+		PurposeExploration:    {"message": 1.2, "document.chunk": 1.2},
+		PurposePlanning:       {"decision.recorded": 1.4, "task.updated": 1.4},
+		PurposeReview:         {"decision.recorded": 1.2, "fact": 1.2},
+		PurposeRefactoring:    {"fact": 1.2, "decision.recorded": 1.2, "document.chunk": 1.1},
+	},
+	SpeakerBoost:      speakerBoost,
+	NamedSpeakerBoost: namedSpeakerBoost,
+	TemporalBoost:     temporalBoost,
+}
+
+// BuiltinPolicy returns a copy of the built-in policy (version builtin-1).
+func BuiltinPolicy() *Policy { return builtinPolicy.Clone() }
+
+// Clone returns a deep copy of p.
+func (p *Policy) Clone() *Policy {
+	c := *p
+	c.LaneWeights = cloneNested(p.LaneWeights)
+	c.KindBoosts = cloneNested(p.KindBoosts)
+	return &c
+}
+
+func cloneNested(m map[string]map[string]float64) map[string]map[string]float64 {
+	out := make(map[string]map[string]float64, len(m))
+	for k, v := range m {
+		out[k] = maps.Clone(v)
+	}
+	return out
+}
+
+// Weight is lane's weight for purpose: the purpose's own, else general's.
+func (p *Policy) Weight(purpose, lane string) float64 {
+	if w, ok := p.LaneWeights[purpose][lane]; ok {
+		return w
+	}
+	return p.LaneWeights[PurposeGeneral][lane]
+}
+
+// KindBoost is the multiplier of an item of kind under purpose (1 when none is set).
+func (p *Policy) KindBoost(purpose, kind string) float64 {
+	if b, ok := p.KindBoosts[purpose][kind]; ok {
+		return b
+	}
+	return 1
+}
+
+// Content is the policy's canonical JSON without its version: what its version addresses and
+// what a policy.proposed event carries. Go encodes map keys sorted, so equal policies have
+// equal bytes.
+func (p *Policy) Content() ([]byte, error) {
+	c := *p
+	c.Version = ""
+	raw, err := json.Marshal(struct {
+		LaneWeights       map[string]map[string]float64 `json:"lane_weights"`
+		KindBoosts        map[string]map[string]float64 `json:"kind_boosts"`
+		SpeakerBoost      float64                       `json:"speaker_boost"`
+		NamedSpeakerBoost float64                       `json:"named_speaker_boost"`
+		TemporalBoost     float64                       `json:"temporal_boost"`
+	}{c.LaneWeights, c.KindBoosts, c.SpeakerBoost, c.NamedSpeakerBoost, c.TemporalBoost})
+	if err != nil {
+		return nil, fmt.Errorf("encode policy: %w", err)
+	}
+	return raw, nil
+}
+
+// PolicyVersionOf is the content-addressed version of a fitted policy: "fit-" and the first
+// 12 hex digits of the sha256 of its Content.
+func PolicyVersionOf(p *Policy) (string, error) {
+	raw, err := p.Content()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(raw)
+	return "fit-" + hex.EncodeToString(sum[:6]), nil
+}
+
+// DecodePolicy reads a policy's Content back and names it version.
+func DecodePolicy(version string, content []byte) (*Policy, error) {
+	p := &Policy{}
+	if err := json.Unmarshal(content, p); err != nil {
+		return nil, fmt.Errorf("decode policy %s: %w", version, err)
+	}
+	p.Version = version
+	if p.LaneWeights == nil || p.LaneWeights[PurposeGeneral] == nil {
+		return nil, fmt.Errorf("decode policy %s: no general lane weights", version)
+	}
+	if p.KindBoosts == nil {
+		p.KindBoosts = map[string]map[string]float64{}
+	}
+	return p, nil
+}
+
+// CurrentPolicy is the policy space ranks with now: its promoted policy, or the built-in one.
+func (s *Service) CurrentPolicy(ctx context.Context, space string) (*Policy, error) {
+	if s.cfg.Policy != nil {
+		return s.cfg.Policy, nil
+	}
+	row, err := queries.PolicyCurrent(ctx, s.pool, space)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return builtinPolicy, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read retrieval policy of %q: %w", space, err)
+	}
+	if row.Version == BuiltinPolicyVersion || row.Policy == nil {
+		return builtinPolicy, nil
+	}
+	// A fitted version addresses its content, so a decoded one is good for every space.
+	if p, ok := s.decoded.Load(row.Version); ok {
+		return p.(*Policy), nil
+	}
+	p, err := DecodePolicy(row.Version, row.Policy)
+	if err != nil {
+		return nil, err
+	}
+	s.decoded.Store(row.Version, p)
+	return p, nil
+}

@@ -1,0 +1,84 @@
+package policy
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/policy/internal/dbsqlc"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// Proposed is a proposed policy as its policy.proposed event states it.
+type Proposed struct {
+	Policy *checkout.Policy `json:"policy"`
+	// Base is the version the fit started from.
+	Base string `json:"base"`
+	// Fit is the fit's diagnostics (FitDiagnostics).
+	Fit json.RawMessage `json:"fit,omitempty"`
+	// Seq is the policy.proposed event.
+	Seq int64 `json:"seq"`
+	// SourceSeqs are the events the fit learned from.
+	SourceSeqs []int64 `json:"source_seqs,omitempty"`
+}
+
+// lifecycle is a space's policy lifecycle replayed from its policy.* events, with the same
+// rules as the projection (sql/projection/policy_*.sql).
+type lifecycle struct {
+	proposed map[string]*Proposed
+	order    []string // proposed versions in log order
+	current  string
+	history  []string // replaced versions, oldest first
+}
+
+// replayLifecycle folds a space's policy.* events in seq order.
+func replayLifecycle(rows []dbsqlc.EventsRow) (*lifecycle, error) {
+	lc := &lifecycle{proposed: map[string]*Proposed{}, current: checkout.BuiltinPolicyVersion}
+	for _, r := range rows {
+		switch r.Type {
+		case vocab.TypePolicyProposed:
+			d, err := vocab.Decode[vocab.PolicyProposed](r.Data)
+			if err != nil {
+				return nil, fmt.Errorf("policy.proposed at seq %d: %w", r.Seq, err)
+			}
+			if _, dup := lc.proposed[d.Version]; dup {
+				continue
+			}
+			p, err := checkout.DecodePolicy(d.Version, d.Policy)
+			if err != nil {
+				return nil, fmt.Errorf("policy.proposed at seq %d: %w", r.Seq, err)
+			}
+			lc.proposed[d.Version] = &Proposed{Policy: p, Base: d.Base, Fit: d.Fit, Seq: r.Seq, SourceSeqs: d.SourceSeqs}
+			lc.order = append(lc.order, d.Version)
+		case vocab.TypePolicyPromoted:
+			d, err := vocab.Decode[vocab.PolicyPromoted](r.Data)
+			if err != nil || d.Version == lc.current {
+				continue
+			}
+			if _, ok := lc.proposed[d.Version]; !ok && d.Version != checkout.BuiltinPolicyVersion {
+				continue
+			}
+			lc.history = append(lc.history, lc.current)
+			lc.current = d.Version
+		case vocab.TypePolicyRolledBack:
+			d, err := vocab.Decode[vocab.PolicyRolledBack](r.Data)
+			if err != nil || d.Version != lc.current || len(lc.history) == 0 {
+				continue
+			}
+			lc.current = lc.history[len(lc.history)-1]
+			lc.history = lc.history[:len(lc.history)-1]
+		}
+	}
+	return lc, nil
+}
+
+// policy returns the policy named version (nil when the space never proposed it).
+func (lc *lifecycle) policy(version string) *checkout.Policy {
+	if version == checkout.BuiltinPolicyVersion || version == "" {
+		return checkout.BuiltinPolicy()
+	}
+	if p := lc.proposed[version]; p != nil {
+		return p.Policy
+	}
+	return nil
+}
