@@ -60,10 +60,10 @@ var operations = map[string]string{
 	"reviseConfidence":        "ReviseConfidence",
 	"recordKnownUnknown":      "RecordKnownUnknown",
 	"scoreMemoryAction":       "ScoreMemoryAction",
-	"listPolicies":     "Policies",
-	"fitPolicy":        "FitPolicy",
-	"promotePolicy":    "PromotePolicy",
-	"rollbackPolicy":   "RollbackPolicy",
+	"listPolicies":            "Policies",
+	"fitPolicy":               "FitPolicy",
+	"promotePolicy":           "PromotePolicy",
+	"rollbackPolicy":          "RollbackPolicy",
 }
 
 // operation is one operation of the OpenAPI document.

@@ -115,7 +115,7 @@ type batchState struct {
 	// gateTexts are the words and keys of the batch's event items, by position in the batch,
 	// when the gate may apply to it (nil otherwise).
 	gateTexts []*gateText
-	policies    []*policyOp
+	policies  []*policyOp
 }
 
 func newBatchState(space string) *batchState {
