@@ -34,6 +34,11 @@ var postReads = map[string]bool{
 	// feeling-of-knowing reads the space's term and entity sketches and records nothing; its
 	// query travels in a body as checkout's does (it can be 4000 characters).
 	"POST /v1/spaces/{space}/feeling-of-knowing": true,
+	// weave (the weave_memory action) and prospective read precomputed artifacts and the
+	// lanes, as checkout does, and record only what they surfaced (a checkout.surfaced event
+	// carrying the weave); their goal travels in a body as checkout's query does.
+	"POST /v1/spaces/{space}/weave":       true,
+	"POST /v1/spaces/{space}/prospective": true,
 }
 
 // TestRouter_EveryRouteThatIsNotAGetNeedsWriteOrAdmin walks the whole router: each route that

@@ -42,6 +42,8 @@ var operations = map[string]string{
 	"afterTurn":        "AfterTurn",
 	"handoff":          "Handoff",
 	"feelingOfKnowing": "FeelingOfKnowing",
+	"weaveMemory":      "WeaveMemory",
+	"prospective":      "Prospective",
 	"listSpaces":       "Spaces",
 	"getSalience":      "Salience",
 	"cleanupSubagent":  "CleanupSubagent",
