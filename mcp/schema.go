@@ -83,12 +83,17 @@ var argDocs = map[string]string{
 	"target_seq":   "The seq of the earlier event that is wrong (give this or target_id).",
 	"target_id":    "The id of the fact or entity that is wrong, as the facts and entity tools return it (give this or target_seq).",
 	"reason":       "Why it is wrong.",
+	"weave": "Add a memory weave to the packet: latent artifacts bearing on this step with the events they derive " +
+		"from (verified), inferred context labelled suggestive; off by default.",
+	"reasoning_phase": "The reasoning step a weave serves: orient, plan, act or reflect (default the purpose's); giving it turns the weave on.",
+	"goal":            "What the step is for, in plain words (at most 4000 characters).",
 }
 
 // argEnums are the values an argument may take, by name.
 var argEnums = map[string][]string{
 	"purpose":           checkout.Purposes,
 	"retrieval_profile": checkout.Profiles,
+	"reasoning_phase":   checkout.Phases,
 	"signal":            vocab.FeedbackSignal,
 	"outcome":           {"success", "failure", "cancelled"},
 	"method":            {"go", "sql"},

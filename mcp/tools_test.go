@@ -170,6 +170,14 @@ func TestTools_EveryFullToolReachesItsOperation(t *testing.T) {
 	require.NotZero(t, rec["resumed_seq"])
 	require.NotEmpty(t, rec["open_tasks"])
 
+	woven := call(t, cs, "weave_memory", map[string]any{"space": sp, "goal": "move deploys", "reasoning_phase": "plan"})
+	require.False(t, woven.IsError, text(woven))
+	require.Contains(t, text(woven), "Prohibited use: ")
+	require.NotZero(t, structured(t, woven)["surfaced_seq"])
+	pro := call(t, cs, "memory_prospective", map[string]any{"space": sp, "goal": "move deploys", "no_record": true})
+	require.False(t, pro.IsError, text(pro))
+	require.Contains(t, text(pro), "## Missing evidence")
+
 	// Cypher answers, or says AGE is not installed: either way it reached its operation.
 	res := call(t, cs, "memory_cypher", map[string]any{"space": sp, "query": "MATCH (a:Entity) RETURN a.name", "columns": 1, "timeout_ms": 5000})
 	if res.IsError {
