@@ -26,6 +26,8 @@ const (
 	maxPriors = 3
 	// priorRows is how many current procedures, failures and causal links a pass reads.
 	priorRows = 200
+	// priorVerify is how many of the best matching priors of each type a pass verifies.
+	priorVerify = 2 * maxPriors
 )
 
 // StepRequest asks for a weave (the weave_memory action) or a prospective pass: the step an
@@ -180,39 +182,57 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	if err != nil {
 		return nil, fmt.Errorf("read priors: %w", err)
 	}
-	conv := make([]dbsqlc.WeaveArtifactsRow, len(rows))
-	for i, row := range rows {
-		conv[i] = dbsqlc.WeaveArtifactsRow(row)
-	}
-	scratch := &Weave{}
-	arts, err := s.verifyArtifacts(ctx, req.SpaceID, conv, scratch)
-	if err != nil {
-		return nil, err
-	}
 	p := &Prospective{SpaceID: req.SpaceID, Goal: req.Query, ReasoningPhase: w.ReasoningPhase, Purpose: w.Purpose, Weave: w,
-		ProcedurePriors: []Prior{}, FailurePriors: []FailurePrior{}, CausalContext: []Prior{}, MissingEvidence: []Warning{},
-		Rejected: scratch.Rejected}
+		ProcedurePriors: []Prior{}, FailurePriors: []FailurePrior{}, CausalContext: []Prior{}, MissingEvidence: []Warning{}}
+	// Match every current prior against the goal's words, keep the best priorVerify of each
+	// type, verify them (one query), and take the first maxPriors that verify.
 	goal := contentWords(req.Query)
 	type match struct {
-		a     WeaveArtifact
+		row   dbsqlc.ProspectivePriorsRow
 		words []string
 		score float64
 	}
 	byType := map[string][]match{}
-	for _, a := range arts {
-		words := sharedWords(goal, a)
+	for _, row := range rows {
+		words := sharedWords(goal, row.Summary+" "+row.Payload)
 		if len(words) == 0 {
 			continue
 		}
-		byType[a.Type] = append(byType[a.Type], match{a: a, words: words, score: float64(len(words)) * a.Confidence})
+		byType[row.ArtifactType] = append(byType[row.ArtifactType], match{row: row, words: words, score: float64(len(words)) * float64(row.Confidence)})
 	}
+	var ids []string
 	for t, ms := range byType {
 		slices.SortStableFunc(ms, func(x, y match) int {
-			return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.a.ArtifactID, y.a.ArtifactID))
+			return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.row.ArtifactID, y.row.ArtifactID))
 		})
-		byType[t] = ms[:min(len(ms), maxPriors)]
+		byType[t] = ms[:min(len(ms), priorVerify)]
+		for _, m := range byType[t] {
+			ids = append(ids, m.row.ArtifactID)
+		}
 	}
-	for _, m := range byType["procedure"] {
+	scratch := &Weave{}
+	arts, err := s.verifyArtifacts(ctx, req.SpaceID, ids, scratch)
+	if err != nil {
+		return nil, err
+	}
+	p.Rejected = nonNilRejected(scratch.Rejected)
+	verified := map[string]WeaveArtifact{}
+	for _, a := range arts {
+		verified[a.ArtifactID] = a
+	}
+	type pick struct {
+		a     WeaveArtifact
+		words []string
+	}
+	picked := map[string][]pick{}
+	for t, ms := range byType {
+		for _, m := range ms {
+			if a, ok := verified[m.row.ArtifactID]; ok && len(picked[t]) < maxPriors {
+				picked[t] = append(picked[t], pick{a: a, words: m.words})
+			}
+		}
+	}
+	for _, m := range picked["procedure"] {
 		var pl struct {
 			Steps    []string `json:"steps"`
 			Sessions []string `json:"sessions"`
@@ -221,14 +241,14 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 		p.ProcedurePriors = append(p.ProcedurePriors, Prior{ArtifactID: m.a.ArtifactID, Type: m.a.Type, Summary: m.a.Summary,
 			Confidence: m.a.Confidence, Steps: pl.Steps, Sessions: len(pl.Sessions), Match: m.words, Label: "suggestive", Citations: m.a.Citations})
 	}
-	for _, m := range byType["failure"] {
+	for _, m := range picked["failure"] {
 		fp := failurePrior(m.a, m.words)
 		if err := s.failureErrors(ctx, req.SpaceID, &fp); err != nil {
 			return nil, err
 		}
 		p.FailurePriors = append(p.FailurePriors, fp)
 	}
-	for _, m := range byType["causal"] {
+	for _, m := range picked["causal"] {
 		p.CausalContext = append(p.CausalContext, Prior{ArtifactID: m.a.ArtifactID, Type: m.a.Type, Summary: m.a.Summary,
 			Confidence: m.a.Confidence, Match: m.words, Label: "suggestive", Citations: m.a.Citations})
 	}
@@ -296,7 +316,7 @@ func (s *Service) failureErrors(ctx context.Context, space string, f *FailurePri
 	for _, o := range f.Last {
 		seqs = append(seqs, o.FailureSeq)
 	}
-	src, err := s.weaveSources(ctx, space, seqs)
+	src, err := s.weaveEvidence(ctx, space, seqs)
 	if err != nil {
 		return err
 	}
@@ -313,11 +333,11 @@ func (s *Service) failureErrors(ctx context.Context, space string, f *FailurePri
 	return nil
 }
 
-// sharedWords are the goal words an artifact's summary or payload contains (as words, or as
-// parts of a tool name such as go_vet).
-func sharedWords(goal []string, a WeaveArtifact) []string {
+// sharedWords are the goal words an artifact's text (summary and payload) contains (as words,
+// or as parts of a tool name such as go_vet).
+func sharedWords(goal []string, text string) []string {
 	have := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(a.Summary+" "+string(a.Payload)), func(r rune) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
 		have[w] = true
@@ -379,4 +399,11 @@ func nonNilStrings(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+func nonNilRejected(r []RejectedArtifact) []RejectedArtifact {
+	if r == nil {
+		return []RejectedArtifact{}
+	}
+	return r
 }

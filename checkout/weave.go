@@ -54,6 +54,9 @@ const (
 	weaveSummaryChars   = 320
 	lowConfidence       = 0.5
 	weaveCandidateItems = queryCandidates
+	// weaveVerifyLimit is how many of the best scored artifacts a weave reads in full and
+	// verifies; the budget takes what fits of them.
+	weaveVerifyLimit = 16
 )
 
 // weavePhaseTypes are the space-wide artifact types a weave reads by phase even when no
@@ -168,15 +171,6 @@ func weavePhase(asked, purpose string) string {
 	return phaseOfPurpose[purpose]
 }
 
-// weaveRow is an artifact read for a weave, with its parsed sources.
-type weaveRow struct {
-	dbsqlc.WeaveArtifactsRow
-	refs []struct {
-		Seq  int64  `json:"seq"`
-		Hash string `json:"hash"`
-	}
-}
-
 // buildWeave weaves the precomputed artifacts bearing on rk's ranked events (and those serving
 // the phase) into a section of at most p.budget tokens. It reads two indexed queries and
 // derives nothing: every artifact comes from latent_current, and each of its sources is
@@ -208,119 +202,130 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 	if err != nil {
 		return nil, fmt.Errorf("read weave artifacts: %w", err)
 	}
-	arts, err := s.verifyArtifacts(ctx, p.space, rows, w)
+	arts, err := s.pickArtifacts(ctx, p, rows, rankOf, w)
 	if err != nil {
 		return nil, err
 	}
-	for i := range arts {
-		a := &arts[i]
-		for _, c := range a.Citations {
-			if r, ok := rankOf[c.Seq]; ok {
-				a.score += 1 / float64(r+1)
-			}
-		}
-		if a.ReasoningPhase == p.phase {
-			a.score += 0.01
-		}
-		a.score *= a.Confidence
-	}
-	slices.SortStableFunc(arts, func(a, b WeaveArtifact) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.ArtifactID, b.ArtifactID))
-	})
 	return s.packWeave(ctx, p, w, arts, rankOf)
 }
 
-// verifyArtifacts turns the rows into the artifacts a weave may use, rejecting (with a
-// diagnostic and a stale warning) those stale, rejected in review, or citing an event that
-// no longer verifies.
-func (s *Service) verifyArtifacts(ctx context.Context, space string, rows []dbsqlc.WeaveArtifactsRow, w *Weave) ([]WeaveArtifact, error) {
-	parsed := make([]weaveRow, 0, len(rows))
-	var all []int64
+// pickArtifacts rejects the stale rows and those rejected in review (each with a diagnostic
+// and a stale warning), scores the current ones by the ranked events they cite (the best
+// ranked weigh most) and their phase, times their confidence, and verifies the best
+// weaveVerifyLimit (verifyArtifacts), best first.
+func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsqlc.WeaveArtifactsRow, rankOf map[int64]int, w *Weave) ([]WeaveArtifact, error) {
+	slices.SortFunc(rows, func(a, b dbsqlc.WeaveArtifactsRow) int { return cmp.Compare(a.ArtifactID, b.ArtifactID) })
+	rows = slices.CompactFunc(rows, func(a, b dbsqlc.WeaveArtifactsRow) bool { return a.ArtifactID == b.ArtifactID })
+	type scoredRow struct {
+		id    string
+		score float64
+	}
+	var cands []scoredRow
 	for _, r := range rows {
-		wr := weaveRow{WeaveArtifactsRow: r}
-		if err := json.Unmarshal([]byte(r.SourceEventRefs), &wr.refs); err != nil {
-			return nil, fmt.Errorf("artifact %s: source_event_refs: %w", r.ArtifactID, err)
-		}
-		for _, ref := range wr.refs {
-			all = append(all, ref.Seq)
-		}
-		parsed = append(parsed, wr)
-	}
-	slices.SortFunc(parsed, func(a, b weaveRow) int { return cmp.Compare(a.ArtifactID, b.ArtifactID) })
-	src, err := s.weaveSources(ctx, space, all)
-	if err != nil {
-		return nil, err
-	}
-	var out []WeaveArtifact
-	reject := func(r weaveRow, reason string, seq int64, detail string) {
-		w.Rejected = append(w.Rejected, RejectedArtifact{ArtifactID: r.ArtifactID, Type: r.ArtifactType, Reason: reason, Seq: seq, Detail: detail})
-		w.Warnings = append(w.Warnings, Warning{Code: WeaveWarnStale, ItemID: "artifact:" + r.ArtifactID,
-			Message: fmt.Sprintf("%s artifact %s left out: %s", r.ArtifactType, r.ArtifactID[:12], detail)})
-	}
-	for _, r := range parsed {
-		if r.StaleReason != nil {
+		switch {
+		case r.StaleReason != nil:
 			reason := *r.StaleReason
 			if reason != "superseded" {
 				reason = "stale"
 			}
-			reject(r, reason, deref(r.StaleSeq), fmt.Sprintf("a cited event was %s by seq %d", *r.StaleReason, deref(r.StaleSeq)))
+			w.reject(r.ArtifactID, r.ArtifactType, reason, deref(r.StaleSeq), fmt.Sprintf("a cited event was %s by seq %d", *r.StaleReason, deref(r.StaleSeq)))
+		case r.ReviewStatus == "rejected":
+			w.reject(r.ArtifactID, r.ArtifactType, "rejected_in_review", 0, "its proposal was rejected in review")
+		default:
+			score := 0.0
+			for _, seq := range r.Hits {
+				score += 1 / float64(rankOf[seq]+1)
+			}
+			if r.ReasoningPhase == p.phase {
+				score += 0.01
+			}
+			cands = append(cands, scoredRow{id: r.ArtifactID, score: score * float64(r.Confidence)})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b scoredRow) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id)) })
+	cands = cands[:min(len(cands), weaveVerifyLimit)]
+	ids := make([]string, len(cands))
+	score := map[string]float64{}
+	for i, c := range cands {
+		ids[i], score[c.id] = c.id, c.score
+	}
+	arts, err := s.verifyArtifacts(ctx, p.space, ids, w)
+	if err != nil {
+		return nil, err
+	}
+	for i := range arts {
+		arts[i].score = score[arts[i].ArtifactID]
+	}
+	slices.SortStableFunc(arts, func(a, b WeaveArtifact) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.ArtifactID, b.ArtifactID))
+	})
+	return arts, nil
+}
+
+// reject records an artifact the weave refused, with a stale warning naming it.
+func (w *Weave) reject(id, typ, reason string, seq int64, detail string) {
+	w.Rejected = append(w.Rejected, RejectedArtifact{ArtifactID: id, Type: typ, Reason: reason, Seq: seq, Detail: detail})
+	w.Warnings = append(w.Warnings, Warning{Code: WeaveWarnStale, ItemID: "artifact:" + id,
+		Message: fmt.Sprintf("%s artifact %s left out: %s", typ, id[:min(12, len(id))], detail)})
+}
+
+// verifyArtifacts reads the current artifacts ids with every source verified against the log
+// (weave_verify.sql) and returns those whose sources all verify, in id order; the others are
+// rejected with the first source that failed and why.
+func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []string, w *Weave) ([]WeaveArtifact, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := queries.WeaveVerify(ctx, s.pool, dbsqlc.WeaveVerifyParams{SpaceID: space, Ids: ids})
+	if err != nil {
+		return nil, fmt.Errorf("verify weave artifacts: %w", err)
+	}
+	var out []WeaveArtifact
+	for _, r := range rows {
+		if r.BadSeq != 0 {
+			reason := "unverified"
+			switch r.Reason {
+			case "invalidated", "erased":
+				reason = "stale"
+			case "superseded":
+				reason = "superseded"
+			}
+			what := map[string]string{"missing": "is not an event of the space", "hash_mismatch": "does not match the hash the artifact cites",
+				"erased": "was erased", "invalidated": "was invalidated", "superseded": "was superseded"}[r.Reason]
+			w.reject(r.ArtifactID, r.ArtifactType, reason, r.AtSeq, fmt.Sprintf("cited seq %d %s (seq %d); the artifact has not been rebuilt since", r.BadSeq, what, r.AtSeq))
 			continue
 		}
-		if r.ReviewStatus == "rejected" {
-			reject(r, "rejected_in_review", 0, "its proposal was rejected in review")
-			continue
+		var refs []struct {
+			Seq  int64  `json:"seq"`
+			Hash string `json:"hash"`
+		}
+		if err := json.Unmarshal([]byte(r.SourceEventRefs), &refs); err != nil {
+			return nil, fmt.Errorf("artifact %s: source_event_refs: %w", r.ArtifactID, err)
 		}
 		a := WeaveArtifact{ArtifactID: r.ArtifactID, Type: r.ArtifactType, Summary: r.Summary, Confidence: math.Round(float64(r.Confidence)*1000) / 1000,
-			ReviewStatus: r.ReviewStatus, ReasoningPhase: r.ReasoningPhase, Label: "suggestive", Authority: "non_authoritative", Payload: json.RawMessage(r.Payload),
-			contradicts: r.Contradicts}
-		ok := true
-		for _, ref := range r.refs {
-			e, found := src[ref.Seq]
-			why, at := "", ref.Seq
-			switch {
-			case !found:
-				why = "is not an event of the space"
-			case hex.EncodeToString(e.Hash) != ref.Hash:
-				why = "does not match the hash the artifact cites"
-			case e.ErasedBySeq != nil:
-				why, at = "was erased", *e.ErasedBySeq
-			case e.InvalidatedSeq != 0:
-				why, at = "was invalidated", e.InvalidatedSeq
-			case e.SupersededSeq != 0:
-				why, at = "was superseded", e.SupersededSeq
+			ReviewStatus: r.ReviewStatus, ReasoningPhase: r.ReasoningPhase, Label: "suggestive", Authority: "non_authoritative",
+			Payload: json.RawMessage(r.Payload), contradicts: r.Contradicts, Citations: make([]Citation, 0, len(refs))}
+		for _, ref := range refs {
+			h, err := hex.DecodeString(ref.Hash)
+			if err != nil {
+				return nil, fmt.Errorf("artifact %s: hash of seq %d: %w", r.ArtifactID, ref.Seq, err)
 			}
-			if why != "" {
-				reason := "unverified"
-				if at != ref.Seq {
-					reason = "stale"
-					if why == "was superseded" {
-						reason = "superseded"
-					}
-				}
-				reject(r, reason, at, fmt.Sprintf("cited seq %d %s (seq %d); the artifact has not been rebuilt since", ref.Seq, why, at))
-				ok = false
-				break
-			}
-			a.Citations = append(a.Citations, Citation{Seq: ref.Seq, Hash: e.Hash})
+			a.Citations = append(a.Citations, Citation{Seq: ref.Seq, Hash: h})
 		}
-		if ok {
-			out = append(out, a)
-		}
+		out = append(out, a)
 	}
 	return out, nil
 }
 
-// weaveSources reads the cited events of seqs, by seq.
-func (s *Service) weaveSources(ctx context.Context, space string, seqs []int64) (map[int64]dbsqlc.WeaveSourcesRow, error) {
-	out := map[int64]dbsqlc.WeaveSourcesRow{}
+// weaveEvidence reads the text of the events of seqs, by seq.
+func (s *Service) weaveEvidence(ctx context.Context, space string, seqs []int64) (map[int64]dbsqlc.WeaveEvidenceRow, error) {
+	out := map[int64]dbsqlc.WeaveEvidenceRow{}
 	if len(seqs) == 0 {
 		return out, nil
 	}
-	slices.Sort(seqs)
-	seqs = slices.Compact(seqs)
-	rows, err := queries.WeaveSources(ctx, s.pool, dbsqlc.WeaveSourcesParams{SpaceID: space, Seqs: seqs})
+	rows, err := queries.WeaveEvidence(ctx, s.pool, dbsqlc.WeaveEvidenceParams{SpaceID: space, Seqs: seqs})
 	if err != nil {
-		return nil, fmt.Errorf("verify weave sources: %w", err)
+		return nil, fmt.Errorf("read weave evidence: %w", err)
 	}
 	for _, r := range rows {
 		out[r.Seq] = r
@@ -336,7 +341,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	for _, a := range arts {
 		want = append(want, evidenceSeqs(a, rankOf)...)
 	}
-	src, err := s.weaveSources(ctx, p.space, want)
+	src, err := s.weaveEvidence(ctx, p.space, want)
 	if err != nil {
 		return nil, err
 	}
@@ -526,7 +531,7 @@ func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
 }
 
 // eventText is a cited event's text as evidence: its content, or its type and data.
-func eventText(e dbsqlc.WeaveSourcesRow) string {
+func eventText(e dbsqlc.WeaveEvidenceRow) string {
 	it := eventItem(e.Seq, e.Type, "", e.Content, e.Data, e.Hash, nil)
 	return it.Text
 }

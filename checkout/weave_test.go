@@ -236,6 +236,23 @@ func TestWeave_InvalidatedSourceStalesItsArtifactsAndLeavesTheWeave(t *testing.T
 		warned = warned || (wr.Code == checkout.WeaveWarnStale && wr.ItemID == "artifact:"+failureID)
 	}
 	require.True(t, warned, "a stale warning names the rejected artifact: %+v", after.Warnings)
+	requireSourcesFollowArtifacts(t, f, "w2")
+}
+
+// requireSourcesFollowArtifacts checks that latent_sources (kept by triggers, migration
+// 000021) holds exactly the (seq, artifact) pairs of space's artifacts.
+func requireSourcesFollowArtifacts(t *testing.T, f *fixture, space string) {
+	t.Helper()
+	var missing, extra, n int
+	require.NoError(t, f.pool.QueryRow(context.Background(), `
+		WITH want AS (SELECT s.seq, a.artifact_id FROM latent_artifacts a CROSS JOIN unnest(a.source_seqs) s (seq) WHERE a.space_id = $1),
+		     have AS (SELECT seq, artifact_id FROM latent_sources WHERE space_id = $1)
+		SELECT (SELECT count(*) FROM (SELECT * FROM want EXCEPT SELECT * FROM have) x),
+		       (SELECT count(*) FROM (SELECT * FROM have EXCEPT SELECT * FROM want) y),
+		       (SELECT count(*) FROM have)`, space).Scan(&missing, &extra, &n))
+	require.Zero(t, missing)
+	require.Zero(t, extra)
+	require.Positive(t, n)
 }
 
 func TestCheckout_WithoutWeaveIsByteIdenticalWhateverTheArtifacts(t *testing.T) {

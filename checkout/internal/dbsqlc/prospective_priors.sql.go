@@ -10,9 +10,7 @@ import (
 )
 
 const prospectivePriors = `-- name: ProspectivePriors :many
-SELECT c.artifact_id, c.artifact_type, c.summary, c.source_event_refs::text AS source_event_refs,
-       c.confidence, c.review_status, c.reasoning_phase, c.payload::text AS payload, c.contradicts,
-       c.stale_reason, c.stale_seq
+SELECT c.artifact_id, c.artifact_type, c.summary, c.payload::text AS payload, c.confidence
 FROM latent_current c
 WHERE c.space_id = $1 AND c.artifact_type IN ('procedure', 'failure', 'causal')
 ORDER BY c.confidence DESC, c.artifact_id
@@ -25,22 +23,17 @@ type ProspectivePriorsParams struct {
 }
 
 type ProspectivePriorsRow struct {
-	ArtifactID      string
-	ArtifactType    string
-	Summary         string
-	SourceEventRefs string
-	Confidence      float32
-	ReviewStatus    string
-	ReasoningPhase  string
-	Payload         string
-	Contradicts     []string
-	StaleReason     *string
-	StaleSeq        *int64
+	ArtifactID   string
+	ArtifactType string
+	Summary      string
+	Payload      string
+	Confidence   float32
 }
 
-// The current procedures, failures and causal links of a space, read precomputed for a
-// prospective pass (the partial index on current artifacts by type), most confident first,
-// at most @max_rows. Procedures are capped per space by their producer (docs/latent.md).
+// The current procedures, failures and causal links of a space (latent_current), read
+// precomputed for a prospective pass through the partial index on current artifacts by type,
+// most confident first, at most @max_rows, with the text the pass matches the goal against
+// (summary and payload); their sources are read with WeaveVerify for the picks only.
 func (q *Queries) ProspectivePriors(ctx context.Context, db DBTX, arg ProspectivePriorsParams) ([]ProspectivePriorsRow, error) {
 	rows, err := db.Query(ctx, prospectivePriors, arg.SpaceID, arg.MaxRows)
 	if err != nil {
@@ -54,14 +47,8 @@ func (q *Queries) ProspectivePriors(ctx context.Context, db DBTX, arg Prospectiv
 			&i.ArtifactID,
 			&i.ArtifactType,
 			&i.Summary,
-			&i.SourceEventRefs,
-			&i.Confidence,
-			&i.ReviewStatus,
-			&i.ReasoningPhase,
 			&i.Payload,
-			&i.Contradicts,
-			&i.StaleReason,
-			&i.StaleSeq,
+			&i.Confidence,
 		); err != nil {
 			return nil, err
 		}
