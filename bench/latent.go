@@ -111,9 +111,11 @@ type StaleReport struct {
 type TokenReport struct {
 	Dataset   string `json:"dataset"`
 	Questions int    `json:"questions"`
-	// Plain and Weave are the two packets' results.
-	Plain TokenSide `json:"plain"`
-	Weave TokenSide `json:"weave"`
+	// Plain and Weave are the two packets' results; PlainSame is a plain packet at the weave's
+	// budget (what the weave adds at equal tokens).
+	Plain     TokenSide `json:"plain"`
+	Weave     TokenSide `json:"weave"`
+	PlainSame TokenSide `json:"plain_same_budget"`
 	// Ratio is Weave.EvidenceRate / Plain.EvidenceRate (target ≥ 1 at half the tokens).
 	Ratio float64 `json:"evidence_ratio"`
 	// Artifacts counts the current artifacts of the set's spaces, by type.
@@ -324,8 +326,9 @@ func (l *latentBench) checkChain(ctx context.Context, space string) error {
 // lines; an artifact's summary is not evidence).
 func (l *latentBench) tokens(ctx context.Context, dataset string, cases []Case) (*TokenReport, error) {
 	cases = limitQuestions(cases, l.p.Limit)
-	tr := &TokenReport{Dataset: dataset, Plain: TokenSide{Budget: l.p.PlainTokens}, Weave: TokenSide{Budget: l.p.WeaveTokens}, Artifacts: map[string]int{}}
-	var plainTok, weaveTok, plainMS, weaveMS float64
+	tr := &TokenReport{Dataset: dataset, Plain: TokenSide{Budget: l.p.PlainTokens}, Weave: TokenSide{Budget: l.p.WeaveTokens},
+		PlainSame: TokenSide{Budget: l.p.WeaveTokens}, Artifacts: map[string]int{}}
+	var plainTok, weaveTok, sameTok, plainMS, weaveMS, sameMS float64
 	for i := range cases {
 		c := &cases[i]
 		space := spaceID(c, "lat"+l.run)
@@ -367,6 +370,16 @@ func (l *latentBench) tokens(ctx context.Context, dataset string, cases []Case) 
 				return nil, fmt.Errorf("question %s: weave packet: %w", q.ID, err)
 			}
 			weaveMS += float64(time.Since(t0).Microseconds()) / 1000
+			t0 = time.Now()
+			same, err := l.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: strings.TrimSpace(q.Text), AsOf: &asOf, MaxTokens: l.p.WeaveTokens, NoRecord: true})
+			if err != nil {
+				return nil, fmt.Errorf("question %s: plain packet at the weave's budget: %w", q.ID, err)
+			}
+			sameMS += float64(time.Since(t0).Microseconds()) / 1000
+			sameTok += float64(same.Budget.Used)
+			if hit(tierSeqs(same)) {
+				tr.PlainSame.Hits++
+			}
 			tr.Questions++
 			plainTok += float64(plain.Budget.Used)
 			weaveTok += float64(woven.Budget.Used)
@@ -397,6 +410,7 @@ func (l *latentBench) tokens(ctx context.Context, dataset string, cases []Case) 
 		tr.Plain.EvidenceRate, tr.Weave.EvidenceRate = float64(tr.Plain.Hits)/n, float64(tr.Weave.Hits)/n
 		tr.Plain.MeanTokens, tr.Weave.MeanTokens = plainTok/n, weaveTok/n
 		tr.Plain.MeanMS, tr.Weave.MeanMS = plainMS/n, weaveMS/n
+		tr.PlainSame.EvidenceRate, tr.PlainSame.MeanTokens, tr.PlainSame.MeanMS = float64(tr.PlainSame.Hits)/n, sameTok/n, sameMS/n
 	}
 	if tr.Plain.EvidenceRate > 0 {
 		tr.Ratio = tr.Weave.EvidenceRate / tr.Plain.EvidenceRate
@@ -458,6 +472,7 @@ func (r *LatentReport) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "  %-28s %9s %9s %11s %8s\n", "packet", "evidence", "rate", "mean tokens", "mean ms")
 		fmt.Fprintf(w, "  %-28s %9d %9.3f %11.0f %8.1f\n", fmt.Sprintf("plain checkout at %d", t.Plain.Budget), t.Plain.Hits, t.Plain.EvidenceRate, t.Plain.MeanTokens, t.Plain.MeanMS)
 		fmt.Fprintf(w, "  %-28s %9d %9.3f %11.0f %8.1f\n", fmt.Sprintf("checkout + weave at %d", t.Weave.Budget), t.Weave.Hits, t.Weave.EvidenceRate, t.Weave.MeanTokens, t.Weave.MeanMS)
+		fmt.Fprintf(w, "  %-28s %9d %9.3f %11.0f %8.1f\n", fmt.Sprintf("plain checkout at %d", t.PlainSame.Budget), t.PlainSame.Hits, t.PlainSame.EvidenceRate, t.PlainSame.MeanTokens, t.PlainSame.MeanMS)
 		fmt.Fprintf(w, "  evidence ratio weave/plain %.3f (target ≥ 1.000); evidence only in weave lines: %d\n", t.Ratio, t.WeaveEvidenceOnly)
 	}
 }
