@@ -51,7 +51,7 @@ const (
 	weavePhaseLimit     = 16
 	weaveEvidencePer    = 3
 	weaveExcerptChars   = 280
-	weaveSummaryChars   = 320
+	weaveSummaryChars   = 240
 	lowConfidence       = 0.5
 	weaveCandidateItems = queryCandidates
 	// weaveVerifyLimit is how many of the best scored artifacts a weave reads in full and
@@ -65,8 +65,8 @@ var weavePhaseTypes = []string{"procedure", "failure", "preference", "causal"}
 
 // ExpectedUse and ProhibitedUse are what a weave's rendered text tells the model, verbatim.
 const (
-	WeaveExpectedUse   = "Use the inferred context to orient this reasoning step (what happened before, what tends to work, what tends to fail); back every claim with an evidence line and its seq."
-	WeaveProhibitedUse = "Do not state inferred context as fact and do not cite an artifact as a source: it is derived and non-authoritative; only evidence lines (events with seq and hash) may support a claim."
+	WeaveExpectedUse   = "Orient this step with the inferred context; back every claim with an evidence line's seq."
+	WeaveProhibitedUse = "Never state inferred context as fact or cite an artifact: it is derived and non-authoritative."
 )
 
 // Weave is a section built for one reasoning step from precomputed latent artifacts
@@ -461,8 +461,8 @@ func weaveID(p weaveParams, w *Weave) string {
 }
 
 const (
-	evidenceHeader = "### Evidence (events from the log; the only lines that may back a claim)"
-	inferredHeader = "### Inferred context (suggestive: latent, non-authoritative, not evidence)"
+	evidenceHeader = "### Evidence (log events: only these back claims)"
+	inferredHeader = "### Inferred context (suggestive, not evidence)"
 )
 
 func weaveHeader(p weaveParams) string {
