@@ -290,6 +290,10 @@ func TestCheckout_WithoutWeaveIsByteIdenticalWhateverTheArtifacts(t *testing.T) 
 	require.Empty(t, p.Weave.Inferred, "no artifacts, nothing woven")
 	_, err = f.svc.Checkout(ctx, &checkout.Request{SpaceID: "w3", Query: "billing", ReasoningPhase: "dream"})
 	require.ErrorContains(t, err, "reasoning_phase")
+	_, err = f.svc.WeaveMemory(ctx, &checkout.StepRequest{SpaceID: "w3", Goal: " "})
+	var ve *eventloom.ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.Equal(t, "goal", ve.Field, "a step request's errors name its own field")
 }
 
 func TestProspective_ReturnsPriorsForMinedProceduresAndFailures(t *testing.T) {
