@@ -61,6 +61,8 @@ var spaceRoutes = []spaceRoute{
 	{http.MethodPost, "/context/after-turn", auth.ScopeWrite, everyday, (*server).afterTurn},
 	{http.MethodPost, "/handoff", auth.ScopeRead, everyday, (*server).handoff},
 	{http.MethodPost, "/feeling-of-knowing", auth.ScopeRead, everyday, (*server).feelingOfKnowing},
+	{http.MethodPost, "/weave", auth.ScopeRead, everyday, (*server).weaveMemory},
+	{http.MethodPost, "/prospective", auth.ScopeRead, everyday, (*server).prospective},
 	{http.MethodPost, "/subagents/{id}/cleanup", auth.ScopeWrite, everyday, (*server).cleanupSubagent},
 	{http.MethodPost, "/sessions/{session}/resume", auth.ScopeWrite, everyday, (*server).resume},
 	// Review: reading the queue is part of reviewing, so every review route needs write.

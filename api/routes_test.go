@@ -41,6 +41,11 @@ var postReads = map[string]bool{
 	"POST /v1/spaces/{space}/actions/retrieve-procedure-prior":  true,
 	"POST /v1/spaces/{space}/actions/retrieve-failure-prior":    true,
 	"POST /v1/spaces/{space}/actions/query-causal-neighborhood": true,
+	// weave (the weave_memory action) and prospective read precomputed artifacts and the
+	// lanes, as checkout does, and record only what they surfaced (a checkout.surfaced event
+	// carrying the weave); their goal travels in a body as checkout's query does.
+	"POST /v1/spaces/{space}/weave":       true,
+	"POST /v1/spaces/{space}/prospective": true,
 }
 
 // TestRouter_EveryRouteThatIsNotAGetNeedsWriteOrAdmin walks the whole router: each route that

@@ -86,6 +86,8 @@ type Packet struct {
 	Diagnostics     Diagnostics `json:"diagnostics"`
 	// SurfacedSeq is the checkout.surfaced event recording this packet (0 with NoRecord).
 	SurfacedSeq int64 `json:"surfaced_seq,omitempty"`
+	// Weave is the memory weave, when the request asked for one (absent otherwise).
+	Weave *Weave `json:"weave,omitempty"`
 }
 
 // tierHeader titles each tier in the rendered text.
@@ -114,6 +116,22 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	pack := startPack(ctx, r.SpaceID)
 	used := map[string]bool{}
 	tokens := 0
+	// budget is what the tiers may spend: all of it, or what the weave left.
+	budget := r.MaxTokens
+	if r.weaveOn() {
+		w, err := s.buildWeave(ctx, weaveParams{space: r.SpaceID, goal: r.Query, phase: weavePhase(r.ReasoningPhase, rk.purpose),
+			purpose: rk.purpose, budget: int(float64(r.MaxTokens) * weaveShare)}, rk)
+		if err != nil {
+			return nil, err
+		}
+		p.Weave = w
+		budget -= w.Budget.Used
+		for _, ev := range w.Evidence {
+			if id := fmt.Sprintf("ev:%d", ev.Citation.Seq); rk.items[id] != nil {
+				used[id] = true // shown in the weave; not again in a tier
+			}
+		}
+	}
 	// Each tier gets its share; the header lines count against the budget too.
 	fill := func(name string, ids []string, scores map[string]*scored, limit int) Tier {
 		t := Tier{Name: name, Items: []*Item{}}
@@ -125,7 +143,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 			}
 			line := renderLine(maxRef, it)
 			cost := EstimateTokens(line + "\n")
-			if tokens+spent+cost > r.MaxTokens || spent+cost > limit {
+			if tokens+spent+cost > budget || spent+cost > limit {
 				p.Budget.Elided = append(p.Budget.Elided, Elided{ItemID: id, Tokens: cost, Reason: "over the " + name + " tier's share of the budget"})
 				continue
 			}
@@ -146,13 +164,13 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	for _, c := range rk.fused {
 		byID[c.itemID] = c
 	}
-	stable := fill(TierStable, rk.stable, byID, int(float64(r.MaxTokens)*stableShare))
+	stable := fill(TierStable, rk.stable, byID, int(float64(budget)*stableShare))
 	recent := make([]string, len(rk.recent))
 	for i, id := range rk.recent {
 		recent[len(rk.recent)-1-i] = id // oldest first: the session reads in order
 	}
-	session := fill(TierSession, recent, byID, int(float64(r.MaxTokens)*sessionShare))
-	query := s.packQuery(rk, used, &tokens, r.MaxTokens, p)
+	session := fill(TierSession, recent, byID, int(float64(budget)*sessionShare))
+	query := s.packQuery(rk, used, &tokens, budget, p)
 	p.Tiers = []Tier{stable, session, query}
 	p.Warnings = append(p.Warnings, warnings(rk, used)...)
 
@@ -172,6 +190,9 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 		if t.Name == TierStable {
 			p.Diagnostics.StablePrefixBytes = b.Len()
 		}
+	}
+	if p.Weave != nil {
+		b.WriteString(p.Weave.Text)
 	}
 	p.Text = b.String()
 	p.Budget.Used = EstimateTokens(p.Text)
@@ -362,9 +383,10 @@ func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
 		UsedTokens  int            `json:"used_tokens"`
 		Items       []surfacedItem `json:"items"`
 		// PolicyVersion is the retrieval policy the packet was ranked with.
-		PolicyVersion string `json:"policy_version,omitempty"`
+		PolicyVersion string         `json:"policy_version,omitempty"`
+		Weave         *SurfacedWeave `json:"weave,omitempty"`
 	}{Purpose: p.Purpose, QuerySHA256: hex.EncodeToString(sum[:]), MaxTokens: r.MaxTokens, UsedTokens: p.Budget.Used, Items: []surfacedItem{},
-		PolicyVersion: p.Diagnostics.PolicyVersion}
+		PolicyVersion: p.Diagnostics.PolicyVersion, Weave: p.Weave.surfaced()}
 	for _, t := range p.Tiers {
 		for _, it := range t.Items {
 			si := surfacedItem{ItemID: it.ItemID, Tier: t.Name, Attenuated: it.Labels.AttenuatedBy == AttenuatedBySalience}

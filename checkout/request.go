@@ -82,6 +82,13 @@ type Request struct {
 	// items whose events carry the same cues rank higher, and phase and tool steer the inferred
 	// purpose.
 	Cues Cues `json:"cues,omitempty"`
+	// Weave asks for a memory weave (weave.go): a section built from precomputed latent
+	// artifacts for this reasoning step, sharing the budget. Off by default: the packet is then
+	// byte for byte what it was without weaves.
+	Weave bool `json:"weave,omitempty"`
+	// ReasoningPhase is the step the weave serves (orient, plan, act, reflect); giving it turns
+	// the weave on. Default: the purpose's phase.
+	ReasoningPhase string `json:"reasoning_phase,omitempty"`
 }
 
 // validate checks r and fills defaults; errors name the field.
@@ -114,6 +121,9 @@ func (r *Request) validate() error {
 	}
 	if r.RetrievalProfile != "" && !slices.Contains(Profiles, r.RetrievalProfile) {
 		return &eventloom.ValidationError{Field: "retrieval_profile", Message: "must be one of " + strings.Join(Profiles, ", ") + ", got " + r.RetrievalProfile}
+	}
+	if r.ReasoningPhase != "" && !slices.Contains(Phases, r.ReasoningPhase) {
+		return &eventloom.ValidationError{Field: "reasoning_phase", Message: "must be one of " + strings.Join(Phases, ", ") + ", got " + r.ReasoningPhase}
 	}
 	if err := r.Cues.validate(); err != nil {
 		return err

@@ -263,6 +263,23 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 		}
 		return err
 	})
+	check("weaveMemory", func() error {
+		w, err := c.WeaveMemory(ctx, space, &checkout.StepRequest{Goal: "registry timeout", ReasoningPhase: checkout.PhaseAct})
+		if err == nil {
+			require.Len(t, w.WeaveID, 64)
+			require.Contains(t, w.Text, "Prohibited use: ")
+			require.NotZero(t, w.SurfacedSeq)
+		}
+		return err
+	})
+	check("prospective", func() error {
+		p, err := c.Prospective(ctx, space, &checkout.StepRequest{Goal: "registry timeout", NoRecord: true})
+		if err == nil {
+			require.NotNil(t, p.Weave)
+			require.Equal(t, checkout.EstimateTokens(p.Text), p.TokenEstimate)
+		}
+		return err
+	})
 	check("assembleContext", func() error {
 		a, err := c.AssembleContext(ctx, space, &checkout.AssembleRequest{Request: req, WorkingSet: []string{"deploy.yaml"}})
 		if err == nil {

@@ -85,3 +85,24 @@ func (c *Client) FeelingOfKnowing(ctx context.Context, space string, r *metamemo
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "feeling-of-knowing"), body: r, safe: true}, &res, opts)
 	return result(&res, err)
 }
+
+// WeaveMemory is the weave_memory memory action: a memory weave for one reasoning step of
+// space (operation weaveMemory, scope read): latent artifacts around what the lanes rank for
+// r.Goal, each verified against the log, inferred context labelled suggestive. r.SpaceID is
+// ignored. It records a checkout.surfaced event carrying the weave, so it is retried only with
+// r.NoRecord.
+func (c *Client) WeaveMemory(ctx context.Context, space string, r *checkout.StepRequest, opts ...CallOption) (*checkout.Weave, error) {
+	var res checkout.Weave
+	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "weave"), body: r, safe: r.NoRecord}, &res, opts)
+	return result(&res, err)
+}
+
+// Prospective runs the prospective pass before a step (operation prospective, scope read): the
+// weave plus procedure priors, failure priors, causal context and missing-evidence warnings,
+// with a token estimate. r.SpaceID is ignored. It records the weave as WeaveMemory does, so it
+// is retried only with r.NoRecord.
+func (c *Client) Prospective(ctx context.Context, space string, r *checkout.StepRequest, opts ...CallOption) (*checkout.Prospective, error) {
+	var res checkout.Prospective
+	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "prospective"), body: r, safe: r.NoRecord}, &res, opts)
+	return result(&res, err)
+}

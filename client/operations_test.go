@@ -64,6 +64,8 @@ var operations = map[string]string{
 	"fitPolicy":               "FitPolicy",
 	"promotePolicy":           "PromotePolicy",
 	"rollbackPolicy":          "RollbackPolicy",
+	"weaveMemory":             "WeaveMemory",
+	"prospective":             "Prospective",
 }
 
 // operation is one operation of the OpenAPI document.

@@ -162,3 +162,14 @@ func callAPI(h http.Handler, t *tool, req *http.Request) *sdk.CallToolResult {
 	h.ServeHTTP(rec, req)
 	return result(t, rec.status, rec.body.Bytes())
 }
+
+// weaveText renders a weave or a prospective pass as its text (the JSON when it has none).
+func weaveText(body []byte) string {
+	var w struct {
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(body, &w); err != nil || w.Text == "" {
+		return string(body)
+	}
+	return w.Text
+}

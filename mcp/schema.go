@@ -28,7 +28,7 @@ var argDocs = map[string]string{
 	// The memory actions' arguments (tools memory_simulate_forward ... memory_score_action).
 	"memory_action": "The memory action judged: its name and the event it appended.",
 	"action":        "The memory action's name, e.g. retrieve_failure_prior.",
-	"goal":          "What you are about to do, in words (at most 4000 characters).",
+	"goal":          "What you are about to do or what the step is for, in plain words (at most 4000 characters).",
 	"tools":         "The planned tool sequence, in order (tool names as in tool_call.completed).",
 	"steps":         "The plan's tools in order, 1-32.",
 	"tool":          "A tool name, as in tool_call.completed.",
@@ -108,12 +108,16 @@ var argDocs = map[string]string{
 	"target_seq":   "The seq of the earlier event that is wrong (give this or target_id).",
 	"target_id":    "The id of the fact or entity that is wrong, as the facts and entity tools return it (give this or target_seq).",
 	"reason":       "Why it is wrong.",
+	"weave": "Add a memory weave to the packet: latent artifacts bearing on this step with the events they derive " +
+		"from (verified), inferred context labelled suggestive; off by default.",
+	"reasoning_phase": "The reasoning step a weave serves: orient, plan, act or reflect (default the purpose's); giving it turns the weave on.",
 }
 
 // argEnums are the values an argument may take, by name.
 var argEnums = map[string][]string{
 	"purpose":           checkout.Purposes,
 	"retrieval_profile": checkout.Profiles,
+	"reasoning_phase":   checkout.Phases,
 	"signal":            vocab.FeedbackSignal,
 	"outcome":           {"success", "failure", "cancelled"},
 	"method":            {"go", "sql"},

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
 	"github.com/zaxy/zaxy/vocab"
@@ -58,6 +59,8 @@ func TestSchemas_AreInferredFromTheAPIsRequestTypes(t *testing.T) {
 		"memory_index":             plus(props(reflect.TypeFor[api.IndexQuery]()), "space"),
 		"memory_timeline":          plus(props(reflect.TypeFor[api.TimelineQuery]()), "space"),
 		"memory_cypher":            plus(props(reflect.TypeFor[api.CypherBody]()), "space"),
+		"weave_memory":             plus(props(reflect.TypeFor[checkout.StepRequest]()), "space"),
+		"memory_prospective":       plus(props(reflect.TypeFor[checkout.StepRequest]()), "space"),
 		"memory_ingest_documents":  plus(props(reflect.TypeFor[ingest.DocumentsParams]()), "space"),
 		"memory_ingest_transcript": plus(props(reflect.TypeFor[ingest.TranscriptParams]()), "space"),
 		"memory_feedback":          plus(props(reflect.TypeFor[vocab.FeedbackRecorded]()), "space", "session_id", "actor", "content", "idempotency_key"),

@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
 	"github.com/zaxy/zaxy/vocab"
@@ -77,6 +78,10 @@ type (
 	feelingInput struct {
 		spaceArg
 		api.FeelingBody
+	}
+	stepInput struct {
+		spaceArg
+		checkout.StepRequest
 	}
 	assembleInput struct {
 		spaceArg
@@ -403,6 +408,26 @@ var tools = []*tool{
 			"query": "The Cypher query, e.g. MATCH (a:Entity)-[f:FACT]->(b:Entity) RETURN a.name, f.predicate, b.name.",
 			"limit": "How many rows at most, 1–10000.",
 		},
+	},
+	{
+		name: "weave_memory", title: "Weave memory for one reasoning step",
+		description: "A memory weave for the step you are about to take (goal, reasoning_phase orient/plan/act/reflect, " +
+			"purpose): latent artifacts (episodes, procedures, failures, preferences, causal links) bearing on the goal, " +
+			"each shown with the events it derives from, verified against the log now. Evidence lines (seq and hash) may " +
+			"back claims; the inferred context is suggestive only and never a source. Stale or superseded artifacts are " +
+			"left out with the reason. Records a checkout.surfaced event carrying the weave.",
+		method: http.MethodPost, route: "/weave", input: reflect.TypeFor[stepInput](),
+		required: []string{"space", "goal"}, text: weaveText,
+		docs: map[string]string{"goal": "What the step is for (1–4000 characters).", "max_tokens": "The weave's budget, 200–32000 (default 1000)."},
+	},
+	{
+		name: "memory_prospective", title: "Prospective pass before a step",
+		description: "Before a step: the memory weave plus procedure priors (tool sequences that worked across sessions), " +
+			"failure priors (how it failed the last times and what fixed it), causal context and explicit " +
+			"missing-evidence warnings, each citing verified events, with a token estimate. Priors are suggestive.",
+		method: http.MethodPost, route: "/prospective", input: reflect.TypeFor[stepInput](),
+		required: []string{"space", "goal"}, text: weaveText,
+		docs: map[string]string{"goal": "What the step is for (1–4000 characters).", "max_tokens": "The pass's budget, 200–32000 (default 1500)."},
 	},
 	{
 		name: "memory_index", title: "What the space holds",

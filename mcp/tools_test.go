@@ -199,6 +199,13 @@ func TestTools_EveryFullToolReachesItsOperation(t *testing.T) {
 		"action_seq": ku["event"].(map[string]any)["seq"], "signal": "helpful"})["type"])
 	e3 := toolError(t, cs, "memory_revise_confidence", map[string]any{"space": sp, "artifact_id": "00", "confidence": 0.5, "reason": "r"})
 	require.Equal(t, "artifact_not_found", e3["code"])
+	woven := call(t, cs, "weave_memory", map[string]any{"space": sp, "goal": "move deploys", "reasoning_phase": "plan"})
+	require.False(t, woven.IsError, text(woven))
+	require.Contains(t, text(woven), "Prohibited use: ")
+	require.NotZero(t, structured(t, woven)["surfaced_seq"])
+	pro := call(t, cs, "memory_prospective", map[string]any{"space": sp, "goal": "move deploys", "no_record": true})
+	require.False(t, pro.IsError, text(pro))
+	require.Contains(t, text(pro), "## Missing evidence")
 
 	// Cypher answers, or says AGE is not installed: either way it reached its operation.
 	res := call(t, cs, "memory_cypher", map[string]any{"space": sp, "query": "MATCH (a:Entity) RETURN a.name", "columns": 1, "timeout_ms": 5000})

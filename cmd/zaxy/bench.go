@@ -476,3 +476,84 @@ func (c *benchLatentPriorsCmd) run(_ context.Context, env *env) error {
 	rep.WriteText(env.stdout)
 	return nil
 }
+
+// benchLatentCmd: zaxy bench latent [--sections fidelity,stale,tokens] [--longmemeval F]
+// [--locomo F] [--limit N] [--weave-tokens T] [--plain-tokens T] [--families N] [--json];
+// package bench's Latent on ZAXY_DATABASE_URL's database (fresh spaces; the events stay: the
+// log is append-only). Other latent lanes come as `zaxy bench latent-<lane>` commands.
+type benchLatentCmd struct {
+	o                   bench.LatentParams
+	sections            string
+	longMemEval, locomo string
+	asJSON              bool
+	memory              memoryConfig
+}
+
+func (c *benchLatentCmd) flags(fs *flag.FlagSet, cfg *config) {
+	c.memory = cfg.memory
+	fs.StringVar(&c.sections, "sections", strings.Join(bench.LatentSections, ","), "lanes to run: "+strings.Join(bench.LatentSections, ", "))
+	fs.StringVar(&c.longMemEval, "longmemeval", "../shared/bench/longmemeval_s_dev.json", "LongMemEval dev file for the tokens lane (empty: skip)")
+	fs.StringVar(&c.locomo, "locomo", "../shared/bench/locomo_dev.json", "LoCoMo dev file for the tokens lane (empty: skip)")
+	fs.IntVar(&c.o.Limit, "limit", 0, "ask at most N questions per dev set (0: all)")
+	fs.IntVar(&c.o.WeaveTokens, "weave-tokens", 1000, "budget of the packet with a weave")
+	fs.IntVar(&c.o.PlainTokens, "plain-tokens", 2000, "budget of the plain packet")
+	fs.IntVar(&c.o.Families, "families", 6, "scripted task families of the fidelity and stale lanes")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *benchLatentCmd) validate(args []string) error {
+	for _, s := range strings.Split(c.sections, ",") {
+		if s = strings.TrimSpace(s); !slices.Contains(bench.LatentSections, s) {
+			return fmt.Errorf("--sections: unknown section %q; sections are %s", s, strings.Join(bench.LatentSections, ", "))
+		}
+		c.o.Sections = append(c.o.Sections, s)
+	}
+	switch {
+	case c.o.Limit < 0:
+		return fmt.Errorf("--limit must be at least 0, got %d", c.o.Limit)
+	case c.o.WeaveTokens < checkout.MinMaxTokens || c.o.WeaveTokens > checkout.MaxMaxTokens:
+		return fmt.Errorf("--weave-tokens must be between %d and %d, got %d", checkout.MinMaxTokens, checkout.MaxMaxTokens, c.o.WeaveTokens)
+	case c.o.PlainTokens < checkout.MinMaxTokens || c.o.PlainTokens > checkout.MaxMaxTokens:
+		return fmt.Errorf("--plain-tokens must be between %d and %d, got %d", checkout.MinMaxTokens, checkout.MaxMaxTokens, c.o.PlainTokens)
+	case c.o.Families < 1 || c.o.Families > 100:
+		return fmt.Errorf("--families must be between 1 and 100, got %d", c.o.Families)
+	}
+	return noArgs(args)
+}
+
+func (c *benchLatentCmd) run(ctx context.Context, env *env) error {
+	c.o.Sets = map[string][]bench.Case{}
+	if slices.Contains(c.o.Sections, bench.LatentTokens) {
+		for dataset, file := range map[string]string{bench.DatasetLongMemEval: c.longMemEval, bench.DatasetLoCoMo: c.locomo} {
+			if file == "" {
+				continue
+			}
+			cases, err := bench.LoadFile(dataset, file)
+			if err != nil {
+				return err
+			}
+			c.o.Sets[dataset] = cases
+		}
+	}
+	if env.dbErr != nil {
+		return env.dbErr
+	}
+	var err error
+	if c.o.Projector, c.o.Embedder, err = openMemory(ctx, env.pool, c.memory, env.logger); err != nil {
+		return err
+	}
+	if c.o.Provider, err = c.memory.embedProvider(); err != nil {
+		return err
+	}
+	c.o.Pool, c.o.TextSearchConfig, c.o.Logger = env.pool, c.memory.textSearchConfig, env.logger
+	rep, err := bench.Latent(ctx, &c.o)
+	if err != nil {
+		return err
+	}
+	if c.asJSON {
+		_ = json.NewEncoder(env.stdout).Encode(rep)
+		return nil
+	}
+	rep.WriteText(env.stdout)
+	return nil
+}

@@ -217,3 +217,30 @@ func TestBenchLoCoMoCommand_DisabledLanesGiveNoCandidates(t *testing.T) {
 	require.Contains(t, stdout, "lanes: exact, keyword, graph, verbatim, topic, reply; disabled: none\nembedder: off")
 	require.Less(t, len(fused[0].Ranked), 7)
 }
+
+func TestBenchLatentCommand_RunsTheLanesAndRejectsBadFlags(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	getenv := dbEnv(db)
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"bench", "latent", "--families", "1", "--locomo", "../../bench/testdata/locomo_mini.json", "--longmemeval", ""},
+		getenv, nil, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	require.Contains(t, stdout.String(), "citation fidelity: ")
+	require.Contains(t, stdout.String(), "(1.0000)")
+	require.Contains(t, stdout.String(), "leaked into a weave once projected: 0 (before the projection caught up: 0)")
+	require.Contains(t, stdout.String(), "token reduction, locomo")
+	require.NotContains(t, stdout.String(), "token reduction, longmemeval")
+
+	for _, args := range [][]string{
+		{"bench", "latent", "--sections", "fidelity,dreams"},
+		{"bench", "latent", "--weave-tokens", "100"},
+		{"bench", "latent", "--families", "0"},
+		{"bench", "latent", "extra"},
+	} {
+		stdout.Reset()
+		stderr.Reset()
+		require.Equal(t, 2, run(ctx, args, getenv, nil, &stdout, &stderr), args)
+		require.Contains(t, stderr.String(), "usage: zaxy bench latent", args)
+	}
+}

@@ -1,0 +1,409 @@
+package checkout
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// Budgets of a weave request and of a prospective pass.
+const (
+	// DefaultWeaveTokens is a weave request's budget when it names none.
+	DefaultWeaveTokens = 1000
+	// DefaultProspectiveTokens is a prospective pass's budget when it names none; the weave
+	// gets half of it, the priors the rest.
+	DefaultProspectiveTokens = 1500
+	// maxPriors is how many priors of each kind a prospective pass returns.
+	maxPriors = 3
+	// priorRows is how many current procedures, failures and causal links a pass reads.
+	priorRows = 200
+	// priorVerify is how many of the best matching priors of each type a pass verifies.
+	priorVerify = 2 * maxPriors
+)
+
+// StepRequest asks for a weave (the weave_memory action) or a prospective pass: the step an
+// agent is about to take.
+type StepRequest struct {
+	// SpaceID is the space to read. Required.
+	SpaceID string `json:"-"`
+	// Goal is what the step is for, in words. Required; it is the query the lanes rank with.
+	Goal string `json:"goal"`
+	// ReasoningPhase is orient, plan, act or reflect. Default: the purpose's phase.
+	ReasoningPhase string `json:"reasoning_phase,omitempty"`
+	// Purpose is one of Purposes; empty means inferred from the goal.
+	Purpose string `json:"purpose,omitempty"`
+	// MaxTokens is the budget (weave: DefaultWeaveTokens; prospective: DefaultProspectiveTokens).
+	MaxTokens int `json:"max_tokens,omitempty"`
+	// SessionID is the agent's session; the surfacing is recorded in it.
+	SessionID string `json:"session_id,omitempty"`
+	// Cues describe what the agent is doing (cues.go).
+	Cues Cues `json:"cues,omitempty"`
+	// NoRecord skips appending the checkout.surfaced event that records the weave.
+	NoRecord bool `json:"no_record,omitempty"`
+}
+
+// request is the checkout request whose ranking the step's weave starts from.
+func (r *StepRequest) request(defaultTokens int) (*Request, error) {
+	if r.MaxTokens == 0 {
+		r.MaxTokens = defaultTokens
+	}
+	req := &Request{SpaceID: r.SpaceID, Query: r.Goal, Purpose: r.Purpose, MaxTokens: r.MaxTokens, SessionID: r.SessionID,
+		Cues: r.Cues, ReasoningPhase: r.ReasoningPhase, Weave: true, NoRecord: r.NoRecord}
+	if err := req.validate(); err != nil {
+		var ve *eventloom.ValidationError
+		if errors.As(err, &ve) && ve.Field == "query" {
+			ve.Field = "goal"
+		}
+		return nil, err
+	}
+	return req, nil
+}
+
+// WeaveMemory is the weave_memory memory action: the weave for one reasoning step, built from
+// precomputed artifacts around what the lanes rank for the goal, recorded (unless NoRecord) as
+// a checkout.surfaced event carrying the weave (no items: the weave reinforces nothing).
+func (s *Service) WeaveMemory(ctx context.Context, r *StepRequest) (*Weave, error) {
+	req, err := r.request(DefaultWeaveTokens)
+	if err != nil {
+		return nil, err
+	}
+	w, _, err := s.stepWeave(ctx, req, req.MaxTokens)
+	if err != nil {
+		return nil, err
+	}
+	if !req.NoRecord {
+		if w.SurfacedSeq, err = s.recordSurfaced(ctx, req, &Packet{Purpose: w.Purpose, Tiers: []Tier{}, Budget: Budget{Used: w.Budget.Used}, Weave: w}); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// stepWeave ranks for req and weaves within budget.
+func (s *Service) stepWeave(ctx context.Context, req *Request, budget int) (*Weave, *ranking, error) {
+	rk, err := s.rank(ctx, req, 100, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := s.buildWeave(ctx, weaveParams{space: req.SpaceID, goal: req.Query, phase: weavePhase(req.ReasoningPhase, rk.purpose),
+		purpose: rk.purpose, budget: budget}, rk)
+	return w, rk, err
+}
+
+// Prior is a procedure or causal link offered before a step: suggestive, cited, verified.
+type Prior struct {
+	ArtifactID string  `json:"artifact_id"`
+	Type       string  `json:"type"`
+	Summary    string  `json:"summary"`
+	Confidence float64 `json:"confidence"`
+	// Steps are a procedure's tool sequence.
+	Steps []string `json:"steps,omitempty"`
+	// Sessions counts the sessions a procedure recurred in.
+	Sessions int `json:"sessions,omitempty"`
+	// Match is the goal words the prior shares (why it was chosen).
+	Match     []string   `json:"match"`
+	Label     string     `json:"label"`
+	Citations []Citation `json:"citations"`
+}
+
+// FailurePrior is a repeated failure offered before a step: how it failed the last times,
+// and what fixed it.
+type FailurePrior struct {
+	ArtifactID string  `json:"artifact_id"`
+	Tool       string  `json:"tool"`
+	Error      string  `json:"error"`
+	Confidence float64 `json:"confidence"`
+	// Last are the latest occurrences (at most three), newest first.
+	Last []FailureOccurrence `json:"last"`
+	// Fix is the most common sequence of calls that fixed it (empty: simply retried).
+	Fix []string `json:"fix"`
+	// Text says it in a sentence: "last 3 times this failed because ...".
+	Text      string     `json:"text"`
+	Match     []string   `json:"match"`
+	Label     string     `json:"label"`
+	Citations []Citation `json:"citations"`
+}
+
+// FailureOccurrence is one cited failure and its fix.
+type FailureOccurrence struct {
+	FailureSeq int64 `json:"failure_seq"`
+	// Error is the failed call's own error message (the artifact groups them normalized).
+	Error  string   `json:"error,omitempty"`
+	FixSeq int64    `json:"fix_seq,omitempty"`
+	Steps  []string `json:"steps"`
+}
+
+// Prospective is a prospective pass's answer: the weave plus the priors for the step.
+type Prospective struct {
+	SpaceID         string         `json:"space_id"`
+	Goal            string         `json:"goal"`
+	ReasoningPhase  string         `json:"reasoning_phase"`
+	Purpose         string         `json:"purpose"`
+	Weave           *Weave         `json:"weave"`
+	ProcedurePriors []Prior        `json:"procedure_priors"`
+	FailurePriors   []FailurePrior `json:"failure_priors"`
+	CausalContext   []Prior        `json:"causal_context"`
+	// MissingEvidence are explicit warnings of what memory does not know for this step.
+	MissingEvidence []Warning `json:"missing_evidence"`
+	// Rejected are priors left out because a cited event no longer verifies.
+	Rejected []RejectedArtifact `json:"rejected"`
+	// TokenEstimate is the estimate of Text's tokens (EstimateTokens).
+	TokenEstimate int     `json:"token_estimate"`
+	Text          string  `json:"text"`
+	SurfacedSeq   int64   `json:"surfaced_seq,omitempty"`
+	TotalMS       float64 `json:"total_ms"`
+}
+
+// Prospective runs the prospective pass before a step: the weave (half the budget) plus the
+// procedure priors, failure priors and causal context whose words the goal shares, each citing
+// events verified at query time, and explicit missing-evidence warnings. Everything is read
+// precomputed from latent_current; nothing is derived at query time. It records the weave as
+// WeaveMemory does.
+func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective, error) {
+	start := time.Now()
+	req, err := r.request(DefaultProspectiveTokens)
+	if err != nil {
+		return nil, err
+	}
+	w, _, err := s.stepWeave(ctx, req, req.MaxTokens/2)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := queries.ProspectivePriors(ctx, s.pool, dbsqlc.ProspectivePriorsParams{SpaceID: req.SpaceID, MaxRows: priorRows})
+	if err != nil {
+		return nil, fmt.Errorf("read priors: %w", err)
+	}
+	p := &Prospective{SpaceID: req.SpaceID, Goal: req.Query, ReasoningPhase: w.ReasoningPhase, Purpose: w.Purpose, Weave: w,
+		ProcedurePriors: []Prior{}, FailurePriors: []FailurePrior{}, CausalContext: []Prior{}, MissingEvidence: []Warning{}}
+	// Match every current prior against the goal's words, keep the best priorVerify of each
+	// type, verify them (one query), and take the first maxPriors that verify.
+	goal := contentWords(req.Query)
+	type match struct {
+		row   dbsqlc.ProspectivePriorsRow
+		words []string
+		score float64
+	}
+	byType := map[string][]match{}
+	for _, row := range rows {
+		words := sharedWords(goal, row.Summary+" "+row.Payload)
+		if len(words) == 0 {
+			continue
+		}
+		byType[row.ArtifactType] = append(byType[row.ArtifactType], match{row: row, words: words, score: float64(len(words)) * float64(row.Confidence)})
+	}
+	var ids []string
+	for t, ms := range byType {
+		slices.SortStableFunc(ms, func(x, y match) int {
+			return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.row.ArtifactID, y.row.ArtifactID))
+		})
+		byType[t] = ms[:min(len(ms), priorVerify)]
+		for _, m := range byType[t] {
+			ids = append(ids, m.row.ArtifactID)
+		}
+	}
+	scratch := &Weave{}
+	arts, err := s.verifyArtifacts(ctx, req.SpaceID, ids, scratch)
+	if err != nil {
+		return nil, err
+	}
+	p.Rejected = nonNilRejected(scratch.Rejected)
+	verified := map[string]WeaveArtifact{}
+	for _, a := range arts {
+		verified[a.ArtifactID] = a
+	}
+	type pick struct {
+		a     WeaveArtifact
+		words []string
+	}
+	picked := map[string][]pick{}
+	for t, ms := range byType {
+		for _, m := range ms {
+			if a, ok := verified[m.row.ArtifactID]; ok && len(picked[t]) < maxPriors {
+				picked[t] = append(picked[t], pick{a: a, words: m.words})
+			}
+		}
+	}
+	for _, m := range picked["procedure"] {
+		var pl struct {
+			Steps    []string `json:"steps"`
+			Sessions []string `json:"sessions"`
+		}
+		_ = json.Unmarshal(m.a.Payload, &pl)
+		p.ProcedurePriors = append(p.ProcedurePriors, Prior{ArtifactID: m.a.ArtifactID, Type: m.a.Type, Summary: m.a.Summary,
+			Confidence: m.a.Confidence, Steps: pl.Steps, Sessions: len(pl.Sessions), Match: m.words, Label: "suggestive", Citations: m.a.Citations})
+	}
+	for _, m := range picked["failure"] {
+		fp := failurePrior(m.a, m.words)
+		if err := s.failureErrors(ctx, req.SpaceID, &fp); err != nil {
+			return nil, err
+		}
+		p.FailurePriors = append(p.FailurePriors, fp)
+	}
+	for _, m := range picked["causal"] {
+		p.CausalContext = append(p.CausalContext, Prior{ArtifactID: m.a.ArtifactID, Type: m.a.Type, Summary: m.a.Summary,
+			Confidence: m.a.Confidence, Match: m.words, Label: "suggestive", Citations: m.a.Citations})
+	}
+	for _, wr := range w.Warnings {
+		if wr.Code == WeaveWarnMissingEvidence {
+			p.MissingEvidence = append(p.MissingEvidence, wr)
+		}
+	}
+	if len(p.ProcedurePriors) == 0 {
+		p.MissingEvidence = append(p.MissingEvidence, Warning{Code: WeaveWarnMissingEvidence,
+			Message: "no recorded procedure shares this goal's words: there is no known way of doing it in memory"})
+	}
+	if len(p.FailurePriors) == 0 {
+		p.MissingEvidence = append(p.MissingEvidence, Warning{Code: WeaveWarnMissingEvidence,
+			Message: "no repeated failure shares this goal's words: absence of a failure prior is not evidence it will succeed"})
+	}
+	for _, f := range p.FailurePriors {
+		if len(f.Fix) == 0 && (len(f.Last) == 0 || f.Last[0].FixSeq == 0) {
+			p.MissingEvidence = append(p.MissingEvidence, Warning{Code: WeaveWarnMissingEvidence, ItemID: "artifact:" + f.ArtifactID,
+				Message: fmt.Sprintf("no fix is recorded for %s failing with %q", f.Tool, f.Error)})
+		}
+	}
+	p.Text = p.render()
+	p.TokenEstimate = EstimateTokens(p.Text)
+	if !req.NoRecord {
+		if p.SurfacedSeq, err = s.recordSurfaced(ctx, req, &Packet{Purpose: w.Purpose, Tiers: []Tier{}, Budget: Budget{Used: p.TokenEstimate}, Weave: w}); err != nil {
+			return nil, err
+		}
+		w.SurfacedSeq = p.SurfacedSeq
+	}
+	p.TotalMS = float64(time.Since(start).Microseconds()) / 1000
+	return p, nil
+}
+
+// failurePrior reads a failure artifact's payload into a prior with its sentence.
+func failurePrior(a WeaveArtifact, words []string) FailurePrior {
+	var pl struct {
+		Tool        string              `json:"tool"`
+		Error       string              `json:"error"`
+		Occurrences []FailureOccurrence `json:"occurrences"`
+		Fix         []string            `json:"fix"`
+	}
+	_ = json.Unmarshal(a.Payload, &pl)
+	slices.SortFunc(pl.Occurrences, func(x, y FailureOccurrence) int { return cmp.Compare(y.FailureSeq, x.FailureSeq) })
+	last := pl.Occurrences[:min(len(pl.Occurrences), 3)]
+	var seqs []string
+	for _, o := range last {
+		seqs = append(seqs, fmt.Sprint(o.FailureSeq))
+	}
+	text := fmt.Sprintf("last %d times %s failed because: %s (seq %s)", len(last), pl.Tool, pl.Error, strings.Join(seqs, ", "))
+	if len(last) == 1 {
+		text = fmt.Sprintf("last time %s failed because: %s (seq %s)", pl.Tool, pl.Error, seqs[0])
+	}
+	if len(pl.Fix) > 0 {
+		text += "; fixed by " + strings.Join(pl.Fix, " → ")
+	}
+	return FailurePrior{ArtifactID: a.ArtifactID, Tool: pl.Tool, Error: pl.Error, Confidence: a.Confidence, Last: last,
+		Fix: nonNilStrings(pl.Fix), Text: text, Match: words, Label: "suggestive", Citations: a.Citations}
+}
+
+// failureErrors fills the latest occurrences' own error messages from the log and says the
+// prior's sentence with the newest one.
+func (s *Service) failureErrors(ctx context.Context, space string, f *FailurePrior) error {
+	var seqs []int64
+	for _, o := range f.Last {
+		seqs = append(seqs, o.FailureSeq)
+	}
+	src, err := s.weaveEvidence(ctx, space, seqs)
+	if err != nil {
+		return err
+	}
+	for i := range f.Last {
+		var d struct {
+			Error string `json:"error"`
+		}
+		_ = json.Unmarshal([]byte(src[f.Last[i].FailureSeq].Data), &d)
+		f.Last[i].Error = d.Error
+	}
+	if len(f.Last) > 0 && f.Last[0].Error != "" {
+		f.Text = strings.Replace(f.Text, "because: "+f.Error, "because: "+f.Last[0].Error, 1)
+	}
+	return nil
+}
+
+// sharedWords are the goal words an artifact's text (summary and payload) contains (as words,
+// or as parts of a tool name such as go_vet).
+func sharedWords(goal []string, text string) []string {
+	have := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		have[w] = true
+	}
+	var out []string
+	for _, w := range goal {
+		if have[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// render is the pass as prompt text: the weave, then the priors, each labelled suggestive with
+// its cited seqs, then the missing-evidence warnings.
+func (p *Prospective) render() string {
+	var b strings.Builder
+	b.WriteString(p.Weave.Text)
+	cites := func(cs []Citation) string {
+		var s []string
+		for i, c := range cs {
+			if i == 6 {
+				s = append(s, fmt.Sprintf("+%d more", len(cs)-i))
+				break
+			}
+			s = append(s, fmt.Sprint(c.Seq))
+		}
+		return "seq " + strings.Join(s, ", ")
+	}
+	if len(p.ProcedurePriors) > 0 {
+		b.WriteString("## Procedure priors (suggestive)\n")
+		for _, pr := range p.ProcedurePriors {
+			fmt.Fprintf(&b, "- %s, recurring in %d sessions (confidence %.2f; %s)\n", strings.Join(pr.Steps, " → "), pr.Sessions, pr.Confidence, cites(pr.Citations))
+		}
+	}
+	if len(p.FailurePriors) > 0 {
+		b.WriteString("## Failure priors (suggestive)\n")
+		for _, f := range p.FailurePriors {
+			fmt.Fprintf(&b, "- %s (confidence %.2f)\n", f.Text, f.Confidence)
+		}
+	}
+	if len(p.CausalContext) > 0 {
+		b.WriteString("## Causal context (suggestive hypotheses)\n")
+		for _, c := range p.CausalContext {
+			fmt.Fprintf(&b, "- %s (confidence %.2f; %s)\n", clipTo(c.Summary, weaveSummaryChars), c.Confidence, cites(c.Citations))
+		}
+	}
+	if len(p.MissingEvidence) > 0 {
+		b.WriteString("## Missing evidence\n")
+		for _, m := range p.MissingEvidence {
+			fmt.Fprintf(&b, "- %s\n", m.Message)
+		}
+	}
+	return b.String()
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func nonNilRejected(r []RejectedArtifact) []RejectedArtifact {
+	if r == nil {
+		return []RejectedArtifact{}
+	}
+	return r
+}

@@ -1,0 +1,608 @@
+package checkout
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
+)
+
+// Reasoning phases a weave is built for: the reasoning_phase of the latent artifacts
+// (docs/latent.md) and of a weave request.
+const (
+	PhaseOrient  = "orient"
+	PhasePlan    = "plan"
+	PhaseAct     = "act"
+	PhaseReflect = "reflect"
+)
+
+// Phases lists every reasoning phase.
+var Phases = []string{PhaseOrient, PhasePlan, PhaseAct, PhaseReflect}
+
+// phaseOfPurpose is the phase a weave serves when the request names none.
+var phaseOfPurpose = map[string]string{
+	PurposeGeneral: PhaseOrient, PurposeExploration: PhaseOrient, PurposePlanning: PhasePlan,
+	PurposeImplementation: PhaseAct, PurposeDebugging: PhaseAct, PurposeRefactoring: PhaseAct,
+	PurposeReview: PhaseReflect,
+}
+
+// Weave warning codes (Warning.Code in Weave.Warnings).
+const (
+	WeaveWarnStale           = "stale"
+	WeaveWarnConflicted      = "conflicted"
+	WeaveWarnLowConfidence   = "low_confidence"
+	WeaveWarnMissingEvidence = "missing_evidence"
+)
+
+// The weave's limits: its share of the packet's budget when checkout builds one, how many
+// artifacts its query reads, how many cited events back one artifact in the weave, and how
+// long an evidence excerpt or an artifact summary may be.
+const (
+	weaveShare          = 0.5
+	weaveCitedLimit     = 64
+	weavePhaseLimit     = 16
+	weaveEvidencePer    = 3
+	weaveExcerptChars   = 280
+	weaveSummaryChars   = 240
+	lowConfidence       = 0.5
+	weaveCandidateItems = queryCandidates
+	// weaveVerifyLimit is how many of the best scored artifacts a weave reads in full and
+	// verifies; the budget takes what fits of them.
+	weaveVerifyLimit = 16
+)
+
+// weavePhaseTypes are the space-wide artifact types a weave reads by phase even when no
+// ranked event is among their sources (episodes come only through their cited events).
+var weavePhaseTypes = []string{"procedure", "failure", "preference", "causal"}
+
+// ExpectedUse and ProhibitedUse are what a weave's rendered text tells the model, verbatim.
+const (
+	WeaveExpectedUse   = "Orient this step with the inferred context; back every claim with an evidence line's seq."
+	WeaveProhibitedUse = "Never state inferred context as fact or cite an artifact: it is derived and non-authoritative."
+)
+
+// Weave is a section built for one reasoning step from precomputed latent artifacts
+// (docs/checkout.md, "Memory weave"): the accepted evidence (events the artifacts cite, each
+// verified against the log at query time), the artifacts themselves as inferred context
+// (labelled suggestive and non-authoritative), and what it rejected and why.
+type Weave struct {
+	// WeaveID is the hex sha256 of the space, goal, phase, purpose, artifact ids and evidence
+	// seqs: the same inputs always make the same id.
+	WeaveID        string `json:"weave_id"`
+	Goal           string `json:"goal"`
+	ReasoningPhase string `json:"reasoning_phase"`
+	Purpose        string `json:"purpose"`
+	// ArtifactIDs are the woven artifacts, in weave order.
+	ArtifactIDs []string `json:"artifact_ids"`
+	// SourceEventRefs are every event the woven artifacts cite, verified, in seq order.
+	SourceEventRefs []Citation `json:"source_event_refs"`
+	// Evidence are the accepted events shown in the weave, the only lines that may back a claim.
+	Evidence []WeaveEvidence `json:"evidence"`
+	// Inferred is the inferred context: the woven artifacts, suggestive only.
+	Inferred []WeaveArtifact `json:"inferred_context"`
+	// Warnings: stale (a rejected artifact), conflicted, low_confidence, missing_evidence.
+	Warnings []Warning `json:"warnings"`
+	// Rejected are the artifacts the weave refused, with the reason (stale, superseded,
+	// unverifiable source, rejected in review).
+	Rejected []RejectedArtifact `json:"rejected"`
+	// Budget is the weave's token budget and what its text used.
+	Budget        WeaveBudget `json:"budget"`
+	ExpectedUse   string      `json:"expected_use"`
+	ProhibitedUse string      `json:"prohibited_use"`
+	// Text is the rendered section, expected and prohibited use included.
+	Text string `json:"text"`
+	// SurfacedSeq is the checkout.surfaced event recording a weave_memory action's weave or a
+	// prospective pass (absent inside a packet: the packet's own surfaced_seq records it).
+	SurfacedSeq int64 `json:"surfaced_seq,omitempty"`
+}
+
+// WeaveBudget is a weave's token accounting.
+type WeaveBudget struct {
+	Tokens int `json:"tokens"`
+	Used   int `json:"used"`
+	// Omitted counts accepted artifacts left out for the budget.
+	Omitted int `json:"omitted"`
+}
+
+// WeaveEvidence is one accepted event in a weave.
+type WeaveEvidence struct {
+	// Ref is the marker in the weave's text ([W<Ref>]).
+	Ref      int      `json:"ref"`
+	Kind     string   `json:"kind"`
+	Text     string   `json:"text"`
+	Citation Citation `json:"citation"`
+	// ArtifactIDs are the woven artifacts citing it.
+	ArtifactIDs []string `json:"artifact_ids"`
+}
+
+// WeaveArtifact is one artifact as inferred context.
+type WeaveArtifact struct {
+	ArtifactID     string  `json:"artifact_id"`
+	Type           string  `json:"type"`
+	Summary        string  `json:"summary"`
+	Confidence     float64 `json:"confidence"`
+	ReviewStatus   string  `json:"review_status"`
+	ReasoningPhase string  `json:"reasoning_phase"`
+	// Label is always "suggestive" and Authority "non_authoritative": latent memory steers,
+	// it never authorises a claim.
+	Label     string     `json:"label"`
+	Authority string     `json:"authority"`
+	Citations []Citation `json:"citations"`
+	// Payload is the producer's structured payload (docs/latent.md).
+	Payload json.RawMessage `json:"payload,omitempty"`
+
+	score       float64
+	contradicts []string
+}
+
+// RejectedArtifact is an artifact a weave refused.
+type RejectedArtifact struct {
+	ArtifactID string `json:"artifact_id"`
+	Type       string `json:"type"`
+	// Reason is stale, superseded, unverified or rejected_in_review.
+	Reason string `json:"reason"`
+	// Seq is the event that made it so (the staling event, or the unverifiable source).
+	Seq    int64  `json:"seq,omitempty"`
+	Detail string `json:"detail"`
+}
+
+// weaveParams is what a weave is built for.
+type weaveParams struct {
+	space, goal, phase, purpose string
+	budget                      int
+}
+
+// weaveOn reports whether r asks for a weave: weave true or a reasoning phase given.
+func (r *Request) weaveOn() bool { return r.Weave || r.ReasoningPhase != "" }
+
+// weavePhase is the phase r's weave serves: the one asked for, else the purpose's.
+func weavePhase(asked, purpose string) string {
+	if asked != "" {
+		return asked
+	}
+	return phaseOfPurpose[purpose]
+}
+
+// buildWeave weaves the precomputed artifacts bearing on rk's ranked events (and those serving
+// the phase) into a section of at most p.budget tokens. It reads two indexed queries and
+// derives nothing: every artifact comes from latent_current, and each of its sources is
+// verified against the log (hash, erasure, invalidation, supersession) before it is woven.
+func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*Weave, error) {
+	w := &Weave{Goal: p.goal, ReasoningPhase: p.phase, Purpose: p.purpose, ArtifactIDs: []string{},
+		SourceEventRefs: []Citation{}, Evidence: []WeaveEvidence{}, Inferred: []WeaveArtifact{}, Warnings: []Warning{},
+		Rejected: []RejectedArtifact{}, Budget: WeaveBudget{Tokens: p.budget}, ExpectedUse: WeaveExpectedUse, ProhibitedUse: WeaveProhibitedUse}
+	// The ranked events, best first: an event item is its seq, a fact item the events it cites.
+	rankOf := map[int64]int{}
+	var seqs []int64
+	for i, c := range rk.fused {
+		if i == weaveCandidateItems {
+			break
+		}
+		it := rk.items[c.itemID]
+		if it == nil {
+			continue
+		}
+		for _, ct := range it.Citations {
+			if _, ok := rankOf[ct.Seq]; !ok {
+				rankOf[ct.Seq] = len(seqs)
+				seqs = append(seqs, ct.Seq)
+			}
+		}
+	}
+	rows, err := queries.WeaveArtifacts(ctx, s.pool, dbsqlc.WeaveArtifactsParams{SpaceID: p.space, Seqs: nonNilSeqs(seqs),
+		CitedLimit: weaveCitedLimit, Types: weavePhaseTypes, Phase: p.phase, PhaseLimit: weavePhaseLimit})
+	if err != nil {
+		return nil, fmt.Errorf("read weave artifacts: %w", err)
+	}
+	arts, err := s.pickArtifacts(ctx, p, rows, rankOf, w)
+	if err != nil {
+		return nil, err
+	}
+	return s.packWeave(ctx, p, w, arts, rankOf)
+}
+
+// pickArtifacts rejects the stale rows and those rejected in review (each with a diagnostic
+// and a stale warning), scores the current ones by the ranked events they cite (the best
+// ranked weigh most) and their phase, times their confidence, and verifies the best
+// weaveVerifyLimit (verifyArtifacts), best first.
+func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsqlc.WeaveArtifactsRow, rankOf map[int64]int, w *Weave) ([]WeaveArtifact, error) {
+	slices.SortFunc(rows, func(a, b dbsqlc.WeaveArtifactsRow) int { return cmp.Compare(a.ArtifactID, b.ArtifactID) })
+	rows = slices.CompactFunc(rows, func(a, b dbsqlc.WeaveArtifactsRow) bool { return a.ArtifactID == b.ArtifactID })
+	type scoredRow struct {
+		id    string
+		score float64
+	}
+	var cands []scoredRow
+	for _, r := range rows {
+		switch {
+		case r.StaleReason != nil:
+			reason := *r.StaleReason
+			if reason != "superseded" {
+				reason = "stale"
+			}
+			w.reject(r.ArtifactID, r.ArtifactType, reason, deref(r.StaleSeq), fmt.Sprintf("a cited event was %s by seq %d", *r.StaleReason, deref(r.StaleSeq)))
+		case r.ReviewStatus == "rejected":
+			w.reject(r.ArtifactID, r.ArtifactType, "rejected_in_review", 0, "its proposal was rejected in review")
+		default:
+			score := 0.0
+			for _, seq := range r.Hits {
+				score += 1 / float64(rankOf[seq]+1)
+			}
+			if r.ReasoningPhase == p.phase {
+				score += 0.01
+			}
+			cands = append(cands, scoredRow{id: r.ArtifactID, score: score * float64(r.Confidence)})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b scoredRow) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id)) })
+	cands = cands[:min(len(cands), weaveVerifyLimit)]
+	ids := make([]string, len(cands))
+	score := map[string]float64{}
+	for i, c := range cands {
+		ids[i], score[c.id] = c.id, c.score
+	}
+	arts, err := s.verifyArtifacts(ctx, p.space, ids, w)
+	if err != nil {
+		return nil, err
+	}
+	for i := range arts {
+		arts[i].score = score[arts[i].ArtifactID]
+	}
+	slices.SortStableFunc(arts, func(a, b WeaveArtifact) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.ArtifactID, b.ArtifactID))
+	})
+	return arts, nil
+}
+
+// reject records an artifact the weave refused, with a stale warning naming it.
+func (w *Weave) reject(id, typ, reason string, seq int64, detail string) {
+	w.Rejected = append(w.Rejected, RejectedArtifact{ArtifactID: id, Type: typ, Reason: reason, Seq: seq, Detail: detail})
+	w.Warnings = append(w.Warnings, Warning{Code: WeaveWarnStale, ItemID: "artifact:" + id,
+		Message: fmt.Sprintf("%s artifact %s left out: %s", typ, id[:min(12, len(id))], detail)})
+}
+
+// verifyArtifacts reads the current artifacts ids with every source verified against the log
+// (weave_verify.sql) and returns those whose sources all verify, in id order; the others are
+// rejected with the first source that failed and why.
+func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []string, w *Weave) ([]WeaveArtifact, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := queries.WeaveVerify(ctx, s.pool, dbsqlc.WeaveVerifyParams{SpaceID: space, Ids: ids})
+	if err != nil {
+		return nil, fmt.Errorf("verify weave artifacts: %w", err)
+	}
+	var out []WeaveArtifact
+	for _, r := range rows {
+		if r.BadSeq != 0 {
+			reason := "unverified"
+			switch r.Reason {
+			case "invalidated", "erased":
+				reason = "stale"
+			case "superseded":
+				reason = "superseded"
+			}
+			what := map[string]string{"missing": "is not an event of the space", "hash_mismatch": "does not match the hash the artifact cites",
+				"erased": "was erased", "invalidated": "was invalidated", "superseded": "was superseded"}[r.Reason]
+			w.reject(r.ArtifactID, r.ArtifactType, reason, r.AtSeq, fmt.Sprintf("cited seq %d %s (seq %d); the artifact has not been rebuilt since", r.BadSeq, what, r.AtSeq))
+			continue
+		}
+		var refs []struct {
+			Seq  int64  `json:"seq"`
+			Hash string `json:"hash"`
+		}
+		if err := json.Unmarshal([]byte(r.SourceEventRefs), &refs); err != nil {
+			return nil, fmt.Errorf("artifact %s: source_event_refs: %w", r.ArtifactID, err)
+		}
+		a := WeaveArtifact{ArtifactID: r.ArtifactID, Type: r.ArtifactType, Summary: r.Summary, Confidence: math.Round(float64(r.Confidence)*1000) / 1000,
+			ReviewStatus: r.ReviewStatus, ReasoningPhase: r.ReasoningPhase, Label: "suggestive", Authority: "non_authoritative",
+			Payload: json.RawMessage(r.Payload), contradicts: r.Contradicts, Citations: make([]Citation, 0, len(refs))}
+		for _, ref := range refs {
+			h, err := hex.DecodeString(ref.Hash)
+			if err != nil {
+				return nil, fmt.Errorf("artifact %s: hash of seq %d: %w", r.ArtifactID, ref.Seq, err)
+			}
+			a.Citations = append(a.Citations, Citation{Seq: ref.Seq, Hash: h})
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// weaveEvidence reads the text of the events of seqs, by seq.
+func (s *Service) weaveEvidence(ctx context.Context, space string, seqs []int64) (map[int64]dbsqlc.WeaveEvidenceRow, error) {
+	out := map[int64]dbsqlc.WeaveEvidenceRow{}
+	if len(seqs) == 0 {
+		return out, nil
+	}
+	rows, err := queries.WeaveEvidence(ctx, s.pool, dbsqlc.WeaveEvidenceParams{SpaceID: space, Seqs: seqs})
+	if err != nil {
+		return nil, fmt.Errorf("read weave evidence: %w", err)
+	}
+	for _, r := range rows {
+		out[r.Seq] = r
+	}
+	return out, nil
+}
+
+// packWeave fits the artifacts, best first, with up to weaveEvidencePer of each one's cited
+// events (those the lanes ranked first, then the rest in seq order), into the budget, warns
+// and renders.
+func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts []WeaveArtifact, rankOf map[int64]int) (*Weave, error) {
+	var want []int64
+	for _, a := range arts {
+		want = append(want, evidenceSeqs(a, rankOf)...)
+	}
+	src, err := s.weaveEvidence(ctx, p.space, want)
+	if err != nil {
+		return nil, err
+	}
+	words := contentWords(p.goal)
+	fixed := EstimateTokens(weaveHeader(p) + "\n" + evidenceHeader + "\n" + inferredHeader + "\n")
+	spent := fixed
+	evRef := map[int64]int{}
+	for _, a := range arts {
+		var lines []WeaveEvidence
+		cost := EstimateTokens(inferredLine(a, nil) + "\n")
+		for _, seq := range evidenceSeqs(a, rankOf) {
+			if _, dup := evRef[seq]; dup {
+				continue
+			}
+			e := src[seq]
+			ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e), words), Citation: Citation{Seq: seq, Hash: e.Hash}}
+			cost += EstimateTokens(evidenceLine(maxRef, ev) + "\n")
+			lines = append(lines, ev)
+		}
+		if spent+cost > p.budget {
+			w.Budget.Omitted++
+			continue
+		}
+		spent += cost
+		for _, ev := range lines {
+			ev.Ref = len(w.Evidence) + 1
+			evRef[ev.Citation.Seq] = ev.Ref
+			w.Evidence = append(w.Evidence, ev)
+		}
+		w.Inferred = append(w.Inferred, a)
+		w.ArtifactIDs = append(w.ArtifactIDs, a.ArtifactID)
+	}
+	refs := map[int64]Citation{}
+	for _, a := range w.Inferred {
+		for _, c := range a.Citations {
+			refs[c.Seq] = c
+			if r, ok := evRef[c.Seq]; ok {
+				ev := &w.Evidence[r-1]
+				if !slices.Contains(ev.ArtifactIDs, a.ArtifactID) {
+					ev.ArtifactIDs = append(ev.ArtifactIDs, a.ArtifactID)
+				}
+			}
+		}
+		switch {
+		case len(a.contradicts) > 0:
+			w.Warnings = append(w.Warnings, Warning{Code: WeaveWarnConflicted, ItemID: "artifact:" + a.ArtifactID,
+				Message: fmt.Sprintf("%s artifact %s contradicts an earlier one; prefer the evidence lines", a.Type, a.ArtifactID[:12])})
+		case a.Confidence < lowConfidence:
+			w.Warnings = append(w.Warnings, Warning{Code: WeaveWarnLowConfidence, ItemID: "artifact:" + a.ArtifactID,
+				Message: fmt.Sprintf("%s artifact %s has confidence %.2f: a hypothesis, not a finding", a.Type, a.ArtifactID[:12], a.Confidence)})
+		}
+	}
+	for _, c := range refs {
+		w.SourceEventRefs = append(w.SourceEventRefs, c)
+	}
+	slices.SortFunc(w.SourceEventRefs, func(a, b Citation) int { return cmp.Compare(a.Seq, b.Seq) })
+	w.Warnings = append(w.Warnings, missingEvidence(p, w)...)
+	slices.SortStableFunc(w.Warnings, func(a, b Warning) int {
+		return cmp.Or(cmp.Compare(a.Code, b.Code), cmp.Compare(a.ItemID, b.ItemID))
+	})
+	w.WeaveID = weaveID(p, w)
+	if fixed > p.budget {
+		// Too small a budget for even the header: nothing is woven into the text.
+		w.Budget.Omitted += len(w.Inferred)
+		return w, nil
+	}
+	w.Text = renderWeave(p, w, p.budget)
+	w.Budget.Used = EstimateTokens(w.Text)
+	return w, nil
+}
+
+// evidenceSeqs are the cited events a shows as evidence: those the lanes ranked, best first,
+// then its other sources in seq order, at most weaveEvidencePer. An episode shows only ranked
+// events (its sources are a whole session).
+func evidenceSeqs(a WeaveArtifact, rankOf map[int64]int) []int64 {
+	var ranked, rest []int64
+	for _, c := range a.Citations {
+		if _, ok := rankOf[c.Seq]; ok {
+			ranked = append(ranked, c.Seq)
+		} else if a.Type != "episode" {
+			rest = append(rest, c.Seq)
+		}
+	}
+	slices.SortFunc(ranked, func(x, y int64) int { return cmp.Compare(rankOf[x], rankOf[y]) })
+	out := append(ranked, rest...)
+	return out[:min(len(out), weaveEvidencePer)]
+}
+
+// missingEvidence warns when the weave has no evidence, or the phase's kind of prior is absent.
+func missingEvidence(p weaveParams, w *Weave) []Warning {
+	var out []Warning
+	if len(w.Evidence) == 0 {
+		out = append(out, Warning{Code: WeaveWarnMissingEvidence, Message: "no cited event in latent memory bears on this step; verify before relying on memory"})
+	}
+	has := map[string]bool{}
+	for _, a := range w.Inferred {
+		has[a.Type] = true
+	}
+	switch {
+	case p.phase == PhasePlan && !has["procedure"]:
+		out = append(out, Warning{Code: WeaveWarnMissingEvidence, Message: "no recorded procedure fits this step: the plan has no precedent in memory"})
+	case p.phase == PhaseAct && !has["failure"] && !has["procedure"]:
+		out = append(out, Warning{Code: WeaveWarnMissingEvidence, Message: "no recorded procedure or failure fits this step"})
+	}
+	return out
+}
+
+// weaveID addresses a weave by what it was built for and from.
+func weaveID(p weaveParams, w *Weave) string {
+	var ev []int64
+	for _, e := range w.Evidence {
+		ev = append(ev, e.Citation.Seq)
+	}
+	b, _ := json.Marshal([]any{p.space, p.goal, p.phase, p.purpose, w.ArtifactIDs, ev})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+const (
+	evidenceHeader = "### Evidence (log events: only these back claims)"
+	inferredHeader = "### Inferred context (suggestive, not evidence)"
+)
+
+func weaveHeader(p weaveParams) string {
+	return fmt.Sprintf("## Memory weave (%s, %s)\nGoal: %s\nExpected use: %s\nProhibited use: %s",
+		p.phase, p.purpose, strings.ReplaceAll(p.goal, "\n", " "), WeaveExpectedUse, WeaveProhibitedUse)
+}
+
+// renderWeave is the weave's prompt text: header with expected and prohibited use, evidence
+// lines ([W<n>] text (seq, hash)), inferred context (type, confidence, cited seqs, summary)
+// and the warnings that fit budget.
+func renderWeave(p weaveParams, w *Weave, budget int) string {
+	var b strings.Builder
+	b.WriteString(weaveHeader(p) + "\n")
+	if len(w.Evidence) > 0 {
+		b.WriteString(evidenceHeader + "\n")
+		for _, ev := range w.Evidence {
+			b.WriteString(evidenceLine(ev.Ref, ev) + "\n")
+		}
+	}
+	if len(w.Inferred) > 0 {
+		b.WriteString(inferredHeader + "\n")
+		evRef := map[int64]int{}
+		for _, ev := range w.Evidence {
+			evRef[ev.Citation.Seq] = ev.Ref
+		}
+		for _, a := range w.Inferred {
+			b.WriteString(inferredLine(a, evRef) + "\n")
+		}
+	}
+	// Warnings as fit the budget (all of them are in Warnings).
+	header := "### Weave warnings\n"
+	for i, wr := range w.Warnings {
+		line := fmt.Sprintf("- %s: %s\n", wr.Code, wr.Message)
+		extra := line
+		if i == 0 {
+			extra = header + line
+		}
+		if EstimateTokens(b.String()+extra) > budget {
+			break
+		}
+		b.WriteString(extra)
+	}
+	return b.String()
+}
+
+func evidenceLine(ref int, ev WeaveEvidence) string {
+	return fmt.Sprintf("[W%d] %s (seq %d #%s)", ref, strings.ReplaceAll(ev.Text, "\n", " "), ev.Citation.Seq, ev.Citation.Hash.String()[:min(8, len(ev.Citation.Hash)*2)])
+}
+
+// inferredLine renders an artifact; evRef (nil when estimating) maps its cited seqs to
+// evidence markers.
+func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
+	var cites []string
+	for _, c := range a.Citations {
+		if r, ok := evRef[c.Seq]; ok {
+			cites = append(cites, fmt.Sprintf("W%d", r))
+		}
+	}
+	n := len(a.Citations)
+	src := fmt.Sprintf("%d cited events", n)
+	if evRef == nil || len(cites) > 0 {
+		src += "; shown " + strings.Join(cites, ", ")
+	}
+	summary := strings.ReplaceAll(clipTo(a.Summary, weaveSummaryChars), "\n", " ")
+	return fmt.Sprintf("- %s (suggestive; confidence %.2f; %s): %s", a.Type, a.Confidence, src, summary)
+}
+
+// eventText is a cited event's text as evidence: its content, or its type and data.
+func eventText(e dbsqlc.WeaveEvidenceRow) string {
+	it := eventItem(e.Seq, e.Type, "", e.Content, e.Data, e.Hash, nil)
+	return it.Text
+}
+
+// excerpt cuts text to weaveExcerptChars around the first of words it contains.
+func excerpt(text string, words []string) string {
+	r := []rune(strings.TrimSpace(text))
+	if len(r) <= weaveExcerptChars {
+		return string(r)
+	}
+	lower := strings.ToLower(string(r))
+	start := 0
+	for _, w := range words {
+		if i := strings.Index(lower, w); i >= 0 {
+			start = max(0, min(utf8.RuneCountInString(lower[:i])-weaveExcerptChars/4, len(r)-weaveExcerptChars))
+			break
+		}
+	}
+	out := string(r[start : start+weaveExcerptChars])
+	if start > 0 {
+		out = "…" + out
+	}
+	if start+weaveExcerptChars < len(r) {
+		out += "…"
+	}
+	return out
+}
+
+func clipTo(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func nonNilSeqs(s []int64) []int64 {
+	if s == nil {
+		return []int64{}
+	}
+	return s
+}
+
+// SurfacedWeave is how a checkout.surfaced event records the weave it surfaced: its id, phase,
+// the woven artifacts and the evidence seqs shown. It sits beside the surfaced items and
+// reinforces nothing: a derived artifact never reinforces the events it cites.
+type SurfacedWeave struct {
+	WeaveID        string   `json:"weave_id"`
+	ReasoningPhase string   `json:"reasoning_phase"`
+	ArtifactIDs    []string `json:"artifact_ids"`
+	EvidenceSeqs   []int64  `json:"evidence_seqs"`
+	SourceSeqs     []int64  `json:"source_seqs"`
+}
+
+// surfaced is w as a checkout.surfaced event records it (nil for no weave).
+func (w *Weave) surfaced() *SurfacedWeave {
+	if w == nil {
+		return nil
+	}
+	sw := &SurfacedWeave{WeaveID: w.WeaveID, ReasoningPhase: w.ReasoningPhase, ArtifactIDs: w.ArtifactIDs, EvidenceSeqs: []int64{}, SourceSeqs: []int64{}}
+	for _, e := range w.Evidence {
+		sw.EvidenceSeqs = append(sw.EvidenceSeqs, e.Citation.Seq)
+	}
+	for _, c := range w.SourceEventRefs {
+		sw.SourceSeqs = append(sw.SourceSeqs, c.Seq)
+	}
+	return sw
+}

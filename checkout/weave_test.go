@@ -1,0 +1,339 @@
+package checkout_test
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/latent"
+)
+
+// traceClock spaces scripted events a minute apart.
+type traceClock struct{ t time.Time }
+
+func (c *traceClock) ev(typ, session, content string, data any) eventloom.NewEvent {
+	c.t = c.t.Add(time.Minute)
+	at := c.t
+	e := eventloom.NewEvent{Type: typ, SessionID: session, Content: content, OccurredAt: &at}
+	if data != nil {
+		raw, err := json.Marshal(data)
+		if err != nil {
+			panic(err)
+		}
+		e.Data = raw
+	}
+	return e
+}
+
+func (c *traceClock) tool(session, tool, errText string) eventloom.NewEvent {
+	d := map[string]string{"tool": tool, "outcome": "success"}
+	if errText != "" {
+		d["outcome"], d["error"] = "failure", errText
+	}
+	return c.ev("tool_call.completed", session, "", d)
+}
+
+// seedTraces scripts an agent's sessions on a billing service: in each of four sessions the
+// same build → test → lint procedure, and in three of them migrate failing on a lock timeout
+// and fixed by releasing the lock; one session records a decision that the failure followed.
+func seedTraces(t *testing.T, f *fixture, space string) {
+	t.Helper()
+	c := &traceClock{t: time.Date(2026, 2, 1, 9, 0, 0, 0, time.UTC)}
+	for i := 1; i <= 4; i++ {
+		s := fmt.Sprintf("task-%d", i)
+		evs := []eventloom.NewEvent{
+			c.ev("message", s, fmt.Sprintf("Task %d: change the billing service invoice rounding and ship it.", i), map[string]string{"role": "user"}),
+		}
+		if i == 2 {
+			evs = append(evs, c.ev("decision.recorded", s, "", map[string]string{"decision": "run the billing schema migration before the tests"}))
+		}
+		evs = append(evs, c.tool(s, "go_build", ""), c.tool(s, "go_test", ""), c.tool(s, "golangci_lint", ""))
+		if i <= 3 {
+			evs = append(evs,
+				c.tool(s, "migrate", "lock timeout waiting for schema_migrations after 30s"),
+				c.tool(s, "release_lock", ""),
+				c.tool(s, "migrate", ""),
+				c.ev("message", s, "The billing migration failed on a lock timeout; releasing the stale schema lock fixed it.", map[string]string{"role": "assistant"}))
+		}
+		f.append(t, space, evs...)
+	}
+}
+
+// build projects the space, derives its artifacts and projects again (the build appends its
+// proposals), as the workers do.
+func (f *fixture) build(t *testing.T, space string) {
+	t.Helper()
+	ctx := context.Background()
+	f.index(t, space)
+	b, err := latent.NewBuilder(ctx, f.pool, f.store, latent.Config{})
+	require.NoError(t, err)
+	_, err = b.Build(ctx, space)
+	require.NoError(t, err)
+	f.index(t, space)
+}
+
+// requireVerified checks that every citation resolves to an event of space with that hash,
+// not erased or invalidated, and that the space's chain verifies.
+func requireVerified(t *testing.T, f *fixture, space string, cites []checkout.Citation) {
+	t.Helper()
+	ctx := context.Background()
+	for _, c := range cites {
+		var hash []byte
+		var erased *int64
+		var invalidated bool
+		require.NoError(t, f.pool.QueryRow(ctx, `SELECT hash, erased_by_seq, EXISTS (SELECT FROM invalidations i WHERE i.space_id = e.space_id AND i.target_seq = e.seq)
+			FROM events e WHERE space_id = $1 AND seq = $2`, space, c.Seq).Scan(&hash, &erased, &invalidated), "seq %d", c.Seq)
+		require.Equal(t, hex.EncodeToString(hash), c.Hash.String(), "seq %d", c.Seq)
+		require.Nil(t, erased, "seq %d", c.Seq)
+		require.False(t, invalidated, "seq %d", c.Seq)
+	}
+	v, err := f.store.Verify(ctx, space)
+	require.NoError(t, err)
+	require.True(t, v.OK)
+}
+
+func TestWeave_CitesOnlyVerifiedEventsAndLabelsLatentContext(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	seedTraces(t, f, "w1")
+	f.build(t, "w1")
+
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: "w1", Query: "the billing migration failed with a lock timeout", ReasoningPhase: checkout.PhaseAct})
+	require.NoError(t, err)
+	w := p.Weave
+	require.NotNil(t, w)
+	require.Len(t, w.WeaveID, 64)
+	require.Equal(t, checkout.PhaseAct, w.ReasoningPhase)
+	require.NotEmpty(t, w.Inferred)
+	require.NotEmpty(t, w.Evidence)
+	types := map[string]bool{}
+	for _, a := range w.Inferred {
+		types[a.Type] = true
+		require.Equal(t, "suggestive", a.Label)
+		require.Equal(t, "non_authoritative", a.Authority)
+		require.NotEmpty(t, a.Citations, "an artifact is never woven without its sources")
+		requireVerified(t, f, "w1", a.Citations)
+	}
+	require.True(t, types["failure"], "the failure pattern is woven: %v", types)
+	requireVerified(t, f, "w1", w.SourceEventRefs)
+	for _, ev := range w.Evidence {
+		require.Contains(t, w.SourceEventRefs, ev.Citation, "evidence comes only from the woven artifacts' sources")
+		require.NotEmpty(t, ev.ArtifactIDs)
+		require.Contains(t, w.Text, fmt.Sprintf("[W%d] ", ev.Ref))
+	}
+	require.Contains(t, w.Text, "Inferred context (suggestive")
+	require.Contains(t, w.Text, "Expected use: "+checkout.WeaveExpectedUse)
+	require.Contains(t, w.Text, "Prohibited use: "+checkout.WeaveProhibitedUse)
+	require.True(t, strings.HasSuffix(p.Text, w.Text), "the weave is rendered after the tiers")
+	require.LessOrEqual(t, w.Budget.Used, w.Budget.Tokens)
+	require.LessOrEqual(t, p.Budget.Used, p.Budget.Requested)
+	// Events the weave shows are not repeated in the tiers.
+	for _, tier := range p.Tiers {
+		for _, it := range tier.Items {
+			for _, ev := range w.Evidence {
+				require.NotEqual(t, fmt.Sprintf("ev:%d", ev.Citation.Seq), it.ItemID)
+			}
+		}
+	}
+	// The surfacing records the weave beside (not among) the surfaced items.
+	var data struct {
+		Items []struct {
+			ItemID string `json:"item_id"`
+		} `json:"items"`
+		Weave *checkout.SurfacedWeave `json:"weave"`
+	}
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT data FROM events WHERE space_id = 'w1' AND seq = $1`, p.SurfacedSeq).Scan(&data))
+	require.NotNil(t, data.Weave)
+	require.Equal(t, w.WeaveID, data.Weave.WeaveID)
+	require.Equal(t, w.ArtifactIDs, data.Weave.ArtifactIDs)
+	for _, it := range data.Items {
+		require.False(t, strings.HasPrefix(it.ItemID, "artifact:"))
+	}
+
+	// The weave_memory action returns the same kind of weave and records it.
+	wm, err := f.svc.WeaveMemory(ctx, &checkout.StepRequest{SpaceID: "w1", Goal: "the billing migration failed with a lock timeout", ReasoningPhase: checkout.PhaseAct})
+	require.NoError(t, err)
+	require.NotZero(t, wm.SurfacedSeq)
+	require.NotEmpty(t, wm.ArtifactIDs)
+	requireVerified(t, f, "w1", wm.SourceEventRefs)
+	var typ string
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT type FROM events WHERE space_id = 'w1' AND seq = $1`, wm.SurfacedSeq).Scan(&typ))
+	require.Equal(t, checkout.SurfacedType, typ)
+}
+
+func TestWeave_InvalidatedSourceStalesItsArtifactsAndLeavesTheWeave(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	seedTraces(t, f, "w2")
+	f.build(t, "w2")
+	req := func() *checkout.StepRequest {
+		return &checkout.StepRequest{SpaceID: "w2", Goal: "the billing migration failed with a lock timeout", ReasoningPhase: checkout.PhaseAct, NoRecord: true}
+	}
+	before, err := f.svc.WeaveMemory(ctx, req())
+	require.NoError(t, err)
+	var failureID string
+	var target int64
+	for _, a := range before.Inferred {
+		if a.Type == "failure" {
+			failureID, target = a.ArtifactID, a.Citations[0].Seq
+		}
+	}
+	require.NotEmpty(t, failureID, "the failure pattern is woven before the invalidation")
+	require.Empty(t, before.Rejected)
+
+	f.append(t, "w2", eventloom.NewEvent{Type: "memory.invalidated", Data: json.RawMessage(fmt.Sprintf(`{"target_seq":%d,"reason":"the log line was misattributed"}`, target))})
+	citing := func(w *checkout.Weave) bool {
+		for _, c := range w.SourceEventRefs {
+			if c.Seq == target {
+				return true
+			}
+		}
+		return false
+	}
+	rejected := func(w *checkout.Weave, id string) *checkout.RejectedArtifact {
+		for i := range w.Rejected {
+			if w.Rejected[i].ArtifactID == id {
+				return &w.Rejected[i]
+			}
+		}
+		return nil
+	}
+
+	// Before any projection or rebuild: the weave verifies sources at query time.
+	now, err := f.svc.WeaveMemory(ctx, req())
+	require.NoError(t, err)
+	require.NotContains(t, now.ArtifactIDs, failureID)
+	require.False(t, citing(now), "no woven artifact cites the invalidated event")
+	r := rejected(now, failureID)
+	require.NotNil(t, r, "the rejection is reported")
+	require.Equal(t, "stale", r.Reason)
+	require.Contains(t, r.Detail, "invalidated")
+
+	// After the projection and the artifact build: the artifact itself is stale.
+	f.build(t, "w2")
+	var staleReason *string
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT stale_reason FROM latent_artifacts WHERE space_id = 'w2' AND artifact_id = $1`, failureID).Scan(&staleReason))
+	require.NotNil(t, staleReason)
+	require.Equal(t, "invalidated", *staleReason)
+	after, err := f.svc.WeaveMemory(ctx, req())
+	require.NoError(t, err)
+	require.NotContains(t, after.ArtifactIDs, failureID)
+	require.False(t, citing(after))
+	for _, a := range after.Inferred {
+		requireVerified(t, f, "w2", a.Citations)
+	}
+	var warned bool
+	for _, wr := range after.Warnings {
+		warned = warned || (wr.Code == checkout.WeaveWarnStale && wr.ItemID == "artifact:"+failureID)
+	}
+	require.True(t, warned, "a stale warning names the rejected artifact: %+v", after.Warnings)
+	requireSourcesFollowArtifacts(t, f, "w2")
+}
+
+// requireSourcesFollowArtifacts checks that latent_sources (kept by triggers, migration
+// 000021) holds exactly the (seq, artifact) pairs of space's artifacts.
+func requireSourcesFollowArtifacts(t *testing.T, f *fixture, space string) {
+	t.Helper()
+	var missing, extra, n int
+	require.NoError(t, f.pool.QueryRow(context.Background(), `
+		WITH want AS (SELECT s.seq, a.artifact_id FROM latent_artifacts a CROSS JOIN unnest(a.source_seqs) s (seq) WHERE a.space_id = $1),
+		     have AS (SELECT seq, artifact_id FROM latent_sources WHERE space_id = $1)
+		SELECT (SELECT count(*) FROM (SELECT * FROM want EXCEPT SELECT * FROM have) x),
+		       (SELECT count(*) FROM (SELECT * FROM have EXCEPT SELECT * FROM want) y),
+		       (SELECT count(*) FROM have)`, space).Scan(&missing, &extra, &n))
+	require.Zero(t, missing)
+	require.Zero(t, extra)
+	require.Positive(t, n)
+}
+
+func TestCheckout_WithoutWeaveIsByteIdenticalWhateverTheArtifacts(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	seedTraces(t, f, "w3")
+	f.build(t, "w3")
+	asOf := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	packet := func() []byte {
+		p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: "w3", Query: "the billing migration failed with a lock timeout", AsOf: &asOf, NoRecord: true})
+		require.NoError(t, err)
+		require.Nil(t, p.Weave)
+		p.Diagnostics.TotalMS = 0
+		for k, l := range p.Diagnostics.Lanes {
+			l.MS = 0
+			p.Diagnostics.Lanes[k] = l
+		}
+		b, err := json.Marshal(p)
+		require.NoError(t, err)
+		require.NotContains(t, string(b), `"weave"`)
+		return b
+	}
+	var n int
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM latent_current WHERE space_id = 'w3'`).Scan(&n))
+	require.Positive(t, n)
+	withArtifacts := packet()
+	_, err := f.pool.Exec(ctx, `DELETE FROM latent_artifacts WHERE space_id = 'w3'`)
+	require.NoError(t, err)
+	require.Equal(t, string(withArtifacts), string(packet()), "a default checkout never reads artifacts")
+
+	// And the weave is opt-in: weave true or a phase.
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: "w3", Query: "billing", AsOf: &asOf, NoRecord: true, Weave: true})
+	require.NoError(t, err)
+	require.NotNil(t, p.Weave)
+	require.Empty(t, p.Weave.Inferred, "no artifacts, nothing woven")
+	_, err = f.svc.Checkout(ctx, &checkout.Request{SpaceID: "w3", Query: "billing", ReasoningPhase: "dream"})
+	require.ErrorContains(t, err, "reasoning_phase")
+	_, err = f.svc.WeaveMemory(ctx, &checkout.StepRequest{SpaceID: "w3", Goal: " "})
+	var ve *eventloom.ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.Equal(t, "goal", ve.Field, "a step request's errors name its own field")
+}
+
+func TestProspective_ReturnsPriorsForMinedProceduresAndFailures(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	seedTraces(t, f, "w4")
+	f.build(t, "w4")
+
+	p, err := f.svc.Prospective(ctx, &checkout.StepRequest{SpaceID: "w4", Goal: "build, test and lint the billing service, then run the schema migrate",
+		ReasoningPhase: checkout.PhasePlan})
+	require.NoError(t, err)
+	require.NotNil(t, p.Weave)
+	require.NotEmpty(t, p.ProcedurePriors)
+	top := p.ProcedurePriors[0]
+	require.Equal(t, []string{"go_build", "go_test", "golangci_lint"}, top.Steps[:3])
+	require.GreaterOrEqual(t, top.Sessions, 3)
+	require.Equal(t, "suggestive", top.Label)
+	requireVerified(t, f, "w4", top.Citations)
+
+	require.NotEmpty(t, p.FailurePriors)
+	fp := p.FailurePriors[0]
+	require.Equal(t, "migrate", fp.Tool)
+	require.Len(t, fp.Last, 3)
+	require.True(t, slices.IsSortedFunc(fp.Last, func(a, b checkout.FailureOccurrence) int { return int(b.FailureSeq - a.FailureSeq) }), "newest first")
+	require.Contains(t, fp.Text, "last 3 times migrate failed because: lock timeout waiting for schema_migrations after 30s")
+	require.Equal(t, []string{"release_lock"}, fp.Fix)
+	requireVerified(t, f, "w4", fp.Citations)
+
+	require.NotEmpty(t, p.CausalContext, "the decision → failure link")
+	requireVerified(t, f, "w4", p.CausalContext[0].Citations)
+	require.Equal(t, checkout.EstimateTokens(p.Text), p.TokenEstimate)
+	require.Contains(t, p.Text, "## Procedure priors (suggestive)")
+	require.Contains(t, p.Text, "## Failure priors (suggestive)")
+	require.NotZero(t, p.SurfacedSeq)
+
+	// A goal memory knows nothing about gets explicit missing-evidence warnings, not priors.
+	q, err := f.svc.Prospective(ctx, &checkout.StepRequest{SpaceID: "w4", Goal: "translate the onboarding handbook into Portuguese", NoRecord: true})
+	require.NoError(t, err)
+	require.Empty(t, q.ProcedurePriors)
+	require.Empty(t, q.FailurePriors)
+	require.GreaterOrEqual(t, len(q.MissingEvidence), 2)
+	require.Contains(t, q.Text, "## Missing evidence")
+}

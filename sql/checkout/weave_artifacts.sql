@@ -1,0 +1,36 @@
+-- name: WeaveArtifacts :many
+-- The artifacts a memory weave may draw on, read precomputed (never derived at query time),
+-- narrow (no text, no sources: the weave picks first and reads those of its picks with
+-- WeaveVerify). cited: every artifact citing any of @seqs, the events the checkout's lanes
+-- ranked, found through latent_sources (migration 000021, by its primary key), with the seqs
+-- of @seqs it cites (hits). From it: the current ones (not stale), most hits first, at most
+-- @cited_limit; and the stale ones, read only so the weave can say why it rejected them.
+-- Besides: current space-wide artifacts (@types) serving @phase, at most @phase_limit (the
+-- partial index on current artifacts by type). Current means what the latent_current view
+-- holds: stale_at IS NULL.
+WITH hit AS MATERIALIZED (
+  SELECT s.artifact_id, array_agg(s.seq ORDER BY s.seq)::bigint[] AS hits
+  FROM latent_sources s
+  WHERE s.space_id = @space_id AND s.seq = ANY (@seqs::bigint[])
+  GROUP BY s.artifact_id
+), cited AS MATERIALIZED (
+  SELECT a.artifact_id, a.artifact_type, a.confidence, a.review_status, a.reasoning_phase, a.contradicts,
+         a.stale_reason, a.stale_seq, a.stale_at, h.hits
+  FROM hit h JOIN latent_artifacts a ON a.space_id = @space_id AND a.artifact_id = h.artifact_id
+)
+(SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
+        c.stale_reason, c.stale_seq, c.hits
+ FROM cited c WHERE c.stale_at IS NULL
+ ORDER BY cardinality(c.hits) DESC, c.confidence DESC, c.artifact_id LIMIT @cited_limit)
+UNION ALL
+(SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
+        c.stale_reason, c.stale_seq, '{}'::bigint[]
+ FROM latent_current c
+ WHERE c.space_id = @space_id AND c.artifact_type = ANY (@types::text[]) AND c.reasoning_phase = @phase
+   AND NOT (c.source_seqs && @seqs::bigint[])
+ ORDER BY c.confidence DESC, c.artifact_id LIMIT @phase_limit)
+UNION ALL
+(SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
+        c.stale_reason, c.stale_seq, c.hits
+ FROM cited c WHERE c.stale_at IS NOT NULL
+ ORDER BY cardinality(c.hits) DESC, c.artifact_id LIMIT @cited_limit);

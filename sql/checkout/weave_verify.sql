@@ -1,0 +1,65 @@
+-- name: WeaveVerify :many
+-- The current artifacts @ids (latent_current) with their text and sources, each source
+-- verified against the log at query time: the event exists with the hash the artifact cites,
+-- is not erased, not invalidated (projected, or still in the log past the projection
+-- watermark), and its stated fact, preference or decision was not superseded, retracted or
+-- invalidated (projected, or a newer statement of another value for the same holder and
+-- topic, or a newer decision about the same subject, in the log's tail; keys compared
+-- lower-cased with spaces collapsed). bad_seq is the first source that fails (0: all verify),
+-- reason why (missing, hash_mismatch, erased, invalidated, superseded) and at_seq the event
+-- that made it so.
+WITH tail AS (
+  SELECT x.seq, x.type, x.actor, x.data
+  FROM events x
+  WHERE x.space_id = @space_id
+    AND x.seq > coalesce((SELECT w.projected_seq FROM projection_watermarks w WHERE w.space_id = @space_id), 0)
+    AND x.type IN ('memory.invalidated', 'preference.stated', 'decision.recorded')
+), pending AS (
+  SELECT (t.data->>'target_seq')::bigint AS target_seq, min(t.seq) AS seq
+  FROM tail t WHERE t.type = 'memory.invalidated' AND t.data ? 'target_seq'
+  GROUP BY 1
+), art AS (
+  SELECT c.artifact_id, c.artifact_type, c.summary, c.source_event_refs, c.confidence, c.review_status,
+         c.reasoning_phase, c.payload, c.contradicts
+  FROM latent_current c
+  WHERE c.space_id = @space_id AND c.artifact_id = ANY (@ids::text[])
+), checked AS (
+  SELECT a.artifact_id, r.seq,
+         CASE WHEN e.seq IS NULL THEN 'missing'
+              WHEN encode(e.hash, 'hex') <> r.hash THEN 'hash_mismatch'
+              WHEN e.erased_by_seq IS NOT NULL THEN 'erased' END AS broken,
+         e.erased_by_seq,
+         coalesce((SELECT min(i.seq) FROM invalidations i WHERE i.space_id = @space_id AND i.target_seq = r.seq),
+                  (SELECT p.seq FROM pending p WHERE p.target_seq = r.seq), 0)::bigint AS invalidated_seq,
+         coalesce((SELECT min(f.closed_seq) FROM facts f
+                   WHERE f.space_id = @space_id AND f.recorded_seq = r.seq AND f.closed_seq IS NOT NULL
+                     AND (f.status IN ('retracted', 'invalidated')
+                          OR (f.status = 'superseded' AND e.type IN ('fact.asserted', 'preference.stated', 'decision.recorded')))),
+                  (SELECT min(t.seq) FROM tail t
+                   WHERE t.seq > r.seq AND t.type = e.type
+                     AND ((e.type = 'preference.stated'
+                           AND lower(coalesce(nullif(t.data->>'holder', ''), nullif(t.actor, ''), 'user'))
+                               = lower(coalesce(nullif(e.data->>'holder', ''), nullif(e.actor, ''), 'user'))
+                           AND lower(regexp_replace(btrim(t.data->>'topic'), '\s+', ' ', 'g'))
+                               = lower(regexp_replace(btrim(e.data->>'topic'), '\s+', ' ', 'g'))
+                           AND t.data->>'preference' IS DISTINCT FROM e.data->>'preference')
+                       OR (e.type = 'decision.recorded' AND coalesce(e.data->>'subject', '') <> ''
+                           AND lower(btrim(t.data->>'subject')) = lower(btrim(e.data->>'subject'))))), 0)::bigint AS superseded_seq
+  FROM art a
+  CROSS JOIN LATERAL (SELECT (j->>'seq')::bigint AS seq, j->>'hash' AS hash FROM jsonb_array_elements(a.source_event_refs) j) r
+  LEFT JOIN events e ON e.space_id = @space_id AND e.seq = r.seq
+)
+SELECT a.artifact_id, a.artifact_type, a.summary, a.source_event_refs::text AS source_event_refs, a.confidence,
+       a.review_status, a.reasoning_phase, a.payload::text AS payload, a.contradicts,
+       coalesce(b.seq, 0)::bigint AS bad_seq, coalesce(b.reason, '')::text AS reason, coalesce(b.at_seq, 0)::bigint AS at_seq
+FROM art a
+LEFT JOIN LATERAL (
+  SELECT c.seq,
+         CASE WHEN c.broken IS NOT NULL THEN c.broken WHEN c.invalidated_seq > 0 THEN 'invalidated' ELSE 'superseded' END AS reason,
+         CASE WHEN c.broken = 'erased' THEN c.erased_by_seq WHEN c.broken IS NOT NULL THEN c.seq
+              WHEN c.invalidated_seq > 0 THEN c.invalidated_seq ELSE c.superseded_seq END AS at_seq
+  FROM checked c
+  WHERE c.artifact_id = a.artifact_id AND (c.broken IS NOT NULL OR c.invalidated_seq > 0 OR c.superseded_seq > 0)
+  ORDER BY c.seq LIMIT 1
+) b ON true
+ORDER BY a.artifact_id;
