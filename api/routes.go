@@ -71,6 +71,8 @@ var spaceRoutes = []spaceRoute{
 	{http.MethodPost, "/proposals/{seq}/accept", auth.ScopeWrite, everyday, decide(review.DecisionAccept)},
 	{http.MethodPost, "/proposals/{seq}/reject", auth.ScopeWrite, everyday, decide(review.DecisionReject)},
 	{http.MethodPost, "/proposals/{seq}/defer", auth.ScopeWrite, everyday, decide(review.DecisionDefer)},
+	// Latent artifacts (docs/latent.md), as the console lists them.
+	{http.MethodGet, "/artifacts", auth.ScopeRead, everyday, (*server).listArtifacts},
 	// Memory actions (docs/latent.md): the reads cite events and append nothing; the writes
 	// append exactly one event each.
 	{http.MethodPost, "/actions/simulate-forward", auth.ScopeRead, everyday, (*server).simulateForward},

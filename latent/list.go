@@ -1,0 +1,127 @@
+package latent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/latent/internal/dbsqlc"
+)
+
+// List's bounds.
+const (
+	// DefaultListLimit is a page's size when ListParams.Limit is 0.
+	DefaultListLimit = 50
+	// MaxListLimit is the largest page List serves.
+	MaxListLimit = 200
+	// ListedWeaves is how many weaves (the latest) List reports per artifact.
+	ListedWeaves = 20
+)
+
+// artifactTypes are the values of latent_artifacts.artifact_type, for validating a filter.
+var artifactTypes = []string{TypeEpisode, TypeProcedure, TypeFailure, TypePreference, TypeCausal}
+
+// artifactIDPattern is an artifact id's form (latent_artifacts_id), for validating a cursor.
+var artifactIDPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// ListParams selects one page of a space's artifacts.
+type ListParams struct {
+	// SpaceID is the space read.
+	SpaceID string
+	// Type keeps artifacts of one type (one of the Type constants); empty for all.
+	Type string
+	// EntityID keeps artifacts covering that entity (among their entity_refs); empty for all.
+	EntityID string
+	// IncludeStale lists stale artifacts too (each with its stale_at and stale_reason); by
+	// default only current ones (view latent_current).
+	IncludeStale bool
+	// After is the cursor: only artifacts whose id sorts after it (a page's next_after).
+	After string
+	// Limit is the page size, 1 to MaxListLimit (0 means DefaultListLimit).
+	Limit int
+}
+
+// Listed is one artifact as GET /v1/spaces/{space}/artifacts returns it.
+type Listed struct {
+	ArtifactID      string      `json:"artifact_id"`
+	ArtifactType    string      `json:"artifact_type"`
+	Summary         string      `json:"summary"`
+	SourceEventRefs []SourceRef `json:"source_event_refs"`
+	EntityRefs      []string    `json:"entity_refs"`
+	ValidFrom       *time.Time  `json:"valid_from"`
+	ValidTo         *time.Time  `json:"valid_to"`
+	Method          string      `json:"method"`
+	Confidence      float64     `json:"confidence"`
+	ReviewStatus    string      `json:"review_status"`
+	AuthorityStatus string      `json:"authority_status"`
+	// StaleAt, StaleSeq and StaleReason are set on a stale artifact only: when, by which
+	// event and why (invalidated, erased, superseded) it stopped being current.
+	StaleAt     *time.Time `json:"stale_at"`
+	StaleSeq    *int64     `json:"stale_seq"`
+	StaleReason *string    `json:"stale_reason"`
+	// Supersedes is the id of the artifact this one replaces, if any.
+	Supersedes *string `json:"supersedes"`
+	// Weaves are the seqs of the latest ListedWeaves checkout.surfaced events whose memory
+	// weave cited the artifact, newest first.
+	Weaves []int64 `json:"weaves"`
+}
+
+// Page is one page of List.
+type Page struct {
+	Artifacts []Listed `json:"artifacts"`
+	// NextAfter is the cursor of the next page (its After); absent on the last page.
+	NextAfter *string `json:"next_after,omitempty"`
+}
+
+// List returns one page of a space's artifacts in id order, each with the weaves that cited
+// it: one query (sql/latent/artifacts_page.sql). A bad parameter is an
+// *eventloom.ValidationError naming it. A space without artifacts (or unknown) gives an
+// empty page.
+func List(ctx context.Context, db pgexec.Executor, p ListParams) (*Page, error) {
+	if p.Limit == 0 {
+		p.Limit = DefaultListLimit
+	}
+	if p.Limit < 1 || p.Limit > MaxListLimit {
+		return nil, &eventloom.ValidationError{Field: "limit", Message: fmt.Sprintf("must be an integer between 1 and %d", MaxListLimit)}
+	}
+	if p.Type != "" && !slices.Contains(artifactTypes, p.Type) {
+		return nil, &eventloom.ValidationError{Field: "type", Message: fmt.Sprintf("must be one of episode, procedure, failure, preference, causal, got %q", p.Type)}
+	}
+	if len(p.EntityID) > 256 {
+		return nil, &eventloom.ValidationError{Field: "entity", Message: "must be an entity id of at most 256 bytes"}
+	}
+	if p.After != "" && !artifactIDPattern.MatchString(p.After) {
+		return nil, &eventloom.ValidationError{Field: "after", Message: "must be an artifact id (64 lowercase hex digits), a page's next_after"}
+	}
+	rows, err := queries.ArtifactsPage(ctx, db, dbsqlc.ArtifactsPageParams{
+		SpaceID: p.SpaceID, IncludeStale: p.IncludeStale, ArtifactType: p.Type, EntityID: p.EntityID,
+		AfterID: p.After, MaxRows: int32(p.Limit + 1), WeavesLimit: ListedWeaves,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list artifacts: %w", err)
+	}
+	page := &Page{Artifacts: []Listed{}}
+	for i, r := range rows {
+		if i == p.Limit {
+			next := page.Artifacts[i-1].ArtifactID
+			page.NextAfter = &next
+			break
+		}
+		l := Listed{ArtifactID: r.ArtifactID, ArtifactType: r.ArtifactType, Summary: r.Summary,
+			EntityRefs: nonNil(r.EntityRefs), ValidFrom: r.ValidFrom, ValidTo: r.ValidTo, Method: r.Method,
+			Confidence: float64(r.Confidence), ReviewStatus: r.ReviewStatus, AuthorityStatus: r.AuthorityStatus,
+			StaleAt: r.StaleAt, StaleSeq: r.StaleSeq, StaleReason: r.StaleReason, Supersedes: r.Supersedes,
+			Weaves: nonNil(r.Weaves)}
+		if err := json.Unmarshal([]byte(r.SourceEventRefs), &l.SourceEventRefs); err != nil {
+			return nil, fmt.Errorf("list artifacts: source_event_refs of %s: %w", r.ArtifactID, err)
+		}
+		l.SourceEventRefs = nonNil(l.SourceEventRefs)
+		page.Artifacts = append(page.Artifacts, l)
+	}
+	return page, nil
+}
