@@ -340,6 +340,14 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 	})
 	// The memory actions: this space has no artifacts, so the reads answer empty but cited
 	// lists, and revising an artifact's confidence is 404 artifact_not_found.
+	check("listArtifacts", func() error {
+		page, err := c.Artifacts(ctx, space, &client.ArtifactsParams{Type: "episode", IncludeStale: true, Limit: ptr[int64](5)})
+		if err == nil {
+			require.Empty(t, page.Artifacts)
+			require.Nil(t, page.NextAfter)
+		}
+		return err
+	})
 	check("simulateForward", func() error {
 		sim, err := c.SimulateForward(ctx, space, &client.SimulateRequest{Steps: []string{"git pull", "deploy"}})
 		if err == nil {

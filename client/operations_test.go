@@ -47,6 +47,7 @@ var operations = map[string]string{
 	"cleanupSubagent":         "CleanupSubagent",
 	"resumeSession":           "ResumeSession",
 	"listProposals":           "ListProposals",
+	"listArtifacts":           "Artifacts",
 	"getProposal":             "GetProposal",
 	"acceptProposal":          "AcceptProposal",
 	"rejectProposal":          "RejectProposal",
