@@ -172,6 +172,10 @@ type (
 		spaceArg
 		ProposalSeq int64 `json:"proposal_seq"`
 	}
+	artifactsInput struct {
+		spaceArg
+		api.ArtifactsQuery
+	}
 	priorInput struct {
 		spaceArg
 		api.PriorBody
@@ -511,6 +515,22 @@ var tools = []*tool{
 		method:      http.MethodGet, route: "/proposals/{seq}", pathArgs: map[string]string{"seq": "proposal_seq"},
 		input: reflect.TypeFor[reviewGetInput](), required: []string{"space", "proposal_seq"}, readOnly: true,
 		docs: map[string]string{"proposal_seq": "The seq of the proposal.created event."},
+	},
+	{
+		name: "memory_artifacts", title: "Latent artifacts",
+		description: "The space's learned artifacts (episodes, procedures, failures, preferences, causal links), each " +
+			"with the events it cites, the entities it covers, its confidence, review status, staleness and the " +
+			"checkouts whose memory weave used it. Derived, non-authoritative: only the cited events authorise a " +
+			"claim. Appends nothing.",
+		method: http.MethodGet, route: "/artifacts", input: reflect.TypeFor[artifactsInput](),
+		required: []string{"space"}, readOnly: true,
+		docs: map[string]string{
+			"type":          "episode, procedure, failure, preference or causal; default all.",
+			"entity":        "Keep artifacts covering this entity id.",
+			"include_stale": "List stale artifacts too, with stale_at and stale_reason (default false: current only).",
+			"after":         "The cursor: a page's next_after.",
+			"limit":         "Page size, 1–200 (default 50).",
+		},
 	},
 	// Memory actions (docs/latent.md): reads that cite events, writes that append one event.
 	{
