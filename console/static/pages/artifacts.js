@@ -1,40 +1,58 @@
-// Latent artifacts: derived, non-authoritative material (summaries, latent models) with the
-// events they came from, whether they are stale and the weaves that used them. The artifacts
-// API is planned at GET /v1/spaces/{space}/artifacts; a server without it answers 404
-// route_not_found, and the page says so instead of failing.
-import { api, APIError, spacePath } from '../api.js';
-import { h, mount, cite, fmtTime, labels, kv, jsonBlock } from '../dom.js';
+// Latent artifacts: derived, non-authoritative material (episodes, procedures, failures,
+// preferences, causal links) with the events they cite, the entities they cover, whether they
+// are stale and the checkouts whose memory weave used them, from
+// GET /v1/spaces/{space}/artifacts (docs/api.md, "Latent artifacts").
+import { api, spacePath } from '../api.js';
+import { h, mount, cite, fmtTime, labels, kv, num, route, jsonBlock } from '../dom.js';
 
-/** The planned route of the artifacts API under a space. */
+/** The route of the artifacts API under a space. */
 export const artifactsRoute = '/artifacts';
 
-/** Lists the space's artifacts: {available: false} when the server has no artifacts API yet. */
-export async function fetchArtifacts(space, query) {
-  try {
-    return { available: true, body: await api('GET', spacePath(space, artifactsRoute), undefined, query) };
-  } catch (e) {
-    if (e instanceof APIError && e.status === 404 && e.code === 'route_not_found') return { available: false };
-    throw e;
-  }
+/** The artifact types the API filters on (type=). */
+const artifactTypes = ['episode', 'procedure', 'failure', 'preference', 'causal'];
+
+/** Lists a page of the space's artifacts: query takes type, entity, include_stale, after, limit. */
+export function fetchArtifacts(space, query) {
+  return api('GET', spacePath(space, artifactsRoute), undefined, query);
 }
 
-export async function render(root, { space }) {
-  const res = await fetchArtifacts(space);
-  if (!res.available) {
-    mount(root, h('h1', { text: 'Artifacts' }), h('div', { class: 'notice', id: 'artifacts-missing' },
-      h('p', {}, h('strong', { text: 'No artifacts endpoint on this server yet.' })),
-      h('p', { text: `GET /v1/spaces/${space}${artifactsRoute} answered 404 route_not_found. Latent artifacts are derived and never authoritative; this page lists them, with their sources, staleness and the weaves that used them, once the server has the artifacts API (docs/console.md).` })));
-    return;
-  }
-  const list = res.body.artifacts || [];
+export async function render(root, { space, params, go }) {
+  const type = artifactTypes.includes(params.type) ? params.type : '';
+  const stale = params.stale === '1';
+  const filter = h('form', { class: 'inline', onsubmit: (ev) => ev.preventDefault() },
+    h('label', {}, 'type', h('select', { name: 'type', onchange: (ev) => go('artifacts', { type: ev.target.value, stale: stale ? '1' : '', entity: params.entity }) },
+      h('option', { value: '', text: 'all', selected: type === '' }),
+      artifactTypes.map((t) => h('option', { value: t, text: t, selected: t === type })))),
+    h('label', {}, 'include stale', h('input', { type: 'checkbox', name: 'stale', checked: stale,
+      onchange: (ev) => go('artifacts', { type, stale: ev.target.checked ? '1' : '', entity: params.entity }) })),
+    params.entity ? h('span', { class: 'muted' }, 'covering entity ', h('span', { class: 'mono', text: params.entity }), ' ',
+      h('a', { href: route('artifacts', { space, type, stale: stale ? '1' : '' }), text: '(any entity)' })) : null);
+  const list = h('div', { id: 'artifacts' });
   mount(root, h('h1', { text: 'Artifacts' }),
-    list.length ? list.map((a) => h('section', { class: 'card artifact', 'data-artifact': a.id },
-      h('h2', {}, a.id || 'artifact', ' ', labels([a.kind].filter(Boolean), 'type'), a.stale ? h('span', { class: 'badge label', text: 'stale' }) : h('span', { class: 'badge ok', text: 'fresh' })),
-      kv([
-        ['built', fmtTime(a.built_at || a.created_at)],
-        ['sources', h('span', {}, (a.sources || []).map((s) => [cite(space, s.seq, s.hash), ' ']))],
-        ['used by weaves', h('span', {}, (a.weaves || []).map((w) => [typeof w === 'object' ? (w.seq ? cite(space, w.seq, w.hash) : JSON.stringify(w)) : String(w), ' ']))],
-      ]),
-      h('details', {}, h('summary', { text: 'raw' }), jsonBlock(a))))
-      : h('p', { class: 'muted', text: 'No artifacts in this space.' }));
+    h('p', { class: 'muted', text: 'Derived from the log, never authoritative: only the events an artifact cites authorise a claim.' }),
+    filter, list);
+  const page = await fetchArtifacts(space, { type, entity: params.entity, include_stale: stale ? 'true' : '', after: params.after, limit: 50 });
+  if (!page.artifacts.length) { mount(list, h('p', { class: 'muted', text: 'No artifacts in this space' + (type ? ' of type ' + type : '') + '.' })); return; }
+  mount(list, page.artifacts.map((a) => card(space, a)),
+    page.next_after ? h('p', {}, h('a', { id: 'artifacts-next', href: route('artifacts', { space, type, stale: stale ? '1' : '', entity: params.entity, after: page.next_after }), text: 'Next page' })) : null);
+}
+
+/** One artifact as a card: what it is, what it cites and covers, its status and its weaves. */
+function card(space, a) {
+  return h('section', { class: 'card artifact', 'data-artifact': a.artifact_id },
+    h('h2', {}, labels([a.artifact_type], 'type'), ' ', h('span', { class: 'mono', title: a.artifact_id, text: a.artifact_id.slice(0, 12) }), ' ',
+      a.stale_at ? h('span', { class: 'badge label', text: 'stale: ' + a.stale_reason }) : h('span', { class: 'badge ok', text: 'current' })),
+    h('p', { class: 'artifact-summary', text: a.summary }),
+    kv([
+      ['confidence', num(a.confidence)],
+      ['method', a.method],
+      ['review', a.review_status + ', ' + a.authority_status.replace('_', '-')],
+      (a.valid_from || a.valid_to) ? ['valid', fmtTime(a.valid_from) + ' – ' + (a.valid_to ? fmtTime(a.valid_to) : 'open')] : null,
+      a.stale_at ? ['stale since', h('span', {}, fmtTime(a.stale_at), ' (', a.stale_reason, a.stale_seq ? [' by ', cite(space, a.stale_seq)] : [], ')')] : null,
+      a.supersedes ? ['supersedes', h('span', { class: 'mono', title: a.supersedes, text: a.supersedes.slice(0, 12) })] : null,
+      ['cites', h('span', {}, a.source_event_refs.map((s) => [cite(space, s.seq, s.hash), ' ']))],
+      a.entity_refs.length ? ['covers', h('span', {}, a.entity_refs.map((id) => [h('a', { class: 'mono', href: route('graph', { space, entity: id }), text: id }), ' ']))] : null,
+      ['used by weaves', a.weaves.length ? h('span', {}, a.weaves.map((seq) => [cite(space, seq), ' '])) : h('span', { class: 'muted', text: 'none yet' })],
+    ]),
+    h('details', {}, h('summary', { text: 'raw' }), jsonBlock(a)));
 }

@@ -1,6 +1,7 @@
 // Graph view of an entity's neighbourhood: the entities and values its facts link it to (edges
 // labelled by predicate, dashed when the fact is no longer current), the events that mention it
-// and, where the server has the artifacts API, the artifacts built from it. Drawn as SVG.
+// and the current latent artifacts covering it (GET /artifacts?entity=), each linked to the
+// artifacts page. Drawn as SVG.
 import { api, spacePath, itemPath } from '../api.js';
 import { h, svg, mount, route, cite, table, num } from '../dom.js';
 import { fetchArtifacts } from './artifacts.js';
@@ -41,10 +42,11 @@ function draw(root, space, e, arts, go) {
     const key = add('ev:' + m.seq, { label: '#' + m.seq + ' ' + m.type, kind: 'event', click: () => go('timeline', { event: m.seq }) });
     edges.push({ from: key, to: 'center', label: 'mentions', current: true });
   }
-  const artList = arts.available ? (arts.body.artifacts || []) : [];
+  const artList = arts.artifacts;
   for (const a of artList) {
-    const key = add('a:' + a.id, { label: a.id, kind: 'artifact' });
-    edges.push({ from: key, to: 'center', label: 'derived from', current: !a.stale });
+    const key = add('a:' + a.artifact_id, { label: a.artifact_type + ': ' + a.summary, kind: 'artifact',
+      click: () => go('artifacts', { type: a.artifact_type, entity: e.id }) });
+    edges.push({ from: key, to: 'center', label: 'covers', current: !a.stale_at });
   }
   // Radial layout: facts' neighbours on the inner ring, events and artifacts on the outer one.
   const W = 1000, H = 560, cx = W / 2, cy = H / 2;
@@ -73,7 +75,8 @@ function draw(root, space, e, arts, go) {
       h('span', {}, h('i', { class: 'swatch artifact' }), 'artifact'), h('span', { class: 'muted', text: 'dashed: no longer current' })),
     g,
     h('p', { class: 'muted' }, `${e.facts.length} of ${e.facts_total} fact versions, ${e.mentioned_in.length} of ${e.mentioned_in_total} mentioning events; `,
-      arts.available ? `${artList.length} artifacts.` : 'artifacts: no artifacts endpoint on this server yet. ',
+      `${artList.length} artifacts${arts.next_after ? ' (the first page)' : ''}. `,
+      h('a', { href: route('artifacts', { space, entity: e.id }), text: 'artifacts' }), ', ',
       h('a', { href: route('entity', { space, entity: e.id }), text: 'fact history' })),
     table(['predicate', 'other side', 'status', 'recorded'], e.facts.map((f) => [f.predicate,
       f.subject.id === e.id ? (f.object ? f.object.name : valueText(f.value)) : f.subject.name + ' (as subject)', f.status, cite(space, f.recorded_seq, f.recorded_hash)])),
