@@ -46,6 +46,7 @@ func TestShapes_RequestsMatchTheServer(t *testing.T) {
 		{"index query", client.IndexParams{}, api.IndexQuery{}},
 		{"timeline query", client.TimelineParams{}, api.TimelineQuery{}},
 		{"proposals query", client.ProposalsParams{}, api.ProposalsQuery{}},
+		{"artifacts query", client.ArtifactsParams{}, api.ArtifactsQuery{}},
 		{"cypher body", client.CypherRequest{}, api.CypherBody{}},
 		{"erasure body", client.EraseRequest{}, api.ErasureBody{}},
 		{"decision body", client.DecisionRequest{}, api.DecisionBody{}},
