@@ -4,7 +4,8 @@
 -- covering @entity_id when given (empty for any). Each carries weaves, the seqs of the latest
 -- @weaves_limit checkout.surfaced events whose recorded weave (checkout.SurfacedWeave,
 -- data->'weave'->'artifact_ids') cites it, newest first: the space's surfaced events are read
--- once for the whole page, keeping those that cite any artifact of it.
+-- once for the whole page, keeping those that cite any artifact of it (only the events that
+-- recorded a weave, through the partial index events_surfaced_weaves, migration 000025).
 WITH page AS MATERIALIZED (
   SELECT a.artifact_id, a.artifact_type, a.summary, a.source_event_refs::text AS source_event_refs, a.entity_refs,
          a.valid_from, a.valid_to, a.method, a.confidence, a.review_status, a.authority_status,
@@ -22,7 +23,7 @@ WITH page AS MATERIALIZED (
   CROSS JOIN LATERAL jsonb_array_elements_text(
     CASE WHEN jsonb_typeof(e.data->'weave'->'artifact_ids') = 'array' THEN e.data->'weave'->'artifact_ids' ELSE '[]'::jsonb END
   ) w (artifact_id)
-  WHERE e.space_id = @space_id AND e.type = 'checkout.surfaced'
+  WHERE e.space_id = @space_id AND e.type = 'checkout.surfaced' AND jsonb_exists(e.data, 'weave')
     AND jsonb_exists_any(e.data->'weave'->'artifact_ids', (SELECT coalesce(array_agg(p.artifact_id), '{}') FROM page p))
 )
 SELECT p.artifact_id, p.artifact_type, p.summary, p.source_event_refs, p.entity_refs, p.valid_from, p.valid_to,

@@ -28,7 +28,7 @@ WITH page AS MATERIALIZED (
   CROSS JOIN LATERAL jsonb_array_elements_text(
     CASE WHEN jsonb_typeof(e.data->'weave'->'artifact_ids') = 'array' THEN e.data->'weave'->'artifact_ids' ELSE '[]'::jsonb END
   ) w (artifact_id)
-  WHERE e.space_id = $2 AND e.type = 'checkout.surfaced'
+  WHERE e.space_id = $2 AND e.type = 'checkout.surfaced' AND jsonb_exists(e.data, 'weave')
     AND jsonb_exists_any(e.data->'weave'->'artifact_ids', (SELECT coalesce(array_agg(p.artifact_id), '{}') FROM page p))
 )
 SELECT p.artifact_id, p.artifact_type, p.summary, p.source_event_refs, p.entity_refs, p.valid_from, p.valid_to,
@@ -75,7 +75,8 @@ type ArtifactsPageRow struct {
 // covering @entity_id when given (empty for any). Each carries weaves, the seqs of the latest
 // @weaves_limit checkout.surfaced events whose recorded weave (checkout.SurfacedWeave,
 // data->'weave'->'artifact_ids') cites it, newest first: the space's surfaced events are read
-// once for the whole page, keeping those that cite any artifact of it.
+// once for the whole page, keeping those that cite any artifact of it (only the events that
+// recorded a weave, through the partial index events_surfaced_weaves, migration 000025).
 func (q *Queries) ArtifactsPage(ctx context.Context, db DBTX, arg ArtifactsPageParams) ([]ArtifactsPageRow, error) {
 	rows, err := db.Query(ctx, artifactsPage,
 		arg.WeavesLimit,
