@@ -203,9 +203,10 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 		}
 	}()
 
-	// Signed out: the console asks for a token; the token never reaches a URL.
-	require.NoError(t, chromedp.Do(tabCtx, chromedp.Navigate(srv.URL+"/console/")))
+	// Signed out: the console asks for a token; the token never reaches a URL. (The count is
+	// taken before navigating: the probe's 401 may be logged before Navigate returns.)
 	start := b.count()
+	require.NoError(t, chromedp.Do(tabCtx, chromedp.Navigate(srv.URL+"/console/")))
 	require.Equal(t, "signed-out", b.waitState(t))
 	probe401 := func(m chromedp.ConsoleMessage) bool { // the sign-in probe of GET /v1/spaces
 		return m.Source == "network" && strings.Contains(m.Text, "401") && strings.HasSuffix(m.URL, "/v1/spaces")
@@ -275,7 +276,8 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	require.Equal(t, want, shown)
 	var policy string
 	b.eval(t, `document.getElementById('policy-version').textContent`, &policy)
-	require.Equal(t, "default", policy)
+	require.Equal(t, packet["diagnostics"].(map[string]any)["policy_version"], policy, "the policy the packet was ranked with")
+	require.Equal(t, "builtin-1", policy)
 
 	// Accepting a proposal in the review queue appends proposal.accepted (and the fact).
 	require.Equal(t, "ready", b.open(t, "#/review?space=demo"))

@@ -39,8 +39,8 @@ export async function render(root, { space, params, go }) {
 
   mount(out,
     h('section', { class: 'card' }, kv([
-      ['policy version', h('span', { id: 'policy-version', text: profile || 'default' })],
-      ['', h('span', { class: 'muted', text: 'the request\u2019s retrieval_profile (plain or default); checkout policies are not versioned yet' })],
+      ['policy version', h('span', { id: 'policy-version', text: d.policy_version || 'builtin-1' })],
+      ['retrieval profile', profile || 'salience (default)'],
       ['purpose', packet.purpose + (packet.purpose_inferred ? ' (inferred)' : '')],
       ['as of', fmtTime(packet.as_of)],
       ['budget', `${packet.budget.used} of ${packet.budget.requested} tokens used; ${packet.budget.elided.length} elided`],
