@@ -278,6 +278,18 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	b.eval(t, `document.getElementById('policy-version').textContent`, &policy)
 	require.Equal(t, packet["diagnostics"].(map[string]any)["policy_version"], policy, "the policy the packet was ranked with")
 	require.Equal(t, "builtin-1", policy)
+	// With cues the inspector sends them too, and still packs what /checkout packs for them.
+	require.Equal(t, "ready", b.open(t, "#/checkout?space=demo&q=Where+does+Alice+work%3F&max_tokens=200&cues=%7B%22repo%22%3A%22billing%22%7D"))
+	shown = nil
+	b.eval(t, `[...document.querySelectorAll('table.packed tbody tr')].map((tr) => tr.dataset.itemId)`, &shown)
+	cued := postJSON(t, srv.URL+"/v1/spaces/demo/checkout", demoToken, `{"query":"Where does Alice work?","max_tokens":200,"no_record":true,"cues":{"repo":"billing"}}`)
+	want = nil
+	for _, tier := range cued["tiers"].([]any) {
+		for _, it := range tier.(map[string]any)["items"].([]any) {
+			want = append(want, it.(map[string]any)["item_id"].(string))
+		}
+	}
+	require.Equal(t, want, shown)
 
 	// Accepting a proposal in the review queue appends proposal.accepted (and the fact).
 	require.Equal(t, "ready", b.open(t, "#/review?space=demo"))

@@ -10,11 +10,12 @@ export async function render(root, { space, params, go }) {
   const form = h('form', { class: 'inline', id: 'checkout-form', onsubmit: (ev) => {
     ev.preventDefault();
     const f = form.elements;
-    go('checkout', { q: f.q.value, max_tokens: f.max_tokens.value, session: f.session.value.trim(), profile: f.profile.value, attenuated: f.attenuated.checked ? '1' : '' });
+    go('checkout', { q: f.q.value, max_tokens: f.max_tokens.value, session: f.session.value.trim(), cues: f.cues.value.trim(), profile: f.profile.value, attenuated: f.attenuated.checked ? '1' : '' });
   } },
   h('label', {}, 'query', h('input', { type: 'text', name: 'q', class: 'wide', value: params.q || '', placeholder: 'what should the agent remember?' })),
   h('label', {}, 'max tokens', h('input', { type: 'number', name: 'max_tokens', min: 1, value: params.max_tokens || 1000 })),
   h('label', {}, 'session', h('input', { type: 'text', name: 'session', value: params.session || '' })),
+  h('label', {}, 'cues', h('input', { type: 'text', name: 'cues', value: params.cues || '', placeholder: '{"repo": "billing", "phase": "debug"}' })),
   h('label', {}, 'retrieval profile', h('select', { name: 'profile' },
     h('option', { value: '', text: 'default', selected: profile === '' }), h('option', { value: 'plain', text: 'plain', selected: profile === 'plain' }))),
   h('label', {}, 'include attenuated', h('input', { type: 'checkbox', name: 'attenuated', checked: params.attenuated === '1' })),
@@ -25,6 +26,15 @@ export async function render(root, { space, params, go }) {
 
   const body = { query: params.q, max_tokens: Number(params.max_tokens || 1000), no_record: true };
   if (params.session) body.session_id = params.session;
+  if (params.cues) {
+    let cues;
+    try { cues = JSON.parse(params.cues); } catch { cues = null; }
+    if (!cues || typeof cues !== 'object' || Array.isArray(cues)) {
+      mount(out, h('p', { class: 'badge bad', id: 'cues-error', text: 'cues must be a JSON object of strings, e.g. {"repo": "billing"}' }));
+      return;
+    }
+    body.cues = cues;
+  }
   const query = { retrieval_profile: profile, include_attenuated: params.attenuated === '1' ? 'true' : '' };
   const [packet, ranked] = await Promise.all([
     api('POST', spacePath(space, '/checkout'), body, query),
