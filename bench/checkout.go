@@ -19,17 +19,22 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 )
 
 // CheckoutReport is what Checkout measured (zaxy bench checkout prints it, as JSON with --json).
 type CheckoutReport struct {
-	Memories      int     `json:"memories"`
-	Queries       int     `json:"queries"`
-	LoadSeconds   float64 `json:"load_seconds"`
-	ProjectSecs   float64 `json:"project_seconds"`
-	EmbedSeconds  float64 `json:"embed_seconds"`
-	IndexSeconds  float64 `json:"index_seconds"`
+	Memories     int     `json:"memories"`
+	Queries      int     `json:"queries"`
+	LoadSeconds  float64 `json:"load_seconds"`
+	ProjectSecs  float64 `json:"project_seconds"`
+	EmbedSeconds float64 `json:"embed_seconds"`
+	IndexSeconds float64 `json:"index_seconds"`
+	// ArtifactSeconds is how long building the latent artifacts took (Weave only).
+	ArtifactSeconds float64 `json:"artifact_seconds,omitempty"`
+	// Weaves counts the checkouts whose packet carried a weave (Weave only).
+	Weaves        int     `json:"weaves,omitempty"`
 	CheckoutP50MS float64 `json:"checkout_p50_ms"`
 	CheckoutP95MS float64 `json:"checkout_p95_ms"`
 	QueryP50MS    float64 `json:"query_p50_ms"`
@@ -69,6 +74,10 @@ type CheckoutOptions struct {
 	CPUProfile io.Writer
 	// PPRWeight, when not 0, switches the PPR lane on at that weight (checkout.Config.PPRWeight).
 	PPRWeight float64
+	// Weave asks every checkout for a memory weave (checkout.Request.Weave). The space's latent
+	// artifacts (an episode per session) are built first, untimed, as the latent_rebuild job
+	// would have; on a --reuse database only what is missing is built.
+	Weave bool
 }
 
 // Validate names the first option out of range or missing.
@@ -94,6 +103,9 @@ func (o CheckoutOptions) Validate() error {
 func (rep *CheckoutReport) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%d memories: load %.1fs, project %.1fs, embed %.1fs, HNSW build %.1fs (load average %s)\n",
 		rep.Memories, rep.LoadSeconds, rep.ProjectSecs, rep.EmbedSeconds, rep.IndexSeconds, rep.LoadAverage)
+	if rep.ArtifactSeconds > 0 || rep.Weaves > 0 {
+		fmt.Fprintf(w, "weave: latent artifacts built in %.1fs; %d of %d packets carried a weave\n", rep.ArtifactSeconds, rep.Weaves, rep.Queries)
+	}
 	fmt.Fprintf(w, "checkout (2000 tokens, recorded): p50 %.1f ms  p95 %.1f ms over %d queries\n", rep.CheckoutP50MS, rep.CheckoutP95MS, rep.Queries)
 	fmt.Fprintf(w, "query (ranked items only):       p50 %.1f ms  p95 %.1f ms\n", rep.QueryP50MS, rep.QueryP95MS)
 	var lanes []string
@@ -154,6 +166,17 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 		}
 	}
 	svc := checkout.New(pool, store, checkout.Config{Embedder: provider, EfSearch: o.EfSearch, Logger: logger, PPRWeight: o.PPRWeight})
+	if o.Weave {
+		builder, err := latent.NewBuilder(ctx, pool, store, latent.Config{})
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		if _, err := builder.Build(ctx, checkoutBenchSpace); err != nil {
+			return nil, err
+		}
+		rep.ArtifactSeconds = time.Since(start).Seconds()
+	}
 	// Each checkout records what it surfaced; in service the workers project that event within
 	// moments, so the log's unprojected tail (which the exact and verbatim lanes read) stays
 	// short. The bench does the same, untimed: it catches up before the first query (an earlier
@@ -183,11 +206,14 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 	for i := 0; i < q; i++ {
 		query := texts[n+i]
 		t0 := time.Now()
-		p, err := svc.Checkout(ctx, &checkout.Request{SpaceID: checkoutBenchSpace, Query: query, SessionID: "s1"})
+		p, err := svc.Checkout(ctx, &checkout.Request{SpaceID: checkoutBenchSpace, Query: query, SessionID: "s1", Weave: o.Weave})
 		if err != nil {
 			return nil, err
 		}
 		co = append(co, time.Since(t0))
+		if p.Weave != nil {
+			rep.Weaves++
+		}
 		if err := catchUp(); err != nil {
 			return nil, err
 		}

@@ -92,6 +92,15 @@ func TestCheckout_KeepsTheLoadedDatabaseForReuse(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, again.LoadSeconds)
 	require.Positive(t, again.CheckoutP50MS)
+	require.Zero(t, again.Weaves, "no weave unless asked")
+
+	// --weave builds the artifacts the kept database lacks (an episode per session) and asks
+	// every checkout for a weave.
+	o.Weave = true
+	woven, err := bench.Checkout(context.Background(), "", o)
+	require.NoError(t, err)
+	require.Equal(t, o.Queries, woven.Weaves, "every packet carried a weave")
+	o.Weave = false
 
 	o.Memories = 10
 	_, err = bench.Checkout(context.Background(), "", o)

@@ -96,6 +96,7 @@ func (c *benchCheckoutCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the timed queries to this file")
 	fs.IntVar(&c.o.EfSearch, "ef-search", 0, "the vector lane's hnsw.ef_search (0: checkout's default, 100)")
 	fs.Float64Var(&c.o.PPRWeight, "ppr-weight", 0, "fusion weight of the personalized PageRank lane, 0-5 (0: off, checkout's default)")
+	fs.BoolVar(&c.o.Weave, "weave", false, "ask every checkout for a memory weave (the latent artifacts are built first, untimed)")
 }
 
 func (c *benchCheckoutCmd) validate(args []string) error {
