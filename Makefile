@@ -67,9 +67,10 @@ test: models
 	@$(MAKE) --no-print-directory fuzz
 
 # The boundary parsers, fuzzed for FUZZTIME each (their seed corpora also run in every go test):
-# the Cypher filter, the event decoder, the strict JSON check and the redactor (text and JSON).
+# the Cypher filter, the checkout cue check, the event decoder, the strict JSON check and the
+# redactor (text and JSON).
 FUZZTIME ?= 15s
-FUZZ_TARGETS = FuzzCypherFilter:./graph FuzzDecodeAppendBody:./eventloom FuzzCheck:./internal/strictjson FuzzRedact:./redact FuzzJSON:./redact
+FUZZ_TARGETS = FuzzCypherFilter:./graph FuzzCuesValidate:./checkout FuzzDecodeAppendBody:./eventloom FuzzCheck:./internal/strictjson FuzzRedact:./redact FuzzJSON:./redact
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"slices"
@@ -66,12 +67,7 @@ func (c *benchAppendCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return err
 	}
-	if c.asJSON {
-		_ = json.NewEncoder(env.stdout).Encode(rep)
-		return nil
-	}
-	rep.WriteText(env.stdout)
-	return nil
+	return printReport(env, c.asJSON, rep)
 }
 
 // benchCheckoutCmd: zaxy bench checkout [--memories N] [--queries Q] [--corpus FILE] [--keep]
@@ -142,12 +138,7 @@ func (c *benchCheckoutCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return err
 	}
-	if c.asJSON {
-		_ = json.NewEncoder(env.stdout).Encode(rep)
-		return nil
-	}
-	rep.WriteText(env.stdout)
-	return nil
+	return printReport(env, c.asJSON, rep)
 }
 
 // benchDatasetCmd: zaxy bench longmemeval|locomo --file F --out ranked.jsonl [--limit N]
@@ -307,12 +298,7 @@ func (c *benchForgettingCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return err
 	}
-	if c.asJSON {
-		_ = json.NewEncoder(env.stdout).Encode(rep)
-		return nil
-	}
-	rep.WriteText(env.stdout)
-	return nil
+	return printReport(env, c.asJSON, rep)
 }
 
 // benchCuesCmd: zaxy bench cues [--json]; package bench's Cues with the configured embedder (the
@@ -339,12 +325,7 @@ func (c *benchCuesCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return err
 	}
-	if c.asJSON {
-		_ = json.NewEncoder(env.stdout).Encode(rep)
-		return nil
-	}
-	rep.WriteText(env.stdout)
-	return nil
+	return printReport(env, c.asJSON, rep)
 }
 
 // benchGateCmd: zaxy bench gate [--file F] [--dataset longmemeval|locomo] [--pairs N]
@@ -390,12 +371,7 @@ func (c *benchGateCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return err
 	}
-	if c.asJSON {
-		_ = json.NewEncoder(env.stdout).Encode(rep)
-		return nil
-	}
-	rep.WriteText(env.stdout)
-	return nil
+	return printReport(env, c.asJSON, rep)
 }
 
 // benchLatentAttributionCmd: zaxy bench latent-attribution [--traces N] [--seed N]
@@ -434,11 +410,7 @@ func (c *benchLatentAttributionCmd) run(_ context.Context, env *env) error {
 	if err != nil {
 		return err
 	}
-	if c.asJSON {
-		return json.NewEncoder(env.stdout).Encode(rep)
-	}
-	rep.WriteText(env.stdout)
-	return nil
+	return printReport(env, c.asJSON, rep)
 }
 
 // benchLatentPriorsCmd: zaxy bench latent-priors [--families N] [--sessions N] [--noise F]
@@ -471,11 +443,7 @@ func (c *benchLatentPriorsCmd) run(_ context.Context, env *env) error {
 	if err != nil {
 		return err
 	}
-	if c.asJSON {
-		return json.NewEncoder(env.stdout).Encode(rep)
-	}
-	rep.WriteText(env.stdout)
-	return nil
+	return printReport(env, c.asJSON, rep)
 }
 
 // benchLatentCmd: zaxy bench latent [--sections fidelity,stale,tokens] [--longmemeval F]
@@ -551,9 +519,16 @@ func (c *benchLatentCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return err
 	}
-	if c.asJSON {
-		_ = json.NewEncoder(env.stdout).Encode(rep)
-		return nil
+	return printReport(env, c.asJSON, rep)
+}
+
+// textReport is a benchmark's report, which writes itself as the text zaxy bench prints.
+type textReport interface{ WriteText(w io.Writer) }
+
+// printReport prints rep to stdout: as JSON with --json, else as its text.
+func printReport(env *env, asJSON bool, rep textReport) error {
+	if asJSON {
+		return json.NewEncoder(env.stdout).Encode(rep)
 	}
 	rep.WriteText(env.stdout)
 	return nil
