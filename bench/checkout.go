@@ -176,6 +176,11 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 			return nil, err
 		}
 		rep.ArtifactSeconds = time.Since(start).Seconds()
+		// In service autovacuum analyzes the new artifacts within a minute; the queries are timed
+		// against that state, not against statistics from before they existed.
+		if _, err := pool.Exec(ctx, "ANALYZE latent_artifacts, latent_sources"); err != nil {
+			return nil, err
+		}
 	}
 	// Each checkout records what it surfaced; in service the workers project that event within
 	// moments, so the log's unprojected tail (which the exact and verbatim lanes read) stays

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
 	"github.com/zaxy/zaxy/disclosure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
@@ -75,6 +76,9 @@ type Item struct {
 	// (speaker.go).
 	role, speaker string
 	fact          *factRow
+	// event is the row of an event item as read, so a weave shows its evidence without
+	// reading it again (weave.go); nil for facts.
+	event *dbsqlc.WeaveEvidenceRow
 }
 
 // factRow is what the packet needs of a fact version.
@@ -126,6 +130,7 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 			e := r.Event()
 			it := eventItem(e.Seq, e.Type, e.SessionID, e.Content, string(e.Data), e.Hash, words)
 			it.role, it.speaker = r.Role, r.Speaker
+			it.event = &dbsqlc.WeaveEvidenceRow{Seq: e.Seq, Hash: e.Hash, Type: e.Type, Content: e.Content, Data: string(e.Data)}
 			it.Labels.Conflicted = r.Conflicted
 			if r.RedundantOf != nil && withSalience {
 				it.Labels.RedundantOf = *r.RedundantOf // policy, like salience: the plain profile ignores it

@@ -117,6 +117,16 @@ func (s *Service) laneVector(ctx context.Context, r *Request) laneResult {
 	if s.cfg.Embedder == nil {
 		return res
 	}
+	// Whether the space is in the HNSW index is read meanwhile, on another connection.
+	type promotedAnswer struct {
+		ok  bool
+		err error
+	}
+	promoted := make(chan promotedAnswer, 1)
+	go func() {
+		ok, err := VectorPromoted(ctx, s.pool, r.SpaceID, s.cfg.Embedder.Model())
+		promoted <- promotedAnswer{ok, err}
+	}()
 	query := r.Query
 	if cands := nameCandidates(query); len(cands) > 0 {
 		names, err := queries.SpeakersNamed(ctx, s.pool, dbsqlc.SpeakersNamedParams{SpaceID: r.SpaceID, NameKeys: cands})
@@ -131,9 +141,14 @@ func (s *Service) laneVector(ctx context.Context, r *Request) laneResult {
 		res.err = err
 		return res
 	}
+	pr := <-promoted
+	if pr.err != nil {
+		res.err = pr.err
+		return res
+	}
 	hits, err := Vector(ctx, s.pool, VectorParams{
 		SpaceID: r.SpaceID, Model: s.cfg.Embedder.Model(), Dimensions: s.cfg.Embedder.Dimensions(),
-		Vector: vs[0], K: laneK, EfSearch: s.cfg.EfSearch, AsOf: r.AsOf,
+		Vector: vs[0], K: laneK, EfSearch: s.cfg.EfSearch, AsOf: r.AsOf, Promoted: &pr.ok,
 	})
 	if err != nil {
 		res.err = err

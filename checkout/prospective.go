@@ -316,7 +316,7 @@ func (s *Service) failureErrors(ctx context.Context, space string, f *FailurePri
 	for _, o := range f.Last {
 		seqs = append(seqs, o.FailureSeq)
 	}
-	src, err := s.weaveEvidence(ctx, space, seqs)
+	src, err := s.weaveEvidence(ctx, space, seqs, nil)
 	if err != nil {
 		return err
 	}

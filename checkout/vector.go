@@ -36,6 +36,18 @@ type VectorParams struct {
 	// AsOf, when set, keeps only items that had occurred by then (memory_items.occurred_at),
 	// as the other lanes do.
 	AsOf *time.Time
+	// Promoted, when set, is whether the space is in the model's HNSW index, already read
+	// (VectorPromoted); nil reads it first.
+	Promoted *bool
+}
+
+// VectorPromoted reports whether a space's vectors of model are in the model's HNSW index.
+func VectorPromoted(ctx context.Context, db pgexec.Executor, space, model string) (bool, error) {
+	ok, err := queries.VectorPromoted(ctx, db, dbsqlc.VectorPromotedParams{SpaceID: space, Model: model})
+	if err != nil {
+		return false, fmt.Errorf("vector lane: %w", err)
+	}
+	return ok, nil
 }
 
 // hnswMaxK caps the rows the vector lane takes through the HNSW index (exact scans return K).
@@ -46,8 +58,8 @@ const hnswMaxK = 40
 // memoryitem.HNSWThreshold vectors) is searched through the index with iterative scans, so
 // the space filter still yields K rows; any other space, or Exact, is scanned exactly (perfect
 // recall, and cheaper than the index for a few thousand vectors). Two round trips: whether the
-// space is promoted, then the search with its settings in one pipelined, implicitly
-// transactional batch.
+// space is promoted (none when Promoted says), then the search with its settings in one
+// pipelined, implicitly transactional batch.
 func Vector(ctx context.Context, pool pgexec.Executor, p VectorParams) ([]VectorHit, error) {
 	if p.K == 0 {
 		p.K = 20
@@ -59,10 +71,14 @@ func Vector(ctx context.Context, pool pgexec.Executor, p VectorParams) ([]Vector
 		return nil, fmt.Errorf("vector lane: query vector has %d dimensions, the model %s has %d", len(p.Vector), p.Model, p.Dimensions)
 	}
 	promoted := false
-	if !p.Exact {
+	switch {
+	case p.Exact:
+	case p.Promoted != nil:
+		promoted = *p.Promoted
+	default:
 		var err error
-		if promoted, err = queries.VectorPromoted(ctx, pool, dbsqlc.VectorPromotedParams{SpaceID: p.SpaceID, Model: p.Model}); err != nil {
-			return nil, fmt.Errorf("vector lane: %w", err)
+		if promoted, err = VectorPromoted(ctx, pool, p.SpaceID, p.Model); err != nil {
+			return nil, err
 		}
 	}
 	query, k := qVectorExact, p.K

@@ -206,7 +206,7 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 	if err != nil {
 		return nil, err
 	}
-	return s.packWeave(ctx, p, w, arts, rankOf)
+	return s.packWeave(ctx, p, w, arts, rankOf, rk.items)
 }
 
 // pickArtifacts rejects the stale rows and those rejected in review (each with a diagnostic
@@ -317,13 +317,22 @@ func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []strin
 	return out, nil
 }
 
-// weaveEvidence reads the text of the events of seqs, by seq.
-func (s *Service) weaveEvidence(ctx context.Context, space string, seqs []int64) (map[int64]dbsqlc.WeaveEvidenceRow, error) {
+// weaveEvidence returns the events of seqs, by seq: those the checkout already fetched as
+// items from them, the others read (one query, none when every one was fetched).
+func (s *Service) weaveEvidence(ctx context.Context, space string, seqs []int64, fetched map[string]*Item) (map[int64]dbsqlc.WeaveEvidenceRow, error) {
 	out := map[int64]dbsqlc.WeaveEvidenceRow{}
-	if len(seqs) == 0 {
+	var read []int64
+	for _, seq := range seqs {
+		if it := fetched[fmt.Sprintf("ev:%d", seq)]; it != nil && it.event != nil {
+			out[seq] = *it.event
+		} else {
+			read = append(read, seq)
+		}
+	}
+	if len(read) == 0 {
 		return out, nil
 	}
-	rows, err := queries.WeaveEvidence(ctx, s.pool, dbsqlc.WeaveEvidenceParams{SpaceID: space, Seqs: seqs})
+	rows, err := queries.WeaveEvidence(ctx, s.pool, dbsqlc.WeaveEvidenceParams{SpaceID: space, Seqs: read})
 	if err != nil {
 		return nil, fmt.Errorf("read weave evidence: %w", err)
 	}
@@ -336,12 +345,12 @@ func (s *Service) weaveEvidence(ctx context.Context, space string, seqs []int64)
 // packWeave fits the artifacts, best first, with up to weaveEvidencePer of each one's cited
 // events (those the lanes ranked first, then the rest in seq order), into the budget, warns
 // and renders.
-func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts []WeaveArtifact, rankOf map[int64]int) (*Weave, error) {
+func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts []WeaveArtifact, rankOf map[int64]int, fetched map[string]*Item) (*Weave, error) {
 	var want []int64
 	for _, a := range arts {
 		want = append(want, evidenceSeqs(a, rankOf)...)
 	}
-	src, err := s.weaveEvidence(ctx, p.space, want)
+	src, err := s.weaveEvidence(ctx, p.space, want, fetched)
 	if err != nil {
 		return nil, err
 	}

@@ -13,8 +13,9 @@ import (
 const laneRecent = `-- name: LaneRecent :many
 SELECT e.seq
 FROM events e
-WHERE e.space_id = $1 AND ($2::text = '' OR e.session_id = $2) AND e.occurred_at <= $3
+WHERE e.space_id = $1 AND e.session_id = $2 AND e.session_id <> ''
   AND e.type NOT LIKE 'checkout.%' AND e.type NOT LIKE 'zaxy.%'
+  AND e.occurred_at <= $3
 ORDER BY e.seq DESC
 LIMIT $4
 `
@@ -26,8 +27,10 @@ type LaneRecentParams struct {
 	MaxRows   int32
 }
 
-// Recent lane: the latest events of the session (@session_id; the whole space when empty) that had
-// occurred by @as_of, newest first, bookkeeping skipped.
+// Recent lane: the latest events of the session @session_id (never empty: without a session the
+// lane does not run) that had occurred by @as_of, newest first, bookkeeping skipped, through the
+// partial index of the sessions' memory events (migration 000027: its predicate is the
+// conditions on session_id and type below, so no bookkeeping row is ever walked).
 func (q *Queries) LaneRecent(ctx context.Context, db DBTX, arg LaneRecentParams) ([]int64, error) {
 	rows, err := db.Query(ctx, laneRecent,
 		arg.SpaceID,

@@ -23,8 +23,8 @@ WITH tail AS (
 ), art AS (
   SELECT c.artifact_id, c.artifact_type, c.summary, c.source_event_refs, c.confidence, c.review_status,
          c.reasoning_phase, c.payload, c.contradicts
-  FROM latent_current c
-  WHERE c.space_id = $1 AND c.artifact_id = ANY ($2::text[])
+  FROM unnest($2::text[]) AS k(artifact_id)
+  JOIN latent_current c ON c.space_id = $1 AND c.artifact_id = k.artifact_id
 ), checked AS (
   SELECT a.artifact_id, r.seq,
          CASE WHEN e.seq IS NULL THEN 'missing'
@@ -95,7 +95,8 @@ type WeaveVerifyRow struct {
 // topic, or a newer decision about the same subject, in the log's tail; keys compared
 // lower-cased with spaces collapsed). bad_seq is the first source that fails (0: all verify),
 // reason why (missing, hash_mismatch, erased, invalidated, superseded) and at_seq the event
-// that made it so.
+// that made it so. The artifacts are read by primary key, one probe per id (a plan that scanned
+// the space's current artifacts for the ids, as one on stale statistics did, cost 4 ms at 5,000).
 func (q *Queries) WeaveVerify(ctx context.Context, db DBTX, arg WeaveVerifyParams) ([]WeaveVerifyRow, error) {
 	rows, err := db.Query(ctx, weaveVerify, arg.SpaceID, arg.Ids)
 	if err != nil {

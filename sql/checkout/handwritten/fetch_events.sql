@@ -7,7 +7,8 @@
 -- columns are the item's salience as of $3 (docs/checkout.md, Salience): its salience row and
 -- the space's policy, each one lookup by primary key joined in, never a query per item.
 -- redundant_of is the ranked item the encoding gate found the event's item repeats (NULL when
--- ranked, or not projected yet).
+-- ranked, or not projected yet), read through the partial index of redundant items (migration
+-- 000026): most events have none, and that probe never visits memory_items' heap.
 SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::text AS data, e.hash,
        CASE WHEN e.type = 'message' THEN coalesce(e.data->>'role', '') ELSE '' END AS role,
        coalesce(nullif(e.data->>'name', ''), e.actor, '') AS speaker,
@@ -28,7 +29,7 @@ SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::t
        sa.last_use_seq AS sal_last_use_seq, sa.last_use_signal AS sal_last_use_signal,
        coalesce(sp.half_life_days, 30) AS sal_half_life_days, coalesce(sp.floor, 0.1) AS sal_floor,
        (SELECT mi.redundant_of FROM memory_items mi
-        WHERE mi.space_id = e.space_id AND mi.item_id = 'ev:' || e.seq) AS redundant_of
+        WHERE mi.space_id = e.space_id AND mi.item_id = 'ev:' || e.seq AND mi.redundant_of IS NOT NULL) AS redundant_of
 FROM events e
 -- LATERAL with LIMIT 1: one primary-key probe per row (a plain join lets the planner hash the
 -- space's whole salience table).
