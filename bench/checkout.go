@@ -19,6 +19,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 )
@@ -158,7 +159,13 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 	defer pool.Close()
 	texts := corpusSentences(o.Corpus, n+q)
 	rep := &CheckoutReport{Memories: n, Queries: q, LaneMS: map[string]float64{}}
-	store := eventloom.NewStore(pool, nil, logger)
+	// As in service, every append (each checkout's surfaced record) enqueues its projection job
+	// in the append's transaction; no worker runs them here (the bench projects by itself).
+	client, err := jobs.NewInsertOnlyClient(pool, logger)
+	if err != nil {
+		return nil, err
+	}
+	store := eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
 	provider := o.Embedder
 	if o.Reuse == "" {
 		if err := loadCheckoutBench(ctx, pool, store, provider, texts[:n], rep, logger); err != nil {

@@ -363,12 +363,25 @@ func (s *Service) recordSurfaced(ctx context.Context, r *Request, p *Packet) (in
 	if err != nil {
 		return 0, err
 	}
-	res, err := s.store.Append(ctx, &eventloom.AppendParams{SpaceID: r.SpaceID, Events: []eventloom.NewEvent{ev}})
+	res, err := s.store.Append(ctx, &eventloom.AppendParams{SpaceID: r.SpaceID, Events: []eventloom.NewEvent{ev}, ProjectLater: true})
 	if err != nil {
 		return 0, fmt.Errorf("record surfaced items: %w", err)
 	}
-	return res.Receipts[0].Seq, nil
+	seq := res.Receipts[0].Seq
+	// The record's projection job is enqueued after the answer, not before it: the record is
+	// committed, and a job lost here is enqueued by the periodic sweep.
+	go func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), surfacedEnqueueTimeout)
+		defer cancel()
+		if err := s.store.EnqueueProjection(ctx, r.SpaceID, seq); err != nil {
+			s.cfg.Logger.WarnContext(ctx, "enqueue the projection of a surfaced record", "space_id", r.SpaceID, "seq", seq, "error", err)
+		}
+	}()
+	return seq, nil
 }
+
+// surfacedEnqueueTimeout bounds the enqueue of a surfaced record's projection job.
+const surfacedEnqueueTimeout = 10 * time.Second
 
 // SurfacedEvent is the checkout.surfaced event recording what packet p (the answer to r)
 // surfaced: each item by id with its tier and cited seqs. Its projection reinforces exactly

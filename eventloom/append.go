@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/zaxy/zaxy/eventloom/internal/dbsqlc"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	zsql "github.com/zaxy/zaxy/sql"
 	"github.com/zaxy/zaxy/vocab"
 )
@@ -37,6 +38,13 @@ type AppendParams struct {
 	// CLI with database access). Only such an append may hold redaction.configured events;
 	// otherwise they are refused as invalid, naming the type field.
 	Admin bool
+	// ProjectLater appends without enqueuing the projection job in the append's transaction:
+	// the caller enqueues it afterwards with EnqueueProjection, off its own critical path, and
+	// the periodic sweep enqueues any that are lost (jobs/sweep.go, every 30 s). Meant for
+	// bookkeeping records (a checkout's checkout.surfaced), never for memory an agent is about
+	// to look for. With nothing to redact and no idempotency key, such an append is one
+	// statement in one round trip.
+	ProjectLater bool
 }
 
 // AppendResult is what an append recorded.
@@ -62,6 +70,9 @@ func (s *Store) Append(ctx context.Context, p *AppendParams) (*AppendResult, err
 
 // appendOwnTx is Append, untraced.
 func (s *Store) appendOwnTx(ctx context.Context, p *AppendParams) (*AppendResult, error) {
+	if res, ok, err := s.appendOneStatement(ctx, p); ok || err != nil {
+		return res, err
+	}
 	var res *AppendResult
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		var err error
@@ -83,6 +94,58 @@ func (s *Store) appendOwnTx(ctx context.Context, p *AppendParams) (*AppendResult
 		return nil, err
 	}
 	return res, nil
+}
+
+// appendOneStatement appends p as one statement (its own implicit transaction: the batch is
+// still all or nothing) when nothing else must commit with it: no projection job (ProjectLater,
+// or no outbox), no idempotency record, and no secret to redact, whose mode would be read under
+// the space's lock. ok is false when p needs a transaction.
+func (s *Store) appendOneStatement(ctx context.Context, p *AppendParams) (res *AppendResult, ok bool, err error) {
+	if p.IdempotencyKey != "" || (s.outbox != nil && !p.ProjectLater) {
+		return nil, false, nil
+	}
+	if err := validateAppend(p); err != nil {
+		return nil, false, err
+	}
+	if _, redactions, err := redactEvents(p.Events); err != nil || redactions > 0 {
+		return nil, false, err
+	}
+	receipts, err := insertEvents(ctx, s.db, p.SpaceID, p.Events)
+	if err != nil {
+		return nil, false, err
+	}
+	return &AppendResult{SpaceID: p.SpaceID, Receipts: receipts}, true, nil
+}
+
+// EnqueueProjection enqueues the projection job of space's events up to headSeq, in its own
+// transaction: what an append with ProjectLater left to its caller. Without an outbox it does
+// nothing.
+func (s *Store) EnqueueProjection(ctx context.Context, space string, headSeq int64) error {
+	if s.outbox == nil {
+		return nil
+	}
+	return pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+		if err := s.outbox.EnqueueTx(ctx, tx, space, headSeq); err != nil {
+			return fmt.Errorf("enqueue projection: %w", err)
+		}
+		return nil
+	})
+}
+
+// validateAppend checks an append's space, events, idempotency key and privileges.
+func validateAppend(p *AppendParams) error {
+	if err := ValidateSpaceID(p.SpaceID); err != nil {
+		return err
+	}
+	if err := ValidateBatch(p.Events); err != nil {
+		return err
+	}
+	if p.IdempotencyKey != "" {
+		if err := ValidateIdempotencyKey(p.IdempotencyKey); err != nil {
+			return err
+		}
+	}
+	return checkPrivileged(p)
 }
 
 // AppendTx appends inside the caller's transaction (which must be READ COMMITTED, the
@@ -110,18 +173,7 @@ var errKeyTaken = errors.New("idempotency key already recorded")
 // travel in one pipelined batch: a retry therefore inserts and then undoes its events, which
 // costs a retry a little and saves every first attempt two round trips.
 func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, savepoint bool) (*AppendResult, error) {
-	if err := ValidateSpaceID(p.SpaceID); err != nil {
-		return nil, err
-	}
-	if err := ValidateBatch(p.Events); err != nil {
-		return nil, err
-	}
-	if p.IdempotencyKey != "" {
-		if err := ValidateIdempotencyKey(p.IdempotencyKey); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkPrivileged(p); err != nil {
+	if err := validateAppend(p); err != nil {
 		return nil, err
 	}
 	// Redact before taking the space's lock; whether the redacted events are the ones stored
@@ -178,7 +230,7 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, savepo
 			return s.answerRetry(ctx, tx, p.SpaceID, p.IdempotencyKey, reqHash)
 		}
 	}
-	if s.outbox != nil {
+	if s.outbox != nil && !p.ProjectLater {
 		if err := s.outbox.EnqueueTx(ctx, w, p.SpaceID, receipts[len(receipts)-1].Seq); err != nil {
 			return nil, fmt.Errorf("enqueue projection: %w", err)
 		}
@@ -248,8 +300,8 @@ func insertEventsKeyed(ctx context.Context, tx pgx.Tx, p *AppendParams, events [
 	return receipts, false, nil
 }
 
-func insertEvents(ctx context.Context, tx pgx.Tx, space string, events []NewEvent) ([]Receipt, error) {
-	rows, err := tx.Query(ctx, qAppend, append([]any{space}, eventArrays(events)...)...)
+func insertEvents(ctx context.Context, db pgexec.Executor, space string, events []NewEvent) ([]Receipt, error) {
+	rows, err := db.Query(ctx, qAppend, append([]any{space}, eventArrays(events)...)...)
 	if err != nil {
 		return nil, fmt.Errorf("append events: %w", mapPgError(err))
 	}

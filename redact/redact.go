@@ -2,6 +2,7 @@ package redact
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"sort"
 	"strings"
@@ -39,15 +40,26 @@ type secretPattern struct {
 	line bool
 	// anchored is re anchored at the start, compiled by init.
 	anchored *regexp.Regexp
+	// minLen is the fewest bytes any match of re has (minMatchLen), computed by init: a text
+	// shorter than that is not searched. Most strings of a JSON document are short.
+	minLen int
 	// wordStart: re starts with \b.
 	wordStart bool
 }
+
+// minSecretLen is the shortest any pattern matches (the least minLen), set by init: no
+// shorter text holds a secret.
+var minSecretLen int
 
 func init() {
 	for i := range patterns {
 		p := &patterns[i]
 		p.anchored = regexp.MustCompile(`^(?:` + p.re.String() + `)`)
+		p.minLen = minMatchLen(syntax.Parse(p.re.String(), syntax.Perl))
 		p.wordStart = strings.HasPrefix(p.re.String(), `\b`)
+		if i == 0 || p.minLen < minSecretLen {
+			minSecretLen = p.minLen
+		}
 	}
 }
 
@@ -189,6 +201,9 @@ const maxPasses = 3
 // key block match within one line. Invalid UTF-8 is left as it is (Postgres text cannot
 // hold it, so callers reject it first). String(String(s)) == String(s).
 func String(s string) (string, int) {
+	if len(s) < minSecretLen {
+		return s, 0
+	}
 	out, total := pass(s)
 	if total == 0 {
 		return s, 0
@@ -276,6 +291,7 @@ func find(s string) []span {
 	for pi := range patterns {
 		p := &patterns[pi]
 		switch {
+		case len(s) < p.minLen:
 		case len(p.hints) == 0:
 			for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {
 				add(p, pi, 0, s, m)
