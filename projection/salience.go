@@ -41,8 +41,7 @@ const surfacedType = "checkout.surfaced"
 
 // The ledger's writes are hand-written: they unnest arrays (one statement per batch).
 var (
-	qReinforcementsInsert = sql.Query("projection/reinforcements_insert")
-	qSalienceUpsert       = sql.Query("projection/salience_upsert")
+	qSalienceUpsert = sql.Query("projection/salience_upsert")
 )
 
 // reinforcementEffect is one item an event reinforces, and how.
@@ -183,22 +182,17 @@ func (s *batchState) configure(e *eventloom.Event, c *vocab.SalienceConfigured) 
 	s.salience.configSeq = &seq
 }
 
-// queueSalience queues the batch's ledger rows, the recomputed salience of the items they
-// touch, and the policy change.
+// queueSalience queues the batch's ledger rows folded into the salience of the items they
+// touch (one statement, salience_upsert.sql), and the policy change.
 func (s *batchState) queueSalience(b *pgx.Batch) {
 	ss := &s.salience
 	if len(ss.reinforced) > 0 {
 		n := len(ss.reinforced)
 		ids, seqs, signals, times := make([]string, n), make([]int64, n), make([]string, n), make([]time.Time, n)
-		var touched []string
 		for i, r := range ss.reinforced {
 			ids[i], seqs[i], signals[i], times[i] = r.ItemID, r.Seq, r.Signal, r.OccurredAt
-			touched = append(touched, r.ItemID)
 		}
-		slices.Sort(touched)
-		touched = slices.Compact(touched)
-		b.Queue(qReinforcementsInsert, s.space, ids, seqs, signals, times)
-		b.Queue(qSalienceUpsert, s.space, touched)
+		b.Queue(qSalienceUpsert, s.space, ids, seqs, signals, times)
 	}
 	if ss.configSeq != nil || ss.useStarted != nil {
 		dbsqlc.QueueSalienceSpaceUpsert(b, dbsqlc.SalienceSpaceUpsertParams{SpaceID: s.space, HalfLifeDays: ss.halfLifeDays,
