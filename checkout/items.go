@@ -96,22 +96,37 @@ const maxItemChars = 1200
 
 // fetchItems loads the items with the given ids (and the fact versions they superseded,
 // returned separately), events and facts in one query each, with their salience as of asOf
-// when withSalience.
-func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, ids []string, asOf time.Time, withSalience bool) (map[string]*Item, []*Item, error) {
+// when withSalience. Event items already read (prefetched, by id) are taken from there.
+func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, ids []string, asOf time.Time, withSalience bool, prefetched map[string]*Item) (map[string]*Item, []*Item, error) {
 	var seqs []int64
 	var factIDs []string
+	items := map[string]*Item{}
 	for _, id := range ids {
-		if seq := seqOfItem(id); seq > 0 {
+		if it := prefetched[id]; it != nil {
+			items[id] = it
+		} else if seq := seqOfItem(id); seq > 0 {
 			seqs = append(seqs, seq)
 		} else if strings.HasPrefix(id, "fact:") {
 			factIDs = append(factIDs, strings.TrimPrefix(id, "fact:"))
 		}
 	}
-	items := map[string]*Item{}
+	if err := fetchEvents(ctx, tx, space, query, seqs, asOf, withSalience, items); err != nil {
+		return nil, nil, err
+	}
+	previous, err := fetchFacts(ctx, tx, space, factIDs, asOf, withSalience, items)
+	if err != nil {
+		return nil, nil, err
+	}
+	return items, previous, nil
+}
+
+// fetchEvents reads the event items of seqs into items, with their salience as of asOf when
+// withSalience.
+func fetchEvents(ctx context.Context, tx pgexec.Executor, space, query string, seqs []int64, asOf time.Time, withSalience bool, items map[string]*Item) error {
 	if len(seqs) > 0 {
 		rows, err := tx.Query(ctx, qFetchEvents, space, seqs, asOf)
 		if err != nil {
-			return nil, nil, fmt.Errorf("fetch events: %w", err)
+			return fmt.Errorf("fetch events: %w", err)
 		}
 		words := contentWords(query)
 		if _, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
@@ -146,14 +161,20 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 			items[it.ItemID] = it
 			return struct{}{}, nil
 		}); err != nil {
-			return nil, nil, fmt.Errorf("fetch events: %w", err)
+			return fmt.Errorf("fetch events: %w", err)
 		}
 	}
+	return nil
+}
+
+// fetchFacts reads the fact items of factIDs into items and returns the fact versions they
+// superseded, with their salience as of asOf when withSalience.
+func fetchFacts(ctx context.Context, tx pgexec.Executor, space string, factIDs []string, asOf time.Time, withSalience bool, items map[string]*Item) ([]*Item, error) {
 	var previous []*Item
 	if len(factIDs) > 0 {
 		rows, err := tx.Query(ctx, qFetchFacts, space, factIDs, asOf)
 		if err != nil {
-			return nil, nil, fmt.Errorf("fetch facts: %w", err)
+			return nil, fmt.Errorf("fetch facts: %w", err)
 		}
 		if _, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
 			r, err := pgx.RowToStructByNameLax[struct {
@@ -199,10 +220,10 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 			}
 			return struct{}{}, nil
 		}); err != nil {
-			return nil, nil, fmt.Errorf("fetch facts: %w", err)
+			return nil, fmt.Errorf("fetch facts: %w", err)
 		}
 	}
-	return items, previous, nil
+	return previous, nil
 }
 
 // valueText renders a fact's object entity name or JSON value for reading.

@@ -151,12 +151,15 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		spaceErr error
 		when     timeWindows
 	)
+	// The lanes' events are read as the lanes return (prefetch.go).
+	prefetch := newEventPrefetch(ctx, s, r, rk.asOf)
 	record := func(res laneResult, start time.Time) laneResult {
 		res.took = time.Since(start)
 		laneSpan(ctx, r.SpaceID, &res, start)
 		mu.Lock()
 		results = append(results, res)
 		mu.Unlock()
+		prefetch.add(res.items)
 		return res
 	}
 	launch := func(f func()) {
@@ -312,7 +315,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	for _, id := range rk.stable {
 		add(id)
 	}
-	rk.items, rk.previous, err = fetchItems(ctx, s.pool, r.SpaceID, r.Query, ids, rk.asOf, !r.plain())
+	rk.items, rk.previous, err = fetchItems(ctx, s.pool, r.SpaceID, r.Query, ids, rk.asOf, !r.plain(), prefetch.wait())
 	if err != nil {
 		return nil, fmt.Errorf("checkout %q: %w", r.SpaceID, err)
 	}
