@@ -79,6 +79,15 @@ type CheckoutOptions struct {
 	// artifacts (an episode per session) are built first, untimed, as the latent_rebuild job
 	// would have; on a --reuse database only what is missing is built.
 	Weave bool
+	// Cues sends cues with every checkout (a task, a repo, a tool and a phase; checkout.Cues),
+	// so the cue blend reads the candidates' recorded cues.
+	Cues bool
+}
+
+// benchCues are the cues of query i with Cues set: one of a few tasks, repos and tools each.
+func benchCues(i int) checkout.Cues {
+	return checkout.Cues{"task": fmt.Sprintf("task-%d", i%7), "repo": fmt.Sprintf("repo-%d", i%3),
+		"tool": []string{"shell", "editor", "browser"}[i%3], "phase": "implementation"}
 }
 
 // Validate names the first option out of range or missing.
@@ -218,7 +227,11 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 	for i := 0; i < q; i++ {
 		query := texts[n+i]
 		t0 := time.Now()
-		p, err := svc.Checkout(ctx, &checkout.Request{SpaceID: checkoutBenchSpace, Query: query, SessionID: "s1", Weave: o.Weave})
+		var cues checkout.Cues
+		if o.Cues {
+			cues = benchCues(i)
+		}
+		p, err := svc.Checkout(ctx, &checkout.Request{SpaceID: checkoutBenchSpace, Query: query, SessionID: "s1", Weave: o.Weave, Cues: cues})
 		if err != nil {
 			return nil, err
 		}

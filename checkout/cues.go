@@ -127,24 +127,29 @@ func applyCues(ctx context.Context, q pgexec.Executor, space string, want Cues, 
 		}
 		return seqOfItem(it.ItemID)
 	}
+	// An event item's cues came with it (fetch_events.sql); a fact's are its recording event's,
+	// read here.
+	cues := map[int64][]byte{}
 	var seqs []int64
 	for _, c := range fused {
 		if it := items[c.itemID]; it != nil {
 			if seq := seqOf(it); seq > 0 {
-				seqs = append(seqs, seq)
+				if it.event != nil {
+					cues[seq] = it.cues
+				} else {
+					seqs = append(seqs, seq)
+				}
 			}
 		}
 	}
-	if len(seqs) == 0 {
-		return nil
-	}
-	rows, err := queries.EventCues(ctx, q, dbsqlc.EventCuesParams{SpaceID: space, Seqs: seqs})
-	if err != nil {
-		return fmt.Errorf("event cues: %w", err)
-	}
-	cues := make(map[int64][]byte, len(rows))
-	for _, r := range rows {
-		cues[r.Seq] = r.Cues
+	if len(seqs) > 0 {
+		rows, err := queries.EventCues(ctx, q, dbsqlc.EventCuesParams{SpaceID: space, Seqs: seqs})
+		if err != nil {
+			return fmt.Errorf("event cues: %w", err)
+		}
+		for _, r := range rows {
+			cues[r.Seq] = r.Cues
+		}
 	}
 	for _, c := range fused {
 		it := items[c.itemID]

@@ -79,6 +79,8 @@ type Item struct {
 	// event is the row of an event item as read, so a weave shows its evidence without
 	// reading it again (weave.go); nil for facts.
 	event *dbsqlc.WeaveEvidenceRow
+	// cues are an event item's recorded cues as read (cues.go); nil for facts.
+	cues []byte
 }
 
 // factRow is what the packet needs of a fact version.
@@ -146,6 +148,7 @@ func fetchEvents(ctx context.Context, tx pgexec.Executor, space, query string, s
 			it := eventItem(e.Seq, e.Type, e.SessionID, e.Content, string(e.Data), e.Hash, words)
 			it.role, it.speaker = r.Role, r.Speaker
 			it.event = &dbsqlc.WeaveEvidenceRow{Seq: e.Seq, Hash: e.Hash, Type: e.Type, Content: e.Content, Data: string(e.Data)}
+			it.cues = e.Cues
 			it.Labels.Conflicted = r.Conflicted
 			if r.RedundantOf != nil && withSalience {
 				it.Labels.RedundantOf = *r.RedundantOf // policy, like salience: the plain profile ignores it

@@ -71,7 +71,7 @@ func (c *benchAppendCmd) run(ctx context.Context, env *env) error {
 }
 
 // benchCheckoutCmd: zaxy bench checkout [--memories N] [--queries Q] [--corpus FILE] [--keep]
-// [--reuse URL] [--items FILE] [--cpuprofile FILE] [--ef-search N] [--ppr-weight W] [--json]; package bench's
+// [--reuse URL] [--items FILE] [--cpuprofile FILE] [--ef-search N] [--ppr-weight W] [--weave] [--cues] [--json]; package bench's
 // Checkout with the configured embedder (the hashing one when embedding is off), so its query
 // embedding is timed.
 type benchCheckoutCmd struct {
@@ -93,6 +93,7 @@ func (c *benchCheckoutCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.IntVar(&c.o.EfSearch, "ef-search", 0, "the vector lane's hnsw.ef_search (0: checkout's default, 100)")
 	fs.Float64Var(&c.o.PPRWeight, "ppr-weight", 0, "fusion weight of the personalized PageRank lane, 0-5 (0: off, checkout's default)")
 	fs.BoolVar(&c.o.Weave, "weave", false, "ask every checkout for a memory weave (the latent artifacts are built first, untimed)")
+	fs.BoolVar(&c.o.Cues, "cues", false, "send cues (task, repo, tool, phase) with every checkout")
 }
 
 func (c *benchCheckoutCmd) validate(args []string) error {

@@ -1,4 +1,4 @@
--- The events behind event items, with a message's role (data.role) and speaker (data.name, else
+-- The events behind event items (with their cues, which the cue blend reads: cues.go), with a message's role (data.role) and speaker (data.name, else
 -- the actor), for the speaker priors, and the reasons they were invalidated, if any; rows are
 -- eventloom.Row (and role, speaker, invalidated, and conflicted: a model inferred from the
 -- event a statement that contradicts a current fact, or the event is a typed statement the
@@ -9,7 +9,7 @@
 -- redundant_of is the ranked item the encoding gate found the event's item repeats (NULL when
 -- ranked, or not projected yet), read through the partial index of redundant items (migration
 -- 000026): most events have none, and that probe never visits memory_items' heap.
-SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::text AS data, e.hash,
+SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::text AS data, e.cues::text AS cues, e.hash,
        CASE WHEN e.type = 'message' THEN coalesce(e.data->>'role', '') ELSE '' END AS role,
        coalesce(nullif(e.data->>'name', ''), e.actor, '') AS speaker,
        (SELECT string_agg(v.reason, '; ' ORDER BY v.seq) FROM invalidations v
