@@ -381,3 +381,23 @@ func TestBuild_CausalLinkCitesDecisionFailureAndFix(t *testing.T) {
 	require.Len(t, b.artifacts(t, space, "artifact_type = 'causal' AND stale_at IS NOT NULL"), 1)
 	require.Empty(t, b.artifacts(t, space, "artifact_type = 'causal' AND stale_at IS NULL"), "without the failure there is no link")
 }
+
+// A checkout's surfaced record is bookkeeping: an episode never cites one, and records arriving
+// in a session derive nothing again.
+func TestBuild_EpisodesNeverCiteCheckoutRecords(t *testing.T) {
+	b := setup(t)
+	space := "records"
+	seqs := b.append(t, space, b.msg("s", "The staging deploy pushes to the internal Harbor registry."),
+		b.msg("s", "Rotate the Harbor robot account every 90 days."))
+	record := b.ev("checkout.surfaced", "s", "", map[string]any{"items": []map[string]any{{"item_id": fmt.Sprintf("ev:%d", seqs[0]), "tier": "query"}}})
+	b.append(t, space, record, record, record)
+	b.projectAndBuild(t, space)
+	eps := b.artifacts(t, space, "artifact_type = 'episode'")
+	require.Len(t, eps, 1)
+	require.Equal(t, seqs, eps[0].Seqs, "the episode cites the session's two messages and none of its records")
+
+	b.append(t, space, record, record)
+	res := b.projectAndBuild(t, space)
+	require.Zero(t, res.Written+res.Replaced, "records alone change no artifact")
+	require.Equal(t, eps, b.artifacts(t, space, "artifact_type = 'episode'"))
+}

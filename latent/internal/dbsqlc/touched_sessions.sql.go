@@ -13,6 +13,7 @@ const touchedSessions = `-- name: TouchedSessions :many
 SELECT session_id, array_agg(DISTINCT type ORDER BY type)::text[] AS types
 FROM events
 WHERE space_id = $1 AND seq > $2 AND seq <= $3
+  AND type NOT LIKE 'checkout.%' AND type NOT LIKE 'zaxy.%'
 GROUP BY session_id
 ORDER BY session_id
 `
@@ -29,7 +30,8 @@ type TouchedSessionsRow struct {
 }
 
 // The sessions with events in (@after_seq, @upto_seq], and which kinds of event arrived there:
-// the producers recompute what those events can change.
+// the producers recompute what those events can change. Bookkeeping (checkout.*, zaxy.*: a
+// checkout's surfaced record) changes nothing they derive, so it touches no session.
 func (q *Queries) TouchedSessions(ctx context.Context, db DBTX, arg TouchedSessionsParams) ([]TouchedSessionsRow, error) {
 	rows, err := db.Query(ctx, touchedSessions, arg.SpaceID, arg.AfterSeq, arg.UptoSeq)
 	if err != nil {
