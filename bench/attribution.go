@@ -199,7 +199,7 @@ func (g *traceGen) checkout(seqs ...int64) int64 {
 	for _, s := range seqs {
 		items = append(items, map[string]any{"item_id": fmt.Sprintf("ev:%d", s), "seqs": []int64{s}, "tier": "query"})
 	}
-	return g.add("checkout.surfaced", "", map[string]any{"items": items})
+	return g.add(vocab.TypeCheckoutSurfaced, "", map[string]any{"items": items})
 }
 
 func (g *traceGen) call(tool string, ok bool) int64 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/tracing"
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // Tier names, in the order a packet serializes them: what rarely changes first, so repeated
@@ -430,8 +431,8 @@ func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
 	return eventloom.NewEvent{Type: SurfacedType, SessionID: r.SessionID, Actor: "zaxy", Data: raw}, nil
 }
 
-// SurfacedType is the bookkeeping event a checkout appends.
-const SurfacedType = "checkout.surfaced"
+// SurfacedType is the bookkeeping event a checkout appends (vocab.TypeCheckoutSurfaced).
+const SurfacedType = vocab.TypeCheckoutSurfaced
 
 // clip shortens a text for a warning message.
 func clip(s string) string {

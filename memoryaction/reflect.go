@@ -116,7 +116,7 @@ func (a *Actions) ReflectBackward(ctx context.Context, p ReflectParams) (*Reflec
 			return s
 		}
 		switch e.Type {
-		case "checkout.surfaced":
+		case vocab.TypeCheckoutSurfaced:
 			var s struct {
 				Items []struct {
 					ItemID string  `json:"item_id"`

@@ -35,9 +35,8 @@ const (
 	SignalRepeated = "repeated"
 )
 
-// surfacedType is the bookkeeping event a checkout appends (checkout.SurfacedType; projection
-// must not import checkout).
-const surfacedType = "checkout.surfaced"
+// surfacedType is the bookkeeping event a checkout appends.
+const surfacedType = vocab.TypeCheckoutSurfaced
 
 // The ledger's writes are hand-written: they unnest arrays (one statement per batch).
 var (

@@ -13,9 +13,8 @@ import (
 // this actor out of the traces it reads.
 const Actor = "zaxy-retro"
 
-// surfacedType is the event a checkout appends listing what it surfaced (checkout.SurfacedType;
-// this package must not import checkout).
-const surfacedType = "checkout.surfaced"
+// surfacedType is the event a checkout appends listing what it surfaced.
+const surfacedType = vocab.TypeCheckoutSurfaced
 
 // Event is one event of a trace as the pass reads it from the log.
 type Event struct {

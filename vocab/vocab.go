@@ -60,6 +60,9 @@ const (
 	// TypePolicyRolledBack restores the policy that was current before the last promotion;
 	// only with admin rights.
 	TypePolicyRolledBack = "policy.rolled_back"
+	// TypeCheckoutSurfaced is the record a checkout appends of what its packet surfaced
+	// (docs/checkout.md): bookkeeping, the weak reinforcement of the items it lists.
+	TypeCheckoutSurfaced = "checkout.surfaced"
 )
 
 // Privileged reports whether events of type typ may only be appended with admin rights: the
