@@ -8,6 +8,9 @@
 // recall_all@k and NDCG@k at session and turn level, evidence inside a token-budgeted packet,
 // tokens per packet, latency). RunDataset does all of it and writes the files.
 //
+// Calibration: FoKFit refits the feeling of knowing's mapping from the ranked.jsonl files and
+// cross-validates it (in memory, no database).
+//
 // Throughput and latency: Append times appends (HTTP, the Go API, the bare INSERT chained and
 // unchained, verify) and Checkout times checkouts on a space of many memories, each in a
 // scratch database it creates beside the one it is given.

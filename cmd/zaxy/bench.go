@@ -447,6 +447,75 @@ func (c *benchLatentPriorsCmd) run(_ context.Context, env *env) error {
 	return printReport(env, c.asJSON, rep)
 }
 
+// benchFoKFitCmd: zaxy bench fok-fit --lme F --locomo F [--folds K] [--seed N] [--repeats R] [--penalty L]
+// [--json]; package bench's FoKFit on the ranked.jsonl files of `zaxy bench longmemeval` and
+// `zaxy bench locomo`, in memory (no database).
+type benchFoKFitCmd struct {
+	o           bench.FoKFitOptions
+	lme, locomo string
+	seed        int64
+	asJSON      bool
+}
+
+func (c *benchFoKFitCmd) flags(fs *flag.FlagSet, _ *config) {
+	fs.StringVar(&c.lme, "lme", "", "ranked.jsonl written by zaxy bench longmemeval")
+	fs.StringVar(&c.locomo, "locomo", "", "ranked.jsonl written by zaxy bench locomo")
+	fs.IntVar(&c.o.Folds, "folds", 10, "cross-validation folds, stratified by set and target")
+	fs.Int64Var(&c.seed, "seed", 1, "seed of the folds' shuffle")
+	fs.IntVar(&c.o.Repeats, "repeats", 1, "cross-validations run, with seeds --seed, --seed+1, ... (the skill's range over them is reported)")
+	fs.Float64Var(&c.o.Penalty, "penalty", 1, "L2 penalty on the slopes (the shipped coefficients' is 1)")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+}
+
+func (c *benchFoKFitCmd) validate(args []string) error {
+	switch {
+	case c.lme == "" || c.locomo == "":
+		return errors.New("--lme and --locomo are both required")
+	case c.o.Folds < 2 || c.o.Folds > 100:
+		return fmt.Errorf("--folds must be between 2 and 100, got %d", c.o.Folds)
+	case c.seed < 1:
+		return fmt.Errorf("--seed must be positive, got %d", c.seed)
+	case c.o.Repeats < 1 || c.o.Repeats > 1000:
+		return fmt.Errorf("--repeats must be between 1 and 1000, got %d", c.o.Repeats)
+	case c.o.Penalty <= 0 || c.o.Penalty > 1000:
+		return fmt.Errorf("--penalty must be above 0 and at most 1000, got %g", c.o.Penalty)
+	}
+	return noArgs(args)
+}
+
+func (c *benchFoKFitCmd) run(_ context.Context, env *env) error {
+	for _, f := range []struct{ name, file string }{{bench.DatasetLongMemEval, c.lme}, {bench.DatasetLoCoMo, c.locomo}} {
+		set, err := readFoKSet(f.name, f.file)
+		if err != nil {
+			return invalid(err)
+		}
+		c.o.Sets = append(c.o.Sets, set)
+	}
+	c.o.Seed = uint64(c.seed)
+	rep, err := bench.FoKFit(c.o)
+	if err != nil {
+		return invalid(err)
+	}
+	return printReport(env, c.asJSON, rep)
+}
+
+// readFoKSet reads one set's judged questions from its ranked.jsonl.
+func readFoKSet(name, file string) (bench.FoKFitSet, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return bench.FoKFitSet{}, err
+	}
+	defer f.Close()
+	samples, skipped, err := bench.ReadFoKSamples(f)
+	if err != nil {
+		return bench.FoKFitSet{}, fmt.Errorf("%s: %w", file, err)
+	}
+	if len(samples) == 0 {
+		return bench.FoKFitSet{}, fmt.Errorf("%s: no question with a feeling of knowing and a target (a ranked.jsonl of zaxy bench %s?)", file, name)
+	}
+	return bench.FoKFitSet{Name: name, File: file, Samples: samples, Skipped: skipped}, nil
+}
+
 // benchLatentCmd: zaxy bench latent [--sections fidelity,stale,tokens] [--longmemeval F]
 // [--locomo F] [--limit N] [--weave-tokens T] [--plain-tokens T] [--families N] [--json];
 // package bench's Latent on ZAXY_DATABASE_URL's database (fresh spaces; the events stay: the
