@@ -43,7 +43,7 @@ var commands = []command{
 	{name: "bench append", db: dbNone, new: func() runner { return &benchAppendCmd{} },
 		help: "append throughput and latency (HTTP 1 and 8 clients, Go batches, unchained\ntable, verify) in a scratch database; needs a role with CREATEDB (--events N, --runs N,\n--pool N, --synchronous-commit-off, --only TEXT, --cpuprofile FILE, --json)"},
 	{name: "bench checkout", db: dbNone, new: func() runner { return &benchCheckoutCmd{} },
-		help: "checkout latency on a space of --memories N (default 100000) in a scratch\ndatabase (--queries N, --corpus F, --json; --keep leaves the database and\nprints its URL, --reuse URL times the queries on it again; --items FILE writes\neach query's ranked item ids, --cpuprofile FILE, --ef-search N, --ppr-weight W,\n--weave asks every checkout for a memory weave)"},
+		help: "checkout latency on a space of --memories N (default 100000) in a scratch\ndatabase (--queries N, --corpus F, --json; --keep leaves the database and\nprints its URL, --reuse URL times the queries on it again; --items FILE writes\neach query's ranked item ids, --cpuprofile FILE, --ef-search N, --ppr-weight W,\n--weave asks every checkout for a memory weave, --cues sends task, repo, tool\nand phase cues with each)"},
 	{name: "bench forgetting", db: dbNone, new: func() runner { return &benchForgettingCmd{} },
 		help: "forgetting lane: a scripted agent works a generated task family over simulated\nweeks with feedback; packet precision and evidence with salience on and off, and\nexplicit recall of attenuated items, in a scratch database (--services N, --weeks N,\n--queries-per-day N, --max-tokens N, --seed N, --json)"},
 	{name: "bench cues", db: dbNone, new: func() runner { return &benchCuesCmd{} },
