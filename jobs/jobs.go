@@ -94,7 +94,8 @@ func (c Config) validate() error {
 func newWorkers(db pgexec.Executor, cfg Config) *river.Workers {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, db: db, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, topic: cfg.Topic != nil, latent: cfg.Latent != nil, retro: cfg.Retrospective != nil, logger: cfg.Logger})
-	river.AddWorker(workers, &SweepWorker{db: db, embedder: cfg.Embedder, inferrer: cfg.Inferrer, topic: cfg.Topic, latent: cfg.Latent, logger: cfg.Logger})
+	river.AddWorker(workers, &SweepWorker{db: db, embedder: cfg.Embedder, inferrer: cfg.Inferrer, topic: cfg.Topic, latent: cfg.Latent,
+		retro: cfg.Retrospective != nil, logger: cfg.Logger})
 	if cfg.Topic != nil {
 		river.AddWorker(workers, &TopicSpaceWorker{refresher: cfg.Topic, logger: cfg.Logger})
 	}

@@ -12,12 +12,14 @@ import (
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/retrospective"
 	"github.com/zaxy/zaxy/topic"
 )
 
 // SweepArgs is the periodic check that every lagging space has projection work, and every
 // space with unembedded items, a stale topic model or (with the LLM extractor on) unread
-// messages has that work, and every space whose memory is in use gets its salience decayed
+// messages has that work, every projected outcome no retrospective pass judged gets its
+// retrospective_credit job, and every space whose memory is in use gets its salience decayed
 // once an hour (salience_decay). It heals anything a lost job left behind
 // (events loaded with plain SQL, a job discarded after its retries).
 type SweepArgs struct{}
@@ -39,7 +41,9 @@ type SweepWorker struct {
 	inferrer *projection.Inferrer
 	topic    *topic.Refresher
 	latent   *latent.Builder
-	logger   *slog.Logger
+	// retro: the retrospective_credit worker runs, so outcomes no pass judged are enqueued.
+	retro  bool
+	logger *slog.Logger
 }
 
 // Work handles one sweep.
@@ -85,6 +89,15 @@ func (w *SweepWorker) Work(ctx context.Context, job *river.Job[SweepArgs]) error
 		spaces, err := w.latent.PendingSpaces(ctx, sweepLimit)
 		if err := pending(spaces, err, func(s string) river.JobArgs { return LatentRebuildArgs{SpaceID: s} }); err != nil {
 			return err
+		}
+	}
+	if w.retro {
+		outcomes, err := retrospective.PendingOutcomes(ctx, w.db, sweepLimit)
+		if err != nil {
+			return fmt.Errorf("sweep: %w", err)
+		}
+		for _, o := range outcomes {
+			params = append(params, river.InsertManyParams{Args: RetrospectiveCreditArgs{SpaceID: o.SpaceID, SessionID: o.SessionID, FromSeq: o.FirstSeq}})
 		}
 	}
 	spaces, err := projection.DecayPendingSpaces(ctx, w.db, time.Now(), sweepLimit)

@@ -30,6 +30,8 @@ var (
 	qEventsBySeq     = sql.Query("retrospective/events_by_seq")
 	qLock            = sql.Query("retrospective/lock")
 	qJudgements      = sql.Query("retrospective/judgements")
+	qJudgedInsert    = sql.Query("retrospective/judged_insert")
+	qPendingOutcomes = sql.Query("retrospective/pending_outcomes")
 )
 
 // Assigner runs the retrospective pass: it judges a session's outcomes and appends the
@@ -66,6 +68,31 @@ type PendingOutcome struct {
 	SessionID string
 	// FirstSeq is the first outcome.recorded of the session in the range.
 	FirstSeq int64
+}
+
+// SpacePendingOutcome is a session of a space with projected outcomes no pass has judged.
+type SpacePendingOutcome struct {
+	SpaceID string
+	PendingOutcome
+}
+
+// PendingOutcomes lists up to limit sessions, across spaces, whose projected outcome.recorded
+// events have not been judged (no retrospective_judged row), oldest outcome first: those whose
+// retrospective_credit job was lost (the worker stopped after projecting, or the job was
+// discarded after its retries). The sweep enqueues them again.
+func PendingOutcomes(ctx context.Context, db pgexec.Executor, limit int) ([]SpacePendingOutcome, error) {
+	rows, err := db.Query(ctx, qPendingOutcomes, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read pending outcomes: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (SpacePendingOutcome, error) {
+		var p SpacePendingOutcome
+		return p, r.Scan(&p.SpaceID, &p.SessionID, &p.FirstSeq)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read pending outcomes: %w", err)
+	}
+	return out, nil
 }
 
 // OutcomeSessions lists the sessions of the outcome.recorded events in seqs (after, upto] of
@@ -107,6 +134,9 @@ func (a *Assigner) Credit(ctx context.Context, space, session string, fromSeq in
 			n, err := a.record(ctx, tx, space, session, att)
 			if err != nil {
 				return err
+			}
+			if _, err := tx.Exec(ctx, qJudgedInsert, space, o.Seq, session); err != nil {
+				return fmt.Errorf("record outcome %d judged: %w", o.Seq, err)
 			}
 			res.Outcomes++
 			res.Appended += n
