@@ -75,7 +75,9 @@ func TestSweep_JudgesAnOutcomeWhoseCreditJobWasLost(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, pending, "a judged outcome is never enqueued again")
 
-	// An outcome not projected yet is not pending: its projection enqueues it.
+	// An outcome not projected yet is not pending: its projection enqueues it. (The workers
+	// stop first, so no job projects it meanwhile.)
+	require.NoError(t, client.Stop(ctx))
 	_, err = bare.Append(ctx, &eventloom.AppendParams{SpaceID: "lost", Events: []eventloom.NewEvent{
 		{Type: "outcome.recorded", SessionID: "run", Data: []byte(`{"session_id":"run","status":"success","summary":"fixed"}`)},
 	}})
