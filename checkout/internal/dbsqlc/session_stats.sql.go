@@ -14,7 +14,8 @@ const sessionStats = `-- name: SessionStats :many
 SELECT type, count(*) AS events, min(seq)::bigint AS first_seq, max(seq)::bigint AS last_seq,
        min(occurred_at)::timestamptz AS first_at, max(occurred_at)::timestamptz AS last_at
 FROM events
-WHERE space_id = $1 AND session_id = $2 AND type NOT LIKE 'checkout.%' AND type NOT LIKE 'zaxy.%'
+WHERE space_id = $1 AND session_id = $2 AND session_id <> ''
+  AND type NOT LIKE 'checkout.%' AND type NOT LIKE 'zaxy.%'
 GROUP BY type
 ORDER BY type
 `
@@ -33,7 +34,8 @@ type SessionStatsRow struct {
 	LastAt   time.Time
 }
 
-// Events of a session by type, with the first and last seq and time.
+// Events of a session by type, with the first and last seq and time, bookkeeping skipped
+// (through the partial index of the sessions' memory events, migration 000027).
 func (q *Queries) SessionStats(ctx context.Context, db DBTX, arg SessionStatsParams) ([]SessionStatsRow, error) {
 	rows, err := db.Query(ctx, sessionStats, arg.SpaceID, arg.SessionID)
 	if err != nil {
