@@ -370,7 +370,8 @@ func (s *Service) recordSurfaced(ctx context.Context, r *Request, p *Packet) (in
 	}
 	seq := res.Receipts[0].Seq
 	// The record's projection job is enqueued after the answer, not before it: the record is
-	// committed, and a job lost here is enqueued by the periodic sweep.
+	// committed, and a job lost here is enqueued by the periodic sweep. It runs beside the
+	// caller's next work, so the store must be on a pool, as the lanes already need.
 	go func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), surfacedEnqueueTimeout)
 		defer cancel()
