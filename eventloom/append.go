@@ -99,9 +99,11 @@ func (s *Store) appendOwnTx(ctx context.Context, p *AppendParams) (*AppendResult
 // appendOneStatement appends p as one statement (its own implicit transaction: the batch is
 // still all or nothing) when nothing else must commit with it: no projection job (ProjectLater,
 // or no outbox), no idempotency record, and no secret to redact, whose mode would be read under
-// the space's lock. ok is false when p needs a transaction.
+// the space's lock. ok is false when p needs a transaction. On a store over a caller's
+// transaction it is never taken: a failing statement there would abort the caller's transaction,
+// where the savepoint of the general path leaves it usable.
 func (s *Store) appendOneStatement(ctx context.Context, p *AppendParams) (res *AppendResult, ok bool, err error) {
-	if p.IdempotencyKey != "" || (s.outbox != nil && !p.ProjectLater) {
+	if _, inTx := s.db.(pgx.Tx); inTx || p.IdempotencyKey != "" || (s.outbox != nil && !p.ProjectLater) {
 		return nil, false, nil
 	}
 	if err := validateAppend(p); err != nil {
