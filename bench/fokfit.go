@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // logisticRow is one observation of a weighted logistic regression: its inputs (the intercept
@@ -47,14 +49,15 @@ func fitLogistic(rows []logisticRow, penalty float64) ([]float64, error) {
 	}
 	beta := make([]float64, k)
 	xi := make([]float64, k)
+	hess := mat.NewSymDense(k, nil)
+	grad := mat.NewVecDense(k, nil)
+	var chol mat.Cholesky
+	var step mat.VecDense
 	for range fitMaxIterations {
 		// grad is the gradient of the penalised log-likelihood, hess minus its Hessian
 		// (positive definite when the inputs are not collinear or the penalty is positive).
-		grad := make([]float64, k)
-		hess := make([][]float64, k)
-		for j := range hess {
-			hess[j] = make([]float64, k)
-		}
+		hess.Zero()
+		grad.Zero()
 		for _, r := range rows {
 			xi[0] = 1
 			copy(xi[1:], r.x)
@@ -64,24 +67,26 @@ func fitLogistic(rows []logisticRow, penalty float64) ([]float64, error) {
 			}
 			p := 1 / (1 + math.Exp(-z))
 			for j := range k {
-				grad[j] += r.w * (r.y - p) * xi[j]
-				for l := range k {
-					hess[j][l] += r.w * p * (1 - p) * xi[j] * xi[l]
+				grad.SetVec(j, grad.AtVec(j)+r.w*(r.y-p)*xi[j])
+				for l := j; l < k; l++ {
+					hess.SetSym(j, l, hess.At(j, l)+r.w*p*(1-p)*xi[j]*xi[l])
 				}
 			}
 		}
 		for j := 1; j < k; j++ {
-			grad[j] -= penalty * beta[j]
-			hess[j][j] += penalty
+			grad.SetVec(j, grad.AtVec(j)-penalty*beta[j])
+			hess.SetSym(j, j, hess.At(j, j)+penalty)
 		}
-		step, err := solve(hess, grad)
-		if err != nil {
+		if !chol.Factorize(hess) {
+			return nil, errors.New("fit logistic: singular system (collinear inputs?)")
+		}
+		if err := chol.SolveVecTo(&step, grad); err != nil {
 			return nil, fmt.Errorf("fit logistic: %w", err)
 		}
 		moved := 0.0
 		for j := range k {
-			beta[j] += step[j]
-			moved = max(moved, math.Abs(step[j]))
+			beta[j] += step.AtVec(j)
+			moved = max(moved, math.Abs(step.AtVec(j)))
 		}
 		if math.IsNaN(moved) {
 			return nil, errors.New("fit logistic: diverged")
@@ -91,38 +96,4 @@ func fitLogistic(rows []logisticRow, penalty float64) ([]float64, error) {
 		}
 	}
 	return nil, fmt.Errorf("fit logistic: no convergence in %d Newton steps (separable data without a penalty?)", fitMaxIterations)
-}
-
-// solve solves a·x = b by Gaussian elimination with partial pivoting; a and b are not kept.
-func solve(a [][]float64, b []float64) ([]float64, error) {
-	n := len(b)
-	for c := range n {
-		piv := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(a[r][c]) > math.Abs(a[piv][c]) {
-				piv = r
-			}
-		}
-		if math.Abs(a[piv][c]) < 1e-12 {
-			return nil, errors.New("singular system (collinear inputs?)")
-		}
-		a[c], a[piv] = a[piv], a[c]
-		b[c], b[piv] = b[piv], b[c]
-		for r := c + 1; r < n; r++ {
-			f := a[r][c] / a[c][c]
-			for l := c; l < n; l++ {
-				a[r][l] -= f * a[c][l]
-			}
-			b[r] -= f * b[c]
-		}
-	}
-	x := make([]float64, n)
-	for r := n - 1; r >= 0; r-- {
-		s := b[r]
-		for l := r + 1; l < n; l++ {
-			s -= a[r][l] * x[l]
-		}
-		x[r] = s / a[r][r]
-	}
-	return x, nil
 }
