@@ -70,13 +70,21 @@ func (s *Store) Append(ctx context.Context, p *AppendParams) (*AppendResult, err
 
 // appendOwnTx is Append, untraced.
 func (s *Store) appendOwnTx(ctx context.Context, p *AppendParams) (*AppendResult, error) {
-	if res, ok, err := s.appendOneStatement(ctx, p); ok || err != nil {
-		return res, err
+	pr, err := prepareAppend(p)
+	if err != nil {
+		return nil, err
+	}
+	if s.oneStatement(p, pr) {
+		receipts, err := insertEvents(ctx, s.db, p.SpaceID, p.Events)
+		if err != nil {
+			return nil, err
+		}
+		return &AppendResult{SpaceID: p.SpaceID, Receipts: receipts}, nil
 	}
 	var res *AppendResult
-	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		var err error
-		res, err = s.appendTx(ctx, tx, p, false)
+		res, err = s.appendTx(ctx, tx, p, pr, false)
 		return err
 	})
 	if errors.Is(err, errKeyTaken) {
@@ -96,27 +104,15 @@ func (s *Store) appendOwnTx(ctx context.Context, p *AppendParams) (*AppendResult
 	return res, nil
 }
 
-// appendOneStatement appends p as one statement (its own implicit transaction: the batch is
-// still all or nothing) when nothing else must commit with it: no projection job (ProjectLater,
-// or no outbox), no idempotency record, and no secret to redact, whose mode would be read under
-// the space's lock. ok is false when p needs a transaction. On a store over a caller's
-// transaction it is never taken: a failing statement there would abort the caller's transaction,
-// where the savepoint of the general path leaves it usable.
-func (s *Store) appendOneStatement(ctx context.Context, p *AppendParams) (res *AppendResult, ok bool, err error) {
-	if _, inTx := s.db.(pgx.Tx); inTx || p.IdempotencyKey != "" || (s.outbox != nil && !p.ProjectLater) {
-		return nil, false, nil
-	}
-	if err := validateAppend(p); err != nil {
-		return nil, false, err
-	}
-	if _, redactions, err := redactEvents(p.Events); err != nil || redactions > 0 {
-		return nil, false, err
-	}
-	receipts, err := insertEvents(ctx, s.db, p.SpaceID, p.Events)
-	if err != nil {
-		return nil, false, err
-	}
-	return &AppendResult{SpaceID: p.SpaceID, Receipts: receipts}, true, nil
+// oneStatement reports whether p can be appended as one statement (its own implicit
+// transaction: the batch is still all or nothing) because nothing else must commit with it: no
+// projection job (ProjectLater, or no outbox), no idempotency record, and no secret to redact,
+// whose mode would be read under the space's lock. Never on a store over a caller's
+// transaction: a failing statement there would abort it, where the savepoint of the general
+// path leaves it usable.
+func (s *Store) oneStatement(p *AppendParams, pr preparedAppend) bool {
+	_, inTx := s.db.(pgx.Tx)
+	return !inTx && p.IdempotencyKey == "" && (s.outbox == nil || p.ProjectLater) && pr.redactions == 0
 }
 
 // EnqueueProjection enqueues the projection job of space's events up to headSeq, in its own
@@ -132,6 +128,27 @@ func (s *Store) EnqueueProjection(ctx context.Context, space string, headSeq int
 		}
 		return nil
 	})
+}
+
+// preparedAppend is what an append works out before touching the database: its events with
+// their secrets redacted, and how many were.
+type preparedAppend struct {
+	redacted   []NewEvent
+	redactions int
+}
+
+// prepareAppend validates p and redacts its events. Redaction runs before the space's lock is
+// taken; whether the redacted events are the ones stored depends on the mode, read under the
+// lock (appendTx).
+func prepareAppend(p *AppendParams) (preparedAppend, error) {
+	if err := validateAppend(p); err != nil {
+		return preparedAppend{}, err
+	}
+	redacted, redactions, err := redactEvents(p.Events)
+	if err != nil {
+		return preparedAppend{}, err
+	}
+	return preparedAppend{redacted: redacted, redactions: redactions}, nil
 }
 
 // validateAppend checks an append's space, events, idempotency key and privileges.
@@ -156,7 +173,11 @@ func validateAppend(p *AppendParams) error {
 // in a savepoint, so a failed append leaves the caller's transaction usable.
 func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, p *AppendParams) (*AppendResult, error) {
 	ctx, span := startAppend(ctx, p)
-	res, err := s.appendTx(ctx, tx, p, true)
+	pr, err := prepareAppend(p)
+	var res *AppendResult
+	if err == nil {
+		res, err = s.appendTx(ctx, tx, p, pr, true)
+	}
 	endAppend(span, res, err)
 	return res, err
 }
@@ -174,17 +195,9 @@ var errKeyTaken = errors.New("idempotency key already recorded")
 // and its release. With an idempotency key, the key lookup, the events and the key record
 // travel in one pipelined batch: a retry therefore inserts and then undoes its events, which
 // costs a retry a little and saves every first attempt two round trips.
-func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, savepoint bool) (*AppendResult, error) {
-	if err := validateAppend(p); err != nil {
-		return nil, err
-	}
-	// Redact before taking the space's lock; whether the redacted events are the ones stored
-	// depends on the mode, read under the lock. With nothing to redact the mode does not
-	// matter and the lock is left to the insert, as before.
-	redacted, redactions, err := redactEvents(p.Events)
-	if err != nil {
-		return nil, err
-	}
+func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, pr preparedAppend, savepoint bool) (*AppendResult, error) {
+	// With nothing to redact the mode does not matter and the lock is left to the insert.
+	redacted, redactions := pr.redacted, pr.redactions
 
 	w := tx
 	if savepoint {
