@@ -283,3 +283,20 @@ func TestString_LongLinesAndLongSecrets(t *testing.T) {
 	require.Zero(t, n, out[:200])
 	require.Less(t, time.Since(start), 10*time.Second)
 }
+
+// Every match any pattern finds in the test cases is at least as long as the bound the
+// redactor skips shorter texts by (redact/minlen.go): the skip never hides a secret the
+// patterns would find.
+func TestPatternBounds_HoldOnEveryCase(t *testing.T) {
+	t.Parallel()
+	checked := 0
+	for _, tc := range patternCases {
+		for _, p := range redact.PatternBounds() {
+			for _, m := range p.Re.FindAllString(tc.input, -1) {
+				require.GreaterOrEqual(t, len(m), p.MinLen, "%s in case %q: match %q", p.Kind, tc.name, m)
+				checked++
+			}
+		}
+	}
+	require.Greater(t, checked, 50, "the cases exercise the patterns")
+}
