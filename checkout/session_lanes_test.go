@@ -61,9 +61,9 @@ func TestSessionLanes_NeverWalkTheSessionsCheckoutRecords(t *testing.T) {
 	}
 }
 
-// explainAnalyze runs EXPLAIN (ANALYZE, FORMAT JSON) on the sqlc query in sql/checkout/file
-// (its comment lines dropped), with sequential scans off, its @parameters numbered in order of first appearance (as sqlc numbers them), and returns the
-// plan as JSON text.
+// explainAnalyze runs EXPLAIN (ANALYZE, FORMAT JSON) on the query in sql/checkout/file (its
+// comment lines dropped), with sequential scans off, and returns the plan as JSON text. A sqlc
+// query's @parameters are numbered in order of first appearance, as sqlc numbers them.
 func explainAnalyze(t *testing.T, f *fixture, file string, args ...any) string {
 	t.Helper()
 	b, err := os.ReadFile("../sql/checkout/" + file)
