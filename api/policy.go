@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -22,8 +23,8 @@ type PolicyActionBody struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// policyVersionParam matches a version in the path: builtin-1 or fit-<12 hex>.
-var policyVersionParam = regexp.MustCompile(`^(builtin-1|fit-[0-9a-f]{12})$`)
+// policyVersionParam matches a version in the path: builtin-<n> or fit-<12 hex>.
+var policyVersionParam = regexp.MustCompile(`^(builtin-[0-9]{1,3}|fit-[0-9a-f]{12})$`)
 
 func (s *server) policies() *policy.Service { return policy.New(s.pool, s.store) }
 
@@ -72,7 +73,7 @@ func (s *server) promotePolicy(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if !policyVersionParam.MatchString(version) {
-		return nil, &eventloom.ValidationError{Field: "version", Message: "must be " + checkout.BuiltinPolicyVersion + " or fit-<12 hex digits>"}
+		return nil, &eventloom.ValidationError{Field: "version", Message: "must be " + strings.Join(checkout.BuiltinPolicyVersions, ", ") + " or fit-<12 hex digits>"}
 	}
 	b, err := readPolicyAction(r)
 	if err != nil {

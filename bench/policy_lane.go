@@ -68,7 +68,7 @@ type PolicyLaneReport struct {
 	TrainFeedback  int             `json:"train_feedback"`
 	Rows           []PolicyLaneRow `json:"rows"`
 	// PassesDevGate says whether the regression gate's dev half would promote the fitted
-	// version: no row's turn recall_any@10 or recall_all@10 below builtin-1's.
+	// version: no row's turn recall_any@10 or recall_all@10 below the built-in policy's.
 	PassesDevGate bool    `json:"passes_dev_gate"`
 	WallSeconds   float64 `json:"wall_seconds"`
 }
@@ -78,7 +78,7 @@ type PolicyLaneReport struct {
 // the surfaced items by the labelled evidence (helpful when an item cites an evidence turn,
 // unhelpful otherwise; a checkout with only one kind gets no feedback), fits a policy to those
 // judged checkouts (policy.Service.FitSpaces, the offline fit `zaxy policy fit` runs on one
-// space), then ingests the training and the held-out cases afresh and measures builtin-1 and
+// space), then ingests the training and the held-out cases afresh and measures the default built-in policy and
 // the fitted policy on them (the training spaces' feedback changed their salience, so they are
 // not measured). It never proposes the policy in any space.
 func RunPolicyLane(ctx context.Context, p *PolicyLaneParams) (*PolicyLaneReport, error) {
@@ -139,7 +139,7 @@ func RunPolicyLane(ctx context.Context, p *PolicyLaneParams) (*PolicyLaneReport,
 				continue
 			}
 			row := PolicyLaneRow{Dataset: pf.file.Dataset, Split: split.name, Cases: len(split.cases)}
-			run := "" // fresh spaces for builtin-1's run; the fitted policy asks them again
+			run := "" // fresh spaces for the built-in policy's run; the fitted policy asks them again
 			for i, pol := range []*checkout.Policy{builtin, fitted} {
 				params := &DatasetParams{Dataset: pf.file.Dataset, File: pf.file.File, Cases: split.cases, Pool: p.Pool, Projector: p.Projector,
 					Embedder: p.Embedder, Provider: p.Provider, TextSearchConfig: p.TextSearchConfig, Options: p.Options}
@@ -247,8 +247,8 @@ func judgeCase(ctx context.Context, co *checkout.Service, store *eventloom.Store
 
 // PrintPolicyLane writes the report as a table.
 func PrintPolicyLane(w io.Writer, rep *PolicyLaneReport) {
-	fmt.Fprintf(w, "fitted %s from builtin-1 on %d judged checkouts (%d pairs; %d checkouts, %d feedback events recorded): replay %.4f -> %.4f; changed %s\n",
-		rep.Fitted.Version, rep.Fit.Checkouts, rep.Fit.Pairs, rep.TrainCheckouts, rep.TrainFeedback, rep.Fit.BaseMetric, rep.Fit.Metric, strings.Join(rep.Fit.Changed, ", "))
+	fmt.Fprintf(w, "fitted %s from %s on %d judged checkouts (%d pairs; %d checkouts, %d feedback events recorded): replay %.4f -> %.4f; changed %s\n",
+		rep.Fitted.Version, checkout.BuiltinPolicyVersion, rep.Fit.Checkouts, rep.Fit.Pairs, rep.TrainCheckouts, rep.TrainFeedback, rep.Fit.BaseMetric, rep.Fit.Metric, strings.Join(rep.Fit.Changed, ", "))
 	fmt.Fprintln(w, "| dataset | split | cases | questions | T R@10 builtin / fitted | T all@10 | T NDCG@10 | S R@10 | in packet |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rep.Rows {

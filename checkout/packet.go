@@ -69,7 +69,7 @@ type Diagnostics struct {
 	// Salience reports the attenuated candidates left out (absent with the plain profile).
 	Salience *SalienceStats `json:"salience,omitempty"`
 	// PolicyVersion is the retrieval policy the packet was ranked with (docs/checkout.md);
-	// every checkout sets it (builtin-1 when the space has no promoted policy).
+	// every checkout sets it (BuiltinPolicyVersion when the space has no promoted policy).
 	PolicyVersion string `json:"policy_version,omitempty"`
 }
 

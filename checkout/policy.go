@@ -12,10 +12,15 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// BuiltinPolicyVersion is the version of the built-in retrieval policy: the lane weights and
-// boosts checkout ranked with before policies were values. A space without a promoted policy
-// ranks with it.
-const BuiltinPolicyVersion = "builtin-1"
+// BuiltinPolicyVersion is the version of the default built-in retrieval policy: the one a
+// space without a promoted policy ranks with.
+const BuiltinPolicyVersion = "builtin-2"
+
+// FirstBuiltinPolicyVersion is the first built-in policy: the lane weights and boosts checkout
+// ranked with before policies were values, and the default until builtin-2. It stays a version
+// a space can promote (and ranks as it always did once promoted or restored), and it is the
+// version of a checkout.surfaced event recorded before packets named their policy.
+const FirstBuiltinPolicyVersion = "builtin-1"
 
 // Policy is a retrieval policy: the weights and boosts checkout's fusion ranks with
 // (docs/checkout.md, "Retrieval policy"). The built-in one is BuiltinPolicy; fitted ones are
@@ -39,10 +44,10 @@ type Policy struct {
 	TemporalBoost float64 `json:"temporal_boost"`
 }
 
-// builtinPolicy is the built-in policy, byte for byte the ranking before policies existed
+// builtinPolicy1 is the first built-in policy, byte for byte the ranking before policies existed
 // (TestCheckout_BuiltinPolicyPacketsAreTodays).
-var builtinPolicy = &Policy{
-	Version: BuiltinPolicyVersion,
+var builtinPolicy1 = &Policy{
+	Version: FirstBuiltinPolicyVersion,
 	LaneWeights: map[string]map[string]float64{
 		PurposeGeneral:     {LaneExact: 1.0, LaneKeyword: 1.0, LaneVector: 1.2, LaneGraph: 0.5, LaneVerbatim: 1.0, LaneRecent: 0.3, LaneTopic: 0.4, LaneReply: 1.0},
 		PurposeDebugging:   {LaneRecent: 0.6, LaneKeyword: 1.2},
@@ -61,12 +66,35 @@ var builtinPolicy = &Policy{
 		PurposeRefactoring:    {"fact": 1.2, "decision.recorded": 1.2, "document.chunk": 1.1},
 	},
 	SpeakerBoost:      speakerBoost,
-	NamedSpeakerBoost: namedSpeakerBoost,
+	NamedSpeakerBoost: 3.0,
 	TemporalBoost:     temporalBoost,
 }
 
-// BuiltinPolicy returns a copy of the built-in policy (version builtin-1).
+// builtinPolicy is the default built-in policy, builtin-2: builtin-1 with the named-speaker
+// prior at namedSpeakerBoost instead of 3 (speaker.go says why).
+var builtinPolicy = func() *Policy {
+	p := builtinPolicy1.Clone()
+	p.Version, p.NamedSpeakerBoost = BuiltinPolicyVersion, namedSpeakerBoost
+	return p
+}()
+
+// builtinPolicies are the built-in policies by version.
+var builtinPolicies = map[string]*Policy{FirstBuiltinPolicyVersion: builtinPolicy1, BuiltinPolicyVersion: builtinPolicy}
+
+// BuiltinPolicyVersions lists the built-in policies' versions, oldest first.
+var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, BuiltinPolicyVersion}
+
+// BuiltinPolicy returns a copy of the default built-in policy (BuiltinPolicyVersion).
 func BuiltinPolicy() *Policy { return builtinPolicy.Clone() }
+
+// BuiltinPolicyOf returns a copy of the built-in policy named version, or nil when version is
+// not a built-in one.
+func BuiltinPolicyOf(version string) *Policy {
+	if p := builtinPolicies[version]; p != nil {
+		return p.Clone()
+	}
+	return nil
+}
 
 // Clone returns a deep copy of p.
 func (p *Policy) Clone() *Policy {
@@ -158,8 +186,11 @@ func (s *Service) CurrentPolicy(ctx context.Context, space string) (*Policy, err
 	if err != nil {
 		return nil, fmt.Errorf("read retrieval policy of %q: %w", space, err)
 	}
-	if row.Version == BuiltinPolicyVersion || row.Policy == nil {
-		return builtinPolicy, nil
+	if p := builtinPolicies[row.Version]; p != nil {
+		return p, nil
+	}
+	if row.Policy == nil {
+		return nil, fmt.Errorf("retrieval policy %s of %q has no content", row.Version, space)
 	}
 	// A fitted version addresses its content, so a decoded one is good for every space.
 	if p, ok := s.decoded.Load(row.Version); ok {

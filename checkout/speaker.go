@@ -36,14 +36,17 @@ func speakerOf(query string) string {
 	return ""
 }
 
-// namedSpeakerBoost is the named-speaker prior: an item said by someone the question names
-// ("What did Caroline research?") scores namedSpeakerBoost times higher. Many people's turns
-// mention a topic; a question about one person is mostly answered by what that person said
-// (three of four such questions on the LoCoMo dev conversations). Role names (user,
-// assistant, system, tool) are left to the first-person rule above. Measured on both dev sets
-// (docs/benchmarks.md): 1.3, 2, 3, 4 and 6 gave LoCoMo turn hit@10 0.684, 0.701, 0.710, 0.714,
-// 0.714 against 0.545 without; LongMemEval, whose speakers are roles, does not move.
-const namedSpeakerBoost = 3.0
+// namedSpeakerBoost is the named-speaker prior of the default policy (builtin-2): an item said
+// by someone the question names ("What did Caroline research?") scores namedSpeakerBoost times
+// higher. Many people's turns mention a topic; a question about one person is mostly answered
+// by what that person said. But a question can name the wrong person ("what did Caroline do
+// after the road trip" when Melanie took it), and then the turn that sets it right is another
+// speaker's: the prior must rank it below the named speaker's, not out of sight. builtin-1 had
+// 3; measured on both dev sets (docs/benchmarks.md, "Named-speaker prior"), LoCoMo turn
+// recall_any@10 over all questions was 0.685 at 3, 0.719 at 2, 0.738 at 1.75, 0.755 at 1.5,
+// and 0.771 over categories 1-4 at 1 against 0.810 at 1.5-2.5 and 0.814 at 3; LongMemEval,
+// whose speakers are roles, does not move.
+const namedSpeakerBoost = 1.5
 
 // nameWords lowercases s into its words (letters and digits).
 func nameWords(s string) []string {

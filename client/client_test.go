@@ -417,7 +417,7 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 	check("promotePolicy", func() error {
 		p, err := c.PromotePolicy(ctx, space, version, &client.PolicyRequest{Actor: "ann"})
 		if err == nil {
-			require.Equal(t, "builtin-1", p.Previous)
+			require.Equal(t, checkout.BuiltinPolicyVersion, p.Previous)
 		}
 		return err
 	})
@@ -425,14 +425,14 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 		l, err := c.Policies(ctx, space)
 		if err == nil {
 			require.Equal(t, version, l.Current)
-			require.Len(t, l.Policies, 2)
+			require.Len(t, l.Policies, len(checkout.BuiltinPolicyVersions)+1)
 		}
 		return err
 	})
 	check("rollbackPolicy", func() error {
 		rb, err := c.RollbackPolicy(ctx, space, &client.PolicyRequest{Reason: "testing"})
 		if err == nil {
-			require.Equal(t, "builtin-1", rb.Restored)
+			require.Equal(t, checkout.BuiltinPolicyVersion, rb.Restored)
 		}
 		return err
 	})

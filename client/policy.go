@@ -16,7 +16,7 @@ type PolicyRequest struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// Policies lists space's retrieval policies: builtin-1 and every fitted version, which is
+// Policies lists space's retrieval policies: the built-in ones and every fitted version, which is
 // current and what a rollback restores (operation listPolicies, scope read).
 func (c *Client) Policies(ctx context.Context, space string, opts ...CallOption) (*policy.Listing, error) {
 	var res policy.Listing

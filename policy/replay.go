@@ -75,7 +75,7 @@ func buildDataset(rows []dbsqlc.EventsRow, lc *lifecycle) *dataset {
 			}
 			version := d.PolicyVersion
 			if version == "" {
-				version = checkout.BuiltinPolicyVersion
+				version = checkout.FirstBuiltinPolicyVersion // recorded before packets named their policy
 			}
 			pol := lc.policy(version)
 			if pol == nil {

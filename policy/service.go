@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -94,7 +95,7 @@ type Entry struct {
 	// Status is "current", "previous" (on the rollback history) or "proposed".
 	Status string           `json:"status"`
 	Policy *checkout.Policy `json:"policy"`
-	// Proposal is the policy.proposed event and the fit (absent for builtin-1).
+	// Proposal is the policy.proposed event and the fit (absent for a built-in policy).
 	Proposal *Proposed `json:"proposal,omitempty"`
 }
 
@@ -110,8 +111,8 @@ type Listing struct {
 	Policies []Entry  `json:"policies"`
 }
 
-// List returns the space's policies: builtin-1 and every proposed version, newest proposal
-// last, each with its status.
+// List returns the space's policies: the built-in ones (oldest first) and every proposed
+// version, newest proposal last, each with its status.
 func (s *Service) List(ctx context.Context, space string) (*Listing, error) {
 	if err := s.requireSpace(ctx, space); err != nil {
 		return nil, err
@@ -137,7 +138,9 @@ func (s *Service) List(ctx context.Context, space string) (*Listing, error) {
 		}
 		return "proposed"
 	}
-	out.Policies = append(out.Policies, Entry{Version: checkout.BuiltinPolicyVersion, Status: status(checkout.BuiltinPolicyVersion), Policy: checkout.BuiltinPolicy()})
+	for _, v := range checkout.BuiltinPolicyVersions {
+		out.Policies = append(out.Policies, Entry{Version: v, Status: status(v), Policy: checkout.BuiltinPolicyOf(v)})
+	}
 	for _, v := range lc.order {
 		p := lc.proposed[v]
 		out.Policies = append(out.Policies, Entry{Version: v, Status: status(v), Policy: p.Policy, Proposal: p})
@@ -242,7 +245,8 @@ type Promotion struct {
 // Promote makes version the space's current policy if it passes the regression gate: its
 // replay metric on the space's own judged checkouts is at least the current policy's, and,
 // when dev is given, its recall on every dev benchmark is at least the current policy's. A
-// refusal is a *GateError naming the metric. Promoting builtin-1 goes through the same gate.
+// refusal is a *GateError naming the metric. Promoting a built-in policy goes through the same
+// gate.
 func (s *Service) Promote(ctx context.Context, space, version, actor string, dev DevMeasure) (*Promotion, error) {
 	if err := s.requireSpace(ctx, space); err != nil {
 		return nil, err
@@ -252,6 +256,9 @@ func (s *Service) Promote(ctx context.Context, space, version, actor string, dev
 		return nil, err
 	}
 	cand := lc.policy(version)
+	if cand == nil && strings.HasPrefix(version, "builtin-") {
+		return nil, fmt.Errorf("%w: %s is not a built-in policy (%s)", ErrPolicyNotFound, version, strings.Join(checkout.BuiltinPolicyVersions, ", "))
+	}
 	if cand == nil {
 		return nil, fmt.Errorf("%w: space %q never proposed %s (zaxy policy list)", ErrPolicyNotFound, space, version)
 	}

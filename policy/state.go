@@ -29,6 +29,10 @@ type lifecycle struct {
 	order    []string // proposed versions in log order
 	current  string
 	history  []string // replaced versions, oldest first
+	// promoted reports whether a promotion has been applied: before the first one the space is
+	// on a built-in policy, the one the first promotion names as its previous (the default
+	// built-in policy of the binary that appended it).
+	promoted bool
 }
 
 // replayLifecycle folds a space's policy.* events in seq order.
@@ -52,14 +56,21 @@ func replayLifecycle(rows []dbsqlc.EventsRow) (*lifecycle, error) {
 			lc.order = append(lc.order, d.Version)
 		case vocab.TypePolicyPromoted:
 			d, err := vocab.Decode[vocab.PolicyPromoted](r.Data)
-			if err != nil || d.Version == lc.current {
+			if err != nil {
 				continue
 			}
-			if _, ok := lc.proposed[d.Version]; !ok && d.Version != checkout.BuiltinPolicyVersion {
+			replaced := lc.current
+			if !lc.promoted {
+				replaced = vocab.ReplacedBuiltin(d.Previous)
+			}
+			if d.Version == replaced {
 				continue
 			}
-			lc.history = append(lc.history, lc.current)
-			lc.current = d.Version
+			if _, ok := lc.proposed[d.Version]; !ok && checkout.BuiltinPolicyOf(d.Version) == nil {
+				continue
+			}
+			lc.history = append(lc.history, replaced)
+			lc.current, lc.promoted = d.Version, true
 		case vocab.TypePolicyRolledBack:
 			d, err := vocab.Decode[vocab.PolicyRolledBack](r.Data)
 			if err != nil || d.Version != lc.current || len(lc.history) == 0 {
@@ -72,10 +83,11 @@ func replayLifecycle(rows []dbsqlc.EventsRow) (*lifecycle, error) {
 	return lc, nil
 }
 
-// policy returns the policy named version (nil when the space never proposed it).
+// policy returns the policy named version: a built-in one, or one the space proposed (nil
+// when it is neither).
 func (lc *lifecycle) policy(version string) *checkout.Policy {
-	if version == checkout.BuiltinPolicyVersion || version == "" {
-		return checkout.BuiltinPolicy()
+	if p := checkout.BuiltinPolicyOf(version); p != nil {
+		return p
 	}
 	if p := lc.proposed[version]; p != nil {
 		return p.Policy

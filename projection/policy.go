@@ -19,6 +19,9 @@ type policyOp struct {
 	Version string
 	// Policy and Fit are a policy.proposed event's policy and fit diagnostics.
 	Policy, Fit json.RawMessage
+	// Replaced is the built-in policy a policy.promoted event replaces when the space has
+	// promoted nothing before (vocab.ReplacedBuiltin).
+	Replaced string
 }
 
 // policyEffects derives a policy.* event's change. The events are never memory items.
@@ -39,7 +42,7 @@ func policyEffects(e *eventloom.Event) (effects, error) {
 		if err != nil {
 			return effects{}, err
 		}
-		op.Version = d.Version
+		op.Version, op.Replaced = d.Version, vocab.ReplacedBuiltin(d.Previous)
 	case vocab.TypePolicyRolledBack:
 		d, err := vocab.Decode[vocab.PolicyRolledBack](e.Data)
 		if err != nil {
@@ -64,7 +67,8 @@ func (s *batchState) queuePolicies(b *pgx.Batch) {
 			dbsqlc.QueuePolicyPropose(b, dbsqlc.PolicyProposeParams{SpaceID: s.space, Version: op.Version, Policy: op.Policy,
 				Diagnostics: op.Fit, ProposedSeq: op.Seq, ProposedHash: op.Hash})
 		case vocab.TypePolicyPromoted:
-			dbsqlc.QueuePolicyPromote(b, dbsqlc.PolicyPromoteParams{SpaceID: s.space, Version: op.Version, ChangedSeq: op.Seq})
+			dbsqlc.QueuePolicyPromote(b, dbsqlc.PolicyPromoteParams{SpaceID: s.space, Version: op.Version, ChangedSeq: op.Seq,
+				Replaced: op.Replaced, BuiltinVersions: vocab.BuiltinPolicyVersions})
 		case vocab.TypePolicyRolledBack:
 			dbsqlc.QueuePolicyRollback(b, dbsqlc.PolicyRollbackParams{SpaceID: s.space, Version: op.Version, ChangedSeq: op.Seq})
 		}

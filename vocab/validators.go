@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -423,18 +424,18 @@ func validateOutcomeRecorded(o *object, _ string) *FieldError {
 // fittedVersion matches a fitted policy's version.
 var fittedVersion = regexp.MustCompile(`^fit-[0-9a-f]{12}$`)
 
-// policyVersion checks a policy version field: a fitted version, or the built-in one when
+// policyVersion checks a policy version field: a fitted version, or a built-in one when
 // builtin is allowed.
 func (o *object) policyVersion(name string, builtin bool) *FieldError {
 	v, fe := o.str(name, required, 0)
 	if fe != nil {
 		return fe
 	}
-	if fittedVersion.MatchString(v) || (builtin && v == BuiltinPolicyVersion) {
+	if fittedVersion.MatchString(v) || (builtin && slices.Contains(BuiltinPolicyVersions, v)) {
 		return nil
 	}
 	if builtin {
-		return fieldErr("data."+name, "must be %s or fit-<12 hex digits>, got %q", BuiltinPolicyVersion, v)
+		return fieldErr("data."+name, "must be %s or fit-<12 hex digits>, got %q", strings.Join(BuiltinPolicyVersions, ", "), v)
 	}
 	return fieldErr("data."+name, "must be fit-<12 hex digits>, got %q", v)
 }

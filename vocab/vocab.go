@@ -76,8 +76,23 @@ func Privileged(typ string) bool {
 	return false
 }
 
-// BuiltinPolicyVersion is the built-in retrieval policy's version (checkout.BuiltinPolicyVersion).
-const BuiltinPolicyVersion = "builtin-1"
+// BuiltinPolicyVersions are the built-in retrieval policies' versions, oldest first
+// (checkout.BuiltinPolicyVersions).
+var BuiltinPolicyVersions = []string{"builtin-1", "builtin-2"}
+
+// DefaultBuiltinPolicyVersion is the built-in policy a space ranks with until a promotion
+// (checkout.BuiltinPolicyVersion): the newest.
+var DefaultBuiltinPolicyVersion = BuiltinPolicyVersions[len(BuiltinPolicyVersions)-1]
+
+// ReplacedBuiltin is the version a space's first policy.promoted event replaces: the built-in
+// policy the event names as its previous one (the default of the binary that appended it,
+// builtin-1 for a promotion recorded before builtin-2), else the default.
+func ReplacedBuiltin(previous string) string {
+	if slices.Contains(BuiltinPolicyVersions, previous) {
+		return previous
+	}
+	return DefaultBuiltinPolicyVersion
+}
 
 // Allowed values of enumerated fields.
 var (

@@ -12,7 +12,7 @@ import (
 
 // benchLatentPolicyCmd: zaxy bench latent-policy --locomo F --longmemeval F [--cases N]
 // [--questions N] [--json]. The retrieval policy's measurement lane (docs/benchmarks.md): a
-// policy fitted to judged checkouts of half the dev cases against builtin-1, on those cases
+// policy fitted to judged checkouts of half the dev cases against the default built-in one, on those cases
 // and the held-out ones, and whether the regression gate's dev half would promote it.
 type benchLatentPolicyCmd struct {
 	locomo, longmem  string

@@ -13,7 +13,7 @@ import (
 	"github.com/zaxy/zaxy/policy"
 )
 
-// policyListCmd: zaxy policy list --space S [--json]. The space's retrieval policies: builtin-1
+// policyListCmd: zaxy policy list --space S [--json]. The space's retrieval policies: the built-in ones
 // and every proposed version, with which is current and what a rollback would restore.
 type policyListCmd struct {
 	space  string

@@ -45,7 +45,7 @@ func QueuePolicyPropose(b *pgx.Batch, arg PolicyProposeParams) {
 
 // QueuePolicyPromote queues PolicyPromote.
 func QueuePolicyPromote(b *pgx.Batch, arg PolicyPromoteParams) {
-	b.Queue(policyPromote, arg.SpaceID, arg.Version, arg.ChangedSeq)
+	b.Queue(policyPromote, arg.SpaceID, arg.Version, arg.ChangedSeq, arg.Replaced, arg.BuiltinVersions)
 }
 
 // QueuePolicyRollback queues PolicyRollback.

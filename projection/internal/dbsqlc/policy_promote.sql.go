@@ -11,24 +11,34 @@ import (
 
 const policyPromote = `-- name: PolicyPromote :exec
 INSERT INTO retrieval_policy_current AS c (space_id, version, changed_seq, history)
-SELECT $1::text, $2::text, $3::bigint, ARRAY['builtin-1']
+SELECT $1::text, $2::text, $3::bigint, ARRAY[$4::text]
 WHERE EXISTS (SELECT FROM retrieval_policies p WHERE p.space_id = $1::text AND p.version = $2::text)
-   OR ($2::text = 'builtin-1' AND EXISTS (SELECT FROM retrieval_policy_current x WHERE x.space_id = $1::text))
+   OR ($2::text = ANY($5::text[])
+       AND ($2::text <> $4::text OR EXISTS (SELECT FROM retrieval_policy_current x WHERE x.space_id = $1::text)))
 ON CONFLICT (space_id) DO UPDATE SET
   history = c.history || c.version, version = excluded.version, changed_seq = excluded.changed_seq
 WHERE c.version <> excluded.version
 `
 
 type PolicyPromoteParams struct {
-	SpaceID    string
-	Version    string
-	ChangedSeq int64
+	SpaceID         string
+	Version         string
+	ChangedSeq      int64
+	Replaced        string
+	BuiltinVersions []string
 }
 
 // Applies a policy.promoted event: the version becomes current and the replaced one goes onto
-// the history (a space without a row was on builtin-1). A version never proposed in the space,
+// the history. A space without a row was on the built-in policy @replaced (the event's
+// previous one, vocab.ReplacedBuiltin). A version neither proposed in the space nor built in,
 // or the one already current, changes nothing.
 func (q *Queries) PolicyPromote(ctx context.Context, db DBTX, arg PolicyPromoteParams) error {
-	_, err := db.Exec(ctx, policyPromote, arg.SpaceID, arg.Version, arg.ChangedSeq)
+	_, err := db.Exec(ctx, policyPromote,
+		arg.SpaceID,
+		arg.Version,
+		arg.ChangedSeq,
+		arg.Replaced,
+		arg.BuiltinVersions,
+	)
 	return err
 }

@@ -1,0 +1,86 @@
+package checkout_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/embedding"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// said is a conversation turn by a named speaker.
+func said(session, name, role, text string) eventloom.NewEvent {
+	return eventloom.NewEvent{Type: "message", SessionID: session, Actor: name, Content: text,
+		Data: json.RawMessage(fmt.Sprintf(`{"role":%q,"name":%q}`, role, name))}
+}
+
+func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
+	require.Equal(t, vocab.BuiltinPolicyVersions, checkout.BuiltinPolicyVersions)
+	require.Equal(t, vocab.DefaultBuiltinPolicyVersion, checkout.BuiltinPolicyVersion)
+	require.Equal(t, checkout.BuiltinPolicyVersion, checkout.BuiltinPolicy().Version)
+	for _, v := range checkout.BuiltinPolicyVersions {
+		p := checkout.BuiltinPolicyOf(v)
+		require.NotNil(t, p, v)
+		require.Equal(t, v, p.Version)
+		p.LaneWeights[checkout.PurposeGeneral][checkout.LaneKeyword] = 99
+		require.NotEqual(t, 99.0, checkout.BuiltinPolicyOf(v).Weight(checkout.PurposeGeneral, checkout.LaneKeyword), "a copy, not the shared policy")
+	}
+	require.Nil(t, checkout.BuiltinPolicyOf("builtin-9"))
+	require.Nil(t, checkout.BuiltinPolicyOf("fit-0123456789ab"))
+
+	// builtin-2 is builtin-1 with a weaker named-speaker prior and nothing else.
+	one, two := checkout.BuiltinPolicyOf(checkout.FirstBuiltinPolicyVersion), checkout.BuiltinPolicyOf(checkout.BuiltinPolicyVersion)
+	require.Equal(t, 3.0, one.NamedSpeakerBoost)
+	require.Less(t, two.NamedSpeakerBoost, one.NamedSpeakerBoost)
+	require.Greater(t, two.NamedSpeakerBoost, 1.0, "the named speaker's turns still come first among equals")
+	two.Version, two.NamedSpeakerBoost = one.Version, one.NamedSpeakerBoost
+	a, err := one.Content()
+	require.NoError(t, err)
+	b, err := two.Content()
+	require.NoError(t, err)
+	require.JSONEq(t, string(a), string(b))
+}
+
+// TestNamedSpeakerPrior_Builtin2KeepsAnotherSpeakersAnswerInSight: a question that names the
+// wrong person ("what did Caroline do after the road trip", when Melanie did it). Under
+// builtin-1 the named speaker's turns that share no word with it (found by the vector lane
+// alone) outrank the turn that answers it (found by the keyword lane too); under builtin-2 the
+// answer comes first, and the named speaker's turns still outrank another speaker's alike.
+func TestNamedSpeakerPrior_Builtin2KeepsAnotherSpeakersAnswerInSight(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "speakers"
+	f.append(t, space,
+		said("s1", "Caroline", "user", "The adoption paperwork is finally done."),
+		said("s1", "Melanie", "assistant", "After the road trip we went camping by the lake to relax with the kids."),
+		said("s1", "Caroline", "user", "Painting sunsets is my favourite hobby."),
+		said("s2", "Caroline", "user", "We drove home late after the parade."),
+		said("s2", "Melanie", "assistant", "We drove home early after the concert."),
+	)
+	f.index(t, space)
+	rank := func(p *checkout.Policy) []string {
+		svc := checkout.New(f.pool, f.store, checkout.Config{Embedder: embedding.NewOffline(), Policy: p})
+		res, err := svc.Query(ctx, &checkout.Request{SpaceID: space, Query: "What did Caroline do after the road trip to relax?"})
+		require.NoError(t, err)
+		require.Equal(t, p.Version, res.PolicyVersion)
+		var out []string
+		for _, it := range res.Items {
+			out = append(out, it.Text)
+		}
+		return out
+	}
+	answer := "After the road trip we went camping by the lake to relax with the kids."
+	one := rank(checkout.BuiltinPolicyOf(checkout.FirstBuiltinPolicyVersion))
+	two := rank(checkout.BuiltinPolicyOf(checkout.BuiltinPolicyVersion))
+	require.Greater(t, slices.Index(one, answer), 0, "builtin-1 ranks the named speaker's turns first: %q", one)
+	require.Equal(t, 0, slices.Index(two, answer), "builtin-2 ranks the answering turn first: %q", two)
+	// Of two turns alike, the named speaker's still comes first.
+	require.Less(t, slices.Index(two, "We drove home late after the parade."), slices.Index(two, "We drove home early after the concert."), "%q", two)
+}

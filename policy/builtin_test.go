@@ -1,0 +1,117 @@
+package policy_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/policy"
+)
+
+// TestPolicy_BuiltinVersionsPinAndRestore: a space ranks with the default built-in policy until
+// it promotes one; builtin-1 stays promotable (a space pins the old ranking and its packets say
+// so), a rollback returns to the default, and an unknown built-in version is refused naming the
+// ones there are. A rebuild from the log reproduces each state.
+func TestPolicy_BuiltinVersionsPinAndRestore(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	const space = "policy-builtins"
+	seed(t, b, space)
+
+	_, versions := packets(t, b, space)
+	for _, v := range versions {
+		require.Equal(t, checkout.BuiltinPolicyVersion, v)
+	}
+	list, err := b.svc.List(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, checkout.BuiltinPolicyVersion, list.Current)
+	require.Len(t, list.Policies, 2)
+	require.Equal(t, "proposed", list.Policies[0].Status)
+	require.Equal(t, "current", list.Policies[1].Status)
+	require.Equal(t, 3.0, list.Policies[0].Policy.NamedSpeakerBoost)
+
+	_, err = b.svc.Promote(ctx, space, "builtin-9", "test", nil)
+	require.ErrorIs(t, err, policy.ErrPolicyNotFound)
+	require.ErrorContains(t, err, "builtin-9 is not a built-in policy (builtin-1, builtin-2)")
+	_, err = b.svc.Promote(ctx, space, checkout.BuiltinPolicyVersion, "test", nil)
+	require.ErrorIs(t, err, eventloom.ErrInvalid, "the default is already current")
+
+	prom, err := b.svc.Promote(ctx, space, checkout.FirstBuiltinPolicyVersion, "test", nil)
+	require.NoError(t, err)
+	require.Equal(t, checkout.BuiltinPolicyVersion, prom.Previous)
+	b.index(t, space)
+	_, versions = packets(t, b, space)
+	for _, v := range versions {
+		require.Equal(t, checkout.FirstBuiltinPolicyVersion, v, "a pinned space ranks with builtin-1")
+	}
+	require.Equal(t, checkout.FirstBuiltinPolicyVersion, currentRow(t, b, space))
+	requireRebuildKeeps(t, b, space, checkout.FirstBuiltinPolicyVersion)
+
+	rb, err := b.svc.Rollback(ctx, space, "test", "back to the default")
+	require.NoError(t, err)
+	require.Equal(t, checkout.BuiltinPolicyVersion, rb.Restored)
+	b.index(t, space)
+	_, versions = packets(t, b, space)
+	for _, v := range versions {
+		require.Equal(t, checkout.BuiltinPolicyVersion, v)
+	}
+	requireRebuildKeeps(t, b, space, checkout.BuiltinPolicyVersion)
+}
+
+// TestPolicy_APromotionFromBuiltin1RollsBackToBuiltin1: a space that promoted a fitted policy
+// while builtin-1 was the default (its policy.promoted event names builtin-1 as previous) gets
+// builtin-1 back on rollback, in the log's replay and in the projection, before and after a
+// rebuild: a rollback restores the packets the space had, not the new default's.
+func TestPolicy_APromotionFromBuiltin1RollsBackToBuiltin1(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	const space = "policy-old"
+	seed(t, b, space)
+	const version = "fit-00000000000b"
+	content, err := checkout.BuiltinPolicyOf(checkout.FirstBuiltinPolicyVersion).Content()
+	require.NoError(t, err)
+	_, err = b.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Admin: true, Events: []eventloom.NewEvent{
+		{Type: "policy.proposed", Data: json.RawMessage(fmt.Sprintf(`{"version":%q,"base":"builtin-1","policy":%s}`, version, content))},
+		{Type: "policy.promoted", Data: json.RawMessage(fmt.Sprintf(`{"version":%q,"previous":"builtin-1"}`, version))},
+	}})
+	require.NoError(t, err)
+	b.index(t, space)
+	list, err := b.svc.List(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, version, list.Current)
+	require.Equal(t, []string{checkout.FirstBuiltinPolicyVersion}, list.History)
+	requireRebuildKeeps(t, b, space, version)
+
+	rb, err := b.svc.Rollback(ctx, space, "test", "")
+	require.NoError(t, err)
+	require.Equal(t, checkout.FirstBuiltinPolicyVersion, rb.Restored)
+	b.index(t, space)
+	require.Equal(t, checkout.FirstBuiltinPolicyVersion, currentRow(t, b, space))
+	_, versions := packets(t, b, space)
+	for _, v := range versions {
+		require.Equal(t, checkout.FirstBuiltinPolicyVersion, v)
+	}
+	requireRebuildKeeps(t, b, space, checkout.FirstBuiltinPolicyVersion)
+}
+
+// requireRebuildKeeps rebuilds space's projections from the log and requires the same
+// checksum and current policy version.
+func requireRebuildKeeps(t *testing.T, b *bundle, space, version string) {
+	t.Helper()
+	ctx := context.Background()
+	sum, err := b.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	_, err = b.proj.Rebuild(ctx, space)
+	require.NoError(t, err)
+	again, err := b.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, sum.Digest, again.Digest)
+	require.Equal(t, version, currentRow(t, b, space))
+}
