@@ -49,7 +49,7 @@ export async function render(root, { space, params, go }) {
 
   mount(out,
     h('section', { class: 'card' }, kv([
-      ['policy version', h('span', { id: 'policy-version', text: d.policy_version || 'builtin-1' })],
+      ['policy version', h('span', { id: 'policy-version', text: d.policy_version || '—' })],
       ['retrieval profile', profile || 'salience (default)'],
       ['purpose', packet.purpose + (packet.purpose_inferred ? ' (inferred)' : '')],
       ['as of', fmtTime(packet.as_of)],
