@@ -46,12 +46,15 @@ const (
 // artifacts its query reads, how many cited events back one artifact in the weave, and how
 // long an evidence excerpt or an artifact summary may be.
 const (
-	weaveShare          = 0.5
-	weaveCitedLimit     = 64
-	weavePhaseLimit     = 16
-	weaveEvidencePer    = 3
-	weaveExcerptChars   = 280
-	weaveSummaryChars   = 240
+	weaveShare        = 0.5
+	weaveCitedLimit   = 64
+	weavePhaseLimit   = 16
+	weaveEvidencePer  = 3
+	weaveExcerptChars = 280
+	weaveSummaryChars = 240
+	// weaveInferredChars is how much of an artifact's summary its inferred-context line shows:
+	// the line orients, the evidence lines carry what may be claimed.
+	weaveInferredChars  = 100
 	lowConfidence       = 0.5
 	weaveCandidateItems = queryCandidates
 	// weaveVerifyLimit is how many of the best scored artifacts a weave reads in full and
@@ -121,6 +124,9 @@ type WeaveEvidence struct {
 	Citation Citation `json:"citation"`
 	// ArtifactIDs are the woven artifacts citing it.
 	ArtifactIDs []string `json:"artifact_ids"`
+	// Follows is the seq of the evidence line this one follows in its episode (the turn it
+	// replies to, the call it results from); absent for an event shown for its own rank.
+	Follows int64 `json:"follows,omitempty"`
 }
 
 // WeaveArtifact is one artifact as inferred context.
@@ -342,13 +348,33 @@ func (s *Service) weaveEvidence(ctx context.Context, space string, seqs []int64,
 	return out, nil
 }
 
-// packWeave fits the artifacts, best first, with up to weaveEvidencePer of each one's cited
-// events (those the lanes ranked first, then the rest in seq order), into the budget, warns
-// and renders.
+// packWeave fits the artifacts into the budget and renders the weave. The structured ones
+// (procedures, failure patterns, preferences, causal links) come first, best first, each with
+// up to weaveEvidencePer of its cited events (those the lanes ranked first, then the rest in seq
+// order). Then the episodes' evidence, in the lanes' rank order: each ranked event an episode
+// cites and, when that event asks something, its answer: the event after it in the episode,
+// when short enough to show whole. A turn that answers a question often shares no word with a
+// question about it, so the lanes rank the question and not the answer; the episode knows the
+// order, the lanes do not. An episode is woven with its first shown event.
 func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts []WeaveArtifact, rankOf map[int64]int, fetched map[string]*Item) (*Weave, error) {
+	var structured, episodes []*WeaveArtifact
+	for i := range arts {
+		if arts[i].Type == "episode" {
+			episodes = append(episodes, &arts[i])
+		} else {
+			structured = append(structured, &arts[i])
+		}
+	}
+	ranked, after := episodeExchanges(episodes, rankOf)
 	var want []int64
-	for _, a := range arts {
-		want = append(want, evidenceSeqs(a, rankOf)...)
+	for _, a := range structured {
+		want = append(want, evidenceSeqs(*a, rankOf)...)
+	}
+	for _, r := range ranked {
+		want = append(want, r.seq)
+		if next, ok := after[r.seq]; ok {
+			want = append(want, next)
+		}
 	}
 	src, err := s.weaveEvidence(ctx, p.space, want, fetched)
 	if err != nil {
@@ -357,31 +383,91 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	words := contentWords(p.goal)
 	fixed := EstimateTokens(weaveHeader(p) + "\n" + evidenceHeader + "\n" + inferredHeader + "\n")
 	spent := fixed
-	evRef := map[int64]int{}
-	for _, a := range arts {
-		var lines []WeaveEvidence
-		cost := EstimateTokens(inferredLine(a, nil) + "\n")
-		for _, seq := range evidenceSeqs(a, rankOf) {
-			if _, dup := evRef[seq]; dup {
-				continue
-			}
-			e := src[seq]
-			ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e), words), Citation: Citation{Seq: seq, Hash: e.Hash}}
-			cost += EstimateTokens(evidenceLine(maxRef, ev) + "\n")
-			lines = append(lines, ev)
+	shown := map[int64]bool{}
+	line := func(seq int64, follows int64) (WeaveEvidence, bool) {
+		e, ok := src[seq]
+		if !ok || shown[seq] {
+			return WeaveEvidence{}, false
 		}
-		if spent+cost > p.budget {
+		return WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e), words), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}, true
+	}
+	// A line costs its own text and its marker in its artifact's inferred line ("W12, ").
+	cost := func(lines []WeaveEvidence) int {
+		n := 0
+		for _, ev := range lines {
+			n += EstimateTokens(evidenceLine(maxRef, ev)+"\n") + EstimateTokens(fmt.Sprintf("W%d, ", maxRef))
+		}
+		return n
+	}
+	take := func(lines []WeaveEvidence) {
+		for _, ev := range lines {
+			ev.Ref = len(w.Evidence) + 1
+			shown[ev.Citation.Seq] = true
+			w.Evidence = append(w.Evidence, ev)
+		}
+	}
+	woven := map[string]bool{}
+	weave := func(a *WeaveArtifact) {
+		woven[a.ArtifactID] = true
+		w.Inferred = append(w.Inferred, *a)
+		w.ArtifactIDs = append(w.ArtifactIDs, a.ArtifactID)
+	}
+	for _, a := range structured {
+		var lines []WeaveEvidence
+		for _, seq := range evidenceSeqs(*a, rankOf) {
+			if ev, ok := line(seq, 0); ok && !slices.ContainsFunc(lines, func(l WeaveEvidence) bool { return l.Citation.Seq == seq }) {
+				lines = append(lines, ev)
+			}
+		}
+		c := EstimateTokens(inferredLine(*a, nil)+"\n") + cost(lines)
+		if spent+c > p.budget {
 			w.Budget.Omitted++
 			continue
 		}
-		spent += cost
-		for _, ev := range lines {
-			ev.Ref = len(w.Evidence) + 1
-			evRef[ev.Citation.Seq] = ev.Ref
-			w.Evidence = append(w.Evidence, ev)
+		spent += c
+		take(lines)
+		weave(a)
+	}
+	for _, r := range ranked {
+		first, ok := line(r.seq, 0)
+		if !ok {
+			continue
 		}
-		w.Inferred = append(w.Inferred, a)
+		lines := []WeaveEvidence{first}
+		if next, ok := after[r.seq]; ok {
+			if reply, ok := line(next, r.seq); ok && asks(first.Text) && utf8.RuneCountInString(strings.TrimSpace(eventText(src[next]))) <= weaveExcerptChars {
+				lines = append(lines, reply)
+			}
+		}
+		extra := 0
+		if !woven[r.episode.ArtifactID] {
+			extra = EstimateTokens(inferredLine(*r.episode, nil) + "\n")
+		}
+		if spent+extra+cost(lines) > p.budget && len(lines) > 1 {
+			lines = lines[:1] // the event alone, without its exchange
+		}
+		if c := extra + cost(lines); spent+c <= p.budget {
+			spent += c
+			take(lines)
+			if !woven[r.episode.ArtifactID] {
+				weave(r.episode)
+			}
+		}
+	}
+	for _, a := range episodes {
+		if !woven[a.ArtifactID] {
+			w.Budget.Omitted++
+		}
+	}
+	// Evidence lists the artifacts citing each line; the woven artifacts keep their score order.
+	slices.SortStableFunc(w.Inferred, func(a, b WeaveArtifact) int { return cmp.Compare(b.score, a.score) })
+	w.ArtifactIDs = w.ArtifactIDs[:0]
+	for _, a := range w.Inferred {
 		w.ArtifactIDs = append(w.ArtifactIDs, a.ArtifactID)
+	}
+	evRef := map[int64]int{}
+	for _, ev := range w.Evidence {
+		evRef[ev.Citation.Seq] = ev.Ref
 	}
 	refs := map[int64]Citation{}
 	for _, a := range w.Inferred {
@@ -422,21 +508,49 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	return w, nil
 }
 
-// evidenceSeqs are the cited events a shows as evidence: those the lanes ranked, best first,
-// then its other sources in seq order, at most weaveEvidencePer. An episode shows only ranked
-// events (its sources are a whole session).
+// evidenceSeqs are the cited events a structured artifact shows as evidence: those the lanes
+// ranked, best first, then its other sources in seq order, at most weaveEvidencePer.
 func evidenceSeqs(a WeaveArtifact, rankOf map[int64]int) []int64 {
 	var ranked, rest []int64
 	for _, c := range a.Citations {
 		if _, ok := rankOf[c.Seq]; ok {
 			ranked = append(ranked, c.Seq)
-		} else if a.Type != "episode" {
+		} else {
 			rest = append(rest, c.Seq)
 		}
 	}
 	slices.SortFunc(ranked, func(x, y int64) int { return cmp.Compare(rankOf[x], rankOf[y]) })
 	out := append(ranked, rest...)
 	return out[:min(len(out), weaveEvidencePer)]
+}
+
+// rankedEvent is a ranked event an episode cites.
+type rankedEvent struct {
+	seq     int64
+	episode *WeaveArtifact
+}
+
+// episodeExchanges returns the ranked events the episodes cite, in the lanes' rank order (each
+// with the best scored episode citing it), and each one's exchange: the event after it among
+// its episode's sources (an episode cites its session's events in order).
+func episodeExchanges(episodes []*WeaveArtifact, rankOf map[int64]int) ([]rankedEvent, map[int64]int64) {
+	var ranked []rankedEvent
+	after := map[int64]int64{}
+	seen := map[int64]bool{}
+	for _, a := range episodes {
+		for i, c := range a.Citations {
+			if _, ok := rankOf[c.Seq]; !ok || seen[c.Seq] {
+				continue
+			}
+			seen[c.Seq] = true
+			ranked = append(ranked, rankedEvent{seq: c.Seq, episode: a})
+			if i+1 < len(a.Citations) {
+				after[c.Seq] = a.Citations[i+1].Seq
+			}
+		}
+	}
+	slices.SortStableFunc(ranked, func(x, y rankedEvent) int { return cmp.Compare(rankOf[x.seq], rankOf[y.seq]) })
+	return ranked, after
 }
 
 // missingEvidence warns when the weave has no evidence, or the phase's kind of prior is absent.
@@ -535,7 +649,7 @@ func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
 	if evRef == nil || len(cites) > 0 {
 		src += "; shown " + strings.Join(cites, ", ")
 	}
-	summary := strings.ReplaceAll(clipTo(a.Summary, weaveSummaryChars), "\n", " ")
+	summary := strings.ReplaceAll(clipTo(a.Summary, weaveInferredChars), "\n", " ")
 	return fmt.Sprintf("- %s (suggestive; confidence %.2f; %s): %s", a.Type, a.Confidence, src, summary)
 }
 
@@ -615,3 +729,7 @@ func (w *Weave) surfaced() *SurfacedWeave {
 	}
 	return sw
 }
+
+// asks reports whether an evidence line asks something: then the event after it in its
+// episode is its answer, which often shares no word with a question about it.
+func asks(text string) bool { return strings.Contains(text, "?") }

@@ -337,3 +337,54 @@ func TestProspective_ReturnsPriorsForMinedProceduresAndFailures(t *testing.T) {
 	require.GreaterOrEqual(t, len(q.MissingEvidence), 2)
 	require.Contains(t, q.Text, "## Missing evidence")
 }
+
+// TestWeave_ShowsTheAnswerAfterAQuestionItSurfaces: an episode's ranked turn that asks
+// something is followed in the weave by the turn after it in the session, its answer, though
+// that shares no word with the query (the lanes rank the question, not the answer); the line
+// says which one it follows. A ranked turn that asks nothing brings no neighbour, and an answer
+// too long to show whole is left to the ranking.
+func TestWeave_ShowsTheAnswerAfterAQuestionItSurfaces(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "exchanges"
+	long := "Mostly quiet weeks. " + strings.Repeat("We cleaned the garage, sorted old boxes and drove the kids to practice. ", 5)
+	rs := f.append(t, space,
+		said("s1", "Jon", "user", "Are you nervous about the studio opening night?"),
+		said("s1", "Gina", "assistant", "I'm excited! It's been a wild ride, but I'm ready."),
+		said("s1", "Jon", "user", "The studio opening night sold out in an hour."),
+		said("s1", "Gina", "assistant", "Congrats, that is huge news for the dance school."),
+		said("s2", "Jon", "user", "How was your week before the studio opening night?"),
+		said("s2", "Gina", "assistant", long),
+		said("s2", "Jon", "user", "Sounds busy."),
+	)
+	f.build(t, space)
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "studio opening night", Weave: true, MaxTokens: 2000, NoRecord: true})
+	require.NoError(t, err)
+	w := p.Weave
+	shown := map[int64]checkout.WeaveEvidence{}
+	var order []int64
+	for _, ev := range w.Evidence {
+		shown[ev.Citation.Seq] = ev
+		order = append(order, ev.Citation.Seq)
+	}
+	question, answer := rs[0].Seq, rs[1].Seq
+	require.Contains(t, shown, question, "the question ranks: %v", order)
+	require.Contains(t, shown, answer, "its answer follows it: %v", order)
+	require.Equal(t, question, shown[answer].Follows)
+	require.Equal(t, shown[question].Ref+1, shown[answer].Ref, "right after it")
+	require.Contains(t, w.Text, fmt.Sprintf("[W%d] I'm excited!", shown[answer].Ref))
+	require.Zero(t, shown[question].Follows)
+	// A statement brings no neighbour: its successor is shown only if ranked for itself.
+	if ev, ok := shown[rs[3].Seq]; ok {
+		require.Zero(t, ev.Follows, "a statement's successor is not shown as its answer")
+	}
+	// A question whose answer is too long to show whole does not bring it.
+	require.Contains(t, shown, rs[4].Seq, "%v", order)
+	if ev, ok := shown[rs[5].Seq]; ok {
+		require.Zero(t, ev.Follows, "the long answer is not an exchange")
+	}
+	for _, ev := range w.Evidence {
+		require.Contains(t, w.SourceEventRefs, ev.Citation, "evidence comes only from the woven artifacts' sources")
+	}
+	require.LessOrEqual(t, w.Budget.Used, w.Budget.Tokens)
+}
