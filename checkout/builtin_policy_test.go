@@ -2,8 +2,6 @@ package checkout_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"slices"
 	"testing"
 
@@ -11,15 +9,8 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embedding"
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/vocab"
 )
-
-// said is a conversation turn by a named speaker.
-func said(session, name, role, text string) eventloom.NewEvent {
-	return eventloom.NewEvent{Type: "message", SessionID: session, Actor: name, Content: text,
-		Data: json.RawMessage(fmt.Sprintf(`{"role":%q,"name":%q}`, role, name))}
-}
 
 func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 	require.Equal(t, vocab.BuiltinPolicyVersions, checkout.BuiltinPolicyVersions)
@@ -58,11 +49,11 @@ func TestNamedSpeakerPrior_Builtin2KeepsAnotherSpeakersAnswerInSight(t *testing.
 	f := newFixture(t)
 	const space = "speakers"
 	f.append(t, space,
-		said("s1", "Caroline", "user", "The adoption paperwork is finally done."),
-		said("s1", "Melanie", "assistant", "After the road trip we went camping by the lake to relax with the kids."),
-		said("s1", "Caroline", "user", "Painting sunsets is my favourite hobby."),
-		said("s2", "Caroline", "user", "We drove home late after the parade."),
-		said("s2", "Melanie", "assistant", "We drove home early after the concert."),
+		turn("s1", "Caroline", "user", "The adoption paperwork is finally done."),
+		turn("s1", "Melanie", "assistant", "After the road trip we went camping by the lake to relax with the kids."),
+		turn("s1", "Caroline", "user", "Painting sunsets is my favourite hobby."),
+		turn("s2", "Caroline", "user", "We drove home late after the parade."),
+		turn("s2", "Melanie", "assistant", "We drove home early after the concert."),
 	)
 	f.index(t, space)
 	rank := func(p *checkout.Policy) []string {

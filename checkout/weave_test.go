@@ -349,13 +349,13 @@ func TestWeave_ShowsTheAnswerAfterAQuestionItSurfaces(t *testing.T) {
 	const space = "exchanges"
 	long := "Mostly quiet weeks. " + strings.Repeat("We cleaned the garage, sorted old boxes and drove the kids to practice. ", 5)
 	rs := f.append(t, space,
-		said("s1", "Jon", "user", "Are you nervous about the studio opening night?"),
-		said("s1", "Gina", "assistant", "I'm excited! It's been a wild ride, but I'm ready."),
-		said("s1", "Jon", "user", "The studio opening night sold out in an hour."),
-		said("s1", "Gina", "assistant", "Congrats, that is huge news for the dance school."),
-		said("s2", "Jon", "user", "How was your week before the studio opening night?"),
-		said("s2", "Gina", "assistant", long),
-		said("s2", "Jon", "user", "Sounds busy."),
+		turn("s1", "Jon", "user", "Are you nervous about the studio opening night?"),
+		turn("s1", "Gina", "assistant", "I'm excited! It's been a wild ride, but I'm ready."),
+		turn("s1", "Jon", "user", "The studio opening night sold out in an hour."),
+		turn("s1", "Gina", "assistant", "Congrats, that is huge news for the dance school."),
+		turn("s2", "Jon", "user", "How was your week before the studio opening night?"),
+		turn("s2", "Gina", "assistant", long),
+		turn("s2", "Jon", "user", "Sounds busy."),
 	)
 	f.build(t, space)
 	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "studio opening night", Weave: true, MaxTokens: 2000, NoRecord: true})

@@ -225,14 +225,7 @@ func TestPolicy_FitPromoteUseRollback(t *testing.T) {
 	b.index(t, space)
 
 	// A rebuild from the log reproduces the policy tables.
-	sum, err := b.proj.Checksum(ctx, space)
-	require.NoError(t, err)
-	_, err = b.proj.Rebuild(ctx, space)
-	require.NoError(t, err)
-	again, err := b.proj.Checksum(ctx, space)
-	require.NoError(t, err)
-	require.Equal(t, sum.Digest, again.Digest)
-	require.Equal(t, fit.Version, currentRow(t, b, space))
+	requireRebuildKeeps(t, b, space, fit.Version)
 
 	list, err := b.svc.List(ctx, space)
 	require.NoError(t, err)
