@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/checkout"
@@ -74,6 +75,8 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 	require.NoError(t, err)
 	_, err = proj.ProjectSpace(ctx, "demo")
 	require.NoError(t, err)
+	_, err = projection.NewEmbedder(pool, embedding.NewOffline(), 0).EmbedSpace(ctx, "demo")
+	require.NoError(t, err)
 
 	admin := db.AdminPool(t)
 	_, err = admin.Exec(ctx, `DO $$ BEGIN
@@ -122,6 +125,12 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 	require.Equal(t, "ev:13", results[16][0][0], "the repeated message")
 	require.EqualValues(t, 1, results[16][0][1])
 	require.Equal(t, []any{"ev:14"}, results[16][0][3])
+	require.Len(t, results[17], 1, "the one current episode")
+	require.Equal(t, "zaxy-offline@1", results[17][0][1])
+	require.Equal(t, results[17][0][2], results[17][0][3], "every source embedded")
+	d, err := results[17][0][4].(pgtype.Numeric).Float64Value()
+	require.NoError(t, err)
+	require.Zero(t, d.Float64, "an episode is at distance 0 from itself")
 
 	// The analyst sees the views and nothing else.
 	for _, q := range []string{`SELECT count(*) FROM events`, `SELECT count(*) FROM facts`, `SELECT count(*) FROM river_job`} {

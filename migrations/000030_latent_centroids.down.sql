@@ -1,0 +1,2 @@
+DROP VIEW IF EXISTS memory.latent_centroids;
+DROP VIEW IF EXISTS latent_centroids;
