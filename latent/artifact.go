@@ -10,8 +10,12 @@ import (
 )
 
 // ProjectionVersion is the version of the producers and of the artifact encoding. Raising it
-// changes every artifact id; spaces then need `zaxy rebuild`.
-const ProjectionVersion = 1
+// changes every artifact id, and the next build of each space built by another version
+// discards its artifacts and derives them again from the log (latent_watermarks.built_version;
+// the sweep enqueues that build). Version 2: bookkeeping events (checkout.*, zaxy.*) are no
+// episode source and touch no session (b26fb79); version 1 spaces kept such episodes until
+// their session got a new event.
+const ProjectionVersion = 2
 
 // Artifact types (latent_artifacts.artifact_type).
 const (

@@ -108,6 +108,9 @@ type Result struct {
 	Staled   int `json:"staled"`
 	// Proposed counts the proposal.created events appended.
 	Proposed int `json:"proposed"`
+	// Rederived is the producers' version whose artifacts the build discarded to derive the
+	// space again from the log's start (0 when it built on its own version's).
+	Rederived int32 `json:"rederived_from_version,omitempty"`
 	// Duration is the build's wall time.
 	Duration time.Duration `json:"duration_ns"`
 }
@@ -146,7 +149,7 @@ func (b *Builder) Rebuild(ctx context.Context, space string) (*Result, error) {
 
 // PendingSpaces returns up to limit spaces whose projections are ahead of their artifacts.
 func (b *Builder) PendingSpaces(ctx context.Context, limit int) ([]string, error) {
-	spaces, err := queries.SpacesPending(ctx, b.db, int32(max(min(limit, 1<<30), 0)))
+	spaces, err := queries.SpacesPending(ctx, b.db, dbsqlc.SpacesPendingParams{Version: ProjectionVersion, MaxSpaces: int32(max(min(limit, 1<<30), 0))})
 	if err != nil {
 		return nil, fmt.Errorf("read spaces pending a latent build: %w", err)
 	}
@@ -176,7 +179,20 @@ func (b *Builder) BuildTx(ctx context.Context, tx pgx.Tx, space string) (*Result
 		return nil, fmt.Errorf("latent build %q: %w", space, err)
 	}
 	res := &Result{SpaceID: space, FromSeq: wm.BuiltSeq, ToSeq: wm.BuiltSeq}
+	if wm.BuiltVersion != 0 && wm.BuiltVersion != ProjectionVersion {
+		// Other producers built these artifacts: derive the space again from the log's start.
+		if err := queries.Discard(ctx, tx, space); err != nil {
+			return nil, fmt.Errorf("latent build %q: discard version %d: %w", space, wm.BuiltVersion, err)
+		}
+		res.Rederived, res.FromSeq, wm.BuiltSeq = wm.BuiltVersion, 0, 0
+	}
 	if wm.ProjectedSeq <= wm.BuiltSeq {
+		if res.Rederived != 0 {
+			// Nothing projected yet: the (empty) build is still this version's.
+			if err := queries.WatermarkSet(ctx, tx, dbsqlc.WatermarkSetParams{SpaceID: space, BuiltSeq: 0, BuiltVersion: ProjectionVersion}); err != nil {
+				return nil, fmt.Errorf("latent build %q: %w", space, err)
+			}
+		}
 		return res, nil
 	}
 	st := &buildState{tx: tx, space: space, res: res, pending: touched{sessions: map[string]bool{}}, excluded: map[int64]bool{}}
@@ -214,7 +230,7 @@ func (b *Builder) BuildTx(ctx context.Context, tx pgx.Tx, space string) (*Result
 			return nil, fmt.Errorf("latent build %q: mirror into AGE: %w", space, err)
 		}
 	}
-	if err := queries.WatermarkSet(ctx, tx, dbsqlc.WatermarkSetParams{SpaceID: space, BuiltSeq: wm.ProjectedSeq}); err != nil {
+	if err := queries.WatermarkSet(ctx, tx, dbsqlc.WatermarkSetParams{SpaceID: space, BuiltSeq: wm.ProjectedSeq, BuiltVersion: ProjectionVersion}); err != nil {
 		return nil, fmt.Errorf("latent build %q: %w", space, err)
 	}
 	res.ToSeq = wm.ProjectedSeq
@@ -474,5 +490,5 @@ func (b *Builder) Behind(ctx context.Context, space string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("read latent watermark of %q: %w", space, err)
 	}
-	return wm.ProjectedSeq > wm.BuiltSeq, nil
+	return wm.ProjectedSeq > wm.BuiltSeq || (wm.BuiltVersion != 0 && wm.BuiltVersion != ProjectionVersion), nil
 }

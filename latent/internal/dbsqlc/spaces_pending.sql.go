@@ -13,15 +13,20 @@ const spacesPending = `-- name: SpacesPending :many
 SELECT p.space_id
 FROM projection_watermarks p
 LEFT JOIN latent_watermarks l USING (space_id)
-WHERE p.projected_seq > coalesce(l.built_seq, 0)
+WHERE p.projected_seq > coalesce(l.built_seq, 0) OR l.built_version <> $1::integer
 ORDER BY p.space_id
-LIMIT $1
+LIMIT $2
 `
 
-// Spaces whose projections are past their artifacts' watermark (the sweep enqueues
-// latent_rebuild for them).
-func (q *Queries) SpacesPending(ctx context.Context, db DBTX, maxSpaces int32) ([]string, error) {
-	rows, err := db.Query(ctx, spacesPending, maxSpaces)
+type SpacesPendingParams struct {
+	Version   int32
+	MaxSpaces int32
+}
+
+// Spaces whose projections are past their artifacts' watermark, or whose artifacts other
+// producers than @version built (the sweep enqueues latent_rebuild for them).
+func (q *Queries) SpacesPending(ctx context.Context, db DBTX, arg SpacesPendingParams) ([]string, error) {
+	rows, err := db.Query(ctx, spacesPending, arg.Version, arg.MaxSpaces)
 	if err != nil {
 		return nil, err
 	}

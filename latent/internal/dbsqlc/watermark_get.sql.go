@@ -11,19 +11,21 @@ import (
 
 const watermarkGet = `-- name: WatermarkGet :one
 SELECT coalesce((SELECT built_seq FROM latent_watermarks l WHERE l.space_id = $1), 0)::bigint AS built_seq,
+       coalesce((SELECT built_version FROM latent_watermarks l WHERE l.space_id = $1), 0)::integer AS built_version,
        coalesce((SELECT projected_seq FROM projection_watermarks p WHERE p.space_id = $1), 0)::bigint AS projected_seq
 `
 
 type WatermarkGetRow struct {
 	BuiltSeq     int64
+	BuiltVersion int32
 	ProjectedSeq int64
 }
 
-// How far the space's artifacts are built (0 when never) and how far its projections are:
-// a build goes from the first to the second.
+// How far the space's artifacts are built (0 when never), by which producers' version (0 when
+// never), and how far its projections are: a build goes from the first to the last.
 func (q *Queries) WatermarkGet(ctx context.Context, db DBTX, spaceID string) (WatermarkGetRow, error) {
 	row := db.QueryRow(ctx, watermarkGet, spaceID)
 	var i WatermarkGetRow
-	err := row.Scan(&i.BuiltSeq, &i.ProjectedSeq)
+	err := row.Scan(&i.BuiltSeq, &i.BuiltVersion, &i.ProjectedSeq)
 	return i, err
 }

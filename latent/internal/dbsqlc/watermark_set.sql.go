@@ -10,17 +10,19 @@ import (
 )
 
 const watermarkSet = `-- name: WatermarkSet :exec
-INSERT INTO latent_watermarks (space_id, built_seq) VALUES ($1, $2)
-ON CONFLICT (space_id) DO UPDATE SET built_seq = excluded.built_seq, updated_at = clock_timestamp()
+INSERT INTO latent_watermarks (space_id, built_seq, built_version) VALUES ($1, $2, $3)
+ON CONFLICT (space_id) DO UPDATE SET built_seq = excluded.built_seq, built_version = excluded.built_version,
+  updated_at = clock_timestamp()
 `
 
 type WatermarkSetParams struct {
-	SpaceID  string
-	BuiltSeq int64
+	SpaceID      string
+	BuiltSeq     int64
+	BuiltVersion int32
 }
 
-// Records how far the space's artifacts are built.
+// Records how far the space's artifacts are built, and by which producers' version.
 func (q *Queries) WatermarkSet(ctx context.Context, db DBTX, arg WatermarkSetParams) error {
-	_, err := db.Exec(ctx, watermarkSet, arg.SpaceID, arg.BuiltSeq)
+	_, err := db.Exec(ctx, watermarkSet, arg.SpaceID, arg.BuiltSeq, arg.BuiltVersion)
 	return err
 }

@@ -1,0 +1,1 @@
+ALTER TABLE latent_watermarks DROP COLUMN IF EXISTS built_version;
