@@ -40,6 +40,9 @@ type Config struct {
 	Latent *latent.Builder
 	// Retrospective judges recorded outcomes (the retrospective_credit job); nil turns it off.
 	Retrospective *retrospective.Assigner
+	// Summaries keeps the optional LLM-assisted episode summaries (the episode_summarize job);
+	// nil (the default) turns it off.
+	Summaries *latent.SummaryWriter
 	// JobTimeout cancels a job's context after this long. Defaults to DefaultJobTimeout.
 	JobTimeout time.Duration
 	// RescueStuckJobsAfter is how long a job may stay running before the leader's rescuer
@@ -95,13 +98,13 @@ func newWorkers(db pgexec.Executor, cfg Config) *river.Workers {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, db: db, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, topic: cfg.Topic != nil, latent: cfg.Latent != nil, retro: cfg.Retrospective != nil, logger: cfg.Logger})
 	river.AddWorker(workers, &SweepWorker{db: db, embedder: cfg.Embedder, inferrer: cfg.Inferrer, topic: cfg.Topic, latent: cfg.Latent,
-		retro: cfg.Retrospective != nil, logger: cfg.Logger})
+		summaries: cfg.Summaries, retro: cfg.Retrospective != nil, logger: cfg.Logger})
 	if cfg.Topic != nil {
 		river.AddWorker(workers, &TopicSpaceWorker{refresher: cfg.Topic, logger: cfg.Logger})
 	}
 	river.AddWorker(workers, &SalienceDecayWorker{db: db, logger: cfg.Logger})
 	if cfg.Latent != nil {
-		river.AddWorker(workers, &LatentRebuildWorker{builder: cfg.Latent, logger: cfg.Logger})
+		river.AddWorker(workers, &LatentRebuildWorker{builder: cfg.Latent, summarize: cfg.Summaries != nil, logger: cfg.Logger})
 	}
 	if cfg.Retrospective != nil {
 		river.AddWorker(workers, &RetrospectiveCreditWorker{assigner: cfg.Retrospective, logger: cfg.Logger})
@@ -111,6 +114,9 @@ func newWorkers(db pgexec.Executor, cfg Config) *river.Workers {
 	}
 	if cfg.Inferrer != nil {
 		river.AddWorker(workers, &InferSpaceWorker{inferrer: cfg.Inferrer, logger: cfg.Logger})
+	}
+	if cfg.Summaries != nil {
+		river.AddWorker(workers, &EpisodeSummarizeWorker{summaries: cfg.Summaries, logger: cfg.Logger})
 	}
 	return workers
 }

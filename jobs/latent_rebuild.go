@@ -32,7 +32,9 @@ const latentFollowUp = time.Second
 type LatentRebuildWorker struct {
 	river.WorkerDefaults[LatentRebuildArgs]
 	builder *latent.Builder
-	logger  *slog.Logger
+	// summarize: the episode_summarize worker runs, so a build that wrote artifacts enqueues it.
+	summarize bool
+	logger    *slog.Logger
 }
 
 // Work handles one job.
@@ -43,6 +45,11 @@ func (w *LatentRebuildWorker) Work(ctx context.Context, job *river.Job[LatentReb
 	}
 	w.logger.DebugContext(ctx, "built latent artifacts", "space_id", job.Args.SpaceID, "from_seq", res.FromSeq,
 		"to_seq", res.ToSeq, "written", res.Written, "staled", res.Staled, "proposed", res.Proposed)
+	if w.summarize && res.Written > 0 {
+		if _, err := river.ClientFromContext[pgx.Tx](ctx).Insert(ctx, EpisodeSummarizeArgs{SpaceID: job.Args.SpaceID}, nil); err != nil {
+			return err
+		}
+	}
 	if res.Proposed > 0 {
 		// The proposals are events: project them now rather than at the next sweep, and build
 		// again shortly so the artifacts read as proposed.

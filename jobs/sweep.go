@@ -41,6 +41,9 @@ type SweepWorker struct {
 	inferrer *projection.Inferrer
 	topic    *topic.Refresher
 	latent   *latent.Builder
+	// summaries: the episode_summarize worker runs, so spaces with unsummarized episodes are
+	// enqueued.
+	summaries *latent.SummaryWriter
 	// retro: the retrospective_credit worker runs, so outcomes no pass judged are enqueued.
 	retro  bool
 	logger *slog.Logger
@@ -88,6 +91,12 @@ func (w *SweepWorker) Work(ctx context.Context, job *river.Job[SweepArgs]) error
 	if w.latent != nil {
 		spaces, err := w.latent.PendingSpaces(ctx, sweepLimit)
 		if err := pending(spaces, err, func(s string) river.JobArgs { return LatentRebuildArgs{SpaceID: s} }); err != nil {
+			return err
+		}
+	}
+	if w.summaries != nil {
+		spaces, err := w.summaries.PendingSpaces(ctx, sweepLimit)
+		if err := pending(spaces, err, func(s string) river.JobArgs { return EpisodeSummarizeArgs{SpaceID: s} }); err != nil {
 			return err
 		}
 	}

@@ -69,6 +69,9 @@ type Listed struct {
 	// Weaves are the seqs of the latest ListedWeaves checkout.surfaced events whose memory
 	// weave cited the artifact, newest first.
 	Weaves []int64 `json:"weaves"`
+	// LLMSummaries are the optional LLM-assisted summaries of an episode, one per model
+	// (latent_llm_summaries; empty unless an LLM is configured): labelled, never evidence.
+	LLMSummaries []LLMSummary `json:"llm_summaries"`
 }
 
 // Page is one page of List.
@@ -79,7 +82,8 @@ type Page struct {
 }
 
 // List returns one page of a space's artifacts in id order, each with the weaves that cited
-// it: one query (sql/latent/artifacts_page.sql). A bad parameter is an
+// it and its LLM-assisted summaries: two queries (sql/latent/artifacts_page.sql, then the
+// page's summaries). A bad parameter is an
 // *eventloom.ValidationError naming it. A space without artifacts (or unknown) gives an
 // empty page.
 func List(ctx context.Context, db pgexec.Executor, p ListParams) (*Page, error) {
@@ -122,6 +126,17 @@ func List(ctx context.Context, db pgexec.Executor, p ListParams) (*Page, error) 
 		}
 		l.SourceEventRefs = nonNil(l.SourceEventRefs)
 		page.Artifacts = append(page.Artifacts, l)
+	}
+	ids := make([]string, len(page.Artifacts))
+	for i, a := range page.Artifacts {
+		ids[i] = a.ArtifactID
+	}
+	sums, err := llmSummaries(ctx, db, p.SpaceID, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range page.Artifacts {
+		page.Artifacts[i].LLMSummaries = nonNil(sums[page.Artifacts[i].ArtifactID])
 	}
 	return page, nil
 }

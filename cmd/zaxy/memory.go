@@ -14,6 +14,7 @@ import (
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/extract"
 	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 )
 
@@ -27,6 +28,19 @@ func (c memoryConfig) inferrer(pool *pgxpool.Pool) (*projection.Inferrer, error)
 		return nil, err
 	}
 	return projection.NewInferrer(pool, llm, c.llm.Model+"@"+c.llmVersion), nil
+}
+
+// summaries returns the LLM-assisted episode summaries' writer, or nil when no LLM is
+// configured: the same model as the extractor (ZAXY_LLM_URL, ZAXY_LLM_MODEL, ZAXY_LLM_VERSION).
+func (c memoryConfig) summaries(pool *pgxpool.Pool) (*latent.SummaryWriter, error) {
+	if c.llm.BaseURL == "" {
+		return nil, nil
+	}
+	llm, err := extract.NewOpenAIChat(c.llm)
+	if err != nil {
+		return nil, err
+	}
+	return latent.NewSummaryWriter(pool, llm, c.llm.Model+"@"+c.llmVersion)
 }
 
 // defaultModelDir is where make models installs pretrained weights (ZAXY_MODEL_DIR).

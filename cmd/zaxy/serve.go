@@ -226,13 +226,18 @@ func startWorkers(ctx context.Context, cfg *config, logger *slog.Logger) (*worke
 		pool.Close()
 		return nil, err
 	}
+	summaries, err := cfg.memory.summaries(pool)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
 	builder, err := latent.NewBuilder(ctx, pool, eventloom.NewStore(pool, nil, logger), latent.Config{Logger: logger})
 	if err != nil {
 		pool.Close()
 		return nil, err
 	}
 	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger, Projector: proj, Embedder: embedder, Inferrer: inferrer,
-		Topic: topic.NewRefresher(pool, topic.DefaultParams), Latent: builder,
+		Topic: topic.NewRefresher(pool, topic.DefaultParams), Latent: builder, Summaries: summaries,
 		Retrospective: retrospective.NewAssigner(pool, eventloom.NewStore(pool, nil, logger), logger), JobTimeout: cfg.jobTimeout, RescueStuckJobsAfter: cfg.rescueAfter})
 	if err == nil {
 		err = client.Start(ctx)
