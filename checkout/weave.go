@@ -372,8 +372,11 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	}
 	for _, r := range ranked {
 		want = append(want, r.seq)
+		// The answer is read only after a question (of the ranked events fetched, those that ask).
 		if next, ok := after[r.seq]; ok {
-			want = append(want, next)
+			if it := fetched[fmt.Sprintf("ev:%d", r.seq)]; it == nil || asks(it.Text) {
+				want = append(want, next)
+			}
 		}
 	}
 	src, err := s.weaveEvidence(ctx, p.space, want, fetched)
