@@ -1,0 +1,1 @@
+ALTER TABLE latent_watermarks ALTER COLUMN built_version DROP DEFAULT;
