@@ -114,29 +114,15 @@ func (o *OpenAIChat) Extract(ctx context.Context, text string) ([]Triple, error)
 	if strings.TrimSpace(text) == "" {
 		return nil, nil
 	}
-	raw, err := o.client.PostJSON(ctx, "/chat/completions", chatRequest{
+	content, err := o.complete(ctx, "extract", chatRequest{
 		Model:          o.cfg.Model,
 		Messages:       []chatMessage{{Role: "system", Content: systemPrompt}, {Role: "user", Content: text}},
 		Temperature:    0,
 		ResponseFormat: map[string]string{"type": "json_object"},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("llm extract: %w", err)
+		return nil, err
 	}
-	var resp struct {
-		Choices []struct {
-			Message struct {
-				Content string `json:"content"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if err := json.Unmarshal(raw, &resp); err != nil {
-		return nil, fmt.Errorf("%w: response is not JSON: %v", ErrBadResponse, err)
-	}
-	if len(resp.Choices) == 0 {
-		return nil, fmt.Errorf("%w: no choices", ErrBadResponse)
-	}
-	content := stripFence(resp.Choices[0].Message.Content)
 	var answer struct {
 		Triples []struct {
 			Subject    string   `json:"subject"`
@@ -164,6 +150,29 @@ func (o *OpenAIChat) Extract(ctx context.Context, text string) ([]Triple, error)
 		}
 	}
 	return out, nil
+}
+
+// complete posts a chat request and returns its first choice's content without a code fence;
+// what names the call in errors.
+func (o *OpenAIChat) complete(ctx context.Context, what string, req any) (string, error) {
+	raw, err := o.client.PostJSON(ctx, "/chat/completions", req)
+	if err != nil {
+		return "", fmt.Errorf("llm %s: %w", what, err)
+	}
+	var resp struct {
+		Choices []struct {
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		return "", fmt.Errorf("%w: response is not JSON: %v", ErrBadResponse, err)
+	}
+	if len(resp.Choices) == 0 {
+		return "", fmt.Errorf("%w: no choices", ErrBadResponse)
+	}
+	return stripFence(resp.Choices[0].Message.Content), nil
 }
 
 // stripFence removes a Markdown code fence around the content: "```json", "```JSON" or a

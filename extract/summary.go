@@ -2,8 +2,6 @@ package extract
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"strings"
 )
 
@@ -27,26 +25,13 @@ func (o *OpenAIChat) Summarize(ctx context.Context, texts []string) (string, err
 	if b.Len() == 0 {
 		return "", nil
 	}
-	raw, err := o.client.PostJSON(ctx, "/chat/completions", struct {
+	content, err := o.complete(ctx, "summarize", struct {
 		Model       string        `json:"model"`
 		Messages    []chatMessage `json:"messages"`
 		Temperature float64       `json:"temperature"`
 	}{Model: o.cfg.Model, Messages: []chatMessage{{Role: "system", Content: summaryPrompt}, {Role: "user", Content: b.String()}}})
 	if err != nil {
-		return "", fmt.Errorf("llm summarize: %w", err)
+		return "", err
 	}
-	var resp struct {
-		Choices []struct {
-			Message struct {
-				Content string `json:"content"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if err := json.Unmarshal(raw, &resp); err != nil {
-		return "", fmt.Errorf("%w: response is not JSON: %v", ErrBadResponse, err)
-	}
-	if len(resp.Choices) == 0 {
-		return "", fmt.Errorf("%w: no choices", ErrBadResponse)
-	}
-	return strings.TrimSpace(stripFence(resp.Choices[0].Message.Content)), nil
+	return strings.TrimSpace(content), nil
 }
