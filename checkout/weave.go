@@ -144,9 +144,22 @@ type WeaveArtifact struct {
 	Citations []Citation `json:"citations"`
 	// Payload is the producer's structured payload (docs/latent.md).
 	Payload json.RawMessage `json:"payload,omitempty"`
+	// LLMSummary is the artifact's newest LLM-assisted summary, when an LLM is configured
+	// (docs/latent.md, "LLM-assisted summaries"): what its inferred-context line shows then,
+	// labelled with its model.
+	LLMSummary *WeaveLLMSummary `json:"llm_summary,omitempty"`
 
 	score       float64
 	contradicts []string
+}
+
+// WeaveLLMSummary is an LLM-assisted summary of a woven artifact: suggestive like the artifact,
+// never evidence.
+type WeaveLLMSummary struct {
+	Model   string `json:"model"`
+	Summary string `json:"summary"`
+	// Method is always "llm-assisted".
+	Method string `json:"method"`
 }
 
 // RejectedArtifact is an artifact a weave refused.
@@ -311,6 +324,9 @@ func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []strin
 		a := WeaveArtifact{ArtifactID: r.ArtifactID, Type: r.ArtifactType, Summary: r.Summary, Confidence: math.Round(float64(r.Confidence)*1000) / 1000,
 			ReviewStatus: r.ReviewStatus, ReasoningPhase: r.ReasoningPhase, Label: "suggestive", Authority: "non_authoritative",
 			Payload: json.RawMessage(r.Payload), contradicts: r.Contradicts, Citations: make([]Citation, 0, len(refs))}
+		if r.LlmSummary != "" {
+			a.LLMSummary = &WeaveLLMSummary{Model: r.LlmModel, Summary: r.LlmSummary, Method: "llm-assisted"}
+		}
 		for _, ref := range refs {
 			h, err := hex.DecodeString(ref.Hash)
 			if err != nil {
@@ -652,8 +668,12 @@ func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
 	if evRef == nil || len(cites) > 0 {
 		src += "; shown " + strings.Join(cites, ", ")
 	}
-	summary := strings.ReplaceAll(clipTo(a.Summary, weaveInferredChars), "\n", " ")
-	return fmt.Sprintf("- %s (suggestive; confidence %.2f; %s): %s", a.Type, a.Confidence, src, summary)
+	label, text := "suggestive", a.Summary
+	if a.LLMSummary != nil {
+		label, text = "suggestive; llm-assisted summary by "+a.LLMSummary.Model, a.LLMSummary.Summary
+	}
+	summary := strings.ReplaceAll(clipTo(text, weaveInferredChars), "\n", " ")
+	return fmt.Sprintf("- %s (%s; confidence %.2f; %s): %s", a.Type, label, a.Confidence, src, summary)
 }
 
 // eventText is a cited event's text as evidence: its content, or its type and data.

@@ -388,3 +388,35 @@ func TestWeave_ShowsTheAnswerAfterAQuestionItSurfaces(t *testing.T) {
 	}
 	require.LessOrEqual(t, w.Budget.Used, w.Budget.Tokens)
 }
+
+// TestWeave_ShowsAnEpisodesLLMSummaryLabelled: an episode with an LLM-assisted summary (what the
+// episode_summarize job stores) is woven with that summary in its inferred-context line,
+// labelled with the model, and in its JSON; the evidence lines are the same events as without it.
+func TestWeave_ShowsAnEpisodesLLMSummaryLabelled(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "llm-woven"
+	f.append(t, space,
+		turn("s1", "Jon", "user", "Are you nervous about the studio opening night?"),
+		turn("s1", "Gina", "assistant", "I'm excited! It's been a wild ride, but I'm ready."),
+	)
+	f.build(t, space)
+	ask := func() *checkout.Weave {
+		p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "studio opening night", Weave: true, MaxTokens: 1000, NoRecord: true})
+		require.NoError(t, err)
+		require.Len(t, p.Weave.Inferred, 1)
+		return p.Weave
+	}
+	plain := ask()
+	require.Nil(t, plain.Inferred[0].LLMSummary)
+	require.NotContains(t, plain.Text, "llm-assisted")
+	_, err := f.pool.Exec(ctx, `INSERT INTO latent_llm_summaries (space_id, artifact_id, model, summary) VALUES ($1, $2, 'stand-in@1', 'Jon asked Gina about the opening; she is excited.')`,
+		space, plain.Inferred[0].ArtifactID)
+	require.NoError(t, err)
+	woven := ask()
+	require.Equal(t, &checkout.WeaveLLMSummary{Model: "stand-in@1", Summary: "Jon asked Gina about the opening; she is excited.", Method: "llm-assisted"}, woven.Inferred[0].LLMSummary)
+	require.Contains(t, woven.Text, "(suggestive; llm-assisted summary by stand-in@1; confidence")
+	require.Contains(t, woven.Text, "Jon asked Gina about the opening")
+	require.Equal(t, plain.Evidence, woven.Evidence, "the summary is context, never evidence")
+	require.LessOrEqual(t, woven.Budget.Used, woven.Budget.Tokens)
+}

@@ -9,6 +9,7 @@
 -- reason why (missing, hash_mismatch, erased, invalidated, superseded) and at_seq the event
 -- that made it so. The artifacts are read by primary key, one probe per id (a plan that scanned
 -- the space's current artifacts for the ids, as one on stale statistics did, cost 4 ms at 5,000).
+-- llm_model and llm_summary are the artifact's newest LLM-assisted summary (empty when none).
 WITH tail AS (
   SELECT x.seq, x.type, x.actor, x.data
   FROM events x
@@ -52,8 +53,15 @@ WITH tail AS (
 )
 SELECT a.artifact_id, a.artifact_type, a.summary, a.source_event_refs::text AS source_event_refs, a.confidence,
        a.review_status, a.reasoning_phase, a.payload::text AS payload, a.contradicts,
-       coalesce(b.seq, 0)::bigint AS bad_seq, coalesce(b.reason, '')::text AS reason, coalesce(b.at_seq, 0)::bigint AS at_seq
+       coalesce(b.seq, 0)::bigint AS bad_seq, coalesce(b.reason, '')::text AS reason, coalesce(b.at_seq, 0)::bigint AS at_seq,
+       coalesce(l.model, '')::text AS llm_model, coalesce(l.summary, '')::text AS llm_summary
 FROM art a
+LEFT JOIN LATERAL (
+  -- The artifact's newest LLM-assisted summary, if an LLM is configured (latent_llm_summaries).
+  SELECT s.model, s.summary FROM latent_llm_summaries s
+  WHERE s.space_id = @space_id AND s.artifact_id = a.artifact_id
+  ORDER BY s.created_at DESC, s.model LIMIT 1
+) l ON true
 LEFT JOIN LATERAL (
   SELECT c.seq,
          CASE WHEN c.broken IS NOT NULL THEN c.broken WHEN c.invalidated_seq > 0 THEN 'invalidated' ELSE 'superseded' END AS reason,

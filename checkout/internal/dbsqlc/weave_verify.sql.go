@@ -53,8 +53,15 @@ WITH tail AS (
 )
 SELECT a.artifact_id, a.artifact_type, a.summary, a.source_event_refs::text AS source_event_refs, a.confidence,
        a.review_status, a.reasoning_phase, a.payload::text AS payload, a.contradicts,
-       coalesce(b.seq, 0)::bigint AS bad_seq, coalesce(b.reason, '')::text AS reason, coalesce(b.at_seq, 0)::bigint AS at_seq
+       coalesce(b.seq, 0)::bigint AS bad_seq, coalesce(b.reason, '')::text AS reason, coalesce(b.at_seq, 0)::bigint AS at_seq,
+       coalesce(l.model, '')::text AS llm_model, coalesce(l.summary, '')::text AS llm_summary
 FROM art a
+LEFT JOIN LATERAL (
+  -- The artifact's newest LLM-assisted summary, if an LLM is configured (latent_llm_summaries).
+  SELECT s.model, s.summary FROM latent_llm_summaries s
+  WHERE s.space_id = $1 AND s.artifact_id = a.artifact_id
+  ORDER BY s.created_at DESC, s.model LIMIT 1
+) l ON true
 LEFT JOIN LATERAL (
   SELECT c.seq,
          CASE WHEN c.broken IS NOT NULL THEN c.broken WHEN c.invalidated_seq > 0 THEN 'invalidated' ELSE 'superseded' END AS reason,
@@ -85,6 +92,8 @@ type WeaveVerifyRow struct {
 	BadSeq          int64
 	Reason          string
 	AtSeq           int64
+	LlmModel        string
+	LlmSummary      string
 }
 
 // The current artifacts @ids (latent_current) with their text and sources, each source
@@ -97,6 +106,7 @@ type WeaveVerifyRow struct {
 // reason why (missing, hash_mismatch, erased, invalidated, superseded) and at_seq the event
 // that made it so. The artifacts are read by primary key, one probe per id (a plan that scanned
 // the space's current artifacts for the ids, as one on stale statistics did, cost 4 ms at 5,000).
+// llm_model and llm_summary are the artifact's newest LLM-assisted summary (empty when none).
 func (q *Queries) WeaveVerify(ctx context.Context, db DBTX, arg WeaveVerifyParams) ([]WeaveVerifyRow, error) {
 	rows, err := db.Query(ctx, weaveVerify, arg.SpaceID, arg.Ids)
 	if err != nil {
@@ -119,6 +129,8 @@ func (q *Queries) WeaveVerify(ctx context.Context, db DBTX, arg WeaveVerifyParam
 			&i.BadSeq,
 			&i.Reason,
 			&i.AtSeq,
+			&i.LlmModel,
+			&i.LlmSummary,
 		); err != nil {
 			return nil, err
 		}
