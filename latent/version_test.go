@@ -68,3 +68,28 @@ func TestBuild_ArtifactsOfAnotherVersionAreDerivedAgain(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, again.Rederived, "once is enough")
 }
+
+// TestBuild_AnOlderWorkersWatermarkReadsAsVersion1: a worker of a release before 000031 writes
+// the watermark without built_version (its WatermarkSet named only built_seq); the column's
+// default records version 1, so the current producers derive that space again.
+func TestBuild_AnOlderWorkersWatermarkReadsAsVersion1(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "latent-old-worker"
+	b.append(t, space, b.workSession("s1")...)
+	_, err := b.proj.ProjectSpace(ctx, space)
+	require.NoError(t, err)
+	_, err = b.db.Exec(ctx, `INSERT INTO latent_watermarks (space_id, built_seq) VALUES ($1, (SELECT projected_seq FROM projection_watermarks WHERE space_id = $1))
+		ON CONFLICT (space_id) DO UPDATE SET built_seq = excluded.built_seq, updated_at = clock_timestamp()`, space)
+	require.NoError(t, err)
+	var version int32
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT built_version FROM latent_watermarks WHERE space_id = $1`, space).Scan(&version))
+	require.EqualValues(t, 1, version)
+	pending, err := b.builder.PendingSpaces(ctx, 100)
+	require.NoError(t, err)
+	require.Contains(t, pending, space)
+	res, err := b.builder.Build(ctx, space)
+	require.NoError(t, err)
+	require.EqualValues(t, 1, res.Rederived)
+	require.NotEmpty(t, b.artifacts(t, space, "artifact_type = 'episode'"), "derived from the log's start")
+}
