@@ -69,9 +69,11 @@ func (w *SummaryWriter) PendingSpaces(ctx context.Context, limit int) ([]string,
 // SummaryResult reports one SummarizeSpace call.
 type SummaryResult struct {
 	SpaceID string `json:"space_id"`
-	// Written counts the summaries stored; Gone the episodes replaced while the model was asked.
+	// Written counts the summaries stored; Gone the episodes replaced while the model was
+	// asked; Failed those the model failed on.
 	Written int `json:"written"`
 	Gone    int `json:"gone"`
+	Failed  int `json:"failed"`
 	// More reports that episodes were left for the next call.
 	More     bool          `json:"more"`
 	Duration time.Duration `json:"duration_ns"`
@@ -79,8 +81,9 @@ type SummaryResult struct {
 
 // SummarizeSpace summarizes up to summariesPerRun of space's current episodes that have no
 // summary by this model yet. The model is asked outside any transaction; a summary is stored
-// only if its episode is still current then. An error from the model stops the call with what
-// was stored so far kept.
+// only if its episode is still current then. An episode the model fails on (an error, or an
+// empty answer) is skipped and the others are still asked; the call then returns the first such
+// error, with what was stored kept. A database error stops it at once.
 func (w *SummaryWriter) SummarizeSpace(ctx context.Context, space string) (*SummaryResult, error) {
 	start := time.Now()
 	res := &SummaryResult{SpaceID: space}
@@ -91,6 +94,7 @@ func (w *SummaryWriter) SummarizeSpace(ctx context.Context, space string) (*Summ
 	if len(pending) > summariesPerRun {
 		pending, res.More = pending[:summariesPerRun], true
 	}
+	var modelErr error
 	for _, p := range pending {
 		rows, err := queries.SummaryTexts(ctx, w.db, dbsqlc.SummaryTextsParams{SpaceID: space, Seqs: p.SourceSeqs})
 		if err != nil {
@@ -113,11 +117,20 @@ func (w *SummaryWriter) SummarizeSpace(ctx context.Context, space string) (*Summ
 			continue
 		}
 		summary, err := w.llm.Summarize(ctx, texts)
-		if err != nil {
-			return res, fmt.Errorf("summarize %s of %q: %w", p.Slot, space, err)
+		if err == nil {
+			if summary = clipSummary(summary); summary == "" {
+				err = ErrEmptySummary
+			}
 		}
-		if summary = clipSummary(summary); summary == "" {
-			return res, fmt.Errorf("summarize %s of %q: %w", p.Slot, space, ErrEmptySummary)
+		if err != nil {
+			if ctx.Err() != nil {
+				return res, fmt.Errorf("summarize %s of %q: %w", p.Slot, space, err)
+			}
+			res.Failed++
+			if modelErr == nil {
+				modelErr = fmt.Errorf("summarize %s of %q: %w", p.Slot, space, err)
+			}
+			continue
 		}
 		n, err := queries.SummaryInsert(ctx, w.db, dbsqlc.SummaryInsertParams{SpaceID: space, ArtifactID: p.ArtifactID, Model: w.model, Summary: summary})
 		if err != nil {
@@ -130,7 +143,7 @@ func (w *SummaryWriter) SummarizeSpace(ctx context.Context, space string) (*Summ
 		}
 	}
 	res.Duration = time.Since(start)
-	return res, nil
+	return res, modelErr
 }
 
 // clipSummary trims s and cuts it to MaxSummaryChars at a word boundary.

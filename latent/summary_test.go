@@ -43,8 +43,12 @@ func newStandInLLM(t *testing.T) *standInLLM {
 		user := body.Messages[1].Content
 		s.seen = append(s.seen, user)
 		first, _, _ := strings.Cut(strings.TrimPrefix(user, "- "), "\n")
+		content := "Summary: " + first
+		if strings.Contains(user, "POISON") {
+			content = " " // an answer with nothing in it
+		}
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"choices": []map[string]any{{"message": map[string]any{"role": "assistant", "content": "Summary: " + first}}}})
+		_ = json.NewEncoder(w).Encode(map[string]any{"choices": []map[string]any{{"message": map[string]any{"role": "assistant", "content": content}}}})
 	}))
 	t.Cleanup(s.Close)
 	return s
@@ -147,4 +151,33 @@ func TestSummaries_AnLLMSummarizesEachCurrentEpisodeOnceAndTheCacheFollowsItsArt
 	_, err = b.builder.Rebuild(ctx, space)
 	require.NoError(t, err)
 	require.Empty(t, b.summaryRows(t, space), "a rebuild drops the cache; the job summarizes again")
+}
+
+// TestSummaries_AnEpisodeTheModelFailsOnDoesNotStopTheOthers: the model answers nothing for one
+// episode; the others are still summarized, the call reports the empty answer, and the failed
+// episode stays pending for the next run.
+func TestSummaries_AnEpisodeTheModelFailsOnDoesNotStopTheOthers(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "summaries-poison"
+	b.append(t, space,
+		b.msg("a", "POISON: the first session's text makes the model answer nothing."),
+		b.msg("a", "It has a second turn."),
+		b.msg("b", "The second session is about the backup schedule."),
+		b.msg("b", "Backups run nightly."),
+	)
+	b.projectAndBuild(t, space)
+	llm := newStandInLLM(t)
+	chat, err := extract.NewOpenAIChat(extract.OpenAIChatConfig{BaseURL: llm.URL, Model: "stand-in", MaxRetries: -1})
+	require.NoError(t, err)
+	w, err := latent.NewSummaryWriter(b.db, chat, "stand-in@1")
+	require.NoError(t, err)
+	res, err := w.SummarizeSpace(ctx, space)
+	require.ErrorIs(t, err, latent.ErrEmptySummary)
+	require.Equal(t, 1, res.Written, "the other episode is summarized")
+	require.Equal(t, 1, res.Failed)
+	require.Len(t, b.summaryRows(t, space), 1)
+	pending, err := w.PendingSpaces(ctx, 100)
+	require.NoError(t, err)
+	require.Contains(t, pending, space, "the failed episode is asked again next time")
 }
