@@ -179,7 +179,7 @@ func (b *Builder) BuildTx(ctx context.Context, tx pgx.Tx, space string) (*Result
 		return nil, fmt.Errorf("latent build %q: %w", space, err)
 	}
 	res := &Result{SpaceID: space, FromSeq: wm.BuiltSeq, ToSeq: wm.BuiltSeq}
-	if wm.BuiltVersion != 0 && wm.BuiltVersion != ProjectionVersion {
+	if builtByOtherProducers(wm) {
 		// Other producers built these artifacts: derive the space again from the log's start.
 		if err := queries.Discard(ctx, tx, space); err != nil {
 			return nil, fmt.Errorf("latent build %q: discard version %d: %w", space, wm.BuiltVersion, err)
@@ -490,5 +490,11 @@ func (b *Builder) Behind(ctx context.Context, space string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("read latent watermark of %q: %w", space, err)
 	}
-	return wm.ProjectedSeq > wm.BuiltSeq || (wm.BuiltVersion != 0 && wm.BuiltVersion != ProjectionVersion), nil
+	return wm.ProjectedSeq > wm.BuiltSeq || builtByOtherProducers(wm), nil
+}
+
+// builtByOtherProducers reports whether producers of another version built the space's
+// artifacts (a space never built has version 0).
+func builtByOtherProducers(wm dbsqlc.WatermarkGetRow) bool {
+	return wm.BuiltVersion != 0 && wm.BuiltVersion != ProjectionVersion
 }

@@ -18,29 +18,33 @@ import (
 	"github.com/zaxy/zaxy/projection"
 )
 
-// inferrer returns the LLM-assisted extractor's Inferrer, or nil when it is off.
-func (c memoryConfig) inferrer(pool *pgxpool.Pool) (*projection.Inferrer, error) {
+// chat returns the optional LLM's chat client and the model@version its output is recorded
+// under, or nil when no LLM is configured (ZAXY_LLM_URL, ZAXY_LLM_MODEL, ZAXY_LLM_VERSION).
+func (c memoryConfig) chat() (*extract.OpenAIChat, string, error) {
 	if c.llm.BaseURL == "" {
-		return nil, nil
+		return nil, "", nil
 	}
 	llm, err := extract.NewOpenAIChat(c.llm)
-	if err != nil {
-		return nil, err
-	}
-	return projection.NewInferrer(pool, llm, c.llm.Model+"@"+c.llmVersion), nil
+	return llm, c.llm.Model + "@" + c.llmVersion, err
 }
 
-// summaries returns the LLM-assisted episode summaries' writer, or nil when no LLM is
-// configured: the same model as the extractor (ZAXY_LLM_URL, ZAXY_LLM_MODEL, ZAXY_LLM_VERSION).
-func (c memoryConfig) summaries(pool *pgxpool.Pool) (*latent.SummaryWriter, error) {
-	if c.llm.BaseURL == "" {
-		return nil, nil
-	}
-	llm, err := extract.NewOpenAIChat(c.llm)
-	if err != nil {
+// inferrer returns the LLM-assisted extractor's Inferrer, or nil when it is off.
+func (c memoryConfig) inferrer(pool *pgxpool.Pool) (*projection.Inferrer, error) {
+	llm, model, err := c.chat()
+	if llm == nil || err != nil {
 		return nil, err
 	}
-	return latent.NewSummaryWriter(pool, llm, c.llm.Model+"@"+c.llmVersion)
+	return projection.NewInferrer(pool, llm, model), nil
+}
+
+// summaries returns the LLM-assisted episode summaries' writer (the same model as the
+// extractor), or nil when no LLM is configured.
+func (c memoryConfig) summaries(pool *pgxpool.Pool) (*latent.SummaryWriter, error) {
+	llm, model, err := c.chat()
+	if llm == nil || err != nil {
+		return nil, err
+	}
+	return latent.NewSummaryWriter(pool, llm, model)
 }
 
 // defaultModelDir is where make models installs pretrained weights (ZAXY_MODEL_DIR).
