@@ -70,7 +70,7 @@ test: models
 # the Cypher filter, the checkout cue check, the event decoder, the strict JSON check and the
 # redactor (text and JSON).
 FUZZTIME ?= 15s
-FUZZ_TARGETS = FuzzCypherFilter:./graph FuzzCuesValidate:./checkout FuzzDecodeAppendBody:./eventloom FuzzCheck:./internal/strictjson FuzzRedact:./redact FuzzJSON:./redact
+FUZZ_TARGETS = FuzzCypherFilter:./graph FuzzPolicyVersion:./vocab FuzzCuesValidate:./checkout FuzzDecodeAppendBody:./eventloom FuzzCheck:./internal/strictjson FuzzRedact:./redact FuzzJSON:./redact
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

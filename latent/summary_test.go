@@ -133,6 +133,22 @@ func TestSummaries_AnLLMSummarizesEachCurrentEpisodeOnceAndTheCacheFollowsItsArt
 	require.NoError(t, err)
 	require.Equal(t, before, after, "the cache is not part of the artifacts")
 
+	// Another space with the same events has its own episodes: nothing of this space's cache.
+	const other = "summaries-other"
+	b.append(t, other,
+		b.msg("s1", "The nightly backup writes its archive to cold storage."),
+		b.msg("s1", "Restores from cold storage take about four hours."),
+	)
+	b.projectAndBuild(t, other)
+	otherPage, err := latent.List(ctx, b.db, latent.ListParams{SpaceID: other, Type: latent.TypeEpisode})
+	require.NoError(t, err)
+	require.Len(t, otherPage.Artifacts, 1)
+	require.Empty(t, otherPage.Artifacts[0].LLMSummaries, "a summary never crosses spaces")
+	pending, err = w.PendingSpaces(ctx, 100)
+	require.NoError(t, err)
+	require.Contains(t, pending, other)
+	require.NotContains(t, pending, space)
+
 	// A new turn replaces s1's episode: its summary goes with it; the new version is asked for.
 	b.append(t, space, b.msg("s1", "Cold storage restores were tested last Friday."))
 	b.projectAndBuild(t, space)
