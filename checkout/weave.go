@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
@@ -151,6 +152,8 @@ type WeaveArtifact struct {
 
 	score       float64
 	contradicts []string
+	// when is an episode's time window as its inferred line shows it (episodeWhen).
+	when string
 }
 
 // WeaveLLMSummary is an LLM-assisted summary of a woven artifact: suggestive like the artifact,
@@ -324,6 +327,9 @@ func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []strin
 		a := WeaveArtifact{ArtifactID: r.ArtifactID, Type: r.ArtifactType, Summary: r.Summary, Confidence: math.Round(float64(r.Confidence)*1000) / 1000,
 			ReviewStatus: r.ReviewStatus, ReasoningPhase: r.ReasoningPhase, Label: "suggestive", Authority: "non_authoritative",
 			Payload: json.RawMessage(r.Payload), contradicts: r.Contradicts, Citations: make([]Citation, 0, len(refs))}
+		if a.Type == "episode" {
+			a.when = episodeWhen(a.Payload)
+		}
 		if r.LlmSummary != "" {
 			a.LLMSummary = &WeaveLLMSummary{Model: r.LlmModel, Summary: r.LlmSummary, Method: "llm-assisted"}
 		}
@@ -668,12 +674,42 @@ func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
 	if evRef == nil || len(cites) > 0 {
 		src += "; shown " + strings.Join(cites, ", ")
 	}
-	label, text := "suggestive", a.Summary
+	head, label, text := a.Type, "suggestive", a.Summary
+	if a.Type == "episode" {
+		// An episode orients in time: when it happened, which its evidence lines do not say.
+		// Its extractive summary is sentences of the same session the lanes could rank; a cut of
+		// it told a reader little, so the line shows it only as an LLM summary.
+		text = ""
+		if a.when != "" {
+			head = "episode, " + a.when
+		}
+	}
 	if a.LLMSummary != nil {
 		label, text = "suggestive; llm-assisted summary by "+a.LLMSummary.Model, a.LLMSummary.Summary
 	}
-	summary := strings.ReplaceAll(clipTo(text, weaveInferredChars), "\n", " ")
-	return fmt.Sprintf("- %s (%s; confidence %.2f; %s): %s", a.Type, label, a.Confidence, src, summary)
+	line := fmt.Sprintf("- %s (%s; confidence %.2f; %s)", head, label, a.Confidence, src)
+	if text == "" {
+		return line
+	}
+	return line + ": " + strings.ReplaceAll(clipTo(text, weaveInferredChars), "\n", " ")
+}
+
+// episodeWhen is an episode's time window (payload.window) as its inferred line shows it: the
+// UTC date of its first event, and of its last when another day; empty when it has none.
+func episodeWhen(payload []byte) string {
+	var p struct {
+		Window struct {
+			Start, End time.Time
+		} `json:"window"`
+	}
+	if json.Unmarshal(payload, &p) != nil || p.Window.Start.IsZero() {
+		return ""
+	}
+	start, end := p.Window.Start.UTC().Format(time.DateOnly), p.Window.End.UTC().Format(time.DateOnly)
+	if p.Window.End.IsZero() || end == start {
+		return start
+	}
+	return start + " to " + end
 }
 
 // eventText is a cited event's text as evidence: its content, or its type and data.

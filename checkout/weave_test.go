@@ -416,7 +416,41 @@ func TestWeave_ShowsAnEpisodesLLMSummaryLabelled(t *testing.T) {
 	woven := ask()
 	require.Equal(t, &checkout.WeaveLLMSummary{Model: "stand-in@1", Summary: "Jon asked Gina about the opening; she is excited.", Method: "llm-assisted"}, woven.Inferred[0].LLMSummary)
 	require.Contains(t, woven.Text, "(suggestive; llm-assisted summary by stand-in@1; confidence")
+	require.Regexp(t, `\n- episode, \d{4}-\d\d-\d\d( to \d{4}-\d\d-\d\d)? \(suggestive; llm-assisted`, woven.Text, "the LLM summary follows the episode's date")
 	require.Contains(t, woven.Text, "Jon asked Gina about the opening")
 	require.Equal(t, plain.Evidence, woven.Evidence, "the summary is context, never evidence")
 	require.LessOrEqual(t, woven.Budget.Used, woven.Budget.Tokens)
+}
+
+// TestWeave_AnEpisodesLineSaysWhenItHappened: an episode's inferred-context line is its time
+// window (the evidence lines carry no date: "last Saturday" needs one), not a cut of its
+// extractive summary, which stays whole in the JSON.
+func TestWeave_AnEpisodesLineSaysWhenItHappened(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "episode-when"
+	day := func(d time.Time, e eventloom.NewEvent) eventloom.NewEvent {
+		e.OccurredAt = &d
+		return e
+	}
+	may8 := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
+	may9 := time.Date(2023, 5, 9, 0, 30, 0, 0, time.UTC)
+	f.append(t, space,
+		day(may8, turn("s1", "Mel", "user", "I ran a charity race for mental health last Saturday.")),
+		day(may8.Add(time.Minute), turn("s1", "Caro", "assistant", "That charity race sounds great, Mel!")),
+		day(may8.Add(2*time.Minute), turn("s2", "Mel", "user", "Pottery class this week was relaxing.")),
+		day(may9, turn("s2", "Caro", "assistant", "Pottery sounds like a lovely way to unwind.")),
+	)
+	f.build(t, space)
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "charity race pottery", Weave: true, MaxTokens: 1000, NoRecord: true})
+	require.NoError(t, err)
+	w := p.Weave
+	require.Len(t, w.Inferred, 2)
+	require.Contains(t, w.Text, "\n- episode, 2023-05-08 (suggestive; confidence 1.00; 2 cited events; shown W", "one day: its date")
+	require.Contains(t, w.Text, "\n- episode, 2023-05-08 to 2023-05-09 (suggestive; confidence 1.00; 2 cited events; shown W", "across midnight: both dates")
+	for _, a := range w.Inferred {
+		require.NotEmpty(t, a.Summary, "the extractive summary stays in the JSON")
+		require.NotContains(t, w.Text, "): "+a.Summary[:20], "the line shows no cut of the extractive summary")
+	}
+	require.LessOrEqual(t, w.Budget.Used, w.Budget.Tokens)
 }
