@@ -67,10 +67,10 @@ test: models
 	@$(MAKE) --no-print-directory fuzz
 
 # The boundary parsers, fuzzed for FUZZTIME each (their seed corpora also run in every go test):
-# the Cypher filter, the checkout cue check, the event decoder, the strict JSON check and the
-# redactor (text and JSON).
+# the Cypher filter, the policy version check, the checkout cue check, the event decoder, the
+# strict JSON check, the redactor (text and JSON) and the latent artifacts' slot encoding.
 FUZZTIME ?= 15s
-FUZZ_TARGETS = FuzzCypherFilter:./graph FuzzPolicyVersion:./vocab FuzzCuesValidate:./checkout FuzzDecodeAppendBody:./eventloom FuzzCheck:./internal/strictjson FuzzRedact:./redact FuzzJSON:./redact
+FUZZ_TARGETS = FuzzCypherFilter:./graph FuzzPolicyVersion:./vocab FuzzCuesValidate:./checkout FuzzDecodeAppendBody:./eventloom FuzzCheck:./internal/strictjson FuzzRedact:./redact FuzzJSON:./redact FuzzSlotPart:./latent
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

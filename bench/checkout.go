@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -79,6 +80,9 @@ type CheckoutOptions struct {
 	// artifacts (an episode per session) are built first, untimed, as the latent_rebuild job
 	// would have; on a --reuse database only what is missing is built.
 	Weave bool
+	// SessionEvents is how many consecutive memories share a session (0: 20). Long agent
+	// sessions make long episodes: the weave verifies every source of what it weaves.
+	SessionEvents int
 	// Cues sends cues with every checkout (a task, a repo, a tool and a phase; checkout.Cues),
 	// so the cue blend reads the candidates' recorded cues.
 	Cues bool
@@ -97,6 +101,8 @@ func (o CheckoutOptions) Validate() error {
 		return fmt.Errorf("Memories must be at least 100, got %d", o.Memories)
 	case o.Queries < 10:
 		return fmt.Errorf("Queries must be at least 10, got %d", o.Queries)
+	case o.SessionEvents < 0 || o.SessionEvents > o.Memories:
+		return fmt.Errorf("SessionEvents must be between 1 and Memories (0: 20), got %d", o.SessionEvents)
 	case o.EfSearch < 0 || o.EfSearch > 1000:
 		return fmt.Errorf("EfSearch must be between 1 and 1000 (0: the default), got %d", o.EfSearch)
 	case o.PPRWeight < 0 || o.PPRWeight > 5:
@@ -177,7 +183,7 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 	store := eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
 	provider := o.Embedder
 	if o.Reuse == "" {
-		if err := loadCheckoutBench(ctx, pool, store, provider, texts[:n], rep, logger); err != nil {
+		if err := loadCheckoutBench(ctx, pool, store, provider, texts[:n], cmp.Or(o.SessionEvents, 20), rep, logger); err != nil {
 			return nil, err
 		}
 	}
@@ -289,7 +295,7 @@ const checkoutBenchSpace = "bench"
 
 // loadCheckoutBench appends texts as chat memories, projects and embeds them, and builds the
 // HNSW index, timing each step into rep.
-func loadCheckoutBench(ctx context.Context, pool *pgxpool.Pool, store *eventloom.Store, provider embedding.Embedder, texts []string, rep *CheckoutReport, logger *slog.Logger) error {
+func loadCheckoutBench(ctx context.Context, pool *pgxpool.Pool, store *eventloom.Store, provider embedding.Embedder, texts []string, perSession int, rep *CheckoutReport, logger *slog.Logger) error {
 	n := len(texts)
 	const space = checkoutBenchSpace
 	start := time.Now()
@@ -298,7 +304,7 @@ func loadCheckoutBench(ctx context.Context, pool *pgxpool.Pool, store *eventloom
 		batch := make([]eventloom.NewEvent, 0, 1000)
 		for j := i; j < min(i+1000, n); j++ {
 			role := []string{"user", "assistant"}[rng.IntN(2)]
-			batch = append(batch, eventloom.NewEvent{Type: "message", SessionID: fmt.Sprintf("s%d", j/20), Content: texts[j],
+			batch = append(batch, eventloom.NewEvent{Type: "message", SessionID: fmt.Sprintf("s%d", j/perSession), Content: texts[j],
 				Data: json.RawMessage(`{"role":"` + role + `"}`)})
 		}
 		if _, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: batch}); err != nil {

@@ -61,6 +61,10 @@ const (
 	// weaveVerifyLimit is how many of the best scored artifacts a weave reads in full and
 	// verifies; the budget takes what fits of them.
 	weaveVerifyLimit = 16
+	// weaveVerifySources caps the events those artifacts cite together: verifying costs a read
+	// of each (about 5 µs), so the best scored artifacts are verified until the next would pass
+	// it, and the best one always (a latent episode cites at most latent.EpisodeMaxEvents).
+	weaveVerifySources = 384
 )
 
 // weavePhaseTypes are the space-wide artifact types a weave reads by phase even when no
@@ -234,13 +238,14 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 // pickArtifacts rejects the stale rows and those rejected in review (each with a diagnostic
 // and a stale warning), scores the current ones by the ranked events they cite (the best
 // ranked weigh most) and their phase, times their confidence, and verifies the best
-// weaveVerifyLimit (verifyArtifacts), best first.
+// weaveVerifyLimit, citing weaveVerifySources events at most (verifyArtifacts), best first.
 func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsqlc.WeaveArtifactsRow, rankOf map[int64]int, w *Weave) ([]WeaveArtifact, error) {
 	slices.SortFunc(rows, func(a, b dbsqlc.WeaveArtifactsRow) int { return cmp.Compare(a.ArtifactID, b.ArtifactID) })
 	rows = slices.CompactFunc(rows, func(a, b dbsqlc.WeaveArtifactsRow) bool { return a.ArtifactID == b.ArtifactID })
 	type scoredRow struct {
-		id    string
-		score float64
+		id      string
+		score   float64
+		sources int
 	}
 	var cands []scoredRow
 	for _, r := range rows {
@@ -261,11 +266,16 @@ func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsql
 			if r.ReasoningPhase == p.phase {
 				score += 0.01
 			}
-			cands = append(cands, scoredRow{id: r.ArtifactID, score: score * float64(r.Confidence)})
+			cands = append(cands, scoredRow{id: r.ArtifactID, score: score * float64(r.Confidence), sources: int(r.Sources)})
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b scoredRow) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id)) })
-	cands = cands[:min(len(cands), weaveVerifyLimit)]
+	n, sources := 0, 0
+	for n < min(len(cands), weaveVerifyLimit) && (n == 0 || sources+cands[n].sources <= weaveVerifySources) {
+		sources += cands[n].sources
+		n++
+	}
+	cands = cands[:n]
 	ids := make([]string, len(cands))
 	score := map[string]float64{}
 	for i, c := range cands {

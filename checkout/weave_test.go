@@ -454,3 +454,31 @@ func TestWeave_AnEpisodesLineSaysWhenItHappened(t *testing.T) {
 	}
 	require.LessOrEqual(t, w.Budget.Used, w.Budget.Tokens)
 }
+
+// TestWeave_VerifiesAtMost384CitedEvents: the weave reads in full and verifies the best scored
+// artifacts only while they cite 384 events together. Ten full episodes (48 events each) each
+// hold a ranked event; a budget that fits them all still weaves eight, citing 384 events.
+func TestWeave_VerifiesAtMost384CitedEvents(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "weave-verify-cap"
+	var evs []eventloom.NewEvent
+	for s := range 10 {
+		session := fmt.Sprintf("s%d", s)
+		evs = append(evs, turn(session, "Ana", "user", fmt.Sprintf("The zebra crossing near depot %d needs new paint.", s)))
+		for i := range latent.EpisodeMaxEvents - 1 {
+			evs = append(evs, turn(session, "Bo", "assistant", fmt.Sprintf("Noted item %d of session %d about the schedule.", i, s)))
+		}
+	}
+	f.append(t, space, evs...)
+	f.build(t, space)
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "zebra crossing paint", Weave: true, MaxTokens: 20000, NoRecord: true})
+	require.NoError(t, err)
+	w := p.Weave
+	require.Equal(t, 8, len(w.Inferred), "384 cited events are eight full episodes")
+	require.Equal(t, 384, len(w.SourceEventRefs))
+	require.Zero(t, w.Budget.Omitted, "the budget left none out")
+	for _, a := range w.Inferred {
+		require.Len(t, a.Citations, latent.EpisodeMaxEvents)
+	}
+}

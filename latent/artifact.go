@@ -14,8 +14,11 @@ import (
 // discards its artifacts and derives them again from the log (latent_watermarks.built_version;
 // the sweep enqueues that build). Version 2: bookkeeping events (checkout.*, zaxy.*) are no
 // episode source and touch no session (b26fb79); version 1 spaces kept such episodes until
-// their session got a new event.
-const ProjectionVersion = 2
+// their session got a new event. Version 3: a session longer than EpisodeMaxEvents is cut into
+// several episodes (one artifact covered it all, and a weave verifies every source of what it
+// weaves), and a slot quotes a session, holder, topic or tool holding one of its separators
+// (slot.go: two sessions could share a slot prefix, and two holders' preferences a slot).
+const ProjectionVersion = 3
 
 // Artifact types (latent_artifacts.artifact_type).
 const (

@@ -345,10 +345,12 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 	slots := make([]string, 0, len(sessionList))
 	prefixes := make([]string, 0, len(sessionList))
 	for _, s := range sessionList {
-		slots = append(slots, "episode:"+s)
-		prefixes = append(prefixes, likeEscaper.Replace("causal:"+s+":")+"%")
+		slots = append(slots, episodeSlot(s, 1))
+		// The prefixes of this session's causal links and later episodes (slot.go: no other
+		// session's slots start with them).
+		prefixes = append(prefixes, likeEscaper.Replace("causal:"+slotPart(s)+":")+"%", likeEscaper.Replace(episodeSlot(s, 1)+"#")+"%")
 		derived = append(derived, causalLinks(s, bySession[s])...)
-		if a := episode(s, bySession[s]); a != nil {
+		for _, a := range episodes(s, bySession[s]) {
 			refs, err := queries.EntityRefs(ctx, st.tx, dbsqlc.EntityRefsParams{SpaceID: st.space, Seqs: a.SourceSeqs(), MaxRefs: maxEntityRefs})
 			if err != nil {
 				return fmt.Errorf("read entity refs: %w", err)

@@ -12,9 +12,19 @@ import (
 // episodeSentences is how many sentences an episode's summary quotes.
 const episodeSentences = 3
 
+// EpisodeMaxEvents is how many events one episode covers at most: a longer session is cut
+// into episodes of its first EpisodeMaxEvents usable events, the next EpisodeMaxEvents, and so
+// on. A weave verifies every source of what it weaves against the log at query time, so an
+// episode's sources are bounded; fixed cuts keep a growing session's earlier episodes as they
+// were (only its last one changes).
+const EpisodeMaxEvents = 48
+
 // episodePayload is an episode's payload.
 type episodePayload struct {
 	Session string `json:"session"`
+	// Segment is the episode's number in its session, from 1 (episodes splits longer
+	// sessions into segments of EpisodeMaxEvents).
+	Segment int `json:"segment"`
 	Window  struct {
 		Start string `json:"start"`
 		End   string `json:"end"`
@@ -32,15 +42,36 @@ type quotedSentence struct {
 	Text string `json:"text"`
 }
 
-// episode derives a session's episode from its usable events (seq order, meta events and
-// excluded sources already left out): a summary quoting its most central sentences, each
-// cited, its time window and outcome. A session of fewer than two events has none.
-func episode(session string, evs []event) *Artifact {
+// episodes derives a session's episodes from its usable events (seq order, meta events and
+// excluded sources already left out): one per EpisodeMaxEvents of them, in order. Segment 1's
+// slot is episode:<session>, segment k's episode:<session>#k.
+func episodes(session string, evs []event) []*Artifact {
+	var out []*Artifact
+	for i, k := 0, 1; i < len(evs); i, k = i+EpisodeMaxEvents, k+1 {
+		if a := episode(session, k, evs[i:min(i+EpisodeMaxEvents, len(evs))]); a != nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// episodeSlot is the slot of a session's segment-th episode.
+func episodeSlot(session string, segment int) string {
+	if segment == 1 {
+		return "episode:" + slotPart(session)
+	}
+	return fmt.Sprintf("episode:%s#%d", slotPart(session), segment)
+}
+
+// episode derives one segment of a session as an episode: a summary quoting its most central
+// sentences, each cited, its time window and outcome. A segment of fewer than two events has
+// none.
+func episode(session string, segment int, evs []event) *Artifact {
 	if session == "" || len(evs) < 2 {
 		return nil
 	}
 	var sents []sentence
-	p := episodePayload{Session: session, Events: len(evs), Types: map[string]int{}, Outcome: "none"}
+	p := episodePayload{Session: session, Segment: segment, Events: len(evs), Types: map[string]int{}, Outcome: "none"}
 	taskOutcome, toolOutcome := "", ""
 	for i := range evs {
 		e := &evs[i]
@@ -97,7 +128,7 @@ func episode(session string, evs []event) *Artifact {
 	}
 	from, to := start, end
 	return &Artifact{
-		Slot: "episode:" + session, Type: TypeEpisode, Summary: summary, Sources: refs,
+		Slot: episodeSlot(session, segment), Type: TypeEpisode, Summary: summary, Sources: refs,
 		ValidFrom: &from, ValidTo: &to, Method: MethodDeterministic, Confidence: 1,
 		PurposeProfile: "recall", ReasoningPhase: "orient", Payload: payload,
 		Diagnostics: mustJSON(map[string]int{"sentences": len(sents), "quoted": len(p.Sentences)}),

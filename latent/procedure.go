@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -88,7 +89,7 @@ func procedures(evs []event) []*Artifact {
 				for j, c := range run {
 					steps[j] = c.tool
 				}
-				key := strings.Join(steps, " → ")
+				key := slotSteps(steps)
 				g := grams[key]
 				if g == nil {
 					g = &gram{steps: steps, sessions: map[string]bool{}, cites: map[int64]*event{}, first: run[0].ev.OccurredAt}
@@ -116,7 +117,7 @@ func procedures(evs []event) []*Artifact {
 	for _, k := range keys {
 		subsumed := false
 		for _, l := range keys {
-			if len(l) > len(k) && strings.Contains(" "+l+" ", " "+k+" ") && len(grams[l].sessions) == len(grams[k].sessions) {
+			if len(grams[l].steps) > len(grams[k].steps) && containsRun(grams[l].steps, grams[k].steps) && len(grams[l].sessions) == len(grams[k].sessions) {
 				subsumed = true
 				break
 			}
@@ -153,6 +154,16 @@ func procedures(evs []event) []*Artifact {
 		})
 	}
 	return out
+}
+
+// containsRun reports whether run occurs in steps as consecutive elements.
+func containsRun(steps, run []string) bool {
+	for i := 0; i+len(run) <= len(steps); i++ {
+		if slices.Equal(steps[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }
 
 func allSucceeded(calls []toolCall) bool {
@@ -255,11 +266,14 @@ func failures(evs []event) []*Artifact {
 	for _, k := range keys {
 		p := pats[k]
 		fixes := map[string]int{}
+		fixSteps := map[string][]string{}
 		fixed := 0
 		for _, o := range p.occ {
 			if o.FixSeq != 0 {
 				fixed++
-				fixes[strings.Join(o.Steps, " → ")]++
+				k := slotSteps(o.Steps)
+				fixes[k]++
+				fixSteps[k] = o.Steps
 			}
 		}
 		pl := failurePayload{Tool: p.tool, Error: p.err, Occurrences: p.occ, Fix: []string{}}
@@ -272,7 +286,7 @@ func failures(evs []event) []*Artifact {
 				}
 			}
 			if best != "" {
-				pl.Fix = strings.Split(best, " → ")
+				pl.Fix = fixSteps[best]
 				summary = fmt.Sprintf("%s failed %d times with %q; fixed %d times, most often by %s, then %s again.", p.tool, len(p.occ), p.err, fixed, best, p.tool)
 			} else {
 				summary = fmt.Sprintf("%s failed %d times with %q; fixed %d times by running it again.", p.tool, len(p.occ), p.err, fixed)
@@ -281,7 +295,7 @@ func failures(evs []event) []*Artifact {
 		sum := sha256.Sum256([]byte(k))
 		first := p.first
 		out = append(out, &Artifact{
-			Slot: "failure:" + p.tool + ":" + hex.EncodeToString(sum[:8]), Type: TypeFailure, Summary: summary,
+			Slot: "failure:" + slotPart(p.tool) + ":" + hex.EncodeToString(sum[:8]), Type: TypeFailure, Summary: summary,
 			Sources: refsOf(p.cites), ValidFrom: &first, Method: MethodDeterministic,
 			Confidence: supportConfidence(len(p.occ)), PurposeProfile: "avoidance", ReasoningPhase: "act",
 			Payload:     mustJSON(pl),

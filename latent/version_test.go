@@ -2,6 +2,7 @@ package latent_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -54,7 +55,7 @@ func TestBuild_ArtifactsOfAnotherVersionAreDerivedAgain(t *testing.T) {
 	require.EqualValues(t, 1, res.Rederived)
 	require.Zero(t, res.FromSeq)
 	require.Zero(t, res.Proposed, "the proposals were made before")
-	require.Empty(t, b.artifacts(t, space, "slot = 'episode:old' OR projection_version <> 2"))
+	require.Empty(t, b.artifacts(t, space, fmt.Sprintf("slot = 'episode:old' OR projection_version <> %d", latent.ProjectionVersion)))
 	got, err := b.proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, want, got, "the same artifacts as a build by this version")

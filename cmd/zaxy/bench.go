@@ -71,7 +71,8 @@ func (c *benchAppendCmd) run(ctx context.Context, env *env) error {
 }
 
 // benchCheckoutCmd: zaxy bench checkout [--memories N] [--queries Q] [--corpus FILE] [--keep]
-// [--reuse URL] [--items FILE] [--cpuprofile FILE] [--ef-search N] [--ppr-weight W] [--weave] [--cues] [--json]; package bench's
+// [--reuse URL] [--items FILE] [--cpuprofile FILE] [--ef-search N] [--ppr-weight W] [--weave] [--cues]
+// [--session-events N] [--json]; package bench's
 // Checkout with the configured embedder (the hashing one when embedding is off), so its query
 // embedding is timed.
 type benchCheckoutCmd struct {
@@ -94,6 +95,7 @@ func (c *benchCheckoutCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.Float64Var(&c.o.PPRWeight, "ppr-weight", 0, "fusion weight of the personalized PageRank lane, 0-5 (0: off, checkout's default)")
 	fs.BoolVar(&c.o.Weave, "weave", false, "ask every checkout for a memory weave (the latent artifacts are built first, untimed)")
 	fs.BoolVar(&c.o.Cues, "cues", false, "send cues (task, repo, tool, phase) with every checkout")
+	fs.IntVar(&c.o.SessionEvents, "session-events", 20, "consecutive memories per session (long sessions make long episodes)")
 }
 
 func (c *benchCheckoutCmd) validate(args []string) error {
@@ -106,6 +108,8 @@ func (c *benchCheckoutCmd) validate(args []string) error {
 		return fmt.Errorf("--ef-search must be between 1 and 1000 (0: the default), got %d", c.o.EfSearch)
 	case c.o.PPRWeight < 0 || c.o.PPRWeight > 5:
 		return fmt.Errorf("--ppr-weight must be between 0 and 5, got %g", c.o.PPRWeight)
+	case c.o.SessionEvents < 1 || c.o.SessionEvents > c.o.Memories:
+		return fmt.Errorf("--session-events must be between 1 and --memories (%d), got %d", c.o.Memories, c.o.SessionEvents)
 	}
 	return noArgs(args)
 }

@@ -135,6 +135,7 @@ func TestRun_ExitStatusAndErrors(t *testing.T) {
 		{args: []string{"verify", "--space", "a", "extra"}, code: 2, stderr: []string{`zaxy verify: unexpected argument "extra"`}},
 		{args: []string{"bench", "append", "--events", "10"}, code: 2, stderr: []string{"zaxy bench append: --events must be at least 800, got 10", "usage: zaxy bench append"}},
 		{args: []string{"bench", "checkout", "--queries", "1"}, code: 2, stderr: []string{"zaxy bench checkout: --queries must be at least 10"}},
+		{args: []string{"bench", "checkout", "--session-events", "0"}, code: 2, stderr: []string{"zaxy bench checkout: --session-events must be between 1 and --memories (100000), got 0"}},
 		{args: []string{"bench", "append"}, code: 1, stderr: []string{"zaxy bench append: ZAXY_DATABASE_URL is not set"}},
 		{args: []string{"facts", "--space", "a"}, env: map[string]string{"ZAXY_WORKERS": "many"}, code: 2,
 			stderr: []string{`zaxy facts: ZAXY_WORKERS must be a positive integer, got "many"`}},

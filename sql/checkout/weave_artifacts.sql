@@ -7,7 +7,8 @@
 -- @cited_limit; and the stale ones, read only so the weave can say why it rejected them.
 -- Besides: current space-wide artifacts (@types) serving @phase, at most @phase_limit (the
 -- partial index on current artifacts by type). Current means what the latent_current view
--- holds: stale_at IS NULL.
+-- holds: stale_at IS NULL. sources is how many events an artifact cites: what verifying it
+-- costs (the weave verifies at most weaveVerifySources of them).
 WITH hit AS MATERIALIZED (
   SELECT s.artifact_id, array_agg(s.seq ORDER BY s.seq)::bigint[] AS hits
   FROM latent_sources s
@@ -15,22 +16,22 @@ WITH hit AS MATERIALIZED (
   GROUP BY s.artifact_id
 ), cited AS MATERIALIZED (
   SELECT a.artifact_id, a.artifact_type, a.confidence, a.review_status, a.reasoning_phase, a.contradicts,
-         a.stale_reason, a.stale_seq, a.stale_at, h.hits
+         a.stale_reason, a.stale_seq, a.stale_at, h.hits, cardinality(a.source_seqs) AS sources
   FROM hit h JOIN latent_artifacts a ON a.space_id = @space_id AND a.artifact_id = h.artifact_id
 )
 (SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
-        c.stale_reason, c.stale_seq, c.hits
+        c.stale_reason, c.stale_seq, c.hits, c.sources
  FROM cited c WHERE c.stale_at IS NULL
  ORDER BY cardinality(c.hits) DESC, c.confidence DESC, c.artifact_id LIMIT @cited_limit)
 UNION ALL
 (SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
-        c.stale_reason, c.stale_seq, '{}'::bigint[]
+        c.stale_reason, c.stale_seq, '{}'::bigint[], cardinality(c.source_seqs)
  FROM latent_current c
  WHERE c.space_id = @space_id AND c.artifact_type = ANY (@types::text[]) AND c.reasoning_phase = @phase
    AND NOT (c.source_seqs && @seqs::bigint[])
  ORDER BY c.confidence DESC, c.artifact_id LIMIT @phase_limit)
 UNION ALL
 (SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
-        c.stale_reason, c.stale_seq, c.hits
+        c.stale_reason, c.stale_seq, c.hits, c.sources
  FROM cited c WHERE c.stale_at IS NOT NULL
  ORDER BY cardinality(c.hits) DESC, c.artifact_id LIMIT @cited_limit);

@@ -1,0 +1,131 @@
+package latent_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// TestBuild_ASessionNamedLikeAnothersPrefixKeepsItsArtifacts: deriving session "a" again
+// replaces its own causal links and episodes, never those of sessions "a:b" or "a#2", whose
+// slots once started with session a's prefixes (causal:a:..., episode:a#...).
+func TestBuild_ASessionNamedLikeAnothersPrefixKeepsItsArtifacts(t *testing.T) {
+	b := setup(t)
+	const space = "latent-slot-prefix"
+	link := func(s string) {
+		b.append(t, space,
+			b.ev("decision.recorded", s, "", map[string]string{"decision": "pin the toolchain in " + s}),
+			b.tool(s, "go build", "failure", "toolchain not found"),
+			b.tool(s, "go build", "success", ""))
+	}
+	for _, s := range []string{"a", "a:b", "a#2"} {
+		link(s)
+	}
+	b.projectAndBuild(t, space)
+	before := b.artifacts(t, space, "stale_at IS NULL AND artifact_type IN ('causal', 'episode')")
+	require.Len(t, before, 6, "a causal link and an episode per session")
+	slots := map[string]bool{}
+	for _, a := range before {
+		slots[a.Slot] = true
+	}
+	require.Len(t, slots, 6, "no two sessions share a slot")
+
+	// Session a gets a new event: it is derived again, the others are not touched.
+	b.append(t, space, b.msg("a", "The toolchain is pinned."))
+	b.projectAndBuild(t, space)
+	after := map[string]string{}
+	for _, a := range b.artifacts(t, space, "stale_at IS NULL AND artifact_type IN ('causal', 'episode')") {
+		after[a.Slot] = a.ID
+	}
+	require.Len(t, after, 6, "the other sessions' links and episodes are still there")
+	for _, a := range before {
+		if a.Slot == "episode:a" {
+			continue // session a's episode now cites the new event
+		}
+		require.Equal(t, a.ID, after[a.Slot], "%s is unchanged", a.Slot)
+	}
+}
+
+// TestBuild_PreferencesOfTwoHoldersNeverShareASlot: holder "ana/editor" on topic "theme" and
+// holder "ana" on topic "editor/theme" are two preferences, each with its own value; one
+// joined key once made them one preference, the later value superseding the other holder's.
+func TestBuild_PreferencesOfTwoHoldersNeverShareASlot(t *testing.T) {
+	b := setup(t)
+	const space = "latent-slot-pref"
+	b.append(t, space,
+		b.ev("preference.stated", "", "", map[string]string{"holder": "ana/editor", "topic": "theme", "preference": "dark"}),
+		b.ev("preference.stated", "", "", map[string]string{"holder": "ana", "topic": "editor/theme", "preference": "light"}))
+	b.projectAndBuild(t, space)
+	prefs := b.artifacts(t, space, "artifact_type = 'preference' AND stale_at IS NULL")
+	require.Len(t, prefs, 2)
+	require.NotEqual(t, prefs[0].Slot, prefs[1].Slot)
+	require.Contains(t, prefs[0].Summary+prefs[1].Summary, "dark")
+	require.Contains(t, prefs[0].Summary+prefs[1].Summary, "light")
+}
+
+// TestBuild_ToolNamesHoldingTheStepSeparatorAreOneStep: a tool named "lint → fix" is one step:
+// its procedure is not the procedure of the two tools "lint" and "fix", and neither subsumes
+// the other.
+func TestBuild_ToolNamesHoldingTheStepSeparatorAreOneStep(t *testing.T) {
+	b := setup(t)
+	const space = "latent-slot-steps"
+	for i := range 3 {
+		one, two := fmt.Sprintf("one-%d", i), fmt.Sprintf("two-%d", i)
+		b.append(t, space,
+			b.tool(one, "lint → fix", "success", ""), b.tool(one, "test", "success", ""),
+			b.tool(two, "lint", "success", ""), b.tool(two, "fix", "success", ""), b.tool(two, "test", "success", ""))
+	}
+	b.projectAndBuild(t, space)
+	var slots []string
+	for _, a := range b.artifacts(t, space, "artifact_type = 'procedure' AND stale_at IS NULL") {
+		slots = append(slots, a.Slot)
+	}
+	require.ElementsMatch(t, []string{`procedure:"lint → fix" → test`, "procedure:lint → fix → test"}, slots)
+}
+
+// TestBuild_ALongSessionIsCutIntoEpisodes: a session of 100 events is three episodes (48, 48
+// and 4 events); appending to it changes only the last one, and a rebuild from the log gives
+// the same artifacts.
+func TestBuild_ALongSessionIsCutIntoEpisodes(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "latent-long-session"
+	var evs []eventloom.NewEvent
+	for i := range 100 {
+		evs = append(evs, b.msg("long", fmt.Sprintf("Step %d of the migration: table %d is copied.", i, i)))
+	}
+	seqs := b.append(t, space, evs...)
+	b.projectAndBuild(t, space)
+	eps := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
+	require.Len(t, eps, 3)
+	require.Equal(t, []string{"episode:long", "episode:long#2", "episode:long#3"}, []string{eps[0].Slot, eps[1].Slot, eps[2].Slot})
+	require.Equal(t, seqs[:48], eps[0].Seqs)
+	require.Equal(t, seqs[48:96], eps[1].Seqs)
+	require.Equal(t, seqs[96:], eps[2].Seqs)
+	var segment int
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT (payload->>'segment')::int FROM latent_artifacts WHERE space_id = $1 AND artifact_id = $2`,
+		space, eps[1].ID).Scan(&segment))
+	require.Equal(t, 2, segment)
+
+	b.append(t, space, b.msg("long", "The migration is done."))
+	b.projectAndBuild(t, space)
+	grown := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
+	require.Len(t, grown, 3)
+	require.Equal(t, eps[0], grown[0], "a full episode stays as it was")
+	require.Equal(t, eps[1], grown[1])
+	require.Len(t, grown[2].Seqs, 5)
+
+	incremental, err := b.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	_, err = b.proj.Rebuild(ctx, space)
+	require.NoError(t, err)
+	_, err = b.builder.Rebuild(ctx, space)
+	require.NoError(t, err)
+	again, err := b.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, incremental, again)
+}
