@@ -30,8 +30,9 @@ const ProposerActor = "zaxy-latent"
 const maxEntityRefs = 32
 
 // globalTypes are the event types the space-wide producers (procedures, failures,
-// preferences) read; an event of one of them makes a build re-run those producers.
-var globalTypes = []string{vocab.TypeToolCallCompleted, vocab.TypePreferenceStated}
+// preferences, and the causal links outcomes cite across sessions) read; an event of one of
+// them makes a build re-run those producers.
+var globalTypes = []string{vocab.TypeToolCallCompleted, vocab.TypePreferenceStated, vocab.TypeDecisionRecorded, vocab.TypeOutcomeRecorded}
 
 // globalArtifactTypes are the artifact types the space-wide producers make.
 var globalArtifactTypes = []string{TypeProcedure, TypeFailure, TypePreference}
@@ -365,6 +366,8 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 		derived = append(derived, procedures(globalEvs)...)
 		derived = append(derived, failures(globalEvs)...)
 		derived = append(derived, preferences(globalEvs)...)
+		derived = append(derived, outcomeCausalLinks(globalEvs)...)
+		prefixes = append(prefixes, likeEscaper.Replace(outcomeSlotPrefix)+"%")
 	}
 	return st.store(ctx, slots, prefixes, replacedTypes, derived)
 }

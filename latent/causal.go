@@ -19,6 +19,11 @@ type causalPayload struct {
 	Tool     string   `json:"tool"`
 	Error    string   `json:"error"`
 	Steps    []string `json:"steps"`
+	// CauseSession and Outcome are set on a link an outcome cites (outcome_causal.go): the
+	// cause's session and the outcome's status; Effect is then the outcome, Session its
+	// session, and Error its summary unless the cause is a failed tool call.
+	CauseSession string `json:"cause_session,omitempty"`
+	Outcome      string `json:"outcome,omitempty"`
 }
 
 // causalLinks derives, in one session's usable events, the decision → failure → fix chains: a

@@ -23,8 +23,9 @@ FROM (
   WHERE x.space_id = @space_id AND x.type = 'erasure.recorded' AND x.seq > @after_seq AND x.seq <= @upto_seq
 ) s
 JOIN events e ON e.space_id = @space_id AND e.seq = s.seq
--- Only a target some producer can cite matters: a session's event (episodes) or a tool call
--- or preference (the space-wide producers). The others would only split the build.
+-- Only a target some producer can cite matters: a session's event (episodes) or a tool call,
+-- preference, decision or outcome (the space-wide producers). The others would only split the
+-- build.
 JOIN events t ON t.space_id = @space_id AND t.seq = s.target_seq
-WHERE t.session_id <> '' OR t.type IN ('tool_call.completed', 'preference.stated')
+WHERE t.session_id <> '' OR t.type IN ('tool_call.completed', 'preference.stated', 'decision.recorded', 'outcome.recorded')
 ORDER BY s.seq, s.target_seq, s.reason;

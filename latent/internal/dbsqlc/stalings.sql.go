@@ -33,7 +33,7 @@ FROM (
 ) s
 JOIN events e ON e.space_id = $1 AND e.seq = s.seq
 JOIN events t ON t.space_id = $1 AND t.seq = s.target_seq
-WHERE t.session_id <> '' OR t.type IN ('tool_call.completed', 'preference.stated')
+WHERE t.session_id <> '' OR t.type IN ('tool_call.completed', 'preference.stated', 'decision.recorded', 'outcome.recorded')
 ORDER BY s.seq, s.target_seq, s.reason
 `
 
@@ -53,8 +53,9 @@ type StalingsRow struct {
 // The events in (@after_seq, @upto_seq] that make an earlier event unusable as a source: a
 // memory.invalidated (the invalidations projection, or a fact it closed by id), an erasure,
 // a stated fact, preference or decision superseded, a fact retracted. One row per (staling event, target), in seq order.
-// Only a target some producer can cite matters: a session's event (episodes) or a tool call
-// or preference (the space-wide producers). The others would only split the build.
+// Only a target some producer can cite matters: a session's event (episodes) or a tool call,
+// preference, decision or outcome (the space-wide producers). The others would only split the
+// build.
 func (q *Queries) Stalings(ctx context.Context, db DBTX, arg StalingsParams) ([]StalingsRow, error) {
 	rows, err := db.Query(ctx, stalings, arg.SpaceID, arg.AfterSeq, arg.UptoSeq)
 	if err != nil {
