@@ -445,3 +445,35 @@ func TestActions_BadInputNamesTheField(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestCausalNeighborhood_AnOutcomeStatesItsCause: an evaluator's failed outcome citing a failed
+// call of the agent's session is a link of its own kind: the neighborhood of the outcome names
+// the call as its cause with the outcome's status, and a plan running that tool is warned that
+// an outcome blamed it.
+func TestCausalNeighborhood_AnOutcomeStatesItsCause(t *testing.T) {
+	const space = "ma-outcome-causal"
+	b := setup(t)
+	ctx := context.Background()
+	call := b.append(t, space, b.tool("agent", "migrate", "failure", "lock timeout"))[0]
+	out := b.append(t, space, b.ev("outcome.recorded", "eval", "", map[string]any{"session_id": "agent", "status": "partial",
+		"summary": "Half the tables were migrated.", "evidence": []int64{call}}))[0]
+	b.projectAndBuild(t, space)
+
+	n, err := b.actions.CausalNeighborhood(ctx, memoryaction.NeighborhoodParams{SpaceID: space, Seq: out})
+	require.NoError(t, err)
+	require.Len(t, n.Links, 1)
+	l := n.Links[0]
+	require.Equal(t, "effect", l.Role)
+	require.Equal(t, "partial", l.Outcome)
+	require.Equal(t, call, l.Cause.Seq)
+	require.Equal(t, "migrate", l.Tool)
+	b.requireVerified(t, space, []memoryaction.SourceRef{l.Cause, l.Effect})
+
+	sim, err := b.actions.SimulateForward(ctx, memoryaction.SimulateParams{SpaceID: space, Steps: []string{"migrate"}})
+	require.NoError(t, err)
+	var needs []string
+	for _, e := range sim.EvidenceNeeds {
+		needs = append(needs, e.Need)
+	}
+	require.Contains(t, needs, `a partial outcome cited migrate failing with "lock timeout" as its cause; check whether it applies`)
+}

@@ -30,10 +30,14 @@ type CausalLink struct {
 	Cause  SourceRef  `json:"cause"`
 	Effect SourceRef  `json:"effect"`
 	Fix    *SourceRef `json:"fix,omitempty"`
-	// Decision is the cause's decision; Tool and Error the effect's failure.
+	// Decision is the cause's decision; Tool and Error the effect's failure (on a link an
+	// outcome states: the cause's failure, or else the outcome's summary as Error).
 	Decision string `json:"decision"`
 	Tool     string `json:"tool"`
 	Error    string `json:"error"`
+	// Outcome is the status of the outcome that states the link (failure or partial); absent
+	// on a link inferred from order in time within a session.
+	Outcome string `json:"outcome,omitempty"`
 	// Role is what the asked-about event is in the link (cause, effect, fix or step), when an
 	// event was asked about.
 	Role string `json:"role,omitempty"`
@@ -101,7 +105,7 @@ func (a *Actions) CausalNeighborhood(ctx context.Context, p NeighborhoodParams) 
 			hash[r.Seq] = r.Hash
 		}
 		l := CausalLink{Cause: SourceRef{Seq: pl.Cause, Hash: hash[pl.Cause]}, Effect: SourceRef{Seq: pl.Effect, Hash: hash[pl.Effect]},
-			Decision: pl.Decision, Tool: pl.Tool, Error: pl.Error}
+			Decision: pl.Decision, Tool: pl.Tool, Error: pl.Error, Outcome: pl.Outcome}
 		if pl.Fix > 0 {
 			l.Fix = &SourceRef{Seq: pl.Fix, Hash: hash[pl.Fix]}
 		}

@@ -79,6 +79,8 @@ type causalPayload struct {
 	Decision string `json:"decision"`
 	Tool     string `json:"tool"`
 	Error    string `json:"error"`
+	// Outcome is the status of the outcome that cites the cause, on a link an outcome states.
+	Outcome string `json:"outcome"`
 }
 
 // SimulateForward is simulate_forward: it walks the plan's steps against the space's current
@@ -178,7 +180,7 @@ func (a *Actions) risks(ctx context.Context, space string, steps []string, sim *
 		return err
 	}
 	for _, art := range arts {
-		var tool, errText string
+		var tool, errText, outcome string
 		var fix []string
 		if art.Type == latent.TypeFailure {
 			var pl failurePayload
@@ -191,7 +193,7 @@ func (a *Actions) risks(ctx context.Context, space string, steps []string, sim *
 			if err := json.Unmarshal(art.Payload, &pl); err != nil {
 				return err
 			}
-			tool, errText = pl.Tool, pl.Error
+			tool, errText, outcome = pl.Tool, pl.Error, pl.Outcome
 		}
 		for i, s := range steps {
 			if s != tool {
@@ -200,9 +202,12 @@ func (a *Actions) risks(ctx context.Context, space string, steps []string, sim *
 			sim.Risks = append(sim.Risks, Risk{Step: i, Tool: s, Kind: art.Type, ArtifactID: art.ID, Summary: art.Summary,
 				Confidence: art.Confidence, Fix: fix, SourceEventRefs: art.SourceEventRefs})
 			need := fmt.Sprintf("check %s's result for %q, which memory saw before", s, errText)
-			if art.Type == latent.TypeCausal {
+			switch {
+			case art.Type == latent.TypeCausal && outcome != "":
+				need = fmt.Sprintf("a %s outcome cited %s failing with %q as its cause; check whether it applies", outcome, s, errText)
+			case art.Type == latent.TypeCausal:
 				need = fmt.Sprintf("a recorded decision was followed by %s failing with %q; check whether it applies", s, errText)
-			} else if len(fix) > 0 {
+			case len(fix) > 0:
 				need += "; the remembered fix is " + strings.Join(fix, " → ")
 			}
 			sim.EvidenceNeeds = append(sim.EvidenceNeeds, EvidenceNeed{Step: i, Need: need, ArtifactID: art.ID, SourceEventRefs: art.SourceEventRefs})
