@@ -43,16 +43,32 @@ type quotedSentence struct {
 }
 
 // episodes derives a session's episodes from its usable events (seq order, meta events and
-// excluded sources already left out): one per EpisodeMaxEvents of them, in order. Segment 1's
+// excluded sources already left out): its task segments, each cut after a task.updated that
+// ends a task (done or cancelled) and after EpisodeMaxEvents events, in order. Both cuts depend
+// only on the events before them, so a growing session keeps its earlier episodes. Segment 1's
 // slot is episode:<session>, segment k's episode:<session>#k.
 func episodes(session string, evs []event) []*Artifact {
 	var out []*Artifact
-	for i, k := 0, 1; i < len(evs); i, k = i+EpisodeMaxEvents, k+1 {
-		if a := episode(session, k, evs[i:min(i+EpisodeMaxEvents, len(evs))]); a != nil {
+	k, start := 1, 0
+	for i := range evs {
+		if i+1-start < EpisodeMaxEvents && i+1 < len(evs) && !endsTask(&evs[i]) {
+			continue
+		}
+		if a := episode(session, k, evs[start:i+1]); a != nil {
 			out = append(out, a)
 		}
+		k, start = k+1, i+1
 	}
 	return out
+}
+
+// endsTask reports whether e is a task.updated that ends its task (done or cancelled).
+func endsTask(e *event) bool {
+	if e.Type != vocab.TypeTaskUpdated {
+		return false
+	}
+	d, err := vocab.Decode[vocab.TaskUpdated](e.Data)
+	return err == nil && (d.Status == "done" || d.Status == "cancelled")
 }
 
 // episodeSlot is the slot of a session's segment-th episode.

@@ -129,3 +129,40 @@ func TestBuild_ALongSessionIsCutIntoEpisodes(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, incremental, again)
 }
+
+// TestBuild_AnEndedTaskEndsItsEpisode: a session's episodes are its task segments: the events
+// up to a task.updated that ends a task (done or cancelled) are one episode with that outcome,
+// the next task's another, and the finished one stays as it was while the session goes on.
+func TestBuild_AnEndedTaskEndsItsEpisode(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "latent-task-episodes"
+	first := b.append(t, space,
+		b.msg("work", "Fix the CSV export of the billing report."),
+		b.tool("work", "go test", "success", ""),
+		b.ev("task.updated", "work", "", map[string]string{"task_id": "export", "status": "done"}))
+	second := b.append(t, space,
+		b.msg("work", "Now migrate the import job to the new queue."),
+		b.tool("work", "migrate", "failure", "lock timeout"))
+	b.projectAndBuild(t, space)
+	outcome := func(id string) string {
+		var o string
+		require.NoError(t, b.db.QueryRow(ctx, `SELECT payload->>'outcome' FROM latent_artifacts WHERE space_id = $1 AND artifact_id = $2`, space, id).Scan(&o))
+		return o
+	}
+	eps := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
+	require.Len(t, eps, 2)
+	require.Equal(t, "episode:work", eps[0].Slot)
+	require.Equal(t, first, eps[0].Seqs)
+	require.Equal(t, "done", outcome(eps[0].ID))
+	require.Equal(t, "episode:work#2", eps[1].Slot)
+	require.Equal(t, second, eps[1].Seqs)
+	require.Equal(t, "failure", outcome(eps[1].ID))
+
+	b.append(t, space, b.tool("work", "migrate", "success", ""))
+	b.projectAndBuild(t, space)
+	grown := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
+	require.Len(t, grown, 2)
+	require.Equal(t, eps[0].ID, grown[0].ID, "the ended task's episode is unchanged")
+	require.Equal(t, "success", outcome(grown[1].ID))
+}
