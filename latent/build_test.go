@@ -111,6 +111,22 @@ func (b *testBundle) artifacts(t *testing.T, space, where string) []artifactRow 
 	return out
 }
 
+// requireRebuildEqualsIncremental rebuilds the space's projections and artifacts from the log
+// and requires the checksum the incremental builds reached.
+func (b *testBundle) requireRebuildEqualsIncremental(t *testing.T, space string) {
+	t.Helper()
+	ctx := context.Background()
+	incremental, err := b.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	_, err = b.proj.Rebuild(ctx, space)
+	require.NoError(t, err)
+	_, err = b.builder.Rebuild(ctx, space)
+	require.NoError(t, err)
+	again, err := b.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, incremental, again, "a rebuild from the log equals the incremental builds")
+}
+
 // workSession is a session that pulls, builds and tests (the recurring procedure), fails once
 // on a flaky test and fixes it.
 func (b *testBundle) workSession(s string) []eventloom.NewEvent {

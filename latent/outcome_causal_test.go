@@ -60,13 +60,5 @@ func TestBuild_AnOutcomeCitingAnotherSessionsDecisionLinksThem(t *testing.T) {
 	require.Len(t, current, 1)
 	require.Equal(t, toCall.ID, current[0].ID)
 
-	incremental, err := b.proj.Checksum(ctx, space)
-	require.NoError(t, err)
-	_, err = b.proj.Rebuild(ctx, space)
-	require.NoError(t, err)
-	_, err = b.builder.Rebuild(ctx, space)
-	require.NoError(t, err)
-	again, err := b.proj.Checksum(ctx, space)
-	require.NoError(t, err)
-	require.Equal(t, incremental, again)
+	b.requireRebuildEqualsIncremental(t, space)
 }

@@ -119,15 +119,7 @@ func TestBuild_ALongSessionIsCutIntoEpisodes(t *testing.T) {
 	require.Equal(t, eps[1], grown[1])
 	require.Len(t, grown[2].Seqs, 5)
 
-	incremental, err := b.proj.Checksum(ctx, space)
-	require.NoError(t, err)
-	_, err = b.proj.Rebuild(ctx, space)
-	require.NoError(t, err)
-	_, err = b.builder.Rebuild(ctx, space)
-	require.NoError(t, err)
-	again, err := b.proj.Checksum(ctx, space)
-	require.NoError(t, err)
-	require.Equal(t, incremental, again)
+	b.requireRebuildEqualsIncremental(t, space)
 }
 
 // TestBuild_AnEndedTaskEndsItsEpisode: a session's episodes are its task segments: the events
