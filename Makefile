@@ -70,7 +70,7 @@ test: models
 # the Cypher filter, the policy version check, the checkout cue check, the event decoder, the
 # strict JSON check, the redactor (text and JSON) and the latent artifacts' slot encoding.
 FUZZTIME ?= 15s
-FUZZ_TARGETS = FuzzCypherFilter:./graph FuzzPolicyVersion:./vocab FuzzCuesValidate:./checkout FuzzDecodeAppendBody:./eventloom FuzzCheck:./internal/strictjson FuzzRedact:./redact FuzzJSON:./redact FuzzSlotPart:./latent
+FUZZ_TARGETS = FuzzCypherFilter:./graph FuzzPolicyVersion:./vocab FuzzCuesValidate:./checkout FuzzDecodeAppendBody:./eventloom FuzzCheck:./internal/strictjson FuzzRedact:./redact FuzzJSON:./redact FuzzSlots:./latent
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

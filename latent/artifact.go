@@ -16,8 +16,10 @@ import (
 // episode source and touch no session (b26fb79); version 1 spaces kept such episodes until
 // their session got a new event. Version 3: a session longer than EpisodeMaxEvents is cut into
 // several episodes (one artifact covered it all, and a weave verifies every source of what it
-// weaves), and a slot quotes a session, holder, topic or tool holding one of its separators
-// (slot.go: two sessions could share a slot prefix, and two holders' preferences a slot).
+// weaves), and every slot names one thing (slot.go: a session's rebuild replaced another
+// session's slots sharing its prefix, and two holders' preferences shared a slot). Causal,
+// procedure and failure slots keep their version 2 spelling (a procedure's unless a tool name
+// holds "→"), so their proposals are not made again.
 const ProjectionVersion = 3
 
 // Artifact types (latent_artifacts.artifact_type).

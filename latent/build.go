@@ -343,13 +343,11 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 		}
 	}
 	var derived []*Artifact
-	slots := make([]string, 0, len(sessionList))
-	prefixes := make([]string, 0, len(sessionList))
+	prefixes := make([]string, 0, 2*len(sessionList)+1)
 	for _, s := range sessionList {
-		slots = append(slots, episodeSlot(s, 1))
-		// The prefixes of this session's causal links and later episodes (slot.go: no other
-		// session's slots start with them).
-		prefixes = append(prefixes, likeEscaper.Replace("causal:"+slotPart(s)+":")+"%", likeEscaper.Replace(episodeSlot(s, 1)+"#")+"%")
+		// The prefixes of this session's episodes and causal links; other sessions' slots may
+		// share them (session "a" and "a:b"), and store keeps to this session's own (owns).
+		prefixes = append(prefixes, likeEscaper.Replace("episode:"+s+"#")+"%", likeEscaper.Replace("causal:"+s+":")+"%")
 		derived = append(derived, causalLinks(s, bySession[s])...)
 		for _, a := range episodes(s, bySession[s]) {
 			refs, err := queries.EntityRefs(ctx, st.tx, dbsqlc.EntityRefsParams{SpaceID: st.space, Seqs: a.SourceSeqs(), MaxRefs: maxEntityRefs})
@@ -369,23 +367,33 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 		derived = append(derived, outcomeCausalLinks(globalEvs)...)
 		prefixes = append(prefixes, likeEscaper.Replace(outcomeSlotPrefix)+"%")
 	}
-	return st.store(ctx, slots, prefixes, replacedTypes, derived)
+	// owns says which of the slots the prefixes and types find this derivation replaces.
+	owns := func(slot, typ string) bool {
+		if session, ok := sessionOfSlot(slot); ok {
+			return sessions[session]
+		}
+		return global && (slices.Contains(replacedTypes, typ) || strings.HasPrefix(slot, outcomeSlotPrefix))
+	}
+	return st.store(ctx, prefixes, replacedTypes, owns, derived)
 }
 
 // likeEscaper escapes LIKE's wildcards and escape character in a literal prefix.
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// store replaces the current artifacts of the given slots (and of the slots with one of the
-// given prefixes, and of every slot of the given types) with derived: each new artifact supersedes its slot's newest stale one, current
-// artifacts not derived again are deleted, stale ones are kept.
-func (st *buildState) store(ctx context.Context, slots, prefixes, types []string, derived []*Artifact) error {
-	state, err := queries.SlotState(ctx, st.tx, dbsqlc.SlotStateParams{SpaceID: st.space, Slots: nonNil(slots), Prefixes: nonNil(prefixes), Types: nonNil(types)})
+// store replaces the current artifacts of the slots the prefixes and types find and owns keeps
+// with derived: each new artifact supersedes its slot's newest stale one, current artifacts not
+// derived again are deleted, stale ones are kept.
+func (st *buildState) store(ctx context.Context, prefixes, types []string, owns func(slot, typ string) bool, derived []*Artifact) error {
+	state, err := queries.SlotState(ctx, st.tx, dbsqlc.SlotStateParams{SpaceID: st.space, Prefixes: nonNil(prefixes), Types: nonNil(types)})
 	if err != nil {
 		return fmt.Errorf("read slots: %w", err)
 	}
 	current := map[string]bool{}
 	newestStale := map[string]string{}
 	for _, r := range state {
+		if !owns(r.Slot, r.ArtifactType) {
+			continue
+		}
 		if r.StaleSeq == nil {
 			current[r.ArtifactID] = true
 		} else if _, ok := newestStale[r.Slot]; !ok {

@@ -94,7 +94,7 @@ func causalLinks(session string, evs []event) []*Artifact {
 		}
 		from := d.OccurredAt
 		out = append(out, &Artifact{
-			Slot: fmt.Sprintf("causal:%s:%d", slotPart(session), d.Seq), Type: TypeCausal, Summary: summary + ".",
+			Slot: causalSlot(session, d.Seq), Type: TypeCausal, Summary: summary + ".",
 			Sources: refsOf(cites), ValidFrom: &from, Method: MethodDeterministic,
 			// Temporal order is weak evidence of cause: a hypothesis until reviewed.
 			Confidence: 0.3, PurposeProfile: "explanation", ReasoningPhase: "reflect",

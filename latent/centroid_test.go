@@ -101,7 +101,7 @@ func TestCentroids_AreTheMeanOfTheEpisodesEmbeddedSources(t *testing.T) {
 	current := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
 	var s1 artifactRow
 	for _, a := range current {
-		if a.Slot == "episode:s1" {
+		if a.Slot == "episode:s1#1" {
 			s1 = a
 		}
 	}

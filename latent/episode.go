@@ -45,8 +45,8 @@ type quotedSentence struct {
 // episodes derives a session's episodes from its usable events (seq order, meta events and
 // excluded sources already left out): its task segments, each cut after a task.updated that
 // ends a task (done or cancelled) and after EpisodeMaxEvents events, in order. Both cuts depend
-// only on the events before them, so a growing session keeps its earlier episodes. Segment 1's
-// slot is episode:<session>, segment k's episode:<session>#k.
+// only on the events before them, so a growing session keeps its earlier episodes. Segment k's
+// slot is episode:<session>#k (slot.go).
 func episodes(session string, evs []event) []*Artifact {
 	var out []*Artifact
 	k, start := 1, 0
@@ -69,14 +69,6 @@ func endsTask(e *event) bool {
 	}
 	d, err := vocab.Decode[vocab.TaskUpdated](e.Data)
 	return err == nil && (d.Status == "done" || d.Status == "cancelled")
-}
-
-// episodeSlot is the slot of a session's segment-th episode.
-func episodeSlot(session string, segment int) string {
-	if segment == 1 {
-		return "episode:" + slotPart(session)
-	}
-	return fmt.Sprintf("episode:%s#%d", slotPart(session), segment)
 }
 
 // episode derives one segment of a session as an episode: a summary quoting its most central

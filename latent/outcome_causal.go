@@ -67,7 +67,7 @@ func outcomeCausalLinks(evs []event) []*Artifact {
 			from := c.OccurredAt
 			out = append(out, &Artifact{
 				Slot: fmt.Sprintf("%s%d:%d", outcomeSlotPrefix, o.Seq, c.Seq), Type: TypeCausal,
-				Summary: fmt.Sprintf("The %s outcome of session %s [%d] cites %s [%d]: %s", rec.Status, slotPart(rec.SessionID), o.Seq,
+				Summary: fmt.Sprintf("The %s outcome of session %q [%d] cites %s [%d]: %s", rec.Status, rec.SessionID, o.Seq,
 					cause, c.Seq, clipRunes(strings.TrimSpace(rec.Summary), 200)),
 				Sources: refsOf(map[int64]*event{c.Seq: c, o.Seq: o}), ValidFrom: &from, Method: MethodDeterministic,
 				// Cited by the outcome's author: stronger than order in time, still unreviewed.

@@ -45,7 +45,7 @@ func preferences(evs []event) []*Artifact {
 		if holder == "" {
 			holder = "user"
 		}
-		key := slotPart(normKey(holder)) + "/" + slotPart(normKey(d.Topic))
+		key := slotPart(normKey(holder), "/") + "/" + slotPart(normKey(d.Topic), "/")
 		by[key] = append(by[key], stmt{ev: e, holder: holder, topic: d.Topic, preferred: strings.TrimSpace(d.Preference)})
 	}
 	keys := make([]string, 0, len(by))

@@ -295,7 +295,7 @@ func failures(evs []event) []*Artifact {
 		sum := sha256.Sum256([]byte(k))
 		first := p.first
 		out = append(out, &Artifact{
-			Slot: "failure:" + slotPart(p.tool) + ":" + hex.EncodeToString(sum[:8]), Type: TypeFailure, Summary: summary,
+			Slot: "failure:" + p.tool + ":" + hex.EncodeToString(sum[:8]), Type: TypeFailure, Summary: summary,
 			Sources: refsOf(p.cites), ValidFrom: &first, Method: MethodDeterministic,
 			Confidence: supportConfidence(len(p.occ)), PurposeProfile: "avoidance", ReasoningPhase: "act",
 			Payload:     mustJSON(pl),

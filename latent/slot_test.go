@@ -12,7 +12,7 @@ import (
 
 // TestBuild_ASessionNamedLikeAnothersPrefixKeepsItsArtifacts: deriving session "a" again
 // replaces its own causal links and episodes, never those of sessions "a:b" or "a#2", whose
-// slots once started with session a's prefixes (causal:a:..., episode:a#...).
+// slots start with session a's prefixes (causal:a:..., episode:a#...) too.
 func TestBuild_ASessionNamedLikeAnothersPrefixKeepsItsArtifacts(t *testing.T) {
 	b := setup(t)
 	const space = "latent-slot-prefix"
@@ -43,7 +43,7 @@ func TestBuild_ASessionNamedLikeAnothersPrefixKeepsItsArtifacts(t *testing.T) {
 	}
 	require.Len(t, after, 6, "the other sessions' links and episodes are still there")
 	for _, a := range before {
-		if a.Slot == "episode:a" {
+		if a.Slot == "episode:a#1" {
 			continue // session a's episode now cites the new event
 		}
 		require.Equal(t, a.ID, after[a.Slot], "%s is unchanged", a.Slot)
@@ -102,7 +102,7 @@ func TestBuild_ALongSessionIsCutIntoEpisodes(t *testing.T) {
 	b.projectAndBuild(t, space)
 	eps := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
 	require.Len(t, eps, 3)
-	require.Equal(t, []string{"episode:long", "episode:long#2", "episode:long#3"}, []string{eps[0].Slot, eps[1].Slot, eps[2].Slot})
+	require.Equal(t, []string{"episode:long#1", "episode:long#2", "episode:long#3"}, []string{eps[0].Slot, eps[1].Slot, eps[2].Slot})
 	require.Equal(t, seqs[:48], eps[0].Seqs)
 	require.Equal(t, seqs[48:96], eps[1].Seqs)
 	require.Equal(t, seqs[96:], eps[2].Seqs)
@@ -144,7 +144,7 @@ func TestBuild_AnEndedTaskEndsItsEpisode(t *testing.T) {
 	}
 	eps := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
 	require.Len(t, eps, 2)
-	require.Equal(t, "episode:work", eps[0].Slot)
+	require.Equal(t, "episode:work#1", eps[0].Slot)
 	require.Equal(t, first, eps[0].Seqs)
 	require.Equal(t, "done", outcome(eps[0].ID))
 	require.Equal(t, "episode:work#2", eps[1].Slot)

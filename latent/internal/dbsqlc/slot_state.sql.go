@@ -10,36 +10,32 @@ import (
 )
 
 const slotState = `-- name: SlotState :many
-SELECT artifact_id, slot, stale_seq
+SELECT artifact_id, slot, artifact_type, stale_seq
 FROM latent_artifacts
 WHERE space_id = $1
-  AND (slot = ANY($2::text[]) OR slot LIKE ANY($3::text[]) OR artifact_type = ANY($4::text[]))
+  AND (slot LIKE ANY($2::text[]) OR artifact_type = ANY($3::text[]))
 ORDER BY slot, stale_seq DESC NULLS FIRST, artifact_id
 `
 
 type SlotStateParams struct {
 	SpaceID  string
-	Slots    []string
 	Prefixes []string
 	Types    []string
 }
 
 type SlotStateRow struct {
-	ArtifactID string
-	Slot       string
-	StaleSeq   *int64
+	ArtifactID   string
+	Slot         string
+	ArtifactType string
+	StaleSeq     *int64
 }
 
-// The artifacts of the given slots, of slots starting with one of the given prefixes (LIKE
-// patterns, escaped by the caller), or of every slot of the given types: what a derivation
-// replaces (current ones) and supersedes (the newest stale one).
+// The artifacts of slots starting with one of the given prefixes (LIKE patterns, escaped by the
+// caller), or of every slot of the given types: what a derivation replaces (current ones) and
+// supersedes (the newest stale one), once the caller keeps the slots it derives (a prefix of
+// session "a" also finds session "a:b"'s slots).
 func (q *Queries) SlotState(ctx context.Context, db DBTX, arg SlotStateParams) ([]SlotStateRow, error) {
-	rows, err := db.Query(ctx, slotState,
-		arg.SpaceID,
-		arg.Slots,
-		arg.Prefixes,
-		arg.Types,
-	)
+	rows, err := db.Query(ctx, slotState, arg.SpaceID, arg.Prefixes, arg.Types)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +43,12 @@ func (q *Queries) SlotState(ctx context.Context, db DBTX, arg SlotStateParams) (
 	var items []SlotStateRow
 	for rows.Next() {
 		var i SlotStateRow
-		if err := rows.Scan(&i.ArtifactID, &i.Slot, &i.StaleSeq); err != nil {
+		if err := rows.Scan(
+			&i.ArtifactID,
+			&i.Slot,
+			&i.ArtifactType,
+			&i.StaleSeq,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
