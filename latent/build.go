@@ -342,22 +342,19 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 			globalEvs = append(globalEvs, e)
 		}
 	}
-	var derived []*Artifact
+	var derived, eps []*Artifact
 	prefixes := make([]string, 0, 2*len(sessionList)+1)
 	for _, s := range sessionList {
 		// The prefixes of this session's episodes and causal links; other sessions' slots may
 		// share them (session "a" and "a:b"), and store keeps to this session's own (owns).
 		prefixes = append(prefixes, likeEscaper.Replace("episode:"+s+"#")+"%", likeEscaper.Replace("causal:"+s+":")+"%")
 		derived = append(derived, causalLinks(s, bySession[s])...)
-		for _, a := range episodes(s, bySession[s]) {
-			refs, err := queries.EntityRefs(ctx, st.tx, dbsqlc.EntityRefsParams{SpaceID: st.space, Seqs: a.SourceSeqs(), MaxRefs: maxEntityRefs})
-			if err != nil {
-				return fmt.Errorf("read entity refs: %w", err)
-			}
-			a.EntityRefs = refs
-			derived = append(derived, a)
-		}
+		eps = append(eps, episodes(s, bySession[s])...)
 	}
+	if err := st.entityRefs(ctx, eps); err != nil {
+		return err
+	}
+	derived = append(derived, eps...)
 	var replacedTypes []string
 	if global {
 		replacedTypes = globalArtifactTypes
@@ -375,6 +372,30 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 		return global && (slices.Contains(replacedTypes, typ) || strings.HasPrefix(slot, outcomeSlotPrefix))
 	}
 	return st.store(ctx, prefixes, replacedTypes, owns, derived)
+}
+
+// entityRefs sets each episode's EntityRefs: the maxEntityRefs entities its events mention
+// most, read for all of them in one statement.
+func (st *buildState) entityRefs(ctx context.Context, eps []*Artifact) error {
+	if len(eps) == 0 {
+		return nil
+	}
+	var episodes []int32
+	var seqs []int64
+	for i, a := range eps {
+		a.EntityRefs = []string{}
+		for _, seq := range a.SourceSeqs() {
+			episodes, seqs = append(episodes, int32(i)), append(seqs, seq)
+		}
+	}
+	rows, err := queries.EntityRefs(ctx, st.tx, dbsqlc.EntityRefsParams{SpaceID: st.space, Episodes: episodes, Seqs: seqs, MaxRefs: maxEntityRefs})
+	if err != nil {
+		return fmt.Errorf("read entity refs: %w", err)
+	}
+	for _, r := range rows {
+		eps[r.Episode].EntityRefs = append(eps[r.Episode].EntityRefs, r.EntityID)
+	}
+	return nil
 }
 
 // likeEscaper escapes LIKE's wildcards and escape character in a literal prefix.

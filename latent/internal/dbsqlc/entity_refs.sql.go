@@ -10,33 +10,51 @@ import (
 )
 
 const entityRefs = `-- name: EntityRefs :many
-SELECT entity_id FROM mentions
-WHERE space_id = $1 AND seq = ANY($2::bigint[])
-GROUP BY entity_id
-ORDER BY count(*) DESC, entity_id
-LIMIT $3
+SELECT x.episode::int AS episode, x.entity_id
+FROM (
+  SELECT ($1::int[])[k.i] AS episode, m.entity_id,
+         row_number() OVER (PARTITION BY ($1::int[])[k.i] ORDER BY count(*) DESC, m.entity_id) AS n
+  FROM unnest($2::bigint[]) WITH ORDINALITY AS k(seq, i)
+  JOIN mentions m ON m.space_id = $3 AND m.seq = k.seq
+  GROUP BY 1, m.entity_id
+) x
+WHERE x.n <= $4::bigint
+ORDER BY x.episode, x.n
 `
 
 type EntityRefsParams struct {
-	SpaceID string
-	Seqs    []int64
-	MaxRefs int32
+	Episodes []int32
+	Seqs     []int64
+	SpaceID  string
+	MaxRefs  int64
 }
 
-// The entities mentioned by the given events, most mentioned first.
-func (q *Queries) EntityRefs(ctx context.Context, db DBTX, arg EntityRefsParams) ([]string, error) {
-	rows, err := db.Query(ctx, entityRefs, arg.SpaceID, arg.Seqs, arg.MaxRefs)
+type EntityRefsRow struct {
+	Episode  int32
+	EntityID string
+}
+
+// The entities mentioned by each episode's events, at most @max_refs per episode, most
+// mentioned first: episode @episodes[i] has the event @seqs[i] (an event is in one episode).
+// One statement for all the episodes a derivation makes (a long session has one per 48 events).
+func (q *Queries) EntityRefs(ctx context.Context, db DBTX, arg EntityRefsParams) ([]EntityRefsRow, error) {
+	rows, err := db.Query(ctx, entityRefs,
+		arg.Episodes,
+		arg.Seqs,
+		arg.SpaceID,
+		arg.MaxRefs,
+	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var items []string
+	var items []EntityRefsRow
 	for rows.Next() {
-		var entity_id string
-		if err := rows.Scan(&entity_id); err != nil {
+		var i EntityRefsRow
+		if err := rows.Scan(&i.Episode, &i.EntityID); err != nil {
 			return nil, err
 		}
-		items = append(items, entity_id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
