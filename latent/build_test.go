@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -416,4 +417,74 @@ func TestBuild_EpisodesNeverCiteCheckoutRecords(t *testing.T) {
 	res := b.projectAndBuild(t, space)
 	require.Zero(t, res.Written+res.Replaced, "records alone change no artifact")
 	require.Equal(t, eps, b.artifacts(t, space, "artifact_type = 'episode'"))
+}
+
+// TestBuild_TheMirrorKeptByDifferenceEqualsARewrite: after builds that add, replace, stale,
+// supersede and contradict artifacts (an episode growing, an invalidation, a changed
+// preference, a failure and its fix, an outcome citing a decision), the AGE mirror kept by
+// difference (migration 000034) is the mirror a whole rewrite makes: the same vertices with the
+// same properties and the same edges between them, none dangling.
+func TestBuild_TheMirrorKeptByDifferenceEqualsARewrite(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AdminPool(t)
+	ok, err := graph.AGEInstalled(ctx, pool)
+	require.NoError(t, err)
+	if !ok {
+		t.Skip("AGE is not installed in the test database")
+	}
+	store := eventloom.NewStore(pool, nil, nil)
+	proj, err := projection.New(ctx, pool, projection.Config{})
+	require.NoError(t, err)
+	builder, err := latent.NewBuilder(ctx, pool, store, latent.Config{})
+	require.NoError(t, err)
+	b := &testBundle{store: store, proj: proj, builder: builder, clock: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	const space = "latent-age-diff"
+	var g string
+	mirror := func() string {
+		t.Helper()
+		if g == "" {
+			require.NoError(t, pool.QueryRow(ctx, `SELECT zaxy_age_graph($1)`, space).Scan(&g))
+		}
+		q := strings.NewReplacer("G", pgx.Identifier{g}.Sanitize()).Replace(`
+			SELECT coalesce(string_agg(line, E'\n' ORDER BY line), '') FROM (
+			  SELECT 'V ' || v.tableoid::regclass::text || ' ' || ag_catalog.agtype_out(v.properties)::text AS line
+			  FROM G._ag_label_vertex v WHERE v.tableoid IN ('G."LatentArtifact"'::regclass, 'G."SourceEvent"'::regclass)
+			  UNION ALL
+			  SELECT 'E ' || e.tableoid::regclass::text || ' ' || coalesce(ag_catalog.agtype_out(s.properties)::text, 'DANGLING')
+			         || ' -> ' || coalesce(ag_catalog.agtype_out(o.properties)::text, 'DANGLING')
+			  FROM G._ag_label_edge e
+			  LEFT JOIN G._ag_label_vertex s ON s.id OPERATOR(ag_catalog.=) e.start_id
+			  LEFT JOIN G._ag_label_vertex o ON o.id OPERATOR(ag_catalog.=) e.end_id
+			  WHERE e.tableoid IN ('G."DERIVED_FROM"'::regclass, 'G."COVERS"'::regclass, 'G."SUPERSEDES"'::regclass, 'G."CONTRADICTS"'::regclass)
+			) x`)
+		var out string
+		require.NoError(t, pool.QueryRow(ctx, q).Scan(&out))
+		return out
+	}
+	seqs := b.append(t, space, b.msg("s1", "Ask @maria about the Postgres upgrade plan."), b.msg("s1", "The Postgres upgrade waits for the vendor."))
+	b.append(t, space, b.ev("preference.stated", "s1", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "vim"}))
+	b.projectAndBuild(t, space)
+	dec := b.append(t, space, b.ev("decision.recorded", "s2", "", map[string]string{"decision": "upgrade Postgres on Friday"}))
+	b.append(t, space, b.workSession("s2")...)
+	b.append(t, space, b.msg("s1", "Maria will write the upgrade runbook."))
+	b.projectAndBuild(t, space)
+	b.append(t, space, b.ev("memory.invalidated", "s1", "", map[string]any{"target_seq": seqs[1], "reason": "vendor replied"}),
+		b.ev("preference.stated", "s3", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "helix"}),
+		b.ev("outcome.recorded", "eval", "", map[string]any{"session_id": "s2", "status": "failure", "summary": "The upgrade failed.", "evidence": dec}))
+	b.append(t, space, b.workSession("s3")...)
+	b.projectAndBuild(t, space)
+	b.projectAndBuild(t, space) // the proposals' review status
+
+	kept := mirror()
+	for _, label := range []string{"LatentArtifact", "SourceEvent", "DERIVED_FROM", "COVERS", "SUPERSEDES", "CONTRADICTS"} {
+		require.Truef(t, strings.Contains(kept, `."`+label+`" `), "the scenario makes %s", label)
+	}
+	require.False(t, strings.Contains(kept, "DANGLING"), "no edge dangles")
+	// A whole rewrite: the bookkeeping no longer names this graph.
+	_, err = pool.Exec(ctx, `DELETE FROM latent_age_spaces WHERE space_id = $1`, space)
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, `SELECT zaxy_age_latent_sync($1)`, space)
+	require.NoError(t, err)
+	require.Equal(t, kept, mirror())
 }

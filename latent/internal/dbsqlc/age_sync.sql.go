@@ -13,7 +13,7 @@ const aGESync = `-- name: AGESync :exec
 SELECT zaxy_age_latent_sync($1)
 `
 
-// Replaces the space's latent mirror in its AGE graph.
+// Brings the space's latent mirror in its AGE graph up to date, by difference (migration 000034).
 func (q *Queries) AGESync(ctx context.Context, db DBTX, spaceID string) error {
 	_, err := db.Exec(ctx, aGESync, spaceID)
 	return err
