@@ -77,7 +77,7 @@ type CheckoutOptions struct {
 	// PPRWeight, when not 0, switches the PPR lane on at that weight (checkout.Config.PPRWeight).
 	PPRWeight float64
 	// Weave asks every checkout for a memory weave (checkout.Request.Weave). The space's latent
-	// artifacts (an episode per session) are built first, untimed, as the latent_rebuild job
+	// artifacts (episodes of each session) are built first, untimed, as the latent_rebuild job
 	// would have; on a --reuse database only what is missing is built.
 	Weave bool
 	// SessionEvents is how many consecutive memories share a session (0: 20). Long agent

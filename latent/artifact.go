@@ -24,7 +24,8 @@ const ProjectionVersion = 3
 
 // Artifact types (latent_artifacts.artifact_type).
 const (
-	// TypeEpisode is a session: a cited extractive summary, its time window and outcome.
+	// TypeEpisode is a session, or one task segment of a long one: a cited extractive summary,
+	// its time window and outcome.
 	TypeEpisode = "episode"
 	// TypeProcedure is a successful multi-step tool sequence recurring across sessions.
 	TypeProcedure = "procedure"
