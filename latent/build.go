@@ -342,26 +342,19 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 			globalEvs = append(globalEvs, e)
 		}
 	}
-	var derived, eps []*Artifact
+	var derived []*Artifact
+	var segs []segment
 	prefixes := make([]string, 0, 2*len(sessionList)+1)
 	for _, s := range sessionList {
 		// The prefixes of this session's episodes and causal links; other sessions' slots may
-		// share them (session "a" and "a:b"), and store keeps to this session's own (owns).
+		// share them (session "a" and "a:b"), and owns keeps to this session's own.
 		prefixes = append(prefixes, likeEscaper.Replace("episode:"+s+"#")+"%", likeEscaper.Replace("causal:"+s+":")+"%")
 		derived = append(derived, causalLinks(s, bySession[s])...)
-		eps = append(eps, episodes(s, bySession[s])...)
+		segs = append(segs, segments(s, bySession[s])...)
 	}
-	if err := st.entityRefs(ctx, eps); err != nil {
-		return err
-	}
-	derived = append(derived, eps...)
 	var replacedTypes []string
 	if global {
 		replacedTypes = globalArtifactTypes
-		derived = append(derived, procedures(globalEvs)...)
-		derived = append(derived, failures(globalEvs)...)
-		derived = append(derived, preferences(globalEvs)...)
-		derived = append(derived, outcomeCausalLinks(globalEvs)...)
 		prefixes = append(prefixes, likeEscaper.Replace(outcomeSlotPrefix)+"%")
 	}
 	// owns says which of the slots the prefixes and types find this derivation replaces.
@@ -371,48 +364,91 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 		}
 		return global && (slices.Contains(replacedTypes, typ) || strings.HasPrefix(slot, outcomeSlotPrefix))
 	}
-	return st.store(ctx, prefixes, replacedTypes, owns, derived)
+	state, err := queries.SlotState(ctx, st.tx, dbsqlc.SlotStateParams{SpaceID: st.space, Prefixes: nonNil(prefixes), Types: nonNil(replacedTypes)})
+	if err != nil {
+		return fmt.Errorf("read slots: %w", err)
+	}
+	state = slices.DeleteFunc(state, func(r dbsqlc.SlotStateRow) bool { return !owns(r.Slot, r.ArtifactType) })
+	eps, kept, err := st.episodes(ctx, segs, state)
+	if err != nil {
+		return err
+	}
+	derived = append(derived, eps...)
+	if global {
+		derived = append(derived, procedures(globalEvs)...)
+		derived = append(derived, failures(globalEvs)...)
+		derived = append(derived, preferences(globalEvs)...)
+		derived = append(derived, outcomeCausalLinks(globalEvs)...)
+	}
+	return st.store(ctx, state, kept, derived)
 }
 
-// entityRefs sets each episode's EntityRefs: the maxEntityRefs entities its events mention
-// most, read for all of them in one statement.
-func (st *buildState) entityRefs(ctx context.Context, eps []*Artifact) error {
-	if len(eps) == 0 {
-		return nil
+// episodes derives the segments' episodes, keeping as they are the current ones (in state)
+// derived from the same events and covering the same entities: such an episode would be the
+// same artifact, so the build skips deriving it (a long session's earlier episodes, at every
+// build while it grows).
+func (st *buildState) episodes(ctx context.Context, segs []segment, state []dbsqlc.SlotStateRow) (eps []*Artifact, kept map[string]bool, err error) {
+	refs, err := st.entityRefs(ctx, segs)
+	if err != nil {
+		return nil, nil, err
 	}
+	current := map[string]dbsqlc.SlotStateRow{}
+	for _, r := range state {
+		if r.ArtifactType == TypeEpisode && r.StaleSeq == nil {
+			current[r.Slot] = r
+		}
+	}
+	kept = map[string]bool{}
+	for i, s := range segs {
+		if c, ok := current[s.slot()]; ok && slices.Equal(c.EpisodeSources, s.seqs()) && slices.Equal(c.EpisodeEntities, refs[i]) {
+			kept[c.ArtifactID] = true
+			continue
+		}
+		if a := episode(s.session, s.k, s.evs); a != nil {
+			a.EntityRefs = refs[i]
+			eps = append(eps, a)
+		}
+	}
+	return eps, kept, nil
+}
+
+// entityRefs returns each segment's entity references: the maxEntityRefs entities its events
+// mention most, read for all of them in one statement.
+func (st *buildState) entityRefs(ctx context.Context, segs []segment) ([][]string, error) {
+	out := make([][]string, len(segs))
 	var episodes []int32
 	var seqs []int64
-	for i, a := range eps {
-		a.EntityRefs = []string{}
-		for _, seq := range a.SourceSeqs() {
-			episodes, seqs = append(episodes, int32(i)), append(seqs, seq)
+	for i, s := range segs {
+		out[i] = []string{}
+		for _, e := range s.evs {
+			episodes, seqs = append(episodes, int32(i)), append(seqs, e.Seq)
 		}
+	}
+	if len(seqs) == 0 {
+		return out, nil
 	}
 	rows, err := queries.EntityRefs(ctx, st.tx, dbsqlc.EntityRefsParams{SpaceID: st.space, Episodes: episodes, Seqs: seqs, MaxRefs: maxEntityRefs})
 	if err != nil {
-		return fmt.Errorf("read entity refs: %w", err)
+		return nil, fmt.Errorf("read entity refs: %w", err)
 	}
 	for _, r := range rows {
-		eps[r.Episode].EntityRefs = append(eps[r.Episode].EntityRefs, r.EntityID)
+		out[r.Episode] = append(out[r.Episode], r.EntityID)
 	}
-	return nil
+	return out, nil
 }
 
 // likeEscaper escapes LIKE's wildcards and escape character in a literal prefix.
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// store replaces the current artifacts of the slots the prefixes and types find and owns keeps
-// with derived: each new artifact supersedes its slot's newest stale one, current artifacts not
-// derived again are deleted, stale ones are kept.
-func (st *buildState) store(ctx context.Context, prefixes, types []string, owns func(slot, typ string) bool, derived []*Artifact) error {
-	state, err := queries.SlotState(ctx, st.tx, dbsqlc.SlotStateParams{SpaceID: st.space, Prefixes: nonNil(prefixes), Types: nonNil(types)})
-	if err != nil {
-		return fmt.Errorf("read slots: %w", err)
-	}
+// store replaces the current artifacts of the derivation's slots (state) with derived: each new
+// artifact supersedes its slot's newest stale one, current artifacts neither derived again nor
+// kept are deleted, stale ones are kept.
+func (st *buildState) store(ctx context.Context, state []dbsqlc.SlotStateRow, kept map[string]bool, derived []*Artifact) error {
+	var err error
 	current := map[string]bool{}
 	newestStale := map[string]string{}
 	for _, r := range state {
-		if !owns(r.Slot, r.ArtifactType) {
+		if kept[r.ArtifactID] {
 			continue
 		}
 		if r.StaleSeq == nil {

@@ -481,10 +481,24 @@ func TestBuild_TheMirrorKeptByDifferenceEqualsARewrite(t *testing.T) {
 		require.Truef(t, strings.Contains(kept, `."`+label+`" `), "the scenario makes %s", label)
 	}
 	require.False(t, strings.Contains(kept, "DANGLING"), "no edge dangles")
-	// A whole rewrite: the bookkeeping no longer names this graph.
-	_, err = pool.Exec(ctx, `DELETE FROM latent_age_spaces WHERE space_id = $1`, space)
+	rewrite := func() string {
+		t.Helper()
+		// A whole rewrite: the bookkeeping no longer names this graph.
+		_, err := pool.Exec(ctx, `DELETE FROM latent_age_spaces WHERE space_id = $1`, space)
+		require.NoError(t, err)
+		_, err = pool.Exec(ctx, `SELECT zaxy_age_latent_sync($1)`, space)
+		require.NoError(t, err)
+		return mirror()
+	}
+	require.Equal(t, kept, rewrite())
+
+	// Artifacts deleted (as a discard does): the events only they cited lose their vertices.
+	_, err = pool.Exec(ctx, `DELETE FROM latent_artifacts WHERE space_id = $1 AND stale_at IS NOT NULL`, space)
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, `SELECT zaxy_age_latent_sync($1)`, space)
 	require.NoError(t, err)
-	require.Equal(t, kept, mirror())
+	kept = mirror()
+	require.NotContains(t, kept, fmt.Sprintf(`"seq": %d,`, seqs[1]), "the invalidated event was cited by stale artifacts only")
+	require.False(t, strings.Contains(kept, "DANGLING"), "no edge dangles")
+	require.Equal(t, kept, rewrite())
 }

@@ -42,21 +42,38 @@ type quotedSentence struct {
 	Text string `json:"text"`
 }
 
-// episodes derives a session's episodes from its usable events (seq order, meta events and
-// excluded sources already left out): its task segments, each cut after a task.updated that
-// ends a task (done or cancelled) and after EpisodeMaxEvents events, in order. Both cuts depend
-// only on the events before them, so a growing session keeps its earlier episodes. Segment k's
-// slot is episode:<session>#k (slot.go).
-func episodes(session string, evs []event) []*Artifact {
-	var out []*Artifact
+// segment is one episode's worth of a session: its k-th run of usable events.
+type segment struct {
+	session string
+	k       int
+	evs     []event
+}
+
+// slot is the segment's episode slot.
+func (s segment) slot() string { return episodeSlot(s.session, s.k) }
+
+// seqs are the segment's events' seqs, in order.
+func (s segment) seqs() []int64 {
+	out := make([]int64, len(s.evs))
+	for i := range s.evs {
+		out[i] = s.evs[i].Seq
+	}
+	return out
+}
+
+// segments cuts a session's usable events (seq order, meta events and excluded sources already
+// left out) into its episodes' segments: after a task.updated that ends a task (done or
+// cancelled) and after EpisodeMaxEvents events. Both cuts depend only on the events before
+// them, so a growing session keeps its earlier segments. A segment of fewer than two events
+// makes no episode (episode).
+func segments(session string, evs []event) []segment {
+	var out []segment
 	k, start := 1, 0
 	for i := range evs {
 		if i+1-start < EpisodeMaxEvents && i+1 < len(evs) && !endsTask(&evs[i]) {
 			continue
 		}
-		if a := episode(session, k, evs[start:i+1]); a != nil {
-			out = append(out, a)
-		}
+		out = append(out, segment{session: session, k: k, evs: evs[start : i+1]})
 		k, start = k+1, i+1
 	}
 	return out

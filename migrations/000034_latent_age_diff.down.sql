@@ -93,4 +93,6 @@ BEGIN
 END $$;
 
 
+DROP INDEX latent_artifacts_linked;
+DROP FUNCTION zaxy_latent_digest(latent_artifacts);
 DROP TABLE latent_age_vertices, latent_age_events, latent_age_spaces;

@@ -10,7 +10,9 @@ import (
 )
 
 const slotState = `-- name: SlotState :many
-SELECT artifact_id, slot, artifact_type, stale_seq
+SELECT artifact_id, slot, artifact_type, stale_seq,
+       CASE WHEN artifact_type = 'episode' AND stale_at IS NULL THEN source_seqs END::bigint[] AS episode_sources,
+       CASE WHEN artifact_type = 'episode' AND stale_at IS NULL THEN entity_refs END::text[] AS episode_entities
 FROM latent_artifacts
 WHERE space_id = $1
   AND (slot LIKE ANY($2::text[]) OR artifact_type = ANY($3::text[]))
@@ -24,16 +26,20 @@ type SlotStateParams struct {
 }
 
 type SlotStateRow struct {
-	ArtifactID   string
-	Slot         string
-	ArtifactType string
-	StaleSeq     *int64
+	ArtifactID      string
+	Slot            string
+	ArtifactType    string
+	StaleSeq        *int64
+	EpisodeSources  []int64
+	EpisodeEntities []string
 }
 
 // The artifacts of slots starting with one of the given prefixes (LIKE patterns, escaped by the
 // caller), or of every slot of the given types: what a derivation replaces (current ones) and
 // supersedes (the newest stale one), once the caller keeps the slots it derives (a prefix of
 // session "a" also finds session "a:b"'s slots).
+// A current episode comes with its sources and entities: an episode derived again from the same
+// events, covering the same entities, is the same artifact, and the build keeps it as it is.
 func (q *Queries) SlotState(ctx context.Context, db DBTX, arg SlotStateParams) ([]SlotStateRow, error) {
 	rows, err := db.Query(ctx, slotState, arg.SpaceID, arg.Prefixes, arg.Types)
 	if err != nil {
@@ -48,6 +54,8 @@ func (q *Queries) SlotState(ctx context.Context, db DBTX, arg SlotStateParams) (
 			&i.Slot,
 			&i.ArtifactType,
 			&i.StaleSeq,
+			&i.EpisodeSources,
+			&i.EpisodeEntities,
 		); err != nil {
 			return nil, err
 		}
