@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/erasure"
@@ -298,10 +299,11 @@ func TestBuild_PreferenceChangeSupersedesAndContradicts(t *testing.T) {
 	require.NotEmpty(t, validTo, "a superseded preference stops holding")
 }
 
-func TestBuild_MirrorsArtifactsIntoAGE(t *testing.T) {
+// ageBundle is a test bundle on pool, a database of its own (AGE's label tables are made
+// outside any test transaction); the test is skipped where AGE is not installed.
+func ageBundle(t *testing.T, pool *pgxpool.Pool) *testBundle {
+	t.Helper()
 	ctx := context.Background()
-	db := testcontainers.NewDatabase(t)
-	pool := db.AppPool(t)
 	ok, err := graph.AGEInstalled(ctx, pool)
 	require.NoError(t, err)
 	if !ok {
@@ -312,7 +314,14 @@ func TestBuild_MirrorsArtifactsIntoAGE(t *testing.T) {
 	require.NoError(t, err)
 	builder, err := latent.NewBuilder(ctx, pool, store, latent.Config{})
 	require.NoError(t, err)
-	b := &testBundle{store: store, proj: proj, builder: builder, clock: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	return &testBundle{store: store, proj: proj, builder: builder, clock: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+}
+
+func TestBuild_MirrorsArtifactsIntoAGE(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	b := ageBundle(t, pool)
 	const space = "latent-age"
 	seqs := b.append(t, space, b.msg("s", "Ask @maria about the Postgres upgrade plan."), b.msg("s", "The Postgres upgrade waits for the vendor."),
 		b.msg("s", "Maria will write the upgrade runbook."))
@@ -428,17 +437,7 @@ func TestBuild_TheMirrorKeptByDifferenceEqualsARewrite(t *testing.T) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AdminPool(t)
-	ok, err := graph.AGEInstalled(ctx, pool)
-	require.NoError(t, err)
-	if !ok {
-		t.Skip("AGE is not installed in the test database")
-	}
-	store := eventloom.NewStore(pool, nil, nil)
-	proj, err := projection.New(ctx, pool, projection.Config{})
-	require.NoError(t, err)
-	builder, err := latent.NewBuilder(ctx, pool, store, latent.Config{})
-	require.NoError(t, err)
-	b := &testBundle{store: store, proj: proj, builder: builder, clock: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	b := ageBundle(t, pool)
 	const space = "latent-age-diff"
 	var g string
 	mirror := func() string {
@@ -493,7 +492,7 @@ func TestBuild_TheMirrorKeptByDifferenceEqualsARewrite(t *testing.T) {
 	require.Equal(t, kept, rewrite())
 
 	// Artifacts deleted (as a discard does): the events only they cited lose their vertices.
-	_, err = pool.Exec(ctx, `DELETE FROM latent_artifacts WHERE space_id = $1 AND stale_at IS NOT NULL`, space)
+	_, err := pool.Exec(ctx, `DELETE FROM latent_artifacts WHERE space_id = $1 AND stale_at IS NOT NULL`, space)
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, `SELECT zaxy_age_latent_sync($1)`, space)
 	require.NoError(t, err)
