@@ -12,18 +12,17 @@ import (
 // episodeSentences is how many sentences an episode's summary quotes.
 const episodeSentences = 3
 
-// EpisodeMaxEvents is how many events one episode covers at most: a longer session is cut
-// into episodes of its first EpisodeMaxEvents usable events, the next EpisodeMaxEvents, and so
-// on. A weave verifies every source of what it weaves against the log at query time, so an
-// episode's sources are bounded; fixed cuts keep a growing session's earlier episodes as they
-// were (only its last one changes).
+// EpisodeMaxEvents is how many events one episode covers at most: a session is cut after each
+// task that ends and after EpisodeMaxEvents usable events (segments). A weave verifies every
+// source of what it weaves against the log at query time, so an episode's sources are
+// bounded; cuts that depend only on earlier events keep a growing session's earlier episodes
+// as they were (only its last one changes).
 const EpisodeMaxEvents = 48
 
 // episodePayload is an episode's payload.
 type episodePayload struct {
 	Session string `json:"session"`
-	// Segment is the episode's number in its session, from 1 (episodes splits longer
-	// sessions into segments of EpisodeMaxEvents).
+	// Segment is the episode's number in its session, from 1 (segments).
 	Segment int `json:"segment"`
 	Window  struct {
 		Start string `json:"start"`
@@ -88,15 +87,15 @@ func endsTask(e *event) bool {
 	return err == nil && (d.Status == "done" || d.Status == "cancelled")
 }
 
-// episode derives one segment of a session as an episode: a summary quoting its most central
+// episode derives the k-th segment of a session as an episode: a summary quoting its most central
 // sentences, each cited, its time window and outcome. A segment of fewer than two events has
 // none.
-func episode(session string, segment int, evs []event) *Artifact {
+func episode(session string, k int, evs []event) *Artifact {
 	if session == "" || len(evs) < 2 {
 		return nil
 	}
 	var sents []sentence
-	p := episodePayload{Session: session, Segment: segment, Events: len(evs), Types: map[string]int{}, Outcome: "none"}
+	p := episodePayload{Session: session, Segment: k, Events: len(evs), Types: map[string]int{}, Outcome: "none"}
 	taskOutcome, toolOutcome := "", ""
 	for i := range evs {
 		e := &evs[i]
@@ -153,7 +152,7 @@ func episode(session string, segment int, evs []event) *Artifact {
 	}
 	from, to := start, end
 	return &Artifact{
-		Slot: episodeSlot(session, segment), Type: TypeEpisode, Summary: summary, Sources: refs,
+		Slot: episodeSlot(session, k), Type: TypeEpisode, Summary: summary, Sources: refs,
 		ValidFrom: &from, ValidTo: &to, Method: MethodDeterministic, Confidence: 1,
 		PurposeProfile: "recall", ReasoningPhase: "orient", Payload: payload,
 		Diagnostics: mustJSON(map[string]int{"sentences": len(sents), "quoted": len(p.Sentences)}),

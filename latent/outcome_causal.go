@@ -11,6 +11,9 @@ import (
 // be a cause, in the order the outcome cites them.
 const maxOutcomeCauses = 8
 
+// maxOutcomeSummary is how much of an outcome's summary its causal links quote.
+const maxOutcomeSummary = 200
+
 // outcomeSlotPrefix starts the slots of the causal links outcomes cite; no session's causal
 // slot (causal:<session>:...) starts with it.
 const outcomeSlotPrefix = "causal-outcome:"
@@ -35,6 +38,7 @@ func outcomeCausalLinks(evs []event) []*Artifact {
 		if err != nil || (rec.Status != "failure" && rec.Status != "partial") {
 			continue
 		}
+		said := clipWords(rec.Summary, maxOutcomeSummary)
 		seen := map[int64]bool{}
 		n := 0
 		for _, seq := range rec.Evidence {
@@ -44,7 +48,7 @@ func outcomeCausalLinks(evs []event) []*Artifact {
 			}
 			seen[seq] = true
 			p := causalPayload{Session: rec.SessionID, Cause: c.Seq, Effect: o.Seq, Steps: []string{},
-				CauseSession: c.Session, Outcome: rec.Status, Error: clipRunes(strings.TrimSpace(rec.Summary), 200)}
+				CauseSession: c.Session, Outcome: rec.Status, Error: said}
 			var cause string
 			switch c.Type {
 			case vocab.TypeDecisionRecorded:
@@ -68,7 +72,7 @@ func outcomeCausalLinks(evs []event) []*Artifact {
 			out = append(out, &Artifact{
 				Slot: fmt.Sprintf("%s%d:%d", outcomeSlotPrefix, o.Seq, c.Seq), Type: TypeCausal,
 				Summary: fmt.Sprintf("The %s outcome of session %q [%d] cites %s [%d]: %s", rec.Status, rec.SessionID, o.Seq,
-					cause, c.Seq, clipRunes(strings.TrimSpace(rec.Summary), 200)),
+					cause, c.Seq, said),
 				Sources: refsOf(map[int64]*event{c.Seq: c, o.Seq: o}), ValidFrom: &from, Method: MethodDeterministic,
 				// Cited by the outcome's author: stronger than order in time, still unreviewed.
 				Confidence: 0.5, PurposeProfile: "explanation", ReasoningPhase: "reflect",
@@ -77,13 +81,4 @@ func outcomeCausalLinks(evs []event) []*Artifact {
 		}
 	}
 	return out
-}
-
-// clipRunes cuts s to at most n characters, the last of them "…" when it was longer.
-func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -62,3 +62,21 @@ func TestBuild_AnOutcomeCitingAnotherSessionsDecisionLinksThem(t *testing.T) {
 
 	b.requireRebuildEqualsIncremental(t, space)
 }
+
+// TestBuild_AnOutcomeLinksOnlyItsOwnSpacesEvents: seqs are per space, so an outcome that cites
+// seq numbers which are decisions in another space, and one past its own log, links nothing:
+// its space's events at those seqs are no cause, and the other space gets no link either.
+func TestBuild_AnOutcomeLinksOnlyItsOwnSpacesEvents(t *testing.T) {
+	b := setup(t)
+	const tenantA, tenantB = "latent-outcome-a", "latent-outcome-b"
+	dec := b.append(t, tenantA,
+		b.ev("decision.recorded", "plan", "", map[string]string{"decision": "rotate the signing keys"}),
+		b.ev("decision.recorded", "plan", "", map[string]string{"decision": "drop the legacy endpoint"}))
+	b.append(t, tenantB, b.msg("run", "Nothing was decided here."), b.msg("run", "Still nothing."))
+	b.append(t, tenantB, b.ev("outcome.recorded", "eval", "", map[string]any{"session_id": "run", "status": "failure",
+		"summary": "It broke.", "evidence": []int64{dec[0], dec[1], 999}}))
+	b.projectAndBuild(t, tenantA)
+	b.projectAndBuild(t, tenantB)
+	require.Empty(t, b.artifacts(t, tenantB, "artifact_type = 'causal'"), "space B's events at those seqs are messages")
+	require.Empty(t, b.artifacts(t, tenantA, "artifact_type = 'causal'"), "space A has no outcome")
+}

@@ -118,7 +118,7 @@ func (w *SummaryWriter) SummarizeSpace(ctx context.Context, space string) (*Summ
 		}
 		summary, err := w.llm.Summarize(ctx, texts)
 		if err == nil {
-			if summary = clipSummary(summary); summary == "" {
+			if summary = clipWords(summary, MaxSummaryChars); summary == "" {
 				err = ErrEmptySummary
 			}
 		}
@@ -146,15 +146,15 @@ func (w *SummaryWriter) SummarizeSpace(ctx context.Context, space string) (*Summ
 	return res, modelErr
 }
 
-// clipSummary trims s and cuts it to MaxSummaryChars at a word boundary.
-func clipSummary(s string) string {
+// clipWords trims s and cuts it to at most n characters at a word boundary, ending it with "…"
+// when it was longer (an LLM summary, an outcome's summary in a causal link).
+func clipWords(s string, n int) string {
 	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= MaxSummaryChars {
+	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	r := []rune(s)[:MaxSummaryChars-1]
-	cut := string(r)
-	if i := strings.LastIndexAny(cut, " \n\t"); i > MaxSummaryChars/2 {
+	cut := string([]rune(s)[:n-1])
+	if i := strings.LastIndexAny(cut, " \n\t"); i > n/2 {
 		cut = cut[:i]
 	}
 	return strings.TrimSpace(cut) + "…"
