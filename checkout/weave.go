@@ -338,7 +338,7 @@ func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []strin
 			ReviewStatus: r.ReviewStatus, ReasoningPhase: r.ReasoningPhase, Label: "suggestive", Authority: "non_authoritative",
 			Payload: json.RawMessage(r.Payload), contradicts: r.Contradicts, Citations: make([]Citation, 0, len(refs))}
 		if a.Type == "episode" {
-			a.when = episodeWhen(a.Payload)
+			a.when = episodeWhen(r.ValidFrom, r.ValidTo)
 		}
 		if r.LlmSummary != "" {
 			a.LLMSummary = &WeaveLLMSummary{Model: r.LlmModel, Summary: r.LlmSummary, Method: "llm-assisted"}
@@ -704,22 +704,18 @@ func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
 	return line + ": " + strings.ReplaceAll(clipTo(text, weaveInferredChars), "\n", " ")
 }
 
-// episodeWhen is an episode's time window (payload.window) as its inferred line shows it: the
-// UTC date of its first event, and of its last when another day; empty when it has none.
-func episodeWhen(payload []byte) string {
-	var p struct {
-		Window struct {
-			Start, End time.Time
-		} `json:"window"`
-	}
-	if json.Unmarshal(payload, &p) != nil || p.Window.Start.IsZero() {
+// episodeWhen is an episode's time window (its validity: first and last event) as its
+// inferred line shows it: the UTC date of its first event, and of its last when another day;
+// empty when it has none.
+func episodeWhen(from, to *time.Time) string {
+	if from == nil {
 		return ""
 	}
-	start, end := p.Window.Start.UTC().Format(time.DateOnly), p.Window.End.UTC().Format(time.DateOnly)
-	if p.Window.End.IsZero() || end == start {
+	start := from.UTC().Format(time.DateOnly)
+	if to == nil || to.UTC().Format(time.DateOnly) == start {
 		return start
 	}
-	return start + " to " + end
+	return start + " to " + to.UTC().Format(time.DateOnly)
 }
 
 // eventText is a cited event's text as evidence: its content, or its type and data.

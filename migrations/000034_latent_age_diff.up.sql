@@ -5,8 +5,8 @@
 -- kept here, relationally, and the function writes only what changed. Bookkeeping of the
 -- function alone (it is SECURITY DEFINER; the app never reads these tables).
 
--- One row per LatentArtifact vertex: its artifact, its graphid, a digest of what it shows (its
--- properties), the events it cites, and whether an entity it covers had no vertex yet.
+-- One row per LatentArtifact vertex: its artifact, its graphid, the digest of the lifecycle it
+-- shows (zaxy_latent_digest), the events it cites, and whether an entity it covers had no vertex yet.
 CREATE TABLE latent_age_vertices (
   space_id       text NOT NULL,
   artifact_id    text NOT NULL,
@@ -109,8 +109,8 @@ BEGIN
   END IF;
 
   -- Vertices whose artifact is gone or shows other lifecycle values (its content is its id, so
-  -- nothing else of it can change) go, with the edges leaving them and the SUPERSEDES and
-  -- CONTRADICTS edges reaching them; the events they cited are checked below.
+  -- nothing else of it can change) go, with the edges leaving them (SUPERSEDES and CONTRADICTS
+  -- edges reaching them go in the comparison below); the events they cited are checked below.
   WITH gone AS (
     DELETE FROM latent_age_vertices v
     WHERE v.space_id = p_space
@@ -131,9 +131,6 @@ BEGIN
   IF cardinality(gone_gids) > 0 THEN
     FOREACH l IN ARRAY ARRAY['DERIVED_FROM', 'COVERS', 'SUPERSEDES', 'CONTRADICTS'] LOOP
       EXECUTE format('DELETE FROM %I.%I e WHERE e.start_id = ANY ($1::text[]::ag_catalog.graphid[])', g, l) USING gone_gids;
-    END LOOP;
-    FOREACH l IN ARRAY ARRAY['SUPERSEDES', 'CONTRADICTS'] LOOP
-      EXECUTE format('DELETE FROM %I.%I e WHERE e.end_id = ANY ($1::text[]::ag_catalog.graphid[])', g, l) USING gone_gids;
     END LOOP;
     EXECUTE format('DELETE FROM %I."LatentArtifact" v WHERE v.id = ANY ($1::text[]::ag_catalog.graphid[])', g) USING gone_gids;
     -- Source events no artifact cites any more go (only a gone vertex's can be one).

@@ -9,7 +9,8 @@
 -- reason why (missing, hash_mismatch, erased, invalidated, superseded) and at_seq the event
 -- that made it so. The artifacts are read by primary key, one probe per id (a plan that scanned
 -- the space's current artifacts for the ids, as one on stale statistics did, cost 4 ms at 5,000).
--- llm_model and llm_summary are the artifact's newest LLM-assisted summary (empty when none).
+-- llm_model and llm_summary are the artifact's newest LLM-assisted summary (empty when none);
+-- valid_from and valid_to its validity (an episode's time window).
 WITH tail AS (
   SELECT x.seq, x.type, x.actor, x.data
   FROM events x
@@ -22,7 +23,7 @@ WITH tail AS (
   GROUP BY 1
 ), art AS (
   SELECT c.artifact_id, c.artifact_type, c.summary, c.source_event_refs, c.confidence, c.review_status,
-         c.reasoning_phase, c.payload, c.contradicts
+         c.reasoning_phase, c.payload, c.contradicts, c.valid_from, c.valid_to
   FROM unnest(@ids::text[]) AS k(artifact_id)
   JOIN latent_current c ON c.space_id = @space_id AND c.artifact_id = k.artifact_id
 ), checked AS (
@@ -54,7 +55,8 @@ WITH tail AS (
 SELECT a.artifact_id, a.artifact_type, a.summary, a.source_event_refs::text AS source_event_refs, a.confidence,
        a.review_status, a.reasoning_phase, a.payload::text AS payload, a.contradicts,
        coalesce(b.seq, 0)::bigint AS bad_seq, coalesce(b.reason, '')::text AS reason, coalesce(b.at_seq, 0)::bigint AS at_seq,
-       coalesce(l.model, '')::text AS llm_model, coalesce(l.summary, '')::text AS llm_summary
+       coalesce(l.model, '')::text AS llm_model, coalesce(l.summary, '')::text AS llm_summary,
+       a.valid_from, a.valid_to
 FROM art a
 LEFT JOIN LATERAL (
   -- The artifact's newest LLM-assisted summary, if an LLM is configured (latent_llm_summaries).
