@@ -9,6 +9,23 @@ import (
 	"github.com/zaxy/zaxy/vocab"
 )
 
+// RecordBody are the fields of a reading action's record, the memory_action.surfaced event it
+// appends of what it answered (docs/latent.md, "Memory actions").
+type RecordBody struct {
+	// SessionID is your session: the record goes there, where the retrospective pass binds it
+	// to the session's outcome. Optional.
+	SessionID string `json:"session_id,omitempty"`
+	// Actor is the record's actor (default "agent").
+	Actor string `json:"actor,omitempty"`
+	// NoRecord skips the record (a dry run).
+	NoRecord bool `json:"no_record,omitempty"`
+}
+
+// recording is b as the memory actions take it.
+func (b RecordBody) recording() memoryaction.Recording {
+	return memoryaction.Recording{SessionID: b.SessionID, Actor: b.Actor, NoRecord: b.NoRecord}
+}
+
 // PriorBody is the body of POST /actions/retrieve-procedure-prior and
 // /actions/retrieve-failure-prior: a goal, a tool sequence, or both.
 type PriorBody struct {
@@ -16,6 +33,7 @@ type PriorBody struct {
 	Tools []string `json:"tools,omitempty"`
 	// Limit is how many priors, 1–50 (default 5).
 	Limit int `json:"limit,omitempty"`
+	RecordBody
 }
 
 // SimulateBody is the body of POST /actions/simulate-forward: a candidate plan.
@@ -23,12 +41,16 @@ type SimulateBody struct {
 	Goal string `json:"goal,omitempty"`
 	// Steps are the plan's tools in order, 1–32. Required.
 	Steps []string `json:"steps"`
+	RecordBody
 }
 
 // ReflectBody is the body of POST /actions/reflect-backward.
 type ReflectBody struct {
-	// SessionID is the session to look back on. Required.
+	// SessionID is the session to look back on. Required; the record goes there too.
 	SessionID string `json:"session_id"`
+	// Actor is the record's actor (default "agent"); NoRecord skips the record.
+	Actor    string `json:"actor,omitempty"`
+	NoRecord bool   `json:"no_record,omitempty"`
 }
 
 // NeighborhoodBody is the body of POST /actions/query-causal-neighborhood: at least one of
@@ -38,6 +60,7 @@ type NeighborhoodBody struct {
 	Tool   string `json:"tool,omitempty"`
 	Entity string `json:"entity,omitempty"`
 	Limit  int    `json:"limit,omitempty"`
+	RecordBody
 }
 
 // WhoBody are the fields every writing action takes: who appends, in which session.
@@ -99,7 +122,8 @@ func (s *server) procedurePrior(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions().ProcedurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit})
+	return s.memoryActions().ProcedurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit,
+		Recording: b.recording()})
 }
 
 // failurePrior serves POST /v1/spaces/{space}/actions/retrieve-failure-prior.
@@ -108,7 +132,8 @@ func (s *server) failurePrior(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions().FailurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit})
+	return s.memoryActions().FailurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit,
+		Recording: b.recording()})
 }
 
 // simulateForward serves POST /v1/spaces/{space}/actions/simulate-forward.
@@ -117,7 +142,8 @@ func (s *server) simulateForward(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions().SimulateForward(r.Context(), memoryaction.SimulateParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Steps: b.Steps})
+	return s.memoryActions().SimulateForward(r.Context(), memoryaction.SimulateParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Steps: b.Steps,
+		Recording: b.recording()})
 }
 
 // reflectBackward serves POST /v1/spaces/{space}/actions/reflect-backward.
@@ -126,7 +152,8 @@ func (s *server) reflectBackward(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions().ReflectBackward(r.Context(), memoryaction.ReflectParams{SpaceID: chi.URLParam(r, "space"), SessionID: b.SessionID})
+	return s.memoryActions().ReflectBackward(r.Context(), memoryaction.ReflectParams{SpaceID: chi.URLParam(r, "space"), SessionID: b.SessionID,
+		Actor: b.Actor, NoRecord: b.NoRecord})
 }
 
 // causalNeighborhood serves POST /v1/spaces/{space}/actions/query-causal-neighborhood.
@@ -136,7 +163,7 @@ func (s *server) causalNeighborhood(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return s.memoryActions().CausalNeighborhood(r.Context(), memoryaction.NeighborhoodParams{SpaceID: chi.URLParam(r, "space"),
-		Seq: b.Seq, Tool: b.Tool, Entity: b.Entity, Limit: b.Limit})
+		Seq: b.Seq, Tool: b.Tool, Entity: b.Entity, Limit: b.Limit, Recording: b.recording()})
 }
 
 // who reads the actor, session and Idempotency-Key of a writing action.

@@ -15,7 +15,8 @@ import (
 )
 
 // TestHTTP_MemoryActionsCiteOrAppendOneEvent: the reading actions answer with citations that
-// verify against the chain, each writing action appends exactly one event (once, with an
+// verify against the chain and record what they surfaced (memory_action.surfaced, in the
+// caller's session; no_record: nothing), each writing action appends exactly one event (once, with an
 // Idempotency-Key), bad input is a 400 naming the field and another space sees nothing.
 func TestHTTP_MemoryActionsCiteOrAppendOneEvent(t *testing.T) {
 	t.Parallel()
@@ -55,8 +56,19 @@ func TestHTTP_MemoryActionsCiteOrAppendOneEvent(t *testing.T) {
 			require.Equal(t, hex.EncodeToString(hash), ref["hash"])
 		}
 	}
-	status, out := e.do(t, "POST", "/v1/spaces/"+sp+"/actions/retrieve-failure-prior", `{"tools":["go vet"]}`)
+	head := e.count(t)
+	status, out := e.do(t, "POST", "/v1/spaces/"+sp+"/actions/retrieve-failure-prior", `{"tools":["go vet"],"session_id":"agent-1"}`)
 	require.Equal(t, 200, status, out)
+	require.Equal(t, head+1, e.count(t), "a reading action records what it surfaced")
+	rec := out["record"].(map[string]any)
+	var typ, session string
+	require.NoError(t, e.db.AdminPool(t).QueryRow(ctx, `SELECT type, session_id FROM events WHERE space_id = $1 AND seq = $2`,
+		sp, int64(rec["seq"].(float64))).Scan(&typ, &session))
+	require.Equal(t, [2]string{"memory_action.surfaced", "agent-1"}, [2]string{typ, session})
+	status, out = e.do(t, "POST", "/v1/spaces/"+sp+"/actions/retrieve-failure-prior", `{"tools":["go vet"],"no_record":true}`)
+	require.Equal(t, 200, status, out)
+	require.Nil(t, out["record"])
+	require.Equal(t, head+1, e.count(t), "no_record appends nothing")
 	priors := out["priors"].([]any)
 	require.Len(t, priors, 1)
 	artifact := priors[0].(map[string]any)["artifact_id"].(string)
@@ -91,6 +103,7 @@ func TestHTTP_MemoryActionsCiteOrAppendOneEvent(t *testing.T) {
 	status, out = e.do(t, "POST", "/v1/spaces/"+sp+"/actions/retrieve-failure-prior", `{"tools":["go vet"]}`)
 	require.Equal(t, 200, status, out)
 	require.InDelta(t, 0.3, out["priors"].([]any)[0].(map[string]any)["confidence"], 1e-9, "ranked by the revision")
+	before = e.count(t)
 
 	for _, tc := range []struct{ path, body, field string }{
 		{"retrieve-procedure-prior", `{}`, "goal"},
@@ -103,6 +116,8 @@ func TestHTTP_MemoryActionsCiteOrAppendOneEvent(t *testing.T) {
 		{"revise-confidence", fmt.Sprintf(`{"artifact_id":%q,"reason":"r"}`, artifact), "confidence"},
 		{"record-known-unknown", `{"question":""}`, "question"},
 		{"score-memory-action", `{"action":"retrieve_failure_prior","signal":"helpful","action_seq":1}`, "action_seq"},
+		{"retrieve-failure-prior", `{"tools":["go vet"],"session_id":"a\u0000b"}`, "session_id"},
+		{"simulate-forward", `{"steps":["go vet"],"actor":"\u0000"}`, "actor"},
 	} {
 		status, out = e.do(t, "POST", "/v1/spaces/"+sp+"/actions/"+tc.path, tc.body)
 		require.Equal(t, 400, status, "%s %s: %v", tc.path, tc.body, out)

@@ -34,8 +34,9 @@ var postReads = map[string]bool{
 	// feeling-of-knowing reads the space's term and entity sketches and records nothing; its
 	// query travels in a body as checkout's does (it can be 4000 characters).
 	"POST /v1/spaces/{space}/feeling-of-knowing": true,
-	// The reading memory actions walk latent artifacts and the log and append nothing (their
-	// answers cite events); their plan, goal or session travels in a body.
+	// The reading memory actions walk latent artifacts and the log and append only the record
+	// of what they surfaced (memory_action.surfaced), as checkout does; their plan, goal or
+	// session travels in a body.
 	"POST /v1/spaces/{space}/actions/simulate-forward":          true,
 	"POST /v1/spaces/{space}/actions/reflect-backward":          true,
 	"POST /v1/spaces/{space}/actions/retrieve-procedure-prior":  true,

@@ -8,23 +8,36 @@ import (
 	"github.com/zaxy/zaxy/vocab"
 )
 
+// Record says where a reading action records what it answered (a memory_action.surfaced
+// event): your session, the record's actor, or no record at all (a dry run).
+type Record struct {
+	SessionID string `json:"session_id,omitempty"`
+	Actor     string `json:"actor,omitempty"`
+	NoRecord  bool   `json:"no_record,omitempty"`
+}
+
 // PriorRequest is the body of ProcedurePrior and FailurePrior: a goal, a tool sequence, or both.
 type PriorRequest struct {
 	Goal  string   `json:"goal,omitempty"`
 	Tools []string `json:"tools,omitempty"`
 	// Limit is how many priors, 1–50 (0: the server's default, 5).
 	Limit int `json:"limit,omitempty"`
+	Record
 }
 
 // SimulateRequest is the body of SimulateForward: a candidate plan's tools in order.
 type SimulateRequest struct {
 	Goal  string   `json:"goal,omitempty"`
 	Steps []string `json:"steps"`
+	Record
 }
 
 // ReflectRequest is the body of ReflectBackward.
 type ReflectRequest struct {
+	// SessionID is the session to look back on; the record goes there too.
 	SessionID string `json:"session_id"`
+	Actor     string `json:"actor,omitempty"`
+	NoRecord  bool   `json:"no_record,omitempty"`
 }
 
 // NeighborhoodRequest is the body of CausalNeighborhood: at least one of Seq, Tool, Entity.
@@ -33,6 +46,7 @@ type NeighborhoodRequest struct {
 	Tool   string `json:"tool,omitempty"`
 	Entity string `json:"entity,omitempty"`
 	Limit  int    `json:"limit,omitempty"`
+	Record
 }
 
 // ProposeRequest is the body of ProposeMemoryUpdate.

@@ -244,6 +244,25 @@ func reviewDecideTool(decision, title, effect string) *tool {
 	}
 }
 
+// actionRecordDocs describe the record arguments of the reading memory actions.
+var actionRecordDocs = map[string]string{
+	"session_id": "Your session: what the action answered is recorded there (memory_action.surfaced), and the " +
+		"session's outcome credits or blames it.",
+	"no_record": "Do not record what this call answered (the memory_action.surfaced event); for dry runs.",
+}
+
+// withLimitDoc is actionRecordDocs plus limit's doc and more name, doc pairs.
+func withLimitDoc(limit string, more ...string) map[string]string {
+	out := map[string]string{"limit": limit}
+	for k, v := range actionRecordDocs {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(more); i += 2 {
+		out[more[i]] = more[i+1]
+	}
+	return out
+}
+
 // tools are every tool, core ones first, in the order they are listed.
 var tools = []*tool{
 	{
@@ -538,42 +557,41 @@ var tools = []*tool{
 		description: "Walk a candidate plan (steps: its tools in order) against what memory learned: the recurring " +
 			"procedures it follows, the risks at each step (remembered failures of its tools and their fixes, causal " +
 			"links) and the evidence it needs first, each citing the events it rests on. Derived, non-authoritative: " +
-			"it steers planning; only the cited events authorise a claim. Appends nothing.",
+			"it steers planning; only the cited events authorise a claim. Records what it answered (memory_action.surfaced, in session_id) so the outcome can credit or blame it; no_record skips that.",
 		method: http.MethodPost, route: "/actions/simulate-forward", input: reflect.TypeFor[simulateInput](),
-		required: []string{"space", "steps"}, readOnly: true,
+		required: []string{"space", "steps"}, docs: actionRecordDocs,
 	},
 	{
 		name: "memory_reflect_backward", title: "Reflect on a session",
 		description: "Look back on a session: what checkout surfaced, the feedback it got, how it ended (success, " +
 			"failure, partial or unknown, with the event that says so) and which learned artifacts apply, all cited. " +
-			"Appends nothing.",
+			"Records what it answered (memory_action.surfaced) in that session; no_record skips that.",
 		method: http.MethodPost, route: "/actions/reflect-backward", input: reflect.TypeFor[reflectInput](),
-		required: []string{"space", "session_id"}, readOnly: true,
+		required: []string{"space", "session_id"},
+		docs:     map[string]string{"session_id": "The session to look back on (the record goes there too).", "no_record": actionRecordDocs["no_record"]},
 	},
 	{
 		name: "memory_procedure_prior", title: "Procedures that worked before",
 		description: "Recurring successful tool sequences (procedures mined from past sessions) ranked for a goal or " +
-			"a planned tool sequence, each with its confidence and the events it cites. Never a stale one.",
+			"a planned tool sequence, each with its confidence and the events it cites. Never a stale one. Records what it answered (memory_action.surfaced, in session_id) so the outcome can credit or blame it; no_record skips that.",
 		method: http.MethodPost, route: "/actions/retrieve-procedure-prior", input: reflect.TypeFor[priorInput](),
-		required: []string{"space"}, readOnly: true,
-		docs: map[string]string{"limit": "How many priors, 1-50 (default 5)."},
+		required: []string{"space"}, docs: withLimitDoc("How many priors, 1-50 (default 5)."),
 	},
 	{
 		name: "memory_failure_prior", title: "How this failed before",
 		description: "Repeated failures of tools (with the error and the fix that followed) ranked for a goal or a " +
-			"planned tool sequence, each with its confidence and the events it cites. Never a stale one.",
+			"planned tool sequence, each with its confidence and the events it cites. Never a stale one. Records what it answered (memory_action.surfaced, in session_id) so the outcome can credit or blame it; no_record skips that.",
 		method: http.MethodPost, route: "/actions/retrieve-failure-prior", input: reflect.TypeFor[priorInput](),
-		required: []string{"space"}, readOnly: true,
-		docs: map[string]string{"limit": "How many priors, 1-50 (default 5)."},
+		required: []string{"space"}, docs: withLimitDoc("How many priors, 1-50 (default 5)."),
 	},
 	{
 		name: "memory_causal_neighborhood", title: "Causes and effects around something",
 		description: "Causal links (a decision followed by a tool failing, and the fix) around an event (seq), a tool " +
-			"or an entity name, with both ends cited. Hypotheses for review, not facts.",
+			"or an entity name, with both ends cited. Hypotheses for review, not facts. Records what it answered (memory_action.surfaced, in session_id) so the outcome can credit or blame it; no_record skips that.",
 		method: http.MethodPost, route: "/actions/query-causal-neighborhood", input: reflect.TypeFor[neighborhoodInput](),
-		required: []string{"space"}, readOnly: true,
-		docs: map[string]string{"seq": "An event the links cite (as cause, effect, fix or a step between).",
-			"entity": "A name the link's decision, tool or error mentions.", "limit": "How many links, 1-50 (default 5)."},
+		required: []string{"space"},
+		docs: withLimitDoc("How many links, 1-50 (default 5).", "seq", "An event the links cite (as cause, effect, fix or a step between).",
+			"entity", "A name the link's decision, tool or error mentions."),
 	},
 	{
 		name: "memory_propose_update", title: "Propose a memory update for review",

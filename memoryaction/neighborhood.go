@@ -22,6 +22,8 @@ type NeighborhoodParams struct {
 	Entity string
 	// Limit is how many links to return, 1–50; defaults to 5.
 	Limit int
+	// Recording is where the answer is recorded (memory_action.surfaced).
+	Recording `json:"-"`
 }
 
 // CausalLink is one causal artifact read as cause → effect (→ fix), each end cited.
@@ -52,6 +54,8 @@ type Neighborhood struct {
 	Effects         []SourceRef `json:"effects"`
 	SourceEventRefs []SourceRef `json:"source_event_refs"`
 	Use             string      `json:"use"`
+	// Record is the memory_action.surfaced event recording the answer (absent with no_record).
+	Record *eventloom.Receipt `json:"record,omitempty"`
 }
 
 // CausalNeighborhood is query_causal_neighborhood: the space's current causal artifacts
@@ -77,6 +81,9 @@ func (a *Actions) CausalNeighborhood(ctx context.Context, p NeighborhoodParams) 
 	}
 	n, err := limit(p.Limit)
 	if err != nil {
+		return nil, err
+	}
+	if err := p.Recording.validate(); err != nil {
 		return nil, err
 	}
 	var seqs []int64
@@ -139,5 +146,12 @@ func (a *Actions) CausalNeighborhood(ctx context.Context, p NeighborhoodParams) 
 		all = append(all, l.Artifact)
 	}
 	nb.SourceEventRefs = citations(artifactCitations(all))
-	return nb, nil
+	rec := p.Recording
+	p.Recording = Recording{}
+	var tools []string
+	if tool != "" {
+		tools = []string{tool}
+	}
+	nb.Record, err = a.record(ctx, ActionCausalNeighborhood, p.SpaceID, rec, p, tools, surfacedArtifacts(all), nb.SourceEventRefs)
+	return nb, err
 }

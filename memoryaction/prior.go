@@ -22,6 +22,8 @@ type PriorParams struct {
 	Tools []string
 	// Limit is how many priors to return, 1–50; defaults to 5.
 	Limit int
+	// Recording is where the answer is recorded (memory_action.surfaced).
+	Recording `json:"-"`
 }
 
 // Priors is a ranked list of artifacts, best first, with every event they cite.
@@ -32,6 +34,8 @@ type Priors struct {
 	SourceEventRefs []SourceRef `json:"source_event_refs"`
 	// Use says what the priors are for and what they are not.
 	Use string `json:"use"`
+	// Record is the memory_action.surfaced event recording the answer (absent with no_record).
+	Record *eventloom.Receipt `json:"record,omitempty"`
 }
 
 // validate normalizes the tools and checks that the request asks for something.
@@ -51,7 +55,10 @@ func (p *PriorParams) validate() error {
 		return err
 	}
 	p.Limit, err = limit(p.Limit)
-	return err
+	if err != nil {
+		return err
+	}
+	return p.Recording.validate()
 }
 
 // procedurePayload is the part of a procedure artifact's payload the actions read.
@@ -160,7 +167,7 @@ func (a *Actions) ProcedurePrior(ctx context.Context, p PriorParams) (*Priors, e
 	if err != nil {
 		return nil, err
 	}
-	return priors(ActionProcedurePrior, rank(arts, p.Limit)), nil
+	return a.recordPriors(ctx, p, priors(ActionProcedurePrior, rank(arts, p.Limit)))
 }
 
 // FailurePrior is retrieve_failure_prior: the space's current failure patterns ranked by
@@ -174,7 +181,16 @@ func (a *Actions) FailurePrior(ctx context.Context, p PriorParams) (*Priors, err
 	if err != nil {
 		return nil, err
 	}
-	return priors(ActionFailurePrior, rank(arts, p.Limit)), nil
+	return a.recordPriors(ctx, p, priors(ActionFailurePrior, rank(arts, p.Limit)))
+}
+
+// recordPriors records what pr surfaced for p (unless p says not to) and returns pr.
+func (a *Actions) recordPriors(ctx context.Context, p PriorParams, pr *Priors) (*Priors, error) {
+	rec := p.Recording
+	p.Recording = Recording{}
+	var err error
+	pr.Record, err = a.record(ctx, pr.Action, p.SpaceID, rec, p, p.Tools, surfacedArtifacts(pr.Priors), pr.SourceEventRefs)
+	return pr, err
 }
 
 func priors(action string, ranked []Artifact) *Priors {

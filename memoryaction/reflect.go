@@ -18,6 +18,18 @@ import (
 type ReflectParams struct {
 	SpaceID   string
 	SessionID string
+	// Actor is the actor of the reflection's record (default "agent"); NoRecord skips the
+	// record. The record goes into the session reflected on.
+	Actor    string
+	NoRecord bool
+}
+
+// ActionRecord is one reading memory action of the session: its memory_action.surfaced
+// event, the action and the artifacts it returned.
+type ActionRecord struct {
+	SourceRef
+	Action      string   `json:"action"`
+	ArtifactIDs []string `json:"artifact_ids"`
 }
 
 // Surfacing is one checkout of the session: the checkout.surfaced event and the items it held.
@@ -53,7 +65,9 @@ type Reflection struct {
 	// Events is how many of the session's events were read.
 	Events   int         `json:"events"`
 	Surfaced []Surfacing `json:"surfaced"`
-	Feedback []Judgement `json:"feedback"`
+	// MemoryActions are the session's recorded reading memory actions, in seq order.
+	MemoryActions []ActionRecord `json:"memory_actions"`
+	Feedback      []Judgement    `json:"feedback"`
 	Outcome  Outcome     `json:"outcome"`
 	// Artifacts are the current artifacts that apply: those citing the session's events, and
 	// the procedures and failure patterns of the tools it ran.
@@ -62,6 +76,8 @@ type Reflection struct {
 	Warnings        []string       `json:"warnings"`
 	SourceEventRefs []SourceRef    `json:"source_event_refs"`
 	Use             string         `json:"use"`
+	// Record is the memory_action.surfaced event recording the answer (absent with no_record).
+	Record *eventloom.Receipt `json:"record,omitempty"`
 }
 
 // Outcome statuses.
@@ -83,11 +99,15 @@ func (a *Actions) ReflectBackward(ctx context.Context, p ReflectParams) (*Reflec
 	if strings.TrimSpace(p.SessionID) == "" || len(p.SessionID) > 256 {
 		return nil, &eventloom.ValidationError{Field: "session_id", Message: "must be a session id of 1-256 characters"}
 	}
+	rec := Recording{SessionID: p.SessionID, Actor: p.Actor, NoRecord: p.NoRecord}
+	if err := rec.validate(); err != nil {
+		return nil, err
+	}
 	rows, err := queries.SessionEvents(ctx, a.db, dbsqlc.SessionEventsParams{SpaceID: p.SpaceID, SessionID: p.SessionID, MaxRows: maxSessionEvents + 1})
 	if err != nil {
 		return nil, fmt.Errorf("read session: %w", err)
 	}
-	r := &Reflection{Action: ActionReflectBackward, SessionID: p.SessionID, Surfaced: []Surfacing{}, Feedback: []Judgement{},
+	r := &Reflection{Action: ActionReflectBackward, SessionID: p.SessionID, Surfaced: []Surfacing{}, MemoryActions: []ActionRecord{}, Feedback: []Judgement{},
 		Outcome: Outcome{Status: OutcomeUnknown, Detail: "no event of the session says how it ended"}, KnownUnknowns: []KnownUnknown{},
 		Warnings: []string{}, Use: nonAuthoritativeUseLabel}
 	if len(rows) > maxSessionEvents {
@@ -131,6 +151,17 @@ func (a *Actions) ReflectBackward(ctx context.Context, p ReflectParams) (*Reflec
 			}
 			r.Surfaced = append(r.Surfaced, su)
 			refs = append(refs, ref)
+		case vocab.TypeMemoryActionSurfaced:
+			m, err := vocab.Decode[vocab.MemoryActionSurfaced](json.RawMessage(e.Data))
+			if err != nil {
+				continue
+			}
+			ar := ActionRecord{SourceRef: ref, Action: m.Action, ArtifactIDs: []string{}}
+			for _, art := range m.Artifacts {
+				ar.ArtifactIDs = append(ar.ArtifactIDs, art.ArtifactID)
+			}
+			r.MemoryActions = append(r.MemoryActions, ar)
+			refs = append(refs, ref)
 		case vocab.TypeFeedbackRecorded:
 			f, err := vocab.Decode[vocab.FeedbackRecorded](json.RawMessage(e.Data))
 			if err != nil {
@@ -172,7 +203,7 @@ func (a *Actions) ReflectBackward(ctx context.Context, p ReflectParams) (*Reflec
 	if r.Outcome.Basis != nil {
 		refs = append(refs, *r.Outcome.Basis)
 	}
-	if len(r.Surfaced) == 0 && len(rows) > 0 {
+	if len(r.Surfaced) == 0 && len(r.MemoryActions) == 0 && len(rows) > 0 {
 		r.Warnings = append(r.Warnings, "nothing was checked out in this session: no memory can take credit or blame for its outcome")
 	}
 	arts, err := a.applicable(ctx, p.SpaceID, seqs, tools)
@@ -181,7 +212,10 @@ func (a *Actions) ReflectBackward(ctx context.Context, p ReflectParams) (*Reflec
 	}
 	r.Artifacts = arts
 	r.SourceEventRefs = citations(refs, artifactCitations(arts))
-	return r, nil
+	r.Record, err = a.record(ctx, ActionReflectBackward, p.SpaceID, rec, struct {
+		SessionID string `json:"session_id"`
+	}{p.SessionID}, nil, surfacedArtifacts(arts), r.SourceEventRefs)
+	return r, err
 }
 
 // applicable are the current artifacts citing any of seqs, then the procedures and failure

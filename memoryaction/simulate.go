@@ -20,6 +20,8 @@ type SimulateParams struct {
 	Goal string
 	// Steps are the plan's tools, in order (1–32).
 	Steps []string
+	// Recording is where the answer is recorded (memory_action.surfaced).
+	Recording `json:"-"`
 }
 
 // Risk is something memory says may go wrong at a step: a failure pattern of its tool or a
@@ -68,6 +70,8 @@ type Simulation struct {
 	KnownUnknowns   []KnownUnknown `json:"known_unknowns"`
 	SourceEventRefs []SourceRef    `json:"source_event_refs"`
 	Use             string         `json:"use"`
+	// Record is the memory_action.surfaced event recording the answer (absent with no_record).
+	Record *eventloom.Receipt `json:"record,omitempty"`
 }
 
 // causalPayload is the part of a causal artifact's payload the actions read.
@@ -98,6 +102,9 @@ func (a *Actions) SimulateForward(ctx context.Context, p SimulateParams) (*Simul
 		return nil, err
 	}
 	if err := text("goal", p.Goal, maxGoalChars); err != nil {
+		return nil, err
+	}
+	if err := p.Recording.validate(); err != nil {
 		return nil, err
 	}
 	goal := tokens(p.Goal)
@@ -144,7 +151,30 @@ func (a *Actions) SimulateForward(ctx context.Context, p SimulateParams) (*Simul
 		refs = append(refs, n.SourceEventRefs...)
 	}
 	sim.SourceEventRefs = citations(refs)
-	return sim, nil
+	// The record lists the procedures, then each risk's artifact once.
+	arts := surfacedArtifacts(sim.Procedures)
+	seen := map[string]bool{}
+	for _, pr := range sim.Procedures {
+		seen[pr.ID] = true
+	}
+	for _, r := range sim.Risks {
+		if seen[r.ArtifactID] {
+			continue
+		}
+		seen[r.ArtifactID] = true
+		arts = append(arts, surfacedArtifact(Artifact{ID: r.ArtifactID, Type: r.Kind, Confidence: r.Confidence,
+			SourceEventRefs: r.SourceEventRefs, Payload: riskPayload(r)}))
+	}
+	rec := p.Recording
+	p.Recording, p.Steps = Recording{}, steps
+	sim.Record, err = a.record(ctx, ActionSimulateForward, p.SpaceID, rec, p, steps, arts, sim.SourceEventRefs)
+	return sim, err
+}
+
+// riskPayload is the part of a risk's artifact payload a record reads: its tool.
+func riskPayload(r Risk) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"tool": r.Tool})
+	return b
 }
 
 // coverage marks the plan's steps a procedure runs (in the procedure's order) as covered, and

@@ -306,7 +306,7 @@ type ScoreParams struct {
 
 // actionEventTypes are the types of event a memory action appends.
 var actionEventTypes = []string{vocab.TypeProposalCreated, vocab.TypeMemoryConfidenceRevised, vocab.TypeMemoryKnownUnknown,
-	vocab.TypeFeedbackRecorded, vocab.TypeCheckoutSurfaced}
+	vocab.TypeFeedbackRecorded, vocab.TypeCheckoutSurfaced, vocab.TypeMemoryActionSurfaced}
 
 // ScoreMemoryAction is score_memory_action: it appends one feedback.recorded judging a memory
 // action, data.memory_action naming the action (and the event it appended), target_seqs that

@@ -61,15 +61,24 @@ type ItemJudgement struct {
 	Cites []int64 `json:"cites"`
 }
 
-// ActionJudgement is the verdict on one memory action of the session (today a checkout):
-// credited, blamed, or not implicated.
+// ActionJudgement is the verdict on one memory action of the session (a checkout, or a
+// reading memory action that recorded what it answered): credited, blamed, or not implicated.
 type ActionJudgement struct {
+	// Seq is the action's event: its checkout.surfaced or memory_action.surfaced.
 	Seq     int64  `json:"seq"`
 	Type    string `json:"type"`
 	Verdict string `json:"verdict"`
 	// Confidence is the verdict's: that of the item judgement it follows, or of the cause
-	// (missing evidence); 0 when not implicated.
+	// (missing evidence), or of the memory-action rule that fired; 0 when not implicated.
 	Confidence float64 `json:"confidence"`
+	// Action names a reading memory action (memory_action.surfaced's data.action).
+	Action string `json:"action,omitempty"`
+	// ArtifactIDs are the artifacts the verdict rests on, of a reading memory action.
+	ArtifactIDs []string `json:"artifact_ids,omitempty"`
+	// Reason says why, for a reading memory action's verdict.
+	Reason string `json:"reason,omitempty"`
+	// Cites are the trace events a reading memory action's verdict rests on.
+	Cites []int64 `json:"cites,omitempty"`
 }
 
 // Proposal is a proposal.created the pass appends.
@@ -181,11 +190,22 @@ func Attribute(t *Trace) *Attribution {
 	for _, p := range a.Proposals {
 		cites = append(cites, p.Evidence...)
 	}
-	a.Trace = sortedSet(cites)
 	a.Confidence = round(a.Confidence * factor)
 	a.Actions = actionVerdicts(checkouts, a.Items, a.Cause, a.Confidence)
+	for _, j := range judgeActions(t, a.Status, d.Evidence, calls, factor) {
+		a.Actions = append(a.Actions, j)
+		cites = append(cites, j.Cites...)
+		// A success no surfaced item earned credit for, but a memory action did.
+		if a.Status == vocab.OutcomeSuccess && j.Verdict == "credited" && (a.Cause == CauseUnknown || a.Cause == CauseSuccess) {
+			if a.Cause == CauseUnknown {
+				a.Reason = fmt.Sprintf("the session followed what %s [%d] returned", j.Action, j.Seq)
+			}
+			a.Cause, a.Confidence = CauseSuccess, max(a.Confidence, j.Confidence)
+		}
+	}
+	a.Trace = sortedSet(cites)
 	if a.Cause == CauseUnknown && a.Status != vocab.OutcomeSuccess {
-		ev := sortedSet(append(slices.Clone(checkouts), t.Outcome.Seq))
+		ev := sortedSet(append(consulted(t, checkouts), t.Outcome.Seq))
 		a.Proposals = append(a.Proposals, Proposal{Kind: vocab.ProposalKnownUnknown, Evidence: ev, Confidence: 0,
 			Rationale: fmt.Sprintf("outcome [%d] (%s): %s; no cause is assigned", t.Outcome.Seq, a.Status, a.Reason)})
 		a.Trace = sortedSet(append(a.Trace, ev...))
@@ -226,14 +246,27 @@ func (a *Attribution) failure(t *Trace, d *vocab.OutcomeRecorded, items []surfac
 			blame(about, confAboutTool, "misleading retrieval: about the tool that failed", last.seq)
 			return
 		}
+		// 3b. A memory action warned of the failure: memory was right, the tool failed anyway.
+		if r, warned := warnedOf(t, last); r != nil {
+			a.Cause, a.Confidence = CauseToolFailure, confToolFailure
+			a.Reason = fmt.Sprintf("%s [%d] warned that %s fails (%s); it failed anyway", r.Action, r.Seq, last.tool, warned[0].ArtifactID)
+			return
+		}
+		// 3c. A memory action returned a procedure running the tool that failed.
+		if r, procs := procedureOf(t, last); r != nil {
+			a.Cause, a.Confidence = CauseRetrieval, confAboutTool
+			a.Reason = fmt.Sprintf("%s [%d] returned a procedure running %s (%s), which failed", r.Action, r.Seq, last.tool, procs[0].ArtifactID)
+			return
+		}
 		prior := Proposal{Kind: vocab.ProposalFailurePrior, Evidence: sortedSet(append(failSeqs, out)), Confidence: round(confToolFailure * factor),
 			Rationale: fmt.Sprintf("%s failed (%s) and the work ended in %s [%d]", last.tool, clip(last.err), a.Status, out)}
-		// 4. Missing evidence: memory was consulted and had nothing on it.
-		if len(checkouts) > 0 {
+		// 4. Missing evidence: memory was consulted (a checkout, a memory action) and had
+		// nothing on it.
+		if asked := consulted(t, checkouts); len(asked) > 0 {
 			a.Cause, a.Confidence = CauseMissingEvidence, confMissing
-			a.Reason = fmt.Sprintf("the session's checkouts surfaced nothing about %s, which failed", last.tool)
+			a.Reason = fmt.Sprintf("the session's checkouts and memory actions surfaced nothing about %s, which failed", last.tool)
 			a.Proposals = append(a.Proposals, prior, Proposal{Kind: vocab.ProposalKnownUnknown,
-				Evidence: sortedSet(append(append(slices.Clone(checkouts), last.seq), out)), Confidence: round(confMissing * factor),
+				Evidence: sortedSet(append(append(asked, last.seq), out)), Confidence: round(confMissing * factor),
 				Rationale: fmt.Sprintf("memory holds no evidence about %s failing (%s); the session asked and found none", last.tool, clip(last.err))})
 			return
 		}

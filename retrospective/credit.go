@@ -241,6 +241,33 @@ func (a *Assigner) record(ctx context.Context, tx pgx.Tx, space, session string,
 		}
 		n += fresh
 	}
+	for _, j := range att.Actions {
+		signal := map[string]string{"credited": "helpful", "blamed": "unhelpful"}[j.Verdict]
+		if j.Type != actionRecordType || signal == "" || j.Confidence < MinFeedbackConfidence {
+			continue
+		}
+		seq := j.Seq
+		data, err := json.Marshal(struct {
+			vocab.FeedbackRecorded
+			Confidence  float64  `json:"confidence"`
+			ArtifactIDs []string `json:"artifact_ids,omitempty"`
+			Attribution summary  `json:"attribution"`
+		}{
+			FeedbackRecorded: vocab.FeedbackRecorded{TargetSeqs: []int64{seq}, Signal: signal,
+				MemoryAction: &vocab.MemoryActionRef{Action: j.Action, Seq: &seq},
+				Comment:      fmt.Sprintf("%s (outcome [%d], %s, confidence %s)", j.Reason, att.OutcomeSeq, att.Cause, strconv.FormatFloat(j.Confidence, 'f', -1, 64))},
+			Confidence: j.Confidence, ArtifactIDs: j.ArtifactIDs, Attribution: sum,
+		})
+		if err != nil {
+			return n, err
+		}
+		key := fmt.Sprintf("retro:%d:action:%d", att.OutcomeSeq, seq)
+		fresh, err := a.appendKeyed(ctx, tx, space, key, eventloom.NewEvent{Type: vocab.TypeFeedbackRecorded, SessionID: session, Actor: Actor, Data: data})
+		if err != nil {
+			return n, err
+		}
+		n += fresh
+	}
 	for _, p := range att.Proposals {
 		conf := p.Confidence
 		data, err := json.Marshal(struct {

@@ -50,11 +50,10 @@ type surfaced struct {
 }
 
 // surfacedItems lists the items the session's checkouts surfaced, each once (its first
-// surfacing), in the order they were surfaced, and the seqs of the checkouts.
-//
-// Weaves: when checkout grows a memory weave (issue 16 point 3), the weave's surfaced artifacts
-// and their source events join here, bound through the outcome's weave_id; until then a weave
-// contributes what its checkout.surfaced event lists.
+// surfacing), in the order they were surfaced, and the seqs of the checkouts. A checkout's
+// memory weave surfaces the events its evidence lines show (weave.evidence_seqs), each an
+// item ev:<seq> after the checkout's tier items; the artifacts it wove are context, not
+// evidence, and are not judged as items.
 func (t *Trace) surfacedItems() ([]surfaced, []int64) {
 	var out []surfaced
 	var checkouts []int64
@@ -68,9 +67,22 @@ func (t *Trace) surfacedItems() ([]surfaced, []int64) {
 				ItemID string  `json:"item_id"`
 				Seqs   []int64 `json:"seqs"`
 			} `json:"items"`
+			Weave *struct {
+				EvidenceSeqs []int64 `json:"evidence_seqs"`
+			} `json:"weave"`
 		}
 		if json.Unmarshal(e.Data, &d) != nil {
 			continue
+		}
+		if d.Weave != nil {
+			for _, s := range d.Weave.EvidenceSeqs {
+				if s > 0 {
+					d.Items = append(d.Items, struct {
+						ItemID string  `json:"item_id"`
+						Seqs   []int64 `json:"seqs"`
+					}{ItemID: "ev:" + strconv.FormatInt(s, 10), Seqs: []int64{s}})
+				}
+			}
 		}
 		checkouts = append(checkouts, e.Seq)
 		for _, it := range d.Items {

@@ -40,6 +40,7 @@ var validators = map[string]func(o *object, content string) *FieldError{
 	// The memory actions' own events (memoryaction.go).
 	TypeMemoryConfidenceRevised: validateConfidenceRevised,
 	TypeMemoryKnownUnknown:      validateKnownUnknown,
+	TypeMemoryActionSurfaced:    validateMemoryActionSurfaced,
 	TypeGateConfigured:          validateGateConfigured,
 	TypeOutcomeRecorded:         validateOutcomeRecorded,
 	TypePolicyProposed:          validatePolicyProposed,

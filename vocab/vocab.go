@@ -363,7 +363,7 @@ func (o *object) stringList(name string) *FieldError {
 	for i, it := range items {
 		var s string
 		if err := json.Unmarshal(it, &s); err != nil {
-			return fieldErr(fmt.Sprintf("data.%s[%d]", name, i), "must be a string")
+			return fieldErr(fmt.Sprintf("%s[%d]", o.path(name), i), "must be a string")
 		}
 	}
 	return nil

@@ -1,0 +1,112 @@
+package memoryaction
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// Recording says where a reading memory action records what it surfaced: a
+// memory_action.surfaced event in the caller's session, as a checkout appends
+// checkout.surfaced. The retrospective pass binds the record to the session's outcome and
+// credits or blames the action (docs/latent.md, "Retrospective credit").
+type Recording struct {
+	// SessionID is the caller's session, optional: the record goes there. Without one the
+	// record is still appended, but no outcome can bind it.
+	SessionID string
+	// Actor is the record's actor; defaults to "agent".
+	Actor string
+	// NoRecord skips the record (a dry run), as checkout's no_record does.
+	NoRecord bool
+}
+
+// validate checks the session id and actor the record would carry, as the log will.
+func (r Recording) validate() error {
+	if err := eventloom.CheckText("session_id", r.SessionID, maxSessionIDLen); err != nil {
+		return err
+	}
+	return eventloom.CheckText("actor", r.Actor, maxSessionIDLen)
+}
+
+// maxSessionIDLen bounds the session id and actor of a record (the log's own bound for a
+// session id; an actor may be longer in the log, not here).
+const maxSessionIDLen = 256
+
+// surfacedArtifact is art as a record lists it: with the tools it is about (a procedure's
+// steps, a failure pattern's or causal link's tool), read from its payload, so the
+// retrospective pass judges it from the log alone.
+func surfacedArtifact(art Artifact) vocab.SurfacedArtifact {
+	s := vocab.SurfacedArtifact{ArtifactID: art.ID, Type: art.Type, Slot: art.Slot, Confidence: art.Confidence, Seqs: []int64{}}
+	for _, r := range art.SourceEventRefs {
+		s.Seqs = append(s.Seqs, r.Seq)
+	}
+	switch art.Type {
+	case latent.TypeProcedure:
+		var pl procedurePayload
+		if json.Unmarshal(art.Payload, &pl) == nil {
+			s.Tools = pl.Steps
+		}
+	case latent.TypeFailure, latent.TypeCausal:
+		var pl struct {
+			Tool string `json:"tool"`
+		}
+		if json.Unmarshal(art.Payload, &pl) == nil && pl.Tool != "" {
+			s.Tools = []string{pl.Tool}
+		}
+	}
+	return s
+}
+
+// record appends the memory_action.surfaced event of one answer of action: the request it
+// answered (its sha256), the tools it was asked about, the artifacts it returned and every
+// event it cited. It returns the event's receipt, or nil when rec says not to record.
+func (a *Actions) record(ctx context.Context, action, space string, rec Recording, request any, tools []string,
+	arts []vocab.SurfacedArtifact, cited []SourceRef,
+) (*eventloom.Receipt, error) {
+	if rec.NoRecord {
+		return nil, nil
+	}
+	req, err := json.Marshal(request)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(req)
+	d := vocab.MemoryActionSurfaced{Action: action, RequestSHA256: hex.EncodeToString(sum[:]), Tools: tools,
+		Artifacts: arts, CitedSeqs: make([]int64, 0, len(cited))}
+	if d.Artifacts == nil {
+		d.Artifacts = []vocab.SurfacedArtifact{}
+	}
+	for _, c := range cited {
+		d.CitedSeqs = append(d.CitedSeqs, c.Seq)
+	}
+	data, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	actor := strings.TrimSpace(rec.Actor)
+	if actor == "" {
+		actor = defaultActor
+	}
+	res, err := a.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{{
+		Type: vocab.TypeMemoryActionSurfaced, SessionID: rec.SessionID, Actor: actor, Data: data}}})
+	if err != nil {
+		return nil, fmt.Errorf("record what %s surfaced: %w", action, err)
+	}
+	return &res.Receipts[0], nil
+}
+
+// surfacedArtifacts lists arts as a record does.
+func surfacedArtifacts(arts []Artifact) []vocab.SurfacedArtifact {
+	out := make([]vocab.SurfacedArtifact, 0, len(arts))
+	for _, art := range arts {
+		out = append(out, surfacedArtifact(art))
+	}
+	return out
+}

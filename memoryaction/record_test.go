@@ -1,0 +1,214 @@
+package memoryaction_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryaction"
+	"github.com/zaxy/zaxy/retrospective"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// records are the space's memory_action.surfaced events after seq, decoded, with their
+// sessions and actors.
+func (b *testBundle) records(t *testing.T, space string, after int64) ([]vocab.MemoryActionSurfaced, []string) {
+	t.Helper()
+	rows, err := b.db.Query(context.Background(), `SELECT session_id || '/' || actor, data::text FROM events
+		WHERE space_id = $1 AND seq > $2 AND type = 'memory_action.surfaced' ORDER BY seq`, space, after)
+	require.NoError(t, err)
+	defer rows.Close()
+	var out []vocab.MemoryActionSurfaced
+	var who []string
+	for rows.Next() {
+		var w, data string
+		require.NoError(t, rows.Scan(&w, &data))
+		var d vocab.MemoryActionSurfaced
+		require.NoError(t, json.Unmarshal([]byte(data), &d))
+		out = append(out, d)
+		who = append(who, w)
+	}
+	require.NoError(t, rows.Err())
+	return out, who
+}
+
+func TestReadingActions_EachRecordsWhatItSurfacedInTheCallersSession(t *testing.T) {
+	const space = "ma-record"
+	b := seeded(t, space)
+	ctx := context.Background()
+	before := b.head(t, space)
+	rec := memoryaction.Recording{SessionID: "agent-7", Actor: "planner"}
+
+	procs, err := b.actions.ProcedurePrior(ctx, memoryaction.PriorParams{SpaceID: space, Tools: []string{"git pull", "go build"}, Recording: rec})
+	require.NoError(t, err)
+	require.NotEmpty(t, procs.Priors)
+	fails, err := b.actions.FailurePrior(ctx, memoryaction.PriorParams{SpaceID: space, Tools: []string{"Go Vet"}, Recording: rec})
+	require.NoError(t, err)
+	require.NotEmpty(t, fails.Priors)
+	sim, err := b.actions.SimulateForward(ctx, memoryaction.SimulateParams{SpaceID: space, Steps: []string{"git pull", "go vet"}, Recording: rec})
+	require.NoError(t, err)
+	nb, err := b.actions.CausalNeighborhood(ctx, memoryaction.NeighborhoodParams{SpaceID: space, Tool: "go vet", Recording: rec})
+	require.NoError(t, err)
+	refl, err := b.actions.ReflectBackward(ctx, memoryaction.ReflectParams{SpaceID: space, SessionID: "agent-7"})
+	require.NoError(t, err)
+	require.Len(t, refl.MemoryActions, 4, "the reflection lists the session's recorded actions")
+	require.Equal(t, memoryaction.ActionProcedurePrior, refl.MemoryActions[0].Action)
+
+	got, who := b.records(t, space, before)
+	require.Len(t, got, 5, "each reading action left exactly one event")
+	require.Equal(t, []string{"agent-7/planner", "agent-7/planner", "agent-7/planner", "agent-7/planner", "agent-7/agent"}, who)
+	answers := []struct {
+		action string
+		record *eventloom.Receipt
+		refs   []memoryaction.SourceRef
+	}{
+		{memoryaction.ActionProcedurePrior, procs.Record, procs.SourceEventRefs},
+		{memoryaction.ActionFailurePrior, fails.Record, fails.SourceEventRefs},
+		{memoryaction.ActionSimulateForward, sim.Record, sim.SourceEventRefs},
+		{memoryaction.ActionCausalNeighborhood, nb.Record, nb.SourceEventRefs},
+		{memoryaction.ActionReflectBackward, refl.Record, refl.SourceEventRefs},
+	}
+	for i, a := range answers {
+		require.Equal(t, a.action, got[i].Action)
+		require.NotNil(t, a.record, a.action)
+		require.Equal(t, before+int64(i)+1, a.record.Seq, "%s: the answer names its record", a.action)
+		require.Equal(t, seqsOf(a.refs), got[i].CitedSeqs, "%s: the record cites what the answer cited", a.action)
+		require.Len(t, got[i].RequestSHA256, 64)
+	}
+	// The artifacts as the retrospective pass reads them: ids, types, tools, confidences, seqs.
+	require.Equal(t, []string{"git pull", "go build"}, got[0].Tools)
+	for i, p := range procs.Priors {
+		a := got[0].Artifacts[i]
+		require.Equal(t, p.ID, a.ArtifactID)
+		require.Equal(t, "procedure", a.Type)
+		require.Equal(t, p.Confidence, a.Confidence)
+		require.Equal(t, seqsOf(p.SourceEventRefs), a.Seqs)
+		require.NotEmpty(t, a.Tools, "a procedure's steps")
+	}
+	require.Equal(t, []string{"go vet"}, got[1].Tools, "tools as the action normalized them")
+	require.Equal(t, fails.Priors[0].ID, got[1].Artifacts[0].ArtifactID)
+	require.Equal(t, []string{"go vet"}, got[1].Artifacts[0].Tools, "a failure pattern's tool")
+	var risky []string
+	for _, a := range got[2].Artifacts {
+		if a.Type != "procedure" {
+			risky = append(risky, a.ArtifactID)
+			require.Equal(t, []string{"go vet"}, a.Tools)
+		}
+	}
+	require.NotEmpty(t, risky, "simulate_forward records the artifacts of its risks")
+	require.Equal(t, []string{"git pull", "go vet"}, got[2].Tools)
+	b.requireVerified(t, space, []memoryaction.SourceRef{{Seq: procs.Record.Seq, Hash: procs.Record.Hash.String()}})
+	// A record is bookkeeping: projected, it is no memory item checkout could rank.
+	_, err = b.proj.ProjectSpace(ctx, space)
+	require.NoError(t, err)
+	var items int
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND item_id = ANY ($2)`,
+		space, []string{fmt.Sprintf("ev:%d", procs.Record.Seq), fmt.Sprintf("ev:%d", refl.Record.Seq)}).Scan(&items))
+	require.Zero(t, items)
+}
+
+func TestReadingActions_NoRecordAppendsNothingAndABadSessionIsRefusedBeforeReading(t *testing.T) {
+	const space = "ma-record-dry"
+	b := seeded(t, space)
+	ctx := context.Background()
+	head := b.head(t, space)
+	_, err := b.actions.FailurePrior(ctx, memoryaction.PriorParams{SpaceID: space, Tools: []string{"go vet"},
+		Recording: memoryaction.Recording{SessionID: "s", NoRecord: true}})
+	require.NoError(t, err)
+	_, err = b.actions.ReflectBackward(ctx, memoryaction.ReflectParams{SpaceID: space, SessionID: "s1", NoRecord: true})
+	require.NoError(t, err)
+	require.Equal(t, head, b.head(t, space), "no_record appends nothing")
+
+	_, err = b.actions.ProcedurePrior(ctx, memoryaction.PriorParams{SpaceID: space, Goal: "build",
+		Recording: memoryaction.Recording{SessionID: "a\x00b"}})
+	requireField(t, err, "session_id")
+	_, err = b.actions.SimulateForward(ctx, memoryaction.SimulateParams{SpaceID: space, Steps: []string{"go vet"},
+		Recording: memoryaction.Recording{SessionID: string(make([]byte, 300))}})
+	requireField(t, err, "session_id")
+	_, err = b.actions.CausalNeighborhood(ctx, memoryaction.NeighborhoodParams{SpaceID: space, Tool: "go vet",
+		Recording: memoryaction.Recording{Actor: "\xff"}})
+	requireField(t, err, "actor")
+	require.Equal(t, head, b.head(t, space), "a refused request appends nothing")
+}
+
+// retroFeedback are the retrospective pass's feedback events on memory actions after seq:
+// signal by the action's record seq.
+func (b *testBundle) retroFeedback(t *testing.T, space string, after int64) map[int64]vocab.FeedbackRecorded {
+	t.Helper()
+	rows, err := b.db.Query(context.Background(), `SELECT data::text FROM events WHERE space_id = $1 AND seq > $2
+		AND type = 'feedback.recorded' AND actor = $3 AND data ? 'memory_action'`, space, after, retrospective.Actor)
+	require.NoError(t, err)
+	defer rows.Close()
+	out := map[int64]vocab.FeedbackRecorded{}
+	for rows.Next() {
+		var data string
+		require.NoError(t, rows.Scan(&data))
+		f, err := vocab.Decode[vocab.FeedbackRecorded](json.RawMessage(data))
+		require.NoError(t, err)
+		require.NotNil(t, f.MemoryAction.Seq)
+		out[*f.MemoryAction.Seq] = f
+	}
+	require.NoError(t, rows.Err())
+	return out
+}
+
+func TestRetrospective_CreditsAWarningPriorAndBlamesAProcedureThatRanTheFailedStep(t *testing.T) {
+	const space = "ma-retro"
+	b := seeded(t, space)
+	ctx := context.Background()
+	before := b.head(t, space)
+	warn, err := b.actions.FailurePrior(ctx, memoryaction.PriorParams{SpaceID: space, Tools: []string{"go vet"},
+		Recording: memoryaction.Recording{SessionID: "agent-1"}})
+	require.NoError(t, err)
+	require.NotEmpty(t, warn.Priors)
+	proc, err := b.actions.ProcedurePrior(ctx, memoryaction.PriorParams{SpaceID: space, Tools: []string{"git pull", "go build", "go test"},
+		Recording: memoryaction.Recording{SessionID: "agent-2"}})
+	require.NoError(t, err)
+	require.NotEmpty(t, proc.Priors)
+	other, err := b.actions.ProcedurePrior(ctx, memoryaction.PriorParams{SpaceID: space, Tools: []string{"git pull", "go build", "go test"},
+		Recording: memoryaction.Recording{SessionID: "agent-3"}})
+	require.NoError(t, err)
+
+	// agent-1 was warned about go vet and it failed anyway; agent-2 followed the procedure
+	// and its go test failed; agent-3 asked the same as agent-2 but its session went well.
+	b.append(t, space,
+		b.tool("agent-1", "go vet", "failure", "vet: unreachable code"),
+		b.ev("outcome.recorded", "agent-1", "", map[string]any{"session_id": "agent-1", "status": "failure", "summary": "vet failed"}),
+		b.tool("agent-2", "git pull", "success", ""),
+		b.tool("agent-2", "go build", "success", ""),
+		b.tool("agent-2", "go test", "failure", "FAIL billing"),
+		b.ev("outcome.recorded", "agent-2", "", map[string]any{"session_id": "agent-2", "status": "failure", "summary": "tests failed"}),
+		b.tool("agent-3", "git pull", "success", ""),
+		b.tool("agent-3", "go build", "success", ""),
+		b.tool("agent-3", "go test", "success", ""),
+		b.ev("outcome.recorded", "agent-3", "", map[string]any{"session_id": "agent-3", "status": "success", "summary": "green"}))
+	_, err = b.proj.ProjectSpace(ctx, space)
+	require.NoError(t, err)
+	as := retrospective.NewAssigner(b.db, b.store, nil)
+	causes := map[string]string{}
+	for _, s := range []string{"agent-1", "agent-2", "agent-3"} {
+		res, err := as.Credit(ctx, space, s, 0)
+		require.NoError(t, err)
+		require.Len(t, res.Attributions, 1)
+		causes[s] = res.Attributions[0].Cause
+	}
+	require.Equal(t, map[string]string{"agent-1": retrospective.CauseToolFailure, "agent-2": retrospective.CauseRetrieval,
+		"agent-3": retrospective.CauseSuccess}, causes)
+
+	fb := b.retroFeedback(t, space, before)
+	require.Len(t, fb, 3, "one judgement per implicated action, none for the rest")
+	require.Equal(t, "helpful", fb[warn.Record.Seq].Signal, "the prior warned of the failure that came")
+	require.Equal(t, memoryaction.ActionFailurePrior, fb[warn.Record.Seq].MemoryAction.Action)
+	require.Equal(t, []int64{warn.Record.Seq}, fb[warn.Record.Seq].TargetSeqs, "only the record is the target: no memory's salience moves")
+	require.Equal(t, "unhelpful", fb[proc.Record.Seq].Signal, "the procedure it returned ran go test, which failed")
+	require.Equal(t, "helpful", fb[other.Record.Seq].Signal, "agent-3 ran the procedure it returned and succeeded")
+
+	// A second pass appends nothing.
+	res, err := as.Credit(ctx, space, "agent-2", 0)
+	require.NoError(t, err)
+	require.Zero(t, res.Appended)
+}
