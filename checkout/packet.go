@@ -89,6 +89,9 @@ type Packet struct {
 	SurfacedSeq int64 `json:"surfaced_seq,omitempty"`
 	// Weave is the memory weave, when the request asked for one (absent otherwise).
 	Weave *Weave `json:"weave,omitempty"`
+
+	// priors are the prospective pass's priors, as its checkout.surfaced records them.
+	priors []vocab.SurfacedArtifact
 }
 
 // tierHeader titles each tier in the rendered text.
@@ -400,8 +403,12 @@ func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
 		// PolicyVersion is the retrieval policy the packet was ranked with.
 		PolicyVersion string         `json:"policy_version,omitempty"`
 		Weave         *SurfacedWeave `json:"weave,omitempty"`
+		// Priors are a prospective pass's procedure and failure priors and causal context,
+		// as a memory_action.surfaced lists artifacts: what the retrospective pass judges
+		// the pass by.
+		Priors []vocab.SurfacedArtifact `json:"priors,omitempty"`
 	}{Purpose: p.Purpose, QuerySHA256: hex.EncodeToString(sum[:]), MaxTokens: r.MaxTokens, UsedTokens: p.Budget.Used, Items: []surfacedItem{},
-		PolicyVersion: p.Diagnostics.PolicyVersion, Weave: p.Weave.surfaced()}
+		PolicyVersion: p.Diagnostics.PolicyVersion, Weave: p.Weave.surfaced(), Priors: p.priors}
 	for _, t := range p.Tiers {
 		for _, it := range t.Items {
 			si := surfacedItem{ItemID: it.ItemID, Tier: t.Name, Attenuated: it.Labels.AttenuatedBy == AttenuatedBySalience}

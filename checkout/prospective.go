@@ -13,6 +13,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // Budgets of a weave request and of a prospective pass.
@@ -232,6 +233,13 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 			}
 		}
 	}
+	// What the record lists of the priors: each artifact with the tools it is about.
+	var recorded []vocab.SurfacedArtifact
+	for _, t := range []string{"procedure", "failure", "causal"} {
+		for _, m := range picked[t] {
+			recorded = append(recorded, surfacedPrior(m.a))
+		}
+	}
 	for _, m := range picked["procedure"] {
 		var pl struct {
 			Steps    []string `json:"steps"`
@@ -274,7 +282,8 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	p.Text = p.render()
 	p.TokenEstimate = EstimateTokens(p.Text)
 	if !req.NoRecord {
-		if p.SurfacedSeq, err = s.recordSurfaced(ctx, req, &Packet{Purpose: w.Purpose, Tiers: []Tier{}, Budget: Budget{Used: p.TokenEstimate}, Weave: w}); err != nil {
+		if p.SurfacedSeq, err = s.recordSurfaced(ctx, req, &Packet{Purpose: w.Purpose, Tiers: []Tier{}, Budget: Budget{Used: p.TokenEstimate}, Weave: w,
+			priors: recorded}); err != nil {
 			return nil, err
 		}
 		w.SurfacedSeq = p.SurfacedSeq
@@ -406,4 +415,27 @@ func nonNilRejected(r []RejectedArtifact) []RejectedArtifact {
 		return []RejectedArtifact{}
 	}
 	return r
+}
+
+// surfacedPrior is a prior's artifact as the pass's record lists it: its id, type, the tools
+// it is about (a procedure's steps, a failure pattern's or causal link's tool), confidence and
+// cited events.
+func surfacedPrior(a WeaveArtifact) vocab.SurfacedArtifact {
+	out := vocab.SurfacedArtifact{ArtifactID: a.ArtifactID, Type: a.Type, Confidence: a.Confidence, Seqs: []int64{}}
+	for _, c := range a.Citations {
+		out.Seqs = append(out.Seqs, c.Seq)
+	}
+	var pl struct {
+		Steps []string `json:"steps"`
+		Tool  string   `json:"tool"`
+	}
+	if json.Unmarshal(a.Payload, &pl) == nil {
+		switch {
+		case len(pl.Steps) > 0 && a.Type == "procedure":
+			out.Tools = pl.Steps
+		case pl.Tool != "":
+			out.Tools = []string{pl.Tool}
+		}
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // traceClock spaces scripted events a minute apart.
@@ -328,6 +329,19 @@ func TestProspective_ReturnsPriorsForMinedProceduresAndFailures(t *testing.T) {
 	require.Contains(t, p.Text, "## Procedure priors (suggestive)")
 	require.Contains(t, p.Text, "## Failure priors (suggestive)")
 	require.NotZero(t, p.SurfacedSeq)
+	// The record lists the priors, each with the tools it is about, for the retrospective pass.
+	var rec struct {
+		Priors []vocab.SurfacedArtifact `json:"priors"`
+	}
+	var data []byte
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT data FROM events WHERE space_id = 'w4' AND seq = $1`, p.SurfacedSeq).Scan(&data))
+	require.NoError(t, json.Unmarshal(data, &rec))
+	require.Len(t, rec.Priors, len(p.ProcedurePriors)+len(p.FailurePriors)+len(p.CausalContext))
+	require.Equal(t, top.ArtifactID, rec.Priors[0].ArtifactID)
+	require.Equal(t, top.Steps, rec.Priors[0].Tools, "a procedure's steps")
+	require.Equal(t, fp.ArtifactID, rec.Priors[len(p.ProcedurePriors)].ArtifactID)
+	require.Equal(t, []string{"migrate"}, rec.Priors[len(p.ProcedurePriors)].Tools, "a failure pattern's tool")
+	require.Equal(t, seqsOfCitations(fp.Citations), rec.Priors[len(p.ProcedurePriors)].Seqs)
 
 	// A goal memory knows nothing about gets explicit missing-evidence warnings, not priors.
 	q, err := f.svc.Prospective(ctx, &checkout.StepRequest{SpaceID: "w4", Goal: "translate the onboarding handbook into Portuguese", NoRecord: true})
@@ -481,4 +495,12 @@ func TestWeave_VerifiesAtMost384CitedEvents(t *testing.T) {
 	for _, a := range w.Inferred {
 		require.Len(t, a.Citations, latent.EpisodeMaxEvents)
 	}
+}
+
+func seqsOfCitations(cs []checkout.Citation) []int64 {
+	out := make([]int64, len(cs))
+	for i, c := range cs {
+		out[i] = c.Seq
+	}
+	return out
 }

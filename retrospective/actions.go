@@ -12,6 +12,10 @@ import (
 // actionRecordType is the event a reading memory action appends listing what it answered.
 const actionRecordType = vocab.TypeMemoryActionSurfaced
 
+// ActionProspective names the prospective pass among judged memory actions: its
+// checkout.surfaced lists the priors it returned.
+const ActionProspective = "prospective"
+
 // Confidences of the memory-action rules (docs/latent.md, "Memory actions in the judgement");
 // partial outcomes scale them by partialFactor as the item rules do.
 const (
@@ -26,25 +30,40 @@ const (
 // memory_action.surfaced event: the action, the tools it was asked about and the artifacts it
 // returned (each with the tools it is about and the events it cites).
 type recordedAction struct {
-	Seq       int64
+	Seq int64
+	// Type is the record's type: memory_action.surfaced, or checkout.surfaced for a
+	// prospective pass (its priors).
+	Type      string
 	Action    string
 	Tools     []string
 	Artifacts []vocab.SurfacedArtifact
 }
 
-// recordedActions lists the session's recorded reading memory actions in seq order; a record
-// that does not decode is left out.
+// recordedActions lists the session's recorded reading memory actions in seq order, and its
+// prospective passes (a checkout.surfaced listing priors, action "prospective"); a record that
+// does not decode is left out.
 func (t *Trace) recordedActions() []recordedAction {
 	var out []recordedAction
 	for _, e := range t.Session {
-		if e.Type != actionRecordType {
+		var d vocab.MemoryActionSurfaced
+		switch e.Type {
+		case actionRecordType:
+			var err error
+			if d, err = vocab.Decode[vocab.MemoryActionSurfaced](e.Data); err != nil || d.Action == "" {
+				continue
+			}
+		case surfacedType:
+			p, err := vocab.Decode[struct {
+				Priors []vocab.SurfacedArtifact `json:"priors"`
+			}](e.Data)
+			if err != nil || len(p.Priors) == 0 {
+				continue
+			}
+			d = vocab.MemoryActionSurfaced{Action: ActionProspective, Artifacts: p.Priors}
+		default:
 			continue
 		}
-		d, err := vocab.Decode[vocab.MemoryActionSurfaced](e.Data)
-		if err != nil || d.Action == "" {
-			continue
-		}
-		ra := recordedAction{Seq: e.Seq, Action: d.Action, Artifacts: d.Artifacts}
+		ra := recordedAction{Seq: e.Seq, Type: e.Type, Action: d.Action, Artifacts: d.Artifacts}
 		for _, tool := range d.Tools {
 			ra.Tools = append(ra.Tools, normTool(tool))
 		}
@@ -110,7 +129,7 @@ func judgeActions(t *Trace, status string, evidence []int64, calls []toolCall, f
 	bad := unrecovered(calls)
 	out := make([]ActionJudgement, 0, len(acts))
 	for _, r := range acts {
-		j := ActionJudgement{Seq: r.Seq, Type: actionRecordType, Action: r.Action, Verdict: "not_implicated"}
+		j := ActionJudgement{Seq: r.Seq, Type: r.Type, Action: r.Action, Verdict: "not_implicated"}
 		judge := func(verdict string, conf float64, reason string, arts []vocab.SurfacedArtifact, cites ...int64) {
 			j.Verdict, j.Confidence, j.Reason = verdict, round(conf), reason
 			for _, a := range arts {

@@ -144,3 +144,23 @@ func TestAttribute_AWeavesEvidenceLinesAreSurfacedItems(t *testing.T) {
 	require.Equal(t, int64(1), att.Items[0].Checkout)
 	require.Equal(t, []string{"ev:40", "ev:55"}, retrospective.SurfacedIDs(tr.Session), "each once")
 }
+
+func TestAttribute_AProspectivePassIsJudgedByThePriorsItsCheckoutRecorded(t *testing.T) {
+	t.Parallel()
+	tr := trace(`{"session_id":"s","summary":"x","status":"failure"}`,
+		[2]string{"checkout.surfaced", `{"items":[],"weave":{"weave_id":"w","artifact_ids":[],"evidence_seqs":[],"source_seqs":[]},"priors":[` + deployProc + `]}`},
+		call("build", "success"), call("migrate", "failure"))
+	att := retrospective.Attribute(tr)
+	require.Equal(t, retrospective.CauseRetrieval, att.Cause, att.Reason)
+	var got []retrospective.ActionJudgement
+	for _, j := range att.Actions {
+		if j.Action == retrospective.ActionProspective {
+			got = append(got, j)
+		}
+	}
+	require.Len(t, got, 1)
+	require.Equal(t, "checkout.surfaced", got[0].Type)
+	require.Equal(t, int64(1), got[0].Seq)
+	require.Equal(t, "blamed", got[0].Verdict, "its procedure prior runs migrate, which failed")
+	require.Equal(t, []string{"p1"}, got[0].ArtifactIDs)
+}

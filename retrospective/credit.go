@@ -243,7 +243,7 @@ func (a *Assigner) record(ctx context.Context, tx pgx.Tx, space, session string,
 	}
 	for _, j := range att.Actions {
 		signal := map[string]string{"credited": "helpful", "blamed": "unhelpful"}[j.Verdict]
-		if j.Type != actionRecordType || signal == "" || j.Confidence < MinFeedbackConfidence {
+		if j.Action == "" || signal == "" || j.Confidence < MinFeedbackConfidence {
 			continue
 		}
 		seq := j.Seq

@@ -18,7 +18,7 @@ const (
 var MemoryActions = []string{
 	"weave_memory", "simulate_forward", "reflect_backward", "retrieve_procedure_prior",
 	"retrieve_failure_prior", "query_causal_neighborhood", "propose_memory_update",
-	"revise_confidence", "record_known_unknown", "score_memory_action",
+	"revise_confidence", "record_known_unknown", "score_memory_action", "prospective",
 }
 
 // maxQuestionLen caps a known unknown's question.
