@@ -52,6 +52,11 @@ type AttributionReport struct {
 	// as misleading; BlameRecall is the share of the scripted misleading items blamed.
 	FalseBlame  int     `json:"false_blame"`
 	BlameRecall float64 `json:"blame_recall"`
+	// ActionTraces are the traces that consulted memory through a recorded memory action
+	// (memory_action.surfaced) and ActionVerdicts how many of those the judgement gave the
+	// verdict the script meant (blamed, credited or not implicated).
+	ActionTraces   int `json:"action_traces"`
+	ActionVerdicts int `json:"action_verdicts"`
 }
 
 // Attribution runs the attribution lane: it scripts agent traces with known causes (retrieval,
@@ -102,6 +107,14 @@ func Attribution(o AttributionOptions) (*AttributionReport, error) {
 				confCorrect++
 			}
 		}
+		if g.expect != "" {
+			rep.ActionTraces++
+			for _, j := range att.Actions {
+				if j.Type == vocab.TypeMemoryActionSurfaced && j.Verdict == g.expect {
+					rep.ActionVerdicts++
+				}
+			}
+		}
 		misleading += len(bad)
 		for _, j := range att.Items {
 			if j.Signal != "unhelpful" || j.Confidence < retrospective.MinFeedbackConfidence {
@@ -146,6 +159,8 @@ func (rep *AttributionReport) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "attribution lane: %d scripted traces (seed %d, %d confounded)\n", rep.Traces, rep.Seed, rep.Confounded)
 	fmt.Fprintf(w, "  macro-F1 %.3f  accuracy %.3f (clean %.3f, confounded %.3f)  blame recall %.3f  false blame %d\n",
 		rep.MacroF1, rep.Accuracy, rep.CleanAccuracy, rep.ConfoundedAccuracy, rep.BlameRecall, rep.FalseBlame)
+	fmt.Fprintf(w, "  memory actions: %d traces consulted memory through one; the verdict the script meant in %d\n",
+		rep.ActionTraces, rep.ActionVerdicts)
 	for _, c := range retrospective.Causes {
 		s := rep.Classes[c]
 		fmt.Fprintf(w, "  %-17s support %3d  precision %.3f  recall %.3f  F1 %.3f\n", c, s.Support, s.Precision, s.Recall, s.F1)
@@ -169,6 +184,8 @@ type traceGen struct {
 	evs      []retrospective.Event
 	cited    map[int64]retrospective.Event
 	judged   []retrospective.Event
+	// expect is the verdict the script means for its recorded memory action ("" when none).
+	expect string
 }
 
 func (g *traceGen) add(typ, content string, data any) int64 {
@@ -201,6 +218,22 @@ func (g *traceGen) checkout(seqs ...int64) int64 {
 	}
 	return g.add(vocab.TypeCheckoutSurfaced, "", map[string]any{"items": items})
 }
+
+// action records a reading memory action (memory_action.surfaced) asked about tools that
+// returned arts, artifacts of type kind ("procedure": the tools are its steps; "failure": a
+// failure pattern of the one tool), each citing an earlier event.
+func (g *traceGen) action(name string, asked []string, arts ...[2]any) int64 {
+	list := []vocab.SurfacedArtifact{}
+	for i, a := range arts {
+		list = append(list, vocab.SurfacedArtifact{ArtifactID: fmt.Sprintf("a%d-%d", g.seq, i), Type: a[0].(string),
+			Tools: a[1].([]string), Confidence: 0.8, Seqs: []int64{g.memory(a[1].([]string)[0])}})
+	}
+	return g.add(vocab.TypeMemoryActionSurfaced, "", vocab.MemoryActionSurfaced{Action: name, Tools: asked, Artifacts: list})
+}
+
+// viaAction reports whether this trace consults memory through a memory action rather than
+// a checkout (a third of the traces whose cause allows both).
+func (g *traceGen) viaAction() bool { return g.rng.IntN(3) == 0 }
 
 func (g *traceGen) call(tool string, ok bool) int64 {
 	if ok {
@@ -307,6 +340,16 @@ func (g *traceGen) script(label string) (*retrospective.Trace, []string) {
 		out = g.outcome(g.declared(true), nil)
 		bad = []string{fmt.Sprintf("ev:%d", m)}
 	case retrospective.CauseRetrieval:
+		if !g.confound && g.viaAction() {
+			// A memory action recommended a procedure whose step failed.
+			g.action("retrieve_procedure_prior", []string{side}, [2]any{"procedure", []string{side, main}})
+			g.expect = "blamed"
+			g.noise(other)
+			g.call(side, true)
+			g.call(main, false)
+			out = g.outcome(g.declared(true), nil)
+			break
+		}
 		m := g.memory(main)
 		if g.confound {
 			// The memory names the tool in another word form.
@@ -327,6 +370,10 @@ func (g *traceGen) script(label string) (*retrospective.Trace, []string) {
 		bad = []string{fmt.Sprintf("ev:%d", m)}
 	case retrospective.CauseMissingEvidence:
 		switch {
+		case !g.confound && g.viaAction():
+			// Asked about the tool, memory returned only other tools' patterns.
+			g.action("simulate_forward", []string{side, main}, [2]any{"failure", []string{other}})
+			g.expect = "blamed"
 		case g.confound:
 			// An unrelated memory mentions the failing tool in passing.
 			g.checkout(g.note(main, fmt.Sprintf("The %s meeting moved; %s is not on the agenda.", genTopics[g.rng.IntN(len(genTopics))], main)))
@@ -339,8 +386,13 @@ func (g *traceGen) script(label string) (*retrospective.Trace, []string) {
 		g.call(main, false)
 		out = g.outcome(g.declared(true), nil)
 	case retrospective.CauseToolFailure:
-		if g.confound {
+		switch {
+		case g.confound:
 			g.checkout() // an empty checkout: now it reads as missing evidence
+		case g.viaAction():
+			// Memory warned that the tool fails; it failed anyway.
+			g.action("retrieve_failure_prior", []string{other}, [2]any{"failure", []string{other}})
+			g.expect = "credited"
 		}
 		g.chat("Starting on the task without looking anything up.")
 		g.noise(side)
@@ -350,6 +402,11 @@ func (g *traceGen) script(label string) (*retrospective.Trace, []string) {
 	case retrospective.CausePlanning:
 		if g.rng.IntN(2) == 0 {
 			g.checkout(g.unrelated(1+g.rng.IntN(2), "")...)
+		}
+		if g.viaAction() {
+			// A distractor: a procedure of the tools the plan ran, which all succeeded.
+			g.action("retrieve_procedure_prior", []string{main}, [2]any{"procedure", []string{main, other}})
+			g.expect = "not_implicated"
 		}
 		g.add(vocab.TypeDecisionRecorded, "", map[string]string{"decision": "do " + main + " before " + other})
 		g.noise(side)

@@ -21,6 +21,8 @@ func TestAttribution_MacroF1MeetsTheTargetAndUnknownStaysUnknown(t *testing.T) {
 		require.NoError(t, err)
 		require.InDelta(t, 1.0, clean.MacroF1, 1e-9, "seed %d: %+v", seed, clean.Confusion)
 		require.Zero(t, clean.FalseBlame, "no item the script did not make misleading is blamed")
+		require.Positive(t, clean.ActionTraces, "some traces consult memory through a memory action")
+		require.Equal(t, clean.ActionTraces, clean.ActionVerdicts, "seed %d: each gets the verdict the script meant", seed)
 	}
 }
 
