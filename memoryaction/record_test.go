@@ -207,8 +207,51 @@ func TestRetrospective_CreditsAWarningPriorAndBlamesAProcedureThatRanTheFailedSt
 	require.Equal(t, "unhelpful", fb[proc.Record.Seq].Signal, "the procedure it returned ran go test, which failed")
 	require.Equal(t, "helpful", fb[other.Record.Seq].Signal, "agent-3 ran the procedure it returned and succeeded")
 
+	// The verdicts revise the artifacts' confidences, which the priors rank by from then on:
+	// the warning failure pattern up a little, the procedure down for agent-2's failure, then
+	// up a little for agent-3's success, each from the confidence before it.
+	round := func(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+	c0 := warn.Priors[0].Confidence
+	after, err := b.actions.FailurePrior(ctx, memoryaction.PriorParams{SpaceID: space, Tools: []string{"go vet"}, Recording: memoryaction.Recording{NoRecord: true}})
+	require.NoError(t, err)
+	require.Equal(t, warn.Priors[0].ID, after.Priors[0].ID)
+	require.InDelta(t, round(c0+(1-c0)*0.6/4), after.Priors[0].Confidence, 1e-9)
+	require.Equal(t, c0, after.Priors[0].ProducedConfidence, "the artifact row is untouched")
+	p0 := proc.Priors[0]
+	require.Equal(t, []string{"git pull", "go build", "go test"}, b.steps(t, p0))
+	revs := b.revisions(t, space, p0.ID)
+	blamed := round(p0.Confidence * 0.7)
+	require.Equal(t, [][2]float64{{p0.Confidence, blamed}, {blamed, round(blamed + (1-blamed)*0.6/4)}}, revs)
+
 	// A second pass appends nothing.
 	res, err := as.Credit(ctx, space, "agent-2", 0)
 	require.NoError(t, err)
 	require.Zero(t, res.Appended)
+}
+
+// steps are a procedure's steps.
+func (b *testBundle) steps(t *testing.T, a memoryaction.Artifact) []string {
+	t.Helper()
+	var pl struct {
+		Steps []string `json:"steps"`
+	}
+	require.NoError(t, json.Unmarshal(a.Payload, &pl))
+	return pl.Steps
+}
+
+// revisions are the (previous, confidence) of the artifact's confidence revisions, in seq order.
+func (b *testBundle) revisions(t *testing.T, space, id string) [][2]float64 {
+	t.Helper()
+	rows, err := b.db.Query(context.Background(), `SELECT (data->>'previous')::float8, (data->>'confidence')::float8 FROM events
+		WHERE space_id = $1 AND type = 'memory.confidence_revised' AND data->'artifact'->>'id' = $2 ORDER BY seq`, space, id)
+	require.NoError(t, err)
+	defer rows.Close()
+	var out [][2]float64
+	for rows.Next() {
+		var r [2]float64
+		require.NoError(t, rows.Scan(&r[0], &r[1]))
+		out = append(out, r)
+	}
+	require.NoError(t, rows.Err())
+	return out
 }

@@ -224,3 +224,49 @@ func consulted(t *Trace, checkouts []int64) []int64 {
 	}
 	return sortedSet(out)
 }
+
+// Revision is a confidence revision the pass appends for an artifact a judged memory action
+// returned: credit raises its confidence a little, blame lowers it more (a failure says more
+// than a success). It applies to the confidence the artifact is ranked by when the pass runs
+// (its latest revision, else the producer's), so revisions of one artifact chain.
+type Revision struct {
+	ArtifactID string
+	// ActionSeq is the record of the judged action.
+	ActionSeq int64
+	// Credit is true for credit, false for blame; Strength is the verdict's confidence.
+	Credit   bool
+	Strength float64
+	Reason   string
+}
+
+// Apply is the confidence after the revision of confidence c: blame multiplies it by
+// 1 - s/2 (s the verdict's confidence: 0.6 → × 0.7), credit adds s/4 of what is left to 1
+// (0.6: 0.8 → 0.83).
+func (r Revision) Apply(c float64) float64 {
+	if r.Credit {
+		return round(c + (1-c)*r.Strength/4)
+	}
+	return round(c * (1 - r.Strength/2))
+}
+
+// Revisions are the confidence revisions att calls for: one per artifact of each memory
+// action credited or blamed at MinFeedbackConfidence or more; an artifact judged by two
+// actions of one outcome is revised once, by the first.
+func (att *Attribution) Revisions() []Revision {
+	var out []Revision
+	seen := map[string]bool{}
+	for _, j := range att.Actions {
+		if j.Action == "" || j.Confidence < MinFeedbackConfidence || (j.Verdict != "credited" && j.Verdict != "blamed") {
+			continue
+		}
+		for _, id := range j.ArtifactIDs {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			out = append(out, Revision{ArtifactID: id, ActionSeq: j.Seq, Credit: j.Verdict == "credited", Strength: j.Confidence,
+				Reason: fmt.Sprintf("%s %s by outcome [%d] (%s): %s", j.Action, j.Verdict, att.OutcomeSeq, att.Status, j.Reason)})
+		}
+	}
+	return out
+}

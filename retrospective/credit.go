@@ -15,6 +15,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/retrospective/internal/dbsqlc"
 	"github.com/zaxy/zaxy/sql"
 	"github.com/zaxy/zaxy/vocab"
 )
@@ -22,6 +23,10 @@ import (
 // maxTraceEvents caps how many of a session's events (the newest before the outcome) one
 // outcome is judged against.
 const maxTraceEvents = 5000
+
+// queries are this package's generated queries (retrospective/internal/dbsqlc, from
+// sql/retrospective).
+var queries = dbsqlc.New()
 
 var (
 	qOutcomes        = sql.Query("retrospective/outcomes")
@@ -268,6 +273,11 @@ func (a *Assigner) record(ctx context.Context, tx pgx.Tx, space, session string,
 		}
 		n += fresh
 	}
+	fresh, err := a.revise(ctx, tx, space, session, att)
+	if err != nil {
+		return n, err
+	}
+	n += fresh
 	for _, p := range att.Proposals {
 		conf := p.Confidence
 		data, err := json.Marshal(struct {
@@ -317,4 +327,47 @@ func itemKey(seq int64, item string) string {
 	}
 	sum := sha256.Sum256([]byte(item))
 	return fmt.Sprintf("retro:%d:sha256:%s", seq, hex.EncodeToString(sum[:]))
+}
+
+// revise appends the memory.confidence_revised events of att's memory-action verdicts, one per
+// current artifact (a stale or replaced one is left alone: its new version starts from its
+// producer's confidence), each applied to the confidence the artifact is ranked by now and
+// under its own idempotency key, and returns how many were new.
+func (a *Assigner) revise(ctx context.Context, tx pgx.Tx, space, session string, att *Attribution) (int, error) {
+	revs := att.Revisions()
+	if len(revs) == 0 {
+		return 0, nil
+	}
+	ids := make([]string, len(revs))
+	for i, r := range revs {
+		ids[i] = r.ArtifactID
+	}
+	rows, err := queries.ArtifactSlots(ctx, tx, dbsqlc.ArtifactSlotsParams{SpaceID: space, Ids: ids})
+	if err != nil {
+		return 0, fmt.Errorf("read the slots of judged artifacts: %w", err)
+	}
+	current := map[string]dbsqlc.ArtifactSlotsRow{}
+	for _, r := range rows {
+		current[r.ArtifactID] = r
+	}
+	n := 0
+	for _, r := range revs {
+		cur, ok := current[r.ArtifactID]
+		if !ok {
+			continue
+		}
+		prev := round(cur.Confidence)
+		data, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: cur.Slot, ID: r.ArtifactID},
+			Confidence: r.Apply(prev), Previous: &prev, Reason: r.Reason, Evidence: []int64{r.ActionSeq, att.OutcomeSeq}})
+		if err != nil {
+			return n, err
+		}
+		fresh, err := a.appendKeyed(ctx, tx, space, itemKey(att.OutcomeSeq, "revise:"+r.ArtifactID),
+			eventloom.NewEvent{Type: vocab.TypeMemoryConfidenceRevised, SessionID: session, Actor: Actor, Data: data})
+		if err != nil {
+			return n, err
+		}
+		n += fresh
+	}
+	return n, nil
 }
