@@ -66,16 +66,25 @@ test: models
 	@$(DB_ENV) && ZAXY_REQUIRE_MODELS=1 ZAXY_TEST_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" $(GO) test -count=1 -timeout 20m ./...
 	@$(MAKE) --no-print-directory fuzz
 
-# The boundary parsers, fuzzed for FUZZTIME each (their seed corpora also run in every go test):
-# the Cypher filter, the policy version check, the checkout cue check, the event decoder, the
-# strict JSON check, the redactor (text and JSON) and the latent artifacts' slot encoding.
-FUZZTIME ?= 15s
-FUZZ_TARGETS = FuzzCypherFilter:./graph FuzzPolicyVersion:./vocab FuzzCuesValidate:./checkout FuzzDecodeAppendBody:./eventloom FuzzCheck:./internal/strictjson FuzzRedact:./redact FuzzJSON:./redact FuzzSlots:./latent
+# The boundary parsers, fuzzed each for a count of inputs (their seed corpora also run in every
+# go test): the Cypher filter, the policy version check, the checkout cue check, the event
+# decoder, the strict JSON check, the redactor (text and JSON), the latent artifacts' slot
+# encoding and the retrospective pass's reading of memory-action records. Counts, not
+# durations: Go 1.26's fuzz coordinator can fail a duration run at its deadline with "context
+# deadline exceeded" and no crasher (golang/go#75804, fixed in Go 1.27); a count has no
+# deadline to race. Each count took 1-30 s on 2 cores (a fuzzer's pace varies with what it
+# finds). FUZZTIME=60s (or 1000000x) overrides them all for a longer run.
+FUZZTIME ?=
+FUZZ_TARGETS = FuzzCypherFilter:./graph:100000x FuzzPolicyVersion:./vocab:180000x FuzzCuesValidate:./checkout:170000x \
+	FuzzDecodeAppendBody:./eventloom:200000x FuzzCheck:./internal/strictjson:200000x FuzzRedact:./redact:20000x \
+	FuzzJSON:./redact:200000x FuzzSlots:./latent:100000x FuzzActionRecord:./retrospective:120000x
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
-	  echo "fuzz $${t%%:*} ($(FUZZTIME))"; \
-	  $(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) "$${t#*:}" || exit 1; \
+	  name=$${t%%:*}; rest=$${t#*:}; pkg=$${rest%%:*}; budget=$${rest#*:}; \
+	  if [ -n "$(FUZZTIME)" ]; then budget="$(FUZZTIME)"; fi; \
+	  echo "fuzz $$name ($$budget)"; \
+	  $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $$budget "$$pkg" || exit 1; \
 	done
 
 vet:
