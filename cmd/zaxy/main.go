@@ -88,6 +88,8 @@ var commands = []command{
 		help: "reject a proposal: appends proposal.rejected (--reason R, --actor A, --json)"},
 	{name: "review defer", synopsis: "--space S SEQ", db: dbStore, interspersed: true, new: func() runner { return &reviewDecideCmd{decision: review.DecisionDefer} },
 		help: "defer a proposal: appends proposal.deferred; it stays open (--reason R,\n--actor A, --json)"},
+	{name: "retrospective", synopsis: "--space S --session ID", db: dbStore, new: func() runner { return &retrospectiveCmd{} },
+		help: "judge a session's outcomes now, as the retrospective_credit job does: appends the\nfeedback, confidence revisions and proposals they call for; a re-run appends\nnothing (--from-seq N, --json)"},
 	{name: "policy list", synopsis: "--space S", db: dbStore, new: func() runner { return &policyListCmd{} },
 		help: "the space's retrieval policies (the built-in ones and every fitted version), which\nis current and what a rollback restores (--json)"},
 	{name: "policy fit", synopsis: "--space S", db: dbStore, new: func() runner { return &policyFitCmd{} },
