@@ -102,10 +102,13 @@ func (s *Service) stepWeave(ctx context.Context, req *Request, budget int) (*Wea
 
 // Prior is a procedure or causal link offered before a step: suggestive, cited, verified.
 type Prior struct {
-	ArtifactID string  `json:"artifact_id"`
-	Type       string  `json:"type"`
-	Summary    string  `json:"summary"`
-	Confidence float64 `json:"confidence"`
+	ArtifactID string `json:"artifact_id"`
+	Type       string `json:"type"`
+	Summary    string `json:"summary"`
+	// Confidence is what the prior is ranked by: the artifact's latest confidence revision
+	// (revise_confidence, or the retrospective pass), else ProducedConfidence, the producer's.
+	Confidence         float64 `json:"confidence"`
+	ProducedConfidence float64 `json:"produced_confidence"`
 	// Steps are a procedure's tool sequence.
 	Steps []string `json:"steps,omitempty"`
 	// Sessions counts the sessions a procedure recurred in.
@@ -119,10 +122,12 @@ type Prior struct {
 // FailurePrior is a repeated failure offered before a step: how it failed the last times,
 // and what fixed it.
 type FailurePrior struct {
-	ArtifactID string  `json:"artifact_id"`
-	Tool       string  `json:"tool"`
-	Error      string  `json:"error"`
-	Confidence float64 `json:"confidence"`
+	ArtifactID string `json:"artifact_id"`
+	Tool       string `json:"tool"`
+	Error      string `json:"error"`
+	// Confidence and ProducedConfidence as a Prior's.
+	Confidence         float64 `json:"confidence"`
+	ProducedConfidence float64 `json:"produced_confidence"`
 	// Last are the latest occurrences (at most three), newest first.
 	Last []FailureOccurrence `json:"last"`
 	// Fix is the most common sequence of calls that fixed it (empty: simply retried).
@@ -222,14 +227,16 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 		verified[a.ArtifactID] = a
 	}
 	type pick struct {
-		a     WeaveArtifact
-		words []string
+		a        WeaveArtifact
+		words    []string
+		produced float64
 	}
 	picked := map[string][]pick{}
 	for t, ms := range byType {
 		for _, m := range ms {
 			if a, ok := verified[m.row.ArtifactID]; ok && len(picked[t]) < maxPriors {
-				picked[t] = append(picked[t], pick{a: a, words: m.words})
+				a.Confidence = m.row.Confidence // as revised
+				picked[t] = append(picked[t], pick{a: a, words: m.words, produced: float64(m.row.ProducedConfidence)})
 			}
 		}
 	}
@@ -247,10 +254,11 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 		}
 		_ = json.Unmarshal(m.a.Payload, &pl)
 		p.ProcedurePriors = append(p.ProcedurePriors, Prior{ArtifactID: m.a.ArtifactID, Type: m.a.Type, Summary: m.a.Summary,
-			Confidence: m.a.Confidence, Steps: pl.Steps, Sessions: len(pl.Sessions), Match: m.words, Label: "suggestive", Citations: m.a.Citations})
+			Confidence: m.a.Confidence, ProducedConfidence: m.produced, Steps: pl.Steps, Sessions: len(pl.Sessions), Match: m.words, Label: "suggestive", Citations: m.a.Citations})
 	}
 	for _, m := range picked["failure"] {
 		fp := failurePrior(m.a, m.words)
+		fp.ProducedConfidence = m.produced
 		if err := s.failureErrors(ctx, req.SpaceID, &fp); err != nil {
 			return nil, err
 		}
@@ -258,7 +266,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	}
 	for _, m := range picked["causal"] {
 		p.CausalContext = append(p.CausalContext, Prior{ArtifactID: m.a.ArtifactID, Type: m.a.Type, Summary: m.a.Summary,
-			Confidence: m.a.Confidence, Match: m.words, Label: "suggestive", Citations: m.a.Citations})
+			Confidence: m.a.Confidence, ProducedConfidence: m.produced, Match: m.words, Label: "suggestive", Citations: m.a.Citations})
 	}
 	for _, wr := range w.Warnings {
 		if wr.Code == WeaveWarnMissingEvidence {

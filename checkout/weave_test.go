@@ -504,3 +504,46 @@ func seqsOfCitations(cs []checkout.Citation) []int64 {
 	}
 	return out
 }
+
+// TestProspective_RanksPriorsByTheirLatestConfidenceRevision: a revision of a prior's
+// confidence (revise_confidence, or the retrospective pass judging an outcome) is what the
+// pass ranks and shows it by from then on; the artifact row, and produced_confidence, keep the
+// producer's.
+func TestProspective_RanksPriorsByTheirLatestConfidenceRevision(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	seedTraces(t, f, "w6")
+	f.build(t, "w6")
+	req := &checkout.StepRequest{SpaceID: "w6", Goal: "build, test and lint the billing service, then run the schema migrate",
+		ReasoningPhase: checkout.PhasePlan, NoRecord: true}
+	before, err := f.svc.Prospective(ctx, req)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(before.ProcedurePriors), 2)
+	top := before.ProcedurePriors[0]
+	require.Equal(t, top.ProducedConfidence, top.Confidence, "no revision yet")
+
+	second := before.ProcedurePriors[1]
+	revise := func(id string, cs ...float64) {
+		var slot string
+		require.NoError(t, f.pool.QueryRow(ctx, `SELECT slot FROM latent_artifacts WHERE space_id = 'w6' AND artifact_id = $1`, id).Scan(&slot))
+		for _, c := range cs {
+			data, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: slot, ID: id}, Confidence: c, Reason: "judged"})
+			require.NoError(t, err)
+			f.append(t, "w6", eventloom.NewEvent{Type: vocab.TypeMemoryConfidenceRevised, Data: data})
+		}
+	}
+	revise(top.ArtifactID, 0.5, 0.02) // the latest one counts
+	revise(second.ArtifactID, 0.99)
+	after, err := f.svc.Prospective(ctx, req)
+	require.NoError(t, err)
+	first := after.ProcedurePriors[0]
+	require.Equal(t, second.ArtifactID, first.ArtifactID, "the procedure revised up comes first")
+	require.InDelta(t, 0.99, first.Confidence, 1e-9)
+	require.Equal(t, second.ProducedConfidence, first.ProducedConfidence, "the artifact row keeps the producer's")
+	require.Contains(t, after.Text, "confidence 0.99")
+	for _, p := range after.ProcedurePriors {
+		if p.ArtifactID == top.ArtifactID {
+			require.InDelta(t, 0.02, p.Confidence, 1e-9, "the latest revision, not the first")
+		}
+	}
+}

@@ -1,7 +1,7 @@
 -- name: ArtifactSlots :many
 -- The current artifacts among @ids with their slots (what a confidence revision names beside
 -- the id) and the confidence the memory actions rank them by now: the latest
--- memory.confidence_revised of the id that is not erased (index events_memory_actions), else
+-- memory.confidence_revised of the id that is not erased (index events_confidence_revisions), else
 -- the producer's. An id that is stale or gone has no row (a revision of it would steer
 -- nothing).
 SELECT c.artifact_id, c.slot,

@@ -33,7 +33,7 @@ type ArtifactSlotsRow struct {
 
 // The current artifacts among @ids with their slots (what a confidence revision names beside
 // the id) and the confidence the memory actions rank them by now: the latest
-// memory.confidence_revised of the id that is not erased (index events_memory_actions), else
+// memory.confidence_revised of the id that is not erased (index events_confidence_revisions), else
 // the producer's. An id that is stale or gone has no row (a revision of it would steer
 // nothing).
 func (q *Queries) ArtifactSlots(ctx context.Context, db DBTX, arg ArtifactSlotsParams) ([]ArtifactSlotsRow, error) {
