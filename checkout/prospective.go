@@ -13,6 +13,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -433,17 +434,6 @@ func surfacedPrior(a WeaveArtifact) vocab.SurfacedArtifact {
 	for _, c := range a.Citations {
 		out.Seqs = append(out.Seqs, c.Seq)
 	}
-	var pl struct {
-		Steps []string `json:"steps"`
-		Tool  string   `json:"tool"`
-	}
-	if json.Unmarshal(a.Payload, &pl) == nil {
-		switch {
-		case len(pl.Steps) > 0 && a.Type == "procedure":
-			out.Tools = pl.Steps
-		case pl.Tool != "":
-			out.Tools = []string{pl.Tool}
-		}
-	}
+	out.Tools = latent.ToolsOf(a.Type, a.Payload)
 	return out
 }

@@ -157,3 +157,25 @@ func nonNil[T any](s []T) []T {
 	}
 	return s
 }
+
+// ToolsOf are the tools an artifact of type typ with payload is about: a procedure's steps,
+// in order, or a failure pattern's or causal link's tool; none for other types or a payload
+// that does not say.
+func ToolsOf(typ string, payload []byte) []string {
+	var pl struct {
+		Steps []string `json:"steps"`
+		Tool  string   `json:"tool"`
+	}
+	if json.Unmarshal(payload, &pl) != nil {
+		return nil
+	}
+	switch typ {
+	case TypeProcedure:
+		return pl.Steps
+	case TypeFailure, TypeCausal:
+		if pl.Tool != "" {
+			return []string{pl.Tool}
+		}
+	}
+	return nil
+}

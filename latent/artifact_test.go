@@ -54,3 +54,13 @@ func TestArtifactAddress_IsStableAndAddressesContentOnly(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEqual(t, id, otherSpace)
 }
+
+func TestToolsOf_ReadsAProceduresStepsAndAFailuresOrCausalLinksTool(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, []string{"build", "test"}, latent.ToolsOf(latent.TypeProcedure, []byte(`{"steps":["build","test"],"tool":"x"}`)))
+	require.Equal(t, []string{"migrate"}, latent.ToolsOf(latent.TypeFailure, []byte(`{"tool":"migrate","fix":["release"]}`)))
+	require.Equal(t, []string{"deploy"}, latent.ToolsOf(latent.TypeCausal, []byte(`{"tool":"deploy","cause_seq":3}`)))
+	require.Nil(t, latent.ToolsOf(latent.TypeEpisode, []byte(`{"tool":"deploy"}`)), "an episode is about no tool")
+	require.Nil(t, latent.ToolsOf(latent.TypeFailure, []byte(`{"tool":""}`)))
+	require.Nil(t, latent.ToolsOf(latent.TypeProcedure, []byte(`not json`)))
+}

@@ -47,20 +47,7 @@ func surfacedArtifact(art Artifact) vocab.SurfacedArtifact {
 	for _, r := range art.SourceEventRefs {
 		s.Seqs = append(s.Seqs, r.Seq)
 	}
-	switch art.Type {
-	case latent.TypeProcedure:
-		var pl procedurePayload
-		if json.Unmarshal(art.Payload, &pl) == nil {
-			s.Tools = pl.Steps
-		}
-	case latent.TypeFailure, latent.TypeCausal:
-		var pl struct {
-			Tool string `json:"tool"`
-		}
-		if json.Unmarshal(art.Payload, &pl) == nil && pl.Tool != "" {
-			s.Tools = []string{pl.Tool}
-		}
-	}
+	s.Tools = latent.ToolsOf(art.Type, art.Payload)
 	return s
 }
 

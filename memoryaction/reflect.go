@@ -68,7 +68,7 @@ type Reflection struct {
 	// MemoryActions are the session's recorded reading memory actions, in seq order.
 	MemoryActions []ActionRecord `json:"memory_actions"`
 	Feedback      []Judgement    `json:"feedback"`
-	Outcome  Outcome     `json:"outcome"`
+	Outcome       Outcome        `json:"outcome"`
 	// Artifacts are the current artifacts that apply: those citing the session's events, and
 	// the procedures and failure patterns of the tools it ran.
 	Artifacts       []Artifact     `json:"artifacts"`
