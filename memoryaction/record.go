@@ -73,6 +73,7 @@ func (a *Actions) record(ctx context.Context, action, space string, rec Recordin
 	for _, c := range cited {
 		d.CitedSeqs = append(d.CitedSeqs, c.Seq)
 	}
+	capRecord(&d)
 	data, err := json.Marshal(d)
 	if err != nil {
 		return nil, err
@@ -96,4 +97,28 @@ func surfacedArtifacts(arts []Artifact) []vocab.SurfacedArtifact {
 		out = append(out, surfacedArtifact(art))
 	}
 	return out
+}
+
+// Bounds of a record, those the log validates (vocab: at most 200 artifacts, 5,000 seqs a list).
+const (
+	maxRecordArtifacts = 200
+	maxRecordSeqs      = 5000
+)
+
+// capRecord keeps d within the bounds the log accepts, so that an answer larger than a record
+// may hold (a plan whose tools have hundreds of remembered failures, a procedure citing
+// thousands of calls) is still answered: the best-first artifacts and the first seqs are
+// kept, and Truncated says the record is not the whole answer.
+func capRecord(d *vocab.MemoryActionSurfaced) {
+	if len(d.Artifacts) > maxRecordArtifacts {
+		d.Artifacts, d.Truncated = d.Artifacts[:maxRecordArtifacts], true
+	}
+	for i := range d.Artifacts {
+		if len(d.Artifacts[i].Seqs) > maxRecordSeqs {
+			d.Artifacts[i].Seqs, d.Truncated = d.Artifacts[i].Seqs[:maxRecordSeqs], true
+		}
+	}
+	if len(d.CitedSeqs) > maxRecordSeqs {
+		d.CitedSeqs, d.Truncated = d.CitedSeqs[:maxRecordSeqs], true
+	}
 }

@@ -150,6 +150,9 @@ type MemoryActionSurfaced struct {
 	Artifacts []SurfacedArtifact `json:"artifacts"`
 	// CitedSeqs are every event the answer cited, in seq order.
 	CitedSeqs []int64 `json:"cited_seqs,omitempty"`
+	// Truncated says the answer was larger than a record holds (200 artifacts, 5,000 seqs a
+	// list): the best-first artifacts and the first seqs were kept.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // SurfacedArtifact is one artifact a reading memory action returned, with what the
