@@ -118,7 +118,11 @@ func (a *Actions) artifacts(ctx context.Context, space string, types []string, s
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	revs, err := a.revisions(ctx, space)
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ArtifactID
+	}
+	revs, err := a.revisions(ctx, space, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -137,9 +141,10 @@ func (a *Actions) artifacts(ctx context.Context, space string, types []string, s
 	return out, nil
 }
 
-// revisions are the latest confidence revision of each artifact of the space, by artifact id.
-func (a *Actions) revisions(ctx context.Context, space string) (map[string]dbsqlc.ConfidenceRevisionsRow, error) {
-	rows, err := queries.ConfidenceRevisions(ctx, a.db, space)
+// revisions are the latest confidence revision of each of the space's artifacts ids that has
+// one, by artifact id.
+func (a *Actions) revisions(ctx context.Context, space string, ids []string) (map[string]dbsqlc.ConfidenceRevisionsRow, error) {
+	rows, err := queries.ConfidenceRevisions(ctx, a.db, dbsqlc.ConfidenceRevisionsParams{SpaceID: space, Ids: ids})
 	if err != nil {
 		return nil, fmt.Errorf("read confidence revisions: %w", err)
 	}

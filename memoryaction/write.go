@@ -218,7 +218,7 @@ func (a *Actions) ReviseConfidence(ctx context.Context, p ReviseParams) (*Append
 		return nil, err
 	}
 	prev := float64(art.Confidence)
-	revs, err := a.revisions(ctx, p.SpaceID)
+	revs, err := a.revisions(ctx, p.SpaceID, []string{art.ArtifactID})
 	if err != nil {
 		return nil, err
 	}

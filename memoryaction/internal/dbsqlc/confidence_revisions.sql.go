@@ -10,13 +10,23 @@ import (
 )
 
 const confidenceRevisions = `-- name: ConfidenceRevisions :many
-SELECT DISTINCT ON (e.data->'artifact'->>'id')
-       (e.data->'artifact'->>'id')::text AS artifact_id, (e.data->>'confidence')::float8 AS confidence,
-       e.seq, e.hash
-FROM events e
-WHERE e.space_id = $1 AND e.type = 'memory.confidence_revised' AND e.erased_by_seq IS NULL
-ORDER BY e.data->'artifact'->>'id', e.seq DESC
+SELECT k.artifact_id::text AS artifact_id, r.confidence, r.seq, r.hash
+FROM unnest($1::text[]) AS k(artifact_id)
+CROSS JOIN LATERAL (
+  SELECT (e.data->>'confidence')::float8 AS confidence, e.seq, e.hash
+  FROM events e
+  WHERE e.space_id = $2 AND e.type = 'memory.confidence_revised' AND e.erased_by_seq IS NULL
+    AND e.data->'artifact'->>'id' = k.artifact_id
+  ORDER BY e.seq DESC
+  LIMIT 1
+) r
+ORDER BY k.artifact_id
 `
+
+type ConfidenceRevisionsParams struct {
+	Ids     []string
+	SpaceID string
+}
 
 type ConfidenceRevisionsRow struct {
 	ArtifactID string
@@ -25,10 +35,11 @@ type ConfidenceRevisionsRow struct {
 	Hash       []byte
 }
 
-// The latest memory.confidence_revised event of each artifact of a space that is not erased
-// (index events_memory_actions): the confidence the memory actions rank that artifact by.
-func (q *Queries) ConfidenceRevisions(ctx context.Context, db DBTX, spaceID string) ([]ConfidenceRevisionsRow, error) {
-	rows, err := db.Query(ctx, confidenceRevisions, spaceID)
+// The latest memory.confidence_revised event that is not erased of each artifact among @ids
+// (index events_confidence_revisions, migration 000035: one probe per id, however many
+// revisions the space holds): the confidence the memory actions rank that artifact by.
+func (q *Queries) ConfidenceRevisions(ctx context.Context, db DBTX, arg ConfidenceRevisionsParams) ([]ConfidenceRevisionsRow, error) {
+	rows, err := db.Query(ctx, confidenceRevisions, arg.Ids, arg.SpaceID)
 	if err != nil {
 		return nil, err
 	}
