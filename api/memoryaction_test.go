@@ -76,8 +76,11 @@ func TestHTTP_MemoryActionsCiteOrAppendOneEvent(t *testing.T) {
 	for _, path := range []string{"retrieve-procedure-prior", "simulate-forward", "query-causal-neighborhood", "reflect-backward"} {
 		body := map[string]string{"retrieve-procedure-prior": `{"tools":["git pull","go build"]}`, "simulate-forward": `{"steps":["git pull","go vet"]}`,
 			"query-causal-neighborhood": `{"tool":"go vet"}`, "reflect-backward": `{"session_id":"s2"}`}[path]
+		n := e.count(t)
 		status, out = e.do(t, "POST", "/v1/spaces/"+sp+"/actions/"+path, body)
 		require.Equal(t, 200, status, "%s: %v", path, out)
+		require.Equal(t, n+1, e.count(t), "%s leaves exactly one event, its record", path)
+		require.NotNil(t, out["record"], path)
 		if path != "query-causal-neighborhood" { // no decisions were recorded: no causal links
 			verify(out["source_event_refs"].([]any))
 		}
