@@ -255,3 +255,31 @@ func (b *testBundle) revisions(t *testing.T, space, id string) [][2]float64 {
 	require.NoError(t, rows.Err())
 	return out
 }
+
+// TestRetrospective_ARecordNamingAnotherSpacesArtifactRevisesNothing: records are client
+// events; one forged in space B that names space A's failure pattern gets its verdict in B,
+// but no confidence revision lands in either space (B has no such artifact; A is not touched).
+func TestRetrospective_ARecordNamingAnotherSpacesArtifactRevisesNothing(t *testing.T) {
+	const victim, forger = "ma-retro-a", "ma-retro-b"
+	b := seeded(t, victim)
+	ctx := context.Background()
+	fails, err := b.actions.FailurePrior(ctx, memoryaction.PriorParams{SpaceID: victim, Tools: []string{"go vet"}, Recording: memoryaction.Recording{NoRecord: true}})
+	require.NoError(t, err)
+	stolen := fails.Priors[0]
+	rec, err := json.Marshal(vocab.MemoryActionSurfaced{Action: memoryaction.ActionFailurePrior, Tools: []string{"go vet"},
+		Artifacts: []vocab.SurfacedArtifact{{ArtifactID: stolen.ID, Type: "failure", Tools: []string{"go vet"}, Confidence: 0.9, Seqs: []int64{1}}}})
+	require.NoError(t, err)
+	b.append(t, forger,
+		b.ev("message", "x", "Nothing to see here.", map[string]string{"role": "user"}),
+		b.ev(vocab.TypeMemoryActionSurfaced, "x", "", json.RawMessage(rec)),
+		b.tool("x", "go vet", "failure", "vet: unreachable code"),
+		b.ev("outcome.recorded", "x", "", map[string]any{"session_id": "x", "status": "failure", "summary": "vet failed"}))
+	_, err = b.proj.ProjectSpace(ctx, forger)
+	require.NoError(t, err)
+	res, err := retrospective.NewAssigner(b.db, b.store, nil).Credit(ctx, forger, "x", 0)
+	require.NoError(t, err)
+	require.Equal(t, retrospective.CauseToolFailure, res.Attributions[0].Cause, "the record still counts as a warning in B")
+	require.Len(t, b.retroFeedback(t, forger, 0), 1)
+	require.Empty(t, b.revisions(t, forger, stolen.ID))
+	require.Empty(t, b.revisions(t, victim, stolen.ID), "A's artifact is not revised from B")
+}
