@@ -29,9 +29,13 @@ const ProposerActor = "zaxy-latent"
 // maxEntityRefs caps the entities an episode covers.
 const maxEntityRefs = 32
 
+// globalSlotPrefixes start the slots of the causal links the space-wide producers derive
+// (an outcome's, a decision subject's): derived again with the space-wide producers.
+var globalSlotPrefixes = []string{outcomeSlotPrefix, subjectSlotPrefix}
+
 // globalTypes are the event types the space-wide producers (procedures, failures,
-// preferences, and the causal links outcomes cite across sessions) read; an event of one of
-// them makes a build re-run those producers.
+// preferences, and the causal links across sessions that outcomes and decisions' subjects
+// make) read; an event of one of them makes a build re-run those producers.
 var globalTypes = []string{vocab.TypeToolCallCompleted, vocab.TypePreferenceStated, vocab.TypeDecisionRecorded, vocab.TypeOutcomeRecorded}
 
 // globalArtifactTypes are the artifact types the space-wide producers make.
@@ -355,14 +359,17 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 	var replacedTypes []string
 	if global {
 		replacedTypes = globalArtifactTypes
-		prefixes = append(prefixes, likeEscaper.Replace(outcomeSlotPrefix)+"%")
+		for _, p := range globalSlotPrefixes {
+			prefixes = append(prefixes, likeEscaper.Replace(p)+"%")
+		}
 	}
 	// owns says which of the slots the prefixes and types find this derivation replaces.
 	owns := func(slot, typ string) bool {
 		if session, ok := sessionOfSlot(slot); ok {
 			return sessions[session]
 		}
-		return global && (slices.Contains(replacedTypes, typ) || strings.HasPrefix(slot, outcomeSlotPrefix))
+		return global && (slices.Contains(replacedTypes, typ) ||
+			slices.ContainsFunc(globalSlotPrefixes, func(p string) bool { return strings.HasPrefix(slot, p) }))
 	}
 	state, err := queries.SlotState(ctx, st.tx, dbsqlc.SlotStateParams{SpaceID: st.space, Prefixes: nonNil(prefixes), Types: nonNil(replacedTypes)})
 	if err != nil {
@@ -379,6 +386,7 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 		derived = append(derived, failures(globalEvs)...)
 		derived = append(derived, preferences(globalEvs)...)
 		derived = append(derived, outcomeCausalLinks(globalEvs)...)
+		derived = append(derived, subjectCausalLinks(globalEvs)...)
 	}
 	return st.store(ctx, state, kept, derived)
 }

@@ -14,8 +14,9 @@ import (
 //     '#' or ':', which only digits follow (sessionOfSlot);
 //   - a preference is preference:<holder>/<topic> and a procedure procedure:<step> → <step>,
 //     each part Go-quoted when it holds its separator, a quote or a backslash (slotPart);
-//   - a failure pattern is failure:<tool>:<hash of tool and error>, unique by its hash, and an
-//     outcome's causal link causal-outcome:<outcome seq>:<cause seq>.
+//   - a failure pattern is failure:<tool>:<hash of tool and error>, unique by its hash, an
+//     outcome's causal link causal-outcome:<outcome seq>:<cause seq>, and a decision subject's
+//     causal-subject:<decision seq>:<failure seq>.
 
 // episodeSlot is the slot of a session's segment-th episode.
 func episodeSlot(session string, segment int) string {
