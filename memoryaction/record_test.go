@@ -283,3 +283,33 @@ func TestRetrospective_ARecordNamingAnotherSpacesArtifactRevisesNothing(t *testi
 	require.Empty(t, b.revisions(t, forger, stolen.ID))
 	require.Empty(t, b.revisions(t, victim, stolen.ID), "A's artifact is not revised from B")
 }
+
+// TestSimulateForward_WarnsOfAFailureADecisionsSubjectLinked: a decision about "go vet"
+// recorded in a planning session, then vet failing in later work sessions, is a causal link
+// across sessions that simulate_forward warns a plan running go vet of.
+func TestSimulateForward_WarnsOfAFailureADecisionsSubjectLinked(t *testing.T) {
+	const space = "ma-subject"
+	b := setup(t)
+	ctx := context.Background()
+	dec := b.append(t, space, b.ev("decision.recorded", "plan", "", map[string]string{"decision": "vet every package in CI", "subject": "go vet"}))[0]
+	for _, s := range []string{"s1", "s2", "s3"} {
+		b.append(t, space, b.workSession(s)...)
+	}
+	b.projectAndBuild(t, space)
+	sim, err := b.actions.SimulateForward(ctx, memoryaction.SimulateParams{SpaceID: space, Steps: []string{"go build", "go vet"},
+		Recording: memoryaction.Recording{NoRecord: true}})
+	require.NoError(t, err)
+	var causal []memoryaction.Risk
+	for _, r := range sim.Risks {
+		if r.Kind == "causal" && r.SourceEventRefs[0].Seq == dec {
+			causal = append(causal, r)
+		}
+	}
+	require.Len(t, causal, 3, "one link into each work session")
+	require.Equal(t, 1, causal[0].Step)
+	nb, err := b.actions.CausalNeighborhood(ctx, memoryaction.NeighborhoodParams{SpaceID: space, Seq: dec, Recording: memoryaction.Recording{NoRecord: true}})
+	require.NoError(t, err)
+	require.Len(t, nb.Links, 3)
+	require.Equal(t, "cause", nb.Links[0].Role)
+	require.Equal(t, "go vet", nb.Links[0].Tool)
+}
