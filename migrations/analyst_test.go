@@ -17,7 +17,9 @@ import (
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/memoryaction"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/retrospective"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -77,6 +79,20 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 	require.NoError(t, err)
 	_, err = projection.NewEmbedder(pool, embedding.NewOffline(), 0).EmbedSpace(ctx, "demo")
 	require.NoError(t, err)
+	// An agent asks memory how deploy fails, finds nothing, and deploy fails: the retrospective
+	// pass blames the action for missing evidence.
+	_, err = memoryaction.New(pool, store).FailurePrior(ctx, memoryaction.PriorParams{SpaceID: "demo", Tools: []string{"deploy"},
+		Recording: memoryaction.Recording{SessionID: "s3"}})
+	require.NoError(t, err)
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "demo", Events: []eventloom.NewEvent{
+		ev("tool_call.completed", "s3", "", `{"tool":"deploy","outcome":"failure","error":"quota exceeded"}`, nil),
+		ev("outcome.recorded", "s3", "", `{"session_id":"s3","status":"failure","summary":"the deploy did not go out"}`, nil),
+	}})
+	require.NoError(t, err)
+	_, err = proj.ProjectSpace(ctx, "demo")
+	require.NoError(t, err)
+	_, err = retrospective.NewAssigner(pool, store, nil).Credit(ctx, "demo", "s3", 0)
+	require.NoError(t, err)
 
 	admin := db.AdminPool(t)
 	_, err = admin.Exec(ctx, `DO $$ BEGIN
@@ -131,6 +147,13 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 	d, err := results[17][0][4].(pgtype.Numeric).Float64Value()
 	require.NoError(t, err)
 	require.Zero(t, d.Float64, "an episode is at distance 0 from itself")
+	require.Len(t, results[18], 1, "the one judged memory action")
+	require.Equal(t, "retrieve_failure_prior", results[18][0][1])
+	require.Equal(t, "s3", results[18][0][2])
+	require.Equal(t, "unhelpful", results[18][0][3])
+	var bookkeeping bool
+	require.NoError(t, conn.QueryRow(ctx, `SELECT bookkeeping FROM memory.events WHERE space_id = 'demo' AND type = 'memory_action.surfaced'`).Scan(&bookkeeping))
+	require.True(t, bookkeeping, "a memory action's record is Zaxy's bookkeeping, as a checkout's is")
 
 	// The analyst sees the views and nothing else.
 	for _, q := range []string{`SELECT count(*) FROM events`, `SELECT count(*) FROM facts`, `SELECT count(*) FROM river_job`} {
