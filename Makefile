@@ -72,8 +72,9 @@ test: models
 # encoding and the retrospective pass's reading of memory-action records. Counts, not
 # durations: Go 1.26's fuzz coordinator can fail a duration run at its deadline with "context
 # deadline exceeded" and no crasher (golang/go#75804, fixed in Go 1.27); a count has no
-# deadline to race. Each count took 1-30 s on 2 cores (a fuzzer's pace varies with what it
-# finds). FUZZTIME=60s (or 1000000x) overrides them all for a longer run.
+# deadline to race. Minimizing each new input is bounded by a count too (by default it may take
+# 60 s: a fuzz run stalled 40 s on one). Each count took 1-30 s on 2 cores (a fuzzer's pace
+# varies with what it finds). FUZZTIME=60s (or 1000000x) overrides them all for a longer run.
 FUZZTIME ?=
 FUZZ_TARGETS = FuzzCypherFilter:./graph:100000x FuzzPolicyVersion:./vocab:180000x FuzzCuesValidate:./checkout:170000x \
 	FuzzDecodeAppendBody:./eventloom:200000x FuzzCheck:./internal/strictjson:200000x FuzzRedact:./redact:20000x \
@@ -84,7 +85,7 @@ fuzz:
 	  name=$${t%%:*}; rest=$${t#*:}; pkg=$${rest%%:*}; budget=$${rest#*:}; \
 	  if [ -n "$(FUZZTIME)" ]; then budget="$(FUZZTIME)"; fi; \
 	  echo "fuzz $$name ($$budget)"; \
-	  $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $$budget "$$pkg" || exit 1; \
+	  $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $$budget -fuzzminimizetime 2000x "$$pkg" || exit 1; \
 	done
 
 vet:
