@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/eventloom"
@@ -18,21 +19,20 @@ import (
 // sessions and actors.
 func (b *testBundle) records(t *testing.T, space string, after int64) ([]vocab.MemoryActionSurfaced, []string) {
 	t.Helper()
-	rows, err := b.db.Query(context.Background(), `SELECT session_id || '/' || actor, data::text FROM events
+	type row struct {
+		Who  string
+		Data vocab.MemoryActionSurfaced
+	}
+	rows, err := b.db.Query(context.Background(), `SELECT session_id || '/' || actor, data FROM events
 		WHERE space_id = $1 AND seq > $2 AND type = 'memory_action.surfaced' ORDER BY seq`, space, after)
 	require.NoError(t, err)
-	defer rows.Close()
+	got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
+	require.NoError(t, err)
 	var out []vocab.MemoryActionSurfaced
 	var who []string
-	for rows.Next() {
-		var w, data string
-		require.NoError(t, rows.Scan(&w, &data))
-		var d vocab.MemoryActionSurfaced
-		require.NoError(t, json.Unmarshal([]byte(data), &d))
-		out = append(out, d)
-		who = append(who, w)
+	for _, r := range got {
+		out, who = append(out, r.Data), append(who, r.Who)
 	}
-	require.NoError(t, rows.Err())
 	return out, who
 }
 
@@ -139,20 +139,16 @@ func TestReadingActions_NoRecordAppendsNothingAndABadSessionIsRefusedBeforeReadi
 // signal by the action's record seq.
 func (b *testBundle) retroFeedback(t *testing.T, space string, after int64) map[int64]vocab.FeedbackRecorded {
 	t.Helper()
-	rows, err := b.db.Query(context.Background(), `SELECT data::text FROM events WHERE space_id = $1 AND seq > $2
+	rows, err := b.db.Query(context.Background(), `SELECT data FROM events WHERE space_id = $1 AND seq > $2
 		AND type = 'feedback.recorded' AND actor = $3 AND data ? 'memory_action'`, space, after, retrospective.Actor)
 	require.NoError(t, err)
-	defer rows.Close()
+	got, err := pgx.CollectRows(rows, pgx.RowTo[vocab.FeedbackRecorded])
+	require.NoError(t, err)
 	out := map[int64]vocab.FeedbackRecorded{}
-	for rows.Next() {
-		var data string
-		require.NoError(t, rows.Scan(&data))
-		f, err := vocab.Decode[vocab.FeedbackRecorded](json.RawMessage(data))
-		require.NoError(t, err)
+	for _, f := range got {
 		require.NotNil(t, f.MemoryAction.Seq)
 		out[*f.MemoryAction.Seq] = f
 	}
-	require.NoError(t, rows.Err())
 	return out
 }
 
@@ -242,17 +238,11 @@ func (b *testBundle) steps(t *testing.T, a memoryaction.Artifact) []string {
 // revisions are the (previous, confidence) of the artifact's confidence revisions, in seq order.
 func (b *testBundle) revisions(t *testing.T, space, id string) [][2]float64 {
 	t.Helper()
-	rows, err := b.db.Query(context.Background(), `SELECT (data->>'previous')::float8, (data->>'confidence')::float8 FROM events
+	rows, err := b.db.Query(context.Background(), `SELECT ARRAY[(data->>'previous')::float8, (data->>'confidence')::float8] FROM events
 		WHERE space_id = $1 AND type = 'memory.confidence_revised' AND data->'artifact'->>'id' = $2 ORDER BY seq`, space, id)
 	require.NoError(t, err)
-	defer rows.Close()
-	var out [][2]float64
-	for rows.Next() {
-		var r [2]float64
-		require.NoError(t, rows.Scan(&r[0], &r[1]))
-		out = append(out, r)
-	}
-	require.NoError(t, rows.Err())
+	out, err := pgx.CollectRows(rows, pgx.RowTo[[2]float64])
+	require.NoError(t, err)
 	return out
 }
 

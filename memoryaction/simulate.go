@@ -11,6 +11,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/memoryaction/internal/dbsqlc"
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // SimulateParams is a candidate plan to walk before running it.
@@ -162,19 +163,16 @@ func (a *Actions) SimulateForward(ctx context.Context, p SimulateParams) (*Simul
 			continue
 		}
 		seen[r.ArtifactID] = true
-		arts = append(arts, surfacedArtifact(Artifact{ID: r.ArtifactID, Type: r.Kind, Confidence: r.Confidence,
-			SourceEventRefs: r.SourceEventRefs, Payload: riskPayload(r)}))
+		risk := vocab.SurfacedArtifact{ArtifactID: r.ArtifactID, Type: r.Kind, Tools: []string{r.Tool}, Confidence: r.Confidence, Seqs: []int64{}}
+		for _, ref := range r.SourceEventRefs {
+			risk.Seqs = append(risk.Seqs, ref.Seq)
+		}
+		arts = append(arts, risk)
 	}
 	rec := p.Recording
 	p.Recording, p.Steps = Recording{}, steps
 	sim.Record, err = a.record(ctx, ActionSimulateForward, p.SpaceID, rec, p, steps, arts, sim.SourceEventRefs)
 	return sim, err
-}
-
-// riskPayload is the part of a risk's artifact payload a record reads: its tool.
-func riskPayload(r Risk) json.RawMessage {
-	b, _ := json.Marshal(map[string]string{"tool": r.Tool})
-	return b
 }
 
 // coverage marks the plan's steps a procedure runs (in the procedure's order) as covered, and

@@ -106,7 +106,7 @@ func (r recordedAction) citedBy(evidence []int64) []vocab.SurfacedArtifact {
 	return out
 }
 
-// judgeActions gives each recorded memory action of the session before the outcome a verdict
+// judgeActions gives each recorded memory action of the session before the outcome (acts) a verdict
 // (docs/latent.md, "Memory actions in the judgement"), first rule that fires:
 //
 //  1. the outcome's evidence cites the record or an event one of its artifacts cites: credited
@@ -121,8 +121,7 @@ func (r recordedAction) citedBy(evidence []int64) []vocab.SurfacedArtifact {
 //  5. on a success, one that returned a procedure whose steps the session then ran, in order,
 //     each succeeding: credited (0.6);
 //  6. otherwise not implicated.
-func judgeActions(t *Trace, status string, evidence []int64, calls []toolCall, factor float64) []ActionJudgement {
-	acts := t.recordedActions()
+func judgeActions(t *Trace, acts []recordedAction, status string, evidence []int64, calls []toolCall, factor float64) []ActionJudgement {
 	if len(acts) == 0 {
 		return nil
 	}
@@ -187,29 +186,16 @@ func followed(r recordedAction, calls []toolCall) ([]vocab.SurfacedArtifact, []i
 	return procs, run
 }
 
-// warnedOf is the first recorded action before call c that returned a failure pattern or
-// causal link of c's tool, and those artifacts (nil when none did).
-func warnedOf(t *Trace, c toolCall) (*recordedAction, []vocab.SurfacedArtifact) {
-	for _, r := range t.recordedActions() {
-		if r.Seq > c.seq {
+// firstAbout is the first of acts recorded before call c that returned an artifact of one of
+// types about c's tool, and those artifacts (nil when none did): a failure pattern or causal
+// link warned of the failure; a procedure recommended the step that failed.
+func firstAbout(acts []recordedAction, c toolCall, types ...string) (*recordedAction, []vocab.SurfacedArtifact) {
+	for i := range acts {
+		if acts[i].Seq > c.seq {
 			break
 		}
-		if w := r.about(c.tool, latent.TypeFailure, latent.TypeCausal); len(w) > 0 {
-			return &r, w
-		}
-	}
-	return nil, nil
-}
-
-// procedureOf is the first recorded action before call c that returned a procedure running
-// c's tool, and those procedures (nil when none did).
-func procedureOf(t *Trace, c toolCall) (*recordedAction, []vocab.SurfacedArtifact) {
-	for _, r := range t.recordedActions() {
-		if r.Seq > c.seq {
-			break
-		}
-		if p := r.about(c.tool, latent.TypeProcedure); len(p) > 0 {
-			return &r, p
+		if found := acts[i].about(c.tool, types...); len(found) > 0 {
+			return &acts[i], found
 		}
 	}
 	return nil, nil
@@ -217,9 +203,9 @@ func procedureOf(t *Trace, c toolCall) (*recordedAction, []vocab.SurfacedArtifac
 
 // consulted are the seqs of the session's checkouts and recorded memory actions: every time
 // it asked memory, in seq order.
-func consulted(t *Trace, checkouts []int64) []int64 {
+func consulted(acts []recordedAction, checkouts []int64) []int64 {
 	out := slices.Clone(checkouts)
-	for _, r := range t.recordedActions() {
+	for _, r := range acts {
 		out = append(out, r.Seq)
 	}
 	return sortedSet(out)

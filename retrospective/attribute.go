@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -156,6 +157,7 @@ func Attribute(t *Trace) *Attribution {
 	a := &Attribution{OutcomeSeq: t.Outcome.Seq}
 	a.Status, a.StatusFrom = Classify(t)
 	items, checkouts := t.surfacedItems()
+	acts := t.recordedActions()
 	calls := t.toolCalls()
 	factor := 1.0
 	if a.Status == vocab.OutcomePartial {
@@ -182,7 +184,7 @@ func Attribute(t *Trace) *Attribution {
 	case vocab.OutcomeUnknown:
 		a.Cause, a.Reason = CauseUnknown, "the outcome's status cannot be told from the trace"
 	default:
-		a.failure(t, &d, items, checkouts, calls, factor, blame)
+		a.failure(t, &d, items, checkouts, acts, calls, factor, blame)
 	}
 	for _, j := range a.Items {
 		cites = append(cites, j.Cites...)
@@ -192,7 +194,7 @@ func Attribute(t *Trace) *Attribution {
 	}
 	a.Confidence = round(a.Confidence * factor)
 	a.Actions = actionVerdicts(checkouts, a.Items, a.Cause, a.Confidence)
-	for _, j := range judgeActions(t, a.Status, d.Evidence, calls, factor) {
+	for _, j := range judgeActions(t, acts, a.Status, d.Evidence, calls, factor) {
 		a.Actions = append(a.Actions, j)
 		cites = append(cites, j.Cites...)
 		// A success no surfaced item earned credit for, but a memory action did.
@@ -205,7 +207,7 @@ func Attribute(t *Trace) *Attribution {
 	}
 	a.Trace = sortedSet(cites)
 	if a.Cause == CauseUnknown && a.Status != vocab.OutcomeSuccess {
-		ev := sortedSet(append(consulted(t, checkouts), t.Outcome.Seq))
+		ev := sortedSet(append(consulted(acts, checkouts), t.Outcome.Seq))
 		a.Proposals = append(a.Proposals, Proposal{Kind: vocab.ProposalKnownUnknown, Evidence: ev, Confidence: 0,
 			Rationale: fmt.Sprintf("outcome [%d] (%s): %s; no cause is assigned", t.Outcome.Seq, a.Status, a.Reason)})
 		a.Trace = sortedSet(append(a.Trace, ev...))
@@ -214,7 +216,7 @@ func Attribute(t *Trace) *Attribution {
 }
 
 // failure applies the failure rules in order; the first that fires names the cause.
-func (a *Attribution) failure(t *Trace, d *vocab.OutcomeRecorded, items []surfaced, checkouts []int64, calls []toolCall,
+func (a *Attribution) failure(t *Trace, d *vocab.OutcomeRecorded, items []surfaced, checkouts []int64, acts []recordedAction, calls []toolCall,
 	factor float64, blame func([]surfaced, float64, string, ...int64),
 ) {
 	out := t.Outcome.Seq
@@ -247,13 +249,13 @@ func (a *Attribution) failure(t *Trace, d *vocab.OutcomeRecorded, items []surfac
 			return
 		}
 		// 3b. A memory action warned of the failure: memory was right, the tool failed anyway.
-		if r, warned := warnedOf(t, last); r != nil {
+		if r, warned := firstAbout(acts, last, latent.TypeFailure, latent.TypeCausal); r != nil {
 			a.Cause, a.Confidence = CauseToolFailure, confToolFailure
 			a.Reason = fmt.Sprintf("%s [%d] warned that %s fails (%s); it failed anyway", r.Action, r.Seq, last.tool, warned[0].ArtifactID)
 			return
 		}
 		// 3c. A memory action returned a procedure running the tool that failed.
-		if r, procs := procedureOf(t, last); r != nil {
+		if r, procs := firstAbout(acts, last, latent.TypeProcedure); r != nil {
 			a.Cause, a.Confidence = CauseRetrieval, confAboutTool
 			a.Reason = fmt.Sprintf("%s [%d] returned a procedure running %s (%s), which failed", r.Action, r.Seq, last.tool, procs[0].ArtifactID)
 			return
@@ -262,7 +264,7 @@ func (a *Attribution) failure(t *Trace, d *vocab.OutcomeRecorded, items []surfac
 			Rationale: fmt.Sprintf("%s failed (%s) and the work ended in %s [%d]", last.tool, clip(last.err), a.Status, out)}
 		// 4. Missing evidence: memory was consulted (a checkout, a memory action) and had
 		// nothing on it.
-		if asked := consulted(t, checkouts); len(asked) > 0 {
+		if asked := consulted(acts, checkouts); len(asked) > 0 {
 			a.Cause, a.Confidence = CauseMissingEvidence, confMissing
 			a.Reason = fmt.Sprintf("the session's checkouts and memory actions surfaced nothing about %s, which failed", last.tool)
 			a.Proposals = append(a.Proposals, prior, Proposal{Kind: vocab.ProposalKnownUnknown,
