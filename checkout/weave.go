@@ -136,12 +136,16 @@ type WeaveEvidence struct {
 
 // WeaveArtifact is one artifact as inferred context.
 type WeaveArtifact struct {
-	ArtifactID     string  `json:"artifact_id"`
-	Type           string  `json:"type"`
-	Summary        string  `json:"summary"`
-	Confidence     float64 `json:"confidence"`
-	ReviewStatus   string  `json:"review_status"`
-	ReasoningPhase string  `json:"reasoning_phase"`
+	ArtifactID string `json:"artifact_id"`
+	Type       string `json:"type"`
+	Summary    string `json:"summary"`
+	// Confidence is what the weave ranks and shows the artifact by: its latest confidence
+	// revision (revise_confidence, or the retrospective pass judging an outcome), else
+	// ProducedConfidence, the producer's.
+	Confidence         float64 `json:"confidence"`
+	ProducedConfidence float64 `json:"produced_confidence"`
+	ReviewStatus       string  `json:"review_status"`
+	ReasoningPhase     string  `json:"reasoning_phase"`
 	// Label is always "suggestive" and Authority "non_authoritative": latent memory steers,
 	// it never authorises a claim.
 	Label     string     `json:"label"`
@@ -239,13 +243,15 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 // and a stale warning), scores the current ones by the ranked events they cite (the best
 // ranked weigh most) and their phase, times their confidence, and verifies the best
 // weaveVerifyLimit, citing weaveVerifySources events at most (verifyArtifacts), best first.
+// An artifact's confidence is its latest revision, as a prior's is (WeaveArtifacts).
 func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsqlc.WeaveArtifactsRow, rankOf map[int64]int, w *Weave) ([]WeaveArtifact, error) {
 	slices.SortFunc(rows, func(a, b dbsqlc.WeaveArtifactsRow) int { return cmp.Compare(a.ArtifactID, b.ArtifactID) })
 	rows = slices.CompactFunc(rows, func(a, b dbsqlc.WeaveArtifactsRow) bool { return a.ArtifactID == b.ArtifactID })
 	type scoredRow struct {
-		id      string
-		score   float64
-		sources int
+		id         string
+		score      float64
+		confidence float64
+		sources    int
 	}
 	var cands []scoredRow
 	for _, r := range rows {
@@ -266,7 +272,7 @@ func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsql
 			if r.ReasoningPhase == p.phase {
 				score += 0.01
 			}
-			cands = append(cands, scoredRow{id: r.ArtifactID, score: score * float64(r.Confidence), sources: int(r.Sources)})
+			cands = append(cands, scoredRow{id: r.ArtifactID, score: score * r.Confidence, confidence: r.Confidence, sources: int(r.Sources)})
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b scoredRow) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id)) })
@@ -277,22 +283,26 @@ func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsql
 	}
 	cands = cands[:n]
 	ids := make([]string, len(cands))
-	score := map[string]float64{}
+	picked := map[string]scoredRow{}
 	for i, c := range cands {
-		ids[i], score[c.id] = c.id, c.score
+		ids[i], picked[c.id] = c.id, c
 	}
 	arts, err := s.verifyArtifacts(ctx, p.space, ids, w)
 	if err != nil {
 		return nil, err
 	}
 	for i := range arts {
-		arts[i].score = score[arts[i].ArtifactID]
+		c := picked[arts[i].ArtifactID]
+		arts[i].score, arts[i].Confidence = c.score, roundConfidence(c.confidence) // as revised
 	}
 	slices.SortStableFunc(arts, func(a, b WeaveArtifact) int {
 		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.ArtifactID, b.ArtifactID))
 	})
 	return arts, nil
 }
+
+// roundConfidence rounds c to three decimals, as the weave reports confidences.
+func roundConfidence(c float64) float64 { return math.Round(c*1000) / 1000 }
 
 // reject records an artifact the weave refused, with a stale warning naming it.
 func (w *Weave) reject(id, typ, reason string, seq int64, detail string) {
@@ -334,8 +344,9 @@ func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []strin
 		if err := json.Unmarshal([]byte(r.SourceEventRefs), &refs); err != nil {
 			return nil, fmt.Errorf("artifact %s: source_event_refs: %w", r.ArtifactID, err)
 		}
-		a := WeaveArtifact{ArtifactID: r.ArtifactID, Type: r.ArtifactType, Summary: r.Summary, Confidence: math.Round(float64(r.Confidence)*1000) / 1000,
-			ReviewStatus: r.ReviewStatus, ReasoningPhase: r.ReasoningPhase, Label: "suggestive", Authority: "non_authoritative",
+		a := WeaveArtifact{ArtifactID: r.ArtifactID, Type: r.ArtifactType, Summary: r.Summary, Confidence: roundConfidence(float64(r.Confidence)),
+			ProducedConfidence: roundConfidence(float64(r.Confidence)),
+			ReviewStatus:       r.ReviewStatus, ReasoningPhase: r.ReasoningPhase, Label: "suggestive", Authority: "non_authoritative",
 			Payload: json.RawMessage(r.Payload), contradicts: r.Contradicts, Citations: make([]Citation, 0, len(refs))}
 		if a.Type == "episode" {
 			a.when = episodeWhen(r.ValidFrom, r.ValidTo)

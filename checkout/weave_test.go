@@ -547,3 +547,70 @@ func TestProspective_RanksPriorsByTheirLatestConfidenceRevision(t *testing.T) {
 		}
 	}
 }
+
+// TestWeave_RanksAndShowsArtifactsByTheirLatestConfidenceRevision: the weave ranks, shows and
+// warns by an artifact's latest confidence revision (revise_confidence, or the retrospective
+// pass judging an outcome), as the prospective pass's priors do; produced_confidence keeps the
+// producer's.
+func TestWeave_RanksAndShowsArtifactsByTheirLatestConfidenceRevision(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	seedTraces(t, f, "w7")
+	f.build(t, "w7")
+	req := &checkout.Request{SpaceID: "w7", Query: "the billing migration failed with a lock timeout", ReasoningPhase: checkout.PhaseAct, NoRecord: true}
+	// structured lists the woven artifacts other than episodes, in the weave's order.
+	structured := func(w *checkout.Weave) []checkout.WeaveArtifact {
+		var out []checkout.WeaveArtifact
+		for _, a := range w.Inferred {
+			if a.Type != "episode" {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	lowConfidence := func(w *checkout.Weave, id string) bool {
+		return slices.ContainsFunc(w.Warnings, func(x checkout.Warning) bool {
+			return x.Code == checkout.WeaveWarnLowConfidence && x.ItemID == "artifact:"+id
+		})
+	}
+	before, err := f.svc.Checkout(ctx, req)
+	require.NoError(t, err)
+	arts := structured(before.Weave)
+	require.GreaterOrEqual(t, len(arts), 2)
+	failure, causal := arts[0], arts[len(arts)-1]
+	require.Equal(t, "failure", failure.Type)
+	require.Equal(t, "causal", causal.Type)
+	for _, a := range arts {
+		require.Equal(t, a.ProducedConfidence, a.Confidence, "no revision yet")
+	}
+	require.True(t, lowConfidence(before.Weave, causal.ArtifactID))
+	require.False(t, lowConfidence(before.Weave, failure.ArtifactID))
+
+	revise := func(id string, cs ...float64) {
+		var slot string
+		require.NoError(t, f.pool.QueryRow(ctx, `SELECT slot FROM latent_artifacts WHERE space_id = 'w7' AND artifact_id = $1`, id).Scan(&slot))
+		for _, c := range cs {
+			data, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: slot, ID: id}, Confidence: c, Reason: "judged"})
+			require.NoError(t, err)
+			f.append(t, "w7", eventloom.NewEvent{Type: vocab.TypeMemoryConfidenceRevised, Data: data})
+		}
+	}
+	revise(failure.ArtifactID, 0.9, 0.2) // the latest one counts
+	revise(causal.ArtifactID, 0.95)
+	after, err := f.svc.Checkout(ctx, req)
+	require.NoError(t, err)
+	arts = structured(after.Weave)
+	require.Equal(t, "procedure", arts[0].Type, "the failure pattern blamed down falls behind the procedures it led")
+	require.Equal(t, failure.ArtifactID, arts[len(arts)-2].ArtifactID)
+	byID := map[string]checkout.WeaveArtifact{}
+	for _, a := range arts {
+		byID[a.ArtifactID] = a
+	}
+	require.InDelta(t, 0.95, byID[causal.ArtifactID].Confidence, 1e-9)
+	require.InDelta(t, 0.2, byID[failure.ArtifactID].Confidence, 1e-9, "the latest revision, not the first")
+	require.Equal(t, failure.ProducedConfidence, byID[failure.ArtifactID].ProducedConfidence, "the artifact row keeps the producer's")
+	require.Contains(t, after.Weave.Text, "- causal (suggestive; confidence 0.95;")
+	require.Contains(t, after.Weave.Text, "- failure (suggestive; confidence 0.20;")
+	require.True(t, lowConfidence(after.Weave, failure.ArtifactID), "blamed below 0.5: a hypothesis now")
+	require.False(t, lowConfidence(after.Weave, causal.ArtifactID))
+}

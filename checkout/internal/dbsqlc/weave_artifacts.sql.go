@@ -19,7 +19,7 @@ WITH hit AS MATERIALIZED (
   SELECT a.artifact_id, a.artifact_type, a.confidence, a.review_status, a.reasoning_phase, a.contradicts,
          a.stale_reason, a.stale_seq, a.stale_at, h.hits, cardinality(a.source_seqs) AS sources
   FROM hit h JOIN latent_artifacts a ON a.space_id = $1 AND a.artifact_id = h.artifact_id
-)
+), picked AS (
 (SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
         c.stale_reason, c.stale_seq, c.hits, c.sources
  FROM cited c WHERE c.stale_at IS NULL
@@ -36,6 +36,19 @@ UNION ALL
         c.stale_reason, c.stale_seq, c.hits, c.sources
  FROM cited c WHERE c.stale_at IS NOT NULL
  ORDER BY cardinality(c.hits) DESC, c.artifact_id LIMIT $3)
+)
+SELECT p.artifact_id, p.artifact_type, p.confidence AS produced_confidence,
+       coalesce(r.confidence, p.confidence::float8)::float8 AS confidence, p.review_status, p.reasoning_phase,
+       p.contradicts, p.stale_reason, p.stale_seq, p.hits, p.sources
+FROM picked p
+LEFT JOIN LATERAL (
+  SELECT (e.data->>'confidence')::float8 AS confidence
+  FROM events e
+  WHERE e.space_id = $1 AND e.type = 'memory.confidence_revised' AND e.erased_by_seq IS NULL
+    AND e.data->'artifact'->>'id' = p.artifact_id
+  ORDER BY e.seq DESC
+  LIMIT 1
+) r ON p.stale_reason IS NULL
 `
 
 type WeaveArtifactsParams struct {
@@ -48,16 +61,17 @@ type WeaveArtifactsParams struct {
 }
 
 type WeaveArtifactsRow struct {
-	ArtifactID     string
-	ArtifactType   string
-	Confidence     float32
-	ReviewStatus   string
-	ReasoningPhase string
-	Contradicts    []string
-	StaleReason    *string
-	StaleSeq       *int64
-	Hits           []int64
-	Sources        int32
+	ArtifactID         string
+	ArtifactType       string
+	ProducedConfidence float32
+	Confidence         float64
+	ReviewStatus       string
+	ReasoningPhase     string
+	Contradicts        []string
+	StaleReason        *string
+	StaleSeq           *int64
+	Hits               []int64
+	Sources            int32
 }
 
 // The artifacts a memory weave may draw on, read precomputed (never derived at query time),
@@ -69,7 +83,11 @@ type WeaveArtifactsRow struct {
 // Besides: current space-wide artifacts (@types) serving @phase, at most @phase_limit (the
 // partial index on current artifacts by type). Current means what the latent_current view
 // holds: stale_at IS NULL. sources is how many events an artifact cites: what verifying it
-// costs (the weave verifies at most weaveVerifySources of them).
+// costs (the weave verifies at most weaveVerifySources of them). confidence is what the weave
+// ranks and shows an artifact by: its latest memory.confidence_revised that is not erased
+// (revise_confidence, or the retrospective pass judging an outcome; one probe of the index
+// events_confidence_revisions, migration 000035, per row), else produced_confidence, the
+// producer's, which also orders the rows within each arm.
 func (q *Queries) WeaveArtifacts(ctx context.Context, db DBTX, arg WeaveArtifactsParams) ([]WeaveArtifactsRow, error) {
 	rows, err := db.Query(ctx, weaveArtifacts,
 		arg.SpaceID,
@@ -89,6 +107,7 @@ func (q *Queries) WeaveArtifacts(ctx context.Context, db DBTX, arg WeaveArtifact
 		if err := rows.Scan(
 			&i.ArtifactID,
 			&i.ArtifactType,
+			&i.ProducedConfidence,
 			&i.Confidence,
 			&i.ReviewStatus,
 			&i.ReasoningPhase,
