@@ -22,6 +22,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/projection"
 )
 
@@ -57,7 +58,8 @@ type CheckoutOptions struct {
 	Corpus string
 	// Keep leaves the scratch database in place and writes its URL to Notices.
 	Keep bool
-	// Reuse is the URL of a database a Keep run loaded: only the queries are timed.
+	// Reuse is the URL of a database a Keep run loaded: it is migrated to this binary's schema,
+	// then only the queries are timed.
 	Reuse string
 	// Embedder is the embedding provider, so its query embedding is timed; required.
 	Embedder embedding.Embedder
@@ -137,7 +139,8 @@ func (rep *CheckoutReport) WriteText(w io.Writer) {
 // index built after the load), then times o.Queries checkouts (max_tokens 2000, surfacing
 // recorded, and projected untimed after each as the workers would) and as many raw queries,
 // one client. With o.Reuse it times the queries on a
-// database an earlier o.Keep run loaded, and dbURL is not used.
+// database an earlier o.Keep run loaded, migrated first to this binary's schema, and dbURL is
+// not used.
 func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutReport, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -154,7 +157,13 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 		return nil, errors.New("no database URL to create the scratch database beside")
 	}
 	scratch := o.Reuse
-	if scratch == "" {
+	if scratch != "" {
+		// A database kept by an older binary is brought to this binary's schema first, so the
+		// queries are timed against the indexes and views they are written for.
+		if _, err := migrations.Up(ctx, scratch, time.Minute); err != nil {
+			return nil, fmt.Errorf("migrate the reused database: %w", err)
+		}
+	} else {
 		var drop func()
 		var err error
 		scratch, drop, err = scratchDatabase(ctx, dbURL)

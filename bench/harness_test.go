@@ -10,12 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -86,10 +88,22 @@ func TestCheckout_KeepsTheLoadedDatabaseForReuse(t *testing.T) {
 	require.Contains(t, out.String(), "100 memories: load ")
 	require.Contains(t, out.String(), "over 10 queries")
 
-	// --reuse times the queries on the kept database and loads nothing.
+	// --reuse times the queries on the kept database and loads nothing, after migrating it to
+	// this binary's schema: here one kept before migration 000035 (its index dropped).
+	kc, err := pgx.Connect(context.Background(), kept)
+	require.NoError(t, err)
+	defer kc.Close(context.Background())
+	_, err = kc.Exec(context.Background(), "DROP INDEX events_confidence_revisions; UPDATE schema_migrations SET version = 34")
+	require.NoError(t, err)
 	o.Keep, o.Reuse, o.Notices = false, kept, nil
 	again, err := bench.Checkout(context.Background(), "", o)
 	require.NoError(t, err)
+	var version int
+	var indexed bool
+	require.NoError(t, kc.QueryRow(context.Background(), `SELECT (SELECT version FROM schema_migrations),
+		to_regclass('events_confidence_revisions') IS NOT NULL`).Scan(&version, &indexed))
+	require.Equal(t, int(migrations.Latest()), version)
+	require.True(t, indexed, "the reused database was migrated before the queries were timed")
 	require.Zero(t, again.LoadSeconds)
 	require.Positive(t, again.CheckoutP50MS)
 	require.Zero(t, again.Weaves, "no weave unless asked")

@@ -88,7 +88,7 @@ func (c *benchCheckoutCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.StringVar(&c.o.Corpus, "corpus", "../shared/bench/longmemeval_s_dev.json", "LongMemEval file whose sentences are the memories (synthetic text when missing)")
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
 	fs.BoolVar(&c.o.Keep, "keep", false, "keep the scratch database and print its URL (for --reuse)")
-	fs.StringVar(&c.o.Reuse, "reuse", "", "URL of a database a --keep run loaded: time the queries only")
+	fs.StringVar(&c.o.Reuse, "reuse", "", "URL of a database a --keep run loaded: migrate it to this binary's schema, then time the queries only")
 	fs.StringVar(&c.items, "items", "", "write each query's ranked item ids (packet and raw query) as JSON lines to this file")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the timed queries to this file")
 	fs.IntVar(&c.o.EfSearch, "ef-search", 0, "the vector lane's hnsw.ef_search (0: checkout's default, 100)")
