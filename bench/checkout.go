@@ -158,10 +158,8 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 	}
 	scratch := o.Reuse
 	if scratch != "" {
-		// A database kept by an older binary is brought to this binary's schema first, so the
-		// queries are timed against the indexes and views they are written for.
-		if _, err := migrations.Up(ctx, scratch, time.Minute); err != nil {
-			return nil, fmt.Errorf("migrate the reused database: %w", err)
+		if err := migrateReused(ctx, scratch, o.OpenPool, stderr); err != nil {
+			return nil, err
 		}
 	} else {
 		var drop func()
@@ -276,6 +274,30 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 	rep.QueryP50MS, rep.QueryP95MS = p50p95(qu)
 	rep.LoadAverage = loadAverage()
 	return rep, nil
+}
+
+// migrateReused brings a database kept by an older binary to this binary's schema, so the
+// queries are timed against the indexes and views they are written for. A database a newer
+// binary migrated is timed on its schema as it is, with a notice (binaries are compared run for
+// run on one database).
+func migrateReused(ctx context.Context, url string, open func(context.Context, string) (*pgxpool.Pool, error), notices io.Writer) error {
+	pool, err := open(ctx, url)
+	if err != nil {
+		return err
+	}
+	st, err := migrations.ReadStatus(ctx, pool)
+	pool.Close()
+	if err != nil {
+		return err
+	}
+	if !st.Dirty && st.Version > st.Latest {
+		fmt.Fprintf(notices, "zaxy bench checkout: the reused database is at schema %d, newer than this binary's %d: timing on it as it is\n", st.Version, st.Latest)
+		return nil
+	}
+	if _, err := migrations.Up(ctx, url, time.Minute); err != nil {
+		return fmt.Errorf("migrate the reused database: %w", err)
+	}
+	return nil
 }
 
 // checkoutItems is one line of CheckoutOptions.Items: a query's ranked item ids.

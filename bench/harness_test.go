@@ -104,6 +104,17 @@ func TestCheckout_KeepsTheLoadedDatabaseForReuse(t *testing.T) {
 		to_regclass('events_confidence_revisions') IS NOT NULL`).Scan(&version, &indexed))
 	require.Equal(t, int(migrations.Latest()), version)
 	require.True(t, indexed, "the reused database was migrated before the queries were timed")
+	// A database a newer binary migrated is timed as it is, with a notice.
+	_, err = kc.Exec(context.Background(), "UPDATE schema_migrations SET version = version + 1")
+	require.NoError(t, err)
+	var newer bytes.Buffer
+	o.Notices = &newer
+	_, err = bench.Checkout(context.Background(), "", o)
+	require.NoError(t, err)
+	require.Contains(t, newer.String(), fmt.Sprintf("schema %d, newer than this binary's %d", migrations.Latest()+1, migrations.Latest()))
+	_, err = kc.Exec(context.Background(), "UPDATE schema_migrations SET version = version - 1")
+	require.NoError(t, err)
+	o.Notices = nil
 	require.Zero(t, again.LoadSeconds)
 	require.Positive(t, again.CheckoutP50MS)
 	require.Zero(t, again.Weaves, "no weave unless asked")
