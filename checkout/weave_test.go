@@ -614,3 +614,69 @@ func TestWeave_RanksAndShowsArtifactsByTheirLatestConfidenceRevision(t *testing.
 	require.True(t, lowConfidence(after.Weave, failure.ArtifactID), "blamed below 0.5: a hypothesis now")
 	require.False(t, lowConfidence(after.Weave, causal.ArtifactID))
 }
+
+// TestConfidenceRevision_CarriesOverToANewAddressOfTheSameSlotAndSources: a revision names the
+// artifact's slot and the digest of its sources beside its id, so what was learned about it
+// holds when the artifact is re-addressed with the same slot and sources (as a new producer
+// version re-addresses every artifact), in the priors and in the weave; a revision of the slot
+// with other sources (another version of it, other evidence) does not.
+func TestConfidenceRevision_CarriesOverToANewAddressOfTheSameSlotAndSources(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "w8"
+	seedTraces(t, f, space)
+	f.build(t, space)
+	req := &checkout.StepRequest{SpaceID: space, Goal: "build, test and lint the billing service, then run the schema migrate",
+		ReasoningPhase: checkout.PhasePlan, NoRecord: true}
+	before, err := f.svc.Prospective(ctx, req)
+	require.NoError(t, err)
+	require.NotEmpty(t, before.ProcedurePriors)
+	old := before.ProcedurePriors[0]
+
+	var slot string
+	var seqs []int64
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT slot, source_seqs FROM latent_artifacts WHERE space_id = $1 AND artifact_id = $2`,
+		space, old.ArtifactID).Scan(&slot, &seqs))
+	revise := func(id, sources string, c float64) {
+		data, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: slot, ID: id, SourcesSHA256: sources},
+			Confidence: c, Reason: "judged"})
+		require.NoError(t, err)
+		f.append(t, space, eventloom.NewEvent{Type: vocab.TypeMemoryConfidenceRevised, Data: data})
+	}
+	revise(old.ArtifactID, vocab.SourcesDigest(seqs), 0.31)
+	// Another version of the slot, citing other events: its revision is not this one's.
+	revise(strings.Repeat("0", 64), vocab.SourcesDigest(seqs[:len(seqs)-1]), 0.99)
+
+	// Re-address the artifact as a new producer version would: same row, same slot and
+	// sources, another id.
+	newID := strings.Repeat("ab", 32)
+	_, err = f.pool.Exec(ctx, `WITH old AS (DELETE FROM latent_artifacts WHERE space_id = $1 AND artifact_id = $2 RETURNING *)
+		INSERT INTO latent_artifacts SELECT (jsonb_populate_record(NULL::latent_artifacts, to_jsonb(o) || jsonb_build_object('artifact_id', $3::text))).* FROM old o`,
+		space, old.ArtifactID, newID)
+	require.NoError(t, err)
+
+	after, err := f.svc.Prospective(ctx, req)
+	require.NoError(t, err)
+	var got *checkout.Prior
+	for i := range after.ProcedurePriors {
+		if after.ProcedurePriors[i].ArtifactID == newID {
+			got = &after.ProcedurePriors[i]
+		}
+	}
+	require.NotNil(t, got, "the re-addressed procedure is still a prior")
+	require.InDelta(t, 0.31, got.Confidence, 1e-9, "the revision of its old address holds, not the other version's")
+	require.Equal(t, old.ProducedConfidence, got.ProducedConfidence)
+	woven := false
+	for _, a := range after.Weave.Inferred {
+		if a.ArtifactID == newID {
+			woven = true
+			require.InDelta(t, 0.31, a.Confidence, 1e-9, "the weave reads the same revision")
+		}
+	}
+	require.True(t, woven, "the procedure is woven: %s", after.Weave.Text)
+
+	// The digest SQL computes is the one Go writes.
+	var digest string
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT zaxy_artifact_sources_digest($1)`, seqs).Scan(&digest))
+	require.Equal(t, vocab.SourcesDigest(seqs), digest)
+}

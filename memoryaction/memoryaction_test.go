@@ -348,6 +348,13 @@ func TestWritingActions_EachAppendsExactlyOneEventIdempotently(t *testing.T) {
 	require.InDelta(t, art.ProducedConfidence, after.Priors[0].ProducedConfidence, 1e-9)
 	require.NotNil(t, after.Priors[0].ConfidenceRevision)
 	b.requireVerified(t, space, after.SourceEventRefs)
+	// The revision names the artifact's sources too (what keeps it when the artifact is
+	// re-addressed): the digest SQL computes from the artifact's source_seqs.
+	var named bool
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT e.data->'artifact'->>'sources_sha256' = zaxy_artifact_sources_digest(a.source_seqs)
+		FROM events e JOIN latent_artifacts a ON a.space_id = e.space_id AND a.artifact_id = e.data->'artifact'->>'id'
+		WHERE e.space_id = $1 AND e.seq = $2`, space, after.Priors[0].ConfidenceRevision.Seq).Scan(&named))
+	require.True(t, named)
 
 	ku, err := b.actions.RecordKnownUnknown(ctx, memoryaction.KnownUnknownParams{SpaceID: space, Question: "Who owns the staging database?"})
 	require.NoError(t, err)

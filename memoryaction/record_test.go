@@ -235,10 +235,18 @@ func (b *testBundle) steps(t *testing.T, a memoryaction.Artifact) []string {
 	return pl.Steps
 }
 
-// revisions are the (previous, confidence) of the artifact's confidence revisions, in seq order.
+// revisions are the (previous, confidence) of the artifact's confidence revisions, in seq order;
+// each must name the artifact's sources (the digest SQL computes from its source_seqs), which
+// keeps the revision when the artifact is re-addressed.
 func (b *testBundle) revisions(t *testing.T, space, id string) [][2]float64 {
 	t.Helper()
-	rows, err := b.db.Query(context.Background(), `SELECT ARRAY[(data->>'previous')::float8, (data->>'confidence')::float8] FROM events
+	ctx := context.Background()
+	var unnamed int
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT count(*) FROM events e JOIN latent_artifacts a ON a.space_id = e.space_id AND a.artifact_id = $2
+		WHERE e.space_id = $1 AND e.type = 'memory.confidence_revised' AND e.data->'artifact'->>'id' = $2
+		  AND e.data->'artifact'->>'sources_sha256' IS DISTINCT FROM zaxy_artifact_sources_digest(a.source_seqs)`, space, id).Scan(&unnamed))
+	require.Zero(t, unnamed, "every revision of %s names its sources", id)
+	rows, err := b.db.Query(ctx, `SELECT ARRAY[(data->>'previous')::float8, (data->>'confidence')::float8] FROM events
 		WHERE space_id = $1 AND type = 'memory.confidence_revised' AND data->'artifact'->>'id' = $2 ORDER BY seq`, space, id)
 	require.NoError(t, err)
 	out, err := pgx.CollectRows(rows, pgx.RowTo[[2]float64])

@@ -225,7 +225,7 @@ func (a *Actions) ReviseConfidence(ctx context.Context, p ReviseParams) (*Append
 	if r, ok := revs[art.ArtifactID]; ok {
 		prev = r.Confidence
 	}
-	data, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: art.Slot, ID: art.ArtifactID},
+	data, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: art.Slot, ID: art.ArtifactID, SourcesSHA256: vocab.SourcesDigest(art.SourceSeqs)},
 		Confidence: p.Confidence, Reason: p.Reason, Evidence: p.Evidence})
 	if err != nil {
 		return nil, err

@@ -357,7 +357,7 @@ func (a *Assigner) revise(ctx context.Context, tx pgx.Tx, space, session string,
 			continue
 		}
 		prev := round(cur.Confidence)
-		data, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: cur.Slot, ID: r.ArtifactID},
+		data, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: cur.Slot, ID: r.ArtifactID, SourcesSHA256: vocab.SourcesDigest(cur.SourceSeqs)},
 			Confidence: r.Apply(prev), Previous: &prev, Reason: r.Reason, Evidence: []int64{r.ActionSeq, att.OutcomeSeq}})
 		if err != nil {
 			return n, err

@@ -70,8 +70,12 @@ func validateConfidenceRevised(o *object, _ string) *FieldError {
 	}
 	_, e1 := art.str("key", required, maxNameLen)
 	_, e2 := art.str("id", required, maxNameLen)
-	if fe := first(e1, e2); fe != nil {
+	sum, e3 := art.str("sources_sha256", optional, 0)
+	if fe := first(e1, e2, e3); fe != nil {
 		return fe
+	}
+	if sum != "" && !isSHA256Hex(sum) {
+		return fieldErr(art.path("sources_sha256"), "must be 64 lowercase hex digits (the sha256 of the artifact's source seqs)")
 	}
 	if _, ok := o.raw("confidence"); !ok {
 		return fieldErr(o.path("confidence"), "is required: a number between 0 and 1")

@@ -1,7 +1,11 @@
 package vocab
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -156,6 +160,22 @@ type ProposalCreated struct {
 type ArtifactRef struct {
 	Key string `json:"key"`
 	ID  string `json:"id"`
+	// SourcesSHA256, optional, is SourcesDigest of the artifact's source seqs. A confidence
+	// revision naming it also applies to a later artifact of the same slot and sources under
+	// another id (a new producer version re-addresses every artifact).
+	SourcesSHA256 string `json:"sources_sha256,omitempty"`
+}
+
+// SourcesDigest is the sha256 (lowercase hex) of an artifact's source seqs in order, written
+// in decimal and joined by commas: what ArtifactRef.SourcesSHA256 holds, and what SQL computes
+// from latent_artifacts.source_seqs (zaxy_artifact_sources_digest, migration 000038).
+func SourcesDigest(seqs []int64) string {
+	parts := make([]string, len(seqs))
+	for i, s := range seqs {
+		parts[i] = strconv.FormatInt(s, 10)
+	}
+	sum := sha256.Sum256([]byte(strings.Join(parts, ",")))
+	return hex.EncodeToString(sum[:])
 }
 
 // InferenceRef names one inferred statement: the event it was inferred from, the model and

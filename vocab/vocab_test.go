@@ -39,6 +39,9 @@ var validateCases = []validateCase{
 	{"confidence revised out of range", "memory.confidence_revised", "", `{"artifact":{"key":"k","id":"i"},"confidence":1.5,"reason":"r"}`, "data.confidence"},
 	{"confidence revised bad previous", "memory.confidence_revised", "", `{"artifact":{"key":"k","id":"i"},"confidence":0.5,"previous":-1,"reason":"r"}`, "data.previous"},
 	{"confidence revised without reason", "memory.confidence_revised", "", `{"artifact":{"key":"k","id":"i"},"confidence":0.5}`, "data.reason"},
+	{"confidence revised naming its sources", "memory.confidence_revised", "", `{"artifact":{"key":"k","id":"i","sources_sha256":"` + strings.Repeat("0a", 32) + `"},"confidence":0.5,"reason":"r"}`, ""},
+	{"confidence revised bad sources digest", "memory.confidence_revised", "", `{"artifact":{"key":"k","id":"i","sources_sha256":"ABC"},"confidence":0.5,"reason":"r"}`, "data.artifact.sources_sha256"},
+	{"confidence revised sources digest not text", "memory.confidence_revised", "", `{"artifact":{"key":"k","id":"i","sources_sha256":7},"confidence":0.5,"reason":"r"}`, "data.artifact.sources_sha256"},
 	{"confidence revised bad evidence", "memory.confidence_revised", "", `{"artifact":{"key":"k","id":"i"},"confidence":0.5,"reason":"r","evidence":[0]}`, "data.evidence[0]"},
 	// memory_action.surfaced, a reading memory action's record
 	{"action record", "memory_action.surfaced", "", `{"action":"simulate_forward","request_sha256":"ab","tools":["go vet"],"artifacts":[{"artifact_id":"p1","artifact_type":"procedure","tools":["a","b"],"confidence":0.9,"seqs":[3,4]}],"cited_seqs":[3,4]}`, ""},

@@ -3,24 +3,20 @@
 -- precomputed for a prospective pass through the partial index on current artifacts by type,
 -- most confident (as produced) first, at most @max_rows, with the text the pass matches the
 -- goal against (summary and payload) and the confidence they are ranked by: the latest
--- memory.confidence_revised of the artifact that is not erased (revise_confidence, or the
--- retrospective pass; index events_confidence_revisions, migration 000035), else the
--- producer's. Their sources are read with WeaveVerify for the picks only.
+-- confidence revision that applies to the artifact (revise_confidence, or the retrospective
+-- pass; zaxy_confidence_revision_seq, migration 000038), else the producer's. Their sources are read with WeaveVerify for the picks only.
 SELECT c.artifact_id, c.artifact_type, c.summary, c.payload::text AS payload, c.confidence AS produced_confidence,
        coalesce(r.confidence, c.confidence::float8)::float8 AS confidence
 FROM (
-  SELECT c.artifact_id, c.artifact_type, c.summary, c.payload, c.confidence
+  SELECT c.artifact_id, c.slot, c.source_seqs, c.artifact_type, c.summary, c.payload, c.confidence
   FROM latent_current c
   WHERE c.space_id = @space_id AND c.artifact_type IN ('procedure', 'failure', 'causal')
   ORDER BY c.confidence DESC, c.artifact_id
   LIMIT @max_rows
 ) c
 LEFT JOIN LATERAL (
-  SELECT (e.data->>'confidence')::float8 AS confidence
+  SELECT (e.data->>'confidence')::float8 AS confidence, e.seq, e.hash
   FROM events e
-  WHERE e.space_id = @space_id AND e.type = 'memory.confidence_revised' AND e.erased_by_seq IS NULL
-    AND e.data->'artifact'->>'id' = c.artifact_id
-  ORDER BY e.seq DESC
-  LIMIT 1
+  WHERE e.space_id = @space_id AND e.seq = zaxy_confidence_revision_seq(@space_id, c.artifact_id, c.slot, c.source_seqs)
 ) r ON true
 ORDER BY c.confidence DESC, c.artifact_id;

@@ -9,33 +9,32 @@
 -- partial index on current artifacts by type). Current means what the latent_current view
 -- holds: stale_at IS NULL. sources is how many events an artifact cites: what verifying it
 -- costs (the weave verifies at most weaveVerifySources of them). confidence is what the weave
--- ranks and shows an artifact by: its latest memory.confidence_revised that is not erased
--- (revise_confidence, or the retrospective pass judging an outcome; one probe of the index
--- events_confidence_revisions, migration 000035, per row), else produced_confidence, the
--- producer's, which also orders the rows within each arm.
+-- ranks and shows an artifact by: its latest confidence revision (revise_confidence, or the
+-- retrospective pass judging an outcome; zaxy_confidence_revision_seq, migration 000038), else
+-- produced_confidence, the producer's, which also orders the rows within each arm.
 WITH hit AS MATERIALIZED (
   SELECT s.artifact_id, array_agg(s.seq ORDER BY s.seq)::bigint[] AS hits
   FROM latent_sources s
   WHERE s.space_id = @space_id AND s.seq = ANY (@seqs::bigint[])
   GROUP BY s.artifact_id
 ), cited AS MATERIALIZED (
-  SELECT a.artifact_id, a.artifact_type, a.confidence, a.review_status, a.reasoning_phase, a.contradicts,
+  SELECT a.artifact_id, a.slot, a.source_seqs, a.artifact_type, a.confidence, a.review_status, a.reasoning_phase, a.contradicts,
          a.stale_reason, a.stale_seq, a.stale_at, h.hits, cardinality(a.source_seqs) AS sources
   FROM hit h JOIN latent_artifacts a ON a.space_id = @space_id AND a.artifact_id = h.artifact_id
 ), picked AS (
-(SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
+(SELECT c.artifact_id, c.slot, c.source_seqs, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
         c.stale_reason, c.stale_seq, c.hits, c.sources
  FROM cited c WHERE c.stale_at IS NULL
  ORDER BY cardinality(c.hits) DESC, c.confidence DESC, c.artifact_id LIMIT @cited_limit)
 UNION ALL
-(SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
+(SELECT c.artifact_id, c.slot, c.source_seqs, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
         c.stale_reason, c.stale_seq, '{}'::bigint[], cardinality(c.source_seqs)
  FROM latent_current c
  WHERE c.space_id = @space_id AND c.artifact_type = ANY (@types::text[]) AND c.reasoning_phase = @phase
    AND NOT (c.source_seqs && @seqs::bigint[])
  ORDER BY c.confidence DESC, c.artifact_id LIMIT @phase_limit)
 UNION ALL
-(SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
+(SELECT c.artifact_id, c.slot, c.source_seqs, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
         c.stale_reason, c.stale_seq, c.hits, c.sources
  FROM cited c WHERE c.stale_at IS NOT NULL
  ORDER BY cardinality(c.hits) DESC, c.artifact_id LIMIT @cited_limit)
@@ -45,10 +44,7 @@ SELECT p.artifact_id, p.artifact_type, p.confidence AS produced_confidence,
        p.contradicts, p.stale_reason, p.stale_seq, p.hits, p.sources
 FROM picked p
 LEFT JOIN LATERAL (
-  SELECT (e.data->>'confidence')::float8 AS confidence
+  SELECT (e.data->>'confidence')::float8 AS confidence, e.seq, e.hash
   FROM events e
-  WHERE e.space_id = @space_id AND e.type = 'memory.confidence_revised' AND e.erased_by_seq IS NULL
-    AND e.data->'artifact'->>'id' = p.artifact_id
-  ORDER BY e.seq DESC
-  LIMIT 1
+  WHERE e.space_id = @space_id AND e.seq = zaxy_confidence_revision_seq(@space_id, p.artifact_id, p.slot, p.source_seqs)
 ) r ON p.stale_reason IS NULL;

@@ -16,23 +16,23 @@ WITH hit AS MATERIALIZED (
   WHERE s.space_id = $1 AND s.seq = ANY ($2::bigint[])
   GROUP BY s.artifact_id
 ), cited AS MATERIALIZED (
-  SELECT a.artifact_id, a.artifact_type, a.confidence, a.review_status, a.reasoning_phase, a.contradicts,
+  SELECT a.artifact_id, a.slot, a.source_seqs, a.artifact_type, a.confidence, a.review_status, a.reasoning_phase, a.contradicts,
          a.stale_reason, a.stale_seq, a.stale_at, h.hits, cardinality(a.source_seqs) AS sources
   FROM hit h JOIN latent_artifacts a ON a.space_id = $1 AND a.artifact_id = h.artifact_id
 ), picked AS (
-(SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
+(SELECT c.artifact_id, c.slot, c.source_seqs, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
         c.stale_reason, c.stale_seq, c.hits, c.sources
  FROM cited c WHERE c.stale_at IS NULL
  ORDER BY cardinality(c.hits) DESC, c.confidence DESC, c.artifact_id LIMIT $3)
 UNION ALL
-(SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
+(SELECT c.artifact_id, c.slot, c.source_seqs, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
         c.stale_reason, c.stale_seq, '{}'::bigint[], cardinality(c.source_seqs)
  FROM latent_current c
  WHERE c.space_id = $1 AND c.artifact_type = ANY ($4::text[]) AND c.reasoning_phase = $5
    AND NOT (c.source_seqs && $2::bigint[])
  ORDER BY c.confidence DESC, c.artifact_id LIMIT $6)
 UNION ALL
-(SELECT c.artifact_id, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
+(SELECT c.artifact_id, c.slot, c.source_seqs, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
         c.stale_reason, c.stale_seq, c.hits, c.sources
  FROM cited c WHERE c.stale_at IS NOT NULL
  ORDER BY cardinality(c.hits) DESC, c.artifact_id LIMIT $3)
@@ -42,12 +42,9 @@ SELECT p.artifact_id, p.artifact_type, p.confidence AS produced_confidence,
        p.contradicts, p.stale_reason, p.stale_seq, p.hits, p.sources
 FROM picked p
 LEFT JOIN LATERAL (
-  SELECT (e.data->>'confidence')::float8 AS confidence
+  SELECT (e.data->>'confidence')::float8 AS confidence, e.seq, e.hash
   FROM events e
-  WHERE e.space_id = $1 AND e.type = 'memory.confidence_revised' AND e.erased_by_seq IS NULL
-    AND e.data->'artifact'->>'id' = p.artifact_id
-  ORDER BY e.seq DESC
-  LIMIT 1
+  WHERE e.space_id = $1 AND e.seq = zaxy_confidence_revision_seq($1, p.artifact_id, p.slot, p.source_seqs)
 ) r ON p.stale_reason IS NULL
 `
 
@@ -84,10 +81,9 @@ type WeaveArtifactsRow struct {
 // partial index on current artifacts by type). Current means what the latent_current view
 // holds: stale_at IS NULL. sources is how many events an artifact cites: what verifying it
 // costs (the weave verifies at most weaveVerifySources of them). confidence is what the weave
-// ranks and shows an artifact by: its latest memory.confidence_revised that is not erased
-// (revise_confidence, or the retrospective pass judging an outcome; one probe of the index
-// events_confidence_revisions, migration 000035, per row), else produced_confidence, the
-// producer's, which also orders the rows within each arm.
+// ranks and shows an artifact by: its latest confidence revision (revise_confidence, or the
+// retrospective pass judging an outcome; zaxy_confidence_revision_seq, migration 000038), else
+// produced_confidence, the producer's, which also orders the rows within each arm.
 func (q *Queries) WeaveArtifacts(ctx context.Context, db DBTX, arg WeaveArtifactsParams) ([]WeaveArtifactsRow, error) {
 	rows, err := db.Query(ctx, weaveArtifacts,
 		arg.SpaceID,

@@ -12,13 +12,11 @@ import (
 const confidenceRevisions = `-- name: ConfidenceRevisions :many
 SELECT k.artifact_id::text AS artifact_id, r.confidence, r.seq, r.hash
 FROM unnest($1::text[]) AS k(artifact_id)
+LEFT JOIN latent_artifacts a ON a.space_id = $2 AND a.artifact_id = k.artifact_id
 CROSS JOIN LATERAL (
   SELECT (e.data->>'confidence')::float8 AS confidence, e.seq, e.hash
   FROM events e
-  WHERE e.space_id = $2 AND e.type = 'memory.confidence_revised' AND e.erased_by_seq IS NULL
-    AND e.data->'artifact'->>'id' = k.artifact_id
-  ORDER BY e.seq DESC
-  LIMIT 1
+  WHERE e.space_id = $2 AND e.seq = zaxy_confidence_revision_seq($2, k.artifact_id, a.slot, a.source_seqs)
 ) r
 ORDER BY k.artifact_id
 `
@@ -35,9 +33,10 @@ type ConfidenceRevisionsRow struct {
 	Hash       []byte
 }
 
-// The latest memory.confidence_revised event that is not erased of each artifact among @ids
-// (index events_confidence_revisions, migration 000035: one probe per id, however many
-// revisions the space holds): the confidence the memory actions rank that artifact by.
+// The latest confidence revision that applies to each artifact among @ids: one naming its id,
+// or its slot with the same sources (zaxy_confidence_revision_seq, migration 000038: a new producer
+// version re-addresses artifacts). An id no longer in latent_artifacts is looked up by id only.
+// The confidence the memory actions rank that artifact by.
 func (q *Queries) ConfidenceRevisions(ctx context.Context, db DBTX, arg ConfidenceRevisionsParams) ([]ConfidenceRevisionsRow, error) {
 	rows, err := db.Query(ctx, confidenceRevisions, arg.Ids, arg.SpaceID)
 	if err != nil {

@@ -10,12 +10,14 @@ import (
 )
 
 const artifactSlots = `-- name: ArtifactSlots :many
-SELECT c.artifact_id, c.slot,
-       coalesce((SELECT (e.data->>'confidence')::float8 FROM events e
-                 WHERE e.space_id = $1 AND e.type = 'memory.confidence_revised' AND e.erased_by_seq IS NULL
-                   AND e.data->'artifact'->>'id' = c.artifact_id
-                 ORDER BY e.seq DESC LIMIT 1), c.confidence::float8)::float8 AS confidence
+SELECT c.artifact_id, c.slot, c.source_seqs,
+       coalesce(r.confidence, c.confidence::float8)::float8 AS confidence
 FROM latent_current c
+LEFT JOIN LATERAL (
+  SELECT (e.data->>'confidence')::float8 AS confidence, e.seq, e.hash
+  FROM events e
+  WHERE e.space_id = $1 AND e.seq = zaxy_confidence_revision_seq($1, c.artifact_id, c.slot, c.source_seqs)
+) r ON true
 WHERE c.space_id = $1 AND c.artifact_id = ANY ($2::text[])
 ORDER BY c.artifact_id
 `
@@ -28,12 +30,13 @@ type ArtifactSlotsParams struct {
 type ArtifactSlotsRow struct {
 	ArtifactID string
 	Slot       string
+	SourceSeqs []int64
 	Confidence float64
 }
 
-// The current artifacts among @ids with their slots (what a confidence revision names beside
-// the id) and the confidence the memory actions rank them by now: the latest
-// memory.confidence_revised of the id that is not erased (index events_confidence_revisions), else
+// The current artifacts among @ids with their slots and source seqs (what a confidence
+// revision names beside the id) and the confidence the memory actions rank them by now: the
+// latest confidence revision that applies (zaxy_confidence_revision_seq, migration 000038), else
 // the producer's. An id that is stale or gone has no row (a revision of it would steer
 // nothing).
 func (q *Queries) ArtifactSlots(ctx context.Context, db DBTX, arg ArtifactSlotsParams) ([]ArtifactSlotsRow, error) {
@@ -45,7 +48,12 @@ func (q *Queries) ArtifactSlots(ctx context.Context, db DBTX, arg ArtifactSlotsP
 	var items []ArtifactSlotsRow
 	for rows.Next() {
 		var i ArtifactSlotsRow
-		if err := rows.Scan(&i.ArtifactID, &i.Slot, &i.Confidence); err != nil {
+		if err := rows.Scan(
+			&i.ArtifactID,
+			&i.Slot,
+			&i.SourceSeqs,
+			&i.Confidence,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
