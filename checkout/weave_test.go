@@ -403,6 +403,38 @@ func TestWeave_ShowsTheAnswerAfterAQuestionItSurfaces(t *testing.T) {
 	require.LessOrEqual(t, w.Budget.Used, w.Budget.Tokens)
 }
 
+// TestWeave_ShowsTheAnswerToAQuestionAtALongSessionsCut: the 48th event of a long session asks
+// something; its episode runs on to the answer (latent segments), so the weave shows the
+// answer after the question as within any episode.
+func TestWeave_ShowsTheAnswerToAQuestionAtALongSessionsCut(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "cut-exchange"
+	var evs []eventloom.NewEvent
+	for i := range 60 {
+		role, text := "user", fmt.Sprintf("Copied table number %d without trouble.", i)
+		switch i {
+		case 47:
+			text = "Where did the billing ledger backup end up?"
+		case 48:
+			role, text = "assistant", "It sits in the cold storage bucket since Tuesday."
+		}
+		evs = append(evs, msg("long", role, text))
+	}
+	rs := f.append(t, space, evs...)
+	f.build(t, space)
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "billing ledger backup", Weave: true, MaxTokens: 2000, NoRecord: true})
+	require.NoError(t, err)
+	shown := map[int64]checkout.WeaveEvidence{}
+	for _, ev := range p.Weave.Evidence {
+		shown[ev.Citation.Seq] = ev
+	}
+	question, answer := rs[47].Seq, rs[48].Seq
+	require.Contains(t, shown, question, p.Weave.Text)
+	require.Contains(t, shown, answer, "the answer follows the question across the 48-event mark: %s", p.Weave.Text)
+	require.Equal(t, question, shown[answer].Follows)
+}
+
 // TestWeave_ShowsAnEpisodesLLMSummaryLabelled: an episode with an LLM-assisted summary (what the
 // episode_summarize job stores) is woven with that summary in its inferred-context line,
 // labelled with the model, and in its JSON; the evidence lines are the same events as without it.

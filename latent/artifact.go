@@ -19,8 +19,11 @@ import (
 // weaves), and every slot names one thing (slot.go: a session's rebuild replaced another
 // session's slots sharing its prefix, and two holders' preferences shared a slot). Causal,
 // procedure and failure slots keep their version 2 spelling (a procedure's unless a tool name
-// holds "→"), so their proposals are not made again.
-const ProjectionVersion = 3
+// holds "→"), so their proposals are not made again. Version 4: a long session's cut at
+// EpisodeMaxEvents moves past an event that asks something to the event after it, its answer
+// (segments), so the weave can show the two together; confidence revisions carry over to the
+// re-addressed artifacts whose slot and sources are unchanged (migration 000038).
+const ProjectionVersion = 4
 
 // Artifact types (latent_artifacts.artifact_type).
 const (

@@ -19,6 +19,11 @@ const episodeSentences = 3
 // as they were (only its last one changes).
 const EpisodeMaxEvents = 48
 
+// episodeAnswerSlack is how many events past EpisodeMaxEvents an episode may run so that its
+// cut does not fall between an event that asks something and the event after it, its answer
+// (the weave shows an asking event's answer from its episode: docs/checkout.md, "Packing").
+const episodeAnswerSlack = 8
+
 // episodePayload is an episode's payload.
 type episodePayload struct {
 	Session string `json:"session"`
@@ -62,14 +67,19 @@ func (s segment) seqs() []int64 {
 
 // segments cuts a session's usable events (seq order, meta events and excluded sources already
 // left out) into its episodes' segments: after a task.updated that ends a task (done or
-// cancelled) and after EpisodeMaxEvents events. Both cuts depend only on the events before
-// them, so a growing session keeps its earlier segments. A segment of fewer than two events
-// makes no episode (episode).
+// cancelled), and after EpisodeMaxEvents events unless the last of them asks something (a "?"
+// in its text, as the weave reads it): then after the first event that does not ask, so a
+// question and its answer stay in one episode, and after EpisodeMaxEvents+episodeAnswerSlack
+// events whatever they say. Every cut depends only on the events up to it, so a growing
+// session keeps its earlier segments. A segment of fewer than two events makes no episode
+// (episode).
 func segments(session string, evs []event) []segment {
 	var out []segment
 	k, start := 1, 0
 	for i := range evs {
-		if i+1-start < EpisodeMaxEvents && i+1 < len(evs) && !endsTask(&evs[i]) {
+		n := i + 1 - start
+		full := n >= EpisodeMaxEvents+episodeAnswerSlack || (n >= EpisodeMaxEvents && !asks(&evs[i]))
+		if !full && i+1 < len(evs) && !endsTask(&evs[i]) {
 			continue
 		}
 		out = append(out, segment{session: session, k: k, evs: evs[start : i+1]})
@@ -77,6 +87,10 @@ func segments(session string, evs []event) []segment {
 	}
 	return out
 }
+
+// asks reports whether e asks something: a "?" in its text, as checkout's weave reads it (the
+// event after it in its episode is its answer).
+func asks(e *event) bool { return strings.Contains(e.text(), "?") }
 
 // endsTask reports whether e is a task.updated that ends its task (done or cancelled).
 func endsTask(e *event) bool {

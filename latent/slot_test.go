@@ -122,6 +122,34 @@ func TestBuild_ALongSessionIsCutIntoEpisodes(t *testing.T) {
 	b.requireRebuildEqualsIncremental(t, space)
 }
 
+// TestBuild_ALongSessionsCutKeepsAQuestionWithItsAnswer: when the 48th event of an episode asks
+// something, the cut moves past the event after it (its answer), so the two are in one
+// episode; a run of questions is cut after 56 events all the same. A rebuild from the log
+// gives the same artifacts.
+func TestBuild_ALongSessionsCutKeepsAQuestionWithItsAnswer(t *testing.T) {
+	b := setup(t)
+	const space = "latent-cut-question"
+	var evs []eventloom.NewEvent
+	for i := range 130 {
+		text := fmt.Sprintf("Step %d of the migration: table %d is copied.", i, i)
+		switch {
+		case i == 47:
+			text = "Which table do we copy after this one?"
+		case i >= 96 && i < 110:
+			text = fmt.Sprintf("Is table %d next?", i)
+		}
+		evs = append(evs, b.msg("long", text))
+	}
+	seqs := b.append(t, space, evs...)
+	b.projectAndBuild(t, space)
+	eps := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
+	require.Len(t, eps, 3)
+	require.Equal(t, seqs[:49], eps[0].Seqs, "the question at the 48th event and its answer are one episode")
+	require.Equal(t, seqs[49:105], eps[1].Seqs, "a run of questions is cut after 56 events")
+	require.Equal(t, seqs[105:], eps[2].Seqs)
+	b.requireRebuildEqualsIncremental(t, space)
+}
+
 // TestBuild_AnEndedTaskEndsItsEpisode: a session's episodes are its task segments: the events
 // up to a task.updated that ends a task (done or cancelled) are one episode with that outcome,
 // the next task's another, and the finished one stays as it was while the session goes on.
