@@ -13,6 +13,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
+	"github.com/zaxy/zaxy/migrations"
 )
 
 // dbNeed is what of the database the runner prepares before a command runs.
@@ -25,13 +26,17 @@ const (
 	// dbURL: ZAXY_DATABASE_URL must be set (exit 2 otherwise); the command opens its own
 	// pools, sized for their work (serve, worker, mcp) or migrates (migrate).
 	dbURL
-	// dbPool: one pool, connected before Run (exit 2 when it cannot be).
+	// dbPool: one pool, connected before Run, on a database at this binary's schema (exit 2
+	// when it cannot be, naming the versions and 'zaxy migrate').
 	dbPool
 	// dbStore: dbPool and an event store on it whose outbox inserts River jobs.
 	dbStore
-	// dbTry: the runner tries to connect; Run finds env.pool nil and env.dbErr set when it
-	// could not (doctor reports it as a check; bench longmemeval|locomo reads its file first).
+	// dbTry: the runner tries to connect to a database at this binary's schema; Run finds
+	// env.pool nil and env.dbErr set when it could not (bench longmemeval|locomo reads its
+	// file first).
 	dbTry
+	// dbProbe: dbTry without the schema check (doctor reports the schema as one of its checks).
+	dbProbe
 )
 
 // command is one zaxy subcommand as `zaxy --help` lists it and the runner runs it.
@@ -190,7 +195,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 }
 
 // openDatabase prepares what need asks for and returns what closes it; an error means the
-// command cannot run (a dbTry command gets its error in e.dbErr instead).
+// command cannot run (a dbTry or dbProbe command gets its error in e.dbErr instead).
 func (e *env) openDatabase(ctx context.Context, need dbNeed) (func(), error) {
 	switch need {
 	case dbNone:
@@ -202,8 +207,15 @@ func (e *env) openDatabase(ctx context.Context, need dbNeed) (func(), error) {
 		return func() {}, nil
 	}
 	pool, err := openPool(ctx, e.cfg.databaseURL)
+	if err == nil && need != dbProbe {
+		// A command on a database of another schema would fail on the first query that
+		// differs, perhaps after part of its work: it refuses before it starts.
+		if err = migrations.Check(ctx, pool); err != nil {
+			pool.Close()
+		}
+	}
 	if err != nil {
-		if need == dbTry {
+		if need == dbTry || need == dbProbe {
 			e.dbErr = err
 			return func() {}, nil
 		}

@@ -104,7 +104,7 @@ var commands = []command{
 		help: "revoke a token"},
 	{name: "token list", db: dbPool, new: func() runner { return &tokenListCmd{} },
 		help: "every token, live or revoked (--json)"},
-	{name: "doctor", db: dbTry, new: func() runner { return &doctorCmd{} },
+	{name: "doctor", db: dbProbe, new: func() runner { return &doctorCmd{} },
 		help: "check the database, schema, extensions (AGE on or off), chains (the recent\ntail; --full for every event), projection lag, embeddings and River jobs;\none line per problem with its remedy; exit 1 on failure (--json, --no-probe)"},
 	{name: "migrate", synopsis: "[--json]", db: dbURL, new: func() runner { return &migrateCmd{} },
 		help: "apply the embedded schema migrations (River's tables included)"},

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -39,4 +41,42 @@ func TestVerifyCommand_ReportsBrokenSeqAndExitsOne(t *testing.T) {
 	out.Reset()
 	require.Equal(t, 0, run(ctx, []string{"--help"}, getenv, nil, &out, &errOut))
 	require.Contains(t, out.String(), "ZAXY_MAX_BATCH")
+}
+
+// TestCommands_RefuseADatabaseOfAnotherSchema: a command on a database behind (or ahead of)
+// this binary's schema exits 2 naming the versions and what to run, before it reads or appends
+// anything; a bench command says the same; doctor still runs and reports the schema.
+func TestCommands_RefuseADatabaseOfAnotherSchema(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	getenv := dbEnv(db)
+	var out, errOut bytes.Buffer
+	_, err := db.AdminPool(t).Exec(ctx, `UPDATE schema_migrations SET version = version - 1`)
+	require.NoError(t, err)
+	behind := fmt.Sprintf("database is at version %d, this zaxy needs %d; run 'zaxy migrate'", migrations.Latest()-1, migrations.Latest())
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"append", "--space", "cli", "--type", "message", "--content", "one", "--data", `{"role":"user"}`}, 2},
+		{[]string{"projection", "status"}, 2},
+		{[]string{"bench", "latent", "--sections", "fidelity"}, 1}, // a bench's database errors exit 1, as without a URL
+	} {
+		errOut.Reset()
+		require.Equal(t, tc.code, run(ctx, tc.args, getenv, nil, &out, &errOut), "%v: %s", tc.args, errOut.String())
+		require.Contains(t, errOut.String(), behind, "%v", tc.args)
+	}
+	var n int
+	require.NoError(t, db.AdminPool(t).QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&n))
+	require.Zero(t, n, "nothing was appended")
+
+	_, err = db.AdminPool(t).Exec(ctx, `UPDATE schema_migrations SET version = version + 2`)
+	require.NoError(t, err)
+	errOut.Reset()
+	require.Equal(t, 2, run(ctx, []string{"projection", "status"}, getenv, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "newer than this zaxy")
+
+	out.Reset()
+	run(ctx, []string{"doctor", "--no-probe"}, getenv, nil, &out, &errOut)
+	require.Contains(t, out.String(), "schema", "doctor runs and reports the schema: %s", out.String())
 }
