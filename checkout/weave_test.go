@@ -537,6 +537,20 @@ func seqsOfCitations(cs []checkout.Citation) []int64 {
 	return out
 }
 
+// revise appends a memory.confidence_revised of artifact id for each of cs, in order, naming
+// the artifact's slot as revise_confidence does.
+func (f *fixture) revise(t *testing.T, space, id string, cs ...float64) {
+	t.Helper()
+	var slot string
+	require.NoError(t, f.pool.QueryRow(context.Background(), `SELECT slot FROM latent_artifacts WHERE space_id = $1 AND artifact_id = $2`,
+		space, id).Scan(&slot))
+	for _, c := range cs {
+		data, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: slot, ID: id}, Confidence: c, Reason: "judged"})
+		require.NoError(t, err)
+		f.append(t, space, eventloom.NewEvent{Type: vocab.TypeMemoryConfidenceRevised, Data: data})
+	}
+}
+
 // TestProspective_RanksPriorsByTheirLatestConfidenceRevision: a revision of a prior's
 // confidence (revise_confidence, or the retrospective pass judging an outcome) is what the
 // pass ranks and shows it by from then on; the artifact row, and produced_confidence, keep the
@@ -555,15 +569,7 @@ func TestProspective_RanksPriorsByTheirLatestConfidenceRevision(t *testing.T) {
 	require.Equal(t, top.ProducedConfidence, top.Confidence, "no revision yet")
 
 	second := before.ProcedurePriors[1]
-	revise := func(id string, cs ...float64) {
-		var slot string
-		require.NoError(t, f.pool.QueryRow(ctx, `SELECT slot FROM latent_artifacts WHERE space_id = 'w6' AND artifact_id = $1`, id).Scan(&slot))
-		for _, c := range cs {
-			data, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: slot, ID: id}, Confidence: c, Reason: "judged"})
-			require.NoError(t, err)
-			f.append(t, "w6", eventloom.NewEvent{Type: vocab.TypeMemoryConfidenceRevised, Data: data})
-		}
-	}
+	revise := func(id string, cs ...float64) { f.revise(t, "w6", id, cs...) }
 	revise(top.ArtifactID, 0.5, 0.02) // the latest one counts
 	revise(second.ArtifactID, 0.99)
 	after, err := f.svc.Prospective(ctx, req)
@@ -618,15 +624,7 @@ func TestWeave_RanksAndShowsArtifactsByTheirLatestConfidenceRevision(t *testing.
 	require.True(t, lowConfidence(before.Weave, causal.ArtifactID))
 	require.False(t, lowConfidence(before.Weave, failure.ArtifactID))
 
-	revise := func(id string, cs ...float64) {
-		var slot string
-		require.NoError(t, f.pool.QueryRow(ctx, `SELECT slot FROM latent_artifacts WHERE space_id = 'w7' AND artifact_id = $1`, id).Scan(&slot))
-		for _, c := range cs {
-			data, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: slot, ID: id}, Confidence: c, Reason: "judged"})
-			require.NoError(t, err)
-			f.append(t, "w7", eventloom.NewEvent{Type: vocab.TypeMemoryConfidenceRevised, Data: data})
-		}
-	}
+	revise := func(id string, cs ...float64) { f.revise(t, "w7", id, cs...) }
 	revise(failure.ArtifactID, 0.9, 0.2) // the latest one counts
 	revise(causal.ArtifactID, 0.95)
 	after, err := f.svc.Checkout(ctx, req)
