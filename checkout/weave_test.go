@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/vocab"
@@ -667,13 +668,18 @@ func TestConfidenceRevision_CarriesOverToANewAddressOfTheSameSlotAndSources(t *t
 	var seqs []int64
 	require.NoError(t, f.pool.QueryRow(ctx, `SELECT slot, source_seqs FROM latent_artifacts WHERE space_id = $1 AND artifact_id = $2`,
 		space, old.ArtifactID).Scan(&slot, &seqs))
-	revise := func(id, sources string, c float64) {
+	revise := func(id, sources string, c float64) int64 {
 		data, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: slot, ID: id, SourcesSHA256: sources},
 			Confidence: c, Reason: "judged"})
 		require.NoError(t, err)
-		f.append(t, space, eventloom.NewEvent{Type: vocab.TypeMemoryConfidenceRevised, Data: data})
+		return f.append(t, space, eventloom.NewEvent{Type: vocab.TypeMemoryConfidenceRevised, Data: data})[0].Seq
 	}
 	revise(old.ArtifactID, vocab.SourcesDigest(seqs), 0.31)
+	// A later revision, erased: the 0.31 holds again.
+	erased := revise(old.ArtifactID, vocab.SourcesDigest(seqs), 0.05)
+	_, err = erasure.New(f.pool, f.store, f.proj, nil).Erase(ctx, &eventloom.EraseParams{SpaceID: space, Seq: erased, Reason: "revised by mistake"})
+	require.NoError(t, err)
+	f.build(t, space) // the erasure rebuilt the projections; the workers derive the artifacts again
 	// Another version of the slot, citing other events: its revision is not this one's.
 	revise(strings.Repeat("0", 64), vocab.SourcesDigest(seqs[:len(seqs)-1]), 0.99)
 
