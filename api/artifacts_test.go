@@ -113,14 +113,34 @@ func TestHTTP_ArtifactsListCurrentOrStaleWithTheirWeaves(t *testing.T) {
 	surfaced := w["surfaced_seq"].(float64)
 	woven := w["artifact_ids"].([]any)
 	require.NotEmpty(t, woven)
-	all, _ = listArtifacts(t, e, sp, "")
-	for _, a := range all {
-		if slices.Contains(woven, any(a["artifact_id"])) {
-			require.Equal(t, []any{surfaced}, a["weaves"], a["artifact_id"])
-		} else {
-			require.Equal(t, []any{}, a["weaves"], a["artifact_id"])
+	// Listed at once (the record is read from the log past the projection watermark), and the
+	// same once projected (from latent_weave_citations).
+	for _, projected := range []bool{false, true} {
+		if projected {
+			e.project(t, sp)
+		}
+		all, _ = listArtifacts(t, e, sp, "")
+		for _, a := range all {
+			if slices.Contains(woven, any(a["artifact_id"])) {
+				require.Equal(t, []any{surfaced}, a["weaves"], "projected %v: %s", projected, a["artifact_id"])
+			} else {
+				require.Equal(t, []any{}, a["weaves"], a["artifact_id"])
+			}
 		}
 	}
+
+	// confidence is the one the weave ranks by: a revision's, beside the producer's.
+	revised := all[0]
+	require.Equal(t, revised["produced_confidence"], revised["confidence"])
+	require.Nil(t, revised["confidence_revision"])
+	status, rv := e.do(t, "POST", "/v1/spaces/"+sp+"/actions/revise-confidence",
+		fmt.Sprintf(`{"artifact_id":%q,"confidence":0.125,"reason":"the fix no longer works"}`, revised["artifact_id"]))
+	require.Equal(t, 201, status, rv)
+	all, _ = listArtifacts(t, e, sp, "")
+	require.Equal(t, revised["artifact_id"], all[0]["artifact_id"])
+	require.Equal(t, 0.125, all[0]["confidence"])
+	require.Equal(t, revised["produced_confidence"], all[0]["produced_confidence"])
+	require.Equal(t, rv["event"].(map[string]any)["seq"], all[0]["confidence_revision"].(map[string]any)["seq"])
 
 	// type keeps one kind.
 	episodes, _ := listArtifacts(t, e, sp, "type=episode")

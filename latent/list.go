@@ -2,6 +2,7 @@ package latent
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -56,9 +57,14 @@ type Listed struct {
 	ValidFrom       *time.Time  `json:"valid_from"`
 	ValidTo         *time.Time  `json:"valid_to"`
 	Method          string      `json:"method"`
-	Confidence      float64     `json:"confidence"`
-	ReviewStatus    string      `json:"review_status"`
-	AuthorityStatus string      `json:"authority_status"`
+	// Confidence is what the weave and the memory actions rank the artifact by: its latest
+	// confidence revision (ConfidenceRevision names it), else ProducedConfidence, the
+	// producer's.
+	Confidence         float64    `json:"confidence"`
+	ProducedConfidence float64    `json:"produced_confidence"`
+	ConfidenceRevision *SourceRef `json:"confidence_revision,omitempty"`
+	ReviewStatus       string     `json:"review_status"`
+	AuthorityStatus    string     `json:"authority_status"`
 	// StaleAt, StaleSeq and StaleReason are set on a stale artifact only: when, by which
 	// event and why (invalidated, erased, superseded) it stopped being current.
 	StaleAt     *time.Time `json:"stale_at"`
@@ -118,13 +124,16 @@ func List(ctx context.Context, db pgexec.Executor, p ListParams) (*Page, error) 
 		}
 		l := Listed{ArtifactID: r.ArtifactID, ArtifactType: r.ArtifactType, Summary: r.Summary,
 			EntityRefs: nonNil(r.EntityRefs), ValidFrom: r.ValidFrom, ValidTo: r.ValidTo, Method: r.Method,
-			Confidence: float64(r.Confidence), ReviewStatus: r.ReviewStatus, AuthorityStatus: r.AuthorityStatus,
+			Confidence: r.Confidence, ProducedConfidence: float64(r.ProducedConfidence), ReviewStatus: r.ReviewStatus, AuthorityStatus: r.AuthorityStatus,
 			StaleAt: r.StaleAt, StaleSeq: r.StaleSeq, StaleReason: r.StaleReason, Supersedes: r.Supersedes,
 			Weaves: nonNil(r.Weaves)}
 		if err := json.Unmarshal([]byte(r.SourceEventRefs), &l.SourceEventRefs); err != nil {
 			return nil, fmt.Errorf("list artifacts: source_event_refs of %s: %w", r.ArtifactID, err)
 		}
 		l.SourceEventRefs = nonNil(l.SourceEventRefs)
+		if r.RevisionSeq > 0 {
+			l.ConfidenceRevision = &SourceRef{Seq: r.RevisionSeq, Hash: hex.EncodeToString(r.RevisionHash)}
+		}
 		page.Artifacts = append(page.Artifacts, l)
 	}
 	ids := make([]string, len(page.Artifacts))

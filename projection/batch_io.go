@@ -197,6 +197,7 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 		b.Queue(qItemsInsert, s.space, tsConfig, ids, kinds, seqs, types, sessions, times, texts, redundantOf)
 	}
 	s.queueSalience(b)
+	s.queueWeaveCitations(b)
 	s.queueGate(b)
 	s.queuePolicies(b)
 	dbsqlc.QueueSpeakersInsert(b, dbsqlc.SpeakersInsertParams{SpaceID: s.space, AfterSeq: afterSeq, LastSeq: lastSeq})

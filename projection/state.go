@@ -116,6 +116,8 @@ type batchState struct {
 	// when the gate may apply to it (nil otherwise).
 	gateTexts []*gateText
 	policies  []*policyOp
+	// weaveCitations are the batch's latent_weave_citations rows (weave_citations.go).
+	weaveCitations []weaveCitation
 }
 
 func newBatchState(space string) *batchState {
@@ -194,6 +196,7 @@ func (s *batchState) apply(i int, e *eventloom.Event, fx *effects) {
 	for _, r := range fx.Reinforcements {
 		s.reinforce(e, r.ItemID, r.Signal)
 	}
+	s.citeWeave(e, fx.Woven)
 	if fx.SalienceConfig != nil {
 		s.configure(e, fx.SalienceConfig)
 	}

@@ -84,6 +84,9 @@ type effects struct {
 	Decision *decisionEffect
 	// Reinforcements are the items the event reinforces (salience.go).
 	Reinforcements []reinforcementEffect
+	// Woven are the latent artifacts a checkout.surfaced record's weave cited
+	// (weave_citations.go).
+	Woven []string
 	// SalienceConfig is a salience.configured event's policy.
 	SalienceConfig *vocab.SalienceConfigured
 	// GateConfig is a gate.configured event's setting (gate.go).
@@ -103,7 +106,11 @@ func extractEvent(e *eventloom.Event) (effects, error) {
 		return policyEffects(e)
 	}
 	if memoryitem.IsBookkeeping(e.Type) {
-		// Bookkeeping is never memory; a checkout's surfacing reinforces what it surfaced.
+		// Bookkeeping is never memory; a checkout's surfacing reinforces what it surfaced, and
+		// its weave's artifacts are cited by it.
+		if e.Type == surfacedType {
+			fx.Woven = wovenArtifacts(e)
+		}
 		err := salienceEffects(e, &fx)
 		return fx, err
 	}

@@ -2,7 +2,7 @@
 -- A deterministic digest of a space's projected state: every projection row, rendered as text
 -- and sorted, hashed with sha256 (the term statistics of the keyword lane and the speaker
 -- names of the exact lane, the reinforcement ledger, salience and the salience policy, the
--- latent artifacts with their build watermark, the retrieval policies with the current one, and
+-- latent artifacts with their build watermark and the weaves that cited them, the retrieval policies with the current one, and
 -- the encoding gate's tags, keys and setting included: columns and rows that exist only with the
 -- gate on render through concat_ws, which skips NULLs, so with the gate off every line is the
 -- one before the gate).
@@ -77,6 +77,9 @@ FROM (
   UNION ALL
   SELECT concat_ws('|', 'latent_watermark', built_seq)
   FROM latent_watermarks x WHERE x.space_id = @space_id
+  UNION ALL
+  SELECT concat_ws('|', 'weave_citation', artifact_id, seq)
+  FROM latent_weave_citations x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'gate_key', encode(key, 'hex'), item_id, seq)
   FROM gate_keys x WHERE x.space_id = @space_id

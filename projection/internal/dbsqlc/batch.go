@@ -52,3 +52,8 @@ func QueuePolicyPromote(b *pgx.Batch, arg PolicyPromoteParams) {
 func QueuePolicyRollback(b *pgx.Batch, arg PolicyRollbackParams) {
 	b.Queue(policyRollback, arg.ChangedSeq, arg.SpaceID, arg.Version)
 }
+
+// QueueWeaveCitationsInsert queues WeaveCitationsInsert.
+func QueueWeaveCitationsInsert(b *pgx.Batch, arg WeaveCitationsInsertParams) {
+	b.Queue(weaveCitationsInsert, arg.SpaceID, arg.ArtifactIds, arg.Seqs)
+}
