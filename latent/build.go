@@ -529,17 +529,25 @@ func upsertParams(space string, a *Artifact) dbsqlc.ArtifactUpsertParams {
 // derived from the artifact id, so a retried build appends nothing twice. Later versions of a
 // slot (more traces) are not proposed again: they carry the slot's review status.
 func (b *Builder) propose(ctx context.Context, tx pgx.Tx, space string, res *Result) error {
-	done, err := queries.ProposedSlots(ctx, tx, space)
-	if err != nil {
-		return fmt.Errorf("read proposed slots: %w", err)
-	}
-	arts, err := queries.Artifacts(ctx, tx, space)
+	arts, err := queries.ProposableArtifacts(ctx, tx, space)
 	if err != nil {
 		return fmt.Errorf("read artifacts: %w", err)
 	}
+	slots := make([]string, len(arts))
+	for i, a := range arts {
+		slots[i] = a.Slot
+	}
+	proposed, err := queries.ProposedSlots(ctx, tx, dbsqlc.ProposedSlotsParams{SpaceID: space, Slots: slots})
+	if err != nil {
+		return fmt.Errorf("read proposed slots: %w", err)
+	}
+	done := make(map[string]bool, len(proposed))
+	for _, slot := range proposed {
+		done[slot] = true
+	}
 	for _, a := range arts {
 		kind := proposable[a.ArtifactType]
-		if a.StaleSeq != nil || kind == "" || slices.Contains(done, a.Slot) {
+		if kind == "" || done[a.Slot] {
 			continue
 		}
 		conf := math.Round(float64(a.Confidence)*1000) / 1000

@@ -13,11 +13,19 @@ const proposedSlots = `-- name: ProposedSlots :many
 SELECT DISTINCT (e.data->'artifact'->>'key')::text AS slot
 FROM events e
 WHERE e.space_id = $1 AND e.type = 'proposal.created' AND e.data ? 'artifact'
+  AND (e.data->'artifact'->>'key') = ANY ($2::text[])
 `
 
-// The slots that already have a proposal (proposal.created data.artifact.key), whatever its fate.
-func (q *Queries) ProposedSlots(ctx context.Context, db DBTX, spaceID string) ([]string, error) {
-	rows, err := db.Query(ctx, proposedSlots, spaceID)
+type ProposedSlotsParams struct {
+	SpaceID string
+	Slots   []string
+}
+
+// Those of @slots that already have a proposal (proposal.created data.artifact.key), whatever
+// its fate: one probe of index events_artifact_proposals (migration 000040) per slot. Before it,
+// every build read the whole events table (51 ms at 108,000 events, growing with every space).
+func (q *Queries) ProposedSlots(ctx context.Context, db DBTX, arg ProposedSlotsParams) ([]string, error) {
+	rows, err := db.Query(ctx, proposedSlots, arg.SpaceID, arg.Slots)
 	if err != nil {
 		return nil, err
 	}
