@@ -18,6 +18,7 @@ FROM (
     -- message) moving on leaves the record true.
     AND (f.status <> 'superseded' OR r.type IN ('fact.asserted', 'preference.stated', 'decision.recorded'))
   UNION
+  -- Through the partial index of erasures (events_erasures, migration 000042).
   SELECT x.seq, (x.data->>'seq')::bigint, 'erased'
   FROM events x
   WHERE x.space_id = @space_id AND x.type = 'erasure.recorded' AND x.seq > @after_seq AND x.seq <= @upto_seq

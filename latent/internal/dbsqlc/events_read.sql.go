@@ -20,6 +20,7 @@ UNION
 SELECT g.seq, g.hash, g.type, g.session_id, g.actor, g.occurred_at, g.content, g.data
 FROM events g
 WHERE g.space_id = $1 AND g.seq <= $2 AND cardinality($4::text[]) > 0 AND g.type = ANY($4::text[])
+  AND g.type IN ('tool_call.completed', 'preference.stated', 'decision.recorded', 'outcome.recorded')
 ORDER BY seq
 `
 
@@ -46,7 +47,9 @@ type EventsReadRow struct {
 // source: a long agent session collects a checkout.surfaced record per checkout, and its
 // episode once cited 13,400 of them, which every weave then verified. The sessions' events are
 // read through the partial index of their memory events (migration 000027); the types' only
-// when there are any (the space-wide producers' rebuild).
+// when there are any (the space-wide producers' rebuild), through the partial index of those
+// types (events_space_wide_sources, migration 000041), which the constant list below matches:
+// @types must be among them (latent.globalTypes; TestGlobalTypes_AreTheIndexedOnes).
 func (q *Queries) EventsRead(ctx context.Context, db DBTX, arg EventsReadParams) ([]EventsReadRow, error) {
 	rows, err := db.Query(ctx, eventsRead,
 		arg.SpaceID,

@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY IF EXISTS events_space_wide_sources;
