@@ -476,6 +476,9 @@ func TestBuild_TheMirrorKeptByDifferenceEqualsARewrite(t *testing.T) {
 	b.projectAndBuild(t, space) // the proposals' review status
 
 	kept := mirror()
+	var noted int
+	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM latent_age_dirty WHERE space_id = $1`, space).Scan(&noted))
+	require.Zero(t, noted, "a sync forgets the artifacts it compared")
 	for _, label := range []string{"LatentArtifact", "SourceEvent", "DERIVED_FROM", "COVERS", "SUPERSEDES", "CONTRADICTS"} {
 		require.Truef(t, strings.Contains(kept, `."`+label+`" `), "the scenario makes %s", label)
 	}
@@ -500,4 +503,24 @@ func TestBuild_TheMirrorKeptByDifferenceEqualsARewrite(t *testing.T) {
 	require.NotContains(t, kept, fmt.Sprintf(`"seq": %d,`, seqs[1]), "the invalidated event was cited by stale artifacts only")
 	require.False(t, strings.Contains(kept, "DANGLING"), "no edge dangles")
 	require.Equal(t, kept, rewrite())
+
+	// Builds without the mirror (AGE off) leave what they touched noted, so the first build
+	// with it catches up: the same mirror as a rewrite.
+	off, err := latent.NewBuilder(ctx, pool, b.store, latent.Config{AGE: "off"})
+	require.NoError(t, err)
+	b.append(t, space, b.msg("s4", "The runbook is in the wiki."), b.msg("s4", "Maria reviews it on Monday."),
+		b.ev("preference.stated", "s4", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "zed"}))
+	_, err = b.proj.ProjectSpace(ctx, space)
+	require.NoError(t, err)
+	_, err = off.Build(ctx, space)
+	require.NoError(t, err)
+	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM latent_age_dirty WHERE space_id = $1`, space).Scan(&noted))
+	require.Positive(t, noted, "the build without the mirror left its artifacts noted")
+	require.Equal(t, kept, mirror(), "nothing mirrored meanwhile")
+	_, err = pool.Exec(ctx, `SELECT zaxy_age_latent_sync($1)`, space)
+	require.NoError(t, err)
+	caughtUp := mirror()
+	require.NotEqual(t, kept, caughtUp)
+	require.Contains(t, caughtUp, "Ana prefers editor: zed", "the new preference is mirrored")
+	require.Equal(t, caughtUp, rewrite())
 }
