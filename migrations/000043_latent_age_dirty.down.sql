@@ -197,6 +197,5 @@ DROP INDEX IF EXISTS latent_age_vertices_covers_pending;
 DROP TRIGGER IF EXISTS latent_age_dirty_insert ON latent_artifacts;
 DROP TRIGGER IF EXISTS latent_age_dirty_update ON latent_artifacts;
 DROP TRIGGER IF EXISTS latent_age_dirty_delete ON latent_artifacts;
-DROP FUNCTION IF EXISTS zaxy_latent_age_dirty_new();
-DROP FUNCTION IF EXISTS zaxy_latent_age_dirty_old();
+DROP FUNCTION IF EXISTS zaxy_latent_age_dirty();
 DROP TABLE IF EXISTS latent_age_dirty;

@@ -13,32 +13,25 @@ CREATE TABLE latent_age_dirty (
   PRIMARY KEY (space_id, artifact_id)
 );
 
-CREATE FUNCTION zaxy_latent_age_dirty_new() RETURNS trigger
+-- Notes the artifacts of the statement's transition table, named changed in each trigger: the
+-- new rows of an insert or update, the old rows of a delete.
+CREATE FUNCTION zaxy_latent_age_dirty() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
   INSERT INTO latent_age_dirty (space_id, artifact_id)
-  SELECT DISTINCT n.space_id, n.artifact_id FROM new_rows n
+  SELECT DISTINCT c.space_id, c.artifact_id FROM changed c
   ON CONFLICT DO NOTHING;
   RETURN NULL;
 END $$;
 
-CREATE FUNCTION zaxy_latent_age_dirty_old() RETURNS trigger
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
-BEGIN
-  INSERT INTO latent_age_dirty (space_id, artifact_id)
-  SELECT DISTINCT o.space_id, o.artifact_id FROM old_rows o
-  ON CONFLICT DO NOTHING;
-  RETURN NULL;
-END $$;
-
-REVOKE EXECUTE ON FUNCTION zaxy_latent_age_dirty_new(), zaxy_latent_age_dirty_old() FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION zaxy_latent_age_dirty() FROM PUBLIC;
 
 CREATE TRIGGER latent_age_dirty_insert AFTER INSERT ON latent_artifacts
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION zaxy_latent_age_dirty_new();
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION zaxy_latent_age_dirty();
 CREATE TRIGGER latent_age_dirty_update AFTER UPDATE ON latent_artifacts
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION zaxy_latent_age_dirty_new();
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION zaxy_latent_age_dirty();
 CREATE TRIGGER latent_age_dirty_delete AFTER DELETE ON latent_artifacts
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION zaxy_latent_age_dirty_old();
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION zaxy_latent_age_dirty();
 
 INSERT INTO latent_age_dirty (space_id, artifact_id)
 SELECT space_id, artifact_id FROM latent_artifacts
