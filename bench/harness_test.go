@@ -87,7 +87,7 @@ func TestCheckout_KeepsTheLoadedDatabaseForReuse(t *testing.T) {
 	var out bytes.Buffer
 	rep.WriteText(&out)
 	require.Contains(t, out.String(), "100 memories: load ")
-	require.Contains(t, out.String(), "over 10 queries")
+	require.Contains(t, out.String(), "over 10 queries (after 0 untimed)")
 
 	// --reuse times the queries on the kept database and loads nothing, after migrating it to
 	// this binary's schema: here one kept before the latest migration (its down file run).
@@ -109,6 +109,18 @@ func TestCheckout_KeepsTheLoadedDatabaseForReuse(t *testing.T) {
 	var version int
 	require.NoError(t, kc.QueryRow(context.Background(), `SELECT version FROM schema_migrations`).Scan(&version))
 	require.Equal(t, int(migrations.Latest()), version, "the reused database was migrated before the queries were timed")
+	// Warm-up checkouts run untimed first (memories' own sentences), and are recorded too.
+	var before int
+	require.NoError(t, kc.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE type = 'checkout.surfaced'`).Scan(&before))
+	o.Warmup = 5
+	warm, err := bench.Checkout(context.Background(), "", o)
+	require.NoError(t, err)
+	require.Equal(t, 5, warm.Warmup)
+	var after int
+	require.NoError(t, kc.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE type = 'checkout.surfaced'`).Scan(&after))
+	require.Equal(t, before+5+o.Queries, after, "five untimed checkouts, then the timed ones")
+	o.Warmup = 0
+
 	// A database a newer binary migrated is timed as it is, with a notice.
 	_, err = kc.Exec(context.Background(), "UPDATE schema_migrations SET version = version + 1")
 	require.NoError(t, err)
@@ -135,6 +147,9 @@ func TestCheckout_KeepsTheLoadedDatabaseForReuse(t *testing.T) {
 	o.Memories = 10
 	_, err = bench.Checkout(context.Background(), "", o)
 	require.ErrorContains(t, err, "Memories must be at least 100")
+	o.Memories, o.Warmup = 100, 101
+	_, err = bench.Checkout(context.Background(), "", o)
+	require.ErrorContains(t, err, "Warmup must be between 0 and Memories")
 }
 
 // openPool opens a pool as the service does (pgvector types registered on every connection).

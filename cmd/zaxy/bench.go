@@ -85,6 +85,7 @@ type benchCheckoutCmd struct {
 func (c *benchCheckoutCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.IntVar(&c.o.Memories, "memories", 100000, "memories (message events) in the space")
 	fs.IntVar(&c.o.Queries, "queries", 200, "checkouts to time")
+	fs.IntVar(&c.o.Warmup, "warmup", 20, "checkouts (and raw queries) to run untimed first, asking memories' own sentences (0: time from the first)")
 	fs.StringVar(&c.o.Corpus, "corpus", "../shared/bench/longmemeval_s_dev.json", "LongMemEval file whose sentences are the memories (synthetic text when missing)")
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
 	fs.BoolVar(&c.o.Keep, "keep", false, "keep the scratch database and print its URL (for --reuse)")
