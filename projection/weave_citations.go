@@ -25,18 +25,24 @@ type weaveCitation struct {
 // wovenArtifacts returns the artifact ids a checkout.surfaced record's weave cites
 // (data.weave.artifact_ids), each once, in order: only strings of an artifact id's form. A
 // record without a weave, or whose weave does not decode (the type is not validated on append),
-// cites none; the rest of the record still projects.
+// cites none; the rest of the record still projects. Keys match exactly, as the SQL that reads
+// the records the projector has not applied yet (sql/latent/artifacts_page.sql) and migration
+// 000039 match them: encoding/json would also take "Weave" into a struct field.
 func wovenArtifacts(e *eventloom.Event) []string {
-	var d struct {
-		Weave *struct {
-			ArtifactIDs []json.RawMessage `json:"artifact_ids"`
-		} `json:"weave"`
+	var d map[string]json.RawMessage
+	if json.Unmarshal(e.Data, &d) != nil {
+		return nil
 	}
-	if json.Unmarshal(e.Data, &d) != nil || d.Weave == nil {
+	var w map[string]json.RawMessage
+	if json.Unmarshal(d["weave"], &w) != nil {
+		return nil
+	}
+	var ids []json.RawMessage
+	if json.Unmarshal(w["artifact_ids"], &ids) != nil {
 		return nil
 	}
 	var out []string
-	for _, raw := range d.Weave.ArtifactIDs {
+	for _, raw := range ids {
 		var id string
 		if json.Unmarshal(raw, &id) == nil && artifactIDForm.MatchString(id) && !slices.Contains(out, id) {
 			out = append(out, id)
