@@ -195,6 +195,9 @@ func Validate(typ, content string, data json.RawMessage) error {
 	case err != nil:
 		return fieldErr("data", "must be a JSON object")
 	}
+	if fe := checkKeyCase(shapes[typ], obj, ""); fe != nil {
+		return fe
+	}
 	if fe := v(&object{m: obj}, content); fe != nil {
 		return fe
 	}
