@@ -352,16 +352,14 @@ func (st *buildState) derive(ctx context.Context, after, upto int64) error {
 	for _, s := range sessionList {
 		// The prefixes of this session's episodes and causal links; other sessions' slots may
 		// share them (session "a" and "a:b"), and owns keeps to this session's own.
-		prefixes = append(prefixes, likeEscaper.Replace("episode:"+s+"#")+"%", likeEscaper.Replace("causal:"+s+":")+"%")
+		prefixes = append(prefixes, "episode:"+s+"#", "causal:"+s+":")
 		derived = append(derived, causalLinks(s, bySession[s])...)
 		segs = append(segs, segments(s, bySession[s])...)
 	}
 	var replacedTypes []string
 	if global {
 		replacedTypes = globalArtifactTypes
-		for _, p := range globalSlotPrefixes {
-			prefixes = append(prefixes, likeEscaper.Replace(p)+"%")
-		}
+		prefixes = append(prefixes, globalSlotPrefixes...)
 	}
 	// owns says which of the slots the prefixes and types find this derivation replaces.
 	owns := func(slot, typ string) bool {
@@ -445,8 +443,6 @@ func (st *buildState) entityRefs(ctx context.Context, segs []segment) ([][]strin
 	return out, nil
 }
 
-// likeEscaper escapes LIKE's wildcards and escape character in a literal prefix.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // store replaces the current artifacts of the derivation's slots (state) with derived: each new
 // artifact supersedes its slot's newest stale one, current artifacts neither derived again nor
