@@ -27,10 +27,12 @@ const (
 	LatentFidelity = "fidelity"
 	LatentStale    = "stale"
 	LatentTokens   = "tokens"
+	// LatentTraces is the token lane on scripted agent traces (latent_traces.go).
+	LatentTraces = "traces"
 )
 
 // LatentSections lists every section, in the order they run.
-var LatentSections = []string{LatentFidelity, LatentStale, LatentTokens}
+var LatentSections = []string{LatentFidelity, LatentStale, LatentTokens, LatentTraces}
 
 // LatentParams configures Latent.
 type LatentParams struct {
@@ -181,6 +183,13 @@ func Latent(ctx context.Context, p *LatentParams) (*LatentReport, error) {
 			}
 			rep.Tokens = append(rep.Tokens, tr)
 		}
+	}
+	if slices.Contains(p.Sections, LatentTraces) {
+		tr, err := l.traces(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rep.Tokens = append(rep.Tokens, tr)
 	}
 	if slices.Contains(p.Sections, LatentFidelity) {
 		if l.fid.Claims > 0 {

@@ -42,7 +42,12 @@ func TestLatent_WeavesCiteVerifiedEventsAndNeverAStaleSource(t *testing.T) {
 	require.Zero(t, s.LeakedUnprojected)
 	require.Equal(t, s.Prospective, s.PriorHits)
 
-	require.Len(t, rep.Tokens, 1)
+	require.Len(t, rep.Tokens, 2, "the dev set given, then the scripted agent traces")
+	traces := rep.Tokens[1]
+	require.Equal(t, bench.DatasetAgentTraces, traces.Dataset)
+	require.Positive(t, traces.Questions)
+	require.Equal(t, traces.Questions, traces.Weave.Hits, "every failure pattern's weave shows a fix")
+	require.Positive(t, traces.Artifacts["failure"])
 	tr := rep.Tokens[0]
 	require.Equal(t, bench.DatasetLongMemEval, tr.Dataset)
 	require.Positive(t, tr.Questions)
@@ -54,4 +59,5 @@ func TestLatent_WeavesCiteVerifiedEventsAndNeverAStaleSource(t *testing.T) {
 	require.Contains(t, out.String(), "citation fidelity: ")
 	require.Contains(t, out.String(), "leaked into a weave once projected: 0")
 	require.Contains(t, out.String(), "token reduction, longmemeval")
+	require.Contains(t, out.String(), "token reduction, agent-traces (scripted)")
 }

@@ -716,3 +716,47 @@ func TestConfidenceRevision_CarriesOverToANewAddressOfTheSameSlotAndSources(t *t
 	require.NoError(t, f.pool.QueryRow(ctx, `SELECT zaxy_artifact_sources_digest($1)`, seqs).Scan(&digest))
 	require.Equal(t, vocab.SourcesDigest(seqs), digest)
 }
+
+// TestWeave_AFailurePatternShowsAFailureAndItsFix: a failure pattern's evidence lines are one of
+// its failures, the calls that fixed it and the tool's next success, in order, not the failures
+// the lanes ranked (a question about the error ranks every failure, and the fix shares no word
+// with it). The failure shown is the fixed one the lanes ranked best.
+func TestWeave_AFailurePatternShowsAFailureAndItsFix(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "w9"
+	c := &traceClock{t: time.Date(2026, 2, 1, 9, 0, 0, 0, time.UTC)}
+	for i, wait := range []string{"30s", "45s", "60s"} {
+		s := fmt.Sprintf("task-%d", i+1)
+		f.append(t, space, c.ev("message", s, "Ship the invoice rounding change.", map[string]string{"role": "user"}),
+			c.tool(s, "go_build", ""),
+			// The waits differ, so the failures are not one repeated item; the pattern masks them.
+			c.tool(s, "migrate", "lock timeout waiting for schema_migrations after "+wait),
+			c.tool(s, "release_lock", ""),
+			c.tool(s, "migrate", ""))
+	}
+	f.build(t, space)
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "migrate: lock timeout waiting for schema_migrations after 30s",
+		ReasoningPhase: checkout.PhaseAct, NoRecord: true})
+	require.NoError(t, err)
+	// The structured artifacts' lines come first, best artifact first: here the failure pattern's.
+	var failure *checkout.WeaveArtifact
+	for i, a := range p.Weave.Inferred {
+		if a.Type != "episode" {
+			failure = &p.Weave.Inferred[i]
+			break
+		}
+	}
+	require.NotNil(t, failure, p.Weave.Text)
+	require.Equal(t, "failure", failure.Type, p.Weave.Text)
+	require.GreaterOrEqual(t, len(p.Weave.Evidence), 3)
+	lines := p.Weave.Evidence[:3]
+	for _, ev := range lines {
+		require.Contains(t, ev.ArtifactIDs, failure.ArtifactID)
+	}
+	require.Contains(t, lines[0].Text, "migrate failure")
+	require.Contains(t, lines[1].Text, "release_lock success", "the fix, right after the failure: %s", p.Weave.Text)
+	require.Contains(t, lines[2].Text, "migrate success")
+	require.Less(t, lines[0].Citation.Seq, lines[1].Citation.Seq)
+	require.Less(t, lines[1].Citation.Seq, lines[2].Citation.Seq)
+}

@@ -34,6 +34,7 @@ WITH tail AS (
          e.erased_by_seq,
          coalesce((SELECT min(i.seq) FROM invalidations i WHERE i.space_id = @space_id AND i.target_seq = r.seq),
                   (SELECT p.seq FROM pending p WHERE p.target_seq = r.seq), 0)::bigint AS invalidated_seq,
+         -- Through facts_closed_by_recorded (migration 000045).
          coalesce((SELECT min(f.closed_seq) FROM facts f
                    WHERE f.space_id = @space_id AND f.recorded_seq = r.seq AND f.closed_seq IS NOT NULL
                      AND (f.status IN ('retracted', 'invalidated')
@@ -50,7 +51,13 @@ WITH tail AS (
                            AND lower(btrim(t.data->>'subject')) = lower(btrim(e.data->>'subject'))))), 0)::bigint AS superseded_seq
   FROM art a
   CROSS JOIN LATERAL (SELECT (j->>'seq')::bigint AS seq, j->>'hash' AS hash FROM jsonb_array_elements(a.source_event_refs) j) r
-  LEFT JOIN events e ON e.space_id = @space_id AND e.seq = r.seq
+  -- One primary-key probe per source (LIMIT 1 keeps the planner from flattening it into a
+  -- join). A plain join let the planner merge the sources with the space's events read in seq
+  -- order, once per artifact: 3,930 events per artifact, 90 ms a weave, in a space of 7,900
+  -- agent events.
+  LEFT JOIN LATERAL (
+    SELECT x.seq, x.hash, x.erased_by_seq, x.type, x.actor, x.data FROM events x WHERE x.space_id = @space_id AND x.seq = r.seq LIMIT 1
+  ) e ON true
 )
 SELECT a.artifact_id, a.artifact_type, a.summary, a.source_event_refs::text AS source_event_refs, a.confidence,
        a.review_status, a.reasoning_phase, a.payload::text AS payload, a.contradicts,

@@ -21,3 +21,9 @@ func QueueVectorHNSWSettings(b *pgx.Batch, efSearch string) {
 func QueueVectorExactSettings(b *pgx.Batch) {
 	b.Queue(vectorExactSettings)
 }
+
+// QueueWeaveVerify queues WeaveVerify; its rows scan into WeaveVerifyRow by position
+// (pgx.RowToStructByPos), the generated struct's field order being the query's column order.
+func QueueWeaveVerify(b *pgx.Batch, arg WeaveVerifyParams) *pgx.QueuedQuery {
+	return b.Queue(weaveVerify, arg.SpaceID, arg.Ids)
+}

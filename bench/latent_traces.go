@@ -1,0 +1,173 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// DatasetAgentTraces names the token lane on scripted agent traces (LatentTraces).
+const DatasetAgentTraces = "agent-traces (scripted)"
+
+// traceFailure is one way a family's tool fails, and the call that fixed it.
+type traceFailure struct {
+	tool, err, fix string
+}
+
+// traceFailures are a family's failure modes: the tool, its error and the fixing call.
+func traceFailures(name string) []traceFailure {
+	return []traceFailure{
+		{name + "_migrate", "lock timeout waiting for the " + name + " schema lock after 30s", "release_" + name + "_lock"},
+		{name + "_test", "dial tcp " + name + "-db:5432: connect: connection refused", "restart_" + name + "_db"},
+		{name + "_deploy", "back-off pulling image registry.local/" + name + ":latest", "push_" + name + "_image"},
+	}
+}
+
+// traceNoise are the calls an agent makes between the steps that matter.
+var traceNoise = []string{"read_file", "grep", "edit_file", "list_dir", "run_linter", "git_diff", "git_status", "open_pr"}
+
+// traces runs the token lane on scripted agent traces (docs/benchmarks.md): Families task
+// families of coding sessions in one space, each session a task, tool calls around its build,
+// test and deploy, and now and then a failure of one of the family's three failure modes, fixed
+// by a call the agent makes next and then retried; the assistant's messages do not restate the
+// error. Each family's failure modes are then asked about ("... fails with <error>. What fixed
+// it the previous times?"); the evidence is any of the fixing calls, which share no word with
+// the question but the family's name. The traces are synthetic: they exercise the structure the
+// conversational dev sets lack (failure patterns with their fixes), and they are no evidence of
+// how an agent's real sessions read.
+func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
+	space := "traces-" + l.run
+	rng := rand.New(rand.NewPCG(11, 12))
+	c := &scriptClock{t: time.Date(2026, 2, 2, 9, 0, 0, 0, time.UTC)}
+	const sessionsPerFamily = 60
+	// fixes are the seqs of each failure mode's fixing calls, by family and mode.
+	fixes := map[string][][]int64{}
+	var names []string
+	for i := range l.p.Families {
+		name := latentFamilies[i%len(latentFamilies)]
+		if i >= len(latentFamilies) {
+			name = fmt.Sprintf("%s%d", name, i/len(latentFamilies))
+		}
+		names = append(names, name)
+		fixes[name] = make([][]int64, 3)
+	}
+	for s := range sessionsPerFamily {
+		for _, name := range names {
+			sess := fmt.Sprintf("%s-task-%d", name, s+1)
+			modes := traceFailures(name)
+			var evs []eventloom.NewEvent
+			var fixAt []int // positions of fixing calls in evs, with their mode
+			var fixMode []int
+			evs = append(evs, c.ev("message", sess, fmt.Sprintf("Task %d on the %s service: %s.", s+1, name,
+				[]string{"add a field to the export", "speed up the nightly job", "fix the date parsing", "rename the settings flag"}[rng.IntN(4)]),
+				map[string]string{"role": "user"}))
+			noise := func(n int) {
+				for range n {
+					evs = append(evs, c.tool(sess, traceNoise[rng.IntN(len(traceNoise))], ""))
+				}
+			}
+			step := func(tool string, mode int) {
+				if mode >= 0 && rng.IntN(3) == 0 {
+					f := modes[mode]
+					evs = append(evs, c.tool(sess, f.tool, f.err),
+						c.ev("message", sess, "That did not work; trying something else.", map[string]string{"role": "assistant"}))
+					fixAt, fixMode = append(fixAt, len(evs)), append(fixMode, mode)
+					evs = append(evs, c.tool(sess, f.fix, ""))
+				}
+				evs = append(evs, c.tool(sess, tool, ""))
+			}
+			noise(4 + rng.IntN(4))
+			step(name+"_build", -1)
+			noise(3 + rng.IntN(4))
+			step(name+"_migrate", 0)
+			step(name+"_test", 1)
+			noise(2 + rng.IntN(3))
+			step(name+"_deploy", 2)
+			evs = append(evs, c.ev("message", sess, "Done, the change is out.", map[string]string{"role": "assistant"}))
+			res, err := l.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: evs})
+			if err != nil {
+				return nil, err
+			}
+			for k, at := range fixAt {
+				fixes[name][fixMode[k]] = append(fixes[name][fixMode[k]], res.Receipts[at].Seq)
+			}
+		}
+	}
+	if err := l.prepare(ctx, space); err != nil {
+		return nil, fmt.Errorf("agent traces: %w", err)
+	}
+	tr := &TokenReport{Dataset: DatasetAgentTraces, Plain: TokenSide{Budget: l.p.PlainTokens}, Weave: TokenSide{Budget: l.p.WeaveTokens},
+		PlainSame: TokenSide{Budget: l.p.WeaveTokens}, Artifacts: map[string]int{}}
+	if err := l.countArtifacts(ctx, space, tr.Artifacts); err != nil {
+		return nil, err
+	}
+	var plainTok, weaveTok, sameTok, plainMS, weaveMS, sameMS float64
+	for _, name := range names {
+		for m, f := range traceFailures(name) {
+			evidence := fixes[name][m]
+			if len(evidence) < 2 {
+				continue // asked only about a failure that recurred
+			}
+			query := fmt.Sprintf("The %s step fails with %q. What fixed it the previous times?", f.tool, f.err)
+			hit := func(seqs []int64) bool {
+				return slices.ContainsFunc(seqs, func(s int64) bool { return slices.Contains(evidence, s) })
+			}
+			ask := func(budget int, weave bool) (*checkout.Packet, float64, error) {
+				t0 := time.Now()
+				p, err := l.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: query, MaxTokens: budget, NoRecord: true, Weave: weave})
+				return p, float64(time.Since(t0).Microseconds()) / 1000, err
+			}
+			plain, ms, err := ask(l.p.PlainTokens, false)
+			if err != nil {
+				return nil, fmt.Errorf("agent traces: plain packet: %w", err)
+			}
+			plainMS += ms
+			woven, ms, err := ask(l.p.WeaveTokens, true)
+			if err != nil {
+				return nil, fmt.Errorf("agent traces: weave packet: %w", err)
+			}
+			weaveMS += ms
+			same, ms, err := ask(l.p.WeaveTokens, false)
+			if err != nil {
+				return nil, fmt.Errorf("agent traces: plain packet at the weave's budget: %w", err)
+			}
+			sameMS += ms
+			tr.Questions++
+			plainTok, weaveTok, sameTok = plainTok+float64(plain.Budget.Used), weaveTok+float64(woven.Budget.Used), sameTok+float64(same.Budget.Used)
+			if hit(tierSeqs(plain)) {
+				tr.Plain.Hits++
+			}
+			if hit(tierSeqs(same)) {
+				tr.PlainSame.Hits++
+			}
+			var lines []int64
+			for _, e := range woven.Weave.Evidence {
+				lines = append(lines, e.Citation.Seq)
+			}
+			if hit(tierSeqs(woven)) || hit(lines) {
+				tr.Weave.Hits++
+				if !hit(tierSeqs(woven)) {
+					tr.WeaveEvidenceOnly++
+				}
+			}
+			if err := l.checkWeave(ctx, space, woven.Weave, nil); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if n := float64(tr.Questions); n > 0 {
+		tr.Plain.EvidenceRate, tr.Weave.EvidenceRate = float64(tr.Plain.Hits)/n, float64(tr.Weave.Hits)/n
+		tr.Plain.MeanTokens, tr.Weave.MeanTokens = plainTok/n, weaveTok/n
+		tr.Plain.MeanMS, tr.Weave.MeanMS = plainMS/n, weaveMS/n
+		tr.PlainSame.EvidenceRate, tr.PlainSame.MeanTokens, tr.PlainSame.MeanMS = float64(tr.PlainSame.Hits)/n, sameTok/n, sameMS/n
+	}
+	if tr.Plain.EvidenceRate > 0 {
+		tr.Ratio = tr.Weave.EvidenceRate / tr.Plain.EvidenceRate
+	}
+	return tr, l.checkChain(ctx, space)
+}

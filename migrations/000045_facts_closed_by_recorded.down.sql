@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS facts_closed_by_recorded;
