@@ -335,9 +335,7 @@ func (l *latentBench) checkChain(ctx context.Context, space string) error {
 // lines; an artifact's summary is not evidence).
 func (l *latentBench) tokens(ctx context.Context, dataset string, cases []Case) (*TokenReport, error) {
 	cases = limitQuestions(cases, l.p.Limit)
-	tr := &TokenReport{Dataset: dataset, Plain: TokenSide{Budget: l.p.PlainTokens}, Weave: TokenSide{Budget: l.p.WeaveTokens},
-		PlainSame: TokenSide{Budget: l.p.WeaveTokens}, Artifacts: map[string]int{}}
-	var plainTok, weaveTok, sameTok, plainMS, weaveMS, sameMS float64
+	t := l.newTokenTally(dataset)
 	for i := range cases {
 		c := &cases[i]
 		space := spaceID(c, "lat"+l.run)
@@ -348,7 +346,7 @@ func (l *latentBench) tokens(ctx context.Context, dataset string, cases []Case) 
 		if err := l.prepare(ctx, space); err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.ID, err)
 		}
-		if err := l.countArtifacts(ctx, space, tr.Artifacts); err != nil {
+		if err := l.countArtifacts(ctx, space, t.tr.Artifacts); err != nil {
 			return nil, err
 		}
 		for _, q := range c.Questions {
@@ -367,47 +365,8 @@ func (l *latentBench) tokens(ctx context.Context, dataset string, cases []Case) 
 				}
 				return false
 			}
-			t0 := time.Now()
-			plain, err := l.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: strings.TrimSpace(q.Text), AsOf: &asOf, MaxTokens: l.p.PlainTokens, NoRecord: true})
-			if err != nil {
-				return nil, fmt.Errorf("question %s: plain packet: %w", q.ID, err)
-			}
-			plainMS += float64(time.Since(t0).Microseconds()) / 1000
-			t0 = time.Now()
-			woven, err := l.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: strings.TrimSpace(q.Text), AsOf: &asOf, MaxTokens: l.p.WeaveTokens, NoRecord: true, Weave: true})
-			if err != nil {
-				return nil, fmt.Errorf("question %s: weave packet: %w", q.ID, err)
-			}
-			weaveMS += float64(time.Since(t0).Microseconds()) / 1000
-			t0 = time.Now()
-			same, err := l.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: strings.TrimSpace(q.Text), AsOf: &asOf, MaxTokens: l.p.WeaveTokens, NoRecord: true})
-			if err != nil {
-				return nil, fmt.Errorf("question %s: plain packet at the weave's budget: %w", q.ID, err)
-			}
-			sameMS += float64(time.Since(t0).Microseconds()) / 1000
-			sameTok += float64(same.Budget.Used)
-			if hit(tierSeqs(same)) {
-				tr.PlainSame.Hits++
-			}
-			tr.Questions++
-			plainTok += float64(plain.Budget.Used)
-			weaveTok += float64(woven.Budget.Used)
-			tiers := tierSeqs(woven)
-			var lines []int64
-			for _, e := range woven.Weave.Evidence {
-				lines = append(lines, e.Citation.Seq)
-			}
-			if hit(tierSeqs(plain)) {
-				tr.Plain.Hits++
-			}
-			if hit(tiers) || hit(lines) {
-				tr.Weave.Hits++
-				if !hit(tiers) {
-					tr.WeaveEvidenceOnly++
-				}
-			}
-			if err := l.checkWeave(ctx, space, woven.Weave, nil); err != nil {
-				return nil, err
+			if err := t.ask(ctx, checkout.Request{SpaceID: space, Query: strings.TrimSpace(q.Text), AsOf: &asOf}, hit); err != nil {
+				return nil, fmt.Errorf("question %s: %w", q.ID, err)
 			}
 		}
 		if err := l.checkChain(ctx, space); err != nil {
@@ -415,16 +374,7 @@ func (l *latentBench) tokens(ctx context.Context, dataset string, cases []Case) 
 		}
 		l.p.Logger.InfoContext(ctx, "latent bench case done", "dataset", dataset, "case", c.ID, "index", i+1, "of", len(cases))
 	}
-	if n := float64(tr.Questions); n > 0 {
-		tr.Plain.EvidenceRate, tr.Weave.EvidenceRate = float64(tr.Plain.Hits)/n, float64(tr.Weave.Hits)/n
-		tr.Plain.MeanTokens, tr.Weave.MeanTokens = plainTok/n, weaveTok/n
-		tr.Plain.MeanMS, tr.Weave.MeanMS = plainMS/n, weaveMS/n
-		tr.PlainSame.EvidenceRate, tr.PlainSame.MeanTokens, tr.PlainSame.MeanMS = float64(tr.PlainSame.Hits)/n, sameTok/n, sameMS/n
-	}
-	if tr.Plain.EvidenceRate > 0 {
-		tr.Ratio = tr.Weave.EvidenceRate / tr.Plain.EvidenceRate
-	}
-	return tr, nil
+	return t.report(), nil
 }
 
 // tierSeqs are the seqs a packet's tier items cite.

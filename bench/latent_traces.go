@@ -101,12 +101,10 @@ func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
 	if err := l.prepare(ctx, space); err != nil {
 		return nil, fmt.Errorf("agent traces: %w", err)
 	}
-	tr := &TokenReport{Dataset: DatasetAgentTraces, Plain: TokenSide{Budget: l.p.PlainTokens}, Weave: TokenSide{Budget: l.p.WeaveTokens},
-		PlainSame: TokenSide{Budget: l.p.WeaveTokens}, Artifacts: map[string]int{}}
-	if err := l.countArtifacts(ctx, space, tr.Artifacts); err != nil {
+	t := l.newTokenTally(DatasetAgentTraces)
+	if err := l.countArtifacts(ctx, space, t.tr.Artifacts); err != nil {
 		return nil, err
 	}
-	var plainTok, weaveTok, sameTok, plainMS, weaveMS, sameMS float64
 	for _, name := range names {
 		for m, f := range traceFailures(name) {
 			evidence := fixes[name][m]
@@ -117,57 +115,10 @@ func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
 			hit := func(seqs []int64) bool {
 				return slices.ContainsFunc(seqs, func(s int64) bool { return slices.Contains(evidence, s) })
 			}
-			ask := func(budget int, weave bool) (*checkout.Packet, float64, error) {
-				t0 := time.Now()
-				p, err := l.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: query, MaxTokens: budget, NoRecord: true, Weave: weave})
-				return p, float64(time.Since(t0).Microseconds()) / 1000, err
-			}
-			plain, ms, err := ask(l.p.PlainTokens, false)
-			if err != nil {
-				return nil, fmt.Errorf("agent traces: plain packet: %w", err)
-			}
-			plainMS += ms
-			woven, ms, err := ask(l.p.WeaveTokens, true)
-			if err != nil {
-				return nil, fmt.Errorf("agent traces: weave packet: %w", err)
-			}
-			weaveMS += ms
-			same, ms, err := ask(l.p.WeaveTokens, false)
-			if err != nil {
-				return nil, fmt.Errorf("agent traces: plain packet at the weave's budget: %w", err)
-			}
-			sameMS += ms
-			tr.Questions++
-			plainTok, weaveTok, sameTok = plainTok+float64(plain.Budget.Used), weaveTok+float64(woven.Budget.Used), sameTok+float64(same.Budget.Used)
-			if hit(tierSeqs(plain)) {
-				tr.Plain.Hits++
-			}
-			if hit(tierSeqs(same)) {
-				tr.PlainSame.Hits++
-			}
-			var lines []int64
-			for _, e := range woven.Weave.Evidence {
-				lines = append(lines, e.Citation.Seq)
-			}
-			if hit(tierSeqs(woven)) || hit(lines) {
-				tr.Weave.Hits++
-				if !hit(tierSeqs(woven)) {
-					tr.WeaveEvidenceOnly++
-				}
-			}
-			if err := l.checkWeave(ctx, space, woven.Weave, nil); err != nil {
-				return nil, err
+			if err := t.ask(ctx, checkout.Request{SpaceID: space, Query: query}, hit); err != nil {
+				return nil, fmt.Errorf("agent traces: %w", err)
 			}
 		}
 	}
-	if n := float64(tr.Questions); n > 0 {
-		tr.Plain.EvidenceRate, tr.Weave.EvidenceRate = float64(tr.Plain.Hits)/n, float64(tr.Weave.Hits)/n
-		tr.Plain.MeanTokens, tr.Weave.MeanTokens = plainTok/n, weaveTok/n
-		tr.Plain.MeanMS, tr.Weave.MeanMS = plainMS/n, weaveMS/n
-		tr.PlainSame.EvidenceRate, tr.PlainSame.MeanTokens, tr.PlainSame.MeanMS = float64(tr.PlainSame.Hits)/n, sameTok/n, sameMS/n
-	}
-	if tr.Plain.EvidenceRate > 0 {
-		tr.Ratio = tr.Weave.EvidenceRate / tr.Plain.EvidenceRate
-	}
-	return tr, l.checkChain(ctx, space)
+	return t.report(), l.checkChain(ctx, space)
 }
