@@ -443,7 +443,6 @@ func (st *buildState) entityRefs(ctx context.Context, segs []segment) ([][]strin
 	return out, nil
 }
 
-
 // store replaces the current artifacts of the derivation's slots (state) with derived: each new
 // artifact supersedes its slot's newest stale one, current artifacts neither derived again nor
 // kept are deleted, stale ones are kept.
