@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
+	"github.com/zaxy/zaxy/latent"
 )
 
 // Reasoning phases a weave is built for: the reasoning_phase of the latent artifacts
@@ -598,13 +599,8 @@ func failureChain(a WeaveArtifact, rankOf map[int64]int) []int64 {
 	if a.Type != "failure" {
 		return nil
 	}
-	var pl struct {
-		Occurrences []struct {
-			FailureSeq int64 `json:"failure_seq"`
-			FixSeq     int64 `json:"fix_seq"`
-		} `json:"occurrences"`
-	}
-	if json.Unmarshal(a.Payload, &pl) != nil {
+	occurrences, err := latent.FailureFixes(a.Payload)
+	if err != nil {
 		return nil
 	}
 	cited := map[int64]bool{}
@@ -612,22 +608,19 @@ func failureChain(a WeaveArtifact, rankOf map[int64]int) []int64 {
 		cited[c.Seq] = true
 	}
 	best, bestRank := -1, 0
-	for i, o := range pl.Occurrences {
+	for i, o := range occurrences {
 		if o.FixSeq == 0 || !cited[o.FailureSeq] || !cited[o.FixSeq] {
 			continue
 		}
-		r, ranked := rankOf[o.FailureSeq]
-		switch {
-		case best < 0:
-			best, bestRank = i, rankOrLast(r, ranked)
-		case rankOrLast(r, ranked) < bestRank || (rankOrLast(r, ranked) == bestRank && o.FailureSeq > pl.Occurrences[best].FailureSeq):
-			best, bestRank = i, rankOrLast(r, ranked)
+		r := rankOrLast(rankOf, o.FailureSeq)
+		if best < 0 || r < bestRank || (r == bestRank && o.FailureSeq > occurrences[best].FailureSeq) {
+			best, bestRank = i, r
 		}
 	}
 	if best < 0 {
 		return nil
 	}
-	o := pl.Occurrences[best]
+	o := occurrences[best]
 	chain := []int64{o.FailureSeq}
 	for _, c := range a.Citations { // the fixing calls: the cited events between the two
 		if c.Seq > o.FailureSeq && c.Seq < o.FixSeq && len(chain) < weaveEvidencePer-1 {
@@ -637,11 +630,10 @@ func failureChain(a WeaveArtifact, rankOf map[int64]int) []int64 {
 	return append(chain, o.FixSeq)
 }
 
-// rankOrLast is a ranked event's rank, or one past every rank for an event the lanes did not
-// rank.
-func rankOrLast(rank int, ranked bool) int {
-	if ranked {
-		return rank
+// rankOrLast is seq's rank, or one past every rank for an event the lanes did not rank.
+func rankOrLast(rankOf map[int64]int, seq int64) int {
+	if r, ok := rankOf[seq]; ok {
+		return r
 	}
 	return math.MaxInt
 }

@@ -5,13 +5,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"time"
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/latent/internal/dbsqlc"
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // List's bounds.
@@ -26,9 +26,6 @@ const (
 
 // artifactTypes are the values of latent_artifacts.artifact_type, for validating a filter.
 var artifactTypes = []string{TypeEpisode, TypeProcedure, TypeFailure, TypePreference, TypeCausal}
-
-// artifactIDPattern is an artifact id's form (latent_artifacts_id), for validating a cursor.
-var artifactIDPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // ListParams selects one page of a space's artifacts.
 type ListParams struct {
@@ -105,7 +102,7 @@ func List(ctx context.Context, db pgexec.Executor, p ListParams) (*Page, error) 
 	if len(p.EntityID) > 256 {
 		return nil, &eventloom.ValidationError{Field: "entity", Message: "must be an entity id of at most 256 bytes"}
 	}
-	if p.After != "" && !artifactIDPattern.MatchString(p.After) {
+	if p.After != "" && !vocab.IsArtifactID(p.After) {
 		return nil, &eventloom.ValidationError{Field: "after", Message: "must be an artifact id (64 lowercase hex digits), a page's next_after"}
 	}
 	rows, err := queries.ArtifactsPage(ctx, db, dbsqlc.ArtifactsPageParams{

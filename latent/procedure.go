@@ -179,16 +179,28 @@ func allSucceeded(calls []toolCall) bool {
 type failurePayload struct {
 	Tool        string       `json:"tool"`
 	Error       string       `json:"error"`
-	Occurrences []failureFix `json:"occurrences"`
+	Occurrences []FailureFix `json:"occurrences"`
 	// Fix is the most common sequence of calls between a failure and the same tool's next
 	// success (empty when it was simply retried), when any occurrence was fixed.
 	Fix []string `json:"fix"`
 }
 
-type failureFix struct {
+// FailureFix is one occurrence of a failure pattern (a failure artifact's payload.occurrences):
+// the failing call, the same tool's next success in the session (0: none), and the tools
+// called in between.
+type FailureFix struct {
 	FailureSeq int64    `json:"failure_seq"`
 	FixSeq     int64    `json:"fix_seq,omitempty"`
 	Steps      []string `json:"steps"`
+}
+
+// FailureFixes decodes a failure artifact's payload into its occurrences.
+func FailureFixes(payload []byte) ([]FailureFix, error) {
+	var pl failurePayload
+	if err := json.Unmarshal(payload, &pl); err != nil {
+		return nil, fmt.Errorf("failure payload: %w", err)
+	}
+	return pl.Occurrences, nil
 }
 
 var digits = regexp.MustCompile(`[0-9]+`)
@@ -210,7 +222,7 @@ func failures(evs []event) []*Artifact {
 	by, sessions := toolCalls(evs)
 	type pattern struct {
 		tool, err string
-		occ       []failureFix
+		occ       []FailureFix
 		cites     map[int64]*event
 		first     time.Time
 	}
@@ -231,7 +243,7 @@ func failures(evs []event) []*Artifact {
 			if c.ev.OccurredAt.Before(p.first) {
 				p.first = c.ev.OccurredAt
 			}
-			occ := failureFix{FailureSeq: c.ev.Seq, Steps: []string{}}
+			occ := FailureFix{FailureSeq: c.ev.Seq, Steps: []string{}}
 			for j := i + 1; j < len(calls); j++ {
 				if calls[j].tool == c.tool && calls[j].success {
 					occ.FixSeq = calls[j].ev.Seq

@@ -2,18 +2,14 @@ package projection
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
+	"github.com/zaxy/zaxy/vocab"
 )
-
-// artifactIDForm is a latent artifact id's form (latent_artifacts_id): what a weave citation
-// keeps of a checkout.surfaced record's weave.
-var artifactIDForm = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // weaveCitation is one latent_weave_citations row: a checkout.surfaced event whose weave cited
 // an artifact.
@@ -44,7 +40,7 @@ func wovenArtifacts(e *eventloom.Event) []string {
 	var out []string
 	for _, raw := range ids {
 		var id string
-		if json.Unmarshal(raw, &id) == nil && artifactIDForm.MatchString(id) && !slices.Contains(out, id) {
+		if json.Unmarshal(raw, &id) == nil && vocab.IsArtifactID(id) && !slices.Contains(out, id) {
 			out = append(out, id)
 		}
 	}

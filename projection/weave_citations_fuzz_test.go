@@ -2,11 +2,15 @@ package projection
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"testing"
 
 	"github.com/zaxy/zaxy/eventloom"
 )
+
+// artifactIDForm is the oracle's own reading of an artifact id's form (latent_artifacts_id).
+var artifactIDForm = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // FuzzWovenArtifacts: checkout.surfaced is not validated on append, so any JSON a client writes
 // reaches wovenArtifacts. It never panics, and it keeps exactly the strings of an artifact id's

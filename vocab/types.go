@@ -166,6 +166,10 @@ type ArtifactRef struct {
 	SourcesSHA256 string `json:"sources_sha256,omitempty"`
 }
 
+// IsArtifactID reports whether s has a latent artifact id's form: a sha256 in 64 lowercase hex
+// digits (latent_artifacts_id).
+func IsArtifactID(s string) bool { return isSHA256Hex(s) }
+
 // SourcesDigest is the sha256 (lowercase hex) of an artifact's source seqs in order, written
 // in decimal and joined by commas: what ArtifactRef.SourcesSHA256 holds, and what SQL computes
 // from latent_artifacts.source_seqs (zaxy_artifact_sources_digest, migration 000038).
