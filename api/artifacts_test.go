@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -218,6 +219,22 @@ func TestHTTP_ArtifactsListCurrentOrStaleWithTheirWeaves(t *testing.T) {
 	for _, a := range others {
 		require.NotContains(t, ids(withStale), a["artifact_id"])
 		require.NotContains(t, a["summary"], "Lisbon")
+	}
+	// A weave record forged in the other space naming this space's artifacts lists in neither
+	// space, before it is projected (read from the log) or after (latent_weave_citations).
+	before, _ := listArtifacts(t, e, sp, "include_stale=true")
+	forged, _ := json.Marshal(map[string]any{"events": []map[string]any{{"type": "checkout.surfaced",
+		"data": map[string]any{"items": []any{}, "weave": map[string]any{"artifact_ids": ids(before)}}}}})
+	status, out = e.do(t, "POST", "/v1/spaces/"+other+"/events", string(forged))
+	require.Equal(t, 201, status, out)
+	for _, projected := range []bool{false, true} {
+		if projected {
+			e.project(t, other)
+		}
+		after, _ := listArtifacts(t, e, sp, "include_stale=true")
+		for i, a := range after {
+			require.Equal(t, before[i]["weaves"], a["weaves"], "projected %v: %s", projected, a["artifact_id"])
+		}
 	}
 	unknown, _ := listArtifacts(t, e, sp+"-nobody", "include_stale=true")
 	require.Empty(t, unknown)

@@ -682,6 +682,19 @@ func TestConfidenceRevision_CarriesOverToANewAddressOfTheSameSlotAndSources(t *t
 	f.build(t, space) // the erasure rebuilt the projections; the workers derive the artifacts again
 	// Another version of the slot, citing other events: its revision is not this one's.
 	revise(strings.Repeat("0", 64), vocab.SourcesDigest(seqs[:len(seqs)-1]), 0.99)
+	// Nor is a revision in another space naming this slot, these sources and even this id.
+	forged, err := json.Marshal(vocab.MemoryConfidenceRevised{Artifact: vocab.ArtifactRef{Key: slot, ID: old.ArtifactID,
+		SourcesSHA256: vocab.SourcesDigest(seqs)}, Confidence: 0.01, Reason: "forged"})
+	require.NoError(t, err)
+	// Its seq is past every seq of this space, so only the space keeps it out.
+	var head int64
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT max(seq) FROM events WHERE space_id = $1`, space).Scan(&head))
+	filler := make([]eventloom.NewEvent, head+1)
+	for i := range filler {
+		filler[i] = msg("s", "user", fmt.Sprintf("filler %d", i))
+	}
+	f.append(t, space+"-other", filler...)
+	f.append(t, space+"-other", eventloom.NewEvent{Type: vocab.TypeMemoryConfidenceRevised, Data: forged})
 
 	// Re-address the artifact as a new producer version would: same row, same slot and
 	// sources, another id.
