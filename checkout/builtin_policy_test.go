@@ -27,16 +27,37 @@ func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 	require.Nil(t, checkout.BuiltinPolicyOf("fit-0123456789ab"))
 
 	// builtin-2 is builtin-1 with a weaker named-speaker prior and nothing else.
-	one, two := checkout.BuiltinPolicyOf(checkout.FirstBuiltinPolicyVersion), checkout.BuiltinPolicyOf(checkout.BuiltinPolicyVersion)
+	one, two := checkout.BuiltinPolicyOf(checkout.FirstBuiltinPolicyVersion), checkout.BuiltinPolicyOf("builtin-2")
 	require.Equal(t, 3.0, one.NamedSpeakerBoost)
 	require.Less(t, two.NamedSpeakerBoost, one.NamedSpeakerBoost)
 	require.Greater(t, two.NamedSpeakerBoost, 1.0, "the named speaker's turns still come first among equals")
+	three := checkout.BuiltinPolicyOf("builtin-3")
 	two.Version, two.NamedSpeakerBoost = one.Version, one.NamedSpeakerBoost
-	a, err := one.Content()
+	requireSameContent(t, one, two)
+
+	// builtin-3 is builtin-2 with the remedy lane and the tools' state out of the stable tier.
+	require.Equal(t, 1.0, three.Weight(checkout.PurposeDebugging, checkout.LaneRemedy))
+	require.Zero(t, two.Weight(checkout.PurposeDebugging, checkout.LaneRemedy), "the lane does not run under builtin-2")
+	require.True(t, three.StableOmitsToolState)
+	require.False(t, two.StableOmitsToolState)
+	two = checkout.BuiltinPolicyOf("builtin-2")
+	delete(three.LaneWeights[checkout.PurposeGeneral], checkout.LaneRemedy)
+	three.Version, three.StableOmitsToolState = two.Version, false
+	requireSameContent(t, two, three)
+	// A policy without the field (every one fitted before builtin-3) keeps its bytes and so
+	// its version.
+	raw, err := two.Content()
 	require.NoError(t, err)
-	b, err := two.Content()
+	require.NotContains(t, string(raw), "stable_omits_tool_state")
+}
+
+func requireSameContent(t *testing.T, a, b *checkout.Policy) {
+	t.Helper()
+	x, err := a.Content()
 	require.NoError(t, err)
-	require.JSONEq(t, string(a), string(b))
+	y, err := b.Content()
+	require.NoError(t, err)
+	require.JSONEq(t, string(x), string(y))
 }
 
 // TestNamedSpeakerPrior_Builtin2KeepsAnotherSpeakersAnswerInSight: a question that names the
@@ -69,7 +90,7 @@ func TestNamedSpeakerPrior_Builtin2KeepsAnotherSpeakersAnswerInSight(t *testing.
 	}
 	answer := "After the road trip we went camping by the lake to relax with the kids."
 	one := rank(checkout.BuiltinPolicyOf(checkout.FirstBuiltinPolicyVersion))
-	two := rank(checkout.BuiltinPolicyOf(checkout.BuiltinPolicyVersion))
+	two := rank(checkout.BuiltinPolicyOf("builtin-2"))
 	require.Greater(t, slices.Index(one, answer), 0, "builtin-1 ranks the named speaker's turns first: %q", one)
 	require.Equal(t, 0, slices.Index(two, answer), "builtin-2 ranks the answering turn first: %q", two)
 	// Of two turns alike, the named speaker's still comes first.

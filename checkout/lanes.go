@@ -260,13 +260,14 @@ func seqOfItem(id string) int64 {
 const replyK = 30
 
 // laneReply ranks the answers to the keyword lane's best items that ask something: for each of
-// them that is a message ending in a question mark, the next message of its session, kept only
+// them that is a message ending in a question mark, the next message of its session that had
+// occurred by asOf, kept only
 // when its speaker is one the query is about (a speaker it names, or the asker's role of a
 // first-person query, speaker.go). A turn that answers a question often shares no word with a
 // question about it ("They were scared but we reassured them" after "How did they handle the
 // accident?"); following every hit instead, or every speaker's answer, brought the next turns
 // of unrelated exchanges and cost LongMemEval recall (docs/benchmarks.md).
-func (s *Service) laneReply(ctx context.Context, q pgexec.Executor, r *Request, keyword []string) laneResult {
+func (s *Service) laneReply(ctx context.Context, q pgexec.Executor, r *Request, keyword []string, asOf time.Time) laneResult {
 	res := laneResult{name: LaneReply}
 	var seqs []int64
 	for _, id := range keyword[:min(len(keyword), replyK)] {
@@ -277,7 +278,7 @@ func (s *Service) laneReply(ctx context.Context, q pgexec.Executor, r *Request, 
 	if len(seqs) == 0 {
 		return res
 	}
-	replies, err := queries.LaneReply(ctx, q, dbsqlc.LaneReplyParams{SpaceID: r.SpaceID, Seqs: seqs})
+	replies, err := queries.LaneReply(ctx, q, dbsqlc.LaneReplyParams{SpaceID: r.SpaceID, Seqs: seqs, AsOf: asOf})
 	named, asked := newSpeakerNamer(r.Query), speakerOf(r.Query)
 	for _, n := range replies {
 		if named.names(n.Speaker) || (asked != "" && n.Role == asked) {

@@ -14,7 +14,7 @@ import (
 
 // BuiltinPolicyVersion is the version of the default built-in retrieval policy: the one a
 // space without a promoted policy ranks with.
-const BuiltinPolicyVersion = "builtin-2"
+const BuiltinPolicyVersion = "builtin-3"
 
 // FirstBuiltinPolicyVersion is the first built-in policy: the lane weights and boosts checkout
 // ranked with before policies were values, and the default until builtin-2. It stays a version
@@ -42,6 +42,11 @@ type Policy struct {
 	NamedSpeakerBoost float64 `json:"named_speaker_boost"`
 	// TemporalBoost multiplies items inside a time window the question names (when.go).
 	TemporalBoost float64 `json:"temporal_boost"`
+	// StableOmitsToolState leaves the tools' state facts (last_outcome, last_error, which the
+	// projector derives from tool calls) out of the stable tier (sql/checkout/stable_facts.sql);
+	// the query tier still ranks them. Since builtin-3; false in earlier policies, so their
+	// packets stay what they were.
+	StableOmitsToolState bool `json:"stable_omits_tool_state,omitempty"`
 }
 
 // builtinPolicy1 is the first built-in policy, byte for byte the ranking before policies existed
@@ -70,19 +75,30 @@ var builtinPolicy1 = &Policy{
 	TemporalBoost:     temporalBoost,
 }
 
-// builtinPolicy is the default built-in policy, builtin-2: builtin-1 with the named-speaker
-// prior at namedSpeakerBoost instead of 3 (speaker.go says why).
-var builtinPolicy = func() *Policy {
+// builtinPolicy2 is builtin-2, the default from session 15 to builtin-3: builtin-1 with the
+// named-speaker prior at namedSpeakerBoost instead of 3 (speaker.go says why).
+var builtinPolicy2 = func() *Policy {
 	p := builtinPolicy1.Clone()
-	p.Version, p.NamedSpeakerBoost = BuiltinPolicyVersion, namedSpeakerBoost
+	p.Version, p.NamedSpeakerBoost = "builtin-2", namedSpeakerBoost
+	return p
+}()
+
+// builtinPolicy is the default built-in policy, builtin-3: builtin-2 for agents' tool calls. The
+// remedy lane runs (weight 1 for every purpose, as the reply lane: what followed a ranked
+// failure, lane_remedy.go), and the stable tier leaves the tools' state facts to the query tier
+// (StableOmitsToolState). A space without tool calls ranks and packs as under builtin-2.
+var builtinPolicy = func() *Policy {
+	p := builtinPolicy2.Clone()
+	p.Version, p.StableOmitsToolState = BuiltinPolicyVersion, true
+	p.LaneWeights[PurposeGeneral][LaneRemedy] = 1.0
 	return p
 }()
 
 // builtinPolicies are the built-in policies by version.
-var builtinPolicies = map[string]*Policy{FirstBuiltinPolicyVersion: builtinPolicy1, BuiltinPolicyVersion: builtinPolicy}
+var builtinPolicies = map[string]*Policy{FirstBuiltinPolicyVersion: builtinPolicy1, builtinPolicy2.Version: builtinPolicy2, BuiltinPolicyVersion: builtinPolicy}
 
 // BuiltinPolicyVersions lists the built-in policies' versions, oldest first.
-var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, BuiltinPolicyVersion}
+var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, builtinPolicy2.Version, BuiltinPolicyVersion}
 
 // BuiltinPolicy returns a copy of the default built-in policy (BuiltinPolicyVersion).
 func BuiltinPolicy() *Policy { return builtinPolicy.Clone() }
@@ -135,12 +151,13 @@ func (p *Policy) Content() ([]byte, error) {
 	c := *p
 	c.Version = ""
 	raw, err := json.Marshal(struct {
-		LaneWeights       map[string]map[string]float64 `json:"lane_weights"`
-		KindBoosts        map[string]map[string]float64 `json:"kind_boosts"`
-		SpeakerBoost      float64                       `json:"speaker_boost"`
-		NamedSpeakerBoost float64                       `json:"named_speaker_boost"`
-		TemporalBoost     float64                       `json:"temporal_boost"`
-	}{c.LaneWeights, c.KindBoosts, c.SpeakerBoost, c.NamedSpeakerBoost, c.TemporalBoost})
+		LaneWeights          map[string]map[string]float64 `json:"lane_weights"`
+		KindBoosts           map[string]map[string]float64 `json:"kind_boosts"`
+		SpeakerBoost         float64                       `json:"speaker_boost"`
+		NamedSpeakerBoost    float64                       `json:"named_speaker_boost"`
+		TemporalBoost        float64                       `json:"temporal_boost"`
+		StableOmitsToolState bool                          `json:"stable_omits_tool_state,omitempty"`
+	}{c.LaneWeights, c.KindBoosts, c.SpeakerBoost, c.NamedSpeakerBoost, c.TemporalBoost, c.StableOmitsToolState})
 	if err != nil {
 		return nil, fmt.Errorf("encode policy: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,7 +93,8 @@ func goldenPackets(t *testing.T, f *fixture, space, version string) []json.RawMe
 // the ranking as it was before policies were values: the packets of a fixed space are byte for
 // byte the ones recorded in testdata before the change (regenerate only on a deliberate change
 // to the builtin ranking, with -update-golden). builtin-2 differs only in the named-speaker
-// prior, so on this space, where no question names a speaker, its packets are the same bytes.
+// prior, so on this space, where no question names a speaker, its packets are the same bytes;
+// builtin-3 only in what follows a failed tool call and in the tools' state facts.
 func TestCheckout_BuiltinPolicyPacketsAreTodays(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -107,7 +109,31 @@ func TestCheckout_BuiltinPolicyPacketsAreTodays(t *testing.T) {
 	want, err := os.ReadFile(file)
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got)+"\n")
-	two, err := json.MarshalIndent(goldenPackets(t, f, "golden", checkout.BuiltinPolicyVersion), "", " ")
+	two, err := json.MarshalIndent(goldenPackets(t, f, "golden", "builtin-2"), "", " ")
 	require.NoError(t, err)
 	require.Equal(t, string(got), string(two))
+
+	// builtin-3 differs in tool calls only: this space's one failed call has nothing after it
+	// (so the remedy lane finds nothing), and its tool's state leaves the stable tier.
+	three := goldenPackets(t, f, "golden", checkout.BuiltinPolicyVersion)
+	for i, raw := range goldenPackets(t, f, "golden", "builtin-2") {
+		var p2, p3 struct {
+			Tiers []struct{ Items []struct{ Text string } }
+		}
+		require.NoError(t, json.Unmarshal(raw, &p2))
+		require.NoError(t, json.Unmarshal(three[i], &p3))
+		var want, stable3 []string
+		for _, it := range p2.Tiers[0].Items {
+			if !strings.HasPrefix(it.Text, "make deploy last_") {
+				want = append(want, it.Text)
+			}
+		}
+		for _, it := range p3.Tiers[0].Items {
+			stable3 = append(stable3, it.Text)
+		}
+		require.Equal(t, want, stable3, "query %d", i)
+		if i == 0 {
+			require.Less(t, len(want), len(p2.Tiers[0].Items), "builtin-2's stable tier held the tool's state")
+		}
+	}
 }

@@ -37,11 +37,12 @@ const (
 	LaneRecent   = "recent"
 	LaneTopic    = "topic"
 	LaneReply    = "reply"
+	LaneRemedy   = "remedy"
 	LanePPR      = "ppr"
 )
 
 // Lanes lists every lane.
-var Lanes = []string{LaneExact, LaneKeyword, LaneVector, LaneGraph, LaneVerbatim, LaneRecent, LaneTopic, LaneReply, LanePPR}
+var Lanes = []string{LaneExact, LaneKeyword, LaneVector, LaneGraph, LaneVerbatim, LaneRecent, LaneTopic, LaneReply, LaneRemedy, LanePPR}
 
 // Token budget limits of a checkout.
 const (

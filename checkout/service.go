@@ -229,16 +229,24 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 			}
 			start := time.Now()
 			kw := record(s.laneKeyword(ctx, s.pool, r, rk.asOf), start)
+			if kw.err == nil && !off(LaneRemedy) {
+				launch(func() { start := time.Now(); record(s.laneRemedy(ctx, s.pool, r, kw.items, rk.asOf), start) })
+			}
 			if kw.err == nil && !off(LaneReply) {
 				start = time.Now()
-				record(s.laneReply(ctx, s.pool, r, kw.items), start)
+				record(s.laneReply(ctx, s.pool, r, kw.items, rk.asOf), start)
 			}
 		})
-	} else if !off(LaneReply) {
-		// The reply lane follows the keyword lane's hits: without them it has nothing to follow.
-		mu.Lock()
-		rk.lanes[LaneReply] = LaneStat{Off: true, Error: "the keyword lane is off"}
-		mu.Unlock()
+	} else {
+		// The reply and remedy lanes follow the keyword lane's hits: without them they have
+		// nothing to follow.
+		for _, lane := range []string{LaneReply, LaneRemedy} {
+			if !off(lane) {
+				mu.Lock()
+				rk.lanes[lane] = LaneStat{Off: true, Error: "the keyword lane is off"}
+				mu.Unlock()
+			}
+		}
 	}
 	if !off(LaneTopic) {
 		launch(func() { start := time.Now(); record(s.laneTopic(ctx, s.pool, r, rk.asOf), start) })
@@ -269,7 +277,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 			return
 		}
 		if withTiers {
-			rk.stable, sideErr = queries.StableFacts(ctx, s.pool, dbsqlc.StableFactsParams{SpaceID: r.SpaceID, AsOf: rk.asOf, MaxRows: stableK})
+			rk.stable, sideErr = queries.StableFacts(ctx, s.pool, dbsqlc.StableFactsParams{SpaceID: r.SpaceID, AsOf: rk.asOf, OmitToolState: rk.policy.StableOmitsToolState, MaxRows: stableK})
 		}
 	})
 	wg.Wait()

@@ -199,11 +199,11 @@ func TestBenchLoCoMoCommand_DisabledLanesGiveNoCandidates(t *testing.T) {
 
 	// Every lane but keyword off: the fused ranking is the keyword lane's, question by
 	// question (with every lane, the vector lane ranks all 7 turns of the first conversation).
-	fused, keyword, sum, stdout := bench("kw", "--disable-lanes", "exact,vector,graph,verbatim,topic,reply")
+	fused, keyword, sum, stdout := bench("kw", "--disable-lanes", "exact,vector,graph,verbatim,topic,reply,remedy")
 	require.Equal(t, []string{"keyword"}, sum.Lanes)
-	require.Equal(t, []string{"exact", "vector", "graph", "verbatim", "topic", "reply"}, sum.DisabledLanes)
+	require.Equal(t, []string{"exact", "vector", "graph", "verbatim", "topic", "reply", "remedy"}, sum.DisabledLanes)
 	require.Contains(t, sum.Embedder, "zaxy-offline@")
-	require.Contains(t, stdout, "lanes: keyword; disabled: exact, vector, graph, verbatim, topic, reply\nembedder: zaxy-offline@")
+	require.Contains(t, stdout, "lanes: keyword; disabled: exact, vector, graph, verbatim, topic, reply, remedy\nembedder: zaxy-offline@")
 	require.Len(t, fused, 8)
 	require.Equal(t, keyword, fused)
 	require.Len(t, fused[0].Ranked, 2)
@@ -214,7 +214,7 @@ func TestBenchLoCoMoCommand_DisabledLanesGiveNoCandidates(t *testing.T) {
 	require.Empty(t, sum.DisabledLanes)
 	require.NotContains(t, sum.Lanes, "vector")
 	require.Contains(t, sum.Retriever, "no vector lane")
-	require.Contains(t, stdout, "lanes: exact, keyword, graph, verbatim, topic, reply; disabled: none\nembedder: off")
+	require.Contains(t, stdout, "lanes: exact, keyword, graph, verbatim, topic, reply, remedy; disabled: none\nembedder: off")
 	require.Less(t, len(fused[0].Ranked), 7)
 }
 

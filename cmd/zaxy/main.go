@@ -55,7 +55,7 @@ var commands = []command{
 	{name: "bench latent-priors", db: dbNone, new: func() runner { return &benchLatentPriorsCmd{} },
 		help: "procedure and failure prior lane: scripted task families mined by the latent\nproducers; top-1 prior accuracy (--families N, --sessions N, --noise F, --spaces N,\n--seed N, --json)"},
 	{name: "bench latent-policy", synopsis: "--locomo F --longmemeval F", db: dbTry, new: func() runner { return &benchLatentPolicyCmd{} },
-		help: "the retrieval policy lane: a policy fitted to judged checkouts of half the\ndev cases against builtin-2, on them and the held-out half, and the dev gate's\nverdict (--cases N, --questions N, --json; appends bench spaces here)"},
+		help: "the retrieval policy lane: a policy fitted to judged checkouts of half the\ndev cases against the default built-in policy, on them and the held-out half, and the dev gate's\nverdict (--cases N, --questions N, --json; appends bench spaces here)"},
 	{name: "bench fok-fit", synopsis: "--lme ranked.jsonl --locomo ranked.jsonl", db: dbNone, new: func() runner { return &benchFoKFitCmd{} },
 		help: "feeling of knowing calibration: refits its logistic mapping on the two dev sets'\nranked.jsonl (in sample, next to the shipped coefficients) and cross-validates it:\nper set, out-of-fold Brier against the out-of-fold base rate (--folds K, --seed N,\n--repeats R, --penalty L, --json; no database)"},
 	{name: "bench longmemeval", synopsis: "--file F --out ranked.jsonl", db: dbTry, new: func() runner { return &benchDatasetCmd{dataset: "longmemeval"} },

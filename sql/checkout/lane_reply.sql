@@ -1,6 +1,6 @@
 -- name: LaneReply :many
--- The reply lane: for each given message (in the given order), the next message of its session.
--- @seqs best first. The next message is found through the partial index of the sessions' memory
+-- The reply lane: for each given message (in the given order), the next message of its session
+-- that had occurred by @as_of. @seqs best first. The next message is found through the partial index of the sessions' memory
 -- events (migration 000027; the redundant conditions on session_id and type are its predicate,
 -- written out so the planner uses it): the checkout.surfaced records a long session collects
 -- are never walked.
@@ -13,6 +13,7 @@ CROSS JOIN LATERAL (
   FROM events x
   WHERE x.space_id = @space_id AND x.session_id = e.session_id AND x.session_id <> '' AND x.seq > e.seq
     AND x.type = 'message' AND x.type NOT LIKE 'checkout.%' AND x.type NOT LIKE 'zaxy.%'
+    AND x.occurred_at <= @as_of
   ORDER BY x.seq LIMIT 1
 ) n
 ORDER BY k.ord;

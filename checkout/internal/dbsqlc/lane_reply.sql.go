@@ -7,6 +7,7 @@ package dbsqlc
 
 import (
 	"context"
+	"time"
 )
 
 const laneReply = `-- name: LaneReply :many
@@ -19,6 +20,7 @@ CROSS JOIN LATERAL (
   FROM events x
   WHERE x.space_id = $2 AND x.session_id = e.session_id AND x.session_id <> '' AND x.seq > e.seq
     AND x.type = 'message' AND x.type NOT LIKE 'checkout.%' AND x.type NOT LIKE 'zaxy.%'
+    AND x.occurred_at <= $3
   ORDER BY x.seq LIMIT 1
 ) n
 ORDER BY k.ord
@@ -27,6 +29,7 @@ ORDER BY k.ord
 type LaneReplyParams struct {
 	Seqs    []int64
 	SpaceID string
+	AsOf    time.Time
 }
 
 type LaneReplyRow struct {
@@ -35,13 +38,13 @@ type LaneReplyRow struct {
 	Speaker string
 }
 
-// The reply lane: for each given message (in the given order), the next message of its session.
-// @seqs best first. The next message is found through the partial index of the sessions' memory
+// The reply lane: for each given message (in the given order), the next message of its session
+// that had occurred by @as_of. @seqs best first. The next message is found through the partial index of the sessions' memory
 // events (migration 000027; the redundant conditions on session_id and type are its predicate,
 // written out so the planner uses it): the checkout.surfaced records a long session collects
 // are never walked.
 func (q *Queries) LaneReply(ctx context.Context, db DBTX, arg LaneReplyParams) ([]LaneReplyRow, error) {
-	rows, err := db.Query(ctx, laneReply, arg.Seqs, arg.SpaceID)
+	rows, err := db.Query(ctx, laneReply, arg.Seqs, arg.SpaceID, arg.AsOf)
 	if err != nil {
 		return nil, err
 	}

@@ -16,20 +16,31 @@ FROM facts f
 JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id
 WHERE f.space_id = $1 AND f.status = 'current' AND NOT f.inferred AND f.authority = 'asserted'
   AND f.valid_from <= $2 AND (f.valid_to IS NULL OR f.valid_to > $2)
+  AND NOT ($3::boolean AND 'tool' = ANY (s.kinds) AND f.predicate IN ('last_outcome', 'last_error'))
 ORDER BY jsonb_array_length(f.evidence) DESC, s.name, f.predicate, f.fact_id
-LIMIT $3
+LIMIT $4
 `
 
 type StableFactsParams struct {
-	SpaceID string
-	AsOf    time.Time
-	MaxRows int32
+	SpaceID       string
+	AsOf          time.Time
+	OmitToolState bool
+	MaxRows       int32
 }
 
 // The stable tier's candidates: asserted facts valid at @as_of, the most confirmed first, then in
-// canonical order, so repeated checkouts start with the same bytes.
+// canonical order, so repeated checkouts start with the same bytes. With @omit_tool_state the
+// tools' state the projector derives from tool calls (last_outcome, last_error) is left out: it
+// changes with every call and is confirmed by every call, so the most confirmed facts of an
+// agent's space would be its busiest tools' last outcomes, whatever the question; the query tier
+// still ranks them.
 func (q *Queries) StableFacts(ctx context.Context, db DBTX, arg StableFactsParams) ([]string, error) {
-	rows, err := db.Query(ctx, stableFacts, arg.SpaceID, arg.AsOf, arg.MaxRows)
+	rows, err := db.Query(ctx, stableFacts,
+		arg.SpaceID,
+		arg.AsOf,
+		arg.OmitToolState,
+		arg.MaxRows,
+	)
 	if err != nil {
 		return nil, err
 	}

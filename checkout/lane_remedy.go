@@ -1,0 +1,52 @@
+package checkout
+
+import (
+	"context"
+	"time"
+
+	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
+	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/memoryitem"
+)
+
+// remedyFollow is how many of a failed call's next session events the remedy lane reads: the
+// fix an agent makes after a failure is mostly within its next few moves (a note of what went
+// wrong, the fixing call, the retry).
+const remedyFollow = 4
+
+// laneRemedy ranks what followed the keyword lane's best failed tool calls (its first replyK
+// items): for each failure of a session, its session's next events (messages, tool calls and
+// decisions, at most remedyFollow) up to and including the same tool's next call, the retry.
+// The call that fixed a failure rarely shares a word with a question about the failure ("the
+// migrate step fails with a lock timeout: what fixed it?" and "release_billing_lock success"),
+// so no lane ranks it; the session's order knows it. The items rank in their failure's order,
+// then in the session's. Like the reply lane it follows the keyword lane on its connection.
+func (s *Service) laneRemedy(ctx context.Context, q pgexec.Executor, r *Request, keyword []string, asOf time.Time) laneResult {
+	res := laneResult{name: LaneRemedy}
+	var seqs []int64
+	for _, id := range keyword[:min(len(keyword), replyK)] {
+		if seq := seqOfItem(id); seq > 0 {
+			seqs = append(seqs, seq)
+		}
+	}
+	if len(seqs) == 0 {
+		return res
+	}
+	rows, err := queries.LaneRemedy(ctx, q, dbsqlc.LaneRemedyParams{SpaceID: r.SpaceID, Seqs: seqs, AsOf: asOf, Follow: remedyFollow})
+	seen := map[int64]bool{}
+	done := map[int64]bool{} // failures whose retry was reached
+	for _, n := range rows {
+		if done[n.FailureSeq] {
+			continue
+		}
+		if !seen[n.Seq] {
+			seen[n.Seq] = true
+			res.items = append(res.items, memoryitem.EventID(n.Seq))
+		}
+		if n.Type == "tool_call.completed" && n.Tool == n.FailureTool {
+			done[n.FailureSeq] = true
+		}
+	}
+	res.err = err
+	return res
+}
