@@ -28,6 +28,10 @@ func traceFailures(name string) []traceFailure {
 	}
 }
 
+// traceLookaround is the most calls an agent makes between a failure and its fix (reading,
+// grepping: from none to this many).
+const traceLookaround = 3
+
 // traceNoise are the calls an agent makes between the steps that matter.
 var traceNoise = []string{"read_file", "grep", "edit_file", "list_dir", "run_linter", "git_diff", "git_status", "open_pr"}
 
@@ -76,6 +80,7 @@ func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
 					f := modes[mode]
 					evs = append(evs, c.tool(sess, f.tool, f.err),
 						c.ev("message", sess, "That did not work; trying something else.", map[string]string{"role": "assistant"}))
+					noise(rng.IntN(traceLookaround + 1)) // looking around before the fix
 					fixAt, fixMode = append(fixAt, len(evs)), append(fixMode, mode)
 					evs = append(evs, c.tool(sess, f.fix, ""))
 				}

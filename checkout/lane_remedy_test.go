@@ -36,7 +36,7 @@ func said(session, role, text string, m int) eventloom.NewEvent {
 }
 
 // remedySpace appends an agent's sessions: in t1 the migrate step fails on a lock, the agent
-// says so, releases the lock and retries; then it lints and deploys. t2 fails the same way and
+// says so, looks around, releases the lock and retries; then it lints and deploys. t2 fails the same way and
 // is never fixed. Another space has the same sessions with other fixes. It returns the seqs of
 // t1's events by name.
 func remedySpace(t *testing.T, f *fixture, space, fix string) map[string]int64 {
@@ -47,6 +47,8 @@ func remedySpace(t *testing.T, f *fixture, space, fix string) map[string]int64 {
 		call("t1", "read_file", "", 1),
 		call("t1", "billing_migrate", lock, 2),
 		said("t1", "assistant", "That did not work; trying something else.", 3),
+		call("t1", "grep", "", 4),
+		call("t1", "list_dir", "", 4),
 		call("t1", fix, "", 4),
 		call("t1", "billing_migrate", "", 5),
 		call("t1", "run_linter", "", 6),
@@ -55,7 +57,7 @@ func remedySpace(t *testing.T, f *fixture, space, fix string) map[string]int64 {
 		call("t2", "billing_migrate", lock, 21),
 	)
 	f.index(t, space)
-	names := []string{"task", "read", "failure", "note", "fix", "retry", "lint", "deploy", "task2", "failure2"}
+	names := []string{"task", "read", "failure", "note", "grep", "list", "fix", "retry", "lint", "deploy", "task2", "failure2"}
 	out := map[string]int64{}
 	for i, n := range names {
 		out[n] = r[i].Seq
@@ -76,7 +78,8 @@ func remedyItems(t *testing.T, res *checkout.QueryResult) []string {
 
 // TestRemedyLane_FollowsAFailedCallToItsFixAndRetry: a question about a failure shares no word
 // with the call that fixed it. The remedy lane follows the failed call through its session's
-// next events up to the same tool's next call: the agent's note, the fix and the retry, nothing
+// next events up to the same tool's next call: the agent's note, what it looked at, the fix and
+// the retry, nothing
 // after the retry, nothing of the session that never fixed it, nothing that had not occurred by
 // as_of, and nothing of another space.
 func TestRemedyLane_FollowsAFailedCallToItsFixAndRetry(t *testing.T) {
@@ -97,7 +100,7 @@ func TestRemedyLane_FollowsAFailedCallToItsFixAndRetry(t *testing.T) {
 		}
 		return out
 	}
-	require.ElementsMatch(t, ev("note", "fix", "retry"), remedyItems(t, res), "the note, the fix and the retry")
+	require.ElementsMatch(t, ev("note", "grep", "list", "fix", "retry"), remedyItems(t, res), "the note, the look around, the fix and the retry")
 	require.Equal(t, checkout.BuiltinPolicyVersion, res.PolicyVersion)
 	for _, it := range res.Items {
 		require.NotContains(t, it.Text, "restart_database", "nothing of the other space")

@@ -591,7 +591,7 @@ func evidenceSeqs(a WeaveArtifact, rankOf map[int64]int) []int64 {
 
 // failureChain is the evidence of a failure pattern that was fixed: one of its failures, the
 // calls that fixed it and the same tool's next success, in order, at most weaveEvidencePer (the
-// first fixing calls when there are more). The failure is the fixed one the lanes ranked best,
+// fixing calls nearest the retry when there are more). The failure is the fixed one the lanes ranked best,
 // else the latest fixed one. Its ranked failures alone would show the error again and again,
 // and never the fix the pattern's summary names (the fix shares no word with a question about
 // the error). Empty for another type, or when no failure was fixed.
@@ -621,13 +621,16 @@ func failureChain(a WeaveArtifact, rankOf map[int64]int) []int64 {
 		return nil
 	}
 	o := occurrences[best]
-	chain := []int64{o.FailureSeq}
-	for _, c := range a.Citations { // the fixing calls: the cited events between the two
-		if c.Seq > o.FailureSeq && c.Seq < o.FixSeq && len(chain) < weaveEvidencePer-1 {
-			chain = append(chain, c.Seq)
+	var steps []int64 // the fixing calls: the cited events between the two
+	for _, c := range a.Citations {
+		if c.Seq > o.FailureSeq && c.Seq < o.FixSeq {
+			steps = append(steps, c.Seq)
 		}
 	}
-	return append(chain, o.FixSeq)
+	// Those nearest the retry: an agent looks around first (reads, greps) and fixes last.
+	steps = steps[max(0, len(steps)-(weaveEvidencePer-2)):]
+	slices.Sort(steps)
+	return append(append([]int64{o.FailureSeq}, steps...), o.FixSeq)
 }
 
 // rankOrLast is seq's rank, or one past every rank for an event the lanes did not rank.
