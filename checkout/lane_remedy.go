@@ -18,7 +18,8 @@ const remedyFollow = 6
 
 // laneRemedy ranks what followed the keyword lane's best failed tool calls (its first replyK
 // items): for each failure of a session, its session's next events (messages, tool calls and
-// decisions, at most remedyFollow) up to and including the same tool's next call, the retry.
+// decisions, at most remedyFollow) up to and including the retry: the same tool's next call with
+// the same arguments (an agent's generic tool, a shell, runs the fix and the retry alike).
 // The call that fixed a failure rarely shares a word with a question about the failure ("the
 // migrate step fails with a lock timeout: what fixed it?" and "release_billing_lock success"),
 // so no lane ranks it; the session's order knows it. The items rank in their failure's order,
@@ -45,7 +46,7 @@ func (s *Service) laneRemedy(ctx context.Context, q pgexec.Executor, r *Request,
 			seen[n.Seq] = true
 			res.items = append(res.items, memoryitem.EventID(n.Seq))
 		}
-		if n.Type == "tool_call.completed" && n.Tool == n.FailureTool {
+		if n.Type == "tool_call.completed" && n.Tool == n.FailureTool && n.Arguments == n.FailureArguments {
 			done[n.FailureSeq] = true
 		}
 	}

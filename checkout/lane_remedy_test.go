@@ -132,6 +132,38 @@ func TestRemedyLane_FollowsAFailedCallToItsFixAndRetry(t *testing.T) {
 	require.Contains(t, plan, "events_session_memory")
 }
 
+// TestRemedyLane_AGenericToolsRetryIsTheSameCommand: an agent whose one tool is a shell runs
+// its look around, its fix and its retry through it. The retry is the same tool with the same
+// arguments; the shell's next call is not.
+func TestRemedyLane_AGenericToolsRetryIsTheSameCommand(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t)
+	sh := func(args, failure string, m int) eventloom.NewEvent {
+		e := call("s", "bash", failure, m)
+		var d map[string]any
+		require.NoError(t, json.Unmarshal(e.Data, &d))
+		d["arguments"] = args
+		raw, err := json.Marshal(d)
+		require.NoError(t, err)
+		e.Data = raw
+		return e
+	}
+	r := f.append(t, "shell",
+		said("s", "user", "Bump the YAML library.", 0),
+		sh("go test ./...", "missing go.sum entry for module providing package gopkg.in/yaml.v3", 1),
+		sh("cat go.mod", "", 2),
+		sh("go mod tidy", "", 3),
+		sh("go test ./...", "", 4),
+		sh("git commit -am bump", "", 5),
+	)
+	f.index(t, "shell")
+	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "shell", Query: "go test fails with a missing go.sum entry: what fixed it?", Limit: 20})
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{fmt.Sprintf("ev:%d", r[2].Seq), fmt.Sprintf("ev:%d", r[3].Seq), fmt.Sprintf("ev:%d", r[4].Seq)}, remedyItems(t, res),
+		"the look around, the fix and the retry; not the commit after it")
+}
+
 // TestReplyLane_ShowsNoAnswerGivenAfterAsOf: the reply lane follows a question to its answer
 // only when the answer had been given by as_of (it once followed to the next message whenever
 // it was said).

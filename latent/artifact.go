@@ -22,8 +22,10 @@ import (
 // holds "→"), so their proposals are not made again. Version 4: a long session's cut at
 // EpisodeMaxEvents moves past an event that asks something to the event after it, its answer
 // (segments), so the weave can show the two together; confidence revisions carry over to the
-// re-addressed artifacts whose slot and sources are unchanged (migration 000038).
-const ProjectionVersion = 4
+// re-addressed artifacts whose slot and sources are unchanged (migration 000038). Version 5: a
+// failure's retry is the same tool's next success with the same arguments when there is one
+// (retryOf), so a generic tool's look around is no longer taken for the retry.
+const ProjectionVersion = 5
 
 // Artifact types (latent_artifacts.artifact_type).
 const (

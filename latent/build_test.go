@@ -408,6 +408,60 @@ func TestBuild_CausalLinkCitesDecisionFailureAndFix(t *testing.T) {
 	require.Empty(t, b.artifacts(t, space, "artifact_type = 'causal' AND stale_at IS NULL"), "without the failure there is no link")
 }
 
+// TestBuild_AGenericToolsRetryIsTheSameCommand: an agent whose one tool is a shell looks
+// around, fixes and retries through it. A failure's fix runs up to its retry, the shell's next
+// success with the same arguments, not up to the shell's next success (the look around): in the
+// failure pattern's occurrences and in the causal link. When no call repeats the failed one, the
+// tool's next success is taken, as before version 5.
+func TestBuild_AGenericToolsRetryIsTheSameCommand(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	const space = "latent-shell"
+	sh := func(session, args, outcome, errText string) eventloom.NewEvent {
+		d := map[string]string{"tool": "bash", "arguments": args, "outcome": outcome}
+		if errText != "" {
+			d["error"] = errText
+		}
+		return b.ev("tool_call.completed", session, "", d)
+	}
+	missing := "missing go.sum entry for module providing package gopkg.in/yaml.v3"
+	var fails, retries []int64
+	for _, s := range []string{"a", "b"} {
+		seqs := b.append(t, space,
+			b.ev("decision.recorded", s, "Bump the YAML library.", map[string]string{"decision": "bump yaml to v3"}),
+			sh(s, "go test ./...", "failure", missing),
+			sh(s, "cat go.mod", "success", ""),
+			sh(s, "go mod tidy", "success", ""),
+			sh(s, "go  test ./...", "success", ""), // the same command, spaced otherwise
+			sh(s, "git commit -am bump", "success", ""))
+		fails, retries = append(fails, seqs[1]), append(retries, seqs[4])
+	}
+	seqs := b.append(t, space,
+		sh("c", "go test ./...", "failure", missing),
+		sh("c", "go mod tidy", "success", ""),
+		sh("c", "go test ./internal/...", "success", "")) // a retry that narrowed its arguments
+	fails, retries = append(fails, seqs[0]), append(retries, seqs[1])
+	b.projectAndBuild(t, space)
+
+	var payload []byte
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT payload FROM latent_artifacts WHERE space_id = $1 AND artifact_type = 'failure'`, space).Scan(&payload))
+	occ, err := latent.FailureFixes(payload)
+	require.NoError(t, err)
+	require.Len(t, occ, 3)
+	for i, o := range occ {
+		require.Equal(t, fails[i], o.FailureSeq)
+		require.Equal(t, retries[i], o.FixSeq, "occurrence %d", i)
+	}
+	require.Equal(t, []string{"bash", "bash"}, occ[0].Steps)
+
+	links := b.artifacts(t, space, "artifact_type = 'causal'")
+	require.Len(t, links, 2)
+	for _, l := range links {
+		require.Len(t, l.Seqs, 5, "the decision, the failure, the look around, the fix and the retry: %v", l.Seqs)
+		require.NotContains(t, l.Seqs, l.Seqs[len(l.Seqs)-1]+1, "not the commit after the retry")
+	}
+}
+
 // A checkout's surfaced record is bookkeeping: an episode never cites one, and records arriving
 // in a session derive nothing again.
 func TestBuild_EpisodesNeverCiteCheckoutRecords(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 // causalPayload is a causal link's payload.
 type causalPayload struct {
 	Session string `json:"session"`
-	// Cause is the decision, Effect the failure that followed it; Fix, when found, the same
-	// tool's next success, and Steps the calls in between.
+	// Cause is the decision, Effect the failure that followed it; Fix, when found, its retry
+	// (retryOf), and Steps the calls in between.
 	Cause    int64    `json:"cause_seq"`
 	Effect   int64    `json:"effect_seq"`
 	Fix      int64    `json:"fix_seq,omitempty"`
@@ -27,8 +27,8 @@ type causalPayload struct {
 }
 
 // causalLinks derives, in one session's usable events, the decision → failure → fix chains: a
-// decision.recorded, the first failed tool call after it (before the next decision), and that
-// tool's next success. Each link cites both ends (and the fix with the calls before it); it is
+// decision.recorded, the first failed tool call after it (before the next decision), and its
+// retry (retryOf). Each link cites both ends (and the fix with the calls before it); it is
 // a hypothesis for review, never a fact.
 func causalLinks(session string, evs []event) []*Artifact {
 	if session == "" {
@@ -63,7 +63,7 @@ func causalLinks(session string, evs []event) []*Artifact {
 		p := causalPayload{Session: session, Cause: d.Seq, Effect: fail.Seq, Decision: dec.Decision,
 			Tool: normTool(failCall.Tool), Error: normError(failCall.Error), Steps: []string{}}
 		cites := map[int64]*event{d.Seq: d, fail.Seq: fail}
-		var stepEvs []*event
+		calls := []toolCall{{ev: fail, tool: p.Tool, args: normArgs(failCall.Arguments)}}
 		for k := j + 1; k < len(evs); k++ {
 			if evs[k].Type != vocab.TypeToolCallCompleted {
 				continue
@@ -72,16 +72,20 @@ func causalLinks(session string, evs []event) []*Artifact {
 			if err != nil {
 				continue
 			}
-			if normTool(c.Tool) == p.Tool && c.Outcome == "success" {
-				p.Fix = evs[k].Seq
-				cites[evs[k].Seq] = &evs[k]
-				for _, e := range stepEvs {
-					cites[e.Seq] = e
-				}
-				break
+			calls = append(calls, toolCall{ev: &evs[k], tool: normTool(c.Tool), args: normArgs(c.Arguments), success: c.Outcome == "success"})
+		}
+		if r := retryOf(calls, 0); r > 0 {
+			p.Fix = calls[r].ev.Seq
+			for _, c := range calls[1 : r+1] {
+				cites[c.ev.Seq] = c.ev
 			}
-			p.Steps = append(p.Steps, normTool(c.Tool))
-			stepEvs = append(stepEvs, &evs[k])
+			for _, c := range calls[1:r] {
+				p.Steps = append(p.Steps, c.tool)
+			}
+		} else {
+			for _, c := range calls[1:] { // never fixed: every call after the failure
+				p.Steps = append(p.Steps, c.tool)
+			}
 		}
 		summary := fmt.Sprintf("Decision %q [%d] was followed by %s failing with %q [%d]", dec.Decision, d.Seq, p.Tool, p.Error, fail.Seq)
 		if p.Fix != 0 {

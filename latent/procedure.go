@@ -29,6 +29,7 @@ const (
 type toolCall struct {
 	ev      *event
 	tool    string
+	args    string // the call's arguments, spaces collapsed
 	success bool
 	err     string
 }
@@ -45,7 +46,8 @@ func toolCalls(evs []event) (map[string][]toolCall, []string) {
 		if err != nil || strings.TrimSpace(d.Tool) == "" {
 			continue
 		}
-		by[e.Session] = append(by[e.Session], toolCall{ev: e, tool: normTool(d.Tool), success: d.Outcome == "success", err: d.Error})
+		by[e.Session] = append(by[e.Session], toolCall{ev: e, tool: normTool(d.Tool), args: normArgs(d.Arguments),
+			success: d.Outcome == "success", err: d.Error})
 	}
 	sessions := make([]string, 0, len(by))
 	for s := range by {
@@ -56,6 +58,9 @@ func toolCalls(evs []event) (map[string][]toolCall, []string) {
 }
 
 func normTool(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+
+// normArgs is a call's arguments with spaces collapsed, to tell a retry from another call.
+func normArgs(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // procedurePayload is a procedure's payload.
 type procedurePayload struct {
@@ -203,6 +208,26 @@ func FailureFixes(payload []byte) ([]FailureFix, error) {
 	return pl.Occurrences, nil
 }
 
+// retryOf is the index of the call that retried calls[i] successfully, 0 when none did: the same
+// tool's next success with the same arguments, else (a retry that changed its arguments) the
+// same tool's next success. An agent whose tool is generic, a shell, runs its look around and
+// its fix through the same tool, so the tool's next success alone would be the look around.
+func retryOf(calls []toolCall, i int) int {
+	next := 0
+	for j := i + 1; j < len(calls); j++ {
+		if calls[j].tool != calls[i].tool || !calls[j].success {
+			continue
+		}
+		if calls[j].args == calls[i].args {
+			return j
+		}
+		if next == 0 {
+			next = j
+		}
+	}
+	return next
+}
+
 var digits = regexp.MustCompile(`[0-9]+`)
 
 // normError is an error message with its numbers masked, spaces collapsed and cut to 120
@@ -216,8 +241,8 @@ func normError(s string) string {
 }
 
 // failures mines tool failures with the same tool and error recurring at least
-// MinFailureOccurrences times, each with its fix: the calls after it up to the same tool's
-// next success in the session. Every failure and fix call is cited.
+// MinFailureOccurrences times, each with its fix: the calls after it up to its retry in the
+// session (retryOf). Every failure and fix call is cited.
 func failures(evs []event) []*Artifact {
 	by, sessions := toolCalls(evs)
 	type pattern struct {
@@ -244,16 +269,13 @@ func failures(evs []event) []*Artifact {
 				p.first = c.ev.OccurredAt
 			}
 			occ := FailureFix{FailureSeq: c.ev.Seq, Steps: []string{}}
-			for j := i + 1; j < len(calls); j++ {
-				if calls[j].tool == c.tool && calls[j].success {
-					occ.FixSeq = calls[j].ev.Seq
-					for _, step := range calls[i+1 : j] {
-						occ.Steps = append(occ.Steps, step.tool)
-					}
-					for _, step := range calls[i+1 : j+1] {
-						p.cites[step.ev.Seq] = step.ev
-					}
-					break
+			if j := retryOf(calls, i); j > 0 {
+				occ.FixSeq = calls[j].ev.Seq
+				for _, step := range calls[i+1 : j] {
+					occ.Steps = append(occ.Steps, step.tool)
+				}
+				for _, step := range calls[i+1 : j+1] {
+					p.cites[step.ev.Seq] = step.ev
 				}
 			}
 			p.occ = append(p.occ, occ)

@@ -12,12 +12,12 @@ import (
 
 const laneRemedy = `-- name: LaneRemedy :many
 SELECT e.seq AS failure_seq, coalesce(e.data->>'tool', '')::text AS failure_tool,
-       n.seq, n.type, n.tool
+       coalesce(e.data->>'arguments', '')::text AS failure_arguments, n.seq, n.type, n.tool, n.arguments
 FROM unnest($1::bigint[]) WITH ORDINALITY AS k(seq, ord)
 JOIN events e ON e.space_id = $2 AND e.seq = k.seq AND e.type = 'tool_call.completed'
   AND e.session_id <> '' AND e.data->>'outcome' = 'failure'
 CROSS JOIN LATERAL (
-  SELECT x.seq, x.type, coalesce(x.data->>'tool', '')::text AS tool
+  SELECT x.seq, x.type, coalesce(x.data->>'tool', '')::text AS tool, coalesce(x.data->>'arguments', '')::text AS arguments
   FROM events x
   WHERE x.space_id = $2 AND x.session_id = e.session_id AND x.session_id <> '' AND x.seq > e.seq
     AND x.type NOT LIKE 'checkout.%' AND x.type NOT LIKE 'zaxy.%'
@@ -36,16 +36,18 @@ type LaneRemedyParams struct {
 }
 
 type LaneRemedyRow struct {
-	FailureSeq  int64
-	FailureTool string
-	Seq         int64
-	Type        string
-	Tool        string
+	FailureSeq       int64
+	FailureTool      string
+	FailureArguments string
+	Seq              int64
+	Type             string
+	Tool             string
+	Arguments        string
 }
 
 // The remedy lane: for each given event that is a failed tool call of a session (in the given
 // order), the session's next events that had occurred by @as_of, at most @follow of them: the
-// caller keeps those up to the same tool's next call. @seqs best first. Walked through the
+// caller keeps those up to the retry (the same tool's next call with the same arguments). @seqs best first. Walked through the
 // partial index of the sessions' memory events (migration 000027; the redundant conditions on
 // session_id and type are its predicate, written out so the planner uses it), as the reply lane
 // walks it.
@@ -66,9 +68,11 @@ func (q *Queries) LaneRemedy(ctx context.Context, db DBTX, arg LaneRemedyParams)
 		if err := rows.Scan(
 			&i.FailureSeq,
 			&i.FailureTool,
+			&i.FailureArguments,
 			&i.Seq,
 			&i.Type,
 			&i.Tool,
+			&i.Arguments,
 		); err != nil {
 			return nil, err
 		}
