@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/zaxy/zaxy/checkout"
@@ -32,14 +33,28 @@ func traceFailures(name string) []traceFailure {
 // grepping: from none to this many).
 const traceLookaround = 3
 
+// shellCommand is the command a shell runs for a step or fix the named-tool families call by
+// name: "billing_migrate" is "make billing-migrate", a look around its usual command.
+func shellCommand(tool string) string {
+	if cmd, ok := traceShellNoise[tool]; ok {
+		return cmd
+	}
+	return "make " + strings.ReplaceAll(tool, "_", "-")
+}
+
+// traceShellNoise are the look-around calls' commands in a shell.
+var traceShellNoise = map[string]string{"read_file": "cat src/export.go", "grep": "grep -rn TODO src", "edit_file": "sed -i s/v1/v2/ src/export.go",
+	"list_dir": "ls src", "run_linter": "golangci-lint run", "git_diff": "git diff", "git_status": "git status", "open_pr": "gh pr create --fill"}
+
 // traceNoise are the calls an agent makes between the steps that matter.
 var traceNoise = []string{"read_file", "grep", "edit_file", "list_dir", "run_linter", "git_diff", "git_status", "open_pr"}
 
 // traces runs the token lane on scripted agent traces (docs/benchmarks.md): Families task
 // families of coding sessions in one space, each session a task, tool calls around its build,
 // test and deploy, and now and then a failure of one of the family's three failure modes, fixed
-// by a call the agent makes next and then retried; the assistant's messages do not restate the
-// error. Each family's failure modes are then asked about ("... fails with <error>. What fixed
+// by a call the agent makes after a look around (none to traceLookaround calls) and then
+// retried; the assistant's messages do not restate the error. Every other family calls every
+// step, look around and fix through one shell tool ("bash" with the command as its arguments). Each family's failure modes are then asked about ("... fails with <error>. What fixed
 // it the previous times?"); the evidence is any of the fixing calls, which share no word with
 // the question but the family's name. The traces are synthetic: they exercise the structure the
 // conversational dev sets lack (failure patterns with their fixes), and they are no evidence of
@@ -61,9 +76,21 @@ func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
 		fixes[name] = make([][]int64, 3)
 	}
 	for s := range sessionsPerFamily {
-		for _, name := range names {
+		for fam, name := range names {
 			sess := fmt.Sprintf("%s-task-%d", name, s+1)
 			modes := traceFailures(name)
+			// call is one of the agent's calls: a named tool, or in every other family a shell
+			// running the step's command (shellCommand), as agents with one generic tool do.
+			call := func(tool, errText string) eventloom.NewEvent {
+				if fam%2 == 0 {
+					return c.tool(sess, tool, errText)
+				}
+				d := map[string]string{"tool": "bash", "arguments": shellCommand(tool), "outcome": "success"}
+				if errText != "" {
+					d["outcome"], d["error"] = "failure", errText
+				}
+				return c.ev("tool_call.completed", sess, "", d)
+			}
 			var evs []eventloom.NewEvent
 			var fixAt []int // positions of fixing calls in evs, with their mode
 			var fixMode []int
@@ -72,19 +99,19 @@ func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
 				map[string]string{"role": "user"}))
 			noise := func(n int) {
 				for range n {
-					evs = append(evs, c.tool(sess, traceNoise[rng.IntN(len(traceNoise))], ""))
+					evs = append(evs, call(traceNoise[rng.IntN(len(traceNoise))], ""))
 				}
 			}
 			step := func(tool string, mode int) {
 				if mode >= 0 && rng.IntN(3) == 0 {
 					f := modes[mode]
-					evs = append(evs, c.tool(sess, f.tool, f.err),
+					evs = append(evs, call(f.tool, f.err),
 						c.ev("message", sess, "That did not work; trying something else.", map[string]string{"role": "assistant"}))
 					noise(rng.IntN(traceLookaround + 1)) // looking around before the fix
 					fixAt, fixMode = append(fixAt, len(evs)), append(fixMode, mode)
-					evs = append(evs, c.tool(sess, f.fix, ""))
+					evs = append(evs, call(f.fix, ""))
 				}
-				evs = append(evs, c.tool(sess, tool, ""))
+				evs = append(evs, call(tool, ""))
 			}
 			noise(4 + rng.IntN(4))
 			step(name+"_build", -1)
@@ -110,13 +137,16 @@ func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
 	if err := l.countArtifacts(ctx, space, t.tr.Artifacts); err != nil {
 		return nil, err
 	}
-	for _, name := range names {
+	for fam, name := range names {
 		for m, f := range traceFailures(name) {
 			evidence := fixes[name][m]
 			if len(evidence) < 2 {
 				continue // asked only about a failure that recurred
 			}
 			query := fmt.Sprintf("The %s step fails with %q. What fixed it the previous times?", f.tool, f.err)
+			if fam%2 == 1 {
+				query = fmt.Sprintf("%q fails with %q. What fixed it the previous times?", shellCommand(f.tool), f.err)
+			}
 			hit := func(seqs []int64) bool {
 				return slices.ContainsFunc(seqs, func(s int64) bool { return slices.Contains(evidence, s) })
 			}
