@@ -26,12 +26,7 @@ const remedyFollow = 6
 // then in the session's. Like the reply lane it follows the keyword lane on its connection.
 func (s *Service) laneRemedy(ctx context.Context, q pgexec.Executor, r *Request, keyword []string, asOf time.Time) laneResult {
 	res := laneResult{name: LaneRemedy}
-	var seqs []int64
-	for _, id := range keyword[:min(len(keyword), replyK)] {
-		if seq := seqOfItem(id); seq > 0 {
-			seqs = append(seqs, seq)
-		}
-	}
+	seqs := followedSeqs(keyword)
 	if len(seqs) == 0 {
 		return res
 	}

@@ -256,8 +256,20 @@ func seqOfItem(id string) int64 {
 	return n
 }
 
-// replyK is how many of the keyword lane's best items the reply lane follows.
+// replyK is how many of the keyword lane's best items the reply and remedy lanes follow.
 const replyK = 30
+
+// followedSeqs are the seqs of the event items among the keyword lane's replyK best, best first:
+// what the reply and remedy lanes follow.
+func followedSeqs(keyword []string) []int64 {
+	var seqs []int64
+	for _, id := range keyword[:min(len(keyword), replyK)] {
+		if seq := seqOfItem(id); seq > 0 {
+			seqs = append(seqs, seq)
+		}
+	}
+	return seqs
+}
 
 // laneReply ranks the answers to the keyword lane's best items that ask something: for each of
 // them that is a message ending in a question mark, the next message of its session that had
@@ -269,12 +281,7 @@ const replyK = 30
 // of unrelated exchanges and cost LongMemEval recall (docs/benchmarks.md).
 func (s *Service) laneReply(ctx context.Context, q pgexec.Executor, r *Request, keyword []string, asOf time.Time) laneResult {
 	res := laneResult{name: LaneReply}
-	var seqs []int64
-	for _, id := range keyword[:min(len(keyword), replyK)] {
-		if seq := seqOfItem(id); seq > 0 {
-			seqs = append(seqs, seq)
-		}
-	}
+	seqs := followedSeqs(keyword)
 	if len(seqs) == 0 {
 		return res
 	}
