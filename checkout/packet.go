@@ -124,7 +124,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	budget := r.MaxTokens
 	if r.weaveOn() {
 		w, err := s.buildWeave(ctx, weaveParams{space: r.SpaceID, goal: r.Query, phase: weavePhase(r.ReasoningPhase, rk.purpose),
-			purpose: rk.purpose, budget: int(float64(r.MaxTokens) * weaveShare)}, rk)
+			purpose: rk.purpose, budget: int(float64(r.MaxTokens) * weaveShare), asOf: r.AsOf}, rk)
 		if err != nil {
 			return nil, err
 		}

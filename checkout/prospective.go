@@ -97,7 +97,7 @@ func (s *Service) stepWeave(ctx context.Context, req *Request, budget int) (*Wea
 		return nil, nil, err
 	}
 	w, err := s.buildWeave(ctx, weaveParams{space: req.SpaceID, goal: req.Query, phase: weavePhase(req.ReasoningPhase, rk.purpose),
-		purpose: rk.purpose, budget: budget}, rk)
+		purpose: rk.purpose, budget: budget, asOf: req.AsOf}, rk)
 	return w, rk, err
 }
 
@@ -218,7 +218,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 		}
 	}
 	scratch := &Weave{}
-	arts, err := s.verifyArtifacts(ctx, req.SpaceID, ids, scratch)
+	arts, err := s.verifyArtifacts(ctx, req.SpaceID, ids, req.AsOf, scratch)
 	if err != nil {
 		return nil, err
 	}

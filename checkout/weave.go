@@ -44,6 +44,9 @@ const (
 	WeaveWarnConflicted      = "conflicted"
 	WeaveWarnLowConfidence   = "low_confidence"
 	WeaveWarnMissingEvidence = "missing_evidence"
+	// WeaveWarnAfterAsOf: an artifact cites an event that had not occurred by the checkout's
+	// as_of, so it was left out.
+	WeaveWarnAfterAsOf = "after_as_of"
 )
 
 // The weave's limits: its share of the packet's budget when checkout builds one, how many
@@ -180,7 +183,7 @@ type WeaveLLMSummary struct {
 type RejectedArtifact struct {
 	ArtifactID string `json:"artifact_id"`
 	Type       string `json:"type"`
-	// Reason is stale, superseded, unverified or rejected_in_review.
+	// Reason is stale, superseded, unverified, rejected_in_review or after_as_of.
 	Reason string `json:"reason"`
 	// Seq is the event that made it so (the staling event, or the unverifiable source).
 	Seq    int64  `json:"seq,omitempty"`
@@ -191,6 +194,9 @@ type RejectedArtifact struct {
 type weaveParams struct {
 	space, goal, phase, purpose string
 	budget                      int
+	// asOf, when the checkout asks about another time: only artifacts whose every source had
+	// occurred by then are woven.
+	asOf *time.Time
 }
 
 // weaveOn reports whether r asks for a weave: weave true or a reasoning phase given.
@@ -290,7 +296,7 @@ func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsql
 	for i, c := range cands {
 		ids[i], picked[c.id] = c.id, c
 	}
-	arts, err := s.verifyArtifacts(ctx, p.space, ids, w)
+	arts, err := s.verifyArtifacts(ctx, p.space, ids, p.asOf, w)
 	if err != nil {
 		return nil, err
 	}
@@ -307,6 +313,15 @@ func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsql
 // roundConfidence rounds c to three decimals, as the weave reports confidences.
 func roundConfidence(c float64) float64 { return math.Round(c*1000) / 1000 }
 
+// rejectAfterAsOf records an artifact the weave refused because it cites seq, an event that had
+// not occurred by the checkout's as_of, with an after_as_of warning naming it.
+func (w *Weave) rejectAfterAsOf(id, typ string, seq int64) {
+	detail := fmt.Sprintf("cited seq %d had not occurred by as_of", seq)
+	w.Rejected = append(w.Rejected, RejectedArtifact{ArtifactID: id, Type: typ, Reason: "after_as_of", Seq: seq, Detail: detail})
+	w.Warnings = append(w.Warnings, Warning{Code: WeaveWarnAfterAsOf, ItemID: "artifact:" + id,
+		Message: fmt.Sprintf("%s artifact %s left out: %s", typ, id[:min(12, len(id))], detail)})
+}
+
 // reject records an artifact the weave refused, with a stale warning naming it.
 func (w *Weave) reject(id, typ, reason string, seq int64, detail string) {
 	w.Rejected = append(w.Rejected, RejectedArtifact{ArtifactID: id, Type: typ, Reason: reason, Seq: seq, Detail: detail})
@@ -315,9 +330,10 @@ func (w *Weave) reject(id, typ, reason string, seq int64, detail string) {
 }
 
 // verifyArtifacts reads the current artifacts ids with every source verified against the log
-// (weave_verify.sql) and returns those whose sources all verify, in id order; the others are
-// rejected with the first source that failed and why.
-func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []string, w *Weave) ([]WeaveArtifact, error) {
+// (weave_verify.sql; with asOf, also that it had occurred by then) and returns those whose
+// sources all verify, in id order; the others are rejected with the first source that failed
+// and why.
+func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []string, asOf *time.Time, w *Weave) ([]WeaveArtifact, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -329,7 +345,7 @@ func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []strin
 	var rows []dbsqlc.WeaveVerifyRow
 	b := &pgx.Batch{}
 	dbsqlc.QueueGenericPlan(b)
-	dbsqlc.QueueWeaveVerify(b, dbsqlc.WeaveVerifyParams{SpaceID: space, Ids: ids}).Query(func(r pgx.Rows) error {
+	dbsqlc.QueueWeaveVerify(b, dbsqlc.WeaveVerifyParams{SpaceID: space, Ids: ids, AsOf: asOf}).Query(func(r pgx.Rows) error {
 		var err error
 		rows, err = pgx.CollectRows(r, pgx.RowToStructByPos[dbsqlc.WeaveVerifyRow])
 		return err
@@ -340,6 +356,10 @@ func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []strin
 	var out []WeaveArtifact
 	for _, r := range rows {
 		if r.BadSeq != 0 {
+			if r.Reason == "after_as_of" {
+				w.rejectAfterAsOf(r.ArtifactID, r.ArtifactType, r.BadSeq)
+				continue
+			}
 			reason := "unverified"
 			switch r.Reason {
 			case "invalidated", "erased":

@@ -775,3 +775,57 @@ func TestWeave_AFailurePatternShowsAFailureAndItsFix(t *testing.T) {
 	require.Less(t, lines[0].Citation.Seq, lines[1].Citation.Seq)
 	require.Less(t, lines[1].Citation.Seq, lines[2].Citation.Seq)
 }
+
+// TestWeave_AsOfWeavesOnlyWhatHadHappenedByThen: a checkout asked about another time gets a
+// weave of the artifacts whose every source had occurred by then. The failure pattern, mined
+// from failures before and after as_of, is left out with an after_as_of diagnostic; the first
+// session's episode, over by then, is woven; no citation of the weave occurred after as_of.
+func TestWeave_AsOfWeavesOnlyWhatHadHappenedByThen(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "w-asof"
+	seedTraces(t, f, space)
+	f.build(t, space)
+	q := "the billing migration failed with a lock timeout"
+	now, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: q, ReasoningPhase: checkout.PhaseAct, NoRecord: true})
+	require.NoError(t, err)
+	failure := ""
+	for _, a := range now.Weave.Inferred {
+		if a.Type == "failure" {
+			failure = a.ArtifactID
+		}
+	}
+	require.NotEmpty(t, failure, "without as_of the failure pattern is woven")
+
+	asOf := time.Date(2026, 2, 1, 9, 15, 30, 0, time.UTC) // in the second of four sessions
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: q, ReasoningPhase: checkout.PhaseAct, NoRecord: true, AsOf: &asOf})
+	require.NoError(t, err)
+	w := p.Weave
+	occurred := func(c checkout.Citation) time.Time {
+		var at time.Time
+		require.NoError(t, f.pool.QueryRow(ctx, `SELECT occurred_at FROM events WHERE space_id = $1 AND seq = $2`, space, c.Seq).Scan(&at))
+		return at
+	}
+	require.NotEmpty(t, w.Inferred, w.Text)
+	for _, a := range w.Inferred {
+		require.NotEqual(t, failure, a.ArtifactID)
+		for _, c := range a.Citations {
+			require.False(t, occurred(c).After(asOf), "artifact %s cites seq %d", a.ArtifactID, c.Seq)
+		}
+	}
+	for _, c := range w.SourceEventRefs {
+		require.False(t, occurred(c).After(asOf), "seq %d", c.Seq)
+	}
+	var rejected *checkout.RejectedArtifact
+	for i, r := range w.Rejected {
+		if r.ArtifactID == failure {
+			rejected = &w.Rejected[i]
+		}
+	}
+	require.NotNil(t, rejected, "the failure pattern is rejected with a diagnostic: %+v", w.Rejected)
+	require.Equal(t, "after_as_of", rejected.Reason)
+	require.True(t, occurred(checkout.Citation{Seq: rejected.Seq}).After(asOf))
+	require.True(t, slices.ContainsFunc(w.Warnings, func(x checkout.Warning) bool {
+		return x.Code == checkout.WeaveWarnAfterAsOf && x.ItemID == "artifact:"+failure
+	}), "%+v", w.Warnings)
+}

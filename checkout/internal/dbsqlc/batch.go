@@ -25,5 +25,5 @@ func QueueVectorExactSettings(b *pgx.Batch) {
 // QueueWeaveVerify queues WeaveVerify; its rows scan into WeaveVerifyRow by position
 // (pgx.RowToStructByPos), the generated struct's field order being the query's column order.
 func QueueWeaveVerify(b *pgx.Batch, arg WeaveVerifyParams) *pgx.QueuedQuery {
-	return b.Queue(weaveVerify, arg.SpaceID, arg.Ids)
+	return b.Queue(weaveVerify, arg.SpaceID, arg.Ids, arg.AsOf)
 }

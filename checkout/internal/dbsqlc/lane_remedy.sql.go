@@ -47,10 +47,10 @@ type LaneRemedyRow struct {
 
 // The remedy lane: for each given event that is a failed tool call of a session (in the given
 // order), the session's next events that had occurred by @as_of, at most @follow of them: the
-// caller keeps those up to the retry (the same tool's next call with the same arguments). @seqs best first. Walked through the
-// partial index of the sessions' memory events (migration 000027; the redundant conditions on
-// session_id and type are its predicate, written out so the planner uses it), as the reply lane
-// walks it.
+// caller keeps those up to the retry (the same tool's next call with the same arguments).
+// @seqs best first. Walked through the partial index of the sessions' memory events (migration
+// 000027; the redundant conditions on session_id and type are its predicate, written out so the
+// planner uses it), as the reply lane walks it.
 func (q *Queries) LaneRemedy(ctx context.Context, db DBTX, arg LaneRemedyParams) ([]LaneRemedyRow, error) {
 	rows, err := db.Query(ctx, laneRemedy,
 		arg.Seqs,

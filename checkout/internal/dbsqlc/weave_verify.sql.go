@@ -30,7 +30,8 @@ WITH tail AS (
   SELECT a.artifact_id, r.seq,
          CASE WHEN e.seq IS NULL THEN 'missing'
               WHEN encode(e.hash, 'hex') <> r.hash THEN 'hash_mismatch'
-              WHEN e.erased_by_seq IS NOT NULL THEN 'erased' END AS broken,
+              WHEN e.erased_by_seq IS NOT NULL THEN 'erased'
+              WHEN e.occurred_at > $3::timestamptz THEN 'after_as_of' END AS broken,
          e.erased_by_seq,
          coalesce((SELECT min(i.seq) FROM invalidations i WHERE i.space_id = $1 AND i.target_seq = r.seq),
                   (SELECT p.seq FROM pending p WHERE p.target_seq = r.seq), 0)::bigint AS invalidated_seq,
@@ -56,7 +57,7 @@ WITH tail AS (
   -- order, once per artifact: 3,930 events per artifact, 90 ms a weave, in a space of 7,900
   -- agent events.
   LEFT JOIN LATERAL (
-    SELECT x.seq, x.hash, x.erased_by_seq, x.type, x.actor, x.data FROM events x WHERE x.space_id = $1 AND x.seq = r.seq LIMIT 1
+    SELECT x.seq, x.hash, x.erased_by_seq, x.occurred_at, x.type, x.actor, x.data FROM events x WHERE x.space_id = $1 AND x.seq = r.seq LIMIT 1
   ) e ON true
 )
 SELECT a.artifact_id, a.artifact_type, a.summary, a.source_event_refs::text AS source_event_refs, a.confidence,
@@ -86,6 +87,7 @@ ORDER BY a.artifact_id
 type WeaveVerifyParams struct {
 	SpaceID string
 	Ids     []string
+	AsOf    *time.Time
 }
 
 type WeaveVerifyRow struct {
@@ -113,14 +115,16 @@ type WeaveVerifyRow struct {
 // watermark), and its stated fact, preference or decision was not superseded, retracted or
 // invalidated (projected, or a newer statement of another value for the same holder and
 // topic, or a newer decision about the same subject, in the log's tail; keys compared
-// lower-cased with spaces collapsed). bad_seq is the first source that fails (0: all verify),
-// reason why (missing, hash_mismatch, erased, invalidated, superseded) and at_seq the event
-// that made it so. The artifacts are read by primary key, one probe per id (a plan that scanned
+// lower-cased with spaces collapsed), and, given @as_of, had occurred by then (a weave asked
+// about another time shows only what had happened by then; what is known now of those events,
+// their invalidation or supersession, still counts, as in the lanes). bad_seq is the first
+// source that fails (0: all verify), reason why (missing, hash_mismatch, erased, after_as_of,
+// invalidated, superseded) and at_seq the event that made it so. The artifacts are read by primary key, one probe per id (a plan that scanned
 // the space's current artifacts for the ids, as one on stale statistics did, cost 4 ms at 5,000).
 // llm_model and llm_summary are the artifact's newest LLM-assisted summary (empty when none);
 // valid_from and valid_to its validity (an episode's time window).
 func (q *Queries) WeaveVerify(ctx context.Context, db DBTX, arg WeaveVerifyParams) ([]WeaveVerifyRow, error) {
-	rows, err := db.Query(ctx, weaveVerify, arg.SpaceID, arg.Ids)
+	rows, err := db.Query(ctx, weaveVerify, arg.SpaceID, arg.Ids, arg.AsOf)
 	if err != nil {
 		return nil, err
 	}
