@@ -28,8 +28,9 @@ type bm25Doc struct {
 
 // bm25Corpus is a plain Okapi BM25 index (k1 1.2, b 0.75, idf ln(1 + (N - df + 0.5)/(df + 0.5)))
 // of a space's memory items, written independently of the keyword lane: its tokens are the
-// lexemes Postgres's to_tsvector gives for each item's text (fetched from the database, so
-// both sides see the same words), its statistics are counted here, not read from term_stats.
+// lexemes zaxy_tsv (Postgres's to_tsvector and its paths' segments) gives for each item's text
+// (fetched from the database, so both sides see the same words), its statistics are counted
+// here, not read from term_stats.
 type bm25Corpus struct {
 	tsConfig string
 	docs     []bm25Doc
@@ -41,11 +42,11 @@ type rowQuerier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-// loadBM25Corpus reads every memory item of space and tokenizes its text with to_tsvector.
+// loadBM25Corpus reads every memory item of space and tokenizes its text with zaxy_tsv.
 func loadBM25Corpus(ctx context.Context, q rowQuerier, space, tsConfig string) (*bm25Corpus, error) {
 	rows, err := q.Query(ctx, `
 		SELECT i.item_id, i.seq, i.occurred_at, u.lexeme, coalesce(array_length(u.positions, 1), 1)
-		FROM memory_items i LEFT JOIN LATERAL unnest(to_tsvector($2::regconfig, i.text)) u ON true
+		FROM memory_items i LEFT JOIN LATERAL unnest(zaxy_tsv($2::regconfig, i.text)) u ON true
 		WHERE i.space_id = $1
 		ORDER BY i.item_id`, space, tsConfig)
 	if err != nil {
@@ -83,7 +84,7 @@ func loadBM25Corpus(ctx context.Context, q rowQuerier, space, tsConfig string) (
 // rank scores every item that had occurred by asOf and holds at least one of the query's
 // lexemes, best first (ties by item id), and returns the first k.
 func (c *bm25Corpus) rank(ctx context.Context, q rowQuerier, query string, asOf time.Time, k int) ([]bm25Scored, error) {
-	rows, err := q.Query(ctx, `SELECT DISTINCT lexeme FROM unnest(to_tsvector($1::regconfig, $2))`, c.tsConfig, query)
+	rows, err := q.Query(ctx, `SELECT DISTINCT lexeme FROM unnest(zaxy_tsv($1::regconfig, $2))`, c.tsConfig, query)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package checkout_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/eventloom"
 )
 
 // keywordSpace holds texts of different lengths, repeated words (term frequency above one), a
@@ -119,4 +122,35 @@ func TestKeyword_CandidateBudgetMatchesTheRarestTermsAndScoresAllOfThem(t *testi
 	require.Len(t, got, 1)
 	require.Equal(t, want[0].ItemID, got[0].ItemID)
 	require.True(t, strings.HasPrefix(got[0].ItemID, "fact:"), got[0].ItemID)
+}
+
+// TestKeyword_AFileOrDirectoryNameFindsTheWholePath: Postgres's parser takes a path as one token,
+// so before zaxy_tsv (migration 000046) a question naming the file or a directory of it shared
+// no lexeme with the event that gives the whole path. The segments count on both sides: a
+// question's "artists/bands" finds "bands", and the whole path still matches itself.
+func TestKeyword_AFileOrDirectoryNameFindsTheWholePath(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	r := f.append(t, "paths",
+		msg("s1", "assistant", "I raised the registry timeout in cmd/deploy/push.go from 30s to 120s."),
+		eventloom.NewEvent{Type: "tool_call.completed", SessionID: "s1", Data: json.RawMessage(
+			`{"tool":"bash","arguments":"go test ./internal/store/...","outcome":"failure","error":"FAIL TestAppend: duplicate key"}`)},
+		msg("s2", "user", "We saw two bands live last summer."),
+		msg("s2", "user", "Lunch was good and the weather was fine."),
+	)
+	f.index(t, "paths")
+	top := func(query string) string {
+		t.Helper()
+		got, err := checkout.Keyword(ctx, f.pool, checkout.KeywordParams{SpaceID: "paths", Query: query, K: 5})
+		require.NoError(t, err)
+		require.NotEmpty(t, got, query)
+		return got[0].ItemID
+	}
+	ev := func(i int) string { return fmt.Sprintf("ev:%d", r[i].Seq) }
+	require.Equal(t, ev(0), top("What did we change in push.go?"))
+	require.Equal(t, ev(0), top("the deploy/push.go client"))
+	require.Equal(t, ev(0), top("cmd/deploy/push.go"))
+	require.Equal(t, ev(1), top("Why do the internal/store tests fail?"))
+	require.Equal(t, ev(2), top("Which artists/bands did we see?"))
 }

@@ -92,7 +92,9 @@ func goldenPackets(t *testing.T, f *fixture, space, version string) []json.RawMe
 // TestCheckout_BuiltinPolicyPacketsAreTodays: the first built-in retrieval policy (builtin-1) is
 // the ranking as it was before policies were values: the packets of a fixed space are byte for
 // byte the ones recorded in testdata before the change (regenerate only on a deliberate change
-// to the builtin ranking, with -update-golden). builtin-2 differs only in the named-speaker
+// to the builtin ranking, with -update-golden; done once since, on 2026-11-27, when items'
+// lexemes gained their paths' segments, migration 000046: "cmd/deploy/push.go" now also says
+// "deploy", and that turn moved up in two packets). builtin-2 differs only in the named-speaker
 // prior, so on this space, where no question names a speaker, its packets are the same bytes;
 // builtin-3 only in what follows a failed tool call and in the tools' state facts.
 func TestCheckout_BuiltinPolicyPacketsAreTodays(t *testing.T) {

@@ -45,10 +45,10 @@ func storedTermStats(t *testing.T, f *fixture, space string) termStats {
 // projection must hold.
 func derivedTermStats(t *testing.T, f *fixture, space string) termStats {
 	return readTermStats(t, f.pool, space,
-		`SELECT u.lexeme, count(*) FROM memory_items i, unnest(to_tsvector(i.ts_config, i.text)) u
+		`SELECT u.lexeme, count(*) FROM memory_items i, unnest(zaxy_tsv(i.ts_config, i.text)) u
 		 WHERE i.space_id = $1 GROUP BY u.lexeme`,
 		`SELECT count(*), coalesce(sum((SELECT coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0)
-		                                FROM unnest(to_tsvector(i.ts_config, i.text)) u)), 0)
+		                                FROM unnest(zaxy_tsv(i.ts_config, i.text)) u)), 0)
 		 FROM memory_items i WHERE i.space_id = $1`)
 }
 

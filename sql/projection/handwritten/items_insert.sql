@@ -7,7 +7,7 @@ WITH ins AS (
   INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, session_id, occurred_at, text,
                             ts_config, tsv, redundant_of)
   SELECT $1, u.item_id, u.kind, u.seq, u.event_type, u.session_id, u.occurred_at, u.text,
-         $2::regconfig, to_tsvector($2::regconfig, u.text), u.redundant_of
+         $2::regconfig, zaxy_tsv($2::regconfig, u.text), u.redundant_of
   FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::text[])
        AS u (item_id, kind, seq, event_type, session_id, occurred_at, text, redundant_of)
   RETURNING tsv, tsv_len

@@ -1,0 +1,44 @@
+-- A path is one token to Postgres's text search parser ("cmd/deploy/push.go" is the lexeme
+-- 'cmd/deploy/push.go'), so a question naming the file ("what changed in push.go?") or a
+-- directory ("the internal/store tests") shared no lexeme with the event that gives the whole
+-- path, and the keyword lane could not find it. zaxy_tsv is to_tsvector plus the segments of
+-- every path-like token (the parser's "file" tokens that hold a "/", split there; the parser
+-- also calls "e.g" a file), after the text's own lexemes: 'cmd', 'deploy' and 'push.go' besides
+-- 'cmd/deploy/push.go', 'event' and 'meet' besides 'event/meeting'. The projector builds
+-- memory items' tsv with it and checkout builds its query's lexemes with it, so both sides agree
+-- (docs/checkout.md, Keyword lane). A text without "/" is to_tsvector's alone, parsed once.
+CREATE FUNCTION zaxy_tsv(cfg regconfig, t text) RETURNS tsvector
+LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$
+  SELECT CASE WHEN strpos(t, '/') = 0 THEN to_tsvector(cfg, t)
+              ELSE to_tsvector(cfg, t) || to_tsvector(cfg, coalesce((
+                SELECT string_agg(replace(p.token, '/', ' '), ' ' ORDER BY n)
+                FROM ts_parse((SELECT c.cfgparser FROM pg_ts_config c WHERE c.oid = cfg), t) WITH ORDINALITY AS p(tokid, token, n)
+                WHERE strpos(p.token, '/') > 0
+                  AND p.tokid = (SELECT y.tokid FROM ts_token_type((SELECT c.cfgparser FROM pg_ts_config c WHERE c.oid = cfg)) y
+                                 WHERE y.alias = 'file')), '')) END
+$$;
+
+-- The items already projected: their tsv again, and the term statistics by the difference (the
+-- new tsv holds every lexeme of the old one, so document frequencies only grow, by the lexemes
+-- an item gains; lengths grow by the segments' tokens).
+CREATE TEMP TABLE zaxy_tsv_changed ON COMMIT DROP AS
+SELECT i.space_id, i.item_id, i.tsv AS old_tsv, zaxy_tsv(i.ts_config, i.text) AS new_tsv
+FROM memory_items i
+WHERE strpos(i.text, '/') > 0;
+DELETE FROM zaxy_tsv_changed WHERE new_tsv = old_tsv;
+
+UPDATE memory_items i SET tsv = c.new_tsv
+FROM zaxy_tsv_changed c
+WHERE i.space_id = c.space_id AND i.item_id = c.item_id;
+
+INSERT INTO term_stats AS s (space_id, lexeme, df)
+SELECT c.space_id, l.lexeme, count(*)
+FROM zaxy_tsv_changed c
+CROSS JOIN LATERAL (SELECT lexeme FROM unnest(c.new_tsv) EXCEPT SELECT lexeme FROM unnest(c.old_tsv)) l
+GROUP BY c.space_id, l.lexeme
+ON CONFLICT (space_id, lexeme) DO UPDATE SET df = s.df + excluded.df;
+
+UPDATE term_totals t SET tokens = t.tokens + d.tokens
+FROM (SELECT space_id, sum(zaxy_tsv_length(new_tsv) - zaxy_tsv_length(old_tsv)) AS tokens
+      FROM zaxy_tsv_changed GROUP BY space_id) d
+WHERE t.space_id = d.space_id;
