@@ -84,7 +84,7 @@ func loadBM25Corpus(ctx context.Context, q rowQuerier, space, tsConfig string) (
 // rank scores every item that had occurred by asOf and holds at least one of the query's
 // lexemes, best first (ties by item id), and returns the first k.
 func (c *bm25Corpus) rank(ctx context.Context, q rowQuerier, query string, asOf time.Time, k int) ([]bm25Scored, error) {
-	rows, err := q.Query(ctx, `SELECT DISTINCT lexeme FROM unnest(zaxy_tsv($1::regconfig, $2))`, c.tsConfig, query)
+	rows, err := q.Query(ctx, `SELECT DISTINCT lexeme FROM unnest(zaxy_path_tsv($1::regconfig, $2))`, c.tsConfig, query)
 	if err != nil {
 		return nil, err
 	}

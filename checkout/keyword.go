@@ -19,7 +19,7 @@ type KeywordHit struct {
 // KeywordParams is a keyword lane query.
 type KeywordParams struct {
 	SpaceID string
-	// Query is the question; its lexemes are those of zaxy_tsv(TextSearchConfig, Query).
+	// Query is the question; its lexemes are those of zaxy_path_tsv(TextSearchConfig, Query).
 	Query string
 	// TextSearchConfig must match the projector's. Defaults to "english".
 	TextSearchConfig string

@@ -26,3 +26,4 @@ FROM (SELECT space_id, sum(zaxy_tsv_length(new_tsv) - zaxy_tsv_length(old_tsv)) 
 WHERE t.space_id = d.space_id;
 
 DROP FUNCTION zaxy_tsv(regconfig, text);
+DROP FUNCTION zaxy_path_tsv(regconfig, text);

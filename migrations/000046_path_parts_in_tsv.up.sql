@@ -5,9 +5,10 @@
 -- every path-like token (the parser's "file" tokens that hold a "/", split there; the parser
 -- also calls "e.g" a file), after the text's own lexemes: 'cmd', 'deploy' and 'push.go' besides
 -- 'cmd/deploy/push.go', 'event' and 'meet' besides 'event/meeting'. The projector builds
--- memory items' tsv with it and checkout builds its query's lexemes with it, so both sides agree
--- (docs/checkout.md, Keyword lane). A text without "/" is to_tsvector's alone, parsed once.
-CREATE FUNCTION zaxy_tsv(cfg regconfig, t text) RETURNS tsvector
+-- memory items' tsv with it (through zaxy_tsv, below) and checkout builds its query's lexemes
+-- with it, so both sides agree (docs/checkout.md, Keyword lane). A text without "/" is
+-- to_tsvector's alone, parsed once.
+CREATE FUNCTION zaxy_path_tsv(cfg regconfig, t text) RETURNS tsvector
 LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$
   SELECT CASE WHEN strpos(t, '/') = 0 THEN to_tsvector(cfg, t)
               ELSE to_tsvector(cfg, t) || to_tsvector(cfg, coalesce((
@@ -16,6 +17,32 @@ LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$
                 WHERE strpos(p.token, '/') > 0
                   AND p.tokid = (SELECT y.tokid FROM ts_token_type((SELECT c.cfgparser FROM pg_ts_config c WHERE c.oid = cfg)) y
                                  WHERE y.alias = 'file')), '')) END
+$$;
+
+-- zaxy_tsv is zaxy_path_tsv made never to fail, for the items: a tsvector holds at most 1 MB of
+-- lexemes, and a text of many distinct words (an agent's long tool output; a request body may be 1 MiB, and
+-- the path segments about double a path's lexemes) would make to_tsvector fail and stall the
+-- space's projection. A text of more than 128 KiB that does not fit is indexed on its longest
+-- prefix that does, found by cutting it to three quarters until it fits; the item keeps its whole
+-- text. Shorter texts cannot reach the limit (their lexemes, segments and hyphenated parts are at
+-- most about three times their bytes) and never enter the exception block. The exception block
+-- makes it parallel unsafe; a query (at most 4,000 characters) calls zaxy_path_tsv.
+CREATE FUNCTION zaxy_tsv(cfg regconfig, t text) RETURNS tsvector
+LANGUAGE plpgsql STABLE STRICT PARALLEL UNSAFE AS $$
+DECLARE
+  n integer := length(t);
+BEGIN
+  IF octet_length(t) <= 131072 THEN
+    RETURN zaxy_path_tsv(cfg, t);
+  END IF;
+  LOOP
+    BEGIN
+      RETURN zaxy_path_tsv(cfg, left(t, n));
+    EXCEPTION WHEN program_limit_exceeded THEN
+      n := n * 3 / 4;
+    END;
+  END LOOP;
+END
 $$;
 
 -- The items already projected: their tsv again, and the term statistics by the difference (the

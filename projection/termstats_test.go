@@ -2,6 +2,8 @@ package projection_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -113,4 +115,34 @@ func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, clean, repaired, tamper)
 	}
+}
+
+// TestTermStats_ATextTooManyWordsForOneTsvectorStillProjects: a tsvector holds at most 1 MB of
+// lexemes. An agent's huge tool output of distinct paths (each path's segments count too) made
+// the items' insert fail and stalled the space's projection; now the item keeps its whole text,
+// its tsv covers the longest prefix that fits, the statistics stay the items', and the events
+// after it project.
+func TestTermStats_ATextTooManyWordsForOneTsvectorStillProjects(t *testing.T) {
+	f := newFixture(t, projection.Config{})
+	ctx := context.Background()
+	const space = "huge"
+	var b strings.Builder
+	for i := range 22000 {
+		fmt.Fprintf(&b, "d%d/f%d/file%d.go ", i, i, i)
+	}
+	huge := b.String()
+	f.append(t, space, ev("message", huge, map[string]any{"role": "user"}), ev("message", "the next turn about deploys", map[string]any{"role": "user"}))
+	f.project(t, space)
+
+	var text string
+	var first, last bool
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT text, tsv @@ 'file0.go'::tsquery, tsv @@ 'file21999.go'::tsquery
+		FROM memory_items WHERE space_id = $1 AND seq = 1`, space).Scan(&text, &first, &last))
+	require.True(t, strings.HasPrefix(huge, text) && len(text) >= len(huge)-1, "the item keeps its whole text (%d of %d bytes)", len(text), len(huge))
+	require.True(t, first, "the prefix that fits is indexed")
+	require.False(t, last, "the rest is not")
+	var next int
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND seq = 2`, space).Scan(&next))
+	require.Equal(t, 1, next, "the projection went on")
+	require.Equal(t, derivedTermStats(t, f, space), storedTermStats(t, f, space))
 }

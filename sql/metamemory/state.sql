@@ -10,4 +10,4 @@ SELECT EXISTS (SELECT FROM spaces s WHERE s.space_id = @space_id) AS space_exist
        coalesce((SELECT t.items FROM term_totals t WHERE t.space_id = @space_id), 0)::bigint AS items,
        coalesce((SELECT t.tokens FROM term_totals t WHERE t.space_id = @space_id), 0)::bigint AS tokens,
        coalesce((SELECT array_agg(DISTINCT l.lexeme ORDER BY l.lexeme)
-                 FROM unnest(zaxy_tsv(@ts_config::regconfig, @query::text)) l), '{}')::text[] AS lexemes;
+                 FROM unnest(zaxy_path_tsv(@ts_config::regconfig, @query::text)) l), '{}')::text[] AS lexemes;

@@ -16,7 +16,7 @@ SELECT EXISTS (SELECT FROM spaces s WHERE s.space_id = $1) AS space_exists,
        coalesce((SELECT t.items FROM term_totals t WHERE t.space_id = $1), 0)::bigint AS items,
        coalesce((SELECT t.tokens FROM term_totals t WHERE t.space_id = $1), 0)::bigint AS tokens,
        coalesce((SELECT array_agg(DISTINCT l.lexeme ORDER BY l.lexeme)
-                 FROM unnest(zaxy_tsv($2::regconfig, $3::text)) l), '{}')::text[] AS lexemes
+                 FROM unnest(zaxy_path_tsv($2::regconfig, $3::text)) l), '{}')::text[] AS lexemes
 `
 
 type StateParams struct {

@@ -2,7 +2,7 @@
 -- term_totals; docs/checkout.md). $1 space, $2 query, $3 text search configuration, $4 as_of,
 -- $5 how many to return, $6 the candidate budget.
 --
--- Query terms are the distinct lexemes of zaxy_tsv($3, $2) (to_tsvector and the segments of its paths, migration 000046) that occur in the space. Two
+-- Query terms are the distinct lexemes of zaxy_path_tsv($3, $2) (to_tsvector and the segments of its paths, migration 000046) that occur in the space. Two
 -- stages: the GIN index finds the items holding any of the rarest terms, taken in order of
 -- document frequency while their summed frequency stays within the budget (always at least the
 -- rarest), so the candidate set is complete for those terms and never an arbitrary cut of a
@@ -14,7 +14,7 @@ WITH terms AS (
   SELECT s.lexeme, s.df,
          ln(1 + (t.items - s.df + 0.5::float8) / (s.df + 0.5::float8)) AS idf,
          sum(s.df) OVER (ORDER BY s.df, s.lexeme) AS cum
-  FROM (SELECT DISTINCT lexeme FROM unnest(zaxy_tsv($3::regconfig, $2))) q
+  FROM (SELECT DISTINCT lexeme FROM unnest(zaxy_path_tsv($3::regconfig, $2))) q
   JOIN term_stats s ON s.space_id = $1 AND s.lexeme = q.lexeme
   CROSS JOIN term_totals t
   WHERE t.space_id = $1
