@@ -23,7 +23,7 @@ const remedyFollow = 6
 // The call that fixed a failure rarely shares a word with a question about the failure ("the
 // migrate step fails with a lock timeout: what fixed it?" and "release_billing_lock success"),
 // so no lane ranks it; the session's order knows it. The items rank in their failure's order,
-// then in the session's. Like the reply lane it follows the keyword lane on its connection.
+// then in the session's. It starts when the keyword lane answers, beside the reply lane.
 func (s *Service) laneRemedy(ctx context.Context, q pgexec.Executor, r *Request, keyword []string, asOf time.Time) laneResult {
 	res := laneResult{name: LaneRemedy}
 	seqs := followedSeqs(keyword)
