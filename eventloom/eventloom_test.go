@@ -2,6 +2,7 @@ package eventloom_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -233,6 +234,10 @@ func TestAppend_BadBatchAppendsNothing(t *testing.T) {
 	require.ErrorIs(t, err, eventloom.ErrNotFound)
 	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "Bad Space", Events: []eventloom.NewEvent{msg("a")}})
 	require.ErrorIs(t, err, eventloom.ErrInvalid)
+	// A vertical tab is no JSON whitespace: refused with the field named, not left to jsonb.
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "bad-batch", Events: []eventloom.NewEvent{{Type: "note", Data: json.RawMessage("\v{}")}}})
+	require.True(t, errors.As(err, &ve), "%v", err)
+	require.Equal(t, "data", ve.Field)
 }
 
 func TestAppend_SpacesDoNotWaitForEachOther(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/zaxy/zaxy/internal/strictjson"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -109,7 +110,7 @@ func checkObject(field string, raw json.RawMessage) error {
 	if raw == nil {
 		return nil
 	}
-	trimmed := bytes.TrimSpace(raw)
+	trimmed := strictjson.TrimSpace(raw) // JSON's whitespace: a leading vertical tab is no JSON
 	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
 		return invalid(field, "must be a JSON object")
 	}

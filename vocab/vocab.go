@@ -207,7 +207,7 @@ func Validate(typ, content string, data json.RawMessage) error {
 // Decode parses data into T, the struct of its type. Call it on validated data.
 func Decode[T any](data json.RawMessage) (T, error) {
 	var v T
-	if len(bytes.TrimSpace(data)) == 0 {
+	if len(strictjson.TrimSpace(data)) == 0 {
 		return v, nil
 	}
 	if err := json.Unmarshal(data, &v); err != nil {
@@ -219,7 +219,7 @@ func Decode[T any](data json.RawMessage) (T, error) {
 // dataFields reads data, a JSON object, into its fields with strictjson.DecodeObject (the
 // strict rules apply: a duplicate key is an error); empty data has none.
 func dataFields(data json.RawMessage) (map[string]json.RawMessage, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
+	if len(strictjson.TrimSpace(data)) == 0 {
 		return map[string]json.RawMessage{}, nil
 	}
 	return strictjson.DecodeObject(data)

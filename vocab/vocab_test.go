@@ -29,6 +29,10 @@ var validateCases = []validateCase{
 	{"unknown type without data", "my.custom", "", ``, ""},
 	{"known type data not object", "fact.asserted", "", `[1]`, "data"},
 	{"known type data null", "task.updated", "", `null`, "data"},
+	// JSON's whitespace is space, tab, line feed and carriage return: a vertical tab before the
+	// object is no JSON (a fuzz target found it accepted here and refused by Decode).
+	{"known type data after a vertical tab", "memory_action.surfaced", "", "\v{\"action\":\"simulate_forward\",\"artifacts\":[]}", "data"},
+	{"known type data after JSON whitespace", "memory_action.surfaced", "", " \t\r\n{\"action\":\"simulate_forward\",\"artifacts\":[]}\n", ""},
 	{"known type extra keys allowed", "task.updated", "", `{"task_id":"T","status":"open","priority":3}`, ""},
 
 	// memory.confidence_revised, memory.known_unknown and feedback.recorded's memory_action

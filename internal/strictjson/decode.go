@@ -41,13 +41,18 @@ func Valid(data []byte) error {
 	return &SyntaxError{errors.New("is not valid JSON")}
 }
 
+// TrimSpace returns data without the JSON whitespace (space, tab, line feed, carriage return)
+// around it. bytes.TrimSpace also trims Unicode spaces such as a vertical tab, which no JSON
+// decoder accepts: a check that trimmed them accepted text that encoding/json then refused.
+func TrimSpace(data []byte) []byte { return bytes.Trim(data, " \t\n\r") }
+
 // DecodeObject parses data, one JSON object, into its fields, each value's JSON as written,
 // so that the caller can read each field and name it in its own errors. It returns
-// ErrNotObject when data (spaces trimmed) does not begin with '{', a *SyntaxError when it is
+// ErrNotObject when data (JSON whitespace trimmed) does not begin with '{', a *SyntaxError when it is
 // not valid JSON, and an *Error (its Path relative to the object) when it breaks a rule of
 // Check, such as a duplicate key, which decoding into a map would silently drop.
 func DecodeObject(data []byte) (map[string]json.RawMessage, error) {
-	t := bytes.TrimSpace(data)
+	t := TrimSpace(data)
 	if len(t) == 0 || t[0] != '{' {
 		return nil, ErrNotObject
 	}

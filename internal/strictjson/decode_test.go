@@ -22,7 +22,8 @@ func TestDecodeObject_ReturnsTheFieldsAsWritten(t *testing.T) {
 }
 
 func TestDecodeObject_RefusesWhatIsNotAStrictObject(t *testing.T) {
-	for _, in := range []string{``, `  `, `null`, `[1]`, `"x"`, `7`} {
+	// "\v", "\f" and U+00A0 are spaces to bytes.TrimSpace but no JSON whitespace.
+	for _, in := range []string{``, `  `, `null`, `[1]`, `"x"`, `7`, "\v{}", "\f{}", "\u00a0{}"} {
 		_, err := strictjson.DecodeObject([]byte(in))
 		require.ErrorIs(t, err, strictjson.ErrNotObject, "%q", in)
 	}
