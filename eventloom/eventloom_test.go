@@ -238,6 +238,26 @@ func TestAppend_BadBatchAppendsNothing(t *testing.T) {
 	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "bad-batch", Events: []eventloom.NewEvent{{Type: "note", Data: json.RawMessage("\v{}")}}})
 	require.True(t, errors.As(err, &ve), "%v", err)
 	require.Equal(t, "data", ve.Field)
+	// What jsonb cannot store is refused naming the field, as over HTTP (strictjson.Check), not
+	// left to fail the INSERT with no field named.
+	for raw, field := range map[string]string{
+		`{"a":"\ud800"}`:               "data.a",
+		`{"a":{"b":["x\u0000"]}}`:      "data.a.b[0]",
+		`{"a":1,"a":2}`:                "data.a",
+		`{"n":1e1000000}`:              "data.n",
+		`{"a":"\ud83d\ude00 \\u0000"}`: "",
+	} {
+		_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "bad-batch", Events: []eventloom.NewEvent{{Type: "note", Data: json.RawMessage(raw)}}})
+		if field == "" {
+			require.NoError(t, err, "%s: a surrogate pair and an escaped backslash are storable", raw)
+			continue
+		}
+		require.True(t, errors.As(err, &ve), "%s: %v", raw, err)
+		require.Equal(t, field, ve.Field, raw)
+	}
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "bad-batch", Events: []eventloom.NewEvent{{Type: "note", Content: "x", Cues: json.RawMessage(`{"tool":"\udc00"}`)}}})
+	require.True(t, errors.As(err, &ve), "%v", err)
+	require.Equal(t, "cues.tool", ve.Field)
 }
 
 func TestAppend_SpacesDoNotWaitForEachOther(t *testing.T) {

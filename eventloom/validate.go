@@ -1,7 +1,6 @@
 package eventloom
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -117,8 +116,15 @@ func checkObject(field string, raw json.RawMessage) error {
 	if !utf8.Valid(trimmed) {
 		return invalid(field, "must be valid UTF-8")
 	}
-	if bytes.Contains(trimmed, []byte(`\u0000`)) {
-		return invalid(field, "must not contain \\u0000 (Postgres jsonb cannot store it)")
+	// The strict rules every request body passes (strictjson.Check): a Go caller's data must
+	// not reach jsonb with what it cannot store (a lone surrogate escape, \u0000, a number out
+	// of range), which failed the INSERT with no field named, nor with duplicate keys.
+	if err := strictjson.Check(trimmed); err != nil {
+		var se *strictjson.Error
+		if errors.As(err, &se) && se.Path != "" {
+			return invalid(field+"."+se.Path, "%s", se.Message)
+		}
+		return invalid(field, "%s", err.Error())
 	}
 	return nil
 }
