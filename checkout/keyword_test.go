@@ -124,9 +124,9 @@ func TestKeyword_CandidateBudgetMatchesTheRarestTermsAndScoresAllOfThem(t *testi
 	require.True(t, strings.HasPrefix(got[0].ItemID, "fact:"), got[0].ItemID)
 }
 
-// TestKeyword_AFileOrDirectoryNameFindsTheWholePath: Postgres's parser takes a path as one token,
-// so before zaxy_tsv (migration 000046) a question naming the file or a directory of it shared
-// no lexeme with the event that gives the whole path. The segments count on both sides: a
+// TestKeyword_AFileOrDirectoryNameFindsTheWholePath: Postgres's parser takes a path (and a dotted
+// name) as one token, so before zaxy_tsv (migration 000046) a question naming the file, a
+// directory of it or a part of the name shared no lexeme with the event that gives the whole. The segments count on both sides: a
 // question's "artists/bands" finds "bands", and the whole path still matches itself.
 func TestKeyword_AFileOrDirectoryNameFindsTheWholePath(t *testing.T) {
 	t.Parallel()
@@ -137,6 +137,7 @@ func TestKeyword_AFileOrDirectoryNameFindsTheWholePath(t *testing.T) {
 		eventloom.NewEvent{Type: "tool_call.completed", SessionID: "s1", Data: json.RawMessage(
 			`{"tool":"bash","arguments":"go test ./internal/store/...","outcome":"failure","error":"FAIL TestAppend: duplicate key"}`)},
 		msg("s2", "user", "We saw two bands live last summer."),
+		msg("s3", "assistant", "The token is read with os.Getenv from the settings in deploy.yaml."),
 		msg("s2", "user", "Lunch was good and the weather was fine."),
 	)
 	f.index(t, "paths")
@@ -153,4 +154,6 @@ func TestKeyword_AFileOrDirectoryNameFindsTheWholePath(t *testing.T) {
 	require.Equal(t, ev(0), top("cmd/deploy/push.go"))
 	require.Equal(t, ev(1), top("Why do the internal/store tests fail?"))
 	require.Equal(t, ev(2), top("Which artists/bands did we see?"))
+	require.Equal(t, ev(3), top("Where do we call Getenv?"), "a dotted name's parts count too")
+	require.Equal(t, ev(3), top("the yaml settings"))
 }

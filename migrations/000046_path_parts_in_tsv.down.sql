@@ -3,7 +3,7 @@
 CREATE TEMP TABLE zaxy_tsv_changed ON COMMIT DROP AS
 SELECT i.space_id, i.item_id, i.tsv AS old_tsv, to_tsvector(i.ts_config, i.text) AS new_tsv
 FROM memory_items i
-WHERE strpos(i.text, '/') > 0;
+WHERE strpos(i.text, '/') > 0 OR i.text ~ '[[:alnum:]]\.[[:alpha:]]';
 DELETE FROM zaxy_tsv_changed WHERE new_tsv = old_tsv;
 
 UPDATE memory_items i SET tsv = c.new_tsv

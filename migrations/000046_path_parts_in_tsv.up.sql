@@ -1,22 +1,23 @@
 -- A path is one token to Postgres's text search parser ("cmd/deploy/push.go" is the lexeme
--- 'cmd/deploy/push.go'), so a question naming the file ("what changed in push.go?") or a
--- directory ("the internal/store tests") shared no lexeme with the event that gives the whole
--- path, and the keyword lane could not find it. zaxy_tsv is to_tsvector plus the segments of
--- every path-like token (the parser's "file" tokens that hold a "/", split there; the parser
--- also calls "e.g" a file), after the text's own lexemes: 'cmd', 'deploy' and 'push.go' besides
--- 'cmd/deploy/push.go', 'event' and 'meet' besides 'event/meeting'. The projector builds
--- memory items' tsv with it (through zaxy_tsv, below) and checkout builds its query's lexemes
--- with it, so both sides agree (docs/checkout.md, Keyword lane). A text without "/" is
--- to_tsvector's alone, parsed once.
+-- 'cmd/deploy/push.go'), and so is a dotted name ("os.Getenv", "config.yaml", the parser's
+-- "host" tokens), so a question naming the file ("what changed in push.go?"), a directory ("the
+-- internal/store tests") or a part of the name ("where do we call Getenv?") shared no lexeme
+-- with the event that gives the whole, and the keyword lane could not find it. zaxy_path_tsv is
+-- to_tsvector plus the segments of those tokens, after the text's own lexemes: a "file" token
+-- that holds a "/" split there (the parser also calls "e.g" a file), a "host" token split at its
+-- dots: 'cmd', 'deploy' and 'push.go' besides 'cmd/deploy/push.go', 'event' and 'meet' besides
+-- 'event/meeting', 'os' and 'getenv' besides 'os.getenv'. The projector builds memory items' tsv
+-- with it (through zaxy_tsv, below) and checkout builds its query's lexemes with it, so both
+-- sides agree (docs/checkout.md, Keyword lane). A text with no "/" and no dot between a letter
+-- or digit and a letter is to_tsvector's alone, parsed once.
 CREATE FUNCTION zaxy_path_tsv(cfg regconfig, t text) RETURNS tsvector
 LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$
-  SELECT CASE WHEN strpos(t, '/') = 0 THEN to_tsvector(cfg, t)
+  SELECT CASE WHEN strpos(t, '/') = 0 AND t !~ '[[:alnum:]]\.[[:alpha:]]' THEN to_tsvector(cfg, t)
               ELSE to_tsvector(cfg, t) || to_tsvector(cfg, coalesce((
-                SELECT string_agg(replace(p.token, '/', ' '), ' ' ORDER BY n)
+                SELECT string_agg(CASE y.alias WHEN 'file' THEN replace(p.token, '/', ' ') ELSE replace(p.token, '.', ' ') END, ' ' ORDER BY n)
                 FROM ts_parse((SELECT c.cfgparser FROM pg_ts_config c WHERE c.oid = cfg), t) WITH ORDINALITY AS p(tokid, token, n)
-                WHERE strpos(p.token, '/') > 0
-                  AND p.tokid = (SELECT y.tokid FROM ts_token_type((SELECT c.cfgparser FROM pg_ts_config c WHERE c.oid = cfg)) y
-                                 WHERE y.alias = 'file')), '')) END
+                JOIN ts_token_type((SELECT c.cfgparser FROM pg_ts_config c WHERE c.oid = cfg)) y ON y.tokid = p.tokid
+                WHERE (y.alias = 'file' AND strpos(p.token, '/') > 0) OR y.alias = 'host'), '')) END
 $$;
 
 -- zaxy_tsv is zaxy_path_tsv made never to fail, for the items: a tsvector holds at most 1 MB of
@@ -51,7 +52,7 @@ $$;
 CREATE TEMP TABLE zaxy_tsv_changed ON COMMIT DROP AS
 SELECT i.space_id, i.item_id, i.tsv AS old_tsv, zaxy_tsv(i.ts_config, i.text) AS new_tsv
 FROM memory_items i
-WHERE strpos(i.text, '/') > 0;
+WHERE strpos(i.text, '/') > 0 OR i.text ~ '[[:alnum:]]\.[[:alpha:]]';
 DELETE FROM zaxy_tsv_changed WHERE new_tsv = old_tsv;
 
 UPDATE memory_items i SET tsv = c.new_tsv

@@ -31,7 +31,8 @@ func TestPathPartsMigration_RetokenizesItemsProjectedBefore(t *testing.T) {
 		INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, occurred_at, text, ts_config, tsv)
 		SELECT s, 'ev:' || n, 'event', n, 'message', now(), t, 'english', to_tsvector('english', t)
 		FROM (VALUES ('a', 1, 'I raised the timeout in cmd/deploy/push.go to 120s'), ('a', 2, 'The deploy is green, e.g. on staging'),
-		             ('a', 3, 'Which artists/bands did you see?'), ('b', 1, 'see internal/store and push.go')) v (s, n, t);
+		             ('a', 3, 'Which artists/bands did you see?'), ('b', 1, 'see internal/store and push.go'),
+		             ('b', 2, 'read it with os.Getenv')) v (s, n, t);
 		INSERT INTO term_stats (space_id, lexeme, df)
 		SELECT i.space_id, u.lexeme, count(*) FROM memory_items i, unnest(i.tsv) u GROUP BY 1, 2;
 		INSERT INTO term_totals (space_id, items, tokens) SELECT space_id, count(*), sum(tsv_len) FROM memory_items GROUP BY 1`)
@@ -45,6 +46,9 @@ func TestPathPartsMigration_RetokenizesItemsProjectedBefore(t *testing.T) {
 	require.NoError(t, pool.QueryRow(ctx, `SELECT array_agg(lexeme ORDER BY lexeme) FROM memory_items, unnest(tsv)
 		WHERE space_id = 'a' AND seq = 3`).Scan(&lexemes))
 	require.Equal(t, []string{"artist", "artists/bands", "band", "see"}, lexemes)
+	require.NoError(t, pool.QueryRow(ctx, `SELECT array_agg(lexeme ORDER BY lexeme) FROM memory_items, unnest(tsv)
+		WHERE space_id = 'b' AND seq = 2`).Scan(&lexemes))
+	require.Equal(t, []string{"getenv", "os", "os.getenv", "read"}, lexemes)
 	requireStatsDerived(t, pool, "zaxy_tsv")
 	var untouched bool
 	require.NoError(t, pool.QueryRow(ctx, `SELECT tsv = to_tsvector('english', text) FROM memory_items WHERE space_id = 'a' AND seq = 2`).Scan(&untouched))
