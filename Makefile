@@ -70,7 +70,8 @@ test: models
 # go test): the Cypher filter, the policy version check, the checkout cue check, the event
 # decoder, the strict JSON check, the redactor (text and JSON), the latent artifacts' slot
 # encoding, the retrospective pass's reading of memory-action records and the projector's
-# reading of a checkout record's weave (checkout.surfaced is not validated). Counts, not
+# reading of a checkout record's weave (checkout.surfaced is not validated), and an event's data
+# through the Go API, with Postgres's jsonb as the oracle. Counts, not
 # durations: Go 1.26's fuzz coordinator can fail a duration run at its deadline with "context
 # deadline exceeded" and no crasher (golang/go#75804, fixed in Go 1.27); a count has no
 # deadline to race. Minimizing each new input is bounded by a count too (by default it may take
@@ -80,7 +81,7 @@ FUZZTIME ?=
 FUZZ_TARGETS = FuzzCypherFilter:./graph:100000x FuzzPolicyVersion:./vocab:180000x FuzzCuesValidate:./checkout:170000x \
 	FuzzDecodeAppendBody:./eventloom:200000x FuzzCheck:./internal/strictjson:200000x FuzzRedact:./redact:20000x \
 	FuzzJSON:./redact:200000x FuzzSlots:./latent:100000x FuzzActionRecord:./retrospective:120000x \
-	FuzzWovenArtifacts:./projection:100000x
+	FuzzWovenArtifacts:./projection:100000x FuzzEventData:./eventloom:150000x
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

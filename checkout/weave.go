@@ -313,21 +313,20 @@ func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsql
 // roundConfidence rounds c to three decimals, as the weave reports confidences.
 func roundConfidence(c float64) float64 { return math.Round(c*1000) / 1000 }
 
-// rejectAfterAsOf records an artifact the weave refused because it cites seq, an event that had
-// not occurred by the checkout's as_of, with an after_as_of warning naming it.
-func (w *Weave) rejectAfterAsOf(id, typ string, seq int64) {
-	detail := fmt.Sprintf("cited seq %d had not occurred by as_of", seq)
-	w.Rejected = append(w.Rejected, RejectedArtifact{ArtifactID: id, Type: typ, Reason: "after_as_of", Seq: seq, Detail: detail})
-	w.Warnings = append(w.Warnings, Warning{Code: WeaveWarnAfterAsOf, ItemID: "artifact:" + id,
+// reject records an artifact the weave refused, with a warning naming it: after_as_of when it
+// cites an event that had not occurred by the checkout's as_of, else stale.
+func (w *Weave) reject(id, typ, reason string, seq int64, detail string) {
+	code := WeaveWarnStale
+	if reason == rejectedAfterAsOf {
+		code = WeaveWarnAfterAsOf
+	}
+	w.Rejected = append(w.Rejected, RejectedArtifact{ArtifactID: id, Type: typ, Reason: reason, Seq: seq, Detail: detail})
+	w.Warnings = append(w.Warnings, Warning{Code: code, ItemID: "artifact:" + id,
 		Message: fmt.Sprintf("%s artifact %s left out: %s", typ, id[:min(12, len(id))], detail)})
 }
 
-// reject records an artifact the weave refused, with a stale warning naming it.
-func (w *Weave) reject(id, typ, reason string, seq int64, detail string) {
-	w.Rejected = append(w.Rejected, RejectedArtifact{ArtifactID: id, Type: typ, Reason: reason, Seq: seq, Detail: detail})
-	w.Warnings = append(w.Warnings, Warning{Code: WeaveWarnStale, ItemID: "artifact:" + id,
-		Message: fmt.Sprintf("%s artifact %s left out: %s", typ, id[:min(12, len(id))], detail)})
-}
+// rejectedAfterAsOf is the rejection reason of an artifact citing an event after as_of.
+const rejectedAfterAsOf = "after_as_of"
 
 // verifyArtifacts reads the current artifacts ids with every source verified against the log
 // (weave_verify.sql; with asOf, also that it had occurred by then) and returns those whose
@@ -356,8 +355,8 @@ func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []strin
 	var out []WeaveArtifact
 	for _, r := range rows {
 		if r.BadSeq != 0 {
-			if r.Reason == "after_as_of" {
-				w.rejectAfterAsOf(r.ArtifactID, r.ArtifactType, r.BadSeq)
+			if r.Reason == rejectedAfterAsOf {
+				w.reject(r.ArtifactID, r.ArtifactType, rejectedAfterAsOf, r.BadSeq, fmt.Sprintf("cited seq %d had not occurred by as_of", r.BadSeq))
 				continue
 			}
 			reason := "unverified"
