@@ -185,11 +185,11 @@ func Latent(ctx context.Context, p *LatentParams) (*LatentReport, error) {
 		}
 	}
 	if slices.Contains(p.Sections, LatentTraces) {
-		tr, err := l.traces(ctx)
+		trs, err := l.traces(ctx)
 		if err != nil {
 			return nil, err
 		}
-		rep.Tokens = append(rep.Tokens, tr)
+		rep.Tokens = append(rep.Tokens, trs...)
 	}
 	if slices.Contains(p.Sections, LatentFidelity) {
 		if l.fid.Claims > 0 {

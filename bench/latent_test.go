@@ -42,12 +42,16 @@ func TestLatent_WeavesCiteVerifiedEventsAndNeverAStaleSource(t *testing.T) {
 	require.Zero(t, s.LeakedUnprojected)
 	require.Equal(t, s.Prospective, s.PriorHits)
 
-	require.Len(t, rep.Tokens, 2, "the dev set given, then the scripted agent traces")
+	require.Len(t, rep.Tokens, 3, "the dev set given, then the scripted agent traces' two questions")
 	traces := rep.Tokens[1]
 	require.Equal(t, bench.DatasetAgentTraces, traces.Dataset)
 	require.Positive(t, traces.Questions)
 	require.Equal(t, traces.Questions, traces.Weave.Hits, "every failure pattern's weave shows a fix")
 	require.Positive(t, traces.Artifacts["failure"])
+	last := rep.Tokens[2]
+	require.Equal(t, bench.DatasetAgentTracesLast, last.Dataset)
+	require.Equal(t, traces.Questions, last.Questions)
+	require.Equal(t, last.Questions, last.Plain.Hits, "the last failure is cited by the first one it repeats")
 	tr := rep.Tokens[0]
 	require.Equal(t, bench.DatasetLongMemEval, tr.Dataset)
 	require.Positive(t, tr.Questions)

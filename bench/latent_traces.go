@@ -15,6 +15,11 @@ import (
 // DatasetAgentTraces names the token lane on scripted agent traces (LatentTraces).
 const DatasetAgentTraces = "agent-traces (scripted)"
 
+// DatasetAgentTracesLast names the token lane's second question on the same traces: when a
+// failure last happened (the evidence is its last occurrence, which repeats the first word for
+// word).
+const DatasetAgentTracesLast = "agent-traces (scripted), last failure"
+
 // traceFailure is one way a family's tool fails, and the call that fixed it.
 type traceFailure struct {
 	tool, err, fix string
@@ -56,16 +61,19 @@ var traceNoise = []string{"read_file", "grep", "edit_file", "list_dir", "run_lin
 // retried; the assistant's messages do not restate the error. Every other family calls every
 // step, look around and fix through one shell tool ("bash" with the command as its arguments). Each family's failure modes are then asked about ("... fails with <error>. What fixed
 // it the previous times?"); the evidence is any of the fixing calls, which share no word with
-// the question but the family's name. The traces are synthetic: they exercise the structure the
-// conversational dev sets lack (failure patterns with their fixes), and they are no evidence of
-// how an agent's real sessions read.
-func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
+// the question but the family's name. Each mode is also asked when it last failed ("When did
+// ... last fail with <error>?"): the evidence is the last failing call, which the encoding gate
+// finds repeating the first one. The traces are synthetic: they exercise the structure the
+// conversational dev sets lack (failure patterns with their fixes, repeated calls), and they are
+// no evidence of how an agent's real sessions read.
+func (l *latentBench) traces(ctx context.Context) ([]*TokenReport, error) {
 	space := "traces-" + l.run
 	rng := rand.New(rand.NewPCG(11, 12))
 	c := &scriptClock{t: time.Date(2026, 2, 2, 9, 0, 0, 0, time.UTC)}
 	const sessionsPerFamily = 60
-	// fixes are the seqs of each failure mode's fixing calls, by family and mode.
-	fixes := map[string][][]int64{}
+	// fixes and fails are the seqs of each failure mode's fixing and failing calls, by family
+	// and mode.
+	fixes, fails := map[string][][]int64{}, map[string][][]int64{}
 	var names []string
 	for i := range l.p.Families {
 		name := latentFamilies[i%len(latentFamilies)]
@@ -73,7 +81,7 @@ func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
 			name = fmt.Sprintf("%s%d", name, i/len(latentFamilies))
 		}
 		names = append(names, name)
-		fixes[name] = make([][]int64, 3)
+		fixes[name], fails[name] = make([][]int64, 3), make([][]int64, 3)
 	}
 	for s := range sessionsPerFamily {
 		for fam, name := range names {
@@ -94,6 +102,7 @@ func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
 			var evs []eventloom.NewEvent
 			var fixAt []int // positions of fixing calls in evs, with their mode
 			var fixMode []int
+			var failAt, failMode []int
 			evs = append(evs, c.ev("message", sess, fmt.Sprintf("Task %d on the %s service: %s.", s+1, name,
 				[]string{"add a field to the export", "speed up the nightly job", "fix the date parsing", "rename the settings flag"}[rng.IntN(4)]),
 				map[string]string{"role": "user"}))
@@ -105,6 +114,7 @@ func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
 			step := func(tool string, mode int) {
 				if mode >= 0 && rng.IntN(3) == 0 {
 					f := modes[mode]
+					failAt, failMode = append(failAt, len(evs)), append(failMode, mode)
 					evs = append(evs, call(f.tool, f.err),
 						c.ev("message", sess, "That did not work; trying something else.", map[string]string{"role": "assistant"}))
 					noise(rng.IntN(traceLookaround + 1)) // looking around before the fix
@@ -128,15 +138,19 @@ func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
 			for k, at := range fixAt {
 				fixes[name][fixMode[k]] = append(fixes[name][fixMode[k]], res.Receipts[at].Seq)
 			}
+			for k, at := range failAt {
+				fails[name][failMode[k]] = append(fails[name][failMode[k]], res.Receipts[at].Seq)
+			}
 		}
 	}
 	if err := l.prepare(ctx, space); err != nil {
 		return nil, fmt.Errorf("agent traces: %w", err)
 	}
-	t := l.newTokenTally(DatasetAgentTraces)
+	t, last := l.newTokenTally(DatasetAgentTraces), l.newTokenTally(DatasetAgentTracesLast)
 	if err := l.countArtifacts(ctx, space, t.tr.Artifacts); err != nil {
 		return nil, err
 	}
+	last.tr.Artifacts = t.tr.Artifacts
 	for fam, name := range names {
 		for m, f := range traceFailures(name) {
 			evidence := fixes[name][m]
@@ -153,7 +167,15 @@ func (l *latentBench) traces(ctx context.Context) (*TokenReport, error) {
 			if err := t.ask(ctx, checkout.Request{SpaceID: space, Query: query}, hit); err != nil {
 				return nil, fmt.Errorf("agent traces: %w", err)
 			}
+			latest := slices.Max(fails[name][m])
+			query = fmt.Sprintf("When did the %s step last fail with %q?", f.tool, f.err)
+			if fam%2 == 1 {
+				query = fmt.Sprintf("When did %q last fail with %q?", shellCommand(f.tool), f.err)
+			}
+			if err := last.ask(ctx, checkout.Request{SpaceID: space, Query: query}, func(seqs []int64) bool { return slices.Contains(seqs, latest) }); err != nil {
+				return nil, fmt.Errorf("agent traces: %w", err)
+			}
 		}
 	}
-	return t.report(), l.checkChain(ctx, space)
+	return []*TokenReport{t.report(), last.report()}, l.checkChain(ctx, space)
 }

@@ -70,6 +70,11 @@ type Item struct {
 	OccurredAt *time.Time           `json:"occurred_at,omitempty"`
 	// Salience is how the item's salience multiplied its score (absent with the plain profile).
 	Salience *Salience `json:"salience,omitempty"`
+	// Repeats counts the later events the encoding gate found repeating this item (up to the
+	// checkout's as_of, none invalidated); the last of them is the item's last citation.
+	// Absent with the plain profile, which ranks every copy as itself (docs/checkout.md,
+	// "Redundant items").
+	Repeats int `json:"repeats,omitempty"`
 
 	boostKind string
 	// role is a message's data.role and speaker who said it (data.name, else the actor)
@@ -81,6 +86,15 @@ type Item struct {
 	event *dbsqlc.WeaveEvidenceRow
 	// cues are an event item's recorded cues as read (cues.go); nil for facts.
 	cues []byte
+}
+
+// ownCitations are the events the item itself comes from: its citations without the last
+// repeat's (Repeats), which stands for the same words said again.
+func (it *Item) ownCitations() []Citation {
+	if it.Repeats > 0 {
+		return it.Citations[:len(it.Citations)-1]
+	}
+	return it.Citations
 }
 
 // factRow is what the packet needs of a fact version.
@@ -139,6 +153,9 @@ func fetchEvents(ctx context.Context, tx pgexec.Executor, space, query string, s
 				Invalidated *string `db:"invalidated"`
 				Conflicted  bool    `db:"conflicted"`
 				RedundantOf *string `db:"redundant_of"`
+				Repeats     int     `db:"repeats"`
+				RepeatSeq   *int64  `db:"repeat_seq"`
+				RepeatHash  []byte  `db:"repeat_hash"`
 				salienceCols
 			}](row)
 			if err != nil {
@@ -152,6 +169,10 @@ func fetchEvents(ctx context.Context, tx pgexec.Executor, space, query string, s
 			it.Labels.Conflicted = r.Conflicted
 			if r.RedundantOf != nil && withSalience {
 				it.Labels.RedundantOf = *r.RedundantOf // policy, like salience: the plain profile ignores it
+			}
+			if r.Repeats > 0 && r.RepeatSeq != nil && withSalience {
+				it.Repeats = r.Repeats
+				it.Citations = append(it.Citations, Citation{Seq: *r.RepeatSeq, Hash: r.RepeatHash})
 			}
 			it.OccurredAt = &e.OccurredAt
 			if r.Invalidated != nil {

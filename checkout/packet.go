@@ -292,6 +292,12 @@ func renderLine(ref int, it *Item) string {
 	if it.Labels.Conflicted {
 		tags = append(tags, "conflicted")
 	}
+	switch {
+	case it.Repeats == 1:
+		tags = append(tags, "repeated once later")
+	case it.Repeats > 1:
+		tags = append(tags, fmt.Sprintf("repeated %d times later", it.Repeats))
+	}
 	for _, c := range it.Citations {
 		tag := fmt.Sprintf("seq %d #%s", c.Seq, c.Hash.String()[:8])
 		if c.Start != nil {

@@ -1,8 +1,13 @@
 package checkout
 
 import (
+	"context"
+	"maps"
 	"math"
+	"slices"
 	"time"
+
+	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
 // Retrieval profiles of a checkout or query (Request.RetrievalProfile).
@@ -115,9 +120,24 @@ func roundSalience(v float64) float64 { return math.Round(v*1e9) / 1e9 }
 
 // applySalience multiplies each candidate's score by its item's salience and drops the
 // attenuated ones and the redundant ones from rk.items (they stay when the request includes
-// them, labelled, and then the ranking is relevance alone). It returns the candidates kept.
+// them, labelled, and then the ranking is relevance alone). A redundant candidate's rank is not
+// lost: the item it repeats ranks as the better of itself and its best ranked copy (with that
+// copy's components), and joins the candidates if only copies ranked (fetchRepeated read it).
+// It returns the candidates kept.
 func applySalience(r *Request, rk *ranking, fused []*scored) []*scored {
 	rk.salience = &SalienceStats{IncludeAttenuated: r.IncludeAttenuated}
+	credit := map[string]*scored{}
+	if !r.IncludeAttenuated {
+		for _, c := range fused {
+			it := rk.items[c.itemID]
+			if it == nil || it.Labels.RedundantOf == "" {
+				continue
+			}
+			if b := credit[it.Labels.RedundantOf]; b == nil || c.score > b.score {
+				credit[it.Labels.RedundantOf] = c
+			}
+		}
+	}
 	for id, it := range rk.items {
 		if it.Labels.RedundantOf != "" {
 			it.Labels.Attenuated = true
@@ -144,10 +164,50 @@ func applySalience(r *Request, rk *ranking, fused []*scored) []*scored {
 		if it == nil {
 			continue
 		}
-		if it.Salience != nil && !r.IncludeAttenuated {
-			c.score *= it.Salience.Multiplier
+		if b := credit[c.itemID]; b != nil {
+			if b.score > c.score {
+				c.score, c.components = b.score, maps.Clone(b.components)
+			}
+			delete(credit, c.itemID)
 		}
 		kept = append(kept, c)
 	}
+	// Items that only copies of ranked, in a fixed order.
+	for _, id := range slices.Sorted(maps.Keys(credit)) {
+		it := rk.items[id]
+		if it == nil {
+			continue // attenuated itself, or not read
+		}
+		c := &scored{itemID: id, score: credit[id].score, components: maps.Clone(credit[id].components)}
+		if it.Labels.Invalidated != "" {
+			c.score *= attenuateInvalidated
+		}
+		kept = append(kept, c)
+	}
+	for _, c := range kept {
+		if it := rk.items[c.itemID]; it.Salience != nil && !r.IncludeAttenuated {
+			c.score *= it.Salience.Multiplier
+		}
+	}
 	return kept
+}
+
+// fetchRepeated reads into rk.items the event items that ranked candidates repeat and that
+// are not candidates' items already, so that applySalience can rank them in their copies'
+// place. Without redundant candidates it reads nothing.
+func fetchRepeated(ctx context.Context, tx pgexec.Executor, r *Request, rk *ranking) error {
+	var seqs []int64
+	for _, c := range rk.fused {
+		it := rk.items[c.itemID]
+		if it == nil || it.Labels.RedundantOf == "" || rk.items[it.Labels.RedundantOf] != nil {
+			continue
+		}
+		if seq := seqOfItem(it.Labels.RedundantOf); seq > 0 && !slices.Contains(seqs, seq) {
+			seqs = append(seqs, seq)
+		}
+	}
+	if len(seqs) == 0 {
+		return nil
+	}
+	return fetchEvents(ctx, tx, r.SpaceID, r.Query, seqs, rk.asOf, true, rk.items)
 }

@@ -358,6 +358,11 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	}
 	rk.fused = kept
 	if !r.plain() {
+		if !r.IncludeAttenuated {
+			if err := fetchRepeated(ctx, s.pool, r, rk); err != nil {
+				return nil, fmt.Errorf("checkout %q: %w", r.SpaceID, err)
+			}
+		}
 		rk.fused = applySalience(r, rk, rk.fused)
 	}
 	if err := applyCues(ctx, s.pool, r.SpaceID, r.Cues, rk.fused, rk.items); err != nil {

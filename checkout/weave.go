@@ -218,7 +218,8 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 	w := &Weave{Goal: p.goal, ReasoningPhase: p.phase, Purpose: p.purpose, ArtifactIDs: []string{},
 		SourceEventRefs: []Citation{}, Evidence: []WeaveEvidence{}, Inferred: []WeaveArtifact{}, Warnings: []Warning{},
 		Rejected: []RejectedArtifact{}, Budget: WeaveBudget{Tokens: p.budget}, ExpectedUse: WeaveExpectedUse, ProhibitedUse: WeaveProhibitedUse}
-	// The ranked events, best first: an event item is its seq, a fact item the events it cites.
+	// The ranked events, best first: an event item is its seq, a fact item the events it cites
+	// (an item's repeats are not ranked events of their own).
 	rankOf := map[int64]int{}
 	var seqs []int64
 	for i, c := range rk.fused {
@@ -229,7 +230,7 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 		if it == nil {
 			continue
 		}
-		for _, ct := range it.Citations {
+		for _, ct := range it.ownCitations() {
 			if _, ok := rankOf[ct.Seq]; !ok {
 				rankOf[ct.Seq] = len(seqs)
 				seqs = append(seqs, ct.Seq)

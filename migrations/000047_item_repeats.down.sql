@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY IF EXISTS memory_items_repeats;
