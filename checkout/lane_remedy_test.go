@@ -230,3 +230,33 @@ func TestStableTier_LeavesToolStateToTheQueryTier(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "read_file last_outcome success", stable(p)[0], "builtin-2 packs the most confirmed fact first, as it did")
 }
+
+// TestRemedyLane_FollowsOnlyAFailureTheQuestionIsAbout: a question that shares a word with a
+// failed call but is about something else (here the person on call, answered in another
+// session) does not pull the failure's fix and look around into the ranking; fusion reads ranks
+// only, and in a small space every failure is among the keyword lane's first hits.
+func TestRemedyLane_FollowsOnlyAFailureTheQuestionIsAbout(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t)
+	seqs := remedySpace(t, f, "oncall", "release_schema_lock")
+	r := f.append(t, "oncall",
+		said("t3", "user", "Who is on call for the billing service this week?", 40),
+		said("t3", "assistant", "Priya is on call for billing until Friday.", 41),
+	)
+	f.index(t, "oncall")
+
+	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "oncall", Query: "Who is on call for billing?", Limit: 50})
+	require.NoError(t, err)
+	require.Empty(t, remedyItems(t, res), "no failure is what the question is about")
+	var top []string
+	for _, it := range res.Items[:2] {
+		top = append(top, it.ItemID)
+	}
+	require.Contains(t, top, fmt.Sprintf("ev:%d", r[1].Seq), "the answer ranks beside the question it repeats")
+
+	// A question about the failure still follows it.
+	res, err = f.svc.Query(ctx, &checkout.Request{SpaceID: "oncall", Query: "billing_migrate fails with a lock timeout: what fixed it?", Limit: 50})
+	require.NoError(t, err)
+	require.Contains(t, remedyItems(t, res), fmt.Sprintf("ev:%d", seqs["fix"]))
+}

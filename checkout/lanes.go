@@ -30,8 +30,12 @@ type laneResult struct {
 	// exact and graph lanes scale by the matched entity's specificity, so a match on an
 	// entity most items mention adds almost nothing.
 	scales []float64
-	err    error
-	took   time.Duration
+	// relevance, when set, is each item's score in the lane's own measure (parallel to items;
+	// the keyword lane's BM25), which fusion does not read: the remedy lane follows only the
+	// keyword hits near the best one.
+	relevance []float64
+	err       error
+	took      time.Duration
 }
 
 // queryKeys are the candidate entity keys of a query: every 1–4 word window, normalized,
@@ -104,6 +108,7 @@ func (s *Service) laneKeyword(ctx context.Context, q pgexec.Executor, r *Request
 	hits, err := Keyword(ctx, q, KeywordParams{SpaceID: r.SpaceID, Query: r.Query, TextSearchConfig: s.cfg.TextSearchConfig, AsOf: asOf, K: laneK})
 	for _, h := range hits {
 		res.items = append(res.items, h.ItemID)
+		res.relevance = append(res.relevance, h.Score)
 	}
 	res.err = err
 	return res

@@ -230,7 +230,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 			start := time.Now()
 			kw := record(s.laneKeyword(ctx, s.pool, r, rk.asOf), start)
 			if kw.err == nil && !off(LaneRemedy) {
-				launch(func() { start := time.Now(); record(s.laneRemedy(ctx, s.pool, r, kw.items, rk.asOf), start) })
+				launch(func() { start := time.Now(); record(s.laneRemedy(ctx, s.pool, r, kw, rk.asOf), start) })
 			}
 			if kw.err == nil && !off(LaneReply) {
 				start = time.Now()
