@@ -49,6 +49,55 @@ func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 	raw, err := two.Content()
 	require.NoError(t, err)
 	require.NotContains(t, string(raw), "stable_omits_tool_state")
+
+	// builtin-4 is builtin-3 with the keyword lane weighed by score.
+	three, four := checkout.BuiltinPolicyOf("builtin-3"), checkout.BuiltinPolicyOf("builtin-4")
+	require.True(t, four.KeywordByScore)
+	require.False(t, three.KeywordByScore)
+	four.Version, four.KeywordByScore = three.Version, false
+	requireSameContent(t, three, four)
+	raw, err = three.Content()
+	require.NoError(t, err)
+	require.NotContains(t, string(raw), "keyword_by_score")
+}
+
+// TestKeywordByScore_ACommonWordsHitsNoLongerOutrankTheAnswer: in a small coding space every
+// event shares the project's name with the question. Under ranks alone (builtin-3) short turns
+// that say only "payments" outrank the answer, which shares the question's rarer words too (the
+// keyword lane ranks it first, the vector lane below the short turns). Under builtin-4 the
+// keyword lane's contributions follow their BM25 score, and the answer is among the first two.
+func TestKeywordByScore_ACommonWordsHitsNoLongerOutrankTheAnswer(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "byscore"
+	f.append(t, space,
+		said("s1", "user", "The payments CI job keeps failing; can you look into it?", 0),
+		said("s1", "assistant", "I'll run the payments test suite first.", 1),
+		call("s1", "payments_test", "", 2),
+		said("s1", "user", "Also bump the payments retry limit to 5 in the config.", 3),
+		said("s1", "assistant", "Done: the payments retry limit is 5.", 4),
+		said("s2", "user", "Deploy the payments fix to staging.", 10),
+		said("s2", "assistant", "Deployed payments v1.8.3 to staging.", 11),
+		said("s2", "user", "Payments again.", 12),
+		said("s2", "assistant", "Payments, yes.", 12),
+		said("s2", "user", "The payments one.", 12),
+		said("s2", "assistant", "Priya is on call for payments until Friday, and Marco takes over from her next week.", 13),
+	)
+	f.index(t, space)
+	rank := func(version string) []string {
+		svc := checkout.New(f.pool, f.store, checkout.Config{Embedder: embedding.NewOffline(), Policy: checkout.BuiltinPolicyOf(version)})
+		res, err := svc.Query(ctx, &checkout.Request{SpaceID: space, Query: "Who is on call for payments?"})
+		require.NoError(t, err)
+		var out []string
+		for _, it := range res.Items {
+			out = append(out, it.Text)
+		}
+		return out
+	}
+	answer := "Priya is on call for payments until Friday, and Marco takes over from her next week."
+	three, four := rank("builtin-3"), rank("builtin-4")
+	require.Greater(t, slices.Index(three, answer), 1, "under builtin-3: %q", three)
+	require.Less(t, slices.Index(four, answer), 2, "under builtin-4: %q", four)
 }
 
 func requireSameContent(t *testing.T, a, b *checkout.Policy) {

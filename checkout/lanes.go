@@ -103,12 +103,19 @@ func (s *Service) laneExact(ctx context.Context, q pgexec.Executor, r *Request, 
 	return res
 }
 
-func (s *Service) laneKeyword(ctx context.Context, q pgexec.Executor, r *Request, asOf time.Time) laneResult {
+// laneKeyword ranks by BM25 (Keyword). With byScore (Policy.KeywordByScore) each hit's fused
+// contribution is scaled by its score over the best hit's: a hit that shares one common word
+// with the question adds less than one that shares all its rare ones, where ranks alone make
+// them nearly equal.
+func (s *Service) laneKeyword(ctx context.Context, q pgexec.Executor, r *Request, asOf time.Time, byScore bool) laneResult {
 	res := laneResult{name: LaneKeyword}
 	hits, err := Keyword(ctx, q, KeywordParams{SpaceID: r.SpaceID, Query: r.Query, TextSearchConfig: s.cfg.TextSearchConfig, AsOf: asOf, K: laneK})
 	for _, h := range hits {
 		res.items = append(res.items, h.ItemID)
 		res.relevance = append(res.relevance, h.Score)
+		if byScore && hits[0].Score > 0 {
+			res.scales = append(res.scales, h.Score/hits[0].Score)
+		}
 	}
 	res.err = err
 	return res

@@ -14,7 +14,7 @@ import (
 
 // BuiltinPolicyVersion is the version of the default built-in retrieval policy: the one a
 // space without a promoted policy ranks with.
-const BuiltinPolicyVersion = "builtin-3"
+const BuiltinPolicyVersion = "builtin-4"
 
 // FirstBuiltinPolicyVersion is the first built-in policy: the lane weights and boosts checkout
 // ranked with before policies were values, and the default until builtin-2. It stays a version
@@ -47,6 +47,11 @@ type Policy struct {
 	// the query tier still ranks them. Since builtin-3; false in earlier policies, so their
 	// packets stay what they were.
 	StableOmitsToolState bool `json:"stable_omits_tool_state,omitempty"`
+	// KeywordByScore scales each keyword hit's fused contribution by its BM25 score over the
+	// lane's best (lanes.go, laneKeyword): fusion reads ranks, and a hit sharing one common
+	// word with the question ranked nearly as the one sharing all its rare words. Since
+	// builtin-4; false in earlier policies, so their packets stay what they were.
+	KeywordByScore bool `json:"keyword_by_score,omitempty"`
 }
 
 // builtinPolicy1 is the first built-in policy, byte for byte the ranking before policies existed
@@ -83,22 +88,32 @@ var builtinPolicy2 = func() *Policy {
 	return p
 }()
 
-// builtinPolicy is the default built-in policy, builtin-3: builtin-2 for agents' tool calls. The
+// builtinPolicy3 is builtin-3, the default of session 19: builtin-2 for agents' tool calls. The
 // remedy lane runs (weight 1 for every purpose, as the reply lane: what followed a ranked
 // failure, lane_remedy.go), and the stable tier leaves the tools' state facts to the query tier
 // (StableOmitsToolState). A space without tool calls ranks and packs as under builtin-2.
-var builtinPolicy = func() *Policy {
+var builtinPolicy3 = func() *Policy {
 	p := builtinPolicy2.Clone()
-	p.Version, p.StableOmitsToolState = BuiltinPolicyVersion, true
+	p.Version, p.StableOmitsToolState = "builtin-3", true
 	p.LaneWeights[PurposeGeneral][LaneRemedy] = 1.0
 	return p
 }()
 
+// builtinPolicy is the default built-in policy, builtin-4: builtin-3 with the keyword lane's
+// contributions scaled by their BM25 score (KeywordByScore; docs/benchmarks.md, "Keyword hits
+// weighed by their score").
+var builtinPolicy = func() *Policy {
+	p := builtinPolicy3.Clone()
+	p.Version, p.KeywordByScore = BuiltinPolicyVersion, true
+	return p
+}()
+
 // builtinPolicies are the built-in policies by version.
-var builtinPolicies = map[string]*Policy{FirstBuiltinPolicyVersion: builtinPolicy1, builtinPolicy2.Version: builtinPolicy2, BuiltinPolicyVersion: builtinPolicy}
+var builtinPolicies = map[string]*Policy{FirstBuiltinPolicyVersion: builtinPolicy1, builtinPolicy2.Version: builtinPolicy2,
+	builtinPolicy3.Version: builtinPolicy3, BuiltinPolicyVersion: builtinPolicy}
 
 // BuiltinPolicyVersions lists the built-in policies' versions, oldest first.
-var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, builtinPolicy2.Version, BuiltinPolicyVersion}
+var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, builtinPolicy2.Version, builtinPolicy3.Version, BuiltinPolicyVersion}
 
 // BuiltinPolicy returns a copy of the default built-in policy (BuiltinPolicyVersion).
 func BuiltinPolicy() *Policy { return builtinPolicy.Clone() }
@@ -157,7 +172,8 @@ func (p *Policy) Content() ([]byte, error) {
 		NamedSpeakerBoost    float64                       `json:"named_speaker_boost"`
 		TemporalBoost        float64                       `json:"temporal_boost"`
 		StableOmitsToolState bool                          `json:"stable_omits_tool_state,omitempty"`
-	}{c.LaneWeights, c.KindBoosts, c.SpeakerBoost, c.NamedSpeakerBoost, c.TemporalBoost, c.StableOmitsToolState})
+		KeywordByScore       bool                          `json:"keyword_by_score,omitempty"`
+	}{c.LaneWeights, c.KindBoosts, c.SpeakerBoost, c.NamedSpeakerBoost, c.TemporalBoost, c.StableOmitsToolState, c.KeywordByScore})
 	if err != nil {
 		return nil, fmt.Errorf("encode policy: %w", err)
 	}

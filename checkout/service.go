@@ -228,7 +228,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 				floor <- &wm
 			}
 			start := time.Now()
-			kw := record(s.laneKeyword(ctx, s.pool, r, rk.asOf), start)
+			kw := record(s.laneKeyword(ctx, s.pool, r, rk.asOf, rk.policy.KeywordByScore), start)
 			if kw.err == nil && !off(LaneRemedy) {
 				launch(func() { start := time.Now(); record(s.laneRemedy(ctx, s.pool, r, kw, rk.asOf), start) })
 			}

@@ -36,7 +36,7 @@ func speakerOf(query string) string {
 	return ""
 }
 
-// namedSpeakerBoost is the named-speaker prior of builtin-2 and builtin-3: an item said
+// namedSpeakerBoost is the named-speaker prior of builtin-2 and later: an item said
 // by someone the question names ("What did Caroline research?") scores namedSpeakerBoost times
 // higher. Many people's turns mention a topic; a question about one person is mostly answered
 // by what that person said. But a question can name the wrong person ("what did Caroline do
