@@ -124,6 +124,17 @@ type TokenReport struct {
 	Artifacts map[string]int `json:"artifacts"`
 	// WeaveEvidenceOnly counts questions whose evidence was only in the weave's lines.
 	WeaveEvidenceOnly int `json:"weave_evidence_only"`
+	// Asked is each question's result, in the order asked (`zaxy bench latent --json`), so two
+	// runs can be compared question by question.
+	Asked []TokenQuestion `json:"asked,omitempty"`
+}
+
+// TokenQuestion is one question of a token lane: whether each packet showed its evidence, and
+// the tokens each used (plain at PlainTokens, with a weave and plain at WeaveTokens).
+type TokenQuestion struct {
+	ID     string  `json:"id"`
+	Hits   [3]bool `json:"hits"`
+	Tokens [3]int  `json:"tokens"`
 }
 
 // TokenSide is one packet configuration's result.
@@ -365,7 +376,7 @@ func (l *latentBench) tokens(ctx context.Context, dataset string, cases []Case) 
 				}
 				return false
 			}
-			if err := t.ask(ctx, checkout.Request{SpaceID: space, Query: strings.TrimSpace(q.Text), AsOf: &asOf}, hit); err != nil {
+			if err := t.ask(ctx, q.ID, checkout.Request{SpaceID: space, Query: strings.TrimSpace(q.Text), AsOf: &asOf}, hit); err != nil {
 				return nil, fmt.Errorf("question %s: %w", q.ID, err)
 			}
 		}

@@ -26,7 +26,7 @@ func (l *latentBench) newTokenTally(dataset string) *tokenTally {
 // weave at WeaveTokens and a plain one at WeaveTokens. A hit is the question's evidence (hit
 // says) among the events whose text a packet shows: its tier items, and the weave's evidence
 // lines (an artifact's summary is not evidence). Every claim of the weave is checked.
-func (t *tokenTally) ask(ctx context.Context, req checkout.Request, hit func([]int64) bool) error {
+func (t *tokenTally) ask(ctx context.Context, id string, req checkout.Request, hit func([]int64) bool) error {
 	var packets [3]*checkout.Packet
 	for i, side := range []struct {
 		tokens int
@@ -46,11 +46,14 @@ func (t *tokenTally) ask(ctx context.Context, req checkout.Request, hit func([]i
 	}
 	plain, woven, same := packets[0], packets[1], packets[2]
 	t.tr.Questions++
+	q := TokenQuestion{ID: id, Tokens: [3]int{plain.Budget.Used, woven.Budget.Used, same.Budget.Used}}
 	if hit(tierSeqs(plain)) {
 		t.tr.Plain.Hits++
+		q.Hits[0] = true
 	}
 	if hit(tierSeqs(same)) {
 		t.tr.PlainSame.Hits++
+		q.Hits[2] = true
 	}
 	var lines []int64
 	for _, e := range woven.Weave.Evidence {
@@ -58,10 +61,12 @@ func (t *tokenTally) ask(ctx context.Context, req checkout.Request, hit func([]i
 	}
 	if tiers := tierSeqs(woven); hit(tiers) || hit(lines) {
 		t.tr.Weave.Hits++
+		q.Hits[1] = true
 		if !hit(tiers) {
 			t.tr.WeaveEvidenceOnly++
 		}
 	}
+	t.tr.Asked = append(t.tr.Asked, q)
 	return t.l.checkWeave(ctx, req.SpaceID, woven.Weave, nil)
 }
 

@@ -164,7 +164,7 @@ func (l *latentBench) traces(ctx context.Context) ([]*TokenReport, error) {
 			hit := func(seqs []int64) bool {
 				return slices.ContainsFunc(seqs, func(s int64) bool { return slices.Contains(evidence, s) })
 			}
-			if err := t.ask(ctx, checkout.Request{SpaceID: space, Query: query}, hit); err != nil {
+			if err := t.ask(ctx, f.tool+"/fix", checkout.Request{SpaceID: space, Query: query}, hit); err != nil {
 				return nil, fmt.Errorf("agent traces: %w", err)
 			}
 			latest := slices.Max(fails[name][m])
@@ -172,7 +172,7 @@ func (l *latentBench) traces(ctx context.Context) ([]*TokenReport, error) {
 			if fam%2 == 1 {
 				query = fmt.Sprintf("When did %q last fail with %q?", shellCommand(f.tool), f.err)
 			}
-			if err := last.ask(ctx, checkout.Request{SpaceID: space, Query: query}, func(seqs []int64) bool { return slices.Contains(seqs, latest) }); err != nil {
+			if err := last.ask(ctx, f.tool+"/last", checkout.Request{SpaceID: space, Query: query}, func(seqs []int64) bool { return slices.Contains(seqs, latest) }); err != nil {
 				return nil, fmt.Errorf("agent traces: %w", err)
 			}
 		}
