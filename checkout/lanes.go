@@ -114,7 +114,7 @@ func (s *Service) laneKeyword(ctx context.Context, q pgexec.Executor, r *Request
 		res.items = append(res.items, h.ItemID)
 		res.relevance = append(res.relevance, h.Score)
 		if byScore && hits[0].Score > 0 {
-			res.scales = append(res.scales, h.Score/hits[0].Score)
+			res.scales = append(res.scales, max(h.Score, 0)/hits[0].Score) // BM25 here is never negative (lane_keyword.sql); a scale never is
 		}
 	}
 	res.err = err
