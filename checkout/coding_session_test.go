@@ -73,6 +73,7 @@ func TestCodingSession_QuestionsFindTheirEvidence(t *testing.T) {
 		evidence []string // any of them
 	}{
 		{"Why did TestRefundIdempotency fail?", []string{ev(2), ev(5)}},
+		{"Why did the refund idempotency test fail?", []string{ev(2), ev(5)}},
 		{"Who is on call for payments?", []string{ev(18)}},
 		{"What was the payments retry limit before we changed it?", []string{ev(10)}},
 		{"Why did the staging deploy fail?", []string{ev(13), ev(14)}},

@@ -157,3 +157,34 @@ func TestKeyword_AFileOrDirectoryNameFindsTheWholePath(t *testing.T) {
 	require.Equal(t, ev(3), top("Where do we call Getenv?"), "a dotted name's parts count too")
 	require.Equal(t, ev(3), top("the yaml settings"))
 }
+
+// TestKeyword_AnIdentifiersWordsFindIt: a camel-case identifier is one token to the text search
+// parser; its words are lexemes too (migration 000048), so a question in words finds the event
+// that names it, and a question naming it still finds it first.
+func TestKeyword_AnIdentifiersWordsFindIt(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	r := f.append(t, "idents",
+		eventloom.NewEvent{Type: "tool_call.completed", SessionID: "s1", Content: "--- FAIL: TestRefundIdempotency (0.31s)", Data: json.RawMessage(
+			`{"tool":"bash","arguments":"go test ./payments/...","outcome":"failure","error":"expected 1 row, got 2"}`)},
+		msg("s1", "assistant", "The HTTPServer now reads its limits with parseConfig in pkg/userService.go."),
+		msg("s2", "user", "We talked about the weather and a test drive."),
+		msg("s2", "user", "Our APIs return URLs."),
+	)
+	f.index(t, "idents")
+	top := func(query string) string {
+		t.Helper()
+		got, err := checkout.Keyword(ctx, f.pool, checkout.KeywordParams{SpaceID: "idents", Query: query, K: 5})
+		require.NoError(t, err)
+		require.NotEmpty(t, got, query)
+		return got[0].ItemID
+	}
+	ev := func(i int) string { return fmt.Sprintf("ev:%d", r[i].Seq) }
+	require.Equal(t, ev(0), top("Why did the refund idempotency test fail?"))
+	require.Equal(t, ev(0), top("TestRefundIdempotency"))
+	require.Equal(t, ev(1), top("Where do we parse the config?"))
+	require.Equal(t, ev(1), top("which server reads limits"))
+	require.Equal(t, ev(1), top("the user service"))
+	require.Equal(t, ev(3), top("URLs"), "a plural acronym is no identifier to split")
+}
