@@ -36,24 +36,24 @@ $$;
 
 -- The items already projected: their tsv again, and the term statistics by the difference (as
 -- in 000046: the new tsv holds every lexeme of the old one).
-CREATE TEMP TABLE zaxy_tsv_changed ON COMMIT DROP AS
+CREATE TEMP TABLE zaxy_identifier_tsv_changed ON COMMIT DROP AS
 SELECT i.space_id, i.item_id, i.tsv AS old_tsv, zaxy_tsv(i.ts_config, i.text) AS new_tsv
 FROM memory_items i
 WHERE i.text ~ '[[:lower:]][[:upper:]]|[[:upper:]][[:upper:]][[:lower:]]{2}';
-DELETE FROM zaxy_tsv_changed WHERE new_tsv = old_tsv;
+DELETE FROM zaxy_identifier_tsv_changed WHERE new_tsv = old_tsv;
 
 UPDATE memory_items i SET tsv = c.new_tsv
-FROM zaxy_tsv_changed c
+FROM zaxy_identifier_tsv_changed c
 WHERE i.space_id = c.space_id AND i.item_id = c.item_id;
 
 INSERT INTO term_stats AS s (space_id, lexeme, df)
 SELECT c.space_id, l.lexeme, count(*)
-FROM zaxy_tsv_changed c
+FROM zaxy_identifier_tsv_changed c
 CROSS JOIN LATERAL (SELECT lexeme FROM unnest(c.new_tsv) EXCEPT SELECT lexeme FROM unnest(c.old_tsv)) l
 GROUP BY c.space_id, l.lexeme
 ON CONFLICT (space_id, lexeme) DO UPDATE SET df = s.df + excluded.df;
 
 UPDATE term_totals t SET tokens = t.tokens + d.tokens
 FROM (SELECT space_id, sum(zaxy_tsv_length(new_tsv) - zaxy_tsv_length(old_tsv)) AS tokens
-      FROM zaxy_tsv_changed GROUP BY space_id) d
+      FROM zaxy_identifier_tsv_changed GROUP BY space_id) d
 WHERE t.space_id = d.space_id;
