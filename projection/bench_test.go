@@ -64,6 +64,23 @@ func benchRebuild(b *testing.B, n int, gen func(*rand.Rand) eventloom.NewEvent) 
 // BenchmarkProject_MessageHeavy replays 20,000 chat turns (mentions, memory items); events/s.
 func BenchmarkProject_MessageHeavy(b *testing.B) { benchRebuild(b, 20000, messageEvent) }
 
+// toolCallEvent is an agent's tool call: a command over a path, and about 200 characters of
+// output naming camel-case identifiers, as a test run or a file read prints them.
+func toolCallEvent(rng *rand.Rand) eventloom.NewEvent {
+	idents := []string{"TestRefundIdempotency", "parseConfig", "HTTPServer", "getUserByID", "NewEventStore", "handleCheckoutRequest"}
+	out := fmt.Sprintf("--- FAIL: %s (0.31s)\n    %s: %s returned an error from %s; see %s",
+		idents[rng.IntN(len(idents))], benchPaths[rng.IntN(len(benchPaths))], idents[rng.IntN(len(idents))],
+		idents[rng.IntN(len(idents))], benchPaths[rng.IntN(len(benchPaths))])
+	return eventloom.NewEvent{Type: "tool_call.completed", SessionID: "s", Content: out,
+		Data: fmt.Appendf(nil, `{"tool":"bash","arguments":"go test ./%s","outcome":"failure","error":"exit status 1"}`, []string{"api", "checkout", "projection"}[rng.IntN(3)])}
+}
+
+// BenchmarkProject_ToolCallHeavy replays 20,000 failed tool calls whose output names identifiers
+// and paths (memory items, tool state facts); events/s.
+func BenchmarkProject_ToolCallHeavy(b *testing.B) { benchRebuild(b, 20000, toolCallEvent) }
+
+func BenchmarkProject_ToolCallHeavy5k(b *testing.B) { benchRebuild(b, 5000, toolCallEvent) }
+
 // BenchmarkProject_FactHeavy replays 20,000 fact assertions over 2,000 subjects; events/s.
 func BenchmarkProject_FactHeavy(b *testing.B) {
 	benchRebuild(b, 20000, func(r *rand.Rand) eventloom.NewEvent { return factEvent(r, 2000) })

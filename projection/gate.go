@@ -66,6 +66,9 @@ type gateCandidate struct {
 	ItemID string
 	Seq    int64
 	Words  []string // in order
+	// compared is the gateItem call (gateState.calls) that last compared it: a near duplicate
+	// shares most of an item's keys, and is compared once.
+	compared int
 }
 
 // gateKeyRow is a gate_keys row to write.
@@ -86,6 +89,8 @@ type gateState struct {
 	// byKey holds the earlier ranked items by key (hex of the key bytes).
 	byKey   map[string][]*gateCandidate
 	newKeys []gateKeyRow
+	// calls counts gateItem's comparisons rounds (gateCandidate.compared).
+	calls int
 }
 
 // gateWords splits text into its words for the gate, in order: lower-cased runs of letters and
@@ -161,15 +166,19 @@ func gateRedundant(words, earlier []string) bool {
 	if len(words) == 0 || len(words) > len(earlier) || float64(len(words)) < GateMinOverlap*float64(len(earlier)) {
 		return false
 	}
-	i := 0
+	// Each word of earlier is matched or left out; once more are left out than earlier has
+	// words beyond words', the rest cannot match (near-duplicates that differ by a word or two
+	// are most of an agent's tool output, and are rejected here after a few words).
+	i, skips := 0, len(earlier)-len(words)
 	for _, w := range earlier {
 		if i < len(words) && words[i] == w {
 			i++
 			continue
 		}
-		if negation(w) {
+		if skips == 0 || negation(w) {
 			return false
 		}
+		skips--
 	}
 	return i == len(words)
 }
@@ -275,10 +284,14 @@ func (s *batchState) gateItem(e *eventloom.Event, i int) string {
 	}
 	t := s.gateTexts[i]
 	var best *gateCandidate
+	s.gate.calls++
 	for _, k := range t.keys {
 		for _, c := range s.gate.byKey[string(k)] {
-			if (best == nil || c.Seq < best.Seq) && c.Seq < e.Seq && gateRedundant(t.words, c.Words) {
-				best = c
+			if (best == nil || c.Seq < best.Seq) && c.Seq < e.Seq && c.compared != s.gate.calls {
+				c.compared = s.gate.calls
+				if gateRedundant(t.words, c.Words) {
+					best = c
+				}
 			}
 		}
 	}
