@@ -131,7 +131,6 @@ func TestKeyword_CandidateBudgetMatchesTheRarestTermsAndScoresAllOfThem(t *testi
 func TestKeyword_AFileOrDirectoryNameFindsTheWholePath(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
 	r := f.append(t, "paths",
 		msg("s1", "assistant", "I raised the registry timeout in cmd/deploy/push.go from 30s to 120s."),
 		eventloom.NewEvent{Type: "tool_call.completed", SessionID: "s1", Data: json.RawMessage(
@@ -141,13 +140,7 @@ func TestKeyword_AFileOrDirectoryNameFindsTheWholePath(t *testing.T) {
 		msg("s2", "user", "Lunch was good and the weather was fine."),
 	)
 	f.index(t, "paths")
-	top := func(query string) string {
-		t.Helper()
-		got, err := checkout.Keyword(ctx, f.pool, checkout.KeywordParams{SpaceID: "paths", Query: query, K: 5})
-		require.NoError(t, err)
-		require.NotEmpty(t, got, query)
-		return got[0].ItemID
-	}
+	top := keywordTop(t, f, "paths")
 	ev := func(i int) string { return fmt.Sprintf("ev:%d", r[i].Seq) }
 	require.Equal(t, ev(0), top("What did we change in push.go?"))
 	require.Equal(t, ev(0), top("the deploy/push.go client"))
@@ -164,7 +157,6 @@ func TestKeyword_AFileOrDirectoryNameFindsTheWholePath(t *testing.T) {
 func TestKeyword_AnIdentifiersWordsFindIt(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
 	r := f.append(t, "idents",
 		eventloom.NewEvent{Type: "tool_call.completed", SessionID: "s1", Content: "--- FAIL: TestRefundIdempotency (0.31s)", Data: json.RawMessage(
 			`{"tool":"bash","arguments":"go test ./payments/...","outcome":"failure","error":"expected 1 row, got 2"}`)},
@@ -173,13 +165,7 @@ func TestKeyword_AnIdentifiersWordsFindIt(t *testing.T) {
 		msg("s2", "user", "Our APIs return URLs."),
 	)
 	f.index(t, "idents")
-	top := func(query string) string {
-		t.Helper()
-		got, err := checkout.Keyword(ctx, f.pool, checkout.KeywordParams{SpaceID: "idents", Query: query, K: 5})
-		require.NoError(t, err)
-		require.NotEmpty(t, got, query)
-		return got[0].ItemID
-	}
+	top := keywordTop(t, f, "idents")
 	ev := func(i int) string { return fmt.Sprintf("ev:%d", r[i].Seq) }
 	require.Equal(t, ev(0), top("Why did the refund idempotency test fail?"))
 	require.Equal(t, ev(0), top("TestRefundIdempotency"))
@@ -187,4 +173,15 @@ func TestKeyword_AnIdentifiersWordsFindIt(t *testing.T) {
 	require.Equal(t, ev(1), top("which server reads limits"))
 	require.Equal(t, ev(1), top("the user service"))
 	require.Equal(t, ev(3), top("URLs"), "a plural acronym is no identifier to split")
+}
+
+// keywordTop returns a function giving the keyword lane's best item in space for a query.
+func keywordTop(t *testing.T, f *fixture, space string) func(query string) string {
+	return func(query string) string {
+		t.Helper()
+		got, err := checkout.Keyword(context.Background(), f.pool, checkout.KeywordParams{SpaceID: space, Query: query, K: 5})
+		require.NoError(t, err)
+		require.NotEmpty(t, got, query)
+		return got[0].ItemID
+	}
 }
