@@ -172,7 +172,7 @@ func applySalience(r *Request, rk *ranking, fused []*scored) []*scored {
 		}
 		kept = append(kept, c)
 	}
-	// Items that only copies of ranked, in a fixed order.
+	// The items of which only copies ranked, in a fixed order.
 	for _, id := range slices.Sorted(maps.Keys(credit)) {
 		it := rk.items[id]
 		if it == nil {
