@@ -52,6 +52,11 @@ func TestLatent_WeavesCiteVerifiedEventsAndNeverAStaleSource(t *testing.T) {
 	require.Equal(t, bench.DatasetAgentTracesLast, last.Dataset)
 	require.Equal(t, traces.Questions, last.Questions)
 	require.Equal(t, last.Questions, last.Plain.Hits, "the last failure is cited by the first one it repeats")
+	require.Len(t, last.Asked, last.Questions, "each question's results are listed")
+	for _, q := range last.Asked {
+		require.True(t, q.Hits[0], q.ID)
+		require.Positive(t, q.Tokens[1], q.ID)
+	}
 	tr := rep.Tokens[0]
 	require.Equal(t, bench.DatasetLongMemEval, tr.Dataset)
 	require.Positive(t, tr.Questions)
