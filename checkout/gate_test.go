@@ -127,3 +127,24 @@ func TestGate_ACopyRanksForTheItemItRepeatsAndIsCited(t *testing.T) {
 	require.Equal(t, 1, got[original].Repeats)
 	require.Equal(t, []int64{rc[1].Seq, first}, cited(got[original]))
 }
+
+// TestGate_RepeatsAreCountedUpToAThousand: an item repeated more often than that says 1,000 and
+// still cites its last repeat (the count reads the copies, the last is one probe).
+func TestGate_RepeatsAreCountedUpToAThousand(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	events := []eventloom.NewEvent{{Type: "gate.configured", Data: json.RawMessage(`{"mode":"on"}`)}}
+	for range 1002 {
+		events = append(events, eventloom.NewEvent{Type: "tool_call.completed", SessionID: "s1", Content: "nothing to commit, working tree clean",
+			Data: json.RawMessage(`{"tool":"bash","arguments":"git status","outcome":"success"}`)})
+	}
+	rc := f.append(t, "many", events...)
+	f.index(t, "many")
+	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "many", Query: "is the working tree clean?"})
+	require.NoError(t, err)
+	got := queryIDs(res)[fmt.Sprintf("ev:%d", rc[1].Seq)]
+	require.NotNil(t, got)
+	require.Equal(t, 1000, got.Repeats)
+	require.Equal(t, rc[len(rc)-1].Seq, got.Citations[len(got.Citations)-1].Seq)
+}

@@ -10,8 +10,9 @@
 -- ranked, or not projected yet), read through the partial index of redundant items (migration
 -- 000026): most events have none, and that probe never visits memory_items' heap. repeats and
 -- the repeat_ columns are the other way round: how many items the gate found repeating the
--- event's item (that happened by $3 and are not invalidated) and the last of them, through the
--- partial index by the item repeated (000047); an item of the plain profile ignores them.
+-- event's item (that happened by $3 and are not invalidated; at most 1,000 counted) and the last
+-- of them, through the partial index by the item repeated and seq (000047: the last is one probe
+-- from the end); an item of the plain profile ignores them.
 SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::text AS data, e.cues::text AS cues, e.hash,
        CASE WHEN e.type = 'message' THEN coalesce(e.data->>'role', '') ELSE '' END AS role,
        coalesce(nullif(e.data->>'name', ''), e.actor, '') AS speaker,
@@ -33,16 +34,23 @@ SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::t
        coalesce(sp.half_life_days, 30) AS sal_half_life_days, coalesce(sp.floor, 0.1) AS sal_floor,
        (SELECT mi.redundant_of FROM memory_items mi
         WHERE mi.space_id = e.space_id AND mi.item_id = 'ev:' || e.seq AND mi.redundant_of IS NOT NULL) AS redundant_of,
-       rep.n AS repeats, rep.last_seq AS repeat_seq, le.hash AS repeat_hash
+       rep.n AS repeats, lr.last_seq AS repeat_seq, le.hash AS repeat_hash
 FROM events e
 -- LATERAL with LIMIT 1: one primary-key probe per row (a plain join lets the planner hash the
 -- space's whole salience table).
 LEFT JOIN LATERAL (SELECT x.reinforcement, x.pinned, x.last_use_at, x.last_use_seq, x.last_use_signal FROM salience x
                    WHERE x.space_id = e.space_id AND x.item_id = 'ev:' || e.seq LIMIT 1) sa ON true
 LEFT JOIN salience_spaces sp ON sp.space_id = e.space_id
-LEFT JOIN LATERAL (SELECT count(*) AS n, max(r.seq) AS last_seq FROM memory_items r
-                   WHERE r.space_id = e.space_id AND r.redundant_of = 'ev:' || e.seq
+LEFT JOIN LATERAL (SELECT count(*) AS n FROM (
+                     SELECT FROM memory_items r
+                     WHERE r.space_id = e.space_id AND r.redundant_of = 'ev:' || e.seq
+                       AND r.occurred_at <= $3::timestamptz
+                       AND NOT EXISTS (SELECT FROM invalidations v WHERE v.space_id = r.space_id AND v.target_seq = r.seq)
+                     LIMIT 1000) c) rep ON true
+LEFT JOIN LATERAL (SELECT r.seq AS last_seq FROM memory_items r
+                   WHERE rep.n > 0 AND r.space_id = e.space_id AND r.redundant_of = 'ev:' || e.seq
                      AND r.occurred_at <= $3::timestamptz
-                     AND NOT EXISTS (SELECT FROM invalidations v WHERE v.space_id = r.space_id AND v.target_seq = r.seq)) rep ON true
-LEFT JOIN events le ON le.space_id = e.space_id AND le.seq = rep.last_seq
+                     AND NOT EXISTS (SELECT FROM invalidations v WHERE v.space_id = r.space_id AND v.target_seq = r.seq)
+                   ORDER BY r.seq DESC LIMIT 1) lr ON true
+LEFT JOIN events le ON le.space_id = e.space_id AND le.seq = lr.last_seq
 WHERE e.space_id = $1 AND e.seq = ANY ($2::bigint[])
