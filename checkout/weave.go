@@ -800,6 +800,19 @@ func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
 		label, text = "suggestive; llm-assisted summary by "+a.LLMSummary.Model, a.LLMSummary.Summary
 	}
 	line := fmt.Sprintf("- %s (%s; confidence %.2f; %s)", head, label, a.Confidence, src)
+	if a.Type == "episode" && a.LLMSummary == nil {
+		// An episode is a session's stretch: how many events it cites tells a reader nothing,
+		// and its confidence only when revised below 1. Its line is its date and its evidence,
+		// which leaves the budget another evidence line now and then.
+		line = fmt.Sprintf("- %s (%s", head, label)
+		if a.Confidence < 1 {
+			line += fmt.Sprintf("; confidence %.2f", a.Confidence)
+		}
+		if len(cites) > 0 {
+			line += "; shown " + strings.Join(cites, ", ")
+		}
+		line += ")"
+	}
 	if text == "" {
 		return line
 	}

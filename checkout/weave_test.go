@@ -493,13 +493,20 @@ func TestWeave_AnEpisodesLineSaysWhenItHappened(t *testing.T) {
 	require.NoError(t, err)
 	w := p.Weave
 	require.Len(t, w.Inferred, 2)
-	require.Contains(t, w.Text, "\n- episode, 2023-05-08 (suggestive; confidence 1.00; 2 cited events; shown W", "one day: its date")
-	require.Contains(t, w.Text, "\n- episode, 2023-05-08 to 2023-05-09 (suggestive; confidence 1.00; 2 cited events; shown W", "across midnight: both dates")
+	require.Contains(t, w.Text, "\n- episode, 2023-05-08 (suggestive; shown W", "one day: its date")
+	require.Contains(t, w.Text, "\n- episode, 2023-05-08 to 2023-05-09 (suggestive; shown W", "across midnight: both dates")
 	for _, a := range w.Inferred {
 		require.NotEmpty(t, a.Summary, "the extractive summary stays in the JSON")
 		require.NotContains(t, w.Text, "): "+a.Summary[:20], "the line shows no cut of the extractive summary")
 	}
+	require.NotContains(t, w.Text, "cited events", "how many events an episode cites tells a reader nothing")
 	require.LessOrEqual(t, w.Budget.Used, w.Budget.Tokens)
+
+	// A confidence revised below 1 is shown.
+	f.revise(t, space, w.Inferred[0].ArtifactID, 0.4)
+	p, err = f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "charity race pottery", Weave: true, MaxTokens: 1000, NoRecord: true})
+	require.NoError(t, err)
+	require.Contains(t, p.Weave.Text, "(suggestive; confidence 0.40; shown W")
 }
 
 // TestWeave_VerifiesAtMost384CitedEvents: the weave reads in full and verifies the best scored
