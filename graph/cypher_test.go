@@ -149,7 +149,21 @@ var (
 	fuzzQualified = regexp.MustCompile(`[A-Za-z0-9_Q]` + ws + `*\.` + ws + `*[A-Za-z_Q][A-Za-z0-9_]*` + ws + `*\(`)
 	fuzzWrite     = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9_])(create|merge|set|delete|detach|remove|call|yield|foreach|load|operator)([^A-Za-z0-9_]|$)`)
 	fuzzCall      = regexp.MustCompile(`(?:^|[^A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_]*|Q)` + ws + `*\(`)
+	// fuzzNumber is a number literal as AGE reads it (1, 1.5, 1., .5, each with an exponent):
+	// "0.e0(" is the float 0.0 and a parenthesis (AGE: a syntax error), not a call of e0 in a
+	// namespace 0, so the qualified-call check reads each number as "0 ". A name right after a
+	// number still shows as a call ("1.f(" is "0 f(").
+	fuzzNumber = regexp.MustCompile(`(^|[^A-Za-z0-9_.])(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?`)
 )
+
+// blankNumbers reads each number literal of code as "0 " (fuzzNumber). A range's ".." is no
+// decimal point ("0..e(" is 0, .., a call of e), so it is set aside first; code holds no
+// control character by then.
+func blankNumbers(code string) string {
+	code = strings.ReplaceAll(code, "..", "\x01\x01")
+	code = fuzzNumber.ReplaceAllString(code, "${1}0 ")
+	return strings.ReplaceAll(code, "\x01", ".")
+}
 
 func blankForFuzz(q string) (string, bool) {
 	var b strings.Builder
@@ -231,7 +245,7 @@ func FuzzCypherFilter(f *testing.F) {
 				t.Fatalf("%q: accepted byte %#x outside strings", q, c)
 			}
 		}
-		if m := fuzzQualified.FindString(code); m != "" {
+		if m := fuzzQualified.FindString(blankNumbers(code)); m != "" {
 			t.Fatalf("%q: accepted a qualified call %q", q, m)
 		}
 		if m := fuzzWrite.FindString(code); m != "" {
