@@ -102,6 +102,9 @@ func (r *Request) validate() error {
 		return &eventloom.ValidationError{Field: "query", Message: "is required"}
 	case utf8.RuneCountInString(q) > maxQueryChars:
 		return &eventloom.ValidationError{Field: "query", Message: "must be at most 4000 characters"}
+	case !utf8.ValidString(q) || strings.ContainsRune(q, 0):
+		// Postgres's text holds neither, so every lane would fail on it (FuzzQuery).
+		return &eventloom.ValidationError{Field: "query", Message: "must be valid UTF-8 without NUL characters"}
 	}
 	if r.Purpose != "" && !slices.Contains(Purposes, r.Purpose) {
 		return &eventloom.ValidationError{Field: "purpose", Message: "must be one of " + strings.Join(Purposes, ", ") + ", got " + r.Purpose}
