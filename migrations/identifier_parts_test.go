@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -16,13 +15,7 @@ import (
 func TestIdentifierPartsMigration_RetokenizesItemsProjectedBefore(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	exec := func(name string) {
-		t.Helper()
-		b, err := migrations.FS.ReadFile(name)
-		require.NoError(t, err)
-		_, err = pool.Exec(ctx, string(b))
-		require.NoError(t, err, name)
-	}
+	exec := migrationFile(t, pool)
 	exec("000048_identifier_parts_in_tsv.down.sql")
 
 	// Items and statistics as 000047's projector wrote them, in two spaces.

@@ -17,13 +17,7 @@ import (
 func TestPathPartsMigration_RetokenizesItemsProjectedBefore(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	exec := func(name string) {
-		t.Helper()
-		b, err := migrations.FS.ReadFile(name)
-		require.NoError(t, err)
-		_, err = pool.Exec(ctx, string(b))
-		require.NoError(t, err, name)
-	}
+	exec := migrationFile(t, pool)
 	exec("000046_path_parts_in_tsv.down.sql")
 
 	// Items and statistics as 000045's projector wrote them, in two spaces.
@@ -79,4 +73,16 @@ func requireStatsDerived(t *testing.T, pool *pgxpool.Pool, tokenize string) {
 		FULL JOIN (SELECT space_id, count(*) AS items, sum(tsv_len) AS tokens FROM memory_items GROUP BY 1) d USING (space_id)
 		WHERE t.items IS DISTINCT FROM d.items OR t.tokens IS DISTINCT FROM d.tokens`).Scan(&wrongTotals))
 	require.Zero(t, wrongTotals)
+}
+
+// migrationFile returns a function running one migration file of migrations.FS on pool, as a
+// test that rewinds and replays a migration over rows it wrote itself does.
+func migrationFile(t *testing.T, pool *pgxpool.Pool) func(name string) {
+	return func(name string) {
+		t.Helper()
+		b, err := migrations.FS.ReadFile(name)
+		require.NoError(t, err)
+		_, err = pool.Exec(context.Background(), string(b))
+		require.NoError(t, err, name)
+	}
 }
