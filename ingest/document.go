@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/redact"
@@ -175,13 +174,6 @@ func (in *Ingester) Documents(ctx context.Context, p *DocumentsParams) (*Documen
 		}
 		group := pending[g:end]
 		err := in.appendDocuments(ctx, p.SpaceID, prepared, group, results)
-		if err != nil && ctx.Err() != nil && in.committed(ctx, p.SpaceID, prepared, group, results) {
-			// The deadline struck while the commit was under way, and it went through.
-			err = nil
-			if end < len(pending) {
-				return nil, &DocumentsError{Err: ctx.Err(), Index: pending[end], Result: upTo(pending[end])}
-			}
-		}
 		if err != nil && len(group) > 1 && ctx.Err() == nil {
 			// Find the document that fails: the group again, one document per transaction.
 			for _, i := range group {
@@ -225,38 +217,26 @@ func (in *Ingester) knownDocuments(ctx context.Context, space string, prepared [
 	return results, pending, nil
 }
 
-// committed reports whether a group whose transaction ended in an error was committed after
-// all (a deadline that struck during the commit), asking with a short deadline of its own; if
-// so it sets the group's results.
-func (in *Ingester) committed(ctx context.Context, space string, prepared []preparedDocument, group []int, results []DocumentResult) bool {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	ps := make([]*eventloom.AppendParams, len(group))
-	for j, i := range group {
-		ps[j] = &eventloom.AppendParams{SpaceID: space, Events: prepared[i].events, IdempotencyKey: prepared[i].key}
-	}
-	records, err := in.store.KeyRecords(ctx, space, ps)
-	if err != nil {
-		return false
-	}
-	for _, rec := range records {
-		if rec == nil || !rec.SameBody {
-			return false
-		}
-	}
-	for j, i := range group {
-		r := prepared[i].result
-		r.Appended, r.FirstSeq, r.LastSeq = true, records[j].FirstSeq, records[j].LastSeq
-		results[i] = r
-	}
-	return true
-}
+// commitTimeout bounds a group's commit, which the caller's deadline does not cut short.
+const commitTimeout = 30 * time.Second
 
 // appendDocuments appends the documents prepared[i] for i in group in one transaction, each
 // in a savepoint, and sets their results; on error nothing of the group is committed.
+//
+// The caller's deadline stops the inserts but not the commit: a commit cut off after it was
+// sent would leave the group's fate unknown until the server had finished it (the connection
+// is dropped, and the server may commit after a check on another connection has looked), so
+// the documents reported would not be exactly those in the log. A commit that fails anyway
+// (a lost connection, or commitTimeout) reports the group as not appended; the log then holds
+// either all of it or none, and a retry skips what is there.
 func (in *Ingester) appendDocuments(ctx context.Context, space string, prepared []preparedDocument, group []int, results []DocumentResult) error {
 	out := make([]DocumentResult, len(group))
-	err := pgx.BeginFunc(ctx, in.db, func(tx pgx.Tx) error {
+	tx, err := in.db.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after the commit; a rollback that fails closes the connection, which aborts
+	err = func() error {
 		for j, i := range group {
 			d := prepared[i]
 			r := d.result
@@ -275,8 +255,13 @@ func (in *Ingester) appendDocuments(ctx context.Context, space string, prepared 
 			out[j] = r
 		}
 		return nil
-	})
+	}()
 	if err != nil {
+		return err
+	}
+	commitCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
+	defer cancel()
+	if err := tx.Commit(commitCtx); err != nil {
 		return err
 	}
 	for j, i := range group {
