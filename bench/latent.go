@@ -317,6 +317,9 @@ func (l *latentBench) checkWeave(ctx context.Context, space string, w *checkout.
 	cites := slices.Clone(w.SourceEventRefs)
 	for _, e := range w.Evidence {
 		cites = append(cites, e.Citation)
+		if e.LastRepeat != nil {
+			cites = append(cites, *e.LastRepeat)
+		}
 	}
 	for _, a := range w.Inferred {
 		cites = append(cites, a.Citations...)

@@ -57,7 +57,7 @@ func (t *tokenTally) ask(ctx context.Context, id string, req checkout.Request, h
 	}
 	var lines []int64
 	for _, e := range woven.Weave.Evidence {
-		lines = append(lines, e.Citation.Seq)
+		lines = append(lines, e.Seqs()...)
 	}
 	if tiers := tierSeqs(woven); hit(tiers) || hit(lines) {
 		t.tr.Weave.Hits++

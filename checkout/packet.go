@@ -263,6 +263,14 @@ const queryCandidates = 60
 // minValueTokens is the floor of an item's cost when computing value per token.
 const minValueTokens = 300
 
+// repeatedLater says how often the gate found an item repeated later (n > 0).
+func repeatedLater(n int) string {
+	if n == 1 {
+		return "repeated once later"
+	}
+	return fmt.Sprintf("repeated %d times later", n)
+}
+
 // renderLine is an item as the prompt shows it: marker, text, labels and citations.
 func renderLine(ref int, it *Item) string {
 	var b strings.Builder
@@ -292,11 +300,8 @@ func renderLine(ref int, it *Item) string {
 	if it.Labels.Conflicted {
 		tags = append(tags, "conflicted")
 	}
-	switch {
-	case it.Repeats == 1:
-		tags = append(tags, "repeated once later")
-	case it.Repeats > 1:
-		tags = append(tags, fmt.Sprintf("repeated %d times later", it.Repeats))
+	if it.Repeats > 0 {
+		tags = append(tags, repeatedLater(it.Repeats))
 	}
 	for _, c := range it.Citations {
 		tag := fmt.Sprintf("seq %d #%s", c.Seq, c.Hash.String()[:8])

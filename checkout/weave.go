@@ -138,6 +138,21 @@ type WeaveEvidence struct {
 	// Follows is the seq of the evidence line this one follows in its episode (the turn it
 	// replies to, the call it results from); absent for an event shown for its own rank.
 	Follows int64 `json:"follows,omitempty"`
+	// Repeats and LastRepeat: the later events the encoding gate found repeating this one (up to
+	// the checkout's as_of, none invalidated), as its item's repeats count them, and the last of
+	// them, which the line cites after the event itself ("when did it last happen?" is answered
+	// by the copy, not by the first occurrence the line shows). Absent for an event no later
+	// event repeats, and with the plain profile.
+	Repeats    int       `json:"repeats,omitempty"`
+	LastRepeat *Citation `json:"last_repeat,omitempty"`
+}
+
+// Seqs are the events the line cites: its own, then its last repeat's.
+func (ev WeaveEvidence) Seqs() []int64 {
+	if ev.LastRepeat != nil {
+		return []int64{ev.Citation.Seq, ev.LastRepeat.Seq}
+	}
+	return []int64{ev.Citation.Seq}
 }
 
 // WeaveArtifact is one artifact as inferred context.
@@ -470,7 +485,12 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		if !ok || shown[seq] {
 			return WeaveEvidence{}, false
 		}
-		return WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e), words), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}, true
+		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e), words), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
+		if it := fetched[fmt.Sprintf("ev:%d", seq)]; it != nil && it.Repeats > 0 {
+			last := it.Citations[len(it.Citations)-1]
+			ev.Repeats, ev.LastRepeat = it.Repeats, &last
+		}
+		return ev, true
 	}
 	// A line costs its own text and its marker in its artifact's inferred line ("W12, ").
 	cost := func(lines []WeaveEvidence) int {
@@ -769,7 +789,11 @@ func renderWeave(p weaveParams, w *Weave, budget int) string {
 }
 
 func evidenceLine(ref int, ev WeaveEvidence) string {
-	return fmt.Sprintf("[W%d] %s (seq %d #%s)", ref, strings.ReplaceAll(ev.Text, "\n", " "), ev.Citation.Seq, ev.Citation.Hash.String()[:min(8, len(ev.Citation.Hash)*2)])
+	short := func(c Citation) string { return fmt.Sprintf("seq %d #%s", c.Seq, c.Hash.String()[:min(8, len(c.Hash)*2)]) }
+	if ev.LastRepeat != nil {
+		return fmt.Sprintf("[W%d] %s (%s; %s; %s)", ref, strings.ReplaceAll(ev.Text, "\n", " "), repeatedLater(ev.Repeats), short(ev.Citation), short(*ev.LastRepeat))
+	}
+	return fmt.Sprintf("[W%d] %s (%s)", ref, strings.ReplaceAll(ev.Text, "\n", " "), short(ev.Citation))
 }
 
 // inferredLine renders an artifact; evRef (nil when estimating) maps its cited seqs to

@@ -836,3 +836,59 @@ func TestWeave_AsOfWeavesOnlyWhatHadHappenedByThen(t *testing.T) {
 		return x.Code == checkout.WeaveWarnAfterAsOf && x.ItemID == "artifact:"+failure
 	}), "%+v", w.Warnings)
 }
+
+// TestWeave_ALineCitesTheLastRepeatOfItsEvent: an event the encoding gate found repeated later
+// is shown once in the weave, and its line cites the last repeat as the item does in a tier
+// ("when did it last fail?" is answered by the copy; before, the weave showed the first failure
+// and took the item from the tiers, so the last one was in no packet with a weave).
+func TestWeave_ALineCitesTheLastRepeatOfItsEvent(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "weave-repeats"
+	fail := "dial tcp search-db:5432: connect: connection refused"
+	rc := f.append(t, space,
+		eventloom.NewEvent{Type: "gate.configured", Data: json.RawMessage(`{"mode":"on"}`)},
+		call("s1", "search_test", fail, 1),
+		said("s1", "assistant", "Restarted the search database.", 2),
+		call("s1", "search_test", "", 3),
+		call("s2", "search_test", fail, 10),
+		call("s2", "search_test", "", 11),
+		call("s3", "search_test", fail, 20),
+		said("s3", "assistant", "Restarted it again.", 21),
+	)
+	f.index(t, space)
+	f.build(t, space)
+	first, last := rc[1], rc[6]
+	q := fmt.Sprintf("When did search_test last fail with %q?", fail)
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: q, Weave: true, MaxTokens: 1000, NoRecord: true})
+	require.NoError(t, err)
+	var line *checkout.WeaveEvidence
+	for i, ev := range p.Weave.Evidence {
+		if ev.Citation.Seq == first.Seq {
+			line = &p.Weave.Evidence[i]
+		}
+	}
+	require.NotNil(t, line, "the failure is woven: %+v", p.Weave.Evidence)
+	require.Equal(t, 2, line.Repeats)
+	require.Equal(t, checkout.Citation{Seq: last.Seq, Hash: last.Hash}, *line.LastRepeat)
+	require.Equal(t, []int64{first.Seq, last.Seq}, line.Seqs())
+	require.Contains(t, p.Weave.Text, fmt.Sprintf("(repeated 2 times later; seq %d #", first.Seq))
+	require.Contains(t, p.Weave.Text, fmt.Sprintf("; seq %d #%s)", last.Seq, line.LastRepeat.Hash.String()[:8]))
+	require.Contains(t, p.Weave.Text, "(repeated once later; seq", "the success repeated once")
+	requireVerified(t, f, space, []checkout.Citation{*line.LastRepeat})
+	for _, tier := range p.Tiers {
+		for _, it := range tier.Items {
+			require.NotEqual(t, fmt.Sprintf("ev:%d", first.Seq), it.ItemID, "shown once")
+		}
+	}
+	require.LessOrEqual(t, p.Weave.Budget.Used, p.Weave.Budget.Tokens)
+
+	// The plain profile ranks each copy as itself: no line has repeats.
+	p, err = f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: q, Weave: true, MaxTokens: 1000, NoRecord: true,
+		RetrievalProfile: checkout.ProfilePlain})
+	require.NoError(t, err)
+	for _, ev := range p.Weave.Evidence {
+		require.Zero(t, ev.Repeats)
+		require.Nil(t, ev.LastRepeat)
+	}
+}
