@@ -254,15 +254,12 @@ func (s *batchState) loadGate(ctx context.Context, tx pgx.Tx, serverOn bool, eve
 	if err != nil {
 		return fmt.Errorf("load gate candidates: %w", err)
 	}
-	byItem := map[string]*gateCandidate{}
+	// In seq order, so each key's candidates are too.
 	for _, c := range cands {
-		cand := byItem[c.ItemID]
-		if cand == nil {
-			cand = &gateCandidate{ItemID: c.ItemID, Seq: c.Seq, Words: gateWords(c.Text)}
-			byItem[c.ItemID] = cand
+		cand := &gateCandidate{ItemID: c.ItemID, Seq: c.Seq, Words: gateWords(c.Text)}
+		for _, k := range c.Keys {
+			s.gate.byKey[string(k)] = append(s.gate.byKey[string(k)], cand)
 		}
-		k := string(c.Key)
-		s.gate.byKey[k] = append(s.gate.byKey[k], cand)
 	}
 	return nil
 }

@@ -10,11 +10,15 @@ import (
 )
 
 const gateCandidates = `-- name: GateCandidates :many
-SELECT k.key, k.item_id, k.seq, m.text
-FROM gate_keys k
-JOIN memory_items m ON m.space_id = k.space_id AND m.item_id = k.item_id
-WHERE k.space_id = $1 AND k.key = ANY ($2::bytea[])
-ORDER BY k.key, k.seq, k.item_id
+SELECT h.item_id, h.seq, h.keys::bytea[] AS keys, m.text
+FROM (
+  SELECT k.item_id, k.seq, array_agg(k.key ORDER BY k.key) AS keys
+  FROM gate_keys k
+  WHERE k.space_id = $1 AND k.key = ANY ($2::bytea[])
+  GROUP BY k.item_id, k.seq
+) h
+JOIN memory_items m ON m.space_id = $1 AND m.item_id = h.item_id
+ORDER BY h.seq, h.item_id
 `
 
 type GateCandidatesParams struct {
@@ -23,14 +27,17 @@ type GateCandidatesParams struct {
 }
 
 type GateCandidatesRow struct {
-	Key    []byte
 	ItemID string
 	Seq    int64
+	Keys   [][]byte
 	Text   string
 }
 
 // The encoding gate's candidates for a batch: the earlier ranked items of the space sharing a key
-// with one of the batch's items, with their text (the gate compares word sets; gate.go).
+// with one of the batch's items, each once, with the keys it shares and its text (the gate
+// compares word sequences; gate.go), in seq order. One row per item, not per (key, item): near
+// duplicates share most of their keys, and an agent's similar tool outputs made each batch read
+// every such item's text up to eight times.
 func (q *Queries) GateCandidates(ctx context.Context, db DBTX, arg GateCandidatesParams) ([]GateCandidatesRow, error) {
 	rows, err := db.Query(ctx, gateCandidates, arg.SpaceID, arg.Keys)
 	if err != nil {
@@ -41,9 +48,9 @@ func (q *Queries) GateCandidates(ctx context.Context, db DBTX, arg GateCandidate
 	for rows.Next() {
 		var i GateCandidatesRow
 		if err := rows.Scan(
-			&i.Key,
 			&i.ItemID,
 			&i.Seq,
+			&i.Keys,
 			&i.Text,
 		); err != nil {
 			return nil, err
