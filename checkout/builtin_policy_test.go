@@ -59,6 +59,16 @@ func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 	raw, err = three.Content()
 	require.NoError(t, err)
 	require.NotContains(t, string(raw), "keyword_by_score")
+
+	// builtin-5 is builtin-4 with repeated statements ranked as one.
+	four, five := checkout.BuiltinPolicyOf("builtin-4"), checkout.BuiltinPolicyOf("builtin-5")
+	require.True(t, five.CollapseRepeatedFacts)
+	require.False(t, four.CollapseRepeatedFacts)
+	five.Version, five.CollapseRepeatedFacts = four.Version, false
+	requireSameContent(t, four, five)
+	raw, err = four.Content()
+	require.NoError(t, err)
+	require.NotContains(t, string(raw), "collapse_repeated_facts")
 }
 
 // TestKeywordByScore_ACommonWordsHitsNoLongerOutrankTheAnswer: in a small coding space every

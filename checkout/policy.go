@@ -14,7 +14,7 @@ import (
 
 // BuiltinPolicyVersion is the version of the default built-in retrieval policy: the one a
 // space without a promoted policy ranks with.
-const BuiltinPolicyVersion = "builtin-4"
+const BuiltinPolicyVersion = "builtin-5"
 
 // FirstBuiltinPolicyVersion is the first built-in policy: the lane weights and boosts checkout
 // ranked with before policies were values, and the default until builtin-2. It stays a version
@@ -52,6 +52,11 @@ type Policy struct {
 	// word with the question ranked nearly as the one sharing all its rare words. Since
 	// builtin-4; false in earlier policies, so their packets stay what they were.
 	KeywordByScore bool `json:"keyword_by_score,omitempty"`
+	// CollapseRepeatedFacts ranks the fact versions that state the same thing as one item, the
+	// current or latest of them (collapse.go): a tool's state changes back and forth, and its
+	// identical superseded versions crowded agents' packets. Since builtin-5; false in earlier
+	// policies, so their packets stay what they were.
+	CollapseRepeatedFacts bool `json:"collapse_repeated_facts,omitempty"`
 }
 
 // builtinPolicy1 is the first built-in policy, byte for byte the ranking before policies existed
@@ -99,21 +104,32 @@ var builtinPolicy3 = func() *Policy {
 	return p
 }()
 
-// builtinPolicy is the default built-in policy, builtin-4: builtin-3 with the keyword lane's
+// builtinPolicy4 is builtin-4, the default of session 20: builtin-3 with the keyword lane's
 // contributions scaled by their BM25 score (KeywordByScore; docs/benchmarks.md, "Keyword hits
 // weighed by their score").
-var builtinPolicy = func() *Policy {
+var builtinPolicy4 = func() *Policy {
 	p := builtinPolicy3.Clone()
-	p.Version, p.KeywordByScore = BuiltinPolicyVersion, true
+	p.Version, p.KeywordByScore = "builtin-4", true
+	return p
+}()
+
+// builtinPolicy is the default built-in policy, builtin-5: builtin-4 with the fact versions
+// that state the same thing ranked as one (CollapseRepeatedFacts; docs/benchmarks.md, "Repeated
+// statements are shown once"). A space whose facts never repeat a statement ranks as under
+// builtin-4.
+var builtinPolicy = func() *Policy {
+	p := builtinPolicy4.Clone()
+	p.Version, p.CollapseRepeatedFacts = BuiltinPolicyVersion, true
 	return p
 }()
 
 // builtinPolicies are the built-in policies by version.
 var builtinPolicies = map[string]*Policy{FirstBuiltinPolicyVersion: builtinPolicy1, builtinPolicy2.Version: builtinPolicy2,
-	builtinPolicy3.Version: builtinPolicy3, BuiltinPolicyVersion: builtinPolicy}
+	builtinPolicy3.Version: builtinPolicy3, builtinPolicy4.Version: builtinPolicy4, BuiltinPolicyVersion: builtinPolicy}
 
 // BuiltinPolicyVersions lists the built-in policies' versions, oldest first.
-var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, builtinPolicy2.Version, builtinPolicy3.Version, BuiltinPolicyVersion}
+var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, builtinPolicy2.Version, builtinPolicy3.Version,
+	builtinPolicy4.Version, BuiltinPolicyVersion}
 
 // BuiltinPolicy returns a copy of the default built-in policy (BuiltinPolicyVersion).
 func BuiltinPolicy() *Policy { return builtinPolicy.Clone() }
@@ -166,14 +182,16 @@ func (p *Policy) Content() ([]byte, error) {
 	c := *p
 	c.Version = ""
 	raw, err := json.Marshal(struct {
-		LaneWeights          map[string]map[string]float64 `json:"lane_weights"`
-		KindBoosts           map[string]map[string]float64 `json:"kind_boosts"`
-		SpeakerBoost         float64                       `json:"speaker_boost"`
-		NamedSpeakerBoost    float64                       `json:"named_speaker_boost"`
-		TemporalBoost        float64                       `json:"temporal_boost"`
-		StableOmitsToolState bool                          `json:"stable_omits_tool_state,omitempty"`
-		KeywordByScore       bool                          `json:"keyword_by_score,omitempty"`
-	}{c.LaneWeights, c.KindBoosts, c.SpeakerBoost, c.NamedSpeakerBoost, c.TemporalBoost, c.StableOmitsToolState, c.KeywordByScore})
+		LaneWeights           map[string]map[string]float64 `json:"lane_weights"`
+		KindBoosts            map[string]map[string]float64 `json:"kind_boosts"`
+		SpeakerBoost          float64                       `json:"speaker_boost"`
+		NamedSpeakerBoost     float64                       `json:"named_speaker_boost"`
+		TemporalBoost         float64                       `json:"temporal_boost"`
+		StableOmitsToolState  bool                          `json:"stable_omits_tool_state,omitempty"`
+		KeywordByScore        bool                          `json:"keyword_by_score,omitempty"`
+		CollapseRepeatedFacts bool                          `json:"collapse_repeated_facts,omitempty"`
+	}{c.LaneWeights, c.KindBoosts, c.SpeakerBoost, c.NamedSpeakerBoost, c.TemporalBoost, c.StableOmitsToolState, c.KeywordByScore,
+		c.CollapseRepeatedFacts})
 	if err != nil {
 		return nil, fmt.Errorf("encode policy: %w", err)
 	}

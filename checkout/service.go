@@ -370,6 +370,9 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	}
 	addSessionContext(rk.fused, rk.items)
 	sortScored(rk.fused)
+	if rk.policy.CollapseRepeatedFacts && !r.plain() {
+		rk.fused = collapseRepeatedFacts(rk.fused, rk.items)
+	}
 	return rk, nil
 }
 
