@@ -789,7 +789,9 @@ func renderWeave(p weaveParams, w *Weave, budget int) string {
 }
 
 func evidenceLine(ref int, ev WeaveEvidence) string {
-	short := func(c Citation) string { return fmt.Sprintf("seq %d #%s", c.Seq, c.Hash.String()[:min(8, len(c.Hash)*2)]) }
+	short := func(c Citation) string {
+		return fmt.Sprintf("seq %d #%s", c.Seq, c.Hash.String()[:min(8, len(c.Hash)*2)])
+	}
 	if ev.LastRepeat != nil {
 		return fmt.Sprintf("[W%d] %s (%s; %s; %s)", ref, strings.ReplaceAll(ev.Text, "\n", " "), repeatedLater(ev.Repeats), short(ev.Citation), short(*ev.LastRepeat))
 	}

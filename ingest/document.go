@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/redact"
 	"github.com/zaxy/zaxy/vocab"
