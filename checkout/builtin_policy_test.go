@@ -50,25 +50,24 @@ func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 	require.NoError(t, err)
 	require.NotContains(t, string(raw), "stable_omits_tool_state")
 
-	// builtin-4 is builtin-3 with the keyword lane weighed by score.
-	three, four := checkout.BuiltinPolicyOf("builtin-3"), checkout.BuiltinPolicyOf("builtin-4")
-	require.True(t, four.KeywordByScore)
-	require.False(t, three.KeywordByScore)
-	four.Version, four.KeywordByScore = three.Version, false
-	requireSameContent(t, three, four)
-	raw, err = three.Content()
-	require.NoError(t, err)
-	require.NotContains(t, string(raw), "keyword_by_score")
+	// builtin-4 is builtin-3 with the keyword lane weighed by score, builtin-5 is builtin-4
+	// with repeated statements ranked as one.
+	requireOneSwitchApart(t, "builtin-3", "builtin-4", "keyword_by_score", func(p *checkout.Policy) *bool { return &p.KeywordByScore })
+	requireOneSwitchApart(t, "builtin-4", "builtin-5", "collapse_repeated_facts", func(p *checkout.Policy) *bool { return &p.CollapseRepeatedFacts })
+}
 
-	// builtin-5 is builtin-4 with repeated statements ranked as one.
-	four, five := checkout.BuiltinPolicyOf("builtin-4"), checkout.BuiltinPolicyOf("builtin-5")
-	require.True(t, five.CollapseRepeatedFacts)
-	require.False(t, four.CollapseRepeatedFacts)
-	five.Version, five.CollapseRepeatedFacts = four.Version, false
-	requireSameContent(t, four, five)
-	raw, err = four.Content()
+// requireOneSwitchApart checks that built-in policy newer is older with one switch on, and that
+// older's content does not name the switch (so policies fitted before it keep their versions).
+func requireOneSwitchApart(t *testing.T, older, newer, field string, switchOf func(*checkout.Policy) *bool) {
+	t.Helper()
+	o, n := checkout.BuiltinPolicyOf(older), checkout.BuiltinPolicyOf(newer)
+	require.True(t, *switchOf(n), newer)
+	require.False(t, *switchOf(o), older)
+	n.Version, *switchOf(n) = o.Version, false
+	requireSameContent(t, o, n)
+	raw, err := o.Content()
 	require.NoError(t, err)
-	require.NotContains(t, string(raw), "collapse_repeated_facts")
+	require.NotContains(t, string(raw), field)
 }
 
 // TestKeywordByScore_ACommonWordsHitsNoLongerOutrankTheAnswer: in a small coding space every

@@ -35,3 +35,6 @@ func (s *Service) PPRNeighbourhood(ctx context.Context, space string, seeds []st
 
 // PPRNodeBudget is the PPR lane's node budget.
 const PPRNodeBudget = pprNodeBudget
+
+// ExcerptWindow is excerptWindow: where a window of width runes of text starts to show words.
+var ExcerptWindow = excerptWindow

@@ -274,6 +274,15 @@ func eventItem(seq int64, typ, session, content, data string, hash []byte, words
 	}
 	cite := Citation{Seq: seq, Hash: hash}
 	text := strings.TrimSpace(content)
+	if n := utf8.RuneCountInString(text); n > maxItemChars {
+		// A long text (a document, a tool's output) is an excerpt around the query's words; the
+		// citation says which characters.
+		runes := []rune(text)
+		start := excerptWindow(runes, words, maxItemChars)
+		end := min(start+maxItemChars, n)
+		text = "…" + string(runes[start:end]) + "…"
+		cite.Start, cite.End = &start, &end
+	}
 	if typ == "tool_call.completed" {
 		var d struct{ Tool, Outcome, Error, Arguments string }
 		_ = json.Unmarshal([]byte(data), &d)
@@ -284,33 +293,10 @@ func eventItem(seq int64, typ, session, content, data string, hash []byte, words
 		text = strings.TrimPrefix(text, "— ")
 	} else if text == "" {
 		text = typ + " " + data
-	} else if n := utf8.RuneCountInString(text); n > maxItemChars {
-		start := excerptStart([]rune(text), words)
-		end := min(start+maxItemChars, n)
-		runes := []rune(text)
-		text = "…" + string(runes[start:end]) + "…"
-		cite.Start, cite.End = &start, &end
 	}
 	it.Text = text
 	it.Citations = []Citation{cite}
 	return it
-}
-
-// excerptStart picks where a window of maxItemChars characters should start: a little
-// before the first query word found, or at the start.
-func excerptStart(text []rune, words []string) int {
-	lower := strings.ToLower(string(text))
-	best := -1
-	for _, w := range words {
-		if i := strings.Index(lower, w); i >= 0 && (best < 0 || i < best) {
-			best = i
-		}
-	}
-	if best < 0 {
-		return 0
-	}
-	start := utf8.RuneCountInString(lower[:best]) - maxItemChars/4
-	return max(0, min(start, len(text)-maxItemChars))
 }
 
 // EstimateTokens is the deterministic token estimate packets are budgeted with, the same as

@@ -865,20 +865,13 @@ func eventText(e dbsqlc.WeaveEvidenceRow) string {
 	return it.Text
 }
 
-// excerpt cuts text to weaveExcerptChars around the first of words it contains.
+// excerpt cuts text to weaveExcerptChars around the query's words (excerptWindow).
 func excerpt(text string, words []string) string {
 	r := []rune(strings.TrimSpace(text))
 	if len(r) <= weaveExcerptChars {
 		return string(r)
 	}
-	lower := strings.ToLower(string(r))
-	start := 0
-	for _, w := range words {
-		if i := strings.Index(lower, w); i >= 0 {
-			start = max(0, min(utf8.RuneCountInString(lower[:i])-weaveExcerptChars/4, len(r)-weaveExcerptChars))
-			break
-		}
-	}
+	start := excerptWindow(r, words, weaveExcerptChars)
 	out := string(r[start : start+weaveExcerptChars])
 	if start > 0 {
 		out = "…" + out

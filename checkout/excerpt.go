@@ -1,0 +1,83 @@
+package checkout
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxExcerptOccurrences bounds the query words' occurrences an excerpt's window is chosen
+// among (the first ones in the text): a megabyte of log repeating a query word costs no more
+// than this many.
+const maxExcerptOccurrences = 4096
+
+// excerptWindow returns where a window of width runes of text should start to show the most of
+// words (lower-case query words, contentWords): the window holding the most distinct words,
+// then the most occurrences, then the earliest. It starts a quarter of its width before its
+// first occurrence, within the text; 0 when no word occurs or the text fits.
+//
+// It replaced "a little before the first query word found": a test run's log names the test in
+// its first line and explains the failure pages later, and a question about the failure saw the
+// first line.
+func excerptWindow(text []rune, words []string, width int) int {
+	if len(text) <= width || len(words) == 0 {
+		return 0
+	}
+	// One rune for one rune, so offsets in lower are offsets in text.
+	lower := make([]rune, len(text))
+	for i, r := range text {
+		lower[i] = unicode.ToLower(r)
+	}
+	s := string(lower)
+	type occurrence struct{ at, word int } // at: byte offset in s, then rune offset
+	var occ []occurrence
+	for w, word := range words {
+		if word == "" {
+			continue
+		}
+		for from := 0; len(occ) < maxExcerptOccurrences; {
+			i := strings.Index(s[from:], word)
+			if i < 0 {
+				break
+			}
+			occ = append(occ, occurrence{from + i, w})
+			from += i + len(word)
+		}
+	}
+	if len(occ) == 0 {
+		return 0
+	}
+	slices.SortFunc(occ, func(a, b occurrence) int { return cmp.Compare(a.at, b.at) })
+	// Byte offsets to rune offsets, in one pass.
+	runes, b := 0, 0
+	for i := range occ {
+		runes += utf8.RuneCountInString(s[b:occ[i].at])
+		b = occ[i].at
+		occ[i].at = runes
+	}
+	// Slide over the occurrences: the window anchored at occ[i] shows what lies within the
+	// three quarters of its width after it.
+	reach := width - width/4
+	counts := make([]int, len(words))
+	distinct, j := 0, 0
+	best, bestDistinct, bestTotal := 0, -1, -1
+	for i := range occ {
+		for j < len(occ) && occ[j].at < occ[i].at+reach {
+			if counts[occ[j].word] == 0 {
+				distinct++
+			}
+			counts[occ[j].word]++
+			j++
+		}
+		if total := j - i; distinct > bestDistinct || (distinct == bestDistinct && total > bestTotal) {
+			best, bestDistinct, bestTotal = i, distinct, total
+		}
+		counts[occ[i].word]--
+		if counts[occ[i].word] == 0 {
+			distinct--
+		}
+	}
+	return max(0, min(occ[best].at-width/4, len(text)-width))
+}
