@@ -14,13 +14,16 @@ import (
 const maxExcerptOccurrences = 4096
 
 // excerptWindow returns where a window of width runes of text should start to show the most of
-// words (lower-case query words, contentWords): the window holding the most distinct words,
-// then the most occurrences, then the earliest. It starts a quarter of its width before its
-// first occurrence, within the text; 0 when no word occurs or the text fits.
+// words (lower-case query words, contentWords): it finds the most distinct words a window
+// holds, then the shortest run of text holding that many (the earliest of equal ones), and
+// starts a quarter of its width before that run, within the text; 0 when no word occurs or the
+// text fits.
 //
 // It replaced "a little before the first query word found": a test run's log names the test in
 // its first line and explains the failure pages later, and a question about the failure saw the
-// first line.
+// first line. The shortest run, not the window with the most occurrences: a word every line
+// repeats ("refund_test.go") would pull the window to where it is densest and leave the
+// explanation at its cut edge.
 func excerptWindow(text []rune, words []string, width int) int {
 	if len(text) <= width || len(words) == 0 {
 		return 0
@@ -57,12 +60,16 @@ func excerptWindow(text []rune, words []string, width int) int {
 		b = occ[i].at
 		occ[i].at = runes
 	}
-	// Slide over the occurrences: the window anchored at occ[i] shows what lies within the
-	// three quarters of its width after it.
-	reach := width - width/4
+	// The most distinct words a window shows: slide over the occurrences, the window anchored at
+	// occ[i] showing what lies within the three quarters of its width after it (less the
+	// longest word, so the last one found is shown whole).
+	longest := 0
+	for _, w := range words {
+		longest = max(longest, utf8.RuneCountInString(w))
+	}
+	reach := max(1, width-width/4-longest)
 	counts := make([]int, len(words))
-	distinct, j := 0, 0
-	best, bestDistinct, bestTotal := 0, -1, -1
+	distinct, most, j := 0, 0, 0
 	for i := range occ {
 		for j < len(occ) && occ[j].at < occ[i].at+reach {
 			if counts[occ[j].word] == 0 {
@@ -71,13 +78,29 @@ func excerptWindow(text []rune, words []string, width int) int {
 			counts[occ[j].word]++
 			j++
 		}
-		if total := j - i; distinct > bestDistinct || (distinct == bestDistinct && total > bestTotal) {
-			best, bestDistinct, bestTotal = i, distinct, total
-		}
-		counts[occ[i].word]--
-		if counts[occ[i].word] == 0 {
+		most = max(most, distinct)
+		if counts[occ[i].word]--; counts[occ[i].word] == 0 {
 			distinct--
 		}
 	}
-	return max(0, min(occ[best].at-width/4, len(text)-width))
+	// The shortest run of occurrences holding that many distinct words.
+	clear(counts)
+	distinct, first, span := 0, 0, -1
+	i := 0
+	for j := range occ {
+		if counts[occ[j].word] == 0 {
+			distinct++
+		}
+		counts[occ[j].word]++
+		for distinct == most {
+			if d := occ[j].at - occ[i].at; span < 0 || d < span {
+				first, span = i, d
+			}
+			if counts[occ[i].word]--; counts[occ[i].word] == 0 {
+				distinct--
+			}
+			i++
+		}
+	}
+	return max(0, min(occ[first].at-width/4, len(text)-width))
 }

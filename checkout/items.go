@@ -280,7 +280,13 @@ func eventItem(seq int64, typ, session, content, data string, hash []byte, words
 		runes := []rune(text)
 		start := excerptWindow(runes, words, maxItemChars)
 		end := min(start+maxItemChars, n)
-		text = "…" + string(runes[start:end]) + "…"
+		text = string(runes[start:end])
+		if start > 0 {
+			text = "…" + text
+		}
+		if end < n {
+			text += "…"
+		}
 		cite.Start, cite.End = &start, &end
 	}
 	if typ == "tool_call.completed" {

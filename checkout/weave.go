@@ -479,13 +479,19 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	words := contentWords(p.goal)
 	fixed := EstimateTokens(weaveHeader(p) + "\n" + evidenceHeader + "\n" + inferredHeader + "\n")
 	spent := fixed
-	shown := map[int64]bool{}
+	// shown: the events shown; shownText: their lines' texts. A line that would say what one
+	// already says (an agent's identical tool outputs, which a failure pattern cites one by
+	// one) is not shown again: the first one's line says how often it was repeated.
+	shown, shownText := map[int64]bool{}, map[string]bool{}
 	line := func(seq int64, follows int64) (WeaveEvidence, bool) {
 		e, ok := src[seq]
 		if !ok || shown[seq] {
 			return WeaveEvidence{}, false
 		}
-		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e), words), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
+		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e, words), words), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
+		if shownText[ev.Text] {
+			return WeaveEvidence{}, false
+		}
 		if it := fetched[fmt.Sprintf("ev:%d", seq)]; it != nil && it.Repeats > 0 {
 			last := it.Citations[len(it.Citations)-1]
 			ev.Repeats, ev.LastRepeat = it.Repeats, &last
@@ -503,7 +509,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	take := func(lines []WeaveEvidence) {
 		for _, ev := range lines {
 			ev.Ref = len(w.Evidence) + 1
-			shown[ev.Citation.Seq] = true
+			shown[ev.Citation.Seq], shownText[ev.Text] = true, true
 			w.Evidence = append(w.Evidence, ev)
 		}
 	}
@@ -516,7 +522,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	for _, a := range structured {
 		var lines []WeaveEvidence
 		for _, seq := range evidenceSeqs(*a, rankOf) {
-			if ev, ok := line(seq, 0); ok && !slices.ContainsFunc(lines, func(l WeaveEvidence) bool { return l.Citation.Seq == seq }) {
+			if ev, ok := line(seq, 0); ok && !slices.ContainsFunc(lines, func(l WeaveEvidence) bool { return l.Citation.Seq == seq || l.Text == ev.Text }) {
 				lines = append(lines, ev)
 			}
 		}
@@ -536,7 +542,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		}
 		lines := []WeaveEvidence{first}
 		if next, ok := after[r.seq]; ok {
-			if reply, ok := line(next, r.seq); ok && asks(first.Text) && utf8.RuneCountInString(strings.TrimSpace(eventText(src[next]))) <= weaveExcerptChars {
+			if reply, ok := line(next, r.seq); ok && asks(first.Text) && utf8.RuneCountInString(strings.TrimSpace(eventText(src[next], words))) <= weaveExcerptChars {
 				lines = append(lines, reply)
 			}
 		}
@@ -859,9 +865,10 @@ func episodeWhen(from, to *time.Time) string {
 	return start + " to " + to.UTC().Format(time.DateOnly)
 }
 
-// eventText is a cited event's text as evidence: its content, or its type and data.
-func eventText(e dbsqlc.WeaveEvidenceRow) string {
-	it := eventItem(e.Seq, e.Type, "", e.Content, e.Data, e.Hash, nil)
+// eventText is a cited event's text as evidence: its content (an excerpt around words when
+// long, as an item's), or its type and data.
+func eventText(e dbsqlc.WeaveEvidenceRow, words []string) string {
+	it := eventItem(e.Seq, e.Type, "", e.Content, e.Data, e.Hash, words)
 	return it.Text
 }
 

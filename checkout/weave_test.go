@@ -892,3 +892,35 @@ func TestWeave_ALineCitesTheLastRepeatOfItsEvent(t *testing.T) {
 		require.Nil(t, ev.LastRepeat)
 	}
 }
+
+// TestWeave_ALongOutputIsOneLineAroundWhatTheQuestionAsks: the same long test log, failed in
+// three sessions, is one evidence line (the failure pattern cites each run, and identical lines
+// said the same thing three times), that line shows the failure's explanation from the middle of
+// the log (the event's text was cut to its first 1,200 characters before the line looked for
+// the question's words), and it says the log was repeated.
+func TestWeave_ALongOutputIsOneLineAroundWhatTheQuestionAsks(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "weave-long-output"
+	events := []eventloom.NewEvent{{Type: "gate.configured", Data: json.RawMessage(`{"mode":"on"}`)}}
+	for _, s := range []string{"a", "b", "c"} {
+		events = append(events, msg(s, "user", "Run the refund tests."),
+			eventloom.NewEvent{Type: "tool_call.completed", SessionID: s, Content: testLog(),
+				Data: json.RawMessage(`{"tool":"bash","arguments":"go test ./refund/...","outcome":"failure","error":"exit status 1"}`)})
+	}
+	f.append(t, space, events...)
+	f.index(t, space)
+	f.build(t, space)
+	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: "Why was the second refund not idempotent?", Weave: true, MaxTokens: 1000, NoRecord: true})
+	require.NoError(t, err)
+	var logs []checkout.WeaveEvidence
+	for _, ev := range p.Weave.Evidence {
+		if ev.Kind == "tool_call.completed" {
+			logs = append(logs, ev)
+		}
+	}
+	require.Len(t, logs, 1, "one line for the three identical logs: %s", p.Weave.Text)
+	require.Contains(t, logs[0].Text, "second refund of the same charge was not idempotent")
+	require.Equal(t, 2, logs[0].Repeats)
+	requireVerified(t, f, space, []checkout.Citation{logs[0].Citation, *logs[0].LastRepeat})
+}
