@@ -8,10 +8,10 @@ import (
 	"unicode/utf8"
 )
 
-// maxExcerptOccurrences bounds the query words' occurrences an excerpt's window is chosen
-// among (the first ones in the text): a megabyte of log repeating a query word costs no more
-// than this many.
-const maxExcerptOccurrences = 4096
+// maxExcerptOccurrences bounds each query word's occurrences an excerpt's window is chosen
+// among (its first ones in the text): a megabyte of log repeating a query word costs no more
+// than this many, and a rarer word is still found after it.
+const maxExcerptOccurrences = 1024
 
 // excerptWindow returns where a window of width runes of text should start to show the most of
 // words (lower-case query words, contentWords): it finds the most distinct words a window
@@ -40,7 +40,7 @@ func excerptWindow(text []rune, words []string, width int) int {
 		if word == "" {
 			continue
 		}
-		for from := 0; len(occ) < maxExcerptOccurrences; {
+		for from, n := 0, 0; n < maxExcerptOccurrences; n++ {
 			i := strings.Index(s[from:], word)
 			if i < 0 {
 				break

@@ -82,6 +82,10 @@ func TestExcerptWindow_PrefersTheWindowWithTheMostWords(t *testing.T) {
 	// None occurs, or the text fits: the start.
 	require.Zero(t, checkout.ExcerptWindow(text, []string{"delta"}, 40))
 	require.Zero(t, checkout.ExcerptWindow([]rune("alpha beta"), []string{"beta"}, 40))
+	// A word repeated more often than the occurrences read does not hide rarer ones after it.
+	text = []rune(strings.Repeat("refund ok\n", 5000) + "second refund was not idempotent")
+	start = checkout.ExcerptWindow(text, []string{"refund", "second", "idempotent"}, 200)
+	require.Contains(t, string(text[start:start+200]), "second refund was not idempotent")
 	// Upper case and letters that change length when lower-cased keep their offsets.
 	text = []rune(strings.Repeat("İ", 100) + " GAMMA " + strings.Repeat("y", 100))
 	start = checkout.ExcerptWindow(text, []string{"gamma"}, 20)
@@ -119,4 +123,23 @@ func FuzzExcerptWindow(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkExcerptWindow_1MB places a window in a megabyte of log whose every line holds a
+// query word (the occurrences capped at maxExcerptOccurrences).
+func BenchmarkExcerptWindow_1MB(b *testing.B) {
+	var sb strings.Builder
+	for sb.Len() < 1<<20 {
+		sb.WriteString("    refund_test.go:12: step ok (charge created, webhook delivered)\n")
+	}
+	sb.WriteString("second refund was not idempotent\n")
+	text := []rune(sb.String())
+	words := []string{"refund", "second", "idempotent"}
+	start := checkout.ExcerptWindow(text, words, 1200)
+	if !strings.Contains(string(text[start:start+1200]), "second refund was not idempotent") {
+		b.Fatal("the rare words after a megabyte of the common one are not in the window")
+	}
+	for b.Loop() {
+		checkout.ExcerptWindow(text, words, 1200)
+	}
 }
