@@ -143,3 +143,21 @@ func BenchmarkExcerptWindow_1MB(b *testing.B) {
 		checkout.ExcerptWindow(text, words, 1200)
 	}
 }
+
+// BenchmarkExcerptWindow_1MBLongQuery: the longest query (4,000 characters, hundreds of
+// distinct words) against a megabyte of log.
+func BenchmarkExcerptWindow_1MBLongQuery(b *testing.B) {
+	var sb strings.Builder
+	for sb.Len() < 1<<20 {
+		sb.WriteString("    refund_test.go:12: step ok (charge created, webhook delivered)\n")
+	}
+	text := []rune(sb.String())
+	var words []string
+	for i := 0; len(strings.Join(words, " ")) < 4000; i++ {
+		words = append(words, fmt.Sprintf("word%d", i))
+	}
+	words = append(words, "refund", "step", "charge", "webhook")
+	for b.Loop() {
+		checkout.ExcerptWindow(text, words, 1200)
+	}
+}
