@@ -479,17 +479,18 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	words := contentWords(p.goal)
 	fixed := EstimateTokens(weaveHeader(p) + "\n" + evidenceHeader + "\n" + inferredHeader + "\n")
 	spent := fixed
-	// shown: the events shown; shownText: their lines' texts. A line that would say what one
-	// already says (an agent's identical tool outputs, which a failure pattern cites one by
-	// one) is not shown again: the first one's line says how often it was repeated.
-	shown, shownText := map[int64]bool{}, map[string]bool{}
+	// shown: the events shown; shownBody: their type, content and data. An event identical to
+	// one shown (an agent's identical tool outputs, which a failure pattern cites one by one) is
+	// not shown again: the first one's line says how often it was repeated.
+	shown, shownBody := map[int64]bool{}, map[string]bool{}
+	body := func(seq int64) string { e := src[seq]; return e.Type + "\x00" + e.Content + "\x00" + e.Data }
 	line := func(seq int64, follows int64) (WeaveEvidence, bool) {
 		e, ok := src[seq]
 		if !ok || shown[seq] {
 			return WeaveEvidence{}, false
 		}
 		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e, words), words), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
-		if shownText[ev.Text] {
+		if shownBody[body(seq)] {
 			return WeaveEvidence{}, false
 		}
 		if it := fetched[fmt.Sprintf("ev:%d", seq)]; it != nil && it.Repeats > 0 {
@@ -509,7 +510,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	take := func(lines []WeaveEvidence) {
 		for _, ev := range lines {
 			ev.Ref = len(w.Evidence) + 1
-			shown[ev.Citation.Seq], shownText[ev.Text] = true, true
+			shown[ev.Citation.Seq], shownBody[body(ev.Citation.Seq)] = true, true
 			w.Evidence = append(w.Evidence, ev)
 		}
 	}
@@ -522,7 +523,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	for _, a := range structured {
 		var lines []WeaveEvidence
 		for _, seq := range evidenceSeqs(*a, rankOf) {
-			if ev, ok := line(seq, 0); ok && !slices.ContainsFunc(lines, func(l WeaveEvidence) bool { return l.Citation.Seq == seq || l.Text == ev.Text }) {
+			if ev, ok := line(seq, 0); ok && !slices.ContainsFunc(lines, func(l WeaveEvidence) bool { return l.Citation.Seq == seq || body(l.Citation.Seq) == body(seq) }) {
 				lines = append(lines, ev)
 			}
 		}
