@@ -54,6 +54,16 @@ func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 	// with repeated statements ranked as one.
 	requireOneSwitchApart(t, "builtin-3", "builtin-4", "keyword_by_score", func(p *checkout.Policy) *bool { return &p.KeywordByScore })
 	requireOneSwitchApart(t, "builtin-4", "builtin-5", "collapse_repeated_facts", func(p *checkout.Policy) *bool { return &p.CollapseRepeatedFacts })
+
+	// builtin-6 is builtin-5 with the reply lane following statements at 0.3.
+	five, six := checkout.BuiltinPolicyOf("builtin-5"), checkout.BuiltinPolicyOf("builtin-6")
+	require.Equal(t, 0.3, six.ReplyAfterStatements)
+	require.Zero(t, five.ReplyAfterStatements)
+	six.Version, six.ReplyAfterStatements = five.Version, 0
+	requireSameContent(t, five, six)
+	raw, err = five.Content()
+	require.NoError(t, err)
+	require.NotContains(t, string(raw), "reply_after_statements")
 }
 
 // requireOneSwitchApart checks that built-in policy newer is older with one switch on, and that

@@ -285,24 +285,37 @@ func followedSeqs(keyword []string) []int64 {
 
 // laneReply ranks the answers to the keyword lane's best items that ask something: for each of
 // them that is a message ending in a question mark, the next message of its session that had
-// occurred by asOf, kept only
-// when its speaker is one the query is about (a speaker it names, or the asker's role of a
-// first-person query, speaker.go). A turn that answers a question often shares no word with a
-// question about it ("They were scared but we reassured them" after "How did they handle the
-// accident?"); following every hit instead, or every speaker's answer, brought the next turns
-// of unrelated exchanges and cost LongMemEval recall (docs/benchmarks.md).
-func (s *Service) laneReply(ctx context.Context, q pgexec.Executor, r *Request, keyword []string, asOf time.Time) laneResult {
+// occurred by asOf, kept only when its speaker is one the query is about (a speaker it names, or
+// the asker's role of a first-person query, speaker.go). A turn that answers a question often
+// shares no word with a question about it ("They were scared but we reassured them" after "How
+// did they handle the accident?"); following every hit instead, or every speaker's answer,
+// brought the next turns of unrelated exchanges and cost LongMemEval recall (docs/benchmarks.md).
+//
+// With afterStatements > 0 (Policy.ReplyAfterStatements, builtin-6) it also follows the hits
+// that ask nothing, to the next message when a speaker the query names says it, at that share of
+// the lane's weight: a turn that goes on about what the one before said rarely repeats it ("This
+// has been great for my mental health" after "Running can really boost your mood").
+func (s *Service) laneReply(ctx context.Context, q pgexec.Executor, r *Request, keyword []string, asOf time.Time, afterStatements float64) laneResult {
 	res := laneResult{name: LaneReply}
 	seqs := followedSeqs(keyword)
 	if len(seqs) == 0 {
 		return res
 	}
-	replies, err := queries.LaneReply(ctx, q, dbsqlc.LaneReplyParams{SpaceID: r.SpaceID, Seqs: seqs, AsOf: asOf})
+	replies, err := queries.LaneReply(ctx, q, dbsqlc.LaneReplyParams{SpaceID: r.SpaceID, Seqs: seqs, AsOf: asOf,
+		Statements: afterStatements > 0})
 	named, asked := newSpeakerNamer(r.Query), speakerOf(r.Query)
 	for _, n := range replies {
-		if named.names(n.Speaker) || (asked != "" && n.Role == asked) {
+		switch {
+		case n.Asks && (named.names(n.Speaker) || (asked != "" && n.Role == asked)):
 			res.items = append(res.items, memoryitem.EventID(n.Seq))
+			res.scales = append(res.scales, 1)
+		case !n.Asks && afterStatements > 0 && named.names(n.Speaker):
+			res.items = append(res.items, memoryitem.EventID(n.Seq))
+			res.scales = append(res.scales, afterStatements)
 		}
+	}
+	if afterStatements == 0 {
+		res.scales = nil // every item at the lane's weight, as before builtin-6
 	}
 	res.err = err
 	return res

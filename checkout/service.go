@@ -234,7 +234,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 			}
 			if kw.err == nil && !off(LaneReply) {
 				start = time.Now()
-				record(s.laneReply(ctx, s.pool, r, kw.items, rk.asOf), start)
+				record(s.laneReply(ctx, s.pool, r, kw.items, rk.asOf, rk.policy.ReplyAfterStatements), start)
 			}
 		})
 	} else {

@@ -51,7 +51,7 @@ func TestSessionLanes_NeverWalkTheSessionsCheckoutRecords(t *testing.T) {
 		args []any
 	}{
 		{"lane_recent.sql", []any{space, "s", time.Now(), 10}},
-		{"lane_reply.sql", []any{[]int64{q.Seq}, space, time.Now()}},
+		{"lane_reply.sql", []any{[]int64{q.Seq}, space, true, time.Now()}},
 		{"session_stats.sql", []any{space, "s"}},
 		{"handwritten/session_tail.sql", []any{space, "s", 10}},
 	} {

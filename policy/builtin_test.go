@@ -31,17 +31,17 @@ func TestPolicy_BuiltinVersionsPinAndRestore(t *testing.T) {
 	list, err := b.svc.List(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, checkout.BuiltinPolicyVersion, list.Current)
-	require.Len(t, list.Policies, 5)
+	require.Len(t, list.Policies, 6)
 	var statuses []string
 	for _, p := range list.Policies {
 		statuses = append(statuses, p.Status)
 	}
-	require.Equal(t, []string{"proposed", "proposed", "proposed", "proposed", "current"}, statuses)
+	require.Equal(t, []string{"proposed", "proposed", "proposed", "proposed", "proposed", "current"}, statuses)
 	require.Equal(t, 3.0, list.Policies[0].Policy.NamedSpeakerBoost)
 
 	_, err = b.svc.Promote(ctx, space, "builtin-9", "test", nil)
 	require.ErrorIs(t, err, policy.ErrPolicyNotFound)
-	require.ErrorContains(t, err, "builtin-9 is not a built-in policy (builtin-1, builtin-2, builtin-3, builtin-4, builtin-5)")
+	require.ErrorContains(t, err, "builtin-9 is not a built-in policy (builtin-1, builtin-2, builtin-3, builtin-4, builtin-5, builtin-6)")
 	_, err = b.svc.Promote(ctx, space, checkout.BuiltinPolicyVersion, "test", nil)
 	require.ErrorIs(t, err, eventloom.ErrInvalid, "the default is already current")
 

@@ -232,13 +232,13 @@ func TestPolicy_FitPromoteUseRollback(t *testing.T) {
 	require.Equal(t, fit.Version, list.Current)
 	require.Equal(t, fit.Version, list.Projected)
 	require.Equal(t, []string{checkout.BuiltinPolicyVersion}, list.History)
-	require.Len(t, list.Policies, 6)
+	require.Len(t, list.Policies, 7)
 	var listed, statuses []string
 	for _, p := range list.Policies {
 		listed, statuses = append(listed, p.Version), append(statuses, p.Status)
 	}
-	require.Equal(t, []string{checkout.FirstBuiltinPolicyVersion, "builtin-2", "builtin-3", "builtin-4", checkout.BuiltinPolicyVersion, fit.Version}, listed)
-	require.Equal(t, []string{"proposed", "proposed", "proposed", "proposed", "previous", "current"}, statuses)
+	require.Equal(t, []string{checkout.FirstBuiltinPolicyVersion, "builtin-2", "builtin-3", "builtin-4", "builtin-5", checkout.BuiltinPolicyVersion, fit.Version}, listed)
+	require.Equal(t, []string{"proposed", "proposed", "proposed", "proposed", "proposed", "previous", "current"}, statuses)
 
 	rb, err := b.svc.Rollback(ctx, space, "test", "checking rollback")
 	require.NoError(t, err)
@@ -285,7 +285,7 @@ func TestPolicy_GateRefusesAWorseReplay(t *testing.T) {
 	require.ErrorAs(t, err, &ge)
 	require.Less(t, ge.Gate.ReplayCandidate, ge.Gate.ReplayCurrent)
 	require.ErrorContains(t, err, "policy "+fit.Version+" not promoted: its replay metric on the space's own history is")
-	require.ErrorContains(t, err, "below the current builtin-5's")
+	require.ErrorContains(t, err, "below the current builtin-6's")
 	require.Equal(t, h, head(), "a refused promotion appends nothing")
 
 	// Nor can the gate be skipped by appending policy.promoted without admin rights.
@@ -321,7 +321,7 @@ func TestPolicy_GateRefusesLowerDevRecall(t *testing.T) {
 	}
 	_, err = b.svc.Promote(ctx, space, fit.Version, "test", dev)
 	require.ErrorIs(t, err, policy.ErrGateFailed)
-	require.ErrorContains(t, err, "its turn recall_any@10 on locomo dev is 0.7500, below the current builtin-5's 0.8000")
+	require.ErrorContains(t, err, "its turn recall_any@10 on locomo dev is 0.7500, below the current builtin-6's 0.8000")
 	same := func(_ context.Context, _ *checkout.Policy) ([]policy.Dev, error) {
 		return []policy.Dev{{Name: "locomo dev", Metric: "turn recall_any@10", Current: 0.8}}, nil
 	}

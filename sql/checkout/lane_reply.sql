@@ -1,13 +1,14 @@
 -- name: LaneReply :many
--- The reply lane: for each given message (in the given order), the next message of its session
--- that had occurred by @as_of. @seqs best first. The next message is found through the partial index of the sessions' memory
--- events (migration 000027; the redundant conditions on session_id and type are its predicate,
--- written out so the planner uses it): the checkout.surfaced records a long session collects
--- are never walked.
-SELECT n.seq, n.role, n.speaker
+-- The reply lane: for each given message (in the given order) that asks something, or each one
+-- with @statements, the next message of its session that had occurred by @as_of, and whether
+-- the given one asks something. @seqs best first. The
+-- next message is found through the partial index of the sessions' memory events (migration
+-- 000027; the redundant conditions on session_id and type are its predicate, written out so the
+-- planner uses it): the checkout.surfaced records a long session collects are never walked.
+SELECT n.seq, n.role, n.speaker, (e.content ~ '\?\s*$')::bool AS asks
 FROM unnest(@seqs::bigint[]) WITH ORDINALITY AS k(seq, ord)
 JOIN events e ON e.space_id = @space_id AND e.seq = k.seq AND e.type = 'message' AND e.session_id <> ''
-  AND e.content ~ '\?\s*$'
+  AND (@statements::boolean OR e.content ~ '\?\s*$')
 CROSS JOIN LATERAL (
   SELECT x.seq, coalesce(x.data->>'role', '')::text AS role, coalesce(nullif(x.data->>'name', ''), x.actor, '') AS speaker
   FROM events x

@@ -11,40 +11,48 @@ import (
 )
 
 const laneReply = `-- name: LaneReply :many
-SELECT n.seq, n.role, n.speaker
+SELECT n.seq, n.role, n.speaker, (e.content ~ '\?\s*$')::bool AS asks
 FROM unnest($1::bigint[]) WITH ORDINALITY AS k(seq, ord)
 JOIN events e ON e.space_id = $2 AND e.seq = k.seq AND e.type = 'message' AND e.session_id <> ''
-  AND e.content ~ '\?\s*$'
+  AND ($3::boolean OR e.content ~ '\?\s*$')
 CROSS JOIN LATERAL (
   SELECT x.seq, coalesce(x.data->>'role', '')::text AS role, coalesce(nullif(x.data->>'name', ''), x.actor, '') AS speaker
   FROM events x
   WHERE x.space_id = $2 AND x.session_id = e.session_id AND x.session_id <> '' AND x.seq > e.seq
     AND x.type = 'message' AND x.type NOT LIKE 'checkout.%' AND x.type NOT LIKE 'zaxy.%'
-    AND x.occurred_at <= $3
+    AND x.occurred_at <= $4
   ORDER BY x.seq LIMIT 1
 ) n
 ORDER BY k.ord
 `
 
 type LaneReplyParams struct {
-	Seqs    []int64
-	SpaceID string
-	AsOf    time.Time
+	Seqs       []int64
+	SpaceID    string
+	Statements bool
+	AsOf       time.Time
 }
 
 type LaneReplyRow struct {
 	Seq     int64
 	Role    string
 	Speaker string
+	Asks    bool
 }
 
-// The reply lane: for each given message (in the given order), the next message of its session
-// that had occurred by @as_of. @seqs best first. The next message is found through the partial index of the sessions' memory
-// events (migration 000027; the redundant conditions on session_id and type are its predicate,
-// written out so the planner uses it): the checkout.surfaced records a long session collects
-// are never walked.
+// The reply lane: for each given message (in the given order) that asks something, or each one
+// with @statements, the next message of its session that had occurred by @as_of, and whether
+// the given one asks something. @seqs best first. The
+// next message is found through the partial index of the sessions' memory events (migration
+// 000027; the redundant conditions on session_id and type are its predicate, written out so the
+// planner uses it): the checkout.surfaced records a long session collects are never walked.
 func (q *Queries) LaneReply(ctx context.Context, db DBTX, arg LaneReplyParams) ([]LaneReplyRow, error) {
-	rows, err := db.Query(ctx, laneReply, arg.Seqs, arg.SpaceID, arg.AsOf)
+	rows, err := db.Query(ctx, laneReply,
+		arg.Seqs,
+		arg.SpaceID,
+		arg.Statements,
+		arg.AsOf,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +60,12 @@ func (q *Queries) LaneReply(ctx context.Context, db DBTX, arg LaneReplyParams) (
 	var items []LaneReplyRow
 	for rows.Next() {
 		var i LaneReplyRow
-		if err := rows.Scan(&i.Seq, &i.Role, &i.Speaker); err != nil {
+		if err := rows.Scan(
+			&i.Seq,
+			&i.Role,
+			&i.Speaker,
+			&i.Asks,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
