@@ -212,6 +212,10 @@ type weaveParams struct {
 	// asOf, when the checkout asks about another time: only artifacts whose every source had
 	// occurred by then are woven.
 	asOf *time.Time
+	// statements: a ranked event that asks nothing also brings what follows it in its episode
+	// when a speaker the goal names says it, as the reply lane follows it
+	// (Policy.ReplyAfterStatements; set by buildWeave from the ranking's policy).
+	statements bool
 }
 
 // weaveOn reports whether r asks for a weave: weave true or a reasoning phase given.
@@ -261,6 +265,7 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 	if err != nil {
 		return nil, err
 	}
+	p.statements = rk.policy.ReplyAfterStatements > 0
 	return s.packWeave(ctx, p, w, arts, rankOf, rk.items)
 }
 
@@ -446,9 +451,11 @@ func (s *Service) weaveEvidence(ctx context.Context, space string, seqs []int64,
 // up to weaveEvidencePer of its cited events (those the lanes ranked first, then the rest in seq
 // order). Then the episodes' evidence, in the lanes' rank order: each ranked event an episode
 // cites and, when that event asks something, its answer: the event after it in the episode,
-// when short enough to show whole. A turn that answers a question often shares no word with a
-// question about it, so the lanes rank the question and not the answer; the episode knows the
-// order, the lanes do not. An episode is woven with its first shown event.
+// when short enough to show whole (with p.statements, also after an event that asks nothing when
+// a speaker the goal names said the next one: the turn that goes on about it). A turn that
+// answers a question often shares no word with a question about it, so the lanes rank the
+// question and not the answer; the episode knows the order, the lanes do not. An episode is
+// woven with its first shown event.
 func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts []WeaveArtifact, rankOf map[int64]int, fetched map[string]*Item) (*Weave, error) {
 	var structured, episodes []*WeaveArtifact
 	for i := range arts {
@@ -467,7 +474,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		want = append(want, r.seq)
 		// The answer is read only after a question (of the ranked events fetched, those that ask).
 		if next, ok := after[r.seq]; ok {
-			if it := fetched[fmt.Sprintf("ev:%d", r.seq)]; it == nil || asks(it.Text) {
+			if it := fetched[fmt.Sprintf("ev:%d", r.seq)]; it == nil || asks(it.Text) || p.statements {
 				want = append(want, next)
 			}
 		}
@@ -477,6 +484,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		return nil, err
 	}
 	words := contentWords(p.goal)
+	named := newSpeakerNamer(p.goal)
 	fixed := EstimateTokens(weaveHeader(p) + "\n" + evidenceHeader + "\n" + inferredHeader + "\n")
 	spent := fixed
 	// shown: the events shown; shownBody: their type, content and data. An event identical to
@@ -543,7 +551,8 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		}
 		lines := []WeaveEvidence{first}
 		if next, ok := after[r.seq]; ok {
-			if reply, ok := line(next, r.seq); ok && asks(first.Text) && utf8.RuneCountInString(strings.TrimSpace(eventText(src[next], words))) <= weaveExcerptChars {
+			if reply, ok := line(next, r.seq); ok && (asks(first.Text) || (p.statements && named.names(messageName(src[next])))) &&
+				utf8.RuneCountInString(strings.TrimSpace(eventText(src[next], words))) <= weaveExcerptChars {
 				lines = append(lines, reply)
 			}
 		}
@@ -940,3 +949,14 @@ func (w *Weave) surfaced() *SurfacedWeave {
 // asks reports whether an evidence line asks something: then the event after it in its
 // episode is its answer, which often shares no word with a question about it.
 func asks(text string) bool { return strings.Contains(text, "?") }
+
+// messageName is who said a message event (data.name), or "" for another event.
+func messageName(e dbsqlc.WeaveEvidenceRow) string {
+	var d struct {
+		Name string `json:"name"`
+	}
+	if e.Type != "message" || json.Unmarshal([]byte(e.Data), &d) != nil {
+		return ""
+	}
+	return d.Name
+}

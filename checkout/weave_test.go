@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
@@ -923,4 +924,44 @@ func TestWeave_ALongOutputIsOneLineAroundWhatTheQuestionAsks(t *testing.T) {
 	require.Contains(t, logs[0].Text, "second refund of the same charge was not idempotent")
 	require.Equal(t, 2, logs[0].Repeats)
 	requireVerified(t, f, space, []checkout.Citation{logs[0].Citation, *logs[0].LastRepeat})
+}
+
+// TestWeave_ShowsWhatANamedSpeakerSaysAfterAStatement: under builtin-6 a ranked statement brings
+// the next turn of its episode when a speaker the goal names says it (as the reply lane follows
+// it); under builtin-5, and when the goal names no speaker, a statement brings nothing.
+func TestWeave_ShowsWhatANamedSpeakerSaysAfterAStatement(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "weave-statements"
+	rs := f.append(t, space,
+		turn("s1", "Jon", "user", "The studio opening night sold out in an hour."),
+		turn("s1", "Gina", "assistant", "Congrats, that is huge news for your dance school!"),
+		turn("s1", "Jon", "user", "Thanks. I also repainted the lobby."),
+		turn("s2", "Gina", "assistant", "My store's new line sold out too."),
+	)
+	f.build(t, space)
+	statement, next := rs[0].Seq, rs[1].Seq
+	weave := func(version, goal string) map[int64]checkout.WeaveEvidence {
+		t.Helper()
+		svc := checkout.New(f.pool, f.store, checkout.Config{Embedder: embedding.NewOffline(), Policy: checkout.BuiltinPolicyOf(version)})
+		p, err := svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: goal, Weave: true, MaxTokens: 2000, NoRecord: true})
+		require.NoError(t, err)
+		shown := map[int64]checkout.WeaveEvidence{}
+		for _, ev := range p.Weave.Evidence {
+			shown[ev.Citation.Seq] = ev
+		}
+		require.Contains(t, shown, statement, "the statement ranks")
+		return shown
+	}
+	const named = "What did Gina say when the studio opening night sold out?"
+	six := weave("builtin-6", named)
+	require.Contains(t, six, next)
+	require.Equal(t, statement, six[next].Follows, "Gina's turn follows Jon's statement")
+	require.Equal(t, six[statement].Ref+1, six[next].Ref)
+	if ev, ok := weave("builtin-5", named)[next]; ok {
+		require.Zero(t, ev.Follows, "builtin-5 follows only questions")
+	}
+	if ev, ok := weave("builtin-6", "When did the studio opening night sell out?")[next]; ok {
+		require.Zero(t, ev.Follows, "no speaker named: no statement followed")
+	}
 }
