@@ -92,51 +92,41 @@ var builtinPolicy1 = &Policy{
 
 // builtinPolicy2 is builtin-2, the default from session 15 to builtin-3: builtin-1 with the
 // named-speaker prior at namedSpeakerBoost instead of 3 (speaker.go says why).
-var builtinPolicy2 = func() *Policy {
-	p := builtinPolicy1.Clone()
-	p.Version, p.NamedSpeakerBoost = "builtin-2", namedSpeakerBoost
-	return p
-}()
+var builtinPolicy2 = derivePolicy(builtinPolicy1, "builtin-2", func(p *Policy) { p.NamedSpeakerBoost = namedSpeakerBoost })
 
 // builtinPolicy3 is builtin-3, the default of session 19: builtin-2 for agents' tool calls. The
 // remedy lane runs (weight 1 for every purpose, as the reply lane: what followed a ranked
 // failure, lane_remedy.go), and the stable tier leaves the tools' state facts to the query tier
 // (StableOmitsToolState). A space without tool calls ranks and packs as under builtin-2.
-var builtinPolicy3 = func() *Policy {
-	p := builtinPolicy2.Clone()
-	p.Version, p.StableOmitsToolState = "builtin-3", true
+var builtinPolicy3 = derivePolicy(builtinPolicy2, "builtin-3", func(p *Policy) {
+	p.StableOmitsToolState = true
 	p.LaneWeights[PurposeGeneral][LaneRemedy] = 1.0
-	return p
-}()
+})
 
 // builtinPolicy4 is builtin-4, the default of session 20: builtin-3 with the keyword lane's
 // contributions scaled by their BM25 score (KeywordByScore; docs/benchmarks.md, "Keyword hits
 // weighed by their score").
-var builtinPolicy4 = func() *Policy {
-	p := builtinPolicy3.Clone()
-	p.Version, p.KeywordByScore = "builtin-4", true
-	return p
-}()
+var builtinPolicy4 = derivePolicy(builtinPolicy3, "builtin-4", func(p *Policy) { p.KeywordByScore = true })
 
 // builtinPolicy5 is builtin-5, the default of session 21 until builtin-6: builtin-4 with the
 // fact versions that state the same thing ranked as one (CollapseRepeatedFacts;
 // docs/benchmarks.md, "Repeated statements are shown once"). A space whose facts never repeat a
 // statement ranks as under builtin-4.
-var builtinPolicy5 = func() *Policy {
-	p := builtinPolicy4.Clone()
-	p.Version, p.CollapseRepeatedFacts = "builtin-5", true
-	return p
-}()
+var builtinPolicy5 = derivePolicy(builtinPolicy4, "builtin-5", func(p *Policy) { p.CollapseRepeatedFacts = true })
 
 // builtinPolicy is the default built-in policy, builtin-6: builtin-5 with the reply lane also
 // following what a named speaker says after a statement, at 0.3 of the lane's weight
 // (ReplyAfterStatements; docs/benchmarks.md, "What a named speaker says next: builtin-6"). A
 // question that names no speaker ranks as under builtin-5.
-var builtinPolicy = func() *Policy {
-	p := builtinPolicy5.Clone()
-	p.Version, p.ReplyAfterStatements = BuiltinPolicyVersion, replyAfterStatements
+var builtinPolicy = derivePolicy(builtinPolicy5, BuiltinPolicyVersion, func(p *Policy) { p.ReplyAfterStatements = replyAfterStatements })
+
+// derivePolicy is a built-in policy made from base: a copy named version, changed by change.
+func derivePolicy(base *Policy, version string, change func(*Policy)) *Policy {
+	p := base.Clone()
+	p.Version = version
+	change(p)
 	return p
-}()
+}
 
 // replyAfterStatements is builtin-6's share of the reply lane's weight for what follows a
 // statement. On LoCoMo dev 0.2, 0.3 and 0.4 all raise NDCG@10 and evidence in the packet and
