@@ -164,3 +164,23 @@ func TestNamedSpeakerPrior_Builtin2KeepsAnotherSpeakersAnswerInSight(t *testing.
 	// Of two turns alike, the named speaker's still comes first.
 	require.Less(t, slices.Index(two, "We drove home late after the parade."), slices.Index(two, "We drove home early after the concert."), "%q", two)
 }
+
+// TestPolicyContent_AddressesStayWhatTheyWere pins the content address of every built-in
+// policy: a fitted policy's version is the address of its content, so the content's bytes must
+// never change for a policy that already exists (a new switch is omitted while off).
+func TestPolicyContent_AddressesStayWhatTheyWere(t *testing.T) {
+	t.Parallel()
+	want := map[string]string{
+		"builtin-1": "fit-052a67369331", "builtin-2": "fit-fabdf6b3389d", "builtin-3": "fit-bfa5760ed4e7",
+		"builtin-4": "fit-17283869cf03", "builtin-5": "fit-f3e7861acd1b", "builtin-6": "fit-c2a50e81ab22",
+	}
+	require.Len(t, want, len(checkout.BuiltinPolicyVersions))
+	for _, v := range checkout.BuiltinPolicyVersions {
+		got, err := checkout.PolicyVersionOf(checkout.BuiltinPolicyOf(v))
+		require.NoError(t, err)
+		require.Equal(t, want[v], got, v)
+		raw, err := checkout.BuiltinPolicyOf(v).Content()
+		require.NoError(t, err)
+		require.NotContains(t, string(raw), `"version"`)
+	}
+}

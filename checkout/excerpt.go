@@ -110,3 +110,21 @@ func excerptWindow(text []rune, words []string, width int) int {
 	}
 	return max(0, min(occ[first].at-width/4, len(text)-width))
 }
+
+// cutAround returns text cut to width runes around words (excerptWindow), with an ellipsis on
+// each side where text was cut, and the range [start, end) it kept; text whole when it fits.
+func cutAround(text []rune, words []string, width int) (out string, start, end int) {
+	if len(text) <= width {
+		return string(text), 0, len(text)
+	}
+	start = excerptWindow(text, words, width)
+	end = start + width
+	out = string(text[start:end])
+	if start > 0 {
+		out = "…" + out
+	}
+	if end < len(text) {
+		out += "…"
+	}
+	return out, start, end
+}

@@ -274,19 +274,11 @@ func eventItem(seq int64, typ, session, content, data string, hash []byte, words
 	}
 	cite := Citation{Seq: seq, Hash: hash}
 	text := strings.TrimSpace(content)
-	if n := utf8.RuneCountInString(text); n > maxItemChars {
+	if utf8.RuneCountInString(text) > maxItemChars {
 		// A long text (a document, a tool's output) is an excerpt around the query's words; the
 		// citation says which characters.
-		runes := []rune(text)
-		start := excerptWindow(runes, words, maxItemChars)
-		end := min(start+maxItemChars, n)
-		text = string(runes[start:end])
-		if start > 0 {
-			text = "…" + text
-		}
-		if end < n {
-			text += "…"
-		}
+		var start, end int
+		text, start, end = cutAround([]rune(text), words, maxItemChars)
 		cite.Start, cite.End = &start, &end
 	}
 	if typ == "tool_call.completed" {

@@ -61,4 +61,18 @@ func TestReplyLane_FollowsWhatANamedSpeakerSaysAfterAStatement(t *testing.T) {
 	if it := ask("builtin-6", "What has running been great for?"); it != nil {
 		require.NotContains(t, it.Components, checkout.LaneReply)
 	}
+
+	// Spaces are tenants: a statement that ends its session in one space is not followed into
+	// another space's session of the same id, whose next message would otherwise qualify.
+	f.append(t, "reply-statements-a", turn("s1", "Caroline", "assistant", "Running can really boost your mood, Melanie!"))
+	f.append(t, "reply-statements-b", turn("s1", "Caroline", "assistant", "Hi."),
+		turn("s1", "Melanie", "user", "This has been great for my mental health."))
+	f.index(t, "reply-statements-a")
+	f.index(t, "reply-statements-b")
+	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "reply-statements-a", Query: q})
+	require.NoError(t, err)
+	require.Zero(t, res.Lanes[checkout.LaneReply].Count, "nothing follows in this space")
+	for _, it := range res.Items {
+		require.NotContains(t, it.Text, "mental health")
+	}
 }

@@ -29,7 +29,7 @@ const FirstBuiltinPolicyVersion = "builtin-1"
 type Policy struct {
 	// Version names the policy: BuiltinPolicyVersion, or "fit-" and the first 12 hex digits of
 	// the sha256 of the policy's canonical JSON without its version (PolicyVersionOf).
-	Version string `json:"version"`
+	Version string `json:"version,omitempty"`
 	// LaneWeights are each purpose's lane weights; a lane a purpose does not name takes
 	// general's weight. A lane weighed 0 does not run.
 	LaneWeights map[string]map[string]float64 `json:"lane_weights"`
@@ -187,23 +187,13 @@ func (p *Policy) KindBoost(purpose, kind string) float64 {
 }
 
 // Content is the policy's canonical JSON without its version: what its version addresses and
-// what a policy.proposed event carries. Go encodes map keys sorted, so equal policies have
-// equal bytes.
+// what a policy.proposed event carries. Go encodes map keys sorted and struct fields in order,
+// so equal policies have equal bytes; a switch added later is omitempty, so a policy without it
+// keeps its bytes and so its version (TestPolicyContent_AddressesStayWhatTheyWere).
 func (p *Policy) Content() ([]byte, error) {
 	c := *p
-	c.Version = ""
-	raw, err := json.Marshal(struct {
-		LaneWeights           map[string]map[string]float64 `json:"lane_weights"`
-		KindBoosts            map[string]map[string]float64 `json:"kind_boosts"`
-		SpeakerBoost          float64                       `json:"speaker_boost"`
-		NamedSpeakerBoost     float64                       `json:"named_speaker_boost"`
-		TemporalBoost         float64                       `json:"temporal_boost"`
-		StableOmitsToolState  bool                          `json:"stable_omits_tool_state,omitempty"`
-		KeywordByScore        bool                          `json:"keyword_by_score,omitempty"`
-		CollapseRepeatedFacts bool                          `json:"collapse_repeated_facts,omitempty"`
-		ReplyAfterStatements  float64                       `json:"reply_after_statements,omitempty"`
-	}{c.LaneWeights, c.KindBoosts, c.SpeakerBoost, c.NamedSpeakerBoost, c.TemporalBoost, c.StableOmitsToolState, c.KeywordByScore,
-		c.CollapseRepeatedFacts, c.ReplyAfterStatements})
+	c.Version = "" // omitted
+	raw, err := json.Marshal(&c)
 	if err != nil {
 		return nil, fmt.Errorf("encode policy: %w", err)
 	}

@@ -490,8 +490,17 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	// shown: the events shown; shownBody: their type, content and data. An event identical to
 	// one shown (an agent's identical tool outputs, which a failure pattern cites one by one) is
 	// not shown again: the first one's line says how often it was repeated.
-	shown, shownBody := map[int64]bool{}, map[string]bool{}
-	body := func(seq int64) string { e := src[seq]; return e.Type + "\x00" + e.Content + "\x00" + e.Data }
+	shown, shownBody := map[int64]bool{}, map[[sha256.Size]byte]bool{}
+	bodies := map[int64][sha256.Size]byte{} // each event's digest, computed once
+	body := func(seq int64) [sha256.Size]byte {
+		if b, ok := bodies[seq]; ok {
+			return b
+		}
+		e := src[seq]
+		b := sha256.Sum256([]byte(e.Type + "\x00" + e.Content + "\x00" + e.Data))
+		bodies[seq] = b
+		return b
+	}
 	line := func(seq int64, follows int64) (WeaveEvidence, bool) {
 		e, ok := src[seq]
 		if !ok || shown[seq] {
@@ -884,18 +893,7 @@ func eventText(e dbsqlc.WeaveEvidenceRow, words []string) string {
 
 // excerpt cuts text to weaveExcerptChars around the query's words (excerptWindow).
 func excerpt(text string, words []string) string {
-	r := []rune(strings.TrimSpace(text))
-	if len(r) <= weaveExcerptChars {
-		return string(r)
-	}
-	start := excerptWindow(r, words, weaveExcerptChars)
-	out := string(r[start : start+weaveExcerptChars])
-	if start > 0 {
-		out = "…" + out
-	}
-	if start+weaveExcerptChars < len(r) {
-		out += "…"
-	}
+	out, _, _ := cutAround([]rune(strings.TrimSpace(text)), words, weaveExcerptChars)
 	return out
 }
 

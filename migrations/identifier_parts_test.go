@@ -19,16 +19,9 @@ func TestIdentifierPartsMigration_RetokenizesItemsProjectedBefore(t *testing.T) 
 	exec("000048_identifier_parts_in_tsv.down.sql")
 
 	// Items and statistics as 000047's projector wrote them, in two spaces.
-	_, err := pool.Exec(ctx, `
-		INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, occurred_at, text, ts_config, tsv)
-		SELECT s, 'ev:' || n, 'event', n, 'message', now(), t, 'english', zaxy_tsv('english', t)
-		FROM (VALUES ('a', 1, '--- FAIL: TestRefundIdempotency (0.31s)'), ('a', 2, 'The deploy is green, URLs and APIs too'),
-		             ('a', 3, 'see pkg/userService.go'), ('b', 1, 'an HTTPServer and an iPhone'),
-		             ('b', 2, 'refund test')) v (s, n, t);
-		INSERT INTO term_stats (space_id, lexeme, df)
-		SELECT i.space_id, u.lexeme, count(*) FROM memory_items i, unnest(i.tsv) u GROUP BY 1, 2;
-		INSERT INTO term_totals (space_id, items, tokens) SELECT space_id, count(*), sum(tsv_len) FROM memory_items GROUP BY 1`)
-	require.NoError(t, err)
+	seedItems(t, pool, "zaxy_tsv", `('a', 1, '--- FAIL: TestRefundIdempotency (0.31s)'),
+		('a', 2, 'The deploy is green, URLs and APIs too'), ('a', 3, 'see pkg/userService.go'),
+		('b', 1, 'an HTTPServer and an iPhone'), ('b', 2, 'refund test')`)
 	requireStatsDerived(t, pool, "zaxy_tsv")
 	exec("000048_identifier_parts_in_tsv.up.sql")
 

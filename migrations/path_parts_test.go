@@ -21,16 +21,9 @@ func TestPathPartsMigration_RetokenizesItemsProjectedBefore(t *testing.T) {
 	exec("000046_path_parts_in_tsv.down.sql")
 
 	// Items and statistics as 000045's projector wrote them, in two spaces.
-	_, err := pool.Exec(ctx, `
-		INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, occurred_at, text, ts_config, tsv)
-		SELECT s, 'ev:' || n, 'event', n, 'message', now(), t, 'english', to_tsvector('english', t)
-		FROM (VALUES ('a', 1, 'I raised the timeout in cmd/deploy/push.go to 120s'), ('a', 2, 'The deploy is green, e.g. on staging'),
-		             ('a', 3, 'Which artists/bands did you see?'), ('b', 1, 'see internal/store and push.go'),
-		             ('b', 2, 'read it with os.Getenv')) v (s, n, t);
-		INSERT INTO term_stats (space_id, lexeme, df)
-		SELECT i.space_id, u.lexeme, count(*) FROM memory_items i, unnest(i.tsv) u GROUP BY 1, 2;
-		INSERT INTO term_totals (space_id, items, tokens) SELECT space_id, count(*), sum(tsv_len) FROM memory_items GROUP BY 1`)
-	require.NoError(t, err)
+	seedItems(t, pool, "to_tsvector", `('a', 1, 'I raised the timeout in cmd/deploy/push.go to 120s'),
+		('a', 2, 'The deploy is green, e.g. on staging'), ('a', 3, 'Which artists/bands did you see?'),
+		('b', 1, 'see internal/store and push.go'), ('b', 2, 'read it with os.Getenv')`)
 	exec("000046_path_parts_in_tsv.up.sql")
 
 	var lexemes []string
@@ -54,6 +47,21 @@ func TestPathPartsMigration_RetokenizesItemsProjectedBefore(t *testing.T) {
 	require.NoError(t, pool.QueryRow(ctx, `SELECT to_regprocedure('zaxy_tsv(regconfig, text)') IS NOT NULL
 		OR to_regprocedure('zaxy_path_tsv(regconfig, text)') IS NOT NULL`).Scan(&fn))
 	require.False(t, fn)
+}
+
+// seedItems writes message items (values: rows of (space, seq, text)) with their tsv made by
+// tokenize(ts_config, text), as a projector before a re-tokenizing migration wrote them, and
+// the term statistics they make.
+func seedItems(t *testing.T, pool *pgxpool.Pool, tokenize, values string) {
+	t.Helper()
+	_, err := pool.Exec(context.Background(), `
+		INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, occurred_at, text, ts_config, tsv)
+		SELECT s, 'ev:' || n, 'event', n, 'message', now(), t, 'english', `+tokenize+`('english', t)
+		FROM (VALUES `+values+`) v (s, n, t);
+		INSERT INTO term_stats (space_id, lexeme, df)
+		SELECT i.space_id, u.lexeme, count(*) FROM memory_items i, unnest(i.tsv) u GROUP BY 1, 2;
+		INSERT INTO term_totals (space_id, items, tokens) SELECT space_id, count(*), sum(tsv_len) FROM memory_items GROUP BY 1`)
+	require.NoError(t, err)
 }
 
 // requireStatsDerived checks that every item's tsv is tokenize(ts_config, text) and that the
