@@ -64,6 +64,16 @@ func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 	raw, err = five.Content()
 	require.NoError(t, err)
 	require.NotContains(t, string(raw), "reply_after_statements")
+
+	// builtin-7 is builtin-6 with the weave showing the reply lane's best 3 answers first.
+	six, seven := checkout.BuiltinPolicyOf("builtin-6"), checkout.BuiltinPolicyOf("builtin-7")
+	require.Equal(t, 3, seven.WeaveReplyAnswers)
+	require.Zero(t, six.WeaveReplyAnswers)
+	seven.Version, seven.WeaveReplyAnswers = six.Version, 0
+	requireSameContent(t, six, seven)
+	raw, err = six.Content()
+	require.NoError(t, err)
+	require.NotContains(t, string(raw), "weave_reply_answers")
 }
 
 // requireOneSwitchApart checks that built-in policy newer is older with one switch on, and that
@@ -173,6 +183,7 @@ func TestPolicyContent_AddressesStayWhatTheyWere(t *testing.T) {
 	want := map[string]string{
 		"builtin-1": "fit-052a67369331", "builtin-2": "fit-fabdf6b3389d", "builtin-3": "fit-bfa5760ed4e7",
 		"builtin-4": "fit-17283869cf03", "builtin-5": "fit-f3e7861acd1b", "builtin-6": "fit-c2a50e81ab22",
+		"builtin-7": "fit-3389c8b9eddb",
 	}
 	require.Len(t, want, len(checkout.BuiltinPolicyVersions))
 	for _, v := range checkout.BuiltinPolicyVersions {

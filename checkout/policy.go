@@ -14,7 +14,7 @@ import (
 
 // BuiltinPolicyVersion is the version of the default built-in retrieval policy: the one a
 // space without a promoted policy ranks with.
-const BuiltinPolicyVersion = "builtin-6"
+const BuiltinPolicyVersion = "builtin-7"
 
 // FirstBuiltinPolicyVersion is the first built-in policy: the lane weights and boosts checkout
 // ranked with before policies were values, and the default until builtin-2. It stays a version
@@ -62,6 +62,12 @@ type Policy struct {
 	// share of the lane's weight (lanes.go, laneReply). Since builtin-6 (0.3); 0 in earlier
 	// policies, so their packets stay what they were.
 	ReplyAfterStatements float64 `json:"reply_after_statements,omitempty"`
+	// WeaveReplyAnswers, when above 0, has a memory weave show the reply lane's best this many
+	// answers before the other ranked events (weave.go, packWeave). The reply lane ranks an
+	// answer by the question before it, and only that lane ranks it, so fusion sets it below
+	// events several lanes rank, past what a half-size packet shows. Since builtin-7 (3); 0 in
+	// earlier policies, so their weaves stay what they were. It changes no ranking.
+	WeaveReplyAnswers int `json:"weave_reply_answers,omitempty"`
 }
 
 // builtinPolicy1 is the first built-in policy, byte for byte the ranking before policies existed
@@ -114,11 +120,17 @@ var builtinPolicy4 = derivePolicy(builtinPolicy3, "builtin-4", func(p *Policy) {
 // statement ranks as under builtin-4.
 var builtinPolicy5 = derivePolicy(builtinPolicy4, "builtin-5", func(p *Policy) { p.CollapseRepeatedFacts = true })
 
-// builtinPolicy is the default built-in policy, builtin-6: builtin-5 with the reply lane also
-// following what a named speaker says after a statement, at 0.3 of the lane's weight
-// (ReplyAfterStatements; docs/benchmarks.md, "What a named speaker says next: builtin-6"). A
-// question that names no speaker ranks as under builtin-5.
-var builtinPolicy = derivePolicy(builtinPolicy5, BuiltinPolicyVersion, func(p *Policy) { p.ReplyAfterStatements = replyAfterStatements })
+// builtinPolicy6 is builtin-6, the default of session 21 until builtin-7: builtin-5 with the
+// reply lane also following what a named speaker says after a statement, at 0.3 of the lane's
+// weight (ReplyAfterStatements; docs/benchmarks.md, "What a named speaker says next:
+// builtin-6"). A question that names no speaker ranks as under builtin-5.
+var builtinPolicy6 = derivePolicy(builtinPolicy5, "builtin-6", func(p *Policy) { p.ReplyAfterStatements = replyAfterStatements })
+
+// builtinPolicy is the default built-in policy, builtin-7: builtin-6 with a memory weave showing
+// the reply lane's best weaveReplyAnswers answers first (WeaveReplyAnswers; docs/benchmarks.md,
+// "The reply lane's best answers in the weave: builtin-7"). It ranks exactly as builtin-6, and a
+// packet without a weave is builtin-6's.
+var builtinPolicy = derivePolicy(builtinPolicy6, BuiltinPolicyVersion, func(p *Policy) { p.WeaveReplyAnswers = weaveReplyAnswers })
 
 // derivePolicy is a built-in policy made from base: a copy named version, changed by change.
 func derivePolicy(base *Policy, version string, change func(*Policy)) *Policy {
@@ -133,14 +145,20 @@ func derivePolicy(base *Policy, version string, change func(*Policy)) *Policy {
 // keep hit@10; 1.0 (a question's weight) pulled R@5 from 0.699 to 0.639.
 const replyAfterStatements = 0.3
 
+// weaveReplyAnswers is how many of the reply lane's best answers builtin-7's weave shows first.
+// On the LoCoMo dev token lane 1 to 5 answers gave 271, 272, 272, 271 and 270 questions with
+// their evidence in a 1,000-token weave packet (270 with none); LongMemEval and the agent traces
+// were unchanged at every count. More answers push out the ranked events they are shown before.
+const weaveReplyAnswers = 3
+
 // builtinPolicies are the built-in policies by version.
 var builtinPolicies = map[string]*Policy{FirstBuiltinPolicyVersion: builtinPolicy1, builtinPolicy2.Version: builtinPolicy2,
 	builtinPolicy3.Version: builtinPolicy3, builtinPolicy4.Version: builtinPolicy4, builtinPolicy5.Version: builtinPolicy5,
-	BuiltinPolicyVersion: builtinPolicy}
+	builtinPolicy6.Version: builtinPolicy6, BuiltinPolicyVersion: builtinPolicy}
 
 // BuiltinPolicyVersions lists the built-in policies' versions, oldest first.
 var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, builtinPolicy2.Version, builtinPolicy3.Version,
-	builtinPolicy4.Version, builtinPolicy5.Version, BuiltinPolicyVersion}
+	builtinPolicy4.Version, builtinPolicy5.Version, builtinPolicy6.Version, BuiltinPolicyVersion}
 
 // BuiltinPolicy returns a copy of the default built-in policy (BuiltinPolicyVersion).
 func BuiltinPolicy() *Policy { return builtinPolicy.Clone() }

@@ -216,6 +216,9 @@ type weaveParams struct {
 	// when a speaker the goal names says it, as the reply lane follows it
 	// (Policy.ReplyAfterStatements; set by buildWeave from the ranking's policy).
 	statements bool
+	// replyAnswers are the reply lane's best answers the weave shows first, each with its rank
+	// in that lane (Policy.WeaveReplyAnswers; set by buildWeave from the ranking).
+	replyAnswers map[int64]int
 }
 
 // weaveOn reports whether r asks for a weave: weave true or a reasoning phase given.
@@ -266,6 +269,7 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 		return nil, err
 	}
 	p.statements = rk.policy.ReplyAfterStatements > 0
+	p.replyAnswers = replyAnswers(rk, rk.policy.WeaveReplyAnswers)
 	return s.packWeave(ctx, p, w, arts, rankOf, rk.items)
 }
 
@@ -466,6 +470,16 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		}
 	}
 	ranked, after := episodeExchanges(episodes, rankOf)
+	if len(p.replyAnswers) > 0 {
+		// The reply lane's best answers first, in its order; the other ranked events keep theirs.
+		first := func(seq int64) int {
+			if r, ok := p.replyAnswers[seq]; ok {
+				return r
+			}
+			return math.MaxInt
+		}
+		slices.SortStableFunc(ranked, func(x, y rankedEvent) int { return cmp.Compare(first(x.seq), first(y.seq)) })
+	}
 	var want []int64
 	for _, a := range structured {
 		want = append(want, evidenceSeqs(*a, rankOf)...)
@@ -696,6 +710,28 @@ func failureChain(a WeaveArtifact, rankOf map[int64]int) []int64 {
 	steps = steps[max(0, len(steps)-(weaveEvidencePer-2)):]
 	slices.Sort(steps)
 	return append(append([]int64{o.FailureSeq}, steps...), o.FixSeq)
+}
+
+// replyAnswers are the events of the reply lane's best n hits among rk's fused candidates, each
+// with its rank in that lane (1 is the best); nil when n is 0. The reply lane ranks an answer by
+// the question before it, and fusion sets a hit only that lane ranks below events several
+// lanes rank.
+func replyAnswers(rk *ranking, n int) map[int64]int {
+	if n <= 0 {
+		return nil
+	}
+	out := map[int64]int{}
+	for _, c := range rk.fused {
+		reply, ok := c.components[LaneReply]
+		it := rk.items[c.itemID]
+		if !ok || reply.Rank > n || it == nil {
+			continue
+		}
+		for _, ct := range it.ownCitations() {
+			out[ct.Seq] = reply.Rank
+		}
+	}
+	return out
 }
 
 // rankOrLast is seq's rank, or one past every rank for an event the lanes did not rank.

@@ -965,3 +965,52 @@ func TestWeave_ShowsWhatANamedSpeakerSaysAfterAStatement(t *testing.T) {
 		require.Zero(t, ev.Follows, "no speaker named: no statement followed")
 	}
 }
+
+// TestWeave_ShowsTheReplyLanesBestAnswersFirst: an answer shares no word with a question about
+// it, so only the reply lane ranks it (by the question before it) and fusion sets it below the
+// turns several lanes rank. Under builtin-7 the weave shows the reply lane's best answers first;
+// under builtin-6 a small weave has no room for it. A packet without a weave ranks and reads the
+// same under both.
+func TestWeave_ShowsTheReplyLanesBestAnswersFirst(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const space = "weave-reply-answers"
+	var events []eventloom.NewEvent
+	// More turns about the painting than the vector lane ranks, so that only the reply lane
+	// ranks the answer.
+	for i := range 110 {
+		verb := []string{"hung", "sold a print of", "varnished", "photographed", "framed", "signed"}[i%6]
+		events = append(events, turn("s1", "Ana", "user", fmt.Sprintf("On day %d I %s the lighthouse painting for the show.", i+1, verb)))
+	}
+	events = append(events,
+		turn("s1", "Ben", "assistant", "Your lighthouse painting is lovely! What inspired it?"),
+		turn("s1", "Ana", "user", "A walk along the cliffs at dawn with my grandfather."),
+		turn("s1", "Ben", "assistant", "Beautiful. Shall we frame it this week?"),
+	)
+	rs := f.append(t, space, events...)
+	f.build(t, space)
+	answer := rs[111].Seq
+	const goal = "What inspired Ana's lighthouse painting for the show?"
+	checkoutWith := func(version string, weave bool, tokens int) *checkout.Packet {
+		t.Helper()
+		svc := checkout.New(f.pool, f.store, checkout.Config{Embedder: embedding.NewOffline(), Policy: checkout.BuiltinPolicyOf(version)})
+		p, err := svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: goal, Weave: weave, MaxTokens: tokens, NoRecord: true})
+		require.NoError(t, err)
+		return p
+	}
+	refOf := func(p *checkout.Packet) int {
+		for _, ev := range p.Weave.Evidence {
+			if ev.Citation.Seq == answer {
+				return ev.Ref
+			}
+		}
+		return 0
+	}
+	seven := checkoutWith("builtin-7", true, 300)
+	require.Equal(t, 1, refOf(seven), "the reply lane's best answer is the weave's first line: %s", seven.Weave.Text)
+	requireVerified(t, f, space, []checkout.Citation{seven.Weave.Evidence[0].Citation})
+	six := checkoutWith("builtin-6", true, 300)
+	require.NotEqual(t, 1, refOf(six), "builtin-6 shows the answer by its fused rank: %s", six.Weave.Text)
+	plainSix, plainSeven := checkoutWith("builtin-6", false, 300), checkoutWith("builtin-7", false, 300)
+	require.Equal(t, plainSix.Text, plainSeven.Text, "without a weave builtin-7 packs as builtin-6")
+}

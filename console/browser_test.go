@@ -277,7 +277,7 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	var policy string
 	b.eval(t, `document.getElementById('policy-version').textContent`, &policy)
 	require.Equal(t, packet["diagnostics"].(map[string]any)["policy_version"], policy, "the policy the packet was ranked with")
-	require.Equal(t, "builtin-6", policy, "the default built-in policy")
+	require.Equal(t, "builtin-7", policy, "the default built-in policy")
 	// With cues the inspector sends them too, and still packs what /checkout packs for them.
 	require.Equal(t, "ready", b.open(t, "#/checkout?space=demo&q=Where+does+Alice+work%3F&max_tokens=200&cues=%7B%22repo%22%3A%22billing%22%7D"))
 	shown = nil

@@ -631,7 +631,7 @@ var tools = []*tool{
 	reviewDecideTool("defer", "Defer a proposal", "Defer a proposal: appends proposal.deferred; it stays open."),
 	{
 		name: "memory_policy_list", title: "Retrieval policies",
-		description: "The space's retrieval policies (lane weights and boosts checkout ranks with): the built-in ones (builtin-1, builtin-2, builtin-3, builtin-4, builtin-5, builtin-6) and every " +
+		description: "The space's retrieval policies (lane weights and boosts checkout ranks with): the built-in ones (builtin-1, builtin-2, builtin-3, builtin-4, builtin-5, builtin-6, builtin-7) and every " +
 			"fitted version with its fit diagnostics, which is current, and what a rollback restores. Every packet " +
 			"names the version it was ranked with (diagnostics.policy_version).",
 		method: http.MethodGet, route: "/policies", input: reflect.TypeFor[spaceArg](),
@@ -654,7 +654,7 @@ var tools = []*tool{
 		method: http.MethodPost, route: "/policies/{version}/promote", pathArgs: map[string]string{"version": "version"},
 		input: reflect.TypeFor[policyPromoteInput](), required: []string{"space", "version"},
 		docs: map[string]string{
-			"version": "builtin-1, builtin-2, builtin-3, builtin-4, builtin-5, builtin-6 or fit-<12 hex digits> (memory_policy_list).",
+			"version": "builtin-1, builtin-2, builtin-3, builtin-4, builtin-5, builtin-6, builtin-7 or fit-<12 hex digits> (memory_policy_list).",
 			"actor":   "Who promotes (the event's actor); default admin.",
 			"reason":  "Unused by a promotion.",
 		},

@@ -31,17 +31,20 @@ func TestPolicy_BuiltinVersionsPinAndRestore(t *testing.T) {
 	list, err := b.svc.List(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, checkout.BuiltinPolicyVersion, list.Current)
-	require.Len(t, list.Policies, 6)
-	var statuses []string
-	for _, p := range list.Policies {
-		statuses = append(statuses, p.Status)
+	require.Len(t, list.Policies, len(checkout.BuiltinPolicyVersions))
+	for i, p := range list.Policies {
+		want := "proposed"
+		if p.Version == checkout.BuiltinPolicyVersion {
+			want = "current"
+		}
+		require.Equal(t, checkout.BuiltinPolicyVersions[i], p.Version)
+		require.Equal(t, want, p.Status, p.Version)
 	}
-	require.Equal(t, []string{"proposed", "proposed", "proposed", "proposed", "proposed", "current"}, statuses)
 	require.Equal(t, 3.0, list.Policies[0].Policy.NamedSpeakerBoost)
 
 	_, err = b.svc.Promote(ctx, space, "builtin-9", "test", nil)
 	require.ErrorIs(t, err, policy.ErrPolicyNotFound)
-	require.ErrorContains(t, err, "builtin-9 is not a built-in policy (builtin-1, builtin-2, builtin-3, builtin-4, builtin-5, builtin-6)")
+	require.ErrorContains(t, err, "builtin-9 is not a built-in policy (builtin-1, builtin-2, builtin-3, builtin-4, builtin-5, builtin-6, builtin-7)")
 	_, err = b.svc.Promote(ctx, space, checkout.BuiltinPolicyVersion, "test", nil)
 	require.ErrorIs(t, err, eventloom.ErrInvalid, "the default is already current")
 

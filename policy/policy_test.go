@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -232,13 +233,15 @@ func TestPolicy_FitPromoteUseRollback(t *testing.T) {
 	require.Equal(t, fit.Version, list.Current)
 	require.Equal(t, fit.Version, list.Projected)
 	require.Equal(t, []string{checkout.BuiltinPolicyVersion}, list.History)
-	require.Len(t, list.Policies, 7)
-	var listed, statuses []string
+	var listed, statuses, want []string
 	for _, p := range list.Policies {
 		listed, statuses = append(listed, p.Version), append(statuses, p.Status)
 	}
-	require.Equal(t, []string{checkout.FirstBuiltinPolicyVersion, "builtin-2", "builtin-3", "builtin-4", "builtin-5", checkout.BuiltinPolicyVersion, fit.Version}, listed)
-	require.Equal(t, []string{"proposed", "proposed", "proposed", "proposed", "proposed", "previous", "current"}, statuses)
+	require.Equal(t, append(slices.Clone(checkout.BuiltinPolicyVersions), fit.Version), listed)
+	for _, v := range checkout.BuiltinPolicyVersions {
+		want = append(want, map[bool]string{true: "previous", false: "proposed"}[v == checkout.BuiltinPolicyVersion])
+	}
+	require.Equal(t, append(want, "current"), statuses)
 
 	rb, err := b.svc.Rollback(ctx, space, "test", "checking rollback")
 	require.NoError(t, err)
@@ -285,7 +288,7 @@ func TestPolicy_GateRefusesAWorseReplay(t *testing.T) {
 	require.ErrorAs(t, err, &ge)
 	require.Less(t, ge.Gate.ReplayCandidate, ge.Gate.ReplayCurrent)
 	require.ErrorContains(t, err, "policy "+fit.Version+" not promoted: its replay metric on the space's own history is")
-	require.ErrorContains(t, err, "below the current builtin-6's")
+	require.ErrorContains(t, err, "below the current builtin-7's")
 	require.Equal(t, h, head(), "a refused promotion appends nothing")
 
 	// Nor can the gate be skipped by appending policy.promoted without admin rights.
@@ -321,7 +324,7 @@ func TestPolicy_GateRefusesLowerDevRecall(t *testing.T) {
 	}
 	_, err = b.svc.Promote(ctx, space, fit.Version, "test", dev)
 	require.ErrorIs(t, err, policy.ErrGateFailed)
-	require.ErrorContains(t, err, "its turn recall_any@10 on locomo dev is 0.7500, below the current builtin-6's 0.8000")
+	require.ErrorContains(t, err, "its turn recall_any@10 on locomo dev is 0.7500, below the current builtin-7's 0.8000")
 	same := func(_ context.Context, _ *checkout.Policy) ([]policy.Dev, error) {
 		return []policy.Dev{{Name: "locomo dev", Metric: "turn recall_any@10", Current: 0.8}}, nil
 	}

@@ -78,7 +78,7 @@ func Privileged(typ string) bool {
 
 // BuiltinPolicyVersions are the built-in retrieval policies' versions, oldest first
 // (checkout.BuiltinPolicyVersions).
-var BuiltinPolicyVersions = []string{"builtin-1", "builtin-2", "builtin-3", "builtin-4", "builtin-5", "builtin-6"}
+var BuiltinPolicyVersions = []string{"builtin-1", "builtin-2", "builtin-3", "builtin-4", "builtin-5", "builtin-6", "builtin-7"}
 
 // DefaultBuiltinPolicyVersion is the built-in policy a space ranks with until a promotion
 // (checkout.BuiltinPolicyVersion): the newest.
