@@ -51,39 +51,25 @@ func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 	require.NotContains(t, string(raw), "stable_omits_tool_state")
 
 	// builtin-4 is builtin-3 with the keyword lane weighed by score, builtin-5 is builtin-4
-	// with repeated statements ranked as one.
-	requireOneSwitchApart(t, "builtin-3", "builtin-4", "keyword_by_score", func(p *checkout.Policy) *bool { return &p.KeywordByScore })
-	requireOneSwitchApart(t, "builtin-4", "builtin-5", "collapse_repeated_facts", func(p *checkout.Policy) *bool { return &p.CollapseRepeatedFacts })
-
-	// builtin-6 is builtin-5 with the reply lane following statements at 0.3.
-	five, six := checkout.BuiltinPolicyOf("builtin-5"), checkout.BuiltinPolicyOf("builtin-6")
-	require.Equal(t, 0.3, six.ReplyAfterStatements)
-	require.Zero(t, five.ReplyAfterStatements)
-	six.Version, six.ReplyAfterStatements = five.Version, 0
-	requireSameContent(t, five, six)
-	raw, err = five.Content()
-	require.NoError(t, err)
-	require.NotContains(t, string(raw), "reply_after_statements")
-
-	// builtin-7 is builtin-6 with the weave showing the reply lane's best 3 answers first.
-	six, seven := checkout.BuiltinPolicyOf("builtin-6"), checkout.BuiltinPolicyOf("builtin-7")
-	require.Equal(t, 3, seven.WeaveReplyAnswers)
-	require.Zero(t, six.WeaveReplyAnswers)
-	seven.Version, seven.WeaveReplyAnswers = six.Version, 0
-	requireSameContent(t, six, seven)
-	raw, err = six.Content()
-	require.NoError(t, err)
-	require.NotContains(t, string(raw), "weave_reply_answers")
+	// with repeated statements ranked as one, builtin-6 is builtin-5 with the reply lane
+	// following statements at 0.3, builtin-7 is builtin-6 with the weave showing the reply
+	// lane's best 3 answers first.
+	requireOneSwitchApart(t, "builtin-3", "builtin-4", "keyword_by_score", true, func(p *checkout.Policy) *bool { return &p.KeywordByScore })
+	requireOneSwitchApart(t, "builtin-4", "builtin-5", "collapse_repeated_facts", true, func(p *checkout.Policy) *bool { return &p.CollapseRepeatedFacts })
+	requireOneSwitchApart(t, "builtin-5", "builtin-6", "reply_after_statements", 0.3, func(p *checkout.Policy) *float64 { return &p.ReplyAfterStatements })
+	requireOneSwitchApart(t, "builtin-6", "builtin-7", "weave_reply_answers", 3, func(p *checkout.Policy) *int { return &p.WeaveReplyAnswers })
 }
 
-// requireOneSwitchApart checks that built-in policy newer is older with one switch on, and that
-// older's content does not name the switch (so policies fitted before it keep their versions).
-func requireOneSwitchApart(t *testing.T, older, newer, field string, switchOf func(*checkout.Policy) *bool) {
+// requireOneSwitchApart checks that built-in policy newer is older with one switch set to want,
+// and that older's content does not name the switch (so policies fitted before it keep their
+// versions).
+func requireOneSwitchApart[T comparable](t *testing.T, older, newer, field string, want T, switchOf func(*checkout.Policy) *T) {
 	t.Helper()
+	var zero T
 	o, n := checkout.BuiltinPolicyOf(older), checkout.BuiltinPolicyOf(newer)
-	require.True(t, *switchOf(n), newer)
-	require.False(t, *switchOf(o), older)
-	n.Version, *switchOf(n) = o.Version, false
+	require.Equal(t, want, *switchOf(n), newer)
+	require.Equal(t, zero, *switchOf(o), older)
+	n.Version, *switchOf(n) = o.Version, zero
 	requireSameContent(t, o, n)
 	raw, err := o.Content()
 	require.NoError(t, err)
