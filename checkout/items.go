@@ -164,7 +164,8 @@ func fetchEvents(ctx context.Context, tx pgexec.Executor, space, query string, s
 			e := r.Event()
 			it := eventItem(e.Seq, e.Type, e.SessionID, e.Content, string(e.Data), e.Hash, words)
 			it.role, it.speaker = r.Role, r.Speaker
-			it.event = &dbsqlc.WeaveEvidenceRow{Seq: e.Seq, Hash: e.Hash, Type: e.Type, Content: e.Content, Data: string(e.Data)}
+			it.event = &dbsqlc.WeaveEvidenceRow{Seq: e.Seq, Hash: e.Hash, Type: e.Type, Content: e.Content, Data: string(e.Data),
+				OccurredAt: e.OccurredAt, Role: r.Role, Speaker: r.Speaker}
 			it.cues = e.Cues
 			it.Labels.Conflicted = r.Conflicted
 			if r.RedundantOf != nil && withSalience {

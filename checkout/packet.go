@@ -124,7 +124,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	budget := r.MaxTokens
 	if r.weaveOn() {
 		w, err := s.buildWeave(ctx, weaveParams{space: r.SpaceID, goal: r.Query, phase: weavePhase(r.ReasoningPhase, rk.purpose),
-			purpose: rk.purpose, budget: int(float64(r.MaxTokens) * weaveShare), asOf: r.AsOf}, rk)
+			purpose: rk.purpose, budget: int(float64(r.MaxTokens) * weaveShare), asOf: r.AsOf, whoWhen: r.WhoWhen}, rk)
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +145,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 			if it == nil || used[id] {
 				continue
 			}
-			line := renderLine(maxRef, it)
+			line := renderLine(maxRef, it, r.WhoWhen)
 			cost := EstimateTokens(line + "\n")
 			if tokens+spent+cost > budget || spent+cost > limit {
 				p.Budget.Elided = append(p.Budget.Elided, Elided{ItemID: id, Tokens: cost, Reason: "over the " + name + " tier's share of the budget"})
@@ -174,7 +174,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 		recent[len(rk.recent)-1-i] = id // oldest first: the session reads in order
 	}
 	session := fill(TierSession, recent, byID, int(float64(budget)*sessionShare))
-	query := s.packQuery(rk, used, &tokens, budget, p)
+	query := s.packQuery(rk, used, &tokens, budget, p, r.WhoWhen)
 	p.Tiers = []Tier{stable, session, query}
 	p.Warnings = append(p.Warnings, warnings(rk, used)...)
 
@@ -189,7 +189,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 		for _, it := range t.Items {
 			ref++
 			it.Ref = ref
-			b.WriteString(renderLine(ref, it) + "\n")
+			b.WriteString(renderLine(ref, it, r.WhoWhen) + "\n")
 		}
 		if t.Name == TierStable {
 			p.Diagnostics.StablePrefixBytes = b.Len()
@@ -216,7 +216,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 // packQuery fills the query tier greedily by value per token: the fused score divided by the
 // item's tokens (at least minValueTokens, so one-word items do not crowd out the best
 // evidence), until the budget is spent.
-func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budget int, p *Packet) Tier {
+func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budget int, p *Packet, whoWhen bool) Tier {
 	t := Tier{Name: TierQuery, Items: []*Item{}}
 	header := EstimateTokens(tierHeader[TierQuery] + "\n")
 	type cand struct {
@@ -234,7 +234,7 @@ func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budg
 		if it == nil || used[c.itemID] {
 			continue
 		}
-		cost := EstimateTokens(renderLine(maxRef, it) + "\n")
+		cost := EstimateTokens(renderLine(maxRef, it, whoWhen) + "\n")
 		cands = append(cands, cand{it: it, c: c, cost: cost, value: c.score / float64(max(cost, minValueTokens))})
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.value, a.value) })
@@ -271,11 +271,15 @@ func repeatedLater(n int) string {
 	return fmt.Sprintf("repeated %d times later", n)
 }
 
-// renderLine is an item as the prompt shows it: marker, text, labels and citations.
-func renderLine(ref int, it *Item) string {
+// renderLine is an item as the prompt shows it: marker, text, labels and citations; with
+// whoWhen an event's text opens with when it happened and who said it (lineWhoWhen).
+func renderLine(ref int, it *Item, whoWhen bool) string {
 	var b strings.Builder
 	if ref > 0 {
 		fmt.Fprintf(&b, "[%d] ", ref)
+	}
+	if whoWhen && it.fact == nil && it.OccurredAt != nil {
+		b.WriteString(lineWhoWhen(*it.OccurredAt, it.Kind, it.speaker, it.role))
 	}
 	b.WriteString(strings.ReplaceAll(it.Text, "\n", " "))
 	var tags []string

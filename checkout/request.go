@@ -90,6 +90,12 @@ type Request struct {
 	// ReasoningPhase is the step the weave serves (orient, plan, act, reflect); giving it turns
 	// the weave on. Default: the purpose's phase.
 	ReasoningPhase string `json:"reasoning_phase,omitempty"`
+	// WhoWhen opens each event's line in the rendered text with the UTC day it happened and,
+	// for a message, who said it ("2023-05-08 Caroline: "), in the tiers and the weave's
+	// evidence, so a model reading the text can tell who said what and when. Off by default:
+	// it costs a few tokens a line, and the packet is then byte for byte what it was without it
+	// (docs/checkout.md, "Who and when").
+	WhoWhen bool `json:"who_when,omitempty"`
 }
 
 // validate checks r and fills defaults; errors name the field.

@@ -145,6 +145,9 @@ type WeaveEvidence struct {
 	// event repeats, and with the plain profile.
 	Repeats    int       `json:"repeats,omitempty"`
 	LastRepeat *Citation `json:"last_repeat,omitempty"`
+
+	// whoWhen opens the line's text when the checkout asks for who_when (lineWhoWhen).
+	whoWhen string
 }
 
 // Seqs are the events the line cites: its own, then its last repeat's.
@@ -216,6 +219,9 @@ type weaveParams struct {
 	// when a speaker the goal names says it, as the reply lane follows it
 	// (Policy.ReplyAfterStatements; set by buildWeave from the ranking's policy).
 	statements bool
+	// whoWhen: each evidence line opens with when its event happened and who said it
+	// (Request.WhoWhen).
+	whoWhen bool
 	// replyAnswers are the reply lane's best answers the weave shows first, each with its rank
 	// in that lane (Policy.WeaveReplyAnswers; set by buildWeave from the ranking).
 	replyAnswers map[int64]int
@@ -521,6 +527,9 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 			return WeaveEvidence{}, false
 		}
 		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e, words), words), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
+		if p.whoWhen {
+			ev.whoWhen = lineWhoWhen(e.OccurredAt, e.Type, e.Speaker, e.Role)
+		}
 		if shownBody[body(seq)] {
 			return WeaveEvidence{}, false
 		}
@@ -854,9 +863,9 @@ func evidenceLine(ref int, ev WeaveEvidence) string {
 		return fmt.Sprintf("seq %d #%s", c.Seq, c.Hash.String()[:min(8, len(c.Hash)*2)])
 	}
 	if ev.LastRepeat != nil {
-		return fmt.Sprintf("[W%d] %s (%s; %s; %s)", ref, strings.ReplaceAll(ev.Text, "\n", " "), repeatedLater(ev.Repeats), short(ev.Citation), short(*ev.LastRepeat))
+		return fmt.Sprintf("[W%d] %s%s (%s; %s; %s)", ref, ev.whoWhen, strings.ReplaceAll(ev.Text, "\n", " "), repeatedLater(ev.Repeats), short(ev.Citation), short(*ev.LastRepeat))
 	}
-	return fmt.Sprintf("[W%d] %s (%s)", ref, strings.ReplaceAll(ev.Text, "\n", " "), short(ev.Citation))
+	return fmt.Sprintf("[W%d] %s%s (%s)", ref, ev.whoWhen, strings.ReplaceAll(ev.Text, "\n", " "), short(ev.Citation))
 }
 
 // inferredLine renders an artifact; evRef (nil when estimating) maps its cited seqs to

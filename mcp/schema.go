@@ -110,6 +110,8 @@ var argDocs = map[string]string{
 	"reason":       "Why it is wrong.",
 	"weave": "Add a memory weave to the packet: latent artifacts bearing on this step with the events they derive " +
 		"from (verified), inferred context labelled suggestive; off by default.",
+	"who_when": "Open each event's line with the day it happened (UTC) and, for a message, who said it " +
+		"(\"2023-05-08 Caroline: \"), so you can tell who said what and when; off by default (a few tokens a line).",
 	"reasoning_phase": "The reasoning step a weave serves: orient, plan, act or reflect (default the purpose's); giving it turns the weave on.",
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // checkoutCmd: zaxy checkout --space S --query Q [--purpose P] [--max-tokens N] [--session X]
-// [--as-of T] [--disable-lanes a,b] [--cues JSON] [--weave] [--no-record] [--json]. Prints the packet's text, or the
+// [--as-of T] [--disable-lanes a,b] [--cues JSON] [--weave] [--who-when] [--no-record] [--json]. Prints the packet's text, or the
 // whole packet with --json.
 type checkoutCmd struct {
 	r           checkout.Request
@@ -31,6 +31,7 @@ func (c *checkoutCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.StringVar(&c.lanes, "disable-lanes", "", "comma-separated lanes to switch off")
 	fs.StringVar(&c.cues, "cues", "", `what the agent is doing, a JSON object of strings, e.g. {"repo":"api","phase":"debug"}`)
 	fs.BoolVar(&c.r.Weave, "weave", false, "add a memory weave built from the space's latent artifacts")
+	fs.BoolVar(&c.r.WhoWhen, "who-when", false, "open each event's line with the day it happened and, for a message, who said it")
 	fs.BoolVar(&c.r.NoRecord, "no-record", false, "do not append the checkout.surfaced event")
 	fs.BoolVar(&c.asJSON, "json", false, "print the whole packet as JSON")
 }

@@ -7,10 +7,13 @@ package dbsqlc
 
 import (
 	"context"
+	"time"
 )
 
 const weaveEvidence = `-- name: WeaveEvidence :many
-SELECT e.seq, e.hash, e.type, e.content, e.data::text AS data
+SELECT e.seq, e.hash, e.type, e.content, e.data::text AS data, e.occurred_at,
+  (CASE WHEN e.type = 'message' THEN coalesce(e.data->>'role', '') ELSE '' END)::text AS role,
+  coalesce(nullif(e.data->>'name', ''), e.actor, '')::text AS speaker
 FROM events e
 WHERE e.space_id = $1 AND e.seq = ANY ($2::bigint[])
 `
@@ -21,14 +24,19 @@ type WeaveEvidenceParams struct {
 }
 
 type WeaveEvidenceRow struct {
-	Seq     int64
-	Hash    []byte
-	Type    string
-	Content string
-	Data    string
+	Seq        int64
+	Hash       []byte
+	Type       string
+	Content    string
+	Data       string
+	OccurredAt time.Time
+	Role       string
+	Speaker    string
 }
 
-// The text of the events a weave shows as evidence (already verified by WeaveSources).
+// The text of the events a weave shows as evidence (already verified by WeaveSources), with
+// when they happened and a message's role and speaker as fetch_events.sql reads them (the
+// evidence lines of a checkout asking for who_when open with them).
 func (q *Queries) WeaveEvidence(ctx context.Context, db DBTX, arg WeaveEvidenceParams) ([]WeaveEvidenceRow, error) {
 	rows, err := db.Query(ctx, weaveEvidence, arg.SpaceID, arg.Seqs)
 	if err != nil {
@@ -44,6 +52,9 @@ func (q *Queries) WeaveEvidence(ctx context.Context, db DBTX, arg WeaveEvidenceP
 			&i.Type,
 			&i.Content,
 			&i.Data,
+			&i.OccurredAt,
+			&i.Role,
+			&i.Speaker,
 		); err != nil {
 			return nil, err
 		}
