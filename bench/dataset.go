@@ -25,6 +25,8 @@ type DatasetReport struct {
 	// embedder); DisabledLanes those --disable-lanes switched off.
 	Lanes         []string `json:"lanes"`
 	DisabledLanes []string `json:"disabled_lanes"`
+	// WhoWhen: the packets opened each event's line with its day and speaker (--who-when).
+	WhoWhen bool `json:"who_when,omitempty"`
 	*Summary
 }
 
@@ -68,6 +70,9 @@ type DatasetParams struct {
 	// PPRWeight is the personalized PageRank lane's weight (checkout.Config.PPRWeight); 0 leaves
 	// the lane off, as checkout does by default.
 	PPRWeight float64
+	// WhoWhen asks every packet for who_when (checkout.Request.WhoWhen): each event's line
+	// opens with its day and speaker, at the cost of the tokens they take.
+	WhoWhen bool
 	// Options configure Run; Out and KeywordOut are set by RunDataset.
 	Options Options
 }
@@ -82,6 +87,10 @@ func RunDataset(ctx context.Context, p *DatasetParams) error {
 		disabled = []string{} // the summary's disabled_lanes is [] rather than null
 	}
 	retriever, name, lanes := NewCheckoutRetriever(p.Pool, p.Projector, p.Embedder, provider, p.TextSearchConfig, disabled, p.PPRWeight)
+	if p.WhoWhen {
+		retriever.(*checkoutRetriever).whoWhen = true
+		name += "; lines open with their day and speaker (who_when)"
+	}
 
 	base := strings.TrimSuffix(out, ".jsonl")
 	keywordPath, summaryPath := base+".keyword.jsonl", base+".summary.json"
@@ -106,7 +115,7 @@ func RunDataset(ctx context.Context, p *DatasetParams) error {
 	if err := keyword.close(); err != nil {
 		return fmt.Errorf("write %s: %w", keywordPath, err)
 	}
-	rep := DatasetReport{Dataset: p.Dataset, File: p.File, Retriever: name, Embedder: p.EmbedderName, Lanes: lanes, DisabledLanes: disabled, Summary: sum}
+	rep := DatasetReport{Dataset: p.Dataset, File: p.File, Retriever: name, Embedder: p.EmbedderName, Lanes: lanes, DisabledLanes: disabled, WhoWhen: p.WhoWhen, Summary: sum}
 	if provider != nil {
 		rep.Embedder = provider.Model()
 	}

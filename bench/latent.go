@@ -51,7 +51,9 @@ type LatentParams struct {
 	Sections []string
 	// Families is how many scripted task families the fidelity and stale lanes build (default 6).
 	Families int
-	Logger   *slog.Logger
+	// WhoWhen asks the token lane's packets for who_when (checkout.Request.WhoWhen).
+	WhoWhen bool
+	Logger  *slog.Logger
 }
 
 // LatentReport is what `zaxy bench latent` measured.

@@ -34,7 +34,7 @@ func (t *tokenTally) ask(ctx context.Context, id string, req checkout.Request, h
 		name   string
 	}{{t.l.p.PlainTokens, false, "plain packet"}, {t.l.p.WeaveTokens, true, "weave packet"}, {t.l.p.WeaveTokens, false, "plain packet at the weave's budget"}} {
 		r := req
-		r.MaxTokens, r.Weave, r.NoRecord = side.tokens, side.weave, true
+		r.MaxTokens, r.Weave, r.NoRecord, r.WhoWhen = side.tokens, side.weave, true, t.l.p.WhoWhen
 		t0 := time.Now()
 		p, err := t.l.svc.Checkout(ctx, &r)
 		if err != nil {

@@ -51,6 +51,8 @@ type checkoutRetriever struct {
 	latent *topic.Refresher
 	// disabled are the lanes the fused ranking and packet run without (--disable-lanes).
 	disabled []string
+	// whoWhen asks the packets for who_when (DatasetParams.WhoWhen).
+	whoWhen bool
 	// fok answers the feeling of knowing (Feeler).
 	fok *metamemory.Service
 }
@@ -114,7 +116,7 @@ func (c *checkoutRetriever) Rank(ctx context.Context, space, question string, as
 
 // Packet runs a checkout (recording nothing) and returns the seqs its items cite.
 func (c *checkoutRetriever) Packet(ctx context.Context, space, question string, asOf time.Time, maxTokens int, keywordOnly bool) ([]int64, int, error) {
-	r := &checkout.Request{SpaceID: space, Query: strings.TrimSpace(question), AsOf: &asOf, MaxTokens: maxTokens, NoRecord: true, DisableLanes: c.disabled}
+	r := &checkout.Request{SpaceID: space, Query: strings.TrimSpace(question), AsOf: &asOf, MaxTokens: maxTokens, NoRecord: true, DisableLanes: c.disabled, WhoWhen: c.whoWhen}
 	if keywordOnly {
 		r.DisableLanes = allButKeyword()
 	}

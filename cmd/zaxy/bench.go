@@ -149,7 +149,7 @@ func (c *benchCheckoutCmd) run(ctx context.Context, env *env) error {
 
 // benchDatasetCmd: zaxy bench longmemeval|locomo --file F --out ranked.jsonl [--limit N]
 // [--parallel P] [--k K] [--packet-tokens T] [--disable-lanes L,L] [--embedder NAME]
-// [--reuse-run RUN] [--ppr-weight W]; package bench's RunDataset on ZAXY_DATABASE_URL's database (each case
+// [--reuse-run RUN] [--ppr-weight W] [--who-when]; package bench's RunDataset on ZAXY_DATABASE_URL's database (each case
 // appended into a fresh space; the events stay: the log is append-only). --disable-lanes
 // switches checkout lanes off for an ablation (the fused ranking and packet; the keyword-only
 // ones are unchanged); --embedder overrides ZAXY_EMBEDDER for the run, so it names the
@@ -162,6 +162,7 @@ type benchDatasetCmd struct {
 	disable, embedder, reuse string
 	disabled                 []string
 	pprWeight                float64
+	whoWhen                  bool
 	memory                   memoryConfig
 }
 
@@ -177,6 +178,7 @@ func (c *benchDatasetCmd) flags(fs *flag.FlagSet, cfg *config) {
 	fs.StringVar(&c.embedder, "embedder", "", "embedder for this run, as ZAXY_EMBEDDER names it (default: ZAXY_EMBEDDER's)")
 	fs.StringVar(&c.reuse, "reuse-run", "", "ask the spaces of an earlier run (its summary's run) again instead of appending the file anew")
 	fs.Float64Var(&c.pprWeight, "ppr-weight", 0, "fusion weight of the personalized PageRank lane, 0-5 (0: off, checkout's default)")
+	fs.BoolVar(&c.whoWhen, "who-when", false, "ask the packets for who_when: each event's line opens with its day and speaker")
 }
 
 func (c *benchDatasetCmd) validate(args []string) error {
@@ -230,7 +232,7 @@ func (c *benchDatasetCmd) run(ctx context.Context, env *env) error {
 	return bench.RunDataset(ctx, &bench.DatasetParams{
 		Dataset: c.dataset, File: c.file, Cases: cases, Out: c.out,
 		Pool: env.pool, Projector: proj, Embedder: emb, Provider: provider, EmbedderName: c.memory.embedder,
-		TextSearchConfig: c.memory.textSearchConfig, DisabledLanes: c.disabled, PPRWeight: c.pprWeight,
+		TextSearchConfig: c.memory.textSearchConfig, DisabledLanes: c.disabled, PPRWeight: c.pprWeight, WhoWhen: c.whoWhen,
 		Options: bench.Options{Limit: c.limit, Parallel: c.parallel, K: c.k, PacketTokens: c.tok, Logger: env.logger, Summary: env.stdout, Reuse: c.reuse},
 	})
 }
@@ -522,7 +524,7 @@ func readFoKSet(name, file string) (bench.FoKFitSet, error) {
 }
 
 // benchLatentCmd: zaxy bench latent [--sections fidelity,stale,tokens] [--longmemeval F]
-// [--locomo F] [--limit N] [--weave-tokens T] [--plain-tokens T] [--families N] [--json];
+// [--locomo F] [--limit N] [--weave-tokens T] [--plain-tokens T] [--families N] [--who-when] [--json];
 // package bench's Latent on ZAXY_DATABASE_URL's database (fresh spaces; the events stay: the
 // log is append-only). Other latent lanes come as `zaxy bench latent-<lane>` commands.
 type benchLatentCmd struct {
@@ -542,6 +544,7 @@ func (c *benchLatentCmd) flags(fs *flag.FlagSet, cfg *config) {
 	fs.IntVar(&c.o.WeaveTokens, "weave-tokens", 1000, "budget of the packet with a weave")
 	fs.IntVar(&c.o.PlainTokens, "plain-tokens", 2000, "budget of the plain packet")
 	fs.IntVar(&c.o.Families, "families", 6, "scripted task families of the fidelity and stale lanes")
+	fs.BoolVar(&c.o.WhoWhen, "who-when", false, "ask the token lane's packets for who_when: each event's line opens with its day and speaker")
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
 }
 
