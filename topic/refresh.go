@@ -300,7 +300,9 @@ func lookupTerms(ctx context.Context, q pgexec.Executor, space string, lexemes [
 	}
 	terms := make(map[string][]float32, len(rows))
 	for _, r := range rows {
-		terms[r.Lexeme] = r.Vec.Slice()
+		if r.Vec != nil { // never NULL: the column is NOT NULL, the cast back to vector is not
+			terms[r.Lexeme] = r.Vec.Slice()
+		}
 	}
 	return terms, nil
 }

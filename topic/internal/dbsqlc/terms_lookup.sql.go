@@ -12,7 +12,7 @@ import (
 )
 
 const termsLookup = `-- name: TermsLookup :many
-SELECT lexeme, vec FROM latent_terms WHERE space_id = $1 AND lexeme = ANY($2::text[])
+SELECT lexeme, vec::vector AS vec FROM latent_terms WHERE space_id = $1 AND lexeme = ANY($2::text[])
 `
 
 type TermsLookupParams struct {
@@ -22,7 +22,7 @@ type TermsLookupParams struct {
 
 type TermsLookupRow struct {
 	Lexeme string
-	Vec    pgvector.Vector
+	Vec    *pgvector.Vector
 }
 
 // The vectors of the given lexemes ($2) in the space's model.
