@@ -281,7 +281,7 @@ func renderLine(ref int, it *Item, whoWhen bool) string {
 	if whoWhen && it.fact == nil && it.OccurredAt != nil {
 		b.WriteString(lineWhoWhen(*it.OccurredAt, it.Kind, it.speaker, it.role))
 	}
-	b.WriteString(strings.ReplaceAll(it.Text, "\n", " "))
+	b.WriteString(flatLine(it.Text))
 	var tags []string
 	switch {
 	case it.Labels.Invalidated != "":

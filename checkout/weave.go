@@ -817,7 +817,7 @@ const (
 
 func weaveHeader(p weaveParams) string {
 	return fmt.Sprintf("## Memory weave (%s, %s)\nGoal: %s\nExpected use: %s\nProhibited use: %s",
-		p.phase, p.purpose, strings.ReplaceAll(p.goal, "\n", " "), WeaveExpectedUse, WeaveProhibitedUse)
+		p.phase, p.purpose, flatLine(p.goal), WeaveExpectedUse, WeaveProhibitedUse)
 }
 
 // renderWeave is the weave's prompt text: header with expected and prohibited use, evidence
@@ -863,9 +863,9 @@ func evidenceLine(ref int, ev WeaveEvidence) string {
 		return fmt.Sprintf("seq %d #%s", c.Seq, c.Hash.String()[:min(8, len(c.Hash)*2)])
 	}
 	if ev.LastRepeat != nil {
-		return fmt.Sprintf("[W%d] %s%s (%s; %s; %s)", ref, ev.whoWhen, strings.ReplaceAll(ev.Text, "\n", " "), repeatedLater(ev.Repeats), short(ev.Citation), short(*ev.LastRepeat))
+		return fmt.Sprintf("[W%d] %s%s (%s; %s; %s)", ref, ev.whoWhen, flatLine(ev.Text), repeatedLater(ev.Repeats), short(ev.Citation), short(*ev.LastRepeat))
 	}
-	return fmt.Sprintf("[W%d] %s%s (%s)", ref, ev.whoWhen, strings.ReplaceAll(ev.Text, "\n", " "), short(ev.Citation))
+	return fmt.Sprintf("[W%d] %s%s (%s)", ref, ev.whoWhen, flatLine(ev.Text), short(ev.Citation))
 }
 
 // inferredLine renders an artifact; evRef (nil when estimating) maps its cited seqs to
