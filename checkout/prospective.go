@@ -388,19 +388,19 @@ func (p *Prospective) render() string {
 	if len(p.ProcedurePriors) > 0 {
 		b.WriteString("## Procedure priors (suggestive)\n")
 		for _, pr := range p.ProcedurePriors {
-			fmt.Fprintf(&b, "- %s, recurring in %d sessions (confidence %.2f; %s)\n", strings.Join(pr.Steps, " → "), pr.Sessions, pr.Confidence, cites(pr.Citations))
+			fmt.Fprintf(&b, "- %s, recurring in %d sessions (confidence %.2f; %s)\n", flatLine(strings.Join(pr.Steps, " → ")), pr.Sessions, pr.Confidence, cites(pr.Citations))
 		}
 	}
 	if len(p.FailurePriors) > 0 {
 		b.WriteString("## Failure priors (suggestive)\n")
 		for _, f := range p.FailurePriors {
-			fmt.Fprintf(&b, "- %s (confidence %.2f)\n", f.Text, f.Confidence)
+			fmt.Fprintf(&b, "- %s (confidence %.2f)\n", flatLine(f.Text), f.Confidence)
 		}
 	}
 	if len(p.CausalContext) > 0 {
 		b.WriteString("## Causal context (suggestive hypotheses)\n")
 		for _, c := range p.CausalContext {
-			fmt.Fprintf(&b, "- %s (confidence %.2f; %s)\n", clipTo(c.Summary, weaveSummaryChars), c.Confidence, cites(c.Citations))
+			fmt.Fprintf(&b, "- %s (confidence %.2f; %s)\n", flatLine(clipTo(c.Summary, weaveSummaryChars)), c.Confidence, cites(c.Citations))
 		}
 	}
 	if len(p.MissingEvidence) > 0 {

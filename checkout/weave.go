@@ -912,7 +912,7 @@ func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
 	if text == "" {
 		return line
 	}
-	return line + ": " + strings.ReplaceAll(clipTo(text, weaveInferredChars), "\n", " ")
+	return line + ": " + flatLine(clipTo(text, weaveInferredChars))
 }
 
 // episodeWhen is an episode's time window (its validity: first and last event) as its
