@@ -281,7 +281,7 @@ func renderLine(ref int, it *Item, whoWhen bool) string {
 	if whoWhen && it.fact == nil && it.OccurredAt != nil {
 		b.WriteString(lineWhoWhen(*it.OccurredAt, it.Kind, it.speaker, it.role))
 	}
-	b.WriteString(flatLine(it.Text))
+	b.WriteString(it.Text)
 	var tags []string
 	switch {
 	case it.Labels.Invalidated != "":
@@ -318,7 +318,7 @@ func renderLine(ref int, it *Item, whoWhen bool) string {
 		}
 	}
 	fmt.Fprintf(&b, " (%s)", strings.Join(tags, "; "))
-	return b.String()
+	return flatLine(b.String()) // one line, whatever the text or an invalidation's reason holds
 }
 
 // warnings surfaces what memory has moved on from among the packed items: superseded and
@@ -331,13 +331,13 @@ func warnings(rk *ranking, used map[string]bool) []Warning {
 			continue
 		}
 		out = append(out, Warning{Code: "superseded", ItemID: "fact:" + *prev.fact.supersededBy, Citations: prev.Citations,
-			Message: fmt.Sprintf("%s %s was %q (version %d) before it changed", prev.fact.subject, prev.fact.predicate, prev.fact.object, prev.fact.version)})
+			Message: fmt.Sprintf("%s %s was %q (version %d) before it changed", flatLine(prev.fact.subject), flatLine(prev.fact.predicate), prev.fact.object, prev.fact.version)})
 	}
 	for id := range used {
 		it := rk.items[id]
 		switch {
 		case it.Labels.Invalidated != "":
-			out = append(out, Warning{Code: "invalidated", ItemID: id, Citations: it.Citations, Message: fmt.Sprintf("%q was marked invalid: %s", clip(it.Text), it.Labels.Invalidated)})
+			out = append(out, Warning{Code: "invalidated", ItemID: id, Citations: it.Citations, Message: fmt.Sprintf("%q was marked invalid: %s", clip(it.Text), flatLine(it.Labels.Invalidated))})
 		case it.Labels.Superseded:
 			out = append(out, Warning{Code: "superseded", ItemID: id, Citations: it.Citations, Message: fmt.Sprintf("%q has been superseded by a newer version", clip(it.Text))})
 		}

@@ -285,7 +285,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	for _, f := range p.FailurePriors {
 		if len(f.Fix) == 0 && (len(f.Last) == 0 || f.Last[0].FixSeq == 0) {
 			p.MissingEvidence = append(p.MissingEvidence, Warning{Code: WeaveWarnMissingEvidence, ItemID: "artifact:" + f.ArtifactID,
-				Message: fmt.Sprintf("no fix is recorded for %s failing with %q", f.Tool, f.Error)})
+				Message: fmt.Sprintf("no fix is recorded for %s failing with %q", flatLine(f.Tool), f.Error)})
 		}
 	}
 	p.Text = p.render()

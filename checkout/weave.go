@@ -863,9 +863,9 @@ func evidenceLine(ref int, ev WeaveEvidence) string {
 		return fmt.Sprintf("seq %d #%s", c.Seq, c.Hash.String()[:min(8, len(c.Hash)*2)])
 	}
 	if ev.LastRepeat != nil {
-		return fmt.Sprintf("[W%d] %s%s (%s; %s; %s)", ref, ev.whoWhen, flatLine(ev.Text), repeatedLater(ev.Repeats), short(ev.Citation), short(*ev.LastRepeat))
+		return flatLine(fmt.Sprintf("[W%d] %s%s (%s; %s; %s)", ref, ev.whoWhen, ev.Text, repeatedLater(ev.Repeats), short(ev.Citation), short(*ev.LastRepeat)))
 	}
-	return fmt.Sprintf("[W%d] %s%s (%s)", ref, ev.whoWhen, flatLine(ev.Text), short(ev.Citation))
+	return flatLine(fmt.Sprintf("[W%d] %s%s (%s)", ref, ev.whoWhen, ev.Text, short(ev.Citation)))
 }
 
 // inferredLine renders an artifact; evRef (nil when estimating) maps its cited seqs to
@@ -909,10 +909,10 @@ func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
 		}
 		line += ")"
 	}
-	if text == "" {
-		return line
+	if text != "" {
+		line += ": " + clipTo(text, weaveInferredChars)
 	}
-	return line + ": " + flatLine(clipTo(text, weaveInferredChars))
+	return flatLine(line) // one line, whatever the summary (or an LLM's) holds
 }
 
 // episodeWhen is an episode's time window (its validity: first and last event) as its
