@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -18,12 +17,7 @@ import (
 func TestSpeakerNamesMigration_BackfillsEventsProjectedBefore(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	read := func(name string) string {
-		b, err := migrations.FS.ReadFile(name)
-		require.NoError(t, err)
-		return string(b)
-	}
-	_, err := pool.Exec(ctx, read("000014_speaker_names.down.sql"))
+	_, err := pool.Exec(ctx, readMigration(t, "000014_speaker_names.down.sql"))
 	require.NoError(t, err)
 	var exists bool
 	require.NoError(t, pool.QueryRow(ctx, `SELECT to_regclass('speaker_names') IS NOT NULL`).Scan(&exists))
@@ -47,7 +41,7 @@ func TestSpeakerNamesMigration_BackfillsEventsProjectedBefore(t *testing.T) {
 	_, err = pool.Exec(ctx, `INSERT INTO projection_watermarks (space_id, projected_seq) VALUES ('a', 3), ('b', 0)`)
 	require.NoError(t, err)
 
-	_, err = pool.Exec(ctx, read("000014_speaker_names.up.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000014_speaker_names.up.sql"))
 	require.NoError(t, err)
 	rows, err := pool.Query(ctx, `SELECT space_id || '/' || name_key, events FROM speaker_names WHERE space_id IN ('a', 'b')`)
 	require.NoError(t, err)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -15,12 +14,7 @@ import (
 func TestTermStatsMigration_BackfillsItemsProjectedBefore(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	read := func(name string) string {
-		b, err := migrations.FS.ReadFile(name)
-		require.NoError(t, err)
-		return string(b)
-	}
-	_, err := pool.Exec(ctx, read("000012_term_stats.down.sql"))
+	_, err := pool.Exec(ctx, readMigration(t, "000012_term_stats.down.sql"))
 	require.NoError(t, err)
 	var exists bool
 	require.NoError(t, pool.QueryRow(ctx, `SELECT to_regclass('term_stats') IS NOT NULL`).Scan(&exists))
@@ -33,7 +27,7 @@ func TestTermStatsMigration_BackfillsItemsProjectedBefore(t *testing.T) {
 		FROM (VALUES ('a', 1, 'The cat sat on the cat mat'), ('a', 2, 'Dogs and cats'), ('a', 3, 'and the of'),
 		             ('b', 1, 'cat')) v (s, n, t)`)
 	require.NoError(t, err)
-	_, err = pool.Exec(ctx, read("000012_term_stats.up.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000012_term_stats.up.sql"))
 	require.NoError(t, err)
 
 	df := map[string]int{}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -16,11 +15,6 @@ import (
 func TestTopicTermsHalfvecMigration_StoresHalfPrecisionBothWays(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	read := func(name string) string {
-		b, err := migrations.FS.ReadFile(name)
-		require.NoError(t, err)
-		return string(b)
-	}
 	typeAndValue := func() (string, []float64) {
 		t.Helper()
 		var typ string
@@ -37,12 +31,12 @@ func TestTopicTermsHalfvecMigration_StoresHalfPrecisionBothWays(t *testing.T) {
 	require.InDeltaSlice(t, []float64{0.123456, -2.5, 1000.25}, v, 0.5)
 	require.InEpsilon(t, 0.123456, v[0], 1e-3)
 
-	_, err = pool.Exec(ctx, read("000049_topic_terms_halfvec.down.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000049_topic_terms_halfvec.down.sql"))
 	require.NoError(t, err)
 	typ, v2 := typeAndValue()
 	require.Equal(t, "vector", typ)
 	require.Equal(t, v, v2, "down keeps the stored values")
-	_, err = pool.Exec(ctx, read("000049_topic_terms_halfvec.up.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000049_topic_terms_halfvec.up.sql"))
 	require.NoError(t, err)
 	typ, _ = typeAndValue()
 	require.Equal(t, "halfvec", typ)
