@@ -3,7 +3,6 @@ package checkout
 import (
 	"strings"
 	"time"
-	"unicode"
 )
 
 // lineWhoWhen opens an event's line when a checkout asks for who_when (Request.WhoWhen): the
@@ -11,26 +10,20 @@ import (
 // the actor) or else its role: "2023-05-08 Caroline: ", "2026-03-02 user: "; the day alone
 // for another event ("2026-03-02 " before a tool call's output). Lines are ranked, not in time
 // order, and a text says neither who said it nor when ("Thanks! I painted it after my visit"),
-// which a model answering from the packet needs. A name is whatever the appender wrote, so it
-// is put on one line (oneLine): it cannot start a line of its own in the packet's text.
+// which a model answering from the packet needs. A name is whatever the appender wrote: the
+// line it opens is flattened whole (flatLine) by renderLine and evidenceLine.
 func lineWhoWhen(at time.Time, kind, speaker, role string) string {
 	s := at.UTC().Format(time.DateOnly) + " "
 	if kind != "message" {
 		return s
 	}
-	if who := oneLine(speaker); who != "" {
+	if who := strings.TrimSpace(speaker); who != "" {
 		return s + who + ": "
 	}
-	if who := oneLine(role); who != "" {
+	if who := strings.TrimSpace(role); who != "" {
 		return s + who + ": "
 	}
 	return s
-}
-
-// oneLine is s with every run of white space and control characters (line breaks of any
-// kind among them) made one space, trimmed.
-func oneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
 }
 
 // flatLine is a text as one line of the packet's text: each line break of any kind (\n, \r,

@@ -385,28 +385,30 @@ func (p *Prospective) render() string {
 		}
 		return "seq " + strings.Join(s, ", ")
 	}
+	// Each prior is one line, whatever the tool calls it was mined from hold (flatLine).
+	item := func(format string, args ...any) { b.WriteString(flatLine(fmt.Sprintf("- "+format, args...)) + "\n") }
 	if len(p.ProcedurePriors) > 0 {
 		b.WriteString("## Procedure priors (suggestive)\n")
 		for _, pr := range p.ProcedurePriors {
-			fmt.Fprintf(&b, "- %s, recurring in %d sessions (confidence %.2f; %s)\n", flatLine(strings.Join(pr.Steps, " → ")), pr.Sessions, pr.Confidence, cites(pr.Citations))
+			item("%s, recurring in %d sessions (confidence %.2f; %s)", strings.Join(pr.Steps, " → "), pr.Sessions, pr.Confidence, cites(pr.Citations))
 		}
 	}
 	if len(p.FailurePriors) > 0 {
 		b.WriteString("## Failure priors (suggestive)\n")
 		for _, f := range p.FailurePriors {
-			fmt.Fprintf(&b, "- %s (confidence %.2f)\n", flatLine(f.Text), f.Confidence)
+			item("%s (confidence %.2f)", f.Text, f.Confidence)
 		}
 	}
 	if len(p.CausalContext) > 0 {
 		b.WriteString("## Causal context (suggestive hypotheses)\n")
 		for _, c := range p.CausalContext {
-			fmt.Fprintf(&b, "- %s (confidence %.2f; %s)\n", flatLine(clipTo(c.Summary, weaveSummaryChars)), c.Confidence, cites(c.Citations))
+			item("%s (confidence %.2f; %s)", clipTo(c.Summary, weaveSummaryChars), c.Confidence, cites(c.Citations))
 		}
 	}
 	if len(p.MissingEvidence) > 0 {
 		b.WriteString("## Missing evidence\n")
 		for _, m := range p.MissingEvidence {
-			fmt.Fprintf(&b, "- %s\n", m.Message)
+			item("%s", m.Message)
 		}
 	}
 	return b.String()

@@ -526,12 +526,12 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		if !ok || shown[seq] {
 			return WeaveEvidence{}, false
 		}
+		if shownBody[body(seq)] {
+			return WeaveEvidence{}, false
+		}
 		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e, words), words), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
 		if p.whoWhen {
 			ev.whoWhen = lineWhoWhen(e.OccurredAt, e.Type, e.Speaker, e.Role)
-		}
-		if shownBody[body(seq)] {
-			return WeaveEvidence{}, false
 		}
 		if it := fetched[fmt.Sprintf("ev:%d", seq)]; it != nil && it.Repeats > 0 {
 			last := it.Citations[len(it.Citations)-1]
