@@ -44,11 +44,17 @@ func TestHTTP_CheckoutAndQuery(t *testing.T) {
 		{`{"query":"x","cues":{"task":{"id":1}}}`, "cues"},
 		{`{"query":"x","cues":["repo"]}`, "cues"},
 		{`{"query":"x","cues":{"phase":"` + strings.Repeat("d", 201) + `"}}`, "cues.phase"},
+		{`{"query":"x","who_when":"yes"}`, "who_when"},
+		{`{"query":"x","weave":1}`, "weave"},
 	} {
 		status, out := e.do(t, "POST", "/v1/spaces/c/checkout", tc.body)
 		require.Equal(t, 400, status, tc.body)
 		require.Equal(t, tc.field, out["error"].(map[string]any)["details"].(map[string]any)["field"], tc.body)
 	}
+	// who_when: the message's line opens with its day and role.
+	status, out = e.do(t, "POST", "/v1/spaces/c/checkout", `{"query":"registry timeout","max_tokens":500,"who_when":true,"no_record":true}`)
+	require.Equal(t, 200, status, out)
+	require.Regexp(t, `\] \d{4}-\d\d-\d\d user: The staging registry times out after 30 seconds`, out["text"])
 	status, out = e.do(t, "POST", "/v1/spaces/none/checkout", `{"query":"x"}`)
 	require.Equal(t, 404, status, out)
 }
