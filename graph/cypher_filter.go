@@ -15,11 +15,13 @@ import (
 // SET, REMOVE and DETACH DELETE whatever the transaction's access mode. The filter therefore
 // tokenizes the query the way AGE's scanner does (src/backend/parser/ag_scanner.l: its
 // whitespace set, '…' and "…" strings with backslash escapes and doubled quotes, `…`
-// identifiers, /* */ and // comments, $parameters, numbers, operator runs) and accepts only
-// read clauses, an allowlist of AGE's own side-effect-free functions and plain operators.
-// Where AGE versions differ (for example, whether an operator run may swallow a comment
-// start), the filter refuses rather than guesses. It is the first of three walls: the query
-// then runs as the space's own sandbox role, in a transaction that is always rolled back.
+// identifiers, /* */ and // comments, $parameters, numbers, operator runs; a `backquoted`
+// name is looked up in AGE's keyword table like a bare one) and accepts only read clauses, an
+// allowlist of AGE's own side-effect-free functions and plain operators, within the bounds of
+// cypher_bounds.go. Where AGE versions differ (for example, whether an operator run may
+// swallow a comment start), the filter refuses rather than guesses. It is the first of four
+// walls: the runner then refuses any plan with a write node, the query runs as the space's
+// own sandbox role, and in a transaction that is always rolled back.
 
 // cypherWhitespace is AGE's whitespace set: [\t\n\v\f\r ].
 func cypherWhitespace(c byte) bool {
@@ -49,7 +51,8 @@ const (
 )
 
 // cypherToken is one token of a query; text is the identifier (unescaped for a quoted one),
-// the operator or the punctuation, and empty for strings and numbers.
+// the operator, the punctuation, a number's digits or a string's body between its quotes
+// (escapes kept).
 type cypherToken struct {
 	kind cypherTokenKind
 	text string
@@ -58,6 +61,27 @@ type cypherToken struct {
 
 // cypherOps are the operator tokens a read query needs.
 var cypherOps = set("=", "<>", "<", ">", "<=", ">=", "+", "*", "/", "%", "^", "=~", "|")
+
+// ageKeywords is AGE 1.5's keyword table (src/include/parser/cypher_kwlist.h). AGE's scanner
+// looks every identifier up in it, a `backquoted` one too, comparing after folding ASCII
+// A-Z to lower case: `SET` is the keyword SET.
+var ageKeywords = set("all", "analyze", "and", "as", "asc", "ascending", "by", "call", "case",
+	"coalesce", "contains", "create", "delete", "desc", "descending", "detach", "distinct", "else",
+	"end", "ends", "exists", "explain", "false", "in", "is", "limit", "match", "merge", "not", "null",
+	"optional", "or", "order", "remove", "return", "set", "skip", "starts", "then", "true", "union",
+	"unwind", "verbose", "when", "where", "with", "xor", "yield")
+
+// asciiLower folds A-Z to a-z and leaves every other byte alone, as Postgres'
+// ScanKeywordLookup does (strings.ToLower would also fold the Kelvin sign to k).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
 
 // cypherReadKeywords are AGE's keywords a read query may use.
 var cypherReadKeywords = set("all", "and", "any", "as", "asc", "ascending", "by", "case", "coalesce",
@@ -135,14 +159,14 @@ func tokenizeCypher(q string) ([]cypherToken, error) {
 			if err != nil {
 				return nil, err
 			}
-			toks = append(toks, cypherToken{kind: tokNumber, pos: i})
+			toks = append(toks, cypherToken{kind: tokNumber, text: q[i:n], pos: i})
 			i = n
 		case c == '\'' || c == '"':
 			n, err := scanString(q, i)
 			if err != nil {
 				return nil, err
 			}
-			toks = append(toks, cypherToken{kind: tokString, pos: i})
+			toks = append(toks, cypherToken{kind: tokString, text: q[i+1 : n-1], pos: i})
 			i = n
 		case identStart(c):
 			j := i + 1
@@ -284,10 +308,11 @@ func scanString(q string, i int) (int, error) {
 	return 0, refuse("has an unterminated string at offset %d", start)
 }
 
-// CheckCypher refuses a query that is anything but a read of the space's own graph: a write
-// or procedural clause, a qualified function name, a function outside the allowlist, a
-// parameter, a cast, or text AGE would read differently from the filter. The error is an
-// *eventloom.ValidationError on the field query.
+// CheckCypher refuses a query that is anything but a bounded read of the space's own graph:
+// a write or procedural clause (bare or `backquoted`), a qualified function name, a function
+// outside the allowlist, a parameter, a cast, text AGE would read differently from the filter,
+// or a query past the bounds of checkCypherBounds. The error is an *eventloom.ValidationError
+// on the field query.
 func CheckCypher(q string) error {
 	toks, err := tokenizeCypher(q)
 	if err != nil {
@@ -296,13 +321,30 @@ func CheckCypher(q string) error {
 	if len(toks) == 0 {
 		return refuse("is required")
 	}
+	if err := checkCypherWords(toks); err != nil {
+		return err
+	}
+	return checkCypherBounds(toks)
+}
+
+// checkCypherWords refuses write and procedural keywords, bare or backquoted (AGE's scanner
+// looks a backquoted name up as a keyword too), a "." followed by anything but a name
+// (AGE reads a.(f(x)) as the qualified call a.f(x)), qualified calls and calls of functions
+// outside the allowlist.
+func checkCypherWords(toks []cypherToken) error {
 	for i, t := range toks {
-		lower := strings.ToLower(t.text)
-		if t.kind == tokWord && cypherRefusedWords[lower] {
-			return refuse("must only read (the Cypher endpoint is read-only): %s (offset %d) is not allowed; use MATCH, OPTIONAL MATCH, WHERE, WITH, UNWIND, RETURN, ORDER BY, SKIP and LIMIT", strings.ToUpper(t.text), t.pos)
+		if t.kind == tokPunct && t.text == "." && (i+1 >= len(toks) || toks[i+1].kind != tokWord && toks[i+1].kind != tokQuoted) {
+			return refuse("must follow . with a property name (offset %d): AGE reads a.(f(x)) as a call of a schema-qualified function", t.pos)
 		}
 		if t.kind != tokWord && t.kind != tokQuoted {
 			continue
+		}
+		lower := asciiLower(t.text)
+		if t.kind == tokWord && cypherRefusedWords[lower] {
+			return refuse("must only read (the Cypher endpoint is read-only): %s (offset %d) is not allowed; use MATCH, OPTIONAL MATCH, WHERE, WITH, UNWIND, RETURN, ORDER BY, SKIP and LIMIT", strings.ToUpper(t.text), t.pos)
+		}
+		if t.kind == tokQuoted && ageKeywords[lower] && !cypherReadKeywords[lower] {
+			return refuse("must only read (the Cypher endpoint is read-only): `%s` (offset %d) is AGE's keyword %s even in backquotes, and it is not allowed", t.text, t.pos, strings.ToUpper(lower))
 		}
 		if i+1 >= len(toks) || toks[i+1].kind != tokPunct || toks[i+1].text != "(" {
 			continue
