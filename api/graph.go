@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"time"
 
@@ -105,9 +106,6 @@ func (s *server) projectionStatus(r *http.Request) (any, error) {
 	return st[0], nil
 }
 
-// maxCypherTimeout caps the statement timeout a caller may ask for.
-const maxCypherTimeout = 30 * time.Second
-
 // cypher serves POST /v1/spaces/{space}/cypher: a read-only Cypher query on the space's AGE
 // graph (graph.Cypher: filtered, sandboxed, rolled back), with a statement timeout (default
 // 5 s, at most 30 s), a row cap and a byte cap.
@@ -116,10 +114,11 @@ func (s *server) cypher(r *http.Request) (any, error) {
 	if err := readJSON(r, &req); err != nil {
 		return nil, err
 	}
-	timeout := time.Duration(req.TimeoutMS) * time.Millisecond
-	if req.TimeoutMS < 0 || timeout > maxCypherTimeout {
-		return nil, &eventloom.ValidationError{Field: "timeout_ms", Message: "must be between 1 and 30000"}
+	// Checked as a count of milliseconds before it becomes a Duration, which would overflow.
+	if req.TimeoutMS < 0 || int64(req.TimeoutMS) > graph.MaxCypherTimeout.Milliseconds() {
+		return nil, &eventloom.ValidationError{Field: "timeout_ms", Message: fmt.Sprintf("must be between 1 and %d", graph.MaxCypherTimeout.Milliseconds())}
 	}
+	timeout := time.Duration(req.TimeoutMS) * time.Millisecond
 	if req.Limit < 0 || req.Limit > 10000 {
 		return nil, &eventloom.ValidationError{Field: "limit", Message: "must be between 1 and 10000"}
 	}

@@ -34,6 +34,8 @@ var ErrResponseTooLarge = errors.New("a value of the response is over the size l
 const (
 	// DefaultCypherTimeout is the statement timeout when none is given.
 	DefaultCypherTimeout = 5 * time.Second
+	// MaxCypherTimeout is the longest statement timeout a query may ask for.
+	MaxCypherTimeout = 30 * time.Second
 	// DefaultCypherLimit is the row cap when none is given.
 	DefaultCypherLimit = 1000
 	// DefaultCypherMaxBytes caps the bytes of a result's values (their text, summed): past it
@@ -78,11 +80,13 @@ const maxCypherLen = 10000
 
 // Cypher runs a read-only Cypher query on space's AGE graph. The query must pass CheckCypher;
 // it then runs through the graph's runner (zaxy_cypher.<graph>, owned by the space's sandbox
-// role, which can read that graph and nothing else) with a statement timeout, in a
-// transaction that is always rolled back, so even a write that got past the filter leaves
-// nothing behind. On a pool or a connection that is a READ ONLY transaction of its own; inside
-// a caller's transaction it is a savepoint made read-only. Give every pattern a direction:
-// undirected matches can take minutes.
+// role, which can read that graph and nothing else), which refuses a plan with a write node,
+// with a statement timeout and a 500 ms lock timeout, in a transaction that is always rolled
+// back, so even a write that got past both leaves nothing behind. On a pool or a connection
+// that is a READ ONLY transaction of its own; inside a caller's transaction it is a savepoint
+// made read-only. On a pool the deadline holds (cypher_deadline.go): past the timeout, or
+// when ctx ends, the query's backend is ended and Cypher returns once it is gone. Give every
+// pattern a direction: undirected matches can take minutes.
 func Cypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, error) {
 	p.Columns = cmp.Or(p.Columns, 1)
 	p.Timeout = cmp.Or(p.Timeout, DefaultCypherTimeout)
@@ -95,6 +99,9 @@ func Cypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, err
 		return nil, &eventloom.ValidationError{Field: "query", Message: "is required"}
 	case utf8.RuneCountInString(q) > maxCypherLen:
 		return nil, &eventloom.ValidationError{Field: "query", Message: fmt.Sprintf("must be at most %d characters", maxCypherLen)}
+	}
+	if p.Timeout < time.Millisecond || p.Timeout > MaxCypherTimeout {
+		return nil, &eventloom.ValidationError{Field: "timeout_ms", Message: fmt.Sprintf("must be between 1 and %d", MaxCypherTimeout.Milliseconds())}
 	}
 	if err := CheckCypher(p.Query); err != nil {
 		return nil, err
@@ -128,20 +135,34 @@ func runCypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, 
 	if !hasRunner {
 		return nil, fmt.Errorf("%w: space %q has no Cypher sandbox (the migrating role could not create its role; see docs/operations.md, then zaxy migrate as a superuser and zaxy rebuild --space)", ErrAGEOff, p.SpaceID)
 	}
+	stmt := fmt.Sprintf(sql.Query("graph/cypher_run"), pgx.Identifier{"zaxy_cypher", res.Graph}.Sanitize())
+	if pool, ok := db.(*pgxpool.Pool); ok {
+		if err := runOnPool(ctx, pool, stmt, p, res); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
 	tx, done, err := beginCypher(ctx, db)
 	if err != nil {
 		return nil, err
 	}
 	// Never committed: whatever the query did is undone.
 	defer done()
-	if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", p.Timeout.Milliseconds())); err != nil {
-		return nil, fmt.Errorf("set timeout: %w", err)
-	}
-	stmt := fmt.Sprintf(sql.Query("graph/cypher_run"), pgx.Identifier{"zaxy_cypher", res.Graph}.Sanitize())
-	if err := readCypherRows(ctx, tx, stmt, p, res); err != nil {
-		return nil, cypherError(err, p)
+	if err := runInTx(ctx, tx, stmt, p, res); err != nil {
+		return nil, err
 	}
 	return res, nil
+}
+
+// runInTx runs the runner in tx with the statement timeout.
+func runInTx(ctx context.Context, tx pgx.Tx, stmt string, p CypherParams, res *CypherResult) error {
+	if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", p.Timeout.Milliseconds())); err != nil {
+		return fmt.Errorf("set timeout: %w", err)
+	}
+	if err := readCypherRows(ctx, tx, stmt, p, res); err != nil {
+		return cypherError(err, p)
+	}
+	return nil
 }
 
 // readCypherRows runs the runner and collects its rows into res, stopping at the row and
@@ -178,9 +199,10 @@ func readCypherRows(ctx context.Context, tx pgx.Tx, stmt string, p CypherParams,
 	return rows.Err()
 }
 
-// cypherError maps a failure of the user's query: a timeout, a value over the cap, and the
-// errors Postgres and AGE raise for bad input (data exceptions, syntax and access errors,
-// an unknown schema, AGE's internal errors on odd queries) become errors on the field query.
+// cypherError maps a failure of the user's query: a timeout (statement or lock), a value
+// over the cap, and the errors Postgres and AGE raise for bad input (data exceptions, syntax
+// and access errors, an unknown schema, AGE's internal errors on odd queries, the runner's
+// plan check, a stack too deep or memory exhausted) become errors on the field query.
 func cypherError(err error, p CypherParams) error {
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) {
@@ -193,6 +215,13 @@ func cypherError(err error, p CypherParams) error {
 		return fmt.Errorf("%w: %s (max_value_bytes %d)", ErrResponseTooLarge, pgErr.Message, p.MaxValueBytes)
 	case pgErr.Code == "25006":
 		return &eventloom.ValidationError{Field: "query", Message: "must only read: the Cypher endpoint is read-only"}
+	case pgErr.Code == "ZX022":
+		return &eventloom.ValidationError{Field: "query", Message: "must only read: " + pgErr.Message}
+	case pgErr.Code == "55P03":
+		return fmt.Errorf("%w: it waited over the 500 ms lock timeout (the graph is being written by the projector); retry", ErrQueryTimeout)
+	case strings.HasPrefix(pgErr.Code, "54"), pgErr.Code == "53200":
+		// 54001 stack depth limit exceeded, 54000 program limits, 53200 out of memory.
+		return &eventloom.ValidationError{Field: "query", Message: "is too complex to run: " + pgErr.Message}
 	case strings.HasPrefix(pgErr.Code, "22"), strings.HasPrefix(pgErr.Code, "42"),
 		pgErr.Code == "3F000", pgErr.Code == "XX000", pgErr.Code == "2202E", pgErr.Code == "0A000":
 		return &eventloom.ValidationError{Field: "query", Message: pgErr.Message}

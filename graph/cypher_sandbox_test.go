@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -183,7 +185,7 @@ func TestCypher_CapsBytesAndValues(t *testing.T) {
 	sandboxSpaceTx(t, app, "sbx-cap", "alice")
 
 	// One value over the per-value cap is refused in Postgres.
-	_, err := Cypher(ctx, app, CypherParams{SpaceID: "sbx-cap", Query: "RETURN range(1, 100000)", MaxValueBytes: 1000})
+	_, err := Cypher(ctx, app, CypherParams{SpaceID: "sbx-cap", Query: "RETURN range(1, 10000)", MaxValueBytes: 1000})
 	require.ErrorIs(t, err, ErrResponseTooLarge)
 	require.ErrorContains(t, err, "1000")
 
@@ -233,4 +235,123 @@ func TestCypher_WithoutItsSandboxFailsClosed(t *testing.T) {
 		FROM pg_proc p WHERE p.prosecdef AND p.prorettype <> 'trigger'::regtype AND p.pronamespace IN ('public'::regnamespace, 'zaxy_cypher'::regnamespace)`).Scan(&public))
 	})
 	require.False(t, public, "no SECURITY DEFINER function of ours (triggers aside, which cannot be called) is executable by PUBLIC")
+}
+
+// The runner's plan check is a wall of its own: writes that get past a bypassed filter
+// (backquoted or not) are refused before they run, each a 400 on query naming the write node.
+func TestCypherPlanCheck_RefusesWritesTheFilterMissed(t *testing.T) {
+	t.Parallel()
+	tx := testcontainers.TestTx(t)
+	sandboxSpaceTx(t, tx, "sbx-plan", "alice")
+	for q, node := range map[string]string{
+		"MATCH (n) `SET` n.x = 1 RETURN [n.name, n.x]":             "Cypher Set",
+		"MATCH (n:Entity) SET n.name = 'pwned' RETURN n.name":      "Cypher Set",
+		"MATCH (n:Entity) `REMOVE` n.name RETURN n":                "Cypher Set",
+		"MATCH (n:Entity) `DETACH` `DELETE` n RETURN count(*)":     "Cypher Delete",
+		"MATCH (n:Entity) DELETE n":                                "Cypher Delete",
+		"`CREATE` p=(:Entity {name: 'mallory'}) RETURN p":          "|",
+		"`MERGE` p=(:Entity {name: 'mallory'}) RETURN p":           "|",
+		"MATCH (n:Entity) WITH n CREATE (m:Entity) RETURN 1":       "|",
+		"MATCH (n:Entity) RETURN n.name UNION CREATE (m) RETURN 1": "|",
+	} {
+		_, err := runRaw(t, tx, "sbx-plan", q)
+		requireDenied(t, err, q)
+		if node == "|" {
+			// AGE checks INSERT on the label's table while it plans CREATE and MERGE, which
+			// the sandbox role lacks: refused before the plan check even sees them.
+			require.True(t, strings.Contains(err.Error(), "permission denied") || strings.Contains(err.Error(), "must only read"), "%s: %v", q, err)
+			continue
+		}
+		require.ErrorContains(t, err, "must only read", q)
+		require.ErrorContains(t, err, node, q)
+	}
+	// Reads still run.
+	res, err := runRaw(t, tx, "sbx-plan", "MATCH (n:Entity) RETURN n.name")
+	require.NoError(t, err)
+	require.Equal(t, `"alice"`, string(res.Rows[0][0]))
+}
+
+// A Cypher read never queues for a lock the projector holds: it gives up after the runner's
+// 500 ms lock timeout (well before its statement timeout) instead of waiting in the lock
+// queue, where the projector's next lock requests would line up behind it.
+func TestCypher_GivesUpOnALockTheProjectorHolds(t *testing.T) {
+	t.Parallel()
+	db := testcontainers.NewDatabase(t) // own database: a table lock is held across sessions
+	app, admin := db.AppPool(t), db.AdminPool(t)
+	ctx := context.Background()
+	g := sandboxSpace(t, app, admin, "sbx-lock", "alice")
+	holder, err := admin.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = holder.Rollback(ctx) }()
+	// As the projector's AGE sync does when it creates a label: an exclusive lock, held
+	// until its transaction ends.
+	_, err = holder.Exec(ctx, fmt.Sprintf(`LOCK TABLE %s IN ACCESS EXCLUSIVE MODE`, pgx.Identifier{g, "Entity"}.Sanitize()))
+	require.NoError(t, err)
+	_, err = runCypher(ctx, app, CypherParams{SpaceID: "sbx-lock", Query: "MATCH (a:Entity) RETURN a.name", Columns: 1,
+		Timeout: MaxCypherTimeout, Limit: 10, MaxBytes: DefaultCypherMaxBytes, MaxValueBytes: DefaultCypherMaxValueBytes})
+	require.ErrorIs(t, err, ErrQueryTimeout)
+	require.ErrorContains(t, err, "lock timeout")
+	// The holder (the projector) was never in its way and goes on.
+	_, err = holder.Exec(ctx, fmt.Sprintf(`SELECT count(*) FROM %s`, pgx.Identifier{g, "Entity"}.Sanitize()))
+	require.NoError(t, err)
+}
+
+// pidGone reports whether backend pid is no longer in pg_stat_activity.
+func pidGone(t *testing.T, admin Querier, pid uint32) bool {
+	t.Helper()
+	var alive bool
+	require.NoError(t, admin.QueryRow(context.Background(), `SELECT EXISTS (SELECT FROM pg_stat_activity WHERE pid = $1)`, int32(pid)).Scan(&alive))
+	return !alive
+}
+
+// A query that never checks for interrupts (one expression building lists, as the filter's
+// bounds would refuse) runs past its statement timeout; when Cypher returns, its backend has
+// been ended and is gone, and the pool hands out a new connection.
+func TestCypher_DeadlineEndsTheBackend(t *testing.T) {
+	t.Parallel()
+	db := testcontainers.NewDatabase(t) // own database: its backends are counted
+	app, admin := db.AppPool(t), db.AdminPool(t)
+	ctx := context.Background()
+	sandboxSpace(t, app, admin, "sbx-kill", "alice")
+	cfg, err := pgxpool.ParseConfig(db.AppURL)
+	require.NoError(t, err)
+	cfg.MaxConns = 1
+	one, err := pgxpool.NewWithConfig(ctx, cfg)
+	require.NoError(t, err)
+	defer one.Close()
+	backend := func() uint32 {
+		c, err := one.Acquire(ctx)
+		require.NoError(t, err)
+		defer c.Release()
+		return c.Conn().PgConn().PID()
+	}
+	// ~10 M list elements in one expression: seconds of work that no interrupt stops.
+	slow := "RETURN " + strings.Repeat("size(range(1,1000000)) + ", 9) + "size(range(1,1000000))"
+	t.Run("timeout", func(t *testing.T) {
+		pid := backend()
+		_, err := runCypher(ctx, one, CypherParams{SpaceID: "sbx-kill", Query: slow, Columns: 1,
+			Timeout: 50 * time.Millisecond, Limit: 10, MaxBytes: DefaultCypherMaxBytes, MaxValueBytes: DefaultCypherMaxValueBytes})
+		require.ErrorIs(t, err, ErrQueryTimeout)
+		require.True(t, pidGone(t, admin, pid), "the backend is gone when Cypher returns")
+		require.NotEqual(t, pid, backend(), "the pool made a new connection")
+	})
+	t.Run("request context", func(t *testing.T) {
+		pid := backend()
+		rctx, cancel := context.WithCancel(ctx)
+		go func() {
+			// Cancel once the query is running (its backend is active in the runner).
+			for {
+				var active bool
+				if err := admin.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND query LIKE '%zaxy_cypher%')`, int32(pid)).Scan(&active); err != nil || active {
+					cancel()
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}()
+		_, err := runCypher(rctx, one, CypherParams{SpaceID: "sbx-kill", Query: slow, Columns: 1,
+			Timeout: MaxCypherTimeout, Limit: 10, MaxBytes: DefaultCypherMaxBytes, MaxValueBytes: DefaultCypherMaxValueBytes})
+		require.ErrorIs(t, err, context.Canceled)
+		require.True(t, pidGone(t, admin, pid), "the backend is gone when Cypher returns")
+	})
 }
