@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -67,6 +68,25 @@ func TestHTTP_FactsEntitiesProjectionAndCypher(t *testing.T) {
 		{"POST", "/v1/spaces/g/cypher", `{"query":"MATCH (a) RETURN a","colums":2}`, 400, "invalid_request", "colums"},
 		{"POST", "/v1/spaces/g/cypher", `{"query":"CREATE (a:Entity) RETURN a"}`, 400, "invalid_request", "query"},
 		{"POST", "/v1/spaces/g/cypher", `{"query":"MATCH (a) RETURN a","timeout_ms":999999}`, 400, "invalid_request", "timeout_ms"},
+		// Issue 30: a timeout that overflowed into statement_timeout = 0, one that reached
+		// Postgres, and a negative one.
+		{"POST", "/v1/spaces/g/cypher", `{"query":"MATCH (a) RETURN a","timeout_ms":76480200929599801}`, 400, "invalid_request", "timeout_ms"},
+		{"POST", "/v1/spaces/g/cypher", `{"query":"MATCH (a) RETURN a","timeout_ms":9223372036855}`, 400, "invalid_request", "timeout_ms"},
+		{"POST", "/v1/spaces/g/cypher", `{"query":"MATCH (a) RETURN a","timeout_ms":30001}`, 400, "invalid_request", "timeout_ms"},
+		{"POST", "/v1/spaces/g/cypher", `{"query":"MATCH (a) RETURN a","timeout_ms":-1}`, 400, "invalid_request", "timeout_ms"},
+		// Issue 30: backquoted keywords are keywords, a.(f()) is a qualified call, and what
+		// allocates without interrupts is bounded.
+		{"POST", "/v1/spaces/g/cypher", "{\"query\":\"MATCH (n) `SET` n.x = 1 RETURN n.name, n.x\",\"columns\":2}", 400, "invalid_request", "query"},
+		{"POST", "/v1/spaces/g/cypher", "{\"query\":\"MATCH (n:Entity) `DETACH` `DELETE` n RETURN count(*)\"}", 400, "invalid_request", "query"},
+		{"POST", "/v1/spaces/g/cypher", "{\"query\":\"`CALL` abs(1)\"}", 400, "invalid_request", "query"},
+		{"POST", "/v1/spaces/g/cypher", "{\"query\":\"`EXPLAIN` MATCH (n) RETURN n\"}", 400, "invalid_request", "query"},
+		{"POST", "/v1/spaces/g/cypher", "{\"query\":\"MATCH (n) `REMOVE` n.name RETURN n\"}", 400, "invalid_request", "query"},
+		{"POST", "/v1/spaces/g/cypher", "{\"query\":\"`CREATE` p=(:Entity {name: 'x'}) RETURN p\"}", 400, "invalid_request", "query"},
+		{"POST", "/v1/spaces/g/cypher", "{\"query\":\"`MERGE` p=(:Entity {name: 'x'}) RETURN p\"}", 400, "invalid_request", "query"},
+		{"POST", "/v1/spaces/g/cypher", `{"query":"RETURN pg_catalog.(pi())"}`, 400, "invalid_request", "query"},
+		{"POST", "/v1/spaces/g/cypher", `{"query":"RETURN size(range(1,1000000)) + size(range(1,1000000))","timeout_ms":1000}`, 400, "invalid_request", "query"},
+		{"POST", "/v1/spaces/g/cypher", `{"query":"RETURN ` + strings.Repeat("[", 4990) + "1" + strings.Repeat("]", 4990) + `"}`, 400, "invalid_request", "query"},
+		{"POST", "/v1/spaces/g/cypher", `{"query":"WITH 'ab' AS s WITH s + s AS s WITH s + s AS s WITH s + s AS s WITH s + s AS s RETURN s"}`, 400, "invalid_request", "query"},
 	} {
 		status, out := e.do(t, tc.method, tc.path, tc.body)
 		require.Equal(t, tc.status, status, "%s %s: %v", tc.method, tc.path, out)
@@ -110,7 +130,7 @@ func TestHTTP_CypherResponsesAreBounded(t *testing.T) {
 	require.Less(t, len(rows), 1000)
 
 	// One value over 1 MiB is refused before it leaves Postgres.
-	status, out = e.do(t, "POST", "/v1/spaces/big/cypher", `{"query":"RETURN range(1,300000)"}`)
+	status, out = e.do(t, "POST", "/v1/spaces/big/cypher", `{"query":"UNWIND range(1,10000) AS x UNWIND range(1,10) AS y RETURN collect(x * 1000000)"}`)
 	require.Equal(t, 413, status, out)
 	require.Equal(t, "response_too_large", out["error"].(map[string]any)["code"])
 	require.Contains(t, out["error"].(map[string]any)["message"], "1048576")

@@ -131,3 +131,35 @@ func TestHTTP_CypherEscapesAreRefusedAndChangeNothing(t *testing.T) {
 	res := ok(t, cs, "memory_cypher", map[string]any{"space": "esc-a", "query": "MATCH (a:Entity)-[f:FACT]->(b:Entity) RETURN a.name", "columns": 1})
 	require.Equal(t, []any{[]any{"Alice"}}, res["rows"])
 }
+
+// TestMCP_CypherBackquotedWriteAndTimeoutAreRefused: a backquoted write (AGE reads `SET` as
+// SET) and an out-of-range timeout_ms are 400s naming their field through memory_cypher
+// (issue 30), and the graph is unchanged.
+func TestMCP_CypherBackquotedWriteAndTimeoutAreRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, true)
+	srv := e.serveHTTP(t)
+	ctx := context.Background()
+	_, err := eventloom.NewStore(e.db.AppPool(t), nil, nil).Append(ctx, &eventloom.AppendParams{SpaceID: "bq", Events: []eventloom.NewEvent{
+		{Type: "fact.asserted", Data: json.RawMessage(`{"subject":"Alice","predicate":"works at","object":"Acme"}`)},
+	}})
+	require.NoError(t, err)
+	e.project(t, "bq")
+	read := e.token(t, auth.ScopeRead, "bq")
+	admin := e.db.AdminPool(t)
+	before := worldDigest(t, admin)
+	cs := connectHTTP(t, srv.URL+"/mcp?profile=full", read)
+	for _, tc := range []struct {
+		args  map[string]any
+		field string
+	}{
+		{map[string]any{"space": "bq", "query": "MATCH (n) `SET` n.name = 'pwned' RETURN n.name"}, "query"},
+		{map[string]any{"space": "bq", "query": "MATCH (n:Entity) `DETACH` `DELETE` n RETURN count(*)"}, "query"},
+		{map[string]any{"space": "bq", "query": "MATCH (a) RETURN a", "timeout_ms": 76480200929599801}, "timeout_ms"},
+	} {
+		te := toolError(t, cs, "memory_cypher", tc.args)
+		require.Equal(t, "invalid_request", te["code"], "%v", tc.args)
+		require.Equal(t, tc.field, te["details"].(map[string]any)["field"], "%v", tc.args)
+	}
+	require.Equal(t, before, worldDigest(t, admin), "nothing changed")
+}
