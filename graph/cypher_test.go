@@ -1,15 +1,20 @@
 package graph
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/testcontainers"
 )
 
 // cypherEscapes are the payloads of issue 12 and their variants: each must be refused.
@@ -206,7 +211,9 @@ var (
 	ws            = `[\t\n\v\f\r ]`
 	fuzzQualified = regexp.MustCompile(`[A-Za-z0-9_Q]` + ws + `*\.` + ws + `*[A-Za-z_Q][A-Za-z0-9_]*` + ws + `*\(`)
 	fuzzWrite     = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9_])(create|merge|set|delete|detach|remove|call|yield|foreach|load|operator)([^A-Za-z0-9_]|$)`)
-	fuzzCall      = regexp.MustCompile(`(?:^|[^A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_]*|Q)` + ws + `*\(`)
+	// fuzzQuotedKeyword is a backquoted name AGE reads as a write or procedural keyword.
+	fuzzQuotedKeyword = regexp.MustCompile(`^(?i:create|merge|set|delete|detach|remove|call|yield|explain|analyze|verbose)$`)
+	fuzzCall          = regexp.MustCompile(`(?:^|[^A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_]*|Q)` + ws + `*\(`)
 	// fuzzNumber is a number literal as AGE reads it (1, 1.5, 1., .5, each with an exponent):
 	// "0.e0(" is the float 0.0 and a parenthesis (AGE: a syntax error), not a call of e0 in a
 	// namespace 0, so the qualified-call check reads each number as "0 ". A name right after a
@@ -223,7 +230,8 @@ func blankNumbers(code string) string {
 	return strings.ReplaceAll(code, "\x01", ".")
 }
 
-func blankForFuzz(q string) (string, bool) {
+// blankForFuzz blanks q's strings, comments and quoted names (kept in quoted, unescaped).
+func blankForFuzz(q string) (code string, quoted []string, ok bool) {
 	var b strings.Builder
 	for i := 0; i < len(q); i++ {
 		c := q[i]
@@ -243,10 +251,11 @@ func blankForFuzz(q string) (string, bool) {
 				}
 			}
 			if i >= len(q) {
-				return "", false
+				return "", nil, false
 			}
 		case c == '`':
 			b.WriteString("Q")
+			start := i + 1
 			for i++; i < len(q); i++ {
 				if q[i] == '`' {
 					if i+1 < len(q) && q[i+1] == '`' {
@@ -257,12 +266,13 @@ func blankForFuzz(q string) (string, bool) {
 				}
 			}
 			if i >= len(q) {
-				return "", false
+				return "", nil, false
 			}
+			quoted = append(quoted, strings.ReplaceAll(q[start:i], "``", "`"))
 		case strings.HasPrefix(q[i:], "/*"):
 			end := strings.Index(q[i+2:], "*/")
 			if end < 0 {
-				return "", false
+				return "", nil, false
 			}
 			b.WriteByte(' ')
 			i += 2 + end + 1
@@ -275,13 +285,17 @@ func blankForFuzz(q string) (string, bool) {
 			b.WriteByte(c)
 		}
 	}
-	return b.String(), true
+	return b.String(), quoted, true
 }
 
+// FuzzCypherFilter checks what the filter accepts against an independent scanner (above) and
+// against AGE itself: an accepted query must never plan a write node (the runner's plan
+// check, run here as a superuser on a graph of the fuzz process's own database).
 func FuzzCypherFilter(f *testing.F) {
 	for _, q := range append(append([]string{}, cypherEscapes...), cypherReads...) {
 		f.Add(q)
 	}
+	plans := newPlanOracle(f)
 	f.Fuzz(func(t *testing.T, q string) {
 		err := CheckCypher(q)
 		if err != nil {
@@ -294,7 +308,7 @@ func FuzzCypherFilter(f *testing.F) {
 		if !utf8.ValidString(q) || strings.ContainsAny(q, "$\x00") {
 			t.Fatalf("%q: accepted invalid UTF-8, NUL or $", q)
 		}
-		code, ok := blankForFuzz(q)
+		code, quoted, ok := blankForFuzz(q)
 		if !ok {
 			t.Fatalf("%q: accepted an unterminated string, comment or quoted name", q)
 		}
@@ -309,6 +323,14 @@ func FuzzCypherFilter(f *testing.F) {
 		if m := fuzzWrite.FindString(code); m != "" {
 			t.Fatalf("%q: accepted a write or procedural word %q", q, m)
 		}
+		for _, name := range quoted {
+			if fuzzQuotedKeyword.MatchString(name) {
+				t.Fatalf("%q: accepted the backquoted keyword %q", q, name)
+			}
+		}
+		if node := plans.writeNode(t, q); node != "" {
+			t.Fatalf("%q: accepted a query AGE plans with %s", q, node)
+		}
 		if strings.Contains(code, "::") {
 			t.Fatalf("%q: accepted a cast", q)
 		}
@@ -322,4 +344,57 @@ func FuzzCypherFilter(f *testing.F) {
 			}
 		}
 	})
+}
+
+// planOracle plans queries with AGE: EXPLAIN of the runner's statement on a graph of its own.
+type planOracle struct {
+	conn *pgx.Conn
+}
+
+func newPlanOracle(tb testing.TB) *planOracle {
+	tb.Helper()
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(tb)
+	conn, err := pgx.Connect(ctx, db.AdminURL)
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = conn.Close(context.Background()) })
+	require.NoError(tb, loadAGE(ctx, conn))
+	_, err = conn.Exec(ctx, `SET statement_timeout = 5000`)
+	require.NoError(tb, err)
+	_, err = conn.Exec(ctx, `SELECT ag_catalog.create_graph('fuzz_graph')`)
+	require.NoError(tb, err)
+	_, err = conn.Exec(ctx, `SELECT * FROM ag_catalog.cypher('fuzz_graph', $$CREATE (:Entity {name: 'alice'})-[:FACT]->(:Value)$$) AS (a ag_catalog.agtype)`)
+	require.NoError(tb, err)
+	return &planOracle{conn: conn}
+}
+
+// writeNode returns the write node AGE plans for q ("" when none, or when AGE refuses q).
+// The column count is unknown, so it tries 1 to 8 columns while AGE says they do not match.
+func (o *planOracle) writeNode(tb testing.TB, q string) string {
+	tb.Helper()
+	ctx := context.Background()
+	for cols := 1; cols <= 8; cols++ {
+		defs := make([]string, cols)
+		for k := range defs {
+			defs[k] = fmt.Sprintf("c%d ag_catalog.agtype", k)
+		}
+		var plan string
+		err := o.conn.QueryRow(ctx, fmt.Sprintf(`EXPLAIN (FORMAT JSON) SELECT * FROM ag_catalog.cypher('fuzz_graph', $zq$%s$zq$) AS (%s)`,
+			q, strings.Join(defs, ", "))).Scan(&plan)
+		if err != nil {
+			var pgErr *pgconn.PgError
+			if errors.As(err, &pgErr) && strings.Contains(pgErr.Message, "column definition list") {
+				continue
+			}
+			if !errors.As(err, &pgErr) {
+				tb.Fatalf("%q: plan: %v", q, err)
+			}
+			return ""
+		}
+		if i := strings.Index(plan, `"Custom Plan Provider": "`); i >= 0 {
+			return plan[i+len(`"Custom Plan Provider": "`):][:strings.IndexByte(plan[i+len(`"Custom Plan Provider": "`):], '"')]
+		}
+		return ""
+	}
+	return ""
 }
