@@ -12,7 +12,8 @@ import (
 // doubles a string per clause until the machine runs out of memory. The filter therefore
 // refuses what can allocate without bound inside one expression, each bound measured on AGE
 // 1.5 (docs/security.md lists the measurements):
-//   - range() only with integer literal bounds (and step) and at most maxCypherRange elements;
+//   - range() only with integer literal bounds (and step), at most maxCypherRange elements
+//     each and maxCypherRangeTotal in all;
 //   - replace() only with literal search and replacement strings, the replacement no longer
 //     than the search, so it never grows its input;
 //   - at most maxCypherCalls function calls and at most maxCypherDepth nested brackets;
@@ -26,6 +27,8 @@ import (
 const (
 	// maxCypherRange caps the elements of one range().
 	maxCypherRange = 10000
+	// maxCypherRangeTotal caps the elements of all of a query's range() calls.
+	maxCypherRangeTotal = 20000
 	// maxCypherCalls caps the function calls of a query.
 	maxCypherCalls = 64
 	// maxCypherDepth caps the nesting of (, [ and {.
@@ -45,7 +48,7 @@ var cypherClauseStarts = set("match", "optional", "with", "return", "unwind", "w
 
 // checkCypherBounds refuses a query past the bounds above.
 func checkCypherBounds(toks []cypherToken) error {
-	depth, calls, collects := 0, 0, 0
+	depth, calls, collects, ranged := 0, 0, 0, int64(0)
 	for i, t := range toks {
 		if t.kind == tokPunct {
 			switch t.text {
@@ -66,8 +69,12 @@ func checkCypherBounds(toks []cypherToken) error {
 		}
 		switch asciiLower(t.text) {
 		case "range":
-			if err := checkRange(toks, i); err != nil {
+			n, err := checkRange(toks, i)
+			if err != nil {
 				return err
+			}
+			if ranged += n; ranged > maxCypherRangeTotal {
+				return refuse("calls range with more than %d elements in all (offset %d)", maxCypherRangeTotal, t.pos)
 			}
 		case "replace":
 			if err := checkReplace(toks, i); err != nil {
@@ -137,32 +144,32 @@ func intLiteral(arg []cypherToken) (*big.Int, bool) {
 }
 
 // checkRange refuses a range() whose bounds and step are not integer literals or that has
-// more than maxCypherRange elements.
-func checkRange(toks []cypherToken, i int) error {
+// more than maxCypherRange elements, and returns its elements.
+func checkRange(toks []cypherToken, i int) (int64, error) {
 	args, ok := callArgs(toks, i)
 	if !ok || len(args) < 2 || len(args) > 3 {
-		return refuse("calls range (offset %d) with other than 2 or 3 arguments", toks[i].pos)
+		return 0, refuse("calls range (offset %d) with other than 2 or 3 arguments", toks[i].pos)
 	}
 	var vals [3]*big.Int
 	vals[2] = big.NewInt(1)
 	for k, a := range args {
 		v, ok := intLiteral(a)
 		if !ok {
-			return refuse("calls range (offset %d) with an argument that is not an integer literal; range takes literal bounds, e.g. range(1, 100)", toks[i].pos)
+			return 0, refuse("calls range (offset %d) with an argument that is not an integer literal; range takes literal bounds, e.g. range(1, 100)", toks[i].pos)
 		}
 		vals[k] = v
 	}
 	if vals[2].Sign() == 0 {
-		return refuse("calls range (offset %d) with a step of 0", toks[i].pos)
+		return 0, refuse("calls range (offset %d) with a step of 0", toks[i].pos)
 	}
 	// Elements: (end - start) / step + 1 when that is positive.
 	n := new(big.Int).Sub(vals[1], vals[0])
 	n.Quo(n, vals[2])
 	n.Add(n, big.NewInt(1))
 	if n.Cmp(big.NewInt(maxCypherRange)) > 0 {
-		return refuse("calls range (offset %d) with %s elements; at most %d", toks[i].pos, n.String(), maxCypherRange)
+		return 0, refuse("calls range (offset %d) with %s elements; at most %d", toks[i].pos, n.String(), maxCypherRange)
 	}
-	return nil
+	return max(n.Int64(), 0), nil
 }
 
 // checkReplace refuses a replace() that could grow its input: its search and replacement

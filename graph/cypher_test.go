@@ -111,6 +111,7 @@ var cypherEscapes = []string{
 	// Bounds (cypher_bounds.go).
 	"RETURN size(range(1,1000000)) + size(range(1,1000000))",
 	"RETURN range(1, 10001)",
+	"UNWIND range(1, 10000) AS x RETURN range(1, 10000), range(1, 2)",
 	"RETURN range(0, 100000, 5)",
 	"RETURN range(-10000, 0)",
 	"RETURN range(1, 0x7fffffffffffffffff)",
@@ -158,6 +159,7 @@ var cypherReads = []string{
 	"MATCH (a:Entity) RETURN a.name UNION MATCH (b:Value) RETURN b.value",
 	"UNWIND range(1, 10000) AS x RETURN x",
 	"RETURN range(-5, 5), range(10, 1, -1), range(0, 0x10), range(1, 100000, 10)",
+	"UNWIND range(1, 10000) AS x RETURN range(1, 10000)",
 	"RETURN replace('abc', 'b', 'x'), replace('a\\u0062c', 'bc', 'x')",
 	"RETURN " + strings.Repeat("[", 32) + "1" + strings.Repeat("]", 32),
 	"RETURN " + strings.Repeat("abs(1) + ", 63) + "abs(1)",
