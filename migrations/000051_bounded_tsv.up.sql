@@ -79,8 +79,9 @@ UPDATE memory_items i SET tsv = c.new_tsv
 FROM zaxy_bounded_tsv_changed c
 WHERE i.space_id = c.space_id AND i.item_id = c.item_id;
 
-CREATE TEMP TABLE zaxy_bounded_tsv_df ON COMMIT DROP AS
-SELECT d.space_id, d.lexeme, sum(d.n) AS n
+CREATE TEMP TABLE zaxy_bounded_tsv_df (space_id text, lexeme text, n bigint) ON COMMIT DROP;
+INSERT INTO zaxy_bounded_tsv_df (space_id, lexeme, n)
+SELECT d.space_id, d.lexeme, sum(d.n)
 FROM (SELECT c.space_id, l.lexeme, 1 AS n
       FROM zaxy_bounded_tsv_changed c
       CROSS JOIN LATERAL (SELECT lexeme FROM unnest(c.new_tsv) EXCEPT SELECT lexeme FROM unnest(c.old_tsv)) l
