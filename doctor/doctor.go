@@ -1,12 +1,14 @@
 // Package doctor checks a Zaxy installation and says, for each problem, what to do about it:
 // database reachable, schema current, extensions, the AGE mirror, every space's hash chain,
-// projection lag, River jobs and the embedding setup. It only reads.
+// projection lag, spaces whose projection cannot advance, River jobs and the embedding setup.
+// It only reads.
 package doctor
 
 import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -43,6 +45,9 @@ type Options struct {
 	ProbeEmbedder bool
 	// FullChains verifies every event of every space instead of each space's recent tail.
 	FullChains bool
+	// StallAfter is how long a space's projection may stand before one event before the
+	// stalled_projection check fails naming it. Defaults to DefaultStallAfter.
+	StallAfter time.Duration
 }
 
 // queries are this package's generated queries (doctor/internal/dbsqlc, from sql/doctor).
@@ -72,6 +77,10 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) *Report {
 	r.extensions(ctx, pool)
 	r.chains(ctx, pool, opts.FullChains)
 	r.lag(ctx, pool)
+	if opts.StallAfter <= 0 {
+		opts.StallAfter = DefaultStallAfter
+	}
+	r.stalled(ctx, pool, opts.StallAfter)
 	r.jobs(ctx, pool)
 	r.embeddings(ctx, pool, opts)
 	return r.done()

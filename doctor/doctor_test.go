@@ -5,12 +5,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/doctor"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -125,4 +127,61 @@ func TestDoctor_FlagsLagProviderDimensionsModelsStuckJobsAndOldSchema(t *testing
 	schema := check(t, r, "schema")
 	require.Equal(t, doctor.StatusFail, schema.Status)
 	require.Contains(t, schema.Remedy, "zaxy migrate")
+}
+
+// Issue 30: one event held a space's projection for minutes and nothing said which. A space
+// whose projection stands before one event for longer than the threshold, or whose
+// project_space job keeps failing, is named with the seq of that event.
+func TestDoctor_NamesASpaceWhoseProjectionCannotAdvance(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	admin := db.AdminPool(t)
+	store := eventloom.NewStore(pool, nil, nil)
+	proj, err := projection.New(ctx, pool, projection.Config{AGE: "off"})
+	require.NoError(t, err)
+	for _, space := range []string{"fine", "stuck", "failing"} {
+		_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{
+			{Type: "note", Content: "one"}, {Type: "note", Content: "two"}}})
+		require.NoError(t, err)
+	}
+	for _, space := range []string{"fine", "failing"} {
+		_, err := proj.ProjectSpace(ctx, space)
+		require.NoError(t, err)
+	}
+	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "failing", Events: []eventloom.NewEvent{{Type: "note", Content: "three"}}})
+	require.NoError(t, err)
+	_, err = admin.Exec(ctx, `INSERT INTO river_job (kind, args, state, max_attempts, attempt, errors, scheduled_at)
+		VALUES ('project_space', '{"space_id":"failing","head_seq":3}', 'retryable', 25, 3,
+		        ARRAY['{"error":"write projections: timeout","attempt":3}'::jsonb], now() + interval '1 minute')`)
+	require.NoError(t, err)
+
+	// Within the threshold only the failing job counts.
+	r := doctor.Run(ctx, pool, doctor.Options{})
+	c := check(t, r, "stalled_projection")
+	require.Equal(t, doctor.StatusFail, c.Status)
+	require.Contains(t, c.Message, "1 space(s)")
+	require.Contains(t, c.Message, "space failing stopped before seq 3")
+	require.Contains(t, c.Message, "1 project_space job(s) failing: write projections: timeout")
+	require.NotContains(t, c.Message, "stuck")
+	require.NotEmpty(t, c.Remedy)
+
+	// Past it, the space that never moved is named with its first unprojected event; the
+	// space projected to its head never is.
+	time.Sleep(20 * time.Millisecond)
+	r = doctor.Run(ctx, pool, doctor.Options{StallAfter: 10 * time.Millisecond})
+	c = check(t, r, "stalled_projection")
+	require.Equal(t, doctor.StatusFail, c.Status)
+	require.Contains(t, c.Message, "2 space(s)")
+	require.Contains(t, c.Message, "space stuck stopped before seq 1")
+	require.NotContains(t, c.Message, "fine")
+
+	_, err = admin.Exec(ctx, `DELETE FROM river_job`)
+	require.NoError(t, err)
+	for _, space := range []string{"stuck", "failing"} {
+		_, err := proj.ProjectSpace(ctx, space)
+		require.NoError(t, err)
+	}
+	r = doctor.Run(ctx, pool, doctor.Options{StallAfter: 10 * time.Millisecond})
+	require.Equal(t, doctor.StatusOK, check(t, r, "stalled_projection").Status)
 }

@@ -2,6 +2,7 @@ package erasure
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -23,9 +24,11 @@ type Service struct {
 }
 
 // New returns a Service that erases in one transaction begun on db (a pool, or a connection or
-// transaction), through store, rebuilding projections with proj (which must be configured like
-// the workers' projector: same text search configuration and AGE setting, or the rebuilt
-// projections differ from the incremental ones).
+// transaction), through store. After the erasure commits it asks proj (which must be configured
+// like the workers' projector: same text search configuration and AGE setting, or the purged
+// projections differ from the incremental ones) to project the space, which purges the
+// projections, unless a worker holds the space: that worker purges them when it reaches the
+// erasure record.
 func New(db pgexec.Executor, store *eventloom.Store, proj *projection.Projector, logger *slog.Logger) *Service {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -44,15 +47,23 @@ type Result struct {
 	// LatentModelDropped is true when the space's latent model was dropped (the topic_space
 	// job builds a new one from the purged text).
 	LatentModelDropped bool `json:"latent_model_dropped"`
-	// Rebuild is the rebuild of the space's projections that purged the rest.
-	Rebuild *projection.RebuildResult `json:"rebuild"`
+	// PurgeSeq is the seq of the last erasure record written: the space's projections hold
+	// nothing of the erased events once its projection has reached it (projected_seq in the
+	// projection status), which is when the projector rebuilds them from the log.
+	PurgeSeq int64 `json:"purge_seq"`
+	// ProjectionsPurged is true when the projections were purged before Erase returned (no
+	// worker held the space); otherwise the worker holding it purges them when it reaches
+	// PurgeSeq, and the projection job the erasure enqueued does if none does.
+	ProjectionsPurged bool `json:"projections_purged"`
 	// Duration is the whole operation's wall time.
 	Duration time.Duration `json:"duration_ns"`
 }
 
-// Erase erases p.Seq of p.SpaceID in one transaction (see the package comment). An unknown
-// event is eventloom.ErrNotFound; one hashed under version 1, already erased or itself an
-// erasure record is eventloom.ErrNotErasable; bad parameters are eventloom.ErrInvalid naming
+// Erase erases p.Seq of p.SpaceID in one transaction (see the package comment) that never
+// waits for the space's projector: the erasure record, the tombstone and the erasure of the
+// derived proposals commit at once, and the projections are purged after (Result.PurgeSeq). An
+// unknown event is eventloom.ErrNotFound; one hashed under version 1, already erased or itself
+// an erasure record is eventloom.ErrNotErasable; bad parameters are eventloom.ErrInvalid naming
 // the field. Nothing is changed unless everything is.
 func (s *Service) Erase(ctx context.Context, p *eventloom.EraseParams) (*Result, error) {
 	if err := p.Validate(); err != nil {
@@ -70,6 +81,7 @@ func (s *Service) Erase(ctx context.Context, p *eventloom.EraseParams) (*Result,
 			return err
 		}
 		res.Erasure = *e
+		res.PurgeSeq = e.ErasureSeq
 		q := dbsqlc.New()
 		derived, err := q.DerivedProposals(ctx, tx, dbsqlc.DerivedProposalsParams{SpaceID: p.SpaceID, Seq: p.Seq})
 		if err != nil {
@@ -82,6 +94,7 @@ func (s *Service) Erase(ctx context.Context, p *eventloom.EraseParams) (*Result,
 				return fmt.Errorf("erase derived proposal %d: %w", seq, err)
 			}
 			res.DerivedErased = append(res.DerivedErased, *d)
+			res.PurgeSeq = max(res.PurgeSeq, d.ErasureSeq)
 		}
 		res.InferencesDeleted, err = q.InferencesDelete(ctx, tx, dbsqlc.InferencesDeleteParams{SpaceID: p.SpaceID, Seq: p.Seq})
 		if err != nil {
@@ -92,16 +105,36 @@ func (s *Service) Erase(ctx context.Context, p *eventloom.EraseParams) (*Result,
 			return fmt.Errorf("drop latent model: %w", err)
 		}
 		res.LatentModelDropped = dropped > 0
-		res.Rebuild, err = s.proj.RebuildTx(ctx, tx, p.SpaceID)
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("erase seq %d of space %q: %w", p.Seq, p.SpaceID, err)
 	}
+	res.ProjectionsPurged = s.purge(ctx, p.SpaceID, res.PurgeSeq)
 	res.Duration = time.Since(start)
 	// The reason is logged, never the content (which is gone).
 	s.logger.InfoContext(ctx, "event erased", "space_id", p.SpaceID, "seq", p.Seq,
-		"erasure_seq", res.ErasureSeq, "events_replayed", res.Rebuild.Events,
-		"embeddings_pruned", res.Rebuild.EmbeddingsPruned, "duration_ms", res.Duration.Milliseconds())
+		"erasure_seq", res.ErasureSeq, "projections_purged", res.ProjectionsPurged, "duration_ms", res.Duration.Milliseconds())
 	return res, nil
+}
+
+// purge projects space now unless a worker holds it, and reports whether its projections have
+// reached upTo (and so are purged). It never waits for a worker: a busy space is purged by
+// the worker holding it, or by the projection job enqueued here. The erasure has committed, so
+// a failure here is logged and left to the workers.
+func (s *Service) purge(ctx context.Context, space string, upTo int64) bool {
+	if err := s.store.EnqueueProjection(ctx, space, upTo); err != nil {
+		s.logger.WarnContext(ctx, "erasure: enqueue projection", "space_id", space, "error", err)
+	}
+	if s.proj == nil {
+		return false
+	}
+	r, err := s.proj.ProjectSpace(ctx, space)
+	if err != nil {
+		if !errors.Is(err, projection.ErrBusy) {
+			s.logger.WarnContext(ctx, "erasure: project the space", "space_id", space, "error", err)
+		}
+		return false
+	}
+	return r.ProjectedSeq >= upTo
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/erasure/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/memoryitem"
@@ -73,4 +74,86 @@ func TestErase_DerivedWritersThatReadBeforeTheErasureStoreNothingOfIt(t *testing
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM inferences WHERE space_id = $1 AND seq = $2`, space, target).Scan(&n))
 	require.Zero(t, n, "an inference of the erased text was stored")
 	require.Empty(t, hits(t, b.admin, marker, strings.ToLower(marker)))
+}
+
+// The reproduction of issue 30: a projector busy with one event of a space held its watermark
+// lock, and an admin erasure of another event failed with 503 "lock watermark: timeout". The
+// erasure no longer waits for the projector: with a projection transaction holding the space's
+// watermark lock, it returns with the tombstone written (replay shows the event erased) and
+// the projections not yet purged; once the lock is released, the next projection purges them
+// and the erased text is found nowhere.
+func TestErase_DoesNotWaitForABusyProjector(t *testing.T) {
+	ctx := context.Background()
+	b := setup(t)
+	const space = "busy"
+	user := json.RawMessage(`{"role":"user"}`)
+	r := b.append(t, space,
+		eventloom.NewEvent{Type: "message", Content: "Plain note about the garden", Data: user},
+		eventloom.NewEvent{Type: "message", Content: marker + " visited the garden", Data: user})
+	target := r[1].Seq
+	_, err := b.proj.ProjectSpace(ctx, space) // projected, not embedded yet
+	require.NoError(t, err)
+	require.Contains(t, hits(t, b.admin, marker), "public.memory_items")
+
+	// A projector's transaction holds the space's watermark lock (as one stuck in a slow event).
+	busy, err := b.pool.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = busy.Rollback(ctx) }()
+	_, err = busy.Exec(ctx, `SELECT projected_seq FROM projection_watermarks WHERE space_id = $1 FOR UPDATE`, space)
+	require.NoError(t, err)
+
+	// The erasure returns (no deadline: the old erasure waited for the lock, and failed on it
+	// only after the server's lock timeout).
+	done := make(chan error, 1)
+	var res *erasure.Result
+	go func() {
+		var err error
+		res, err = b.svc.Erase(ctx, &eventloom.EraseParams{SpaceID: space, Seq: target, Reason: "busy projector"})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the erasure waits for the projector's lock")
+	}
+	require.False(t, res.ProjectionsPurged, "a worker holds the space: it purges")
+	require.Equal(t, res.ErasureSeq, res.PurgeSeq)
+	var erased bool
+	require.NoError(t, b.store.ReplayAll(ctx, eventloom.ReplayParams{SpaceID: space}, func(e *eventloom.Event) error {
+		if e.Seq == target {
+			erased = e.Erased() && e.Content == ""
+		}
+		return nil
+	}))
+	require.True(t, erased, "the tombstone is written at once")
+
+	// While the projections still hold the text, nothing derives from it again.
+	_, err = b.embedder.EmbedSpace(ctx, space)
+	require.NoError(t, err)
+	_, err = b.inferrer.InferSpace(ctx, space)
+	require.NoError(t, err)
+	_, err = b.latent.Refresh(ctx, space)
+	require.NoError(t, err)
+	var n int
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM embeddings WHERE space_id = $1`, space).Scan(&n))
+	require.Zero(t, n, "no vector is stored while the projections may hold erased text")
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM inferences WHERE space_id = $1 AND seq = $2`, space, target).Scan(&n))
+	require.Zero(t, n, "no inference reads the tombstone")
+
+	// The projector's transaction ends; the next projection purges.
+	require.NoError(t, busy.Rollback(ctx))
+	_, err = b.proj.ProjectSpace(ctx, space)
+	require.NoError(t, err)
+	b.derive(t, space)
+	require.Empty(t, hits(t, b.admin, marker, strings.ToLower(marker)), "the erased text survives somewhere")
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM embeddings WHERE space_id = $1`, space).Scan(&n))
+	require.Equal(t, 1, n, "the other item is embedded after the purge")
+	sum, err := b.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	_, err = b.proj.Rebuild(ctx, space)
+	require.NoError(t, err)
+	again, err := b.proj.Checksum(ctx, space)
+	require.NoError(t, err)
+	require.Equal(t, sum, again, "the purge equals a rebuild")
 }

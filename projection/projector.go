@@ -154,18 +154,30 @@ func (p *Projector) projectOnce(ctx context.Context, space string, wait bool) (i
 	var last int64
 	err := pgx.BeginFunc(ctx, p.db, func(tx pgx.Tx) error {
 		var err error
-		n, last, err = p.projectBatchTx(ctx, tx, space, wait)
+		n, last, err = p.projectBatchTx(ctx, tx, space, batchOpts{wait: wait, purge: true})
 		return err
 	})
 	endBatch(span, n, last, err)
 	return n, last, err
 }
 
+// batchOpts says how projectBatchTx runs.
+type batchOpts struct {
+	// wait waits for the watermark lock instead of returning ErrBusy.
+	wait bool
+	// upTo, when positive, is the last seq the batch may apply: a replay stops at the log's
+	// end as it stood when the replay began.
+	upTo int64
+	// purge rebuilds the space's projections instead of applying the batch when the batch
+	// holds the erasure record of an event the projections already hold (see purgeTx).
+	purge bool
+}
+
 // projectBatchTx locks the space's watermark, applies the next batch of events and moves the
 // watermark, all in tx.
-func (p *Projector) projectBatchTx(ctx context.Context, tx pgx.Tx, space string, wait bool) (int, int64, error) {
+func (p *Projector) projectBatchTx(ctx context.Context, tx pgx.Tx, space string, o batchOpts) (int, int64, error) {
 	lock := queries.WatermarkLock
-	if wait {
+	if o.wait {
 		lock = queries.WatermarkLockWait
 	}
 	wm, err := lock(ctx, tx, space)
@@ -184,11 +196,23 @@ func (p *Projector) projectBatchTx(ctx context.Context, tx pgx.Tx, space string,
 	if err != nil {
 		return 0, 0, fmt.Errorf("read events: %w", err)
 	}
+	if o.upTo > 0 {
+		for len(events) > 0 && events[len(events)-1].Seq > o.upTo {
+			events = events[:len(events)-1]
+		}
+	}
 	if len(events) == 0 {
 		return 0, wm, nil
 	}
 	if events[0].Seq != wm+1 {
 		return 0, 0, fmt.Errorf("project space %q: expected seq %d after the watermark, found %d", space, wm+1, events[0].Seq)
+	}
+	if o.purge && erasesProjected(events, wm) {
+		last := events[len(events)-1].Seq
+		if err := p.purgeTx(ctx, tx, space, last); err != nil {
+			return 0, 0, err
+		}
+		return len(events), last, nil
 	}
 	fxs := make([]effects, len(events))
 	for i := range events {

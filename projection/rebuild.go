@@ -67,6 +67,18 @@ func (p *Projector) rebuildTx(ctx context.Context, tx pgx.Tx, space string, res 
 	if _, err := queries.WatermarkLockWait(ctx, tx, space); err != nil {
 		return fmt.Errorf("lock watermark: %w", err)
 	}
+	if err := p.discardTx(ctx, tx, space); err != nil {
+		return err
+	}
+	head, err := queries.SpaceHead(ctx, tx, space)
+	if err != nil {
+		return fmt.Errorf("read the log's head: %w", err)
+	}
+	return p.replayTx(ctx, tx, space, head, res)
+}
+
+// discardTx discards space's projections and resets its watermark; tx holds the watermark lock.
+func (p *Projector) discardTx(ctx context.Context, tx pgx.Tx, space string) error {
 	if err := queries.Discard(ctx, tx, space); err != nil {
 		return fmt.Errorf("discard projections: %w", err)
 	}
@@ -78,8 +90,16 @@ func (p *Projector) rebuildTx(ctx context.Context, tx pgx.Tx, space string, res 
 	if err := queries.DiscardItems(ctx, tx, space); err != nil {
 		return fmt.Errorf("discard projections: %w", err)
 	}
-	for {
-		n, last, err := p.projectBatchTx(ctx, tx, space, true)
+	return nil
+}
+
+// replayTx applies space's events up to seq upTo onto discarded projections, then prunes the
+// embeddings whose item is gone or changed. A replay stops at the head it was given: an event
+// appended meanwhile (an erasure record among them) is left to the next batch, which purges
+// again if it must.
+func (p *Projector) replayTx(ctx context.Context, tx pgx.Tx, space string, upTo int64, res *RebuildResult) error {
+	for upTo > 0 {
+		n, last, err := p.projectBatchTx(ctx, tx, space, batchOpts{wait: true, upTo: upTo})
 		if err != nil {
 			return err
 		}
@@ -87,15 +107,16 @@ func (p *Projector) rebuildTx(ctx context.Context, tx pgx.Tx, space string, res 
 		if n > 0 {
 			res.ProjectedSeq = last
 		}
-		if n < p.cfg.BatchSize {
-			pruned, err := queries.EmbedPrune(ctx, tx, space)
-			if err != nil {
-				return fmt.Errorf("prune embeddings: %w", err)
-			}
-			res.EmbeddingsPruned = pruned
-			return nil
+		if n == 0 || last >= upTo {
+			break
 		}
 	}
+	pruned, err := queries.EmbedPrune(ctx, tx, space)
+	if err != nil {
+		return fmt.Errorf("prune embeddings: %w", err)
+	}
+	res.EmbeddingsPruned = pruned
+	return nil
 }
 
 // Spaces lists every space in the log.

@@ -247,13 +247,22 @@ func extractEvent(e *eventloom.Event) (effects, error) {
 	return fx, nil
 }
 
-// textMentions runs the deterministic mention extractor over free text.
+// MaxEventMentions bounds the mentions one event's text gives (its first ones, in text order),
+// so that the entities and mention rows one write makes are bounded; a rebuild keeps the same
+// ones (docs/projections.md, "Bounded work per event").
+const MaxEventMentions = 1000
+
+// textMentions runs the deterministic mention extractor over free text and keeps the first
+// MaxEventMentions mentions that name an entity.
 func textMentions(text string) []mentionEffect {
 	ms := extract.Mentions(text)
-	out := make([]mentionEffect, 0, len(ms))
+	out := make([]mentionEffect, 0, min(len(ms), MaxEventMentions))
 	for _, m := range ms {
 		if m.Key == "" {
 			continue
+		}
+		if len(out) == MaxEventMentions {
+			break
 		}
 		out = append(out, mentionEffect{Start: m.Start, End: m.End, Entity: entityRef{Key: m.Key, Name: m.Text, Kind: m.Kind}})
 	}

@@ -6,23 +6,31 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/zaxy/zaxy/doctor"
 )
 
-// doctorCmd: zaxy doctor [--json] [--no-probe] [--full]; exit 1 when a check fails. A database
-// it cannot reach is a failed check, not an error.
+// doctorCmd: zaxy doctor [--json] [--no-probe] [--full] [--stall-after D]; exit 1 when a check
+// fails. A database it cannot reach is a failed check, not an error.
 type doctorCmd struct {
 	asJSON, noProbe, full bool
+	stallAfter            time.Duration
 }
 
 func (c *doctorCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
 	fs.BoolVar(&c.noProbe, "no-probe", false, "do not call the embedding provider")
 	fs.BoolVar(&c.full, "full", false, "verify every event of every space (default: each space's last 1000)")
+	fs.DurationVar(&c.stallAfter, "stall-after", doctor.DefaultStallAfter, "fail naming a space whose projection stood before one event this long")
 }
 
-func (c *doctorCmd) validate(args []string) error { return noArgs(args) }
+func (c *doctorCmd) validate(args []string) error {
+	if c.stallAfter <= 0 {
+		return invalid(fmt.Errorf("--stall-after must be positive, got %s", c.stallAfter))
+	}
+	return noArgs(args)
+}
 
 func (c *doctorCmd) run(ctx context.Context, env *env) error {
 	provider, why, err := env.cfg.memory.embedProviderWhy()
@@ -34,7 +42,8 @@ func (c *doctorCmd) run(ctx context.Context, env *env) error {
 		report = &doctor.Report{Checks: []doctor.Check{{Name: "database", Status: doctor.StatusFail, Message: env.dbErr.Error(),
 			Remedy: "check ZAXY_DATABASE_URL, or run 'make db' for a local one"}}}
 	} else {
-		report = doctor.Run(ctx, env.pool, doctor.Options{Embedder: provider, EmbedderReason: why, ProbeEmbedder: !c.noProbe, FullChains: c.full})
+		report = doctor.Run(ctx, env.pool, doctor.Options{Embedder: provider, EmbedderReason: why, ProbeEmbedder: !c.noProbe, FullChains: c.full,
+			StallAfter: c.stallAfter})
 	}
 	if c.asJSON {
 		_ = json.NewEncoder(env.stdout).Encode(report)

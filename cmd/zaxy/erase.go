@@ -48,7 +48,11 @@ func (c *eraseCmd) run(ctx context.Context, env *env) error {
 		_ = json.NewEncoder(env.stdout).Encode(res)
 		return nil
 	}
-	fmt.Fprintf(env.stdout, "erased: space %s seq %d (erasure recorded at seq %d hash %s); projections rebuilt from %d events, %d vectors and %d inferences purged\n",
-		res.SpaceID, res.Seq, res.ErasureSeq, res.ErasureHash, res.Rebuild.Events, res.Rebuild.EmbeddingsPruned, res.InferencesDeleted)
+	purged := "projections purged"
+	if !res.ProjectionsPurged {
+		purged = fmt.Sprintf("projections purged when the space's projection reaches seq %d (a worker holds it now)", res.PurgeSeq)
+	}
+	fmt.Fprintf(env.stdout, "erased: space %s seq %d (erasure recorded at seq %d hash %s); %s; %d inferences deleted\n",
+		res.SpaceID, res.Seq, res.ErasureSeq, res.ErasureHash, purged, res.InferencesDeleted)
 	return nil
 }
