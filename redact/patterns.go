@@ -116,7 +116,7 @@ var patterns = []secretPattern{
 	// DB_PWD=..., MYSQL_PASS: ... (a bare PWD= is the shell's working directory).
 	{kind: "password", re: regexp.MustCompile(`(?i:[A-Za-z0-9][_.-](?:pwd|pass|pw))` + assign + assignedValue),
 		hints: []string{"_pwd", "-pwd", ".pwd", "_pass", "-pass", ".pass", "_pw", "-pw", ".pw"},
-		main: `(?i:[_.-](?:pwd|pass|pw))` + assign + assignedValue, pre: regexp.MustCompile(`[A-Za-z0-9]$`)},
+		main:  `(?i:[_.-](?:pwd|pass|pw))` + assign + assignedValue, pre: regexp.MustCompile(`[A-Za-z0-9]$`)},
 	// Prose: "my password is hunter2", "the passphrase was 'a b c'".
 	{kind: "password", re: regexp.MustCompile(
 		`\b(?i:password|passwd|passphrase|passcode)(?:\s+(?i:for|of|to)\s+[^\s]+)?\s+(?i:is|was|=|:)\s+(?:"(?P<s>[^"\n]+)"|'(?P<s>[^'\n]+)'|(?P<s>[^\s"']*[^\s"'.,;:!?)]))`),

@@ -97,25 +97,30 @@ func init() {
 }
 
 // scanner carries one redaction's context and counts its work: the bytes handed to the
-// expression engine (each RE2 run is linear in its input) and the attempts. ctx is checked
-// every checkEvery attempts.
+// expression engine (each RE2 run is linear in its input) and the attempts.
 type scanner struct {
 	ctx      context.Context
 	err      error
 	attempts int
 	work     int
+	// nextCheck is the work at which the context is checked next.
+	nextCheck int
 }
 
-const checkEvery = 512
+// The context is checked every checkEvery attempts and every checkWork bytes of work.
+const (
+	checkEvery = 512
+	checkWork  = 64 << 10
+)
 
-// stopped reports whether the context is done (and records its error); it checks the
-// context every checkEvery calls.
+// stopped counts an attempt and reports whether the context is done (recording its error).
 func (sc *scanner) stopped() bool {
 	if sc.err != nil {
 		return true
 	}
 	sc.attempts++
-	if sc.ctx != nil && sc.attempts%checkEvery == 0 {
+	if sc.ctx != nil && (sc.attempts%checkEvery == 0 || sc.work >= sc.nextCheck) {
+		sc.nextCheck = sc.work + checkWork
 		sc.err = sc.ctx.Err()
 	}
 	return sc.err != nil
