@@ -121,6 +121,7 @@ func NewHandler(cfg Config, pool *pgxpool.Pool, store *eventloom.Store, logger *
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	logger = redactingLogger(logger)
 	s := &server{cfg: cfg.WithDefaults(), store: store, pool: pool, checkout: cfg.Checkout, feeling: cfg.FeelingOfKnowing, logger: logger}
 	s.analytics, s.analyticsStore, s.inFlight = s.pool, store, newInFlight()
 	if cfg.AnalyticsPool != nil {

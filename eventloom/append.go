@@ -70,7 +70,7 @@ func (s *Store) Append(ctx context.Context, p *AppendParams) (*AppendResult, err
 
 // appendOwnTx is Append, untraced.
 func (s *Store) appendOwnTx(ctx context.Context, p *AppendParams) (*AppendResult, error) {
-	pr, err := prepareAppend(p)
+	pr, err := prepareAppend(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -137,14 +137,14 @@ type preparedAppend struct {
 	redactions int
 }
 
-// prepareAppend validates p and redacts its events. Redaction runs before the space's lock is
-// taken; whether the redacted events are the ones stored depends on the mode, read under the
+// prepareAppend validates p and redacts its events, giving up with ctx's error when ctx is
+// done. Redaction runs before the space's lock is taken; whether the redacted events are the ones stored depends on the mode, read under the
 // lock (appendTx).
-func prepareAppend(p *AppendParams) (preparedAppend, error) {
+func prepareAppend(ctx context.Context, p *AppendParams) (preparedAppend, error) {
 	if err := validateAppend(p); err != nil {
 		return preparedAppend{}, err
 	}
-	redacted, redactions, err := redactEvents(p.Events)
+	redacted, redactions, err := redactEvents(ctx, p.Events)
 	if err != nil {
 		return preparedAppend{}, err
 	}
@@ -173,7 +173,7 @@ func validateAppend(p *AppendParams) error {
 // in a savepoint, so a failed append leaves the caller's transaction usable.
 func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, p *AppendParams) (*AppendResult, error) {
 	ctx, span := startAppend(ctx, p)
-	pr, err := prepareAppend(p)
+	pr, err := prepareAppend(ctx, p)
 	var res *AppendResult
 	if err == nil {
 		res, err = s.appendTx(ctx, tx, p, pr, true)

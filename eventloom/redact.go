@@ -14,18 +14,25 @@ import (
 
 // redactEvents returns events with the secrets in actor, content, and every string of data
 // and cues (at any depth, whole values of secret-named keys) replaced, and how many were
-// replaced. It returns events itself when there were none. The events must be valid.
-func redactEvents(events []NewEvent) ([]NewEvent, int, error) {
+// replaced. It returns events itself when there were none, and ctx's error when ctx is done
+// first (redaction checks it as it goes). The events must be valid.
+func redactEvents(ctx context.Context, events []NewEvent) ([]NewEvent, int, error) {
 	var out []NewEvent
 	total := 0
 	for i, e := range events {
-		actor, n1 := redact.String(e.Actor)
-		content, n2 := redact.String(e.Content)
-		data, n3, err := redact.JSON(e.Data)
+		actor, n1, err := redact.StringContext(ctx, e.Actor)
+		if err != nil {
+			return nil, 0, fmt.Errorf("redact event %d actor: %w", i, err)
+		}
+		content, n2, err := redact.StringContext(ctx, e.Content)
+		if err != nil {
+			return nil, 0, fmt.Errorf("redact event %d content: %w", i, err)
+		}
+		data, n3, err := redact.JSONContext(ctx, e.Data)
 		if err != nil {
 			return nil, 0, fmt.Errorf("redact event %d data: %w", i, err)
 		}
-		cues, n4, err := redact.JSON(e.Cues)
+		cues, n4, err := redact.JSONContext(ctx, e.Cues)
 		if err != nil {
 			return nil, 0, fmt.Errorf("redact event %d cues: %w", i, err)
 		}

@@ -26,6 +26,13 @@ func FuzzRedact(f *testing.F) {
 	f.Add(fakePGP, uint16(40), uint8(2))
 	f.Add(`{"client_secret": "abcdefgh\"ij"} AKIAIOSFODNN7EXAMPLE`, uint16(9), uint8(3))
 	f.Add("ｐａｓｓｗｏｒｄ＝ｈｕｎｔｅｒ\u200b２２ https://u:p@ss@w0rd@h", uint16(5), uint8(4))
+	// Issue 30: adversarial repetitions and the shapes that reached the log.
+	f.Add(strings.Repeat("sk-", 341)+"\n"+strings.Repeat("https://", 127), uint16(100), uint8(5))
+	f.Add(strings.Repeat("eyJ-", 64)+strings.Repeat("://a:", 50)+"@h", uint16(7), uint8(6))
+	f.Add("aws key "+fakeAWSID+" secret "+fakeAWSSecret, uint16(8), uint8(7))
+	f.Add(`{\"password\": \"hunter2\"} docker login -p S3cret r.io; curl -u admin:S3cret https://x`, uint16(2), uint8(8))
+	f.Add("X-Api-Key: abcdef0123456789\nAuthorization: Basic dXNlcjpwYXNz\nBasic dXNlcjpwYXNz", uint16(30), uint8(9))
+	f.Add(strings.Repeat("a_pw=x\n", 800), uint16(1), uint8(0))
 	f.Fuzz(func(t *testing.T, in string, at uint16, which uint8) {
 		out, n := redact.String(in)
 		again, n2 := redact.String(out)
@@ -63,6 +70,8 @@ func FuzzJSON(f *testing.F) {
 	f.Add(`{"AKIAIOSFODNN7EXAMPLE":1,"[REDACTED:aws_access_key_id]":2}`, uint8(1))
 	f.Add(`{"a":"ｐａｓｓｗｏｒｄ＝ｈｕｎｔｅｒ２２","b":[[[{"token":"x"}]]]}`, uint8(2))
 	f.Add(`{}`, uint8(3))
+	f.Add(`{"X-Api-Key":"k","x-auth-token":"t","note":"{\\\"password\\\": \\\"hunter2\\\"}"}`, uint8(4))
+	f.Add(`{"a":"`+strings.Repeat("sk-", 300)+`","b":["Basic dXNlcjpwYXNz","curl -u a:b https://x"]}`, uint8(5))
 	f.Fuzz(func(t *testing.T, in string, which uint8) {
 		var obj map[string]any
 		if json.Unmarshal([]byte(in), &obj) != nil || obj == nil {

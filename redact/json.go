@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -12,16 +13,22 @@ import (
 // secretKey matches lowercased JSON keys whose string values are secrets whatever they look
 // like: "password", "db_password", "apiKey", "client_secret", "accessToken", "GH_PAT"...
 var secretKey = regexp.MustCompile(
-	`^(?:.*(?:password|passwd|passphrase|secret|token|api_?key|access_?key|account_?key|private_?key|credentials?|authorization|cookie)|.*[_.-](?:pwd|pass|pw|pat))$`)
+	`^(?:.*(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|credentials?|authorization|cookie)|.*[_.-](?:pwd|pass|pw|pat))$`)
 
 // JSON redacts a JSON object: every string value at any depth goes through String, and the
 // whole string value of a key that names a secret (secretKey: "password", "api_key",
-// "token", ...) is replaced with "[REDACTED:secret]" (or ":password"). A key holding a
-// secret is renamed the same way (numbered " (2)", " (3)" if that name is taken). Numbers,
-// booleans and nulls are kept. It returns raw itself when nothing was redacted (so
+// "X-Api-Key", "token", ...) is replaced with "[REDACTED:secret]" (or ":password"). A key
+// holding a secret is renamed the same way (numbered " (2)", " (3)" if that name is taken).
+// Numbers, booleans and nulls are kept. It returns raw itself when nothing was redacted (so
 // formatting and number spelling are untouched), otherwise the object re-encoded, and how
-// many values it replaced. nil stays nil. raw must be valid JSON.
+// many values it replaced. The replacements share one growth allowance (see String), so the
+// document grows by at most 4 KiB less its size. nil stays nil. raw must be valid JSON.
 func JSON(raw json.RawMessage) (json.RawMessage, int, error) {
+	return JSONContext(context.Background(), raw)
+}
+
+// JSONContext is JSON that gives up with ctx's error when ctx is done.
+func JSONContext(ctx context.Context, raw json.RawMessage) (json.RawMessage, int, error) {
 	if raw == nil {
 		return nil, 0, nil
 	}
@@ -31,7 +38,11 @@ func JSON(raw json.RawMessage) (json.RawMessage, int, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, 0, fmt.Errorf("redact json: %w", err)
 	}
-	v, n := value(v, "")
+	r := jsonRedactor{sc: &scanner{ctx: ctx}, bud: newBudget(len(raw))}
+	v, n := r.value(v, "")
+	if r.err != nil {
+		return nil, 0, fmt.Errorf("redact json: %w", r.err)
+	}
 	if n == 0 {
 		return raw, 0, nil
 	}
@@ -44,8 +55,28 @@ func JSON(raw json.RawMessage) (json.RawMessage, int, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), n, nil
 }
 
+// jsonRedactor redacts one document's strings with one scanner and one growth allowance; err
+// is the first error (the context's).
+type jsonRedactor struct {
+	sc  *scanner
+	bud *budget
+	err error
+}
+
+func (r *jsonRedactor) str(s string) (string, int) {
+	if r.err != nil {
+		return s, 0
+	}
+	out, n, err := redactString(r.sc, r.bud, s)
+	if err != nil {
+		r.err = err
+		return s, 0
+	}
+	return out, n
+}
+
 // value redacts v, the value of key (lowercased; "" for array items and the top level).
-func value(v any, key string) (any, int) {
+func (r *jsonRedactor) value(v any, key string) (any, int) {
 	switch x := v.(type) {
 	case string:
 		if key != "" && x != "" && !isMarker(x) && secretKey.MatchString(key) {
@@ -53,9 +84,9 @@ func value(v any, key string) (any, int) {
 			if strings.Contains(key, "pass") || strings.Contains(key, "pwd") || strings.HasSuffix(key, "pw") {
 				kind = "password"
 			}
-			return Marker + kind + "]", 1
+			return r.bud.replacement(kind, len(x)), 1
 		}
-		return String(x)
+		return r.str(x)
 	case map[string]any:
 		total := 0
 		keys := make([]string, 0, len(x))
@@ -64,9 +95,9 @@ func value(v any, key string) (any, int) {
 		}
 		sort.Strings(keys) // renamed keys are numbered in a stable order
 		for _, k := range keys {
-			item, n := value(x[k], strings.ToLower(k))
+			item, n := r.value(x[k], strings.ToLower(k))
 			total += n
-			nk, m := String(k)
+			nk, m := r.str(k)
 			if m == 0 {
 				x[k] = item
 				continue
@@ -88,7 +119,7 @@ func value(v any, key string) (any, int) {
 		total := 0
 		for i, item := range x {
 			var n int
-			x[i], n = value(item, key)
+			x[i], n = r.value(item, key)
 			total += n
 		}
 		return x, total

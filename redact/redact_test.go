@@ -166,6 +166,33 @@ var patternCases = []struct {
 	{"the password for x was", "The password for prod was 'correct horse'", "The password for prod was '[REDACTED:password]'", "correct horse"},
 	{"near miss: password in prose", "the password policy is strict; passwordless=true; password:; my password manager is great; the password is wrong", "", ""},
 	{"near miss: pwd and ports", "OLDPWD=/home/ann PWD=/srv ssh -p2222 host; docker run -p8080:80 img; mysql -u root -p app", "", ""},
+	// Issue 30: shapes that reached the log.
+	{"aws secret next to its key id", "aws key " + fakeAWSID + " secret " + fakeAWSSecret,
+		"aws key [REDACTED:aws_access_key_id] secret [REDACTED:aws_secret_access_key]", fakeAWSSecret},
+	{"aws secret after its key id in a csv line", fakeAWSID + "," + fakeAWSSecret + "\n",
+		"[REDACTED:aws_access_key_id],[REDACTED:aws_secret_access_key]\n", fakeAWSSecret},
+	{"near miss: a key id followed by a sha or a path", fakeAWSID[:4] + "x commit " + fakeGitHubHex + " /usr/local/share/applications/abcdefghijklm", "", ""},
+	{"json-escaped password inside content", `note: {\"user\": \"bob\", \"password\": \"hunter2-Secret\"}`,
+		`note: {\"user\": \"bob\", \"password\": \"[REDACTED:password]\"}`, "hunter2-Secret"},
+	{"json-escaped api key", `{\"api_key\":\"abcdef0123456789\"}`, `{\"api_key\":\"[REDACTED:secret]\"}`, "abcdef0123456789"},
+	{"docker login -p", "docker login -u ann -p S3cr3tPass registry.example.com", "docker login -u ann -p [REDACTED:password] registry.example.com", "S3cr3tPass"},
+	{"docker login --password", "docker login --username ann --password 'S3cr3t Pass' ghcr.io", "docker login --username ann --password '[REDACTED:password]' ghcr.io", "S3cr3t Pass"},
+	{"docker login --password=", "podman login --password=S3cr3tPass quay.io", "podman login --password=[REDACTED:password] quay.io", "S3cr3tPass"},
+	{"echo into docker login --password-stdin", "echo S3cr3tPass | docker login --username ann --password-stdin",
+		"echo [REDACTED:password] | docker login --username ann --password-stdin", "S3cr3tPass"},
+	{"docker login --password-stdin here-string", "docker login -u ann --password-stdin <<< 'S3cr3tPass'",
+		"docker login -u ann --password-stdin <<< '[REDACTED:password]'", "S3cr3tPass"},
+	{"near miss: docker login with a variable or a prompt", `docker login -u ann -p "$REGISTRY_PASSWORD" r.io; docker login r.io; docker run -p 8080:80 img; echo $PW | docker login --password-stdin`, "", ""},
+	{"curl -u", "curl -u admin:S3cr3tPass https://api.example.com/x", "curl -u admin:[REDACTED:password] https://api.example.com/x", "S3cr3tPass"},
+	{"curl --user quoted", `curl -s --user 'admin:S3cr3t Pass' https://x`, `curl -s --user 'admin:[REDACTED:password]' https://x`, "S3cr3t Pass"},
+	{"curl -uadmin:pw", "curl -uadmin:S3cr3tPass https://x", "curl -uadmin:[REDACTED:password] https://x", "S3cr3tPass"},
+	{"near miss: curl without a password", "curl -u admin https://x; curl --user-agent a:b https://x; curl -u $CREDS https://x", "", ""},
+	{"hyphenated api key header", "X-Api-Key: abcdef0123456789", "X-Api-Key: [REDACTED:secret]", "abcdef0123456789"},
+	{"hyphenated auth token header", "x-auth-token: abcdef0123456789", "x-auth-token: [REDACTED:secret]", "abcdef0123456789"},
+	{"bare basic credential", "Authorization was Basic dXNlcjpwYXNzd29yZA== yesterday", "Authorization was Basic [REDACTED:basic_auth] yesterday", "dXNlcjpwYXNzd29yZA=="},
+	{"basic credential in a header", "Authorization: Basic dXNlcjpwYXNzd29yZA==", "Authorization: Basic [REDACTED:authorization_header]", "dXNlcjpwYXNzd29yZA=="},
+	{"near miss: basic in prose", "a basic understanding; Basic Auth is simple; basic YWJjZGVm is base64 of abcdef", "", ""},
+	{"unsigned jwt", "t=" + "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjMifQ", "t=[REDACTED:jwt]", "eyJzdWIiOiIxMjMifQ"},
 	// Generic secrets
 	{"client secret assignment", "client_secret: 9f8e7d6c5b4a", "client_secret: [REDACTED:secret]", "9f8e7d6c5b4a"},
 	{"near miss: short or unassigned secret", "secret: true; max_tokens=4096; a secret garden", "", ""},
@@ -300,3 +327,50 @@ func TestPatternBounds_HoldOnEveryCase(t *testing.T) {
 	}
 	require.Greater(t, checked, 50, "the cases exercise the patterns")
 }
+
+// Data keys spelled with hyphens, as HTTP headers are, name secrets too.
+func TestJSON_HyphenatedKeysAreSecretKeys(t *testing.T) {
+	t.Parallel()
+	in := `{"X-Api-Key":"k1","x-auth-token":"k2","api-key":"k3","headers":{"X-Access-Key":"k4","Private-Key":"k5"},"x-request-id":"r1"}`
+	out, n, err := redact.JSON([]byte(in))
+	require.NoError(t, err)
+	require.Equal(t, 5, n, string(out))
+	require.JSONEq(t, `{"X-Api-Key":"[REDACTED:secret]","x-auth-token":"[REDACTED:secret]","api-key":"[REDACTED:secret]",`+
+		`"headers":{"X-Access-Key":"[REDACTED:secret]","Private-Key":"[REDACTED:secret]"},"x-request-id":"r1"}`, string(out))
+}
+
+// Redaction never makes a large text longer: markers longer than their secrets are used
+// while the text stays within max(its size, 4 KiB), then "[REDACTED]", then "*" masks.
+// Every secret is still replaced, and redacting again changes nothing.
+func TestString_GrowthIsCapped(t *testing.T) {
+	t.Parallel()
+	for _, unit := range []string{"a_pw=x\n", "id " + fakeAWSID + "\n", "password=hunter22 ", `curl -u a:b https://x` + "\n"} {
+		in := strings.Repeat(unit, (1<<20)/len(unit))
+		out, n := redact.String(in)
+		require.Equal(t, (1<<20)/len(unit), n, unit)
+		require.LessOrEqual(t, len(out), len(in), "%q: %d bytes became %d", unit, len(in), len(out))
+		again, n := redact.String(out)
+		require.Zero(t, n, unit)
+		require.Equal(t, out, again)
+	}
+	require.NotContains(t, strings.Join(strings.Fields(mustString(strings.Repeat("password=hunter22 ", 60000))), ""), "hunter22")
+
+	// A small text keeps its full markers.
+	out, _ := redact.String("a_pw=x")
+	require.Equal(t, "a_pw=[REDACTED:password]", out)
+
+	// The same for a JSON document: one allowance for all its strings.
+	items := make([]string, 50000)
+	for i := range items {
+		items[i] = `{"password":"x","note":"a_pw=y"}`
+	}
+	doc := `{"items":[` + strings.Join(items, ",") + `]}`
+	got, n, err := redact.JSON([]byte(doc))
+	require.NoError(t, err)
+	require.Equal(t, 100000, n)
+	require.LessOrEqual(t, len(got), len(doc))
+	require.NotContains(t, string(got), `"x"`)
+	require.NotContains(t, string(got), `=y`)
+}
+
+func mustString(s string) string { out, _ := redact.String(s); return out }

@@ -1,0 +1,196 @@
+package redact
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// anchors are the literals adversarial inputs repeat: every pattern's hints, and the
+// beginnings of each pattern with their context (an assignment, a URL's user, a command's
+// option), so that every attempt gets as far as it can before it fails or matches.
+func anchors() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, p := range patterns {
+		for _, h := range p.hints {
+			add(h)
+		}
+	}
+	for _, a := range []string{
+		"sk-ant-", "AKIA", "AKIAIOSFODNN7EXAMPLE ", "aws_secret_access_key=", "ghp_", "GH_TOKEN=", "github token is ",
+		"xoxb-", "xapp-1-", "https://hooks.slack.com/services/", "AIza", "sk_live_", "whsec_", "hf_", "npm_",
+		"SG.aaaaaaaaaaaaaaaa.", "zx_", "pypi-AgEIcHlwaS5vcmc", "dop_v1_", "shpat_", "AGE-SECRET-KEY-1",
+		"https://discord.com/api/webhooks/1/", "123456789:AA", "AccountKey=", "?sig=", "&sig=",
+		"Authorization: Bearer ", "Authorization:", "Bearer ", "Basic ", "eyJ", "eyJaaaaaaaa.eyJ", "://", "://a:", "://a:b",
+		"https://", "mysql ", "mysql -p", "docker login ", "docker login -p ", "echo x | docker login", "--password-stdin <<< ",
+		"curl ", "curl -u ", "curl -u a:", "password=", "password: ", `\"password\": \"`, "password is ", "the password for x was ",
+		"DB_PWD=", "a_pw=", "secret=", "api_key=", "X-Api-Key: ", "token: ", "-----BEGIN PRIVATE KEY-----", "-----BEGIN ",
+	} {
+		add(a)
+	}
+	return out
+}
+
+// shape is one adversarial input: a name and a text of about size bytes.
+type shape struct {
+	name string
+	text string
+}
+
+// seps are what adversarial inputs put between repeated anchors.
+var seps = []string{"", " ", "-", "_", "a", "0", ":", "/", "=", `"`, "@", ".", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}
+
+// adversarialShapes repeats every anchor with every separator, unbroken (one line of size
+// bytes) and per line (lines of lineLen bytes).
+func adversarialShapes(size, lineLen int, seps []string) []shape {
+	var out []shape
+	for _, a := range anchors() {
+		for _, sep := range seps {
+			unit := a + sep
+			out = append(out, shape{name: fmt.Sprintf("%q unbroken", unit), text: repeatTo(unit, size)})
+			line := repeatTo(unit, lineLen-1) + "\n"
+			out = append(out, shape{name: fmt.Sprintf("%q per %d-byte line", unit, lineLen), text: repeatTo(line, size)})
+		}
+	}
+	return out
+}
+
+func repeatTo(unit string, size int) string {
+	return strings.Repeat(unit, max(1, size/len(unit)))
+}
+
+// workOf is the work String does on s: bytes handed to the expression engine plus attempts.
+func workOf(s string) int {
+	sc := &scanner{}
+	redactString(sc, newBudget(len(s)), s)
+	return sc.work + sc.attempts
+}
+
+// Redaction is linear on every adversarial shape, without timing it: the work (bytes the
+// expression engine is given, and attempts) of twice the text is about twice the work (at
+// most 2.5 times: an attempt's window is cut at its line's end, so the last ones on a line
+// are charged less), on one line and with lines twice as long. A scan that ran each hint's
+// expression to the end of its line (as before) does four times the work per line on lines
+// twice as long.
+func TestString_WorkIsLinearOnAdversarialShapes(t *testing.T) {
+	t.Parallel()
+	const size = 16 << 10
+	few := []string{"", " ", "-", "a", ":", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}
+	small := adversarialShapes(size, 1024, few)
+	big := adversarialShapes(2*size, 2048, few)
+	worst, worstName := 0.0, ""
+	for i := range small {
+		w1, w2 := workOf(small[i].text), workOf(big[i].text)
+		ratio := float64(w2+size) / float64(w1+size) // +size: shapes with no work at all
+		if ratio > worst {
+			worst, worstName = ratio, small[i].name
+		}
+		require.LessOrEqual(t, ratio, 2.5, "%s: work %d at %d bytes, %d at twice that", small[i].name, w1, len(small[i].text), w2)
+		require.LessOrEqual(t, w1, 400*len(small[i].text), "%s: work per byte", small[i].name)
+	}
+	t.Logf("worst ratio %.2f (%s) over %d shapes", worst, worstName, len(small))
+}
+
+// A done context stops String with its error, and the context is checked while a long text
+// is scanned (not only at the start).
+func TestStringContext_StopsWhenTheContextIsDone(t *testing.T) {
+	t.Parallel()
+	text := strings.Repeat(strings.Repeat("sk-", 341)+"\n", 1024)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err := StringContext(ctx, text)
+	require.ErrorIs(t, err, context.Canceled)
+
+	checks := 0
+	sc := &scanner{ctx: countingContext{Context: context.Background(), n: &checks}}
+	redactString(sc, newBudget(len(text)), text)
+	require.Greater(t, checks, 10, "the context is checked throughout")
+
+	_, _, err = JSONContext(ctx, []byte(`{"a":"`+strings.Repeat("password=x ", 10000)+`"}`))
+	require.ErrorIs(t, err, context.Canceled)
+}
+
+type countingContext struct {
+	context.Context
+	n *int
+}
+
+func (c countingContext) Err() error { *c.n++; return nil }
+
+// TestAdversarialSearch times String on every adversarial shape of 1 MiB and prints the
+// slowest (docs/redaction.md reports them). It only runs when asked:
+//
+//	ZAXY_REDACT_SEARCH=1 go test -run TestAdversarialSearch -v ./redact/
+func TestAdversarialSearch(t *testing.T) {
+	if os.Getenv("ZAXY_REDACT_SEARCH") == "" {
+		t.Skip("set ZAXY_REDACT_SEARCH=1 to run the search")
+	}
+	type result struct {
+		name string
+		took time.Duration
+	}
+	var results []result
+	for _, lineLen := range []int{128, 1024} {
+		for _, sh := range adversarialShapes(1<<20, lineLen, searchSeps()) {
+			if lineLen != 1024 && strings.HasSuffix(sh.name, "unbroken") {
+				continue
+			}
+			start := time.Now()
+			String(sh.text)
+			results = append(results, result{sh.name, time.Since(start)})
+		}
+	}
+	sort.Slice(results, func(i, j int) bool { return results[i].took > results[j].took })
+	for _, r := range results[:20] {
+		fmt.Printf("%8.1f ms/MiB  %s\n", float64(r.took.Microseconds())/1000, r.name)
+	}
+	fmt.Printf("%d shapes\n", len(results))
+}
+
+// searchSeps are the separators the search uses: all of them, or with ZAXY_REDACT_SEARCH=few
+// the six of TestString_WorkIsLinearOnAdversarialShapes (a quicker search).
+func searchSeps() []string {
+	if os.Getenv("ZAXY_REDACT_SEARCH") == "few" {
+		return []string{"", " ", "-", "a", ":", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}
+	}
+	return seps
+}
+
+// worstShapes are the slowest shapes TestAdversarialSearch found, and the cases issue 30
+// reported; BenchmarkRedact_Adversarial runs each.
+var worstShapes = []string{
+	`"sk-" per 1024-byte line`,
+	`"https://" per 1024-byte line`,
+}
+
+// BenchmarkRedact_Adversarial redacts adversarial 1 MiB inputs (worstShapes).
+func BenchmarkRedact_Adversarial(b *testing.B) {
+	all := adversarialShapes(1<<20, 1024, seps)
+	for _, name := range worstShapes {
+		i := slices.IndexFunc(all, func(s shape) bool { return s.name == name })
+		if i < 0 {
+			b.Fatalf("no shape %s", name)
+		}
+		text := all[i].text
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				String(text)
+			}
+		})
+	}
+}
