@@ -126,11 +126,11 @@ func NewHandler(cfg Config, pool *pgxpool.Pool, store *eventloom.Store, logger *
 	}
 	s := &server{cfg: cfg.WithDefaults(), store: store, pool: pool, checkout: cfg.Checkout, feeling: cfg.FeelingOfKnowing, logger: logger}
 	s.analytics, s.analyticsStore, s.inFlight = s.pool, store, newInFlight()
-	s.hotGate = newFairGate(int(pool.Config().MaxConns))
+	s.hotGate = newFairGate(poolConns(pool))
 	s.analyticsGate = s.hotGate
 	if cfg.AnalyticsPool != nil {
 		s.analytics, s.analyticsStore = cfg.AnalyticsPool, eventloom.NewStore(cfg.AnalyticsPool, nil, logger)
-		s.analyticsGate = newFairGate(int(cfg.AnalyticsPool.Config().MaxConns))
+		s.analyticsGate = newFairGate(poolConns(cfg.AnalyticsPool))
 	}
 	if s.checkout == nil {
 		s.checkout = checkout.New(pool, store, checkout.Config{Embedder: embedding.NewOffline(), Logger: logger})
@@ -151,6 +151,15 @@ func NewHandler(cfg Config, pool *pgxpool.Pool, store *eventloom.Store, logger *
 	r.With(s.authorizeAllSpaces).Method(http.MethodGet, "/metrics", s.metrics.handler())
 	r.Route(spacePrefix, s.mountSpaceRoutes)
 	return r
+}
+
+// poolConns is the most connections pool opens (0 for no pool, as in tests that only walk
+// the routes).
+func poolConns(pool *pgxpool.Pool) int {
+	if pool == nil {
+		return 0
+	}
+	return int(pool.Config().MaxConns)
 }
 
 // routeNotFound answers 404 route_not_found.
