@@ -103,10 +103,13 @@ type server struct {
 	analytics      *pgxpool.Pool
 	analyticsStore *eventloom.Store
 	inFlight       *inFlight
-	checkout       *checkout.Service
-	feeling        *metamemory.Service
-	metrics        *metrics
-	logger         *slog.Logger
+	// hotGate and analyticsGate hold each caller to its fair share of pool's and analytics'
+	// connections (one gate when they are the same pool).
+	hotGate, analyticsGate *fairGate
+	checkout               *checkout.Service
+	feeling                *metamemory.Service
+	metrics                *metrics
+	logger                 *slog.Logger
 	// ingest serves the ingest routes; ingestErr is its configuration error, if any, which
 	// those routes answer with.
 	ingest    *ingest.Ingester
@@ -124,8 +127,11 @@ func NewHandler(cfg Config, pool *pgxpool.Pool, store *eventloom.Store, logger *
 	logger = redactingLogger(logger)
 	s := &server{cfg: cfg.WithDefaults(), store: store, pool: pool, checkout: cfg.Checkout, feeling: cfg.FeelingOfKnowing, logger: logger}
 	s.analytics, s.analyticsStore, s.inFlight = s.pool, store, newInFlight()
+	s.hotGate = newFairGate(poolConns(pool))
+	s.analyticsGate = s.hotGate
 	if cfg.AnalyticsPool != nil {
 		s.analytics, s.analyticsStore = cfg.AnalyticsPool, eventloom.NewStore(cfg.AnalyticsPool, nil, logger)
+		s.analyticsGate = newFairGate(poolConns(cfg.AnalyticsPool))
 	}
 	if s.checkout == nil {
 		s.checkout = checkout.New(pool, store, checkout.Config{Embedder: embedding.NewOffline(), Logger: logger})
@@ -146,6 +152,15 @@ func NewHandler(cfg Config, pool *pgxpool.Pool, store *eventloom.Store, logger *
 	r.With(s.authorizeAllSpaces).Method(http.MethodGet, "/metrics", s.metrics.handler())
 	r.Route(spacePrefix, s.mountSpaceRoutes)
 	return r
+}
+
+// poolConns is the most connections pool opens (0 for no pool, as in tests that only walk
+// the routes).
+func poolConns(pool *pgxpool.Pool) int {
+	if pool == nil {
+		return 0
+	}
+	return int(pool.Config().MaxConns)
 }
 
 // routeNotFound answers 404 route_not_found.

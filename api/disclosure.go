@@ -53,5 +53,5 @@ func (s *server) item(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return disclosure.Item(r.Context(), s.analytics, disclosure.ItemParams{SpaceID: chi.URLParam(r, "space"), ID: id})
+	return disclosure.Item(r.Context(), budgeted(r.Context(), s.analytics, ""), disclosure.ItemParams{SpaceID: chi.URLParam(r, "space"), ID: id})
 }

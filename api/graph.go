@@ -47,7 +47,8 @@ func (s *server) listFacts(r *http.Request) (any, error) {
 		}
 		p.Limit = int(*q.Limit)
 	}
-	facts, err := graph.Facts(r.Context(), s.analytics, p)
+	db := budgeted(r.Context(), s.analytics, "limit")
+	facts, err := graph.Facts(r.Context(), db, p)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +57,7 @@ func (s *server) listFacts(r *http.Request) (any, error) {
 	}
 	resp := factsResponse{View: p.View, Facts: facts}
 	if q.IncludeInferred {
-		if resp.Inferred, err = graph.InferredFacts(r.Context(), s.analytics, space, p.Entity, p.Limit); err != nil {
+		if resp.Inferred, err = graph.InferredFacts(r.Context(), db, space, p.Entity, p.Limit); err != nil {
 			return nil, err
 		}
 		if resp.Inferred == nil {
@@ -84,7 +85,7 @@ func (s *server) getEntity(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	facts, err := graph.Facts(r.Context(), s.analytics, graph.FactsParams{SpaceID: space, Entity: e.ID})
+	facts, err := graph.Facts(r.Context(), budgeted(r.Context(), s.analytics, ""), graph.FactsParams{SpaceID: space, Entity: e.ID})
 	if err != nil {
 		return nil, err
 	}

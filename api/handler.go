@@ -30,11 +30,16 @@ func withStatus(status int, body any) *response { return &response{status: statu
 // and writes its answer (writeResponse) or its error (writeError). capBytes, when positive,
 // caps the encoded body: an answer that would pass it is replaced by 413 response_too_large
 // (the reads under /v1/spaces/{space}; routes that change the log pass 0, since their answer
-// is bounded by their body and a 413 after the change committed would hide it).
+// is bounded by their body and a 413 after the change committed would hide it). It is also
+// the request's row budget (budgeted), so that the list reads stop reading rows at the cap
+// rather than building a whole answer only to refuse it.
 func (s *server) serve(h handlerFunc, capBytes int64) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+		}
+		if capBytes > 0 {
+			r = r.WithContext(withRowBudget(r.Context(), capBytes))
 		}
 		v, err := h(s, r)
 		if err == nil {

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -94,8 +95,8 @@ func (f *inFlight) release(key string, analytics bool) {
 // limitInFlight returns middleware (after authorize) bounding each caller's requests in
 // flight: Config.MaxInFlight in all and, for a route of kind analytics,
 // Config.MaxAnalyticsInFlight of them analytics ones. A request over a budget is answered at
-// once with 429 too_many_requests and Retry-After; it never queues, so one tenant's slow
-// queries cannot make another's wait behind them in this process.
+// once with 429 too_many_requests and Retry-After. A request within its budget may still wait
+// for its fair share of the pool (shareOf), which bounds each caller's queue to its budget.
 func (s *server) limitInFlight(kind routeKind) func(http.Handler) http.Handler {
 	isAnalytics := kind == analytics
 	return func(next http.Handler) http.Handler {
@@ -109,6 +110,37 @@ func (s *server) limitInFlight(kind routeKind) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// shareOf wraps h so that its database work runs within the caller's fair share of the pool
+// the route of kind draws from (fairGate), taking kind.conns() slots: the caller key is
+// limitInFlight's, the slots are
+// taken before h runs and given back as soon as h returns, before the answer is encoded and
+// written. A request whose deadline passes while it waits gets 503 pool_busy.
+func (s *server) shareOf(kind routeKind, h handlerFunc) handlerFunc {
+	gate, pool := s.hotGate, "hot-path"
+	if kind == analytics {
+		gate, pool = s.analyticsGate, "analytics"
+	}
+	n := kind.conns()
+	return func(s *server, r *http.Request) (any, error) {
+		key := callerKey(r, s.cfg.Auth != nil)
+		if err := gate.acquire(r.Context(), key, n); err != nil {
+			return nil, poolBusy(pool, gate.share, err)
+		}
+		defer gate.release(key, n)
+		return h(s, r)
+	}
+}
+
+// poolBusy is the answer to a request whose wait for its share of pool ended with err.
+func poolBusy(pool string, share int, err error) error {
+	if !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("wait for a share of the %s pool: %w", pool, err)
+	}
+	return &apiError{status: http.StatusServiceUnavailable, code: "pool_busy", retryAfter: retryAfterSeconds,
+		message: fmt.Sprintf("the request's deadline passed while it waited for a connection of the %s pool (each caller may hold at most %d of them)", pool, share),
+		details: map[string]any{"pool": pool, "share": share, "retry_after_seconds": retryAfterSeconds}}
 }
 
 // tooManyRequests is the 429 for a caller over its budget over ("requests" or "analytics").

@@ -117,7 +117,7 @@ func TestHTTP_AnalyticsBudgetPerTokenAnswers429AndOtherTenantsStillRead(t *testi
 	seedGraphs(t, pool, "tenant-a", "tenant-b")
 	acfg, err := pgxpool.ParseConfig(db.AppURL)
 	require.NoError(t, err)
-	acfg.MaxConns = 2
+	acfg.MaxConns = 4 // a caller's fair share is 2, its analytics budget below
 	analytics, err := pgxpool.NewWithConfig(ctx, acfg)
 	require.NoError(t, err)
 	t.Cleanup(analytics.Close)

@@ -43,7 +43,7 @@ func (s *server) listProposals(r *http.Request) (any, error) {
 		}
 		p.Limit = int(*q.Limit)
 	}
-	return review.List(r.Context(), s.pool, p)
+	return review.List(r.Context(), budgeted(r.Context(), s.pool, "limit"), p)
 }
 
 // proposalSeq reads the {seq} path parameter.

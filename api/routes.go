@@ -17,13 +17,31 @@ const spacePrefix = "/v1/spaces/{space}"
 type routeKind int
 
 const (
-	// everyday operations (appends, replay, checkout) count against Config.MaxInFlight only.
+	// everyday operations (appends, replay, reads of one thing) count against
+	// Config.MaxInFlight only and use one hot-path connection at a time.
 	everyday routeKind = iota
+	// fanout operations are everyday ones that run checkout's lanes side by side, each on its
+	// own hot-path connection: they take checkoutConns slots of their caller's fair share.
+	fanout
 	// analytics operations read broadly (Cypher, facts, entities, the disclosure views, chain
 	// verification): they run on Config.AnalyticsPool and also count against
 	// Config.MaxAnalyticsInFlight.
 	analytics
 )
+
+// checkoutConns is the hot-path connections a checkout counts as holding: its lanes (about
+// eight) start together, but most finish in a few milliseconds, so four is what one holds
+// for most of its run.
+const checkoutConns = 4
+
+// conns is how many pool connections a request of the kind counts as holding at once: the
+// slots it takes of its caller's fair share of the pool (fairGate).
+func (k routeKind) conns() int {
+	if k == fanout {
+		return checkoutConns
+	}
+	return 1
+}
 
 // spaceRoute is one operation under spacePrefix and everything the server needs to know to
 // guard it: the scope a token must have, its in-flight budget and the handler.
@@ -55,16 +73,16 @@ var spaceRoutes = []spaceRoute{
 	{http.MethodGet, "/index", auth.ScopeRead, analytics, (*server).index},
 	{http.MethodGet, "/timeline", auth.ScopeRead, analytics, (*server).timeline},
 	{http.MethodGet, "/items/{id}", auth.ScopeRead, analytics, (*server).item},
-	{http.MethodPost, "/checkout", auth.ScopeRead, everyday, (*server).checkoutPacket},
-	{http.MethodPost, "/query", auth.ScopeRead, everyday, (*server).query},
-	{http.MethodPost, "/context/assemble", auth.ScopeRead, everyday, (*server).assemble},
-	{http.MethodPost, "/context/after-turn", auth.ScopeWrite, everyday, (*server).afterTurn},
-	{http.MethodPost, "/handoff", auth.ScopeRead, everyday, (*server).handoff},
+	{http.MethodPost, "/checkout", auth.ScopeRead, fanout, (*server).checkoutPacket},
+	{http.MethodPost, "/query", auth.ScopeRead, fanout, (*server).query},
+	{http.MethodPost, "/context/assemble", auth.ScopeRead, fanout, (*server).assemble},
+	{http.MethodPost, "/context/after-turn", auth.ScopeWrite, fanout, (*server).afterTurn},
+	{http.MethodPost, "/handoff", auth.ScopeRead, fanout, (*server).handoff},
 	{http.MethodPost, "/feeling-of-knowing", auth.ScopeRead, everyday, (*server).feelingOfKnowing},
-	{http.MethodPost, "/weave", auth.ScopeRead, everyday, (*server).weaveMemory},
-	{http.MethodPost, "/prospective", auth.ScopeRead, everyday, (*server).prospective},
-	{http.MethodPost, "/subagents/{id}/cleanup", auth.ScopeWrite, everyday, (*server).cleanupSubagent},
-	{http.MethodPost, "/sessions/{session}/resume", auth.ScopeWrite, everyday, (*server).resume},
+	{http.MethodPost, "/weave", auth.ScopeRead, fanout, (*server).weaveMemory},
+	{http.MethodPost, "/prospective", auth.ScopeRead, fanout, (*server).prospective},
+	{http.MethodPost, "/subagents/{id}/cleanup", auth.ScopeWrite, fanout, (*server).cleanupSubagent},
+	{http.MethodPost, "/sessions/{session}/resume", auth.ScopeWrite, fanout, (*server).resume},
 	// Review: reading the queue is part of reviewing, so every review route needs write.
 	{http.MethodGet, "/proposals", auth.ScopeRead, everyday, (*server).listProposals},
 	{http.MethodGet, "/proposals/{seq}", auth.ScopeRead, everyday, (*server).getProposal},
@@ -99,7 +117,8 @@ func (rt *spaceRoute) capped() bool { return rt.scope == auth.ScopeRead }
 // mountSpaceRoutes registers spaceRoutes on r (mounted at spacePrefix). Each route runs, in
 // order: authorize with its scope (so a request for a space the token does not reach learns
 // nothing about it, not even whether its id is valid), requireJSON, limitInFlight with its
-// budget, validSpace, and the handler through serve. A path under the prefix that matches no
+// budget, validSpace, and the handler through serve within its caller's fair share of its
+// pool (shareOf). A path under the prefix that matches no
 // route, or not with this method, is answered 404 or 405 after a read-scope check.
 func (s *server) mountSpaceRoutes(r chi.Router) {
 	guard := s.authorize(auth.ScopeRead)
@@ -112,7 +131,7 @@ func (s *server) mountSpaceRoutes(r chi.Router) {
 			capBytes = s.cfg.MaxResponseBytes
 		}
 		r.With(s.authorize(rt.scope), s.requireJSON, s.limitInFlight(rt.kind), s.validSpace).
-			Method(rt.method, rt.pattern, s.serve(rt.handle, capBytes))
+			Method(rt.method, rt.pattern, s.serve(s.shareOf(rt.kind, rt.handle), capBytes))
 	}
 }
 
