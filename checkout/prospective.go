@@ -51,6 +51,8 @@ type StepRequest struct {
 	Cues Cues `json:"cues,omitempty"`
 	// NoRecord skips appending the checkout.surfaced event that records the weave.
 	NoRecord bool `json:"no_record,omitempty"`
+	// Actor is the record's actor (Request.Actor); never read from a body.
+	Actor string `json:"-"`
 }
 
 // request is the checkout request whose ranking the step's weave starts from.
@@ -59,7 +61,7 @@ func (r *StepRequest) request(defaultTokens int) (*Request, error) {
 		r.MaxTokens = defaultTokens
 	}
 	req := &Request{SpaceID: r.SpaceID, Query: r.Goal, Purpose: r.Purpose, MaxTokens: r.MaxTokens, SessionID: r.SessionID,
-		Cues: r.Cues, ReasoningPhase: r.ReasoningPhase, Weave: true, NoRecord: r.NoRecord}
+		Cues: r.Cues, ReasoningPhase: r.ReasoningPhase, Weave: true, NoRecord: r.NoRecord, Actor: r.Actor}
 	if err := req.validate(); err != nil {
 		var ve *eventloom.ValidationError
 		if errors.As(err, &ve) && ve.Field == "query" {
