@@ -273,7 +273,9 @@ func repeatedLater(n int) string {
 }
 
 // renderLine is an item as the prompt shows it: marker, text, labels and citations; with
-// whoWhen an event's text opens with when it happened and who said it (lineWhoWhen).
+// whoWhen an event's text opens with when it happened and who said it (lineWhoWhen). What was
+// remembered (the text, a speaker's name, an invalidation's reason) is shown as remembered
+// text, which cannot imitate the marker or a citation (remembered).
 func renderLine(ref int, it *Item, whoWhen bool) string {
 	var b strings.Builder
 	if ref > 0 {
@@ -282,11 +284,11 @@ func renderLine(ref int, it *Item, whoWhen bool) string {
 	if whoWhen && it.fact == nil && it.OccurredAt != nil {
 		b.WriteString(lineWhoWhen(*it.OccurredAt, it.Kind, it.speaker, it.role))
 	}
-	b.WriteString(it.Text)
+	b.WriteString(remembered(it.Text))
 	var tags []string
 	switch {
 	case it.Labels.Invalidated != "":
-		tags = append(tags, "invalidated: "+it.Labels.Invalidated)
+		tags = append(tags, "invalidated: "+remembered(it.Labels.Invalidated))
 	case it.Labels.Superseded:
 		tags = append(tags, "superseded")
 	}
