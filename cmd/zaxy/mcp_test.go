@@ -54,7 +54,7 @@ func TestMCPCommand_ServesToolsOverStdio(t *testing.T) {
 
 	cmd := exec.Command(bin, "mcp", "--profile", "full")
 	cmd.Env = append(os.Environ(), "ZAXY_DATABASE_URL="+db.AppURL, "ZAXY_MCP_PROFILE=core")
-	var stderr bytes.Buffer
+	var stderr lockedBuffer // written by the process's stderr copier while the test reads it
 	cmd.Stderr = &stderr
 	cs, err := mcpClient().Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 	require.NoError(t, err, stderr.String())
