@@ -484,7 +484,7 @@ func TestAppend_LostKeyRaceAnswersFromWinner(t *testing.T) {
 				err := poolOf(store).QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
 					WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting)
 				return err == nil && waiting > 0
-			}, 5*time.Second, 10*time.Millisecond)
+			}, time.Minute, 10*time.Millisecond)
 			require.NoError(t, winner.Commit(ctx))
 			require.NoError(t, <-done)
 			require.True(t, lost.Replayed)

@@ -176,7 +176,7 @@ func TestMCPCommand_WorkersProjectInProcess(t *testing.T) {
 		_, facts := callTool(t, cs, "memory_facts", map[string]any{"space": "proj", "entity": "Alice"})
 		list, _ := facts["facts"].([]any)
 		return len(list) == 1
-	}, 30*time.Second, 100*time.Millisecond, "the in-process workers project the fact")
+	}, 3*time.Minute, 100*time.Millisecond, "the in-process workers project the fact")
 	require.NoError(t, cs.Close())
 	require.NoError(t, clientOut.Close())
 	require.Equal(t, 0, <-code, errOut.String())
