@@ -406,16 +406,16 @@ func (s *Service) recordSurfaced(ctx context.Context, r *Request, p *Packet) (in
 // surfacedEnqueueTimeout bounds the enqueue of a surfaced record's projection job.
 const surfacedEnqueueTimeout = 10 * time.Second
 
-// RecordedSessionID is a caller's session id as a record of a read (checkout.surfaced,
+// recordedSessionID is a caller's session id as a record of a read (checkout.surfaced,
 // memory_action.surfaced) carries it: with its secrets redacted (redact.String), whatever the
 // space's redaction mode, since a read must not write a secret into the log.
-func RecordedSessionID(id string) string {
+func recordedSessionID(id string) string {
 	out, _ := redact.String(id)
 	return out
 }
 
 // SurfacedEvent is the checkout.surfaced event recording what packet p (the answer to r)
-// surfaced, in r's session (RecordedSessionID) with r.Actor as its actor (default "zaxy"):
+// surfaced, in r's session (recordedSessionID) with r.Actor as its actor (default "zaxy"):
 // each item by id with its tier and cited seqs. Its projection reinforces exactly
 // those item ids (docs/checkout.md, Salience). A caller that checks out with NoRecord and
 // records the surfacing itself (a simulation setting occurred_at) appends this event.
@@ -463,7 +463,7 @@ func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
 	if err != nil {
 		return eventloom.NewEvent{}, err
 	}
-	return eventloom.NewEvent{Type: SurfacedType, SessionID: RecordedSessionID(r.SessionID), Actor: cmp.Or(r.Actor, "zaxy"), Data: raw}, nil
+	return eventloom.NewEvent{Type: SurfacedType, SessionID: recordedSessionID(r.SessionID), Actor: cmp.Or(r.Actor, "zaxy"), Data: raw}, nil
 }
 
 // SurfacedType is the bookkeeping event a checkout appends (vocab.TypeCheckoutSurfaced).

@@ -81,7 +81,7 @@ func (a *Actions) record(ctx context.Context, action, space string, rec Recordin
 		return nil, err
 	}
 	// A read must not write a secret into the log: the session id is redacted whatever the
-	// space's redaction mode (as checkout.RecordedSessionID; the log redacts the actor).
+	// space's redaction mode (as a checkout.surfaced record; the log redacts the actor).
 	session, _ := redact.String(rec.SessionID)
 	actor := strings.TrimSpace(rec.Actor)
 	if actor == "" {
