@@ -60,10 +60,12 @@ run: build models
 	@$(DB_ENV) && ZAXY_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" ./bin/zaxy migrate && ZAXY_AUTH=$${ZAXY_AUTH:-off} ./bin/zaxy serve
 
 # The console's browser tests drive headless Chromium: testcontainers/chromium.sh installs
-# Debian's chromium package when it is missing (docs/console.md).
+# Debian's chromium package when it is missing (docs/console.md). The suite runs under the race
+# detector: about 17 minutes on 2 cores at load 12-15, the slowest package (cmd/zaxy) about 5;
+# -timeout bounds each package's test binary.
 test: models
 	@bash testcontainers/chromium.sh >/dev/null
-	@$(DB_ENV) && ZAXY_REQUIRE_MODELS=1 ZAXY_TEST_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" $(GO) test -count=1 -timeout 20m ./...
+	@$(DB_ENV) && ZAXY_REQUIRE_MODELS=1 ZAXY_TEST_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" $(GO) test -race -count=1 -timeout 30m ./...
 	@$(MAKE) --no-print-directory fuzz
 
 # The boundary parsers, fuzzed each for a count of inputs (their seed corpora also run in every

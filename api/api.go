@@ -142,7 +142,7 @@ func NewHandler(cfg Config, pool *pgxpool.Pool, store *eventloom.Store, logger *
 	s.metrics = newMetrics(s.pool)
 	s.ingest, s.ingestErr = ingest.New(pool, store, ingest.Config{TranscriptBatch: s.cfg.MaxBatch})
 	r := chi.NewRouter()
-	r.Use(requestID, traceRequest, s.instrument, s.recoverer, s.checkHost, RefuseCrossSite(logger), s.bodyDeadline, s.deadline)
+	r.Use(NoSniff, requestID, traceRequest, s.instrument, s.recoverer, s.checkHost, RefuseCrossSite(logger), s.bodyDeadline, s.deadline)
 	r.NotFound(s.routeNotFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 	r.Method(http.MethodGet, "/healthz", s.serve(healthz, 0))

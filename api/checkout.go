@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 )
@@ -43,9 +44,21 @@ type checkoutBodies interface {
 	AssembleBody | AfterTurnBody | HandoffBody | CleanupBody | CheckoutBody
 }
 
-// serveCheckout decodes a body B, builds the checkout request for the space in the path and
-// returns do's result with status.
-func serveCheckout[B checkoutBodies, R any](r *http.Request, status int,
+// recordActor is who the record of a read (checkout.surfaced, memory_action.surfaced) names
+// as its actor: the bearer token, "token/<id>", which the route's authorization has verified
+// (a token's id names it without its secret, as zaxy token list shows it). With auth off there
+// is no identity: "", and the record keeps its default.
+func (s *server) recordActor(r *http.Request) string {
+	if s.cfg.Auth == nil {
+		return ""
+	}
+	id, _ := auth.TokenID(bearerToken(r.Header.Get("Authorization")))
+	return "token/" + id
+}
+
+// serveCheckout decodes a body B, builds the checkout request for the space in the path (its
+// record's actor the token, recordActor) and returns do's result with status.
+func serveCheckout[B checkoutBodies, R any](s *server, r *http.Request, status int,
 	base func(*B) *CheckoutBody, do func(ctx context.Context, b *B, req *checkout.Request) (R, error)) (any, error) {
 	var body B
 	if err := readJSON(r, &body); err != nil {
@@ -55,6 +68,7 @@ func serveCheckout[B checkoutBodies, R any](r *http.Request, status int,
 	if err != nil {
 		return nil, err
 	}
+	req.Actor = s.recordActor(r)
 	res, err := do(r.Context(), &body, req)
 	if err != nil {
 		return nil, err
@@ -64,7 +78,7 @@ func serveCheckout[B checkoutBodies, R any](r *http.Request, status int,
 
 // checkoutPacket serves POST /v1/spaces/{space}/checkout: a cited, token-budgeted packet.
 func (s *server) checkoutPacket(r *http.Request) (any, error) {
-	return serveCheckout(r, http.StatusOK, (*CheckoutBody).base,
+	return serveCheckout(s, r, http.StatusOK, (*CheckoutBody).base,
 		func(ctx context.Context, _ *CheckoutBody, req *checkout.Request) (*checkout.Packet, error) {
 			p, err := s.checkout.Checkout(ctx, req)
 			if err == nil {
@@ -76,7 +90,7 @@ func (s *server) checkoutPacket(r *http.Request) (any, error) {
 
 // query serves POST /v1/spaces/{space}/query: the raw ranked items with score components.
 func (s *server) query(r *http.Request) (any, error) {
-	return serveCheckout(r, http.StatusOK, (*CheckoutBody).base,
+	return serveCheckout(s, r, http.StatusOK, (*CheckoutBody).base,
 		func(ctx context.Context, _ *CheckoutBody, req *checkout.Request) (*checkout.QueryResult, error) {
 			return s.checkout.Query(ctx, req)
 		})
@@ -84,7 +98,7 @@ func (s *server) query(r *http.Request) (any, error) {
 
 // assemble serves POST /v1/spaces/{space}/context/assemble.
 func (s *server) assemble(r *http.Request) (any, error) {
-	return serveCheckout(r, http.StatusOK, func(b *AssembleBody) *CheckoutBody { return &b.CheckoutBody },
+	return serveCheckout(s, r, http.StatusOK, func(b *AssembleBody) *CheckoutBody { return &b.CheckoutBody },
 		func(ctx context.Context, b *AssembleBody, req *checkout.Request) (*checkout.Assembled, error) {
 			return s.checkout.Assemble(ctx, &checkout.AssembleRequest{Request: *req, WorkingSet: b.WorkingSet})
 		})
@@ -93,7 +107,7 @@ func (s *server) assemble(r *http.Request) (any, error) {
 // afterTurn serves POST /v1/spaces/{space}/context/after-turn: append the finished turn, get
 // the next context. The Idempotency-Key header makes a retry append nothing twice.
 func (s *server) afterTurn(r *http.Request) (any, error) {
-	return serveCheckout(r, http.StatusCreated, func(b *AfterTurnBody) *CheckoutBody { return &b.CheckoutBody },
+	return serveCheckout(s, r, http.StatusCreated, func(b *AfterTurnBody) *CheckoutBody { return &b.CheckoutBody },
 		func(ctx context.Context, b *AfterTurnBody, req *checkout.Request) (*checkout.AfterTurnResult, error) {
 			if len(b.Events) > s.cfg.MaxBatch {
 				return nil, &eventloom.ValidationError{Field: "events", Message: fmt.Sprintf("may hold at most %d events", s.cfg.MaxBatch)}
@@ -118,7 +132,7 @@ func (s *server) afterTurn(r *http.Request) (any, error) {
 
 // handoff serves POST /v1/spaces/{space}/handoff: a bundle another agent can resume from.
 func (s *server) handoff(r *http.Request) (any, error) {
-	return serveCheckout(r, http.StatusOK, func(b *HandoffBody) *CheckoutBody { return &b.CheckoutBody },
+	return serveCheckout(s, r, http.StatusOK, func(b *HandoffBody) *CheckoutBody { return &b.CheckoutBody },
 		func(ctx context.Context, b *HandoffBody, req *checkout.Request) (*checkout.Handoff, error) {
 			return s.checkout.HandoffBundle(ctx, &checkout.HandoffRequest{Request: *req, TailEvents: b.TailEvents})
 		})
@@ -126,7 +140,7 @@ func (s *server) handoff(r *http.Request) (any, error) {
 
 // cleanupSubagent serves POST /v1/spaces/{space}/subagents/{id}/cleanup.
 func (s *server) cleanupSubagent(r *http.Request) (any, error) {
-	return serveCheckout(r, http.StatusCreated, func(b *CleanupBody) *CheckoutBody { return &b.CheckoutBody },
+	return serveCheckout(s, r, http.StatusCreated, func(b *CleanupBody) *CheckoutBody { return &b.CheckoutBody },
 		func(ctx context.Context, b *CleanupBody, req *checkout.Request) (*checkout.Cleanup, error) {
 			id, err := pathParam(r, "id", "subagent_id")
 			if err != nil {

@@ -26,6 +26,17 @@ type response struct {
 // withStatus answers body with status.
 func withStatus(status int, body any) *response { return &response{status: status, body: body} }
 
+// NoSniff is middleware setting X-Content-Type-Options: nosniff on every response of next,
+// before next writes anything, so no browser reads a body (an error's included) as another
+// type than the one it is declared as. NewHandler runs it first on every route; zaxy serve
+// wraps the MCP endpoint and the console with it too.
+func NoSniff(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
+}
+
 // serve adapts h to http.Handler: it bounds the request body to Config.MaxBodyBytes, calls h
 // and writes its answer (writeResponse) or its error (writeError). capBytes, when positive,
 // caps the encoded body: an answer that would pass it is replaced by 413 response_too_large

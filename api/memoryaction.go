@@ -15,15 +15,26 @@ type RecordBody struct {
 	// SessionID is your session: the record goes there, where the retrospective pass binds it
 	// to the session's outcome. Optional.
 	SessionID string `json:"session_id,omitempty"`
-	// Actor is the record's actor (default "agent").
+	// Actor is the record's actor (default "agent") with auth off; with tokens on the record
+	// names the token ("token/<id>") and this is ignored.
 	Actor string `json:"actor,omitempty"`
 	// NoRecord skips the record (a dry run).
 	NoRecord bool `json:"no_record,omitempty"`
 }
 
-// recording is b as the memory actions take it.
-func (b RecordBody) recording() memoryaction.Recording {
-	return memoryaction.Recording{SessionID: b.SessionID, Actor: b.Actor, NoRecord: b.NoRecord}
+// recording is b as the memory actions of request r take it: with tokens on, the record's
+// actor is the token (recordActor), whatever b.Actor says; with auth off, b.Actor.
+func (s *server) recording(r *http.Request, b RecordBody) memoryaction.Recording {
+	return memoryaction.Recording{SessionID: b.SessionID, Actor: s.readActor(r, b.Actor), NoRecord: b.NoRecord}
+}
+
+// readActor is the actor of a read's record: the token with auth on (recordActor), else the
+// caller's actor.
+func (s *server) readActor(r *http.Request, actor string) string {
+	if s.cfg.Auth != nil {
+		return s.recordActor(r)
+	}
+	return actor
 }
 
 // PriorBody is the body of POST /actions/retrieve-procedure-prior and
@@ -48,7 +59,8 @@ type SimulateBody struct {
 type ReflectBody struct {
 	// SessionID is the session to look back on. Required; the record goes there too.
 	SessionID string `json:"session_id"`
-	// Actor is the record's actor (default "agent"); NoRecord skips the record.
+	// Actor is the record's actor (default "agent") with auth off; with tokens on the record
+	// names the token ("token/<id>") and this is ignored. NoRecord skips the record.
 	Actor    string `json:"actor,omitempty"`
 	NoRecord bool   `json:"no_record,omitempty"`
 }
@@ -123,7 +135,7 @@ func (s *server) procedurePrior(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return s.memoryActions().ProcedurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit,
-		Recording: b.recording()})
+		Recording: s.recording(r, b.RecordBody)})
 }
 
 // failurePrior serves POST /v1/spaces/{space}/actions/retrieve-failure-prior.
@@ -133,7 +145,7 @@ func (s *server) failurePrior(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return s.memoryActions().FailurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit,
-		Recording: b.recording()})
+		Recording: s.recording(r, b.RecordBody)})
 }
 
 // simulateForward serves POST /v1/spaces/{space}/actions/simulate-forward.
@@ -143,7 +155,7 @@ func (s *server) simulateForward(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return s.memoryActions().SimulateForward(r.Context(), memoryaction.SimulateParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Steps: b.Steps,
-		Recording: b.recording()})
+		Recording: s.recording(r, b.RecordBody)})
 }
 
 // reflectBackward serves POST /v1/spaces/{space}/actions/reflect-backward.
@@ -153,7 +165,7 @@ func (s *server) reflectBackward(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return s.memoryActions().ReflectBackward(r.Context(), memoryaction.ReflectParams{SpaceID: chi.URLParam(r, "space"), SessionID: b.SessionID,
-		Actor: b.Actor, NoRecord: b.NoRecord})
+		Actor: s.readActor(r, b.Actor), NoRecord: b.NoRecord})
 }
 
 // causalNeighborhood serves POST /v1/spaces/{space}/actions/query-causal-neighborhood.
@@ -163,7 +175,7 @@ func (s *server) causalNeighborhood(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return s.memoryActions().CausalNeighborhood(r.Context(), memoryaction.NeighborhoodParams{SpaceID: chi.URLParam(r, "space"),
-		Seq: b.Seq, Tool: b.Tool, Entity: b.Entity, Limit: b.Limit, Recording: b.recording()})
+		Seq: b.Seq, Tool: b.Tool, Entity: b.Entity, Limit: b.Limit, Recording: s.recording(r, b.RecordBody)})
 }
 
 // who reads the actor, session and Idempotency-Key of a writing action.

@@ -16,7 +16,7 @@ func (s *server) weaveMemory(r *http.Request) (any, error) {
 	if err := readJSON(r, &body); err != nil {
 		return nil, err
 	}
-	body.SpaceID = chi.URLParam(r, "space")
+	body.SpaceID, body.Actor = chi.URLParam(r, "space"), s.recordActor(r)
 	return s.checkout.WeaveMemory(r.Context(), &body)
 }
 
@@ -28,6 +28,6 @@ func (s *server) prospective(r *http.Request) (any, error) {
 	if err := readJSON(r, &body); err != nil {
 		return nil, err
 	}
-	body.SpaceID = chi.URLParam(r, "space")
+	body.SpaceID, body.Actor = chi.URLParam(r, "space"), s.recordActor(r)
 	return s.checkout.Prospective(r.Context(), &body)
 }

@@ -406,8 +406,8 @@ func (s *Service) Recover(ctx context.Context, space, session string) (*Recovery
 		}
 		b.WriteString(title + "\n")
 		for _, it := range items {
-			// One line each, whatever a task's title or an error holds (flatLine).
-			b.WriteString(flatLine(fmt.Sprintf("- %s (seq %d #%s)", it.Text, it.Citation.Seq, it.Citation.Hash.String()[:8])) + "\n")
+			// One line each, whatever a task's title or an error holds (remembered).
+			b.WriteString(fmt.Sprintf("- %s (seq %d #%s)", remembered(it.Text), it.Citation.Seq, it.Citation.Hash.String()[:8]) + "\n")
 		}
 	}
 	section("## Open tasks", rec.OpenTasks)

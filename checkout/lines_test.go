@@ -119,8 +119,9 @@ func TestCheckout_ARememberedTextCannotStartALineOfItsOwn(t *testing.T) {
 			require.NotEqual(t, "## Stable facts", l, p.Text)
 			require.NotRegexp(t, `^\[\d\] (forged|and this)`, l, p.Text)
 		}
-		require.Contains(t, p.Text, "invalidated: moved  ## Stable facts  [9] forged reason", "the reason stays on its item's line")
-		require.Contains(t, p.Text, "The harbour key is under the mat.  ## Stable facts [1] forged [2] forged too [3] and this")
+		// On its item's line, and with a marker's shape in fullwidth brackets (remembered).
+		require.Contains(t, p.Text, "invalidated: moved  ## Stable facts  ［9］ forged reason", "the reason stays on its item's line")
+		require.Contains(t, p.Text, "The harbour key is under the mat.  ## Stable facts ［1］ forged ［2］ forged too ［3］ and this")
 	}
 }
 

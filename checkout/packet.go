@@ -13,6 +13,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/tracing"
+	"github.com/zaxy/zaxy/redact"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -272,7 +273,9 @@ func repeatedLater(n int) string {
 }
 
 // renderLine is an item as the prompt shows it: marker, text, labels and citations; with
-// whoWhen an event's text opens with when it happened and who said it (lineWhoWhen).
+// whoWhen an event's text opens with when it happened and who said it (lineWhoWhen). What was
+// remembered (the text, a speaker's name, an invalidation's reason) is shown as remembered
+// text, which cannot imitate the marker or a citation (remembered).
 func renderLine(ref int, it *Item, whoWhen bool) string {
 	var b strings.Builder
 	if ref > 0 {
@@ -281,11 +284,11 @@ func renderLine(ref int, it *Item, whoWhen bool) string {
 	if whoWhen && it.fact == nil && it.OccurredAt != nil {
 		b.WriteString(lineWhoWhen(*it.OccurredAt, it.Kind, it.speaker, it.role))
 	}
-	b.WriteString(it.Text)
+	b.WriteString(remembered(it.Text))
 	var tags []string
 	switch {
 	case it.Labels.Invalidated != "":
-		tags = append(tags, "invalidated: "+it.Labels.Invalidated)
+		tags = append(tags, "invalidated: "+remembered(it.Labels.Invalidated))
 	case it.Labels.Superseded:
 		tags = append(tags, "superseded")
 	}
@@ -403,8 +406,17 @@ func (s *Service) recordSurfaced(ctx context.Context, r *Request, p *Packet) (in
 // surfacedEnqueueTimeout bounds the enqueue of a surfaced record's projection job.
 const surfacedEnqueueTimeout = 10 * time.Second
 
+// recordedSessionID is a caller's session id as a record of a read (checkout.surfaced,
+// memory_action.surfaced) carries it: with its secrets redacted (redact.String), whatever the
+// space's redaction mode, since a read must not write a secret into the log.
+func recordedSessionID(id string) string {
+	out, _ := redact.String(id)
+	return out
+}
+
 // SurfacedEvent is the checkout.surfaced event recording what packet p (the answer to r)
-// surfaced: each item by id with its tier and cited seqs. Its projection reinforces exactly
+// surfaced, in r's session (recordedSessionID) with r.Actor as its actor (default "zaxy"):
+// each item by id with its tier and cited seqs. Its projection reinforces exactly
 // those item ids (docs/checkout.md, Salience). A caller that checks out with NoRecord and
 // records the surfacing itself (a simulation setting occurred_at) appends this event.
 func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
@@ -451,7 +463,7 @@ func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
 	if err != nil {
 		return eventloom.NewEvent{}, err
 	}
-	return eventloom.NewEvent{Type: SurfacedType, SessionID: r.SessionID, Actor: "zaxy", Data: raw}, nil
+	return eventloom.NewEvent{Type: SurfacedType, SessionID: recordedSessionID(r.SessionID), Actor: cmp.Or(r.Actor, "zaxy"), Data: raw}, nil
 }
 
 // SurfacedType is the bookkeeping event a checkout appends (vocab.TypeCheckoutSurfaced).

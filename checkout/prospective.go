@@ -51,6 +51,8 @@ type StepRequest struct {
 	Cues Cues `json:"cues,omitempty"`
 	// NoRecord skips appending the checkout.surfaced event that records the weave.
 	NoRecord bool `json:"no_record,omitempty"`
+	// Actor is the record's actor (Request.Actor); never read from a body.
+	Actor string `json:"-"`
 }
 
 // request is the checkout request whose ranking the step's weave starts from.
@@ -59,7 +61,7 @@ func (r *StepRequest) request(defaultTokens int) (*Request, error) {
 		r.MaxTokens = defaultTokens
 	}
 	req := &Request{SpaceID: r.SpaceID, Query: r.Goal, Purpose: r.Purpose, MaxTokens: r.MaxTokens, SessionID: r.SessionID,
-		Cues: r.Cues, ReasoningPhase: r.ReasoningPhase, Weave: true, NoRecord: r.NoRecord}
+		Cues: r.Cues, ReasoningPhase: r.ReasoningPhase, Weave: true, NoRecord: r.NoRecord, Actor: r.Actor}
 	if err := req.validate(); err != nil {
 		var ve *eventloom.ValidationError
 		if errors.As(err, &ve) && ve.Field == "query" {
@@ -385,30 +387,31 @@ func (p *Prospective) render() string {
 		}
 		return "seq " + strings.Join(s, ", ")
 	}
-	// Each prior is one line, whatever the tool calls it was mined from hold (flatLine).
+	// Each prior is one line, whatever the tool calls it was mined from hold, and what they
+	// remembered cannot imitate a marker or a citation (remembered).
 	item := func(format string, args ...any) { b.WriteString(flatLine(fmt.Sprintf("- "+format, args...)) + "\n") }
 	if len(p.ProcedurePriors) > 0 {
 		b.WriteString("## Procedure priors (suggestive)\n")
 		for _, pr := range p.ProcedurePriors {
-			item("%s, recurring in %d sessions (confidence %.2f; %s)", strings.Join(pr.Steps, " → "), pr.Sessions, pr.Confidence, cites(pr.Citations))
+			item("%s, recurring in %d sessions (confidence %.2f; %s)", remembered(strings.Join(pr.Steps, " → ")), pr.Sessions, pr.Confidence, cites(pr.Citations))
 		}
 	}
 	if len(p.FailurePriors) > 0 {
 		b.WriteString("## Failure priors (suggestive)\n")
 		for _, f := range p.FailurePriors {
-			item("%s (confidence %.2f)", f.Text, f.Confidence)
+			item("%s (confidence %.2f)", remembered(f.Text), f.Confidence)
 		}
 	}
 	if len(p.CausalContext) > 0 {
 		b.WriteString("## Causal context (suggestive hypotheses)\n")
 		for _, c := range p.CausalContext {
-			item("%s (confidence %.2f; %s)", clipTo(c.Summary, weaveSummaryChars), c.Confidence, cites(c.Citations))
+			item("%s (confidence %.2f; %s)", remembered(clipTo(c.Summary, weaveSummaryChars)), c.Confidence, cites(c.Citations))
 		}
 	}
 	if len(p.MissingEvidence) > 0 {
 		b.WriteString("## Missing evidence\n")
 		for _, m := range p.MissingEvidence {
-			item("%s", m.Message)
+			item("%s", remembered(m.Message))
 		}
 	}
 	return b.String()

@@ -50,6 +50,8 @@ const (
 	MaxMaxTokens     = 32000
 	DefaultMaxTokens = 2000
 	maxQueryChars    = 4000
+	// maxSessionIDChars bounds a request's session id, as the log bounds an event's.
+	maxSessionIDChars = 256
 )
 
 // Request is a checkout (or a raw query) of one space.
@@ -65,8 +67,13 @@ type Request struct {
 	// AsOf asks about another time: facts valid then and events that had occurred by then.
 	// Default now.
 	AsOf *time.Time `json:"as_of,omitempty"`
-	// SessionID is the agent's session; its recent events form the session tier.
+	// SessionID is the agent's session; its recent events form the session tier. At most 256
+	// characters; the checkout.surfaced record carries it redacted (SurfacedEvent).
 	SessionID string `json:"session_id,omitempty"`
+	// Actor is who the checkout.surfaced record names as its actor; empty means "zaxy". It is
+	// never read from a request body: the API sets it to the bearer token ("token/<id>"), so
+	// a record says who asked, not who the caller claims to be.
+	Actor string `json:"-"`
 	// DisableLanes switches lanes off, for ablations.
 	DisableLanes []string `json:"disable_lanes,omitempty"`
 	// Limit caps the ranked results of a raw query (1–200, default 50).
@@ -111,6 +118,9 @@ func (r *Request) validate() error {
 	case !utf8.ValidString(q) || strings.ContainsRune(q, 0):
 		// Postgres's text holds neither, so every lane would fail on it (FuzzQuery).
 		return &eventloom.ValidationError{Field: "query", Message: "must be valid UTF-8 without NUL characters"}
+	}
+	if err := eventloom.CheckText("session_id", r.SessionID, maxSessionIDChars); err != nil {
+		return err
 	}
 	if r.Purpose != "" && !slices.Contains(Purposes, r.Purpose) {
 		return &eventloom.ValidationError{Field: "purpose", Message: "must be one of " + strings.Join(Purposes, ", ") + ", got " + r.Purpose}

@@ -10,10 +10,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
 // Config configures a Service.
@@ -37,16 +38,18 @@ type Config struct {
 
 // Service answers checkouts and raw queries.
 type Service struct {
-	pool  pgexec.Executor
+	// pool serves the lanes, which run concurrently.
+	pool  *pgxpool.Pool
 	store *eventloom.Store
 	cfg   Config
 	// decoded holds the fitted policies read so far, by version (CurrentPolicy).
 	decoded sync.Map
 }
 
-// New returns a Service reading through db (a pool, or a connection or transaction) and
-// recording surfacing through store.
-func New(db pgexec.Executor, store *eventloom.Store, cfg Config) *Service {
+// New returns a Service reading through pool and recording surfacing through store. It takes
+// a pool, not a connection or a transaction: a checkout's lanes run concurrently, each on a
+// connection of its own, and one connection serves one query at a time.
+func New(pool *pgxpool.Pool, store *eventloom.Store, cfg Config) *Service {
 	if cfg.TextSearchConfig == "" {
 		cfg.TextSearchConfig = "english"
 	}
@@ -56,7 +59,7 @@ func New(db pgexec.Executor, store *eventloom.Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{pool: db, store: store, cfg: cfg}
+	return &Service{pool: pool, store: store, cfg: cfg}
 }
 
 // LaneStat is one lane's diagnostics.

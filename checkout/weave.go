@@ -817,7 +817,7 @@ const (
 
 func weaveHeader(p weaveParams) string {
 	return fmt.Sprintf("## Memory weave (%s, %s)\nGoal: %s\nExpected use: %s\nProhibited use: %s",
-		p.phase, p.purpose, flatLine(p.goal), WeaveExpectedUse, WeaveProhibitedUse)
+		p.phase, p.purpose, remembered(p.goal), WeaveExpectedUse, WeaveProhibitedUse)
 }
 
 // renderWeave is the weave's prompt text: header with expected and prohibited use, evidence
@@ -845,7 +845,7 @@ func renderWeave(p weaveParams, w *Weave, budget int) string {
 	// Warnings as fit the budget (all of them are in Warnings).
 	header := "### Weave warnings\n"
 	for i, wr := range w.Warnings {
-		line := fmt.Sprintf("- %s: %s\n", wr.Code, wr.Message)
+		line := fmt.Sprintf("- %s: %s\n", wr.Code, remembered(wr.Message))
 		extra := line
 		if i == 0 {
 			extra = header + line
@@ -863,9 +863,9 @@ func evidenceLine(ref int, ev WeaveEvidence) string {
 		return fmt.Sprintf("seq %d #%s", c.Seq, c.Hash.String()[:min(8, len(c.Hash)*2)])
 	}
 	if ev.LastRepeat != nil {
-		return flatLine(fmt.Sprintf("[W%d] %s%s (%s; %s; %s)", ref, ev.whoWhen, ev.Text, repeatedLater(ev.Repeats), short(ev.Citation), short(*ev.LastRepeat)))
+		return flatLine(fmt.Sprintf("[W%d] %s%s (%s; %s; %s)", ref, ev.whoWhen, remembered(ev.Text), repeatedLater(ev.Repeats), short(ev.Citation), short(*ev.LastRepeat)))
 	}
-	return flatLine(fmt.Sprintf("[W%d] %s%s (%s)", ref, ev.whoWhen, ev.Text, short(ev.Citation)))
+	return flatLine(fmt.Sprintf("[W%d] %s%s (%s)", ref, ev.whoWhen, remembered(ev.Text), short(ev.Citation)))
 }
 
 // inferredLine renders an artifact; evRef (nil when estimating) maps its cited seqs to
@@ -893,7 +893,7 @@ func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
 		}
 	}
 	if a.LLMSummary != nil {
-		label, text = "suggestive; llm-assisted summary by "+a.LLMSummary.Model, a.LLMSummary.Summary
+		label, text = "suggestive; llm-assisted summary by "+remembered(a.LLMSummary.Model), a.LLMSummary.Summary
 	}
 	line := fmt.Sprintf("- %s (%s; confidence %.2f; %s)", head, label, a.Confidence, src)
 	if a.Type == "episode" && a.LLMSummary == nil {
@@ -910,7 +910,7 @@ func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
 		line += ")"
 	}
 	if text != "" {
-		line += ": " + clipTo(text, weaveInferredChars)
+		line += ": " + remembered(clipTo(text, weaveInferredChars))
 	}
 	return flatLine(line) // one line, whatever the summary (or an LLM's) holds
 }

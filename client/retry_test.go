@@ -26,6 +26,20 @@ type flaky struct {
 	keys             []string
 }
 
+// tries is how many requests path got; sentKeys the Idempotency-Key of each request. Read under
+// the lock: a handler's last write has no other ordering with the test's read.
+func (f *flaky) tries(path string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.attempts[path]
+}
+
+func (f *flaky) sentKeys() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.keys...)
+}
+
 func (f *flaky) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.attempts[r.URL.Path]++
@@ -72,35 +86,37 @@ func TestRetry_SafeCallsAreRetriedAndAppendsOnlyWithAKey(t *testing.T) {
 		f, c := newFlaky(t, 2, status, "")
 		_, err := c.ReplayEvents(ctx, "s", nil)
 		require.NoError(t, err, status)
-		require.Equal(t, 3, f.attempts["/v1/spaces/s/events"], status)
+		require.Equal(t, 3, f.tries("/v1/spaces/s/events"), status)
 
 		_, err = c.AppendEvents(ctx, "t", events)
 		require.Error(t, err, status)
-		require.Equal(t, 1, f.attempts["/v1/spaces/t/events"], "an append without a key is tried once (%d)", status)
+		require.Equal(t, 1, f.tries("/v1/spaces/t/events"), "an append without a key is tried once (%d)", status)
 
+		f.mu.Lock()
 		f.keys = nil
+		f.mu.Unlock()
 		_, err = c.AppendEvents(ctx, "u", events, client.WithIdempotencyKey("k1"))
 		require.NoError(t, err, status)
-		require.Equal(t, 3, f.attempts["/v1/spaces/u/events"], status)
-		require.Equal(t, []string{"k1", "k1", "k1"}, f.keys, "every attempt carries the key")
+		require.Equal(t, 3, f.tries("/v1/spaces/u/events"), status)
+		require.Equal(t, []string{"k1", "k1", "k1"}, f.sentKeys(), "every attempt carries the key")
 
 		_, err = c.Checkout(ctx, "v", &checkout.Request{Query: "q"})
 		require.Error(t, err)
-		require.Equal(t, 1, f.attempts["/v1/spaces/v/checkout"], "a checkout that records is tried once (%d)", status)
+		require.Equal(t, 1, f.tries("/v1/spaces/v/checkout"), "a checkout that records is tried once (%d)", status)
 		_, err = c.Checkout(ctx, "w", &checkout.Request{Query: "q", NoRecord: true})
 		require.NoError(t, err)
-		require.Equal(t, 3, f.attempts["/v1/spaces/w/checkout"], status)
+		require.Equal(t, 3, f.tries("/v1/spaces/w/checkout"), status)
 	}
 
 	f, c := newFlaky(t, 5, http.StatusTooManyRequests, "")
 	_, err := c.Health(ctx)
 	require.True(t, client.IsCode(err, "too_many_requests"), "%v", err)
-	require.Equal(t, 3, f.attempts["/healthz"], "gives up after MaxAttempts")
+	require.Equal(t, 3, f.tries("/healthz"), "gives up after MaxAttempts")
 
 	f, c = newFlaky(t, 5, http.StatusBadRequest, "")
 	_, err = c.Health(ctx)
 	require.Error(t, err)
-	require.Equal(t, 1, f.attempts["/healthz"], "a 400 is not retried")
+	require.Equal(t, 1, f.tries("/healthz"), "a 400 is not retried")
 }
 
 // TestRetry_HonoursRetryAfter waits the server's Retry-After rather than the short backoff,
@@ -111,7 +127,7 @@ func TestRetry_HonoursRetryAfter(t *testing.T) {
 	_, err := c.Health(context.Background())
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, time.Since(start), time.Second)
-	require.Equal(t, 2, f.attempts["/healthz"])
+	require.Equal(t, 2, f.tries("/healthz"))
 
 	f, c = newFlaky(t, 1, http.StatusServiceUnavailable, "30")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -122,5 +138,5 @@ func TestRetry_HonoursRetryAfter(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	require.Equal(t, 30*time.Second, apiErr.RetryAfter)
 	require.Less(t, time.Since(start), time.Second, "no wait that outlasts the deadline")
-	require.Equal(t, 1, f.attempts["/healthz"])
+	require.Equal(t, 1, f.tries("/healthz"))
 }

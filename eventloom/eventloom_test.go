@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -415,6 +416,9 @@ func TestAppend_ConcurrentRetriesWithOneKeyAppendOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Each session sends its own copy of the request, as clients do: Append completes an
+			// event's data in place (Validate), so one AppendParams is not shared between goroutines.
+			p := &eventloom.AppendParams{SpaceID: p.SpaceID, IdempotencyKey: p.IdempotencyKey, Events: slices.Clone(p.Events)}
 			if i%2 == 0 {
 				results[i], errs[i] = store.Append(ctx, p)
 				return
@@ -480,7 +484,7 @@ func TestAppend_LostKeyRaceAnswersFromWinner(t *testing.T) {
 				err := poolOf(store).QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
 					WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting)
 				return err == nil && waiting > 0
-			}, 5*time.Second, 10*time.Millisecond)
+			}, time.Minute, 10*time.Millisecond)
 			require.NoError(t, winner.Commit(ctx))
 			require.NoError(t, <-done)
 			require.True(t, lost.Replayed)

@@ -160,7 +160,7 @@ func TestAppend_RedactionModeIsReadUnderTheChainLock(t *testing.T) {
 		var waiting int
 		err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`).Scan(&waiting)
 		return err == nil && waiting > 0
-	}, 10*time.Second, 10*time.Millisecond, "the second append waits for the space's lock")
+	}, time.Minute, 10*time.Millisecond, "the second append waits for the space's lock")
 	require.NoError(t, tx.Commit(ctx))
 
 	r := <-done

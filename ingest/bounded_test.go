@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -105,6 +106,29 @@ func TestIngest_RedactsPathsActorsAndNamesAndHonoursOff(t *testing.T) {
 	require.Equal(t, "key "+fakeGitHub, events[len(events)-1].Content)
 }
 
+// progressDeadline is a context whose deadline passes when the test calls expire: its Err is
+// then context.DeadlineExceeded, as a request's deadline would be.
+type progressDeadline struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+}
+
+func newProgressDeadline() *progressDeadline {
+	return &progressDeadline{Context: context.Background(), done: make(chan struct{})}
+}
+
+func (c *progressDeadline) expire()               { c.once.Do(func() { close(c.done) }) }
+func (c *progressDeadline) Done() <-chan struct{} { return c.done }
+func (c *progressDeadline) Err() error {
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
+	}
+}
+
 // An upload that runs into its deadline has committed whole documents up to some point and
 // nothing after it, and other writers to the space got in while it ran.
 func TestDocuments_DeadlineLeavesWholeDocumentsAndLetsOthersWrite(t *testing.T) {
@@ -115,23 +139,33 @@ func TestDocuments_DeadlineLeavesWholeDocumentsAndLetsOthersWrite(t *testing.T) 
 	for i := range docs {
 		docs[i] = ingest.Document{Path: fmt.Sprintf("d/%04d.txt", i), Text: fmt.Sprintf("doc %d", i)}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
-	defer cancel()
+	// The deadline passes once the upload has committed something and another writer got in,
+	// however long the machine took to get there (a fixed 1.5 s ran out before the first
+	// append under the race detector on a loaded machine).
+	ctx := newProgressDeadline()
+	defer ctx.expire()
 	ingestDone := make(chan time.Time, 1)
 	var ingestErr error
 	go func() {
 		_, ingestErr = f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "dl", Documents: docs})
 		ingestDone <- time.Now()
 	}()
-	time.Sleep(200 * time.Millisecond)
+	for f.count(t) == 0 {
+		select {
+		case <-ingestDone:
+			t.Fatalf("the upload ended before appending anything: %v", ingestErr)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 	_, err := f.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: "dl", Events: []eventloom.NewEvent{{Type: "note", Content: "meanwhile"}}})
 	require.NoError(t, err)
 	appended := time.Now()
+	ctx.expire()
 	finished := <-ingestDone
 	require.True(t, appended.Before(finished), "another append got in while the upload ran")
 
 	var de *ingest.DocumentsError
-	require.ErrorAs(t, ingestErr, &de, "12000 documents do not fit in 1.5 s here")
+	require.ErrorAs(t, ingestErr, &de, "12000 documents do not fit before the deadline")
 	require.ErrorIs(t, ingestErr, context.DeadlineExceeded)
 	require.Len(t, de.Result.Documents, de.Index)
 	require.Equal(t, de.Index+1, f.count(t), "exactly the documents reported, plus the other append")

@@ -104,6 +104,8 @@ type chunkData struct {
 // preparedDocument is a validated, redacted and chunked document ready to append.
 type preparedDocument struct {
 	result DocumentResult
+	// key is the version's key material (DocumentKeyMaterial) until deriveKeys makes it the
+	// idempotency key derived from it.
 	key    string
 	events []eventloom.NewEvent
 }
@@ -129,9 +131,10 @@ func (e *DocumentsError) Error() string {
 func (e *DocumentsError) Unwrap() error { return e.Err }
 
 // Documents redacts, chunks and appends documents. Each document's chunks are one batch
-// with the idempotency key "doc:" + hex(sha256(document_id + "\n" + document_sha256)), so
-// re-ingesting an unchanged document appends nothing and a changed one appends a new
-// version. All documents are validated before anything is appended (errors for bad input
+// with an idempotency key derived from DocumentKeyMaterial(document_id, document_sha256) under
+// the space's secret (eventloom.Store.DerivedKeys), so re-ingesting an unchanged document into
+// the space appends nothing and a changed one appends a new version; an erasure of one of its
+// chunks forgets the key, and the same version sent again is appended anew. All documents are validated before anything is appended (errors for bad input
 // are *eventloom.ValidationError naming the field, e.g. "documents[0].text"). They are then
 // appended in order, in transactions of whole documents holding at most
 // Config.MaxGroupChunks chunks (a larger document is a transaction of its own), so a large
@@ -156,6 +159,9 @@ func (in *Ingester) Documents(ctx context.Context, p *DocumentsParams) (*Documen
 			return nil, err
 		}
 		prepared[i] = d
+	}
+	if err := in.deriveKeys(ctx, p.SpaceID, prepared); err != nil {
+		return nil, err
 	}
 	results, pending, err := in.knownDocuments(ctx, p.SpaceID, prepared)
 	if err != nil {
@@ -322,15 +328,35 @@ func (in *Ingester) prepareDocument(doc *Document, prefix string, redactOn bool)
 		}
 		d.events[i] = eventloom.NewEvent{Type: vocab.TypeDocumentChunk, Actor: Actor, Content: c.Text, Data: data}
 	}
-	d.key = DocumentIdempotencyKey(id, docSHA)
+	d.key = DocumentKeyMaterial(id, docSHA) // the key is derived from it (deriveKeys)
 	d.result = DocumentResult{DocumentID: id, Path: doc.Path, Chunks: len(chunks), DocumentSHA256: docSHA, Redactions: redactions}
 	return d, nil
 }
 
-// DocumentIdempotencyKey is the idempotency key of one version of a document:
-// "doc:" + hex(sha256(documentID + "\n" + documentSHA256)), where documentSHA256 is the hex
-// SHA-256 of the redacted text.
-func DocumentIdempotencyKey(documentID, documentSHA256 string) string {
+// documentKeyPrefix is the prefix of a document version's derived idempotency key.
+const documentKeyPrefix = "doc"
+
+// deriveKeys replaces the key material of each prepared document by the idempotency key
+// derived from it under the space's secret (eventloom.Store.DerivedKeys, prefix "doc").
+func (in *Ingester) deriveKeys(ctx context.Context, space string, prepared []preparedDocument) error {
+	materials := make([]string, len(prepared))
+	for i, d := range prepared {
+		materials[i] = d.key
+	}
+	keys, err := in.store.DerivedKeys(ctx, space, documentKeyPrefix, materials...)
+	if err != nil {
+		return err
+	}
+	for i := range prepared {
+		prepared[i].key = keys[i]
+	}
+	return nil
+}
+
+// DocumentKeyMaterial is what the idempotency key of one version of a document is derived
+// from (eventloom.Store.DerivedKeys, prefix "doc"): "doc:" + hex(sha256(documentID + "\n" +
+// documentSHA256)), where documentSHA256 is the hex SHA-256 of the redacted text.
+func DocumentKeyMaterial(documentID, documentSHA256 string) string {
 	sum := sha256.Sum256([]byte(documentID + "\n" + documentSHA256))
 	return "doc:" + hex.EncodeToString(sum[:])
 }

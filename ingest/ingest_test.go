@@ -349,7 +349,9 @@ func TestTranscript_RetryAfterAPartialImportAppendsOnlyTheRest(t *testing.T) {
 	for _, turn := range turns[:2] {
 		first = append(first, eventloom.NewEvent{Type: "message", Content: turn.Content, Data: json.RawMessage(`{"role":"user"}`)})
 	}
-	_, err = f.store.Append(ctx, &eventloom.AppendParams{SpaceID: "chat-retry", Events: first, IdempotencyKey: ingest.TranscriptIdempotencyKey(hash, 0)})
+	keys, err := f.store.DerivedKeys(ctx, "chat-retry", "transcript", ingest.TranscriptKeyMaterial(hash, 0))
+	require.NoError(t, err)
+	_, err = f.store.Append(ctx, &eventloom.AppendParams{SpaceID: "chat-retry", Events: first, IdempotencyKey: keys[0]})
 	require.NoError(t, err)
 
 	res, err := f.in.Transcript(ctx, p)
@@ -424,11 +426,12 @@ func TestDecodeBodies_NameTheField(t *testing.T) {
 	require.ErrorIs(t, err, eventloom.ErrInvalid)
 }
 
-func TestDocumentIdempotencyKey(t *testing.T) {
+func TestDerivedKeysAreValidIdempotencyKeys(t *testing.T) {
 	t.Parallel()
-	k := ingest.DocumentIdempotencyKey("guide", strings.Repeat("a", 64))
-	require.True(t, strings.HasPrefix(k, "doc:"))
-	require.Len(t, k, 4+64)
-	require.NoError(t, eventloom.ValidateIdempotencyKey(k))
-	require.NoError(t, eventloom.ValidateIdempotencyKey(ingest.TranscriptIdempotencyKey(strings.Repeat("b", 64), 12345)))
+	for _, k := range []string{
+		eventloom.DeriveKey(make([]byte, 32), "doc", ingest.DocumentKeyMaterial("guide", strings.Repeat("a", 64))),
+		eventloom.DeriveKey(make([]byte, 32), "transcript", ingest.TranscriptKeyMaterial(strings.Repeat("b", 64), 12345)),
+	} {
+		require.NoError(t, eventloom.ValidateIdempotencyKey(k))
+	}
 }

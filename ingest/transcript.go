@@ -97,9 +97,11 @@ type TranscriptResult struct {
 // Transcript appends turns as "message" events: content is the redacted turn content, data
 // is {"role", "name"?}. Every turn is validated before anything is appended (an error names
 // the turn as turns[i].field). The turns are appended in batches of Config.TranscriptBatch,
-// each all-or-nothing in its own transaction with the idempotency key
-// TranscriptIdempotencyKey(content hash, batch index): a retried import, even after a failure
-// between batches, appends nothing twice.
+// each all-or-nothing in its own transaction with an idempotency key derived from
+// TranscriptKeyMaterial(content hash, batch index) under the space's secret
+// (eventloom.Store.DerivedKeys): a retried import into the space, even after a failure between
+// batches, appends nothing twice, and the key says nothing of the turns to whoever sees it. An
+// erasure of one of the batch's events forgets its key: the batch sent again is appended anew.
 func (in *Ingester) Transcript(ctx context.Context, p *TranscriptParams) (*TranscriptResult, error) {
 	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
 		return nil, err
@@ -116,11 +118,19 @@ func (in *Ingester) Transcript(ctx context.Context, p *TranscriptParams) (*Trans
 	if err != nil {
 		return nil, err
 	}
+	var materials []string
+	for start, i := 0, 0; start < len(events); start, i = start+in.cfg.TranscriptBatch, i+1 {
+		materials = append(materials, TranscriptKeyMaterial(contentHash, i))
+	}
+	keys, err := in.store.DerivedKeys(ctx, p.SpaceID, transcriptKeyPrefix, materials...)
+	if err != nil {
+		return nil, err
+	}
 	res := &TranscriptResult{SpaceID: p.SpaceID, Replayed: true, Redactions: redactions}
 	for start := 0; start < len(events); start += in.cfg.TranscriptBatch {
 		batch := events[start:min(start+in.cfg.TranscriptBatch, len(events))]
 		ar, err := in.store.Append(ctx, &eventloom.AppendParams{SpaceID: p.SpaceID, Events: batch,
-			IdempotencyKey: TranscriptIdempotencyKey(contentHash, res.Batches)})
+			IdempotencyKey: keys[res.Batches]})
 		if err != nil {
 			return nil, fmt.Errorf("append transcript batch %d (turns %d-%d): %w", res.Batches, start, start+len(batch)-1, err)
 		}
@@ -135,10 +145,14 @@ func (in *Ingester) Transcript(ctx context.Context, p *TranscriptParams) (*Trans
 	return res, nil
 }
 
-// TranscriptIdempotencyKey is the key of one batch of a transcript import:
-// "transcript:" + contentHash + ":" + the batch index, where contentHash is the hex SHA-256 of
-// the whole import's events (JSON array of the message events after redaction and defaults).
-func TranscriptIdempotencyKey(contentHash string, batch int) string {
+// transcriptKeyPrefix is the prefix of a transcript batch's derived idempotency key.
+const transcriptKeyPrefix = "transcript"
+
+// TranscriptKeyMaterial is what the idempotency key of one batch of a transcript import is
+// derived from (eventloom.Store.DerivedKeys, prefix "transcript"): "transcript:" + contentHash
+// + ":" + the batch index, where contentHash is the hex SHA-256 of the whole import's events
+// (JSON array of the message events after redaction and defaults).
+func TranscriptKeyMaterial(contentHash string, batch int) string {
 	return fmt.Sprintf("transcript:%s:%d", contentHash, batch)
 }
 

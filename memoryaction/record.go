@@ -10,6 +10,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/redact"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -21,7 +22,8 @@ type Recording struct {
 	// SessionID is the caller's session, optional: the record goes there. Without one the
 	// record is still appended, but no outcome can bind it.
 	SessionID string
-	// Actor is the record's actor; defaults to "agent".
+	// Actor is the record's actor; defaults to "agent". The API sets it to the bearer token
+	// ("token/<id>") when tokens are on, whatever the body says: a record names who asked.
 	Actor string
 	// NoRecord skips the record (a dry run), as checkout's no_record does.
 	NoRecord bool
@@ -78,12 +80,15 @@ func (a *Actions) record(ctx context.Context, action, space string, rec Recordin
 	if err != nil {
 		return nil, err
 	}
+	// A read must not write a secret into the log: the session id is redacted whatever the
+	// space's redaction mode (as a checkout.surfaced record; the log redacts the actor).
+	session, _ := redact.String(rec.SessionID)
 	actor := strings.TrimSpace(rec.Actor)
 	if actor == "" {
 		actor = defaultActor
 	}
 	res, err := a.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{{
-		Type: vocab.TypeMemoryActionSurfaced, SessionID: rec.SessionID, Actor: actor, Data: data}}})
+		Type: vocab.TypeMemoryActionSurfaced, SessionID: session, Actor: actor, Data: data}}})
 	if err != nil {
 		return nil, fmt.Errorf("record what %s surfaced: %w", action, err)
 	}

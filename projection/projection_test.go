@@ -67,7 +67,7 @@ func (f *fixture) append(t testing.TB, space string, events ...eventloom.NewEven
 // transaction the server has not finished rolling back) holds the space.
 func (f *fixture) project(t *testing.T, space string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute) // generous: a loaded machine; ends when the space is free
 	for {
 		_, err := f.proj.ProjectSpace(context.Background(), space)
 		if errors.Is(err, projection.ErrBusy) && time.Now().Before(deadline) {

@@ -65,7 +65,7 @@ func (b *bundle) append(t *testing.T, space string, events ...eventloom.NewEvent
 
 func (b *bundle) project(t *testing.T, space string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute) // generous: a loaded machine; ends when the space is free
 	for {
 		_, err := b.proj.ProjectSpace(context.Background(), space)
 		if errors.Is(err, projection.ErrBusy) && time.Now().Before(deadline) {

@@ -88,5 +88,5 @@ func TestServe_OpensSeparatePools(t *testing.T) {
 	require.Eventually(t, func() bool {
 		got := names()
 		return got["zaxy-hot"] && got["zaxy-analytics"] && got["zaxy-worker"]
-	}, 20*time.Second, 50*time.Millisecond, "pools seen: %v", names())
+	}, 2*time.Minute, 50*time.Millisecond, "pools seen: %v", names())
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/auth"
-	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/mcp"
@@ -92,7 +91,7 @@ func (c *mcpCmd) run(ctx context.Context, env *env) error {
 			return err
 		}
 	}
-	httpCfg.Checkout = checkout.New(pool, store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
+	memoryReaders(&httpCfg, cfg.memory, pool, store, provider, logger)
 	err = mcp.ServeStdio(ctx, mcp.Config{API: api.NewHandler(httpCfg, pool, store, logger), Profile: c.profile, Token: cfg.mcpToken, Logger: logger}, env.stdin, env.stdout)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return err

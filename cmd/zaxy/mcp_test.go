@@ -54,7 +54,7 @@ func TestMCPCommand_ServesToolsOverStdio(t *testing.T) {
 
 	cmd := exec.Command(bin, "mcp", "--profile", "full")
 	cmd.Env = append(os.Environ(), "ZAXY_DATABASE_URL="+db.AppURL, "ZAXY_MCP_PROFILE=core")
-	var stderr bytes.Buffer
+	var stderr lockedBuffer // written by the process's stderr copier while the test reads it
 	cmd.Stderr = &stderr
 	cs, err := mcpClient().Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 	require.NoError(t, err, stderr.String())
@@ -176,7 +176,7 @@ func TestMCPCommand_WorkersProjectInProcess(t *testing.T) {
 		_, facts := callTool(t, cs, "memory_facts", map[string]any{"space": "proj", "entity": "Alice"})
 		list, _ := facts["facts"].([]any)
 		return len(list) == 1
-	}, 30*time.Second, 100*time.Millisecond, "the in-process workers project the fact")
+	}, 3*time.Minute, 100*time.Millisecond, "the in-process workers project the fact")
 	require.NoError(t, cs.Close())
 	require.NoError(t, clientOut.Close())
 	require.Equal(t, 0, <-code, errOut.String())

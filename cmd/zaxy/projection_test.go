@@ -91,7 +91,10 @@ func TestCheckoutCommand(t *testing.T) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)
-	var out, errOut bytes.Buffer
+	var out bytes.Buffer
+	// checkout enqueues its record's projection in the background, which may log here after
+	// run has returned.
+	var errOut lockedBuffer
 	require.Equal(t, 0, run(ctx, []string{"append", "--space", "co", "--type", "message", "--content", "The registry times out after 30 seconds", "--data", `{"role":"user"}`}, getenv, nil, &out, &errOut), errOut.String())
 	out.Reset()
 	require.Equal(t, 0, run(ctx, []string{"checkout", "--space", "co", "--query", "registry timeout", "--max-tokens", "300"}, getenv, nil, &out, &errOut), errOut.String())

@@ -18,12 +18,14 @@ import (
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/console"
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/tracing/otlp"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/mcp"
+	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/retrospective"
@@ -65,6 +67,15 @@ func (c *workerCmd) run(ctx context.Context, env *env) error {
 	return work(ctx, env.cfg, env.logger, env.stdout)
 }
 
+// memoryReaders sets the services of httpCfg that read what the projector wrote, checkout and
+// the feeling of knowing, with the projector's text search configuration
+// (ZAXY_TEXT_SEARCH_CONFIG): a query's lexemes must be those the projector stored. zaxy serve
+// and zaxy mcp both build their API through it.
+func memoryReaders(httpCfg *api.Config, mem memoryConfig, pool *pgxpool.Pool, store *eventloom.Store, provider embedding.Embedder, logger *slog.Logger) {
+	httpCfg.Checkout = checkout.New(pool, store, checkout.Config{TextSearchConfig: mem.textSearchConfig, Embedder: provider, Logger: logger})
+	httpCfg.FeelingOfKnowing = metamemory.New(pool, metamemory.Config{TextSearchConfig: mem.textSearchConfig, Logger: logger})
+}
+
 // serve runs the HTTP API, with the MCP endpoint at /mcp and the web console at /console, and River workers in-process until
 // ctx ends, then shuts down in order: HTTP server (finishing in-flight requests), River, pool.
 // Once River has started, every return stops it before its pool closes.
@@ -102,7 +113,7 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 	if provider != nil {
 		logger.InfoContext(ctx, "embedder", "model", provider.Model(), "dimensions", provider.Dimensions(), "why", why)
 	}
-	httpCfg.Checkout = checkout.New(pool, store, checkout.Config{TextSearchConfig: cfg.memory.textSearchConfig, Embedder: provider, Logger: logger})
+	memoryReaders(&httpCfg, cfg.memory, pool, store, provider, logger)
 	if !cfg.authOff {
 		httpCfg.Auth = auth.NewStore(pool)
 	}
@@ -121,7 +132,7 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 		return err
 	}
 	srv := &http.Server{
-		Handler:           console.Mount(mcp.Mount(apiHandler, mcpHandler)),
+		Handler:           api.NoSniff(console.Mount(mcp.Mount(apiHandler, mcpHandler))),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       httpCfg.RequestTimeout,
 		WriteTimeout:      httpCfg.RequestTimeout + 5*time.Second,

@@ -31,6 +31,12 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+func (l *lockedBuffer) Reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Reset()
+}
+
 // A serve that fails after River has started (here its listen address is taken) stops River
 // before closing River's pool and returns exit status 1; were River left running, closing
 // the pool would wait for River's connections forever and serve would never return.
