@@ -2,8 +2,10 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -139,4 +141,54 @@ func TestHTTP_CypherResponsesAreBounded(t *testing.T) {
 	status, out = e.do(t, "POST", "/v1/spaces/big/cypher", `{"query":"RETURN 1 / 0"}`)
 	require.Equal(t, 400, status, out)
 	require.Equal(t, "query", out["error"].(map[string]any)["details"].(map[string]any)["field"])
+}
+
+// TestHTTP_CypherMemoryIsCapped: the query of issue 30 that grew a backend to 912 MB in 2.3 s
+// (collect() of a 9,000-character text over a 10,000 × 10,000 product) is stopped once its
+// backend passes 512 MiB of private memory: a 400 naming query, well before its 30 s timeout.
+// The test ends the backend itself past 900 MiB (and fails), to spare the shared cluster.
+func TestHTTP_CypherMemoryIsCapped(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	status, _ := e.do(t, "POST", "/v1/spaces/mem/events", `{"type":"fact.asserted","data":{"subject":"Alice","predicate":"works at","object":"Acme"}}`)
+	require.Equal(t, 201, status)
+	e.project(t, "mem")
+	admin := e.db.AdminPool(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var peak int64
+	var guarded bool
+	done := make(chan struct{})
+	go func() {
+		// The private memory of this database's running Cypher backends, as read from /proc.
+		defer close(done)
+		for ctx.Err() == nil {
+			var pid int32
+			var used int64
+			err := admin.QueryRow(ctx, `SELECT pid, coalesce(substring(pg_read_file('/proc/' || pid || '/status', true) FROM 'RssAnon:\s+([0-9]+) kB')::bigint * 1024, -1)
+				FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE '%zaxy_cypher%' AND pid <> pg_backend_pid()
+				ORDER BY 2 DESC LIMIT 1`).Scan(&pid, &used)
+			if err == nil {
+				peak = max(peak, used)
+				if used > 900<<20 && !guarded {
+					guarded = true
+					_, _ = admin.Exec(context.Background(), `SELECT pg_terminate_backend($1)`, pid)
+				}
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	q := "UNWIND range(1,10000) AS i UNWIND range(1,10000) AS j RETURN size(collect('" + strings.Repeat("x", 9000) + "'))"
+	body, err := json.Marshal(map[string]any{"query": q, "timeout_ms": 30000})
+	require.NoError(t, err)
+	status, out := e.do(t, "POST", "/v1/spaces/mem/cypher", string(body))
+	cancel()
+	<-done
+	require.False(t, guarded, "the test's guard had to end the backend at %d MiB", peak>>20)
+	require.Equal(t, 400, status, out)
+	require.Equal(t, "query", out["error"].(map[string]any)["details"].(map[string]any)["field"])
+	require.Contains(t, out["error"].(map[string]any)["message"], "512 MiB of database memory")
+	if peak >= 0 {
+		require.Less(t, peak, int64(800<<20), "peak private memory %d MiB", peak>>20)
+	}
+	t.Logf("peak private memory seen: %d MiB", peak>>20)
 }

@@ -44,6 +44,9 @@ const (
 	// DefaultCypherMaxValueBytes caps one value's text; a larger value refuses the query with
 	// ErrResponseTooLarge. Postgres measures it, so the value never reaches the service.
 	DefaultCypherMaxValueBytes = 1 << 20
+	// DefaultCypherMaxMemory caps the private memory of a query's backend: past it the
+	// watchdog ends the backend and the query is refused (cypher_deadline.go).
+	DefaultCypherMaxMemory = 512 << 20
 )
 
 // CypherParams is a read-only Cypher query against one space's graph.
@@ -63,6 +66,9 @@ type CypherParams struct {
 	MaxBytes int64
 	// MaxValueBytes caps one value's bytes. Defaults to DefaultCypherMaxValueBytes.
 	MaxValueBytes int
+	// MaxMemory caps the private memory (bytes) of the query's backend while it runs on a
+	// pool. Defaults to DefaultCypherMaxMemory.
+	MaxMemory int64
 }
 
 // CypherResult holds a Cypher query's rows. Each value is JSON when the agtype value is a
@@ -84,8 +90,9 @@ const maxCypherLen = 10000
 // with a statement timeout and a 500 ms lock timeout, in a transaction that is always rolled
 // back, so even a write that got past both leaves nothing behind. On a pool or a connection
 // that is a READ ONLY transaction of its own; inside a caller's transaction it is a savepoint
-// made read-only. On a pool the deadline holds (cypher_deadline.go): past the timeout, or
-// when ctx ends, the query's backend is ended and Cypher returns once it is gone. Give every
+// made read-only. On a pool the deadline and the memory cap hold (cypher_deadline.go): past
+// the timeout, when ctx ends, or once the backend's private memory passes MaxMemory, the
+// query's backend is ended and Cypher returns once it is gone. Give every
 // pattern a direction: undirected matches can take minutes.
 func Cypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, error) {
 	p.Columns = cmp.Or(p.Columns, 1)
@@ -93,6 +100,7 @@ func Cypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, err
 	p.Limit = cmp.Or(p.Limit, DefaultCypherLimit)
 	p.MaxBytes = cmp.Or(p.MaxBytes, DefaultCypherMaxBytes)
 	p.MaxValueBytes = cmp.Or(p.MaxValueBytes, DefaultCypherMaxValueBytes)
+	p.MaxMemory = cmp.Or(p.MaxMemory, DefaultCypherMaxMemory)
 	q := strings.TrimSpace(p.Query)
 	switch {
 	case q == "":

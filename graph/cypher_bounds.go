@@ -23,7 +23,9 @@ import (
 //   - at most one collect(), so no collected list is collected again.
 //
 // What is left allocates linearly in the query's length or one row at a time, where the
-// executor checks for interrupts.
+// executor checks for interrupts: the deadline and the memory cap of cypher_deadline.go stop
+// it (collect() and agtype's sort comparisons grow a backend per row, by the rows' count,
+// which no bound on the query's text can hold).
 const (
 	// maxCypherRange caps the elements of one range().
 	maxCypherRange = 10000

@@ -1,0 +1,1 @@
+DROP FUNCTION IF EXISTS zaxy_backend_memory(integer);
