@@ -206,7 +206,7 @@ func TestHTTP_FairShare_SlowAnalyticsOfOneTokenLeaveAnotherSpacesFactsFast(t *te
 // (tens of milliseconds, up to 9 hot-path connections at once). Its 32 checkouts at once
 // would take the whole hot-path pool, and the victim's appends would wait in line for a
 // connection behind their lanes: without the fair gate the victim's loaded p95 was 3 to 5
-// times the bound (327 ms against 74 ms, 382 against 130, 456 against 92, at load 10 to 14).
+// times the bound (230 ms against 71 ms, 242 against 71, 389 against 72, at load 8 to 11).
 func TestHTTP_FairShare_CheckoutsOfOneTokenLeaveAnotherSpacesAppendsFast(t *testing.T) {
 	e := newFairEnv(t, auth.ScopeRead)
 	seedBusySpace(t, e.pool, "attacker", 3000)
