@@ -2,12 +2,17 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/stretchr/testify/require"
 )
 
@@ -192,4 +197,70 @@ func TestFairGate_UnderContentionNoTenantPassesItsShare(t *testing.T) {
 	require.Zero(t, g.used)
 	require.Empty(t, g.held)
 	require.Empty(t, g.waiting)
+}
+
+// TestOpenAPI_SpaceRoutesDocumentTheirLimits fails when an operation on a space does not
+// document the answers its guards can give: 429 too_many_requests (limitInFlight) and 503
+// pool_busy (shareOf) on every one, 413 response_too_large on exactly the capped ones.
+func TestOpenAPI_SpaceRoutesDocumentTheirLimits(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	require.NoError(t, json.Unmarshal(openAPI, &doc))
+	for i := range spaceRoutes {
+		rt := &spaceRoutes[i]
+		path, method := spacePrefix+rt.pattern, strings.ToLower(rt.method)
+		raw, ok := doc.Paths[path][method]
+		require.True(t, ok, "%s %s is not described", method, path)
+		var op struct {
+			Responses map[string]struct {
+				Ref string `json:"$ref"`
+			} `json:"responses"`
+		}
+		require.NoError(t, json.Unmarshal(raw, &op))
+		require.Equal(t, "#/components/responses/TooManyRequests", op.Responses["429"].Ref, "%s %s", method, path)
+		require.Equal(t, "#/components/responses/PoolBusy", op.Responses["503"].Ref, "%s %s", method, path)
+		if rt.capped() {
+			require.Equal(t, "#/components/responses/ResponseTooLarge", op.Responses["413"].Ref, "%s %s", method, path)
+		} else {
+			require.NotContains(t, op.Responses, "413", "%s %s is not capped", method, path)
+		}
+	}
+}
+
+// spaceRequest is a request under /v1/spaces/{space} for space, as chi routes it, with ctx.
+func spaceRequest(ctx context.Context, space string) *http.Request {
+	rctx := chi.NewRouteContext()
+	rctx.URLParams.Add("space", space)
+	return httptest.NewRequestWithContext(context.WithValue(ctx, chi.RouteCtxKey, rctx), http.MethodGet, "/v1/spaces/"+space+"/events", nil)
+}
+
+// TestShareOf_AWaitPastTheDeadlineIs503PoolBusyAndOtherSpacesEnter: with auth off the caller
+// is the space. While space a holds its whole share of the pool, another request of a waits
+// and gets 503 pool_busy (with Retry-After, the pool and the share) when its deadline passes,
+// and space b's request enters at once.
+func TestShareOf_AWaitPastTheDeadlineIs503PoolBusyAndOtherSpacesEnter(t *testing.T) {
+	t.Parallel()
+	s := &server{cfg: Config{}.WithDefaults(), hotGate: newFairGate(4), analyticsGate: newFairGate(4)}
+	require.NoError(t, s.hotGate.acquire(context.Background(), "space:a", 2))
+	ran := 0
+	h := s.shareOf(everyday, func(*server, *http.Request) (any, error) { ran++; return "ok", nil })
+
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := h(s, spaceRequest(ctx, "a"))
+	var ae *apiError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, http.StatusServiceUnavailable, ae.status)
+	require.Equal(t, "pool_busy", ae.code)
+	require.Equal(t, retryAfterSeconds, ae.retryAfter)
+	require.Equal(t, map[string]any{"pool": "hot-path", "share": 2, "retry_after_seconds": retryAfterSeconds}, ae.details)
+	require.Zero(t, ran)
+
+	v, err := h(s, spaceRequest(context.Background(), "b"))
+	require.NoError(t, err)
+	require.Equal(t, "ok", v)
+	held, waiting := s.hotGate.holding("space:b")
+	require.Zero(t, held, "b's slot is given back when its handler returns")
+	require.Zero(t, waiting, "a's request left the queue when its deadline passed")
 }

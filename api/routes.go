@@ -21,7 +21,8 @@ const (
 	// Config.MaxInFlight only and use one hot-path connection at a time.
 	everyday routeKind = iota
 	// fanout operations are everyday ones that run checkout's lanes side by side, each on its
-	// own hot-path connection: they take checkoutConns slots of their caller's fair share.
+	// own hot-path connection: they take checkoutConns slots of their caller's fair share (at
+	// most the whole share).
 	fanout
 	// analytics operations read broadly (Cypher, facts, entities, the disclosure views, chain
 	// verification): they run on Config.AnalyticsPool and also count against
@@ -29,10 +30,15 @@ const (
 	analytics
 )
 
-// checkoutConns is the hot-path connections a checkout counts as holding: its lanes (about
-// eight) start together, but most finish in a few milliseconds, so four is what one holds
-// for most of its run.
-const checkoutConns = 4
+// checkoutConns is the hot-path connections a checkout counts as holding: the most its lanes
+// can hold at once. Ten goroutines of a checkout may each hold one (whether the space exists;
+// the vector lane and its promotion check; exact then graph; PPR; keyword then reply; remedy;
+// topic; verbatim, recent and the side reads; the event prefetch). On a space of 3,000
+// events one request of each fanout route was seen holding up to 9 at once, and 1.3 to 2.1 on
+// average over its run (TestHTTP_AFanoutRequestHoldsAtMostItsWeightInConnections, which fails
+// if one ever holds more than this). fairGate caps the weight at a caller's share, so on the
+// default pool of 16 a caller runs one such request at a time.
+const checkoutConns = 10
 
 // conns is how many pool connections a request of the kind counts as holding at once: the
 // slots it takes of its caller's fair share of the pool (fairGate).
