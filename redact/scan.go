@@ -183,8 +183,8 @@ func (sc *scanner) find(s string) []span {
 
 // findPattern appends p's secrets in s to found. It visits p's hints in order, skipping those
 // inside the text its last attempt covered: a match (kept or not) covers itself, a failure
-// what failRun or failSegment rule out, else the hint. Each attempt sees a window of the line
-// (see firstWindow), so the work is linear in len(s).
+// what failRun or failSegment rule out, else the hint. Each attempt reads the line only as
+// far as its automaton keeps a thread alive (see attempt), so the work is linear in len(s).
 func (sc *scanner) findPattern(p *secretPattern, pi int, s, lower string, found []span) []span {
 	it := hintIter{lower: lower, hints: p.hints, next: make([]int, len(p.hints))}
 	for k := range p.hints {
