@@ -56,16 +56,15 @@ type shape struct {
 // seps are what adversarial inputs put between repeated anchors.
 var seps = []string{"", " ", "-", "_", "a", "0", ":", "/", "=", `"`, "@", ".", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}
 
-// adversarialShapes repeats every anchor with every separator, unbroken (one line of size
+// adversarialShapes repeats every unit with every separator, unbroken (one line of size
 // bytes) and per line (lines of lineLen bytes).
-func adversarialShapes(size, lineLen int, seps []string) []shape {
+func adversarialShapes(units []string, size, lineLen int, seps []string) []shape {
 	var out []shape
-	for _, a := range anchors() {
+	for _, a := range units {
 		for _, sep := range seps {
-			unit := a + sep
-			out = append(out, shape{name: fmt.Sprintf("%q unbroken", unit), text: repeatTo(unit, size)})
-			line := repeatTo(unit, lineLen-1) + "\n"
-			out = append(out, shape{name: fmt.Sprintf("%q per %d-byte line", unit, lineLen), text: repeatTo(line, size)})
+			for _, l := range []int{0, lineLen} {
+				out = append(out, shape{name: shapeName(a+sep, l), text: layout(a+sep, l, size)})
+			}
 		}
 	}
 	return out
@@ -83,17 +82,18 @@ func workOf(s string) int {
 }
 
 // Redaction is linear on every adversarial shape, without timing it: the work (bytes the
-// expression engine is given, and attempts) of twice the text is about twice the work (at
-// most 2.5 times: an attempt's window is cut at its line's end, so the last ones on a line
-// are charged less), on one line and with lines twice as long. A scan that ran each hint's
-// expression to the end of its line (as before) does four times the work per line on lines
-// twice as long.
+// automata read, bytes the expression engine is given, and attempts) of twice the text is
+// about twice the work (at most 2.5 times: the last attempts on a line are charged less),
+// on one line and with lines twice as long. A scan that ran each hint's expression to the
+// end of its line does four times the work per line on lines twice as long. The shapes are
+// every anchor with six separators, and every one-character continuation (see
+// continuations) alone.
 func TestString_WorkIsLinearOnAdversarialShapes(t *testing.T) {
 	t.Parallel()
-	const size = 16 << 10
+	const size = 6 << 10
 	few := []string{"", " ", "-", "a", ":", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}
-	small := adversarialShapes(size, 1024, few)
-	big := adversarialShapes(2*size, 2048, few)
+	small := append(adversarialShapes(anchors(), size, 384, few), adversarialShapes(continuations(false), size, 384, []string{""})...)
+	big := append(adversarialShapes(anchors(), 2*size, 768, few), adversarialShapes(continuations(false), 2*size, 768, []string{""})...)
 	worst, worstName := 0.0, ""
 	for i := range small {
 		w1, w2 := workOf(small[i].text), workOf(big[i].text)
@@ -156,7 +156,7 @@ func TestAdversarialSearch(t *testing.T) {
 	type unitSeps struct {
 		units, seps []string
 	}
-	groups := []unitSeps{{anchors(), searchSeps()}, {continuations(), []string{"", " "}}}
+	groups := []unitSeps{{anchors(), searchSeps()}, {continuations(true), []string{"", " "}}}
 	measure := func(unit string, lineLen, size int) (cpu, wall time.Duration) {
 		text := layout(unit, lineLen, size)
 		c0, w0 := cpuTime(), time.Now()
@@ -218,11 +218,11 @@ func shapeName(unit string, lineLen int) string {
 	return fmt.Sprintf("%q per %d-byte line", unit, lineLen)
 }
 
-// continuations are each pattern's hints (as written and in upper case) followed by one and
-// two characters the pattern's automaton can go on with, one of each class of characters
-// it tells apart (at most 24 per hint): the inputs that take every attempt as far as it
-// can get before it fails or matches.
-func continuations() []string {
+// continuations are each pattern's hints (as written and in upper case) followed by one
+// and, with two, also two characters the pattern's automaton can go on with, one of each
+// class of characters it tells apart (at most 24 per hint): the inputs that take every
+// attempt as far as it can get before it fails or matches.
+func continuations(two bool) []string {
 	seen := map[string]bool{}
 	var out []string
 	for pi := range patterns {
@@ -236,7 +236,11 @@ func continuations() []string {
 				n := 0
 				for _, c1 := range a.liveBytes(st) {
 					st1, _ := a.after(st, string(c1))
-					for _, c2 := range append([]byte{0}, a.liveBytes(st1)...) {
+					next := []byte{0}
+					if two {
+						next = append(next, a.liveBytes(st1)...)
+					}
+					for _, c2 := range next {
 						u := spelled + string(c1)
 						if c2 != 0 {
 							u += string(c2)
@@ -304,7 +308,7 @@ var worstShapes = []string{
 
 // BenchmarkRedact_Adversarial redacts adversarial 1 MiB inputs (worstShapes).
 func BenchmarkRedact_Adversarial(b *testing.B) {
-	all := adversarialShapes(1<<20, 1024, seps)
+	all := adversarialShapes(anchors(), 1<<20, 1024, seps)
 	for _, name := range worstShapes {
 		i := slices.IndexFunc(all, func(s shape) bool { return s.name == name })
 		if i < 0 {
