@@ -304,6 +304,8 @@ func searchSeps() []string {
 var worstShapes = []string{
 	`"sk-" per 1024-byte line`,
 	`"https://" per 1024-byte line`,
+	`"mysql -p\"" unbroken`,
+	`"a_pw=\"" per 1024-byte line`,
 }
 
 // BenchmarkRedact_Adversarial redacts adversarial 1 MiB inputs (worstShapes).
