@@ -154,7 +154,7 @@ func (in *Ingester) Documents(ctx context.Context, p *DocumentsParams) (*Documen
 	}
 	prepared := make([]preparedDocument, len(p.Documents))
 	for i := range p.Documents {
-		d, err := in.prepareDocument(&p.Documents[i], fmt.Sprintf("documents[%d].", i), mode != vocab.RedactionOff)
+		d, err := in.prepareDocument(ctx, &p.Documents[i], fmt.Sprintf("documents[%d].", i), mode != vocab.RedactionOff)
 		if err != nil {
 			return nil, err
 		}
@@ -275,7 +275,7 @@ func (in *Ingester) appendDocuments(ctx context.Context, space string, prepared 
 	return nil
 }
 
-func (in *Ingester) prepareDocument(doc *Document, prefix string, redactOn bool) (preparedDocument, error) {
+func (in *Ingester) prepareDocument(ctx context.Context, doc *Document, prefix string, redactOn bool) (preparedDocument, error) {
 	var d preparedDocument
 	id := doc.DocumentID
 	if id == "" {
@@ -310,7 +310,10 @@ func (in *Ingester) prepareDocument(doc *Document, prefix string, redactOn bool)
 	// which changes nothing, and redacts the path and id in the chunks' data.)
 	text, redactions := doc.Text, 0
 	if redactOn {
-		text, redactions = redact.String(doc.Text)
+		var err error
+		if text, redactions, err = redact.StringContext(ctx, doc.Text); err != nil {
+			return d, fmt.Errorf("redact %stext: %w", prefix, err)
+		}
 	}
 	sum := sha256.Sum256([]byte(text))
 	docSHA := hex.EncodeToString(sum[:])

@@ -110,7 +110,7 @@ func (in *Ingester) Transcript(ctx context.Context, p *TranscriptParams) (*Trans
 	if err != nil {
 		return nil, err
 	}
-	events, redactions, err := transcriptEvents(p, mode != vocab.RedactionOff)
+	events, redactions, err := transcriptEvents(ctx, p, mode != vocab.RedactionOff)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func TranscriptKeyMaterial(contentHash string, batch int) string {
 // from: the hex SHA-256 of the JSON array of the message events (after redaction and the
 // default session) in a space whose redaction is on. It validates the turns like Transcript.
 func TranscriptContentHash(p *TranscriptParams) (string, error) {
-	events, _, err := transcriptEvents(p, true)
+	events, _, err := transcriptEvents(context.Background(), p, true)
 	if err != nil {
 		return "", err
 	}
@@ -177,8 +177,9 @@ func eventsHash(events []eventloom.NewEvent) (string, error) {
 }
 
 // transcriptEvents validates the turns and builds their message events, with the secrets in
-// their content redacted when redactOn (the Eventloom redacts actor and name on append).
-func transcriptEvents(p *TranscriptParams, redactOn bool) ([]eventloom.NewEvent, int, error) {
+// their content redacted when redactOn (the Eventloom redacts actor and name on append). It
+// returns ctx's error if ctx is done while it redacts.
+func transcriptEvents(ctx context.Context, p *TranscriptParams, redactOn bool) ([]eventloom.NewEvent, int, error) {
 	if err := checkText("session_id", p.SessionID, maxSessionIDLen); err != nil {
 		return nil, 0, err
 	}
@@ -188,7 +189,7 @@ func transcriptEvents(p *TranscriptParams, redactOn bool) ([]eventloom.NewEvent,
 	events := make([]eventloom.NewEvent, len(p.Turns))
 	redactions := 0
 	for i := range p.Turns {
-		ev, n, err := turnEvent(&p.Turns[i], p.SessionID, fmt.Sprintf("turns[%d].", i), redactOn)
+		ev, n, err := turnEvent(ctx, &p.Turns[i], p.SessionID, fmt.Sprintf("turns[%d].", i), redactOn)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -200,13 +201,16 @@ func transcriptEvents(p *TranscriptParams, redactOn bool) ([]eventloom.NewEvent,
 // messageData is the data of a message event (vocab.Message).
 type messageData = vocab.Message
 
-func turnEvent(t *Turn, defaultSession, path string, redactOn bool) (eventloom.NewEvent, int, error) {
+func turnEvent(ctx context.Context, t *Turn, defaultSession, path string, redactOn bool) (eventloom.NewEvent, int, error) {
 	if err := t.Validate(path); err != nil {
 		return eventloom.NewEvent{}, 0, err
 	}
 	content, redactions := t.Content, 0
 	if redactOn {
-		content, redactions = redact.String(t.Content)
+		var err error
+		if content, redactions, err = redact.StringContext(ctx, t.Content); err != nil {
+			return eventloom.NewEvent{}, 0, fmt.Errorf("redact %scontent: %w", path, err)
+		}
 	}
 	data, err := json.Marshal(messageData{Role: t.Role, Name: t.Name})
 	if err != nil {

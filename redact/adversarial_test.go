@@ -7,8 +7,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 )
@@ -54,16 +56,15 @@ type shape struct {
 // seps are what adversarial inputs put between repeated anchors.
 var seps = []string{"", " ", "-", "_", "a", "0", ":", "/", "=", `"`, "@", ".", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}
 
-// adversarialShapes repeats every anchor with every separator, unbroken (one line of size
+// adversarialShapes repeats every unit with every separator, unbroken (one line of size
 // bytes) and per line (lines of lineLen bytes).
-func adversarialShapes(size, lineLen int, seps []string) []shape {
+func adversarialShapes(units []string, size, lineLen int, seps []string) []shape {
 	var out []shape
-	for _, a := range anchors() {
+	for _, a := range units {
 		for _, sep := range seps {
-			unit := a + sep
-			out = append(out, shape{name: fmt.Sprintf("%q unbroken", unit), text: repeatTo(unit, size)})
-			line := repeatTo(unit, lineLen-1) + "\n"
-			out = append(out, shape{name: fmt.Sprintf("%q per %d-byte line", unit, lineLen), text: repeatTo(line, size)})
+			for _, l := range []int{0, lineLen} {
+				out = append(out, shape{name: shapeName(a+sep, l), text: layout(a+sep, l, size)})
+			}
 		}
 	}
 	return out
@@ -81,17 +82,18 @@ func workOf(s string) int {
 }
 
 // Redaction is linear on every adversarial shape, without timing it: the work (bytes the
-// expression engine is given, and attempts) of twice the text is about twice the work (at
-// most 2.5 times: an attempt's window is cut at its line's end, so the last ones on a line
-// are charged less), on one line and with lines twice as long. A scan that ran each hint's
-// expression to the end of its line (as before) does four times the work per line on lines
-// twice as long.
+// automata read, bytes the expression engine is given, and attempts) of twice the text is
+// about twice the work (at most 2.5 times: the last attempts on a line are charged less),
+// on one line and with lines twice as long. A scan that ran each hint's expression to the
+// end of its line does four times the work per line on lines twice as long. The shapes are
+// every anchor with six separators, and every one-character continuation (see
+// continuations) alone.
 func TestString_WorkIsLinearOnAdversarialShapes(t *testing.T) {
 	t.Parallel()
-	const size = 16 << 10
+	const size = 6 << 10
 	few := []string{"", " ", "-", "a", ":", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}
-	small := adversarialShapes(size, 1024, few)
-	big := adversarialShapes(2*size, 2048, few)
+	small := append(adversarialShapes(anchors(), size, 384, few), adversarialShapes(continuations(false), size, 384, []string{""})...)
+	big := append(adversarialShapes(anchors(), 2*size, 768, few), adversarialShapes(continuations(false), 2*size, 768, []string{""})...)
 	worst, worstName := 0.0, ""
 	for i := range small {
 		w1, w2 := workOf(small[i].text), workOf(big[i].text)
@@ -131,34 +133,161 @@ type countingContext struct {
 
 func (c countingContext) Err() error { *c.n++; return nil }
 
-// TestAdversarialSearch times String on every adversarial shape of 1 MiB and prints the
-// slowest (docs/redaction.md reports them). It only runs when asked:
+// TestAdversarialSearch times String on adversarial shapes and prints the slowest
+// (docs/redaction.md reports them). It only runs when asked:
 //
 //	ZAXY_REDACT_SEARCH=1 go test -run TestAdversarialSearch -v ./redact/
+//
+// The shapes are every anchor repeated with every separator, and every continuation (each
+// pattern's hint followed by the characters its automaton can still go on with) repeated
+// alone and with a space, on one line and per 128- and 1024-byte line. Each is timed at
+// 32 KiB, and the slowest 40 again at 1 MiB, three times each (the fastest run counts). Times are CPU time (the process's user
+// and system time, GC included) and wall time, per MiB.
 func TestAdversarialSearch(t *testing.T) {
 	if os.Getenv("ZAXY_REDACT_SEARCH") == "" {
 		t.Skip("set ZAXY_REDACT_SEARCH=1 to run the search")
 	}
 	type result struct {
-		name string
-		took time.Duration
+		name      string
+		unit      string
+		lineLen   int
+		cpu, wall time.Duration
+	}
+	type unitSeps struct {
+		units, seps []string
+	}
+	groups := []unitSeps{{anchors(), searchSeps()}, {continuations(true), []string{"", " "}}}
+	measure := func(unit string, lineLen, size int) (cpu, wall time.Duration) {
+		text := layout(unit, lineLen, size)
+		c0, w0 := cpuTime(), time.Now()
+		String(text)
+		return cpuTime() - c0, time.Since(w0)
 	}
 	var results []result
-	for _, lineLen := range []int{128, 1024} {
-		for _, sh := range adversarialShapes(1<<20, lineLen, searchSeps()) {
-			if lineLen != 1024 && strings.HasSuffix(sh.name, "unbroken") {
-				continue
+	for _, g := range groups {
+		for _, a := range g.units {
+			for _, sep := range g.seps {
+				for _, lineLen := range []int{0, 128, 1024} {
+					cpu, wall := measure(a+sep, lineLen, 32<<10)
+					results = append(results, result{shapeName(a+sep, lineLen), a + sep, lineLen, cpu, wall})
+				}
 			}
-			start := time.Now()
-			String(sh.text)
-			results = append(results, result{sh.name, time.Since(start)})
 		}
 	}
-	sort.Slice(results, func(i, j int) bool { return results[i].took > results[j].took })
-	for _, r := range results[:20] {
-		fmt.Printf("%8.1f ms/MiB  %s\n", float64(r.took.Microseconds())/1000, r.name)
+	fmt.Printf("%d shapes at 32 KiB\n", len(results))
+	sort.Slice(results, func(i, j int) bool { return results[i].cpu > results[j].cpu })
+	top := results[:min(40, len(results))]
+	for i := range top {
+		top[i].cpu, top[i].wall = time.Hour, time.Hour
+		for range 3 {
+			cpu, wall := measure(top[i].unit, top[i].lineLen, 1<<20)
+			top[i].cpu, top[i].wall = min(top[i].cpu, cpu), min(top[i].wall, wall)
+		}
 	}
-	fmt.Printf("%d shapes\n", len(results))
+	sort.Slice(top, func(i, j int) bool { return top[i].cpu > top[j].cpu })
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("load average: %s", load)
+	for _, r := range top[:min(20, len(top))] {
+		fmt.Printf("%8.1f ms CPU %8.1f ms wall per MiB  %s\n", ms(r.cpu), ms(r.wall), r.name)
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// cpuTime is the process's user and system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// layout repeats unit to size bytes: on one line (lineLen 0) or per line of lineLen bytes.
+func layout(unit string, lineLen, size int) string {
+	if lineLen == 0 {
+		return repeatTo(unit, size)
+	}
+	return repeatTo(repeatTo(unit, lineLen-1)+"\n", size)
+}
+
+func shapeName(unit string, lineLen int) string {
+	if lineLen == 0 {
+		return fmt.Sprintf("%q unbroken", unit)
+	}
+	return fmt.Sprintf("%q per %d-byte line", unit, lineLen)
+}
+
+// continuations are each pattern's hints (as written and in upper case) followed by one
+// and, with two, also two characters the pattern's automaton can go on with, one of each
+// class of characters it tells apart (at most 24 per hint): the inputs that take every
+// attempt as far as it can get before it fails or matches.
+func continuations(two bool) []string {
+	seen := map[string]bool{}
+	var out []string
+	for pi := range patterns {
+		a := patterns[pi].auto
+		for _, h := range patterns[pi].hints {
+			for _, spelled := range []string{h, strings.ToUpper(h)} {
+				st, alive := a.after(startSt, spelled)
+				if !alive {
+					continue
+				}
+				n := 0
+				for _, c1 := range a.liveBytes(st) {
+					st1, _ := a.after(st, string(c1))
+					next := []byte{0}
+					if two {
+						next = append(next, a.liveBytes(st1)...)
+					}
+					for _, c2 := range next {
+						u := spelled + string(c1)
+						if c2 != 0 {
+							u += string(c2)
+						}
+						if n < 24 && !seen[u] {
+							seen[u] = true
+							out = append(out, u)
+							n++
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// after runs the automaton from state st over the ASCII text s and returns the state it
+// ends in and whether that state is alive.
+func (a *automaton) after(st int, s string) (int, bool) {
+	for i := 0; i < len(s) && st != deadState; i++ {
+		c := int(a.class[s[i]])
+		t := a.row(int32(st))[c].Load()
+		if t == 0 {
+			t = a.build(int32(st), c)
+		}
+		st = int(t>>1 - 1)
+	}
+	return st, st != deadState
+}
+
+// liveBytes returns a printable character (or tab) of each class whose step from st leaves
+// a thread alive.
+func (a *automaton) liveBytes(st int) []byte {
+	var out []byte
+	done := map[uint8]bool{}
+	for b := byte('\t'); b < utf8.RuneSelf; b++ {
+		c := a.class[b]
+		if done[c] || b < ' ' && b != '\t' || b == 0x7f {
+			continue
+		}
+		done[c] = true
+		if _, alive := a.after(st, string(b)); alive {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // searchSeps are the separators the search uses: all of them, or with ZAXY_REDACT_SEARCH=few
@@ -175,11 +304,13 @@ func searchSeps() []string {
 var worstShapes = []string{
 	`"sk-" per 1024-byte line`,
 	`"https://" per 1024-byte line`,
+	`"mysql -p\"" unbroken`,
+	`"a_pw=\"" per 1024-byte line`,
 }
 
 // BenchmarkRedact_Adversarial redacts adversarial 1 MiB inputs (worstShapes).
 func BenchmarkRedact_Adversarial(b *testing.B) {
-	all := adversarialShapes(1<<20, 1024, seps)
+	all := adversarialShapes(anchors(), 1<<20, 1024, seps)
 	for _, name := range worstShapes {
 		i := slices.IndexFunc(all, func(s shape) bool { return s.name == name })
 		if i < 0 {

@@ -69,11 +69,11 @@ var patterns = []secretPattern{
 	{kind: "discord_webhook", re: regexp.MustCompile(`(?i:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{20,}`),
 		hints: []string{"discord"}, main: `discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{20,}`, pre: regexp.MustCompile(`(?i:https?://)?(?:ptb\.|canary\.)?$`), preOptional: true},
 	{kind: "telegram_bot_token", re: regexp.MustCompile(`\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}\b`), hints: []string{":aa"}, main: `:AA[A-Za-z0-9_-]{33}\b`,
-		pre: regexp.MustCompile(`(?:^|[^0-9A-Za-z_])([0-9]{8,10})$`)},
+		pre: regexp.MustCompile(`(?:^|[^0-9A-Za-z_])([0-9]{8,10})$`), preLast: classOf("0-9")},
 	{kind: "azure_key", re: regexp.MustCompile(
 		`(?i:AccountKey|AccessKey)\s*=\s*(?P<s>[A-Za-z0-9+/]{20,}=*)`), hints: []string{"accountkey", "accesskey"}},
 	{kind: "azure_sas_signature", re: regexp.MustCompile(`[?&]sig=(?P<s>[A-Za-z0-9%+/=]{20,})`), hints: []string{"sig="}, main: `sig=(?P<s>[A-Za-z0-9%+/=]{20,})`,
-		pre: regexp.MustCompile(`[?&]$`)},
+		pre: regexp.MustCompile(`[?&]$`), preLast: classOf("?&")},
 	{kind: "authorization_header", re: regexp.MustCompile(
 		`(?i:authorization)(?:\\*["'])?\s*[:=]\s*(?:\\*["'])?(?i:bearer|basic|token|bot)\s+(?P<s>[^\s"',;\\]+)`),
 		hints: []string{"authorization"}},
@@ -116,7 +116,7 @@ var patterns = []secretPattern{
 	// DB_PWD=..., MYSQL_PASS: ... (a bare PWD= is the shell's working directory).
 	{kind: "password", re: regexp.MustCompile(`(?i:[A-Za-z0-9][_.-](?:pwd|pass|pw))` + assign + assignedValue),
 		hints: []string{"_pwd", "-pwd", ".pwd", "_pass", "-pass", ".pass", "_pw", "-pw", ".pw"},
-		main:  `(?i:[_.-](?:pwd|pass|pw))` + assign + assignedValue, pre: regexp.MustCompile(`[A-Za-z0-9]$`)},
+		main:  `(?i:[_.-](?:pwd|pass|pw))` + assign + assignedValue, pre: regexp.MustCompile(`[A-Za-z0-9]$`), preLast: classOf("A-Za-z0-9")},
 	// Prose: "my password is hunter2", "the passphrase was 'a b c'".
 	{kind: "password", re: regexp.MustCompile(
 		`\b(?i:password|passwd|passphrase|passcode)(?:\s+(?i:for|of|to)\s+[^\s]+)?\s+(?i:is|was|=|:)\s+(?:"(?P<s>[^"\n]+)"|'(?P<s>[^'\n]+)'|(?P<s>[^\s"']*[^\s"'.,;:!?)]))`),

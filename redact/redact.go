@@ -66,9 +66,11 @@ const maxPasses = 3
 // Matching sees through full-width forms (e.g. "＝" for "="), other Unicode spaces and
 // invisible format characters (zero-width spaces, joiners, soft hyphens, bidi controls),
 // which are normalised for matching only: what is replaced is the original span. Every
-// pattern runs only from its literal hints, on a window of the line that grows with the
-// match, and a failed attempt rules out the hints it scanned past, so String runs in time
-// linear in len(s); all but the private key block match within one line. The result is never
+// pattern runs only from its literal hints: an automaton decides at a few nanoseconds a byte
+// whether a match can start there and where it is decided, and only then does the
+// expression run, on that much of the line; a match, and a failure of a pattern that scans
+// on, rule out the hints they cover, so String runs in time linear in len(s). All but the
+// private key block match within one line. The result is never
 // longer than max(len(s), 4 KiB): past that, secrets become "[REDACTED]" or, if shorter,
 // "*" masks. Invalid UTF-8 is left as it is (Postgres text cannot hold it, so callers reject
 // it first). String(String(s)) == String(s).

@@ -374,3 +374,40 @@ func TestString_GrowthIsCapped(t *testing.T) {
 }
 
 func mustString(s string) string { out, _ := redact.String(s); return out }
+
+// A value is matched whole however long it is: a quoted value with spaces longer than any
+// look-ahead (its closing quote hundreds of bytes after the name), a 4 KiB token, and values
+// whose end falls at every offset around the lengths a scan might stop at (256, 512, 4096
+// bytes after the hint), with text after them on the line.
+func TestString_LongValuesAreMatchedWhole(t *testing.T) {
+	t.Parallel()
+	words := func(n int) string { return strings.Repeat("correct horse battery staple ", n/29+1)[:n] }
+	b64 := func(n int) string { return strings.Repeat("QmFzZTY0U2VjcmV0K1Rva2VuLz0x", n/28+1)[:n] }
+	type tc struct{ in, want, secret string }
+	var cases []tc
+	for _, n := range []int{200, 239, 240, 241, 255, 256, 257, 300, 511, 512, 513, 1000, 4090, 4096, 4100, 10000} {
+		v := words(n) + "X"
+		cases = append(cases,
+			tc{`password="` + v + `" and more`, `password="[REDACTED:password]" and more`, v},
+			tc{`password: '` + v + `' and more`, `password: '[REDACTED:password]' and more`, v},
+			tc{`{\"password\": \"` + v + `\"} and more`, `{\"password\": \"[REDACTED:password]\"} and more`, v},
+			tc{`my password is "` + v + `" and more`, `my password is "[REDACTED:password]" and more`, v},
+			tc{`mysql -p'` + v + `' db; ls`, `mysql -p'[REDACTED:password]' db; ls`, v},
+			tc{`docker login -u me --password "` + v + `" r.io`, `docker login -u me --password "[REDACTED:password]" r.io`, v},
+		)
+		tok := b64(n) + "Z"
+		cases = append(cases,
+			tc{`token=` + tok + ` and more`, `token=[REDACTED:secret] and more`, tok},
+			tc{`api_key: "` + tok + `" and more`, `api_key: "[REDACTED:secret]" and more`, tok},
+			tc{`Authorization: Bearer ` + tok + ` and more`, `Authorization: Bearer [REDACTED:authorization_header] and more`, tok},
+			tc{`x sk-ant-` + tok[:max(20, n/2)] + `_1 y`, `x [REDACTED:anthropic_api_key] y`, tok[:20]},
+		)
+	}
+	cases = append(cases, tc{"token=" + b64(4096) + "\nnext", "token=[REDACTED:secret]\nnext", b64(4096)})
+	for _, c := range cases {
+		out, n := redact.String(c.in)
+		require.Equal(t, 1, n, "%.80q (%d bytes)", c.in, len(c.in))
+		require.Equal(t, c.want, out, "%.80q (%d bytes)", c.in, len(c.in))
+		require.NotContains(t, out, c.secret)
+	}
+}

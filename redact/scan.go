@@ -38,6 +38,9 @@ type secretPattern struct {
 	// preOptional a failed pre leaves the match starting at the hint.
 	pre         *regexp.Regexp
 	preOptional bool
+	// preLast, for a pre that must match, holds every byte its match can end with: a hint
+	// after any other byte is passed over before anything runs.
+	preLast *[256]bool
 	// multiline: a match may run on past the hint's line (the private key block).
 	multiline bool
 	// failRun and failSegment say how far a failed attempt rules out later hints of the same
@@ -49,8 +52,11 @@ type secretPattern struct {
 	failSegment bool
 	// custom, when set, matches from a hint instead of the expression (which it implements).
 	custom func(s string, h, lineEnd int, m *scanMemo) (match, bool)
-	// anchored is main anchored at the start, compiled by init.
+	// anchored is main anchored at the start, and auto its automaton, built by init.
 	anchored *regexp.Regexp
+	auto     *automaton
+	// backtrackLen is the longest input the engine backtracks on for anchored.
+	backtrackLen int
 	// secretGroups are the indexes of anchored's groups named "s".
 	secretGroups []int
 	// minLen is the fewest bytes any match of re has (minMatchLen), computed by init: a text
@@ -66,10 +72,18 @@ type match struct{ start, end, sStart, sEnd int }
 // maxPre is the most bytes a pre part may cover.
 const maxPre = 16
 
-// firstWindow is how much of the line after a hint the expression sees at first; a match
-// that reaches the window's end is tried again on twice as much (so a long token costs
-// about twice its length), never more than the line.
-const firstWindow = 256
+// followMatch and followLazyMatch bound how far past a possible match the automaton
+// follows threads that live on (see automaton.scan): a failSegment pattern's lazy scan lives
+// to the end of the command, which the expression (stopping at its first match) need not
+// read; any other pattern's threads die soon after its match, and following them to the end
+// gives the expression the shortest input.
+const (
+	followMatch     = 4096
+	followLazyMatch = 16
+)
+
+// maxBacktrackVector is regexp's bound on the bits of a backtracking run's bitmap.
+const maxBacktrackVector = 256 * 1024
 
 // minSecretLen is the shortest any pattern matches (the least minLen), set by init: no
 // shorter text holds a secret.
@@ -83,6 +97,8 @@ func init() {
 			main = p.re.String()
 		}
 		p.anchored = regexp.MustCompile(`^(?:` + main + `)`)
+		p.auto = newAutomaton(main)
+		p.backtrackLen = maxBacktrackVector / len(p.auto.prog.Inst)
 		for g, name := range p.anchored.SubexpNames() {
 			if name == "s" {
 				p.secretGroups = append(p.secretGroups, g)
@@ -167,8 +183,8 @@ func (sc *scanner) find(s string) []span {
 
 // findPattern appends p's secrets in s to found. It visits p's hints in order, skipping those
 // inside the text its last attempt covered: a match (kept or not) covers itself, a failure
-// what failRun or failSegment rule out, else the hint. Each attempt sees a window of the line
-// (see firstWindow), so the work is linear in len(s).
+// what failRun or failSegment rule out, else the hint. Each attempt reads the line only as
+// far as its automaton keeps a thread alive (see attempt), so the work is linear in len(s).
 func (sc *scanner) findPattern(p *secretPattern, pi int, s, lower string, found []span) []span {
 	it := hintIter{lower: lower, hints: p.hints, next: make([]int, len(p.hints))}
 	for k := range p.hints {
@@ -234,9 +250,23 @@ func (sc *scanner) findPattern(p *secretPattern, pi int, s, lower string, found 
 	}
 }
 
-// attempt matches p from the hint at h, in a window of [h, end) that doubles while the match
-// reaches its edge.
+// attempt matches p from the hint at h on s[h:end]. p's automaton runs first: most attempts
+// fail there, and a possible match is handed to the expression only up to where the
+// automaton found that no match can go on (so a long quoted value or token is matched whole,
+// and a short one costs the expression its own length, not the line's).
 func (sc *scanner) attempt(p *secretPattern, s string, h, lineStart, end int) (match, bool) {
+	if p.preLast != nil && (h == lineStart || !p.preLast[s[h-1]]) {
+		return match{}, false
+	}
+	follow := followMatch
+	if p.failSegment {
+		follow = followLazyMatch
+	}
+	r, _ := p.auto.scan(s, h, end, follow)
+	sc.work += r.scanned
+	if !r.possible {
+		return match{end: r.cut}, false
+	}
 	start := h
 	if p.pre != nil {
 		ws := max(lineStart, h-maxPre)
@@ -251,25 +281,31 @@ func (sc *scanner) attempt(p *secretPattern, s string, h, lineStart, end int) (m
 			return match{}, false
 		}
 	}
-	for w := firstWindow; ; w *= 2 {
-		we := min(end, h+w)
-		sc.work += we - h
-		m := p.anchored.FindStringSubmatchIndex(s[h:we])
-		if m == nil {
-			return match{}, false
-		}
-		if h+m[1] == we && we < end {
-			continue // the match may go on past the window
-		}
-		r := match{start: start, end: h + m[1], sStart: start, sEnd: h + m[1]}
-		for _, g := range p.secretGroups {
-			if m[2*g] >= 0 {
-				r.sStart, r.sEnd = h+m[2*g], h+m[2*g+1]
-				break
-			}
-		}
-		return r, true
+	m := p.anchored.FindStringSubmatchIndex(s[h:r.cut])
+	// The engine backtracks on inputs up to backtrackLen bytes, first clearing a bitmap of
+	// a bit per instruction and input byte (memory is cleared at about a hundred bytes a
+	// nanosecond, so 2048 bits cost about what the automaton's step on a byte does), and
+	// simulates the program on longer ones until its threads die: about as far as the match
+	// goes.
+	switch {
+	case r.cut-h <= p.backtrackLen:
+		sc.work += r.scanned + (r.cut-h+1)*len(p.auto.prog.Inst)/2048
+	case m == nil:
+		sc.work += r.cut - h
+	default:
+		sc.work += m[1]
 	}
+	if m == nil {
+		return match{}, false
+	}
+	res := match{start: start, end: h + m[1], sStart: start, sEnd: h + m[1]}
+	for _, g := range p.secretGroups {
+		if m[2*g] >= 0 {
+			res.sStart, res.sEnd = h+m[2*g], h+m[2*g+1]
+			break
+		}
+	}
+	return res, true
 }
 
 // hintIter yields the positions of a pattern's hints in lower, in order.
