@@ -30,6 +30,11 @@ var ErrQueryTimeout = errors.New("query ran past its statement timeout")
 // the query is refused rather than pulled into memory (HTTP 413 response_too_large).
 var ErrResponseTooLarge = errors.New("a value of the response is over the size limit")
 
+// ErrErasurePending means the space has an erased event whose purge is pending: its AGE
+// mirror may still hold what was derived from the erased text until the projector purges it
+// (projection/purge.go), so Cypher is refused until then.
+var ErrErasurePending = errors.New("an erasure in this space is still being purged from its graph mirror; retry in a moment")
+
 // Cypher limits and their defaults.
 const (
 	// DefaultCypherTimeout is the statement timeout when none is given.
@@ -154,8 +159,18 @@ func runCypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, 
 	return res, nil
 }
 
-// runInTx runs the runner in tx with the statement timeout.
+// runInTx runs the runner in tx with the statement timeout, unless the space has an erasure
+// whose purge is pending (ErrErasurePending): read in the same snapshot as the query (tx is
+// REPEATABLE READ, or a caller's transaction), so a query that starts once an erasure has
+// committed never reads the mirror before the purge.
 func runInTx(ctx context.Context, tx pgx.Tx, stmt string, p CypherParams, res *CypherResult) error {
+	pending, err := queries.ErasurePending(ctx, tx, p.SpaceID)
+	if err != nil {
+		return fmt.Errorf("check for a pending erasure: %w", err)
+	}
+	if pending {
+		return ErrErasurePending
+	}
 	if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", p.Timeout.Milliseconds())); err != nil {
 		return fmt.Errorf("set timeout: %w", err)
 	}
@@ -230,7 +245,8 @@ func cypherError(err error, p CypherParams) error {
 }
 
 // beginCypher loads AGE into a session of db and begins the read-only transaction a Cypher
-// query runs in: on a pool, on a connection acquired for it; on a connection, there; in a
+// query runs in (REPEATABLE READ, so runInTx's check and the query share one snapshot): on a
+// pool, on a connection acquired for it; on a connection, there; in a
 // caller's transaction, as a savepoint set READ ONLY (allowed at any point, and undone with
 // the savepoint). done rolls it back and releases what was acquired.
 func beginCypher(ctx context.Context, db Querier) (pgx.Tx, func(), error) {
@@ -266,7 +282,7 @@ func beginCypher(ctx context.Context, db Querier) (pgx.Tx, func(), error) {
 		release()
 		return nil, nil, err
 	}
-	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead})
 	if err != nil {
 		release()
 		return nil, nil, fmt.Errorf("begin: %w", err)
