@@ -30,11 +30,6 @@ var ErrQueryTimeout = errors.New("query ran past its statement timeout")
 // the query is refused rather than pulled into memory (HTTP 413 response_too_large).
 var ErrResponseTooLarge = errors.New("a value of the response is over the size limit")
 
-// ErrErasurePending means the space has an erased event whose purge is pending: its AGE
-// mirror may still hold what was derived from the erased text until the projector purges it
-// (projection/purge.go), so Cypher is refused until then.
-var ErrErasurePending = errors.New("an erasure in this space is still being purged from its graph mirror; retry in a moment")
-
 // Cypher limits and their defaults.
 const (
 	// DefaultCypherTimeout is the statement timeout when none is given.
@@ -160,7 +155,8 @@ func runCypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, 
 }
 
 // runInTx runs the runner in tx with the statement timeout, unless the space has an erasure
-// whose purge is pending (ErrErasurePending): read in the same snapshot as the query (tx is
+// whose purge is pending (eventloom.ErrErasurePending: the mirror may still hold what was
+// derived from the erased text): read in the same snapshot as the query (tx is
 // REPEATABLE READ, or a caller's transaction), so a query that starts once an erasure has
 // committed never reads the mirror before the purge.
 func runInTx(ctx context.Context, tx pgx.Tx, stmt string, p CypherParams, res *CypherResult) error {
@@ -169,7 +165,7 @@ func runInTx(ctx context.Context, tx pgx.Tx, stmt string, p CypherParams, res *C
 		return fmt.Errorf("check for a pending erasure: %w", err)
 	}
 	if pending {
-		return ErrErasurePending
+		return fmt.Errorf("%w (Cypher reads the graph mirror as it is)", eventloom.ErrErasurePending)
 	}
 	if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", p.Timeout.Milliseconds())); err != nil {
 		return fmt.Errorf("set timeout: %w", err)
