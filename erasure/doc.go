@@ -8,8 +8,11 @@
 // (memory items and their full-text vectors, embeddings, mentions, entities, facts and the AGE
 // mirror) are purged after it, by the projector rebuilding the space from the log when it
 // reaches the erasure record (package projection): at once when no worker holds the space,
-// otherwise by the worker that does. Until then no embedding is stored for the space, and the
-// latent and topic builders store nothing read before the erasure.
+// otherwise by the worker that does. Until then no embedding is stored for the space, the
+// latent and topic builders store nothing read before the erasure, and no read returns what the
+// projections derived from the erased event: the read queries leave out the rows of
+// zaxy_erased_pending (migration 000056), and Cypher and the feeling of knowing, which cannot,
+// answer eventloom.ErrErasurePending.
 //
 // It must never be reachable without the admin scope, and never write the erased text
 // anywhere, the erasure event and its logs included.

@@ -50,7 +50,7 @@ type bundle struct {
 	latent   *topic.Refresher
 }
 
-func setup(t *testing.T) *bundle {
+func setup(t testing.TB) *bundle {
 	t.Helper()
 	db := testcontainers.NewDatabase(t)
 	b := &bundle{db: db, pool: db.AppPool(t), admin: db.AdminPool(t)}

@@ -162,8 +162,19 @@ func runCypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, 
 	return res, nil
 }
 
-// runInTx runs the runner in tx with the statement timeout.
+// runInTx runs the runner in tx with the statement timeout, unless the space has an erasure
+// whose purge is pending (eventloom.ErrErasurePending: the mirror may still hold what was
+// derived from the erased text): read in the same snapshot as the query (tx is
+// REPEATABLE READ, or a caller's transaction), so a query that starts once an erasure has
+// committed never reads the mirror before the purge.
 func runInTx(ctx context.Context, tx pgx.Tx, stmt string, p CypherParams, res *CypherResult) error {
+	pending, err := queries.ErasurePending(ctx, tx, p.SpaceID)
+	if err != nil {
+		return fmt.Errorf("check for a pending erasure: %w", err)
+	}
+	if pending {
+		return fmt.Errorf("%w (Cypher reads the graph mirror as it is)", eventloom.ErrErasurePending)
+	}
 	if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", p.Timeout.Milliseconds())); err != nil {
 		return fmt.Errorf("set timeout: %w", err)
 	}
@@ -238,7 +249,8 @@ func cypherError(err error, p CypherParams) error {
 }
 
 // beginCypher loads AGE into a session of db and begins the read-only transaction a Cypher
-// query runs in: on a pool, on a connection acquired for it; on a connection, there; in a
+// query runs in (REPEATABLE READ, so runInTx's check and the query share one snapshot): on a
+// pool, on a connection acquired for it; on a connection, there; in a
 // caller's transaction, as a savepoint set READ ONLY (allowed at any point, and undone with
 // the savepoint). done rolls it back and releases what was acquired.
 func beginCypher(ctx context.Context, db Querier) (pgx.Tx, func(), error) {
@@ -274,7 +286,7 @@ func beginCypher(ctx context.Context, db Querier) (pgx.Tx, func(), error) {
 		release()
 		return nil, nil, err
 	}
-	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead})
 	if err != nil {
 		release()
 		return nil, nil, fmt.Errorf("begin: %w", err)

@@ -133,7 +133,8 @@ type SketchInfo struct {
 
 // Feel answers r: one round trip for the query's lexemes and the space's watermark and totals,
 // and, only when the space's projection moved since its sketch was cached, a read of what was
-// added. It never embeds, walks the graph or reads vectors.
+// added. It never embeds, walks the graph or reads vectors. A space with an erased event whose
+// purge is pending is eventloom.ErrErasurePending.
 func (s *Service) Feel(ctx context.Context, r *Request) (*Feeling, error) {
 	t0 := time.Now()
 	if err := r.validate(); err != nil {
@@ -145,6 +146,11 @@ func (s *Service) Feel(ctx context.Context, r *Request) (*Feeling, error) {
 	}
 	if !st.SpaceExists {
 		return nil, fmt.Errorf("%w: space %q has no events", eventloom.ErrNotFound, r.SpaceID)
+	}
+	if st.ErasurePending {
+		// The sketch's frequencies are aggregates: what an erased event added cannot be taken
+		// out of them, so the space answers nothing until its projections are purged.
+		return nil, fmt.Errorf("feeling of knowing: %w", eventloom.ErrErasurePending)
 	}
 	e := s.cache.get(r.SpaceID)
 	e.mu.Lock()

@@ -11,7 +11,9 @@
 -- costs (the weave verifies at most weaveVerifySources of them). confidence is what the weave
 -- ranks and shows an artifact by: its latest confidence revision (revise_confidence, or the
 -- retrospective pass judging an outcome; zaxy_confidence_revision_seq, migration 000038), else
--- produced_confidence, the producer's, which also orders the rows within each arm.
+-- produced_confidence, the producer's, which also orders the rows within each arm. Artifacts
+-- citing an erased event whose purge is pending (zaxy_erased_pending, migration 000056) are
+-- left out.
 WITH hit AS MATERIALIZED (
   SELECT s.artifact_id, array_agg(s.seq ORDER BY s.seq)::bigint[] AS hits
   FROM latent_sources s
@@ -21,6 +23,7 @@ WITH hit AS MATERIALIZED (
   SELECT a.artifact_id, a.slot, a.source_seqs, a.artifact_type, a.confidence, a.review_status, a.reasoning_phase, a.contradicts,
          a.stale_reason, a.stale_seq, a.stale_at, h.hits, cardinality(a.source_seqs) AS sources
   FROM hit h JOIN latent_artifacts a ON a.space_id = @space_id AND a.artifact_id = h.artifact_id
+  WHERE NOT (a.source_seqs && (SELECT zaxy_erased_pending(@space_id))::bigint[])
 ), picked AS (
 (SELECT c.artifact_id, c.slot, c.source_seqs, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
         c.stale_reason, c.stale_seq, c.hits, c.sources
@@ -31,7 +34,7 @@ UNION ALL
         c.stale_reason, c.stale_seq, '{}'::bigint[], cardinality(c.source_seqs)
  FROM latent_current c
  WHERE c.space_id = @space_id AND c.artifact_type = ANY (@types::text[]) AND c.reasoning_phase = @phase
-   AND NOT (c.source_seqs && @seqs::bigint[])
+   AND NOT (c.source_seqs && @seqs::bigint[]) AND NOT (c.source_seqs && (SELECT zaxy_erased_pending(@space_id))::bigint[])
  ORDER BY c.confidence DESC, c.artifact_id LIMIT @phase_limit)
 UNION ALL
 (SELECT c.artifact_id, c.slot, c.source_seqs, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,

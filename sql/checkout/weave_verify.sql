@@ -12,7 +12,9 @@
 -- invalidated, superseded) and at_seq the event that made it so. The artifacts are read by primary key, one probe per id (a plan that scanned
 -- the space's current artifacts for the ids, as one on stale statistics did, cost 4 ms at 5,000).
 -- llm_model and llm_summary are the artifact's newest LLM-assisted summary (empty when none);
--- valid_from and valid_to its validity (an episode's time window).
+-- valid_from and valid_to its validity (an episode's time window). An artifact citing an erased
+-- event whose purge is pending (zaxy_erased_pending, migration 000056) is not found: its text was
+-- derived from the erased one.
 WITH tail AS (
   SELECT x.seq, x.type, x.actor, x.data
   FROM events x
@@ -28,6 +30,7 @@ WITH tail AS (
          c.reasoning_phase, c.payload, c.contradicts, c.valid_from, c.valid_to
   FROM unnest(@ids::text[]) AS k(artifact_id)
   JOIN latent_current c ON c.space_id = @space_id AND c.artifact_id = k.artifact_id
+  WHERE NOT (c.source_seqs && (SELECT zaxy_erased_pending(@space_id))::bigint[])
 ), checked AS (
   SELECT a.artifact_id, r.seq,
          CASE WHEN e.seq IS NULL THEN 'missing'

@@ -1,6 +1,7 @@
 -- name: IndexPredicates :many
 -- The fact predicates of space @space_id by current facts, then versions, at most $2; total is the
--- number of predicates and current the number of current facts in the space.
+-- number of predicates and current the number of current facts in the space. Facts recorded by
+-- an erased event whose purge is pending (zaxy_erased_pending, migration 000056) are not counted.
 SELECT f.predicate,
        count(*) FILTER (WHERE f.status = 'current') AS current_facts,
        count(*) AS versions,
@@ -8,7 +9,7 @@ SELECT f.predicate,
        count(*) OVER () AS predicates,
        (sum(count(*) FILTER (WHERE f.status = 'current')) OVER ())::bigint AS facts
 FROM facts f
-WHERE f.space_id = @space_id
+WHERE f.space_id = @space_id AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
 GROUP BY f.predicate
 ORDER BY current_facts DESC, versions DESC, f.predicate
 LIMIT @max_rows;

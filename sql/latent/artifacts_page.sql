@@ -11,6 +11,8 @@
 -- confidence revision (zaxy_confidence_revision_seq, migration 000038; revision_seq and
 -- revision_hash name it, 0 and empty when there is none), else produced_confidence, the
 -- producer's.
+-- An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
+-- 000056) is left out: its text was derived from the erased one.
 WITH page AS MATERIALIZED (
   SELECT a.artifact_id, a.artifact_type, a.summary, a.source_event_refs::text AS source_event_refs, a.entity_refs,
          a.valid_from, a.valid_to, a.method, a.confidence, a.review_status, a.authority_status,
@@ -19,7 +21,7 @@ WITH page AS MATERIALIZED (
   WHERE a.space_id = @space_id AND (@include_stale::boolean OR a.stale_at IS NULL)
     AND (@artifact_type::text = '' OR a.artifact_type = @artifact_type::text)
     AND (@entity_id::text = '' OR @entity_id::text = ANY (a.entity_refs))
-    AND a.artifact_id > @after_id::text
+    AND a.artifact_id > @after_id::text AND NOT (a.source_seqs && (SELECT zaxy_erased_pending(@space_id))::bigint[])
   ORDER BY a.artifact_id
   LIMIT @max_rows
 ), tail AS MATERIALIZED (

@@ -1,11 +1,13 @@
 -- name: ProposalsList :many
 -- A space's proposals in seq order after a cursor, optionally with one status ("open" means
 -- pending or deferred).
+-- A proposal erased (or derived from an erased event) whose purge is pending
+-- (zaxy_erased_pending, migration 000056) is left out: its row still holds what it said.
 SELECT seq, hash, kind, status, proposed_by, proposed_at, confidence, evidence::text AS evidence,
        coalesce(fact::text, '')::text AS fact, contradicts, inference_seq, inference_model, inference_ordinal,
        rationale, decided_seq, decided_by, decided_at, reason, fact_id
 FROM proposals
-WHERE space_id = @space_id AND seq > @after_seq
+WHERE space_id = @space_id AND seq > @after_seq AND seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
   AND (@status::text = '' OR status = @status OR (@status = 'open' AND status IN ('pending', 'deferred')))
 ORDER BY seq
 LIMIT @max_rows;

@@ -17,13 +17,13 @@ WITH e AS (
           WHERE f.space_id = $1 AND (f.subject_id = en.entity_id OR f.object_id = en.entity_id)
             AND f.status <> 'invalidated' AND f.valid_from <= $2 AND (f.valid_to IS NULL OR f.valid_to > $2)) AS facts
   FROM entities en
-  WHERE en.space_id = $1 AND en.entity_id = ANY ($3::text[])
+  WHERE en.space_id = $1 AND en.entity_id = ANY ($3::text[]) AND en.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 )
 SELECT e.entity_id, ('ev:' || ev.seq)::text AS item_id, (e.mentions + e.facts)::bigint AS degree
 FROM e CROSS JOIN LATERAL (
   SELECT DISTINCT m.seq FROM mentions m
   JOIN memory_items i ON i.space_id = $1 AND i.item_id = 'ev:' || m.seq AND i.occurred_at <= $2
-  WHERE m.space_id = $1 AND m.entity_id = e.entity_id
+  WHERE m.space_id = $1 AND m.entity_id = e.entity_id AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   ORDER BY m.seq DESC
   LIMIT $4
 ) ev
@@ -33,6 +33,7 @@ FROM e CROSS JOIN LATERAL (
   SELECT f.fact_id FROM facts f
   WHERE f.space_id = $1 AND (f.subject_id = e.entity_id OR f.object_id = e.entity_id)
     AND f.status <> 'invalidated' AND f.valid_from <= $2 AND (f.valid_to IS NULL OR f.valid_to > $2)
+    AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   ORDER BY f.recorded_seq DESC, f.fact_id
   LIMIT $4
 ) fa
@@ -54,7 +55,9 @@ type PprEntityItemsRow struct {
 // PPR lane, entity to items: for each entity of @entity_ids, its degree (its mentions and
 // its facts valid at @as_of, all of them, so the walk's step from it is 1/degree even where
 // the neighbourhood is cut) and up to @fanout latest items of each kind: the events mentioning
-// it that had occurred by @as_of, and its facts (subject or object) valid at @as_of.
+// it that had occurred by @as_of, and its facts (subject or object) valid at @as_of. Nothing
+// derived from an erased event whose purge is pending (zaxy_erased_pending, migration 000056):
+// an entity it named first, its mentions, the facts it recorded.
 func (q *Queries) PprEntityItems(ctx context.Context, db DBTX, arg PprEntityItemsParams) ([]PprEntityItemsRow, error) {
 	rows, err := db.Query(ctx, pprEntityItems,
 		arg.SpaceID,

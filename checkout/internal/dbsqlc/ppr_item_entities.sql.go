@@ -15,11 +15,12 @@ WITH n AS (
 ), links AS (
   SELECT DISTINCT ('ev:' || m.seq)::text AS item_id, m.entity_id
   FROM mentions m
-  WHERE m.space_id = $1 AND m.seq = ANY ($2::bigint[])
+  WHERE m.space_id = $1 AND m.seq = ANY ($2::bigint[]) AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   UNION
   SELECT ('fact:' || f.fact_id)::text, x.entity_id
   FROM facts f CROSS JOIN LATERAL (VALUES (f.subject_id), (f.object_id)) x (entity_id)
   WHERE f.space_id = $1 AND f.fact_id = ANY ($3::text[]) AND x.entity_id IS NOT NULL
+    AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 )
 SELECT l.item_id, l.entity_id,
        greatest(0, least(1, ln(n.n / greatest(en.mentions, 1)) / ln(n.n)))::float8 AS spec
@@ -27,6 +28,7 @@ FROM links l
 JOIN entities en ON en.space_id = $1 AND en.entity_id = l.entity_id
 CROSS JOIN n
 WHERE NOT EXISTS (SELECT FROM speaker_names s WHERE s.space_id = $1 AND s.name_key = en.key)
+  AND en.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ORDER BY l.item_id, l.entity_id
 `
 
@@ -46,7 +48,8 @@ type PprItemEntitiesRow struct {
 // @fact_ids links (subject and object), with each entity's specificity (the exact lane's
 // IDF, lane_exact.sql), so the entities of the vector lane's best items can seed the walk.
 // Names that speak in the space are left out, as the exact lane leaves them out: a speaker's
-// name says who talked, not what about, and would link every turn of that speaker.
+// name says who talked, not what about, and would link every turn of that speaker. Nothing
+// derived from an erased event whose purge is pending (zaxy_erased_pending, migration 000056).
 func (q *Queries) PprItemEntities(ctx context.Context, db DBTX, arg PprItemEntitiesParams) ([]PprItemEntitiesRow, error) {
 	rows, err := db.Query(ctx, pprItemEntities, arg.SpaceID, arg.Seqs, arg.FactIds)
 	if err != nil {

@@ -16,6 +16,7 @@ FROM (
   SELECT c.artifact_id, c.slot, c.source_seqs, c.artifact_type, c.summary, c.payload, c.confidence
   FROM latent_current c
   WHERE c.space_id = $1 AND c.artifact_type IN ('procedure', 'failure', 'causal')
+    AND NOT (c.source_seqs && (SELECT zaxy_erased_pending($1))::bigint[])
   ORDER BY c.confidence DESC, c.artifact_id
   LIMIT $2
 ) c
@@ -47,6 +48,8 @@ type ProspectivePriorsRow struct {
 // goal against (summary and payload) and the confidence they are ranked by: the latest
 // confidence revision that applies to the artifact (revise_confidence, or the retrospective
 // pass; zaxy_confidence_revision_seq, migration 000038), else the producer's. Their sources are read with WeaveVerify for the picks only.
+// An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
+// 000056) is left out: its text was derived from the erased one.
 func (q *Queries) ProspectivePriors(ctx context.Context, db DBTX, arg ProspectivePriorsParams) ([]ProspectivePriorsRow, error) {
 	rows, err := db.Query(ctx, prospectivePriors, arg.SpaceID, arg.MaxRows)
 	if err != nil {

@@ -16,6 +16,7 @@ FROM facts f
 JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id
 WHERE f.space_id = $1 AND f.status = 'current' AND NOT f.inferred AND f.authority = 'asserted'
   AND f.valid_from <= $2 AND (f.valid_to IS NULL OR f.valid_to > $2)
+  AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   AND NOT ($3::boolean AND 'tool' = ANY (s.kinds) AND f.predicate IN ('last_outcome', 'last_error'))
 ORDER BY jsonb_array_length(f.evidence) DESC, s.name, f.predicate, f.fact_id
 LIMIT $4
@@ -33,7 +34,8 @@ type StableFactsParams struct {
 // tools' state the projector derives from tool calls (last_outcome, last_error) is left out: it
 // changes with every call and is confirmed by every call, so the most confirmed facts of an
 // agent's space would be its busiest tools' last outcomes, whatever the question; the query tier
-// still ranks them.
+// still ranks them. A fact recorded by an erased event whose purge is pending
+// (zaxy_erased_pending, migration 000056) is left out.
 func (q *Queries) StableFacts(ctx context.Context, db DBTX, arg StableFactsParams) ([]string, error) {
 	rows, err := db.Query(ctx, stableFacts,
 		arg.SpaceID,

@@ -19,6 +19,7 @@ WITH hit AS MATERIALIZED (
   SELECT a.artifact_id, a.slot, a.source_seqs, a.artifact_type, a.confidence, a.review_status, a.reasoning_phase, a.contradicts,
          a.stale_reason, a.stale_seq, a.stale_at, h.hits, cardinality(a.source_seqs) AS sources
   FROM hit h JOIN latent_artifacts a ON a.space_id = $1 AND a.artifact_id = h.artifact_id
+  WHERE NOT (a.source_seqs && (SELECT zaxy_erased_pending($1))::bigint[])
 ), picked AS (
 (SELECT c.artifact_id, c.slot, c.source_seqs, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
         c.stale_reason, c.stale_seq, c.hits, c.sources
@@ -29,7 +30,7 @@ UNION ALL
         c.stale_reason, c.stale_seq, '{}'::bigint[], cardinality(c.source_seqs)
  FROM latent_current c
  WHERE c.space_id = $1 AND c.artifact_type = ANY ($4::text[]) AND c.reasoning_phase = $5
-   AND NOT (c.source_seqs && $2::bigint[])
+   AND NOT (c.source_seqs && $2::bigint[]) AND NOT (c.source_seqs && (SELECT zaxy_erased_pending($1))::bigint[])
  ORDER BY c.confidence DESC, c.artifact_id LIMIT $6)
 UNION ALL
 (SELECT c.artifact_id, c.slot, c.source_seqs, c.artifact_type, c.confidence, c.review_status, c.reasoning_phase, c.contradicts,
@@ -83,7 +84,9 @@ type WeaveArtifactsRow struct {
 // costs (the weave verifies at most weaveVerifySources of them). confidence is what the weave
 // ranks and shows an artifact by: its latest confidence revision (revise_confidence, or the
 // retrospective pass judging an outcome; zaxy_confidence_revision_seq, migration 000038), else
-// produced_confidence, the producer's, which also orders the rows within each arm.
+// produced_confidence, the producer's, which also orders the rows within each arm. Artifacts
+// citing an erased event whose purge is pending (zaxy_erased_pending, migration 000056) are
+// left out.
 func (q *Queries) WeaveArtifacts(ctx context.Context, db DBTX, arg WeaveArtifactsParams) ([]WeaveArtifactsRow, error) {
 	rows, err := db.Query(ctx, weaveArtifacts,
 		arg.SpaceID,

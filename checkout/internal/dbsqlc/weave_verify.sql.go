@@ -26,6 +26,7 @@ WITH tail AS (
          c.reasoning_phase, c.payload, c.contradicts, c.valid_from, c.valid_to
   FROM unnest($2::text[]) AS k(artifact_id)
   JOIN latent_current c ON c.space_id = $1 AND c.artifact_id = k.artifact_id
+  WHERE NOT (c.source_seqs && (SELECT zaxy_erased_pending($1))::bigint[])
 ), checked AS (
   SELECT a.artifact_id, r.seq,
          CASE WHEN e.seq IS NULL THEN 'missing'
@@ -122,7 +123,9 @@ type WeaveVerifyRow struct {
 // invalidated, superseded) and at_seq the event that made it so. The artifacts are read by primary key, one probe per id (a plan that scanned
 // the space's current artifacts for the ids, as one on stale statistics did, cost 4 ms at 5,000).
 // llm_model and llm_summary are the artifact's newest LLM-assisted summary (empty when none);
-// valid_from and valid_to its validity (an episode's time window).
+// valid_from and valid_to its validity (an episode's time window). An artifact citing an erased
+// event whose purge is pending (zaxy_erased_pending, migration 000056) is not found: its text was
+// derived from the erased one.
 func (q *Queries) WeaveVerify(ctx context.Context, db DBTX, arg WeaveVerifyParams) ([]WeaveVerifyRow, error) {
 	rows, err := db.Query(ctx, weaveVerify, arg.SpaceID, arg.Ids, arg.AsOf)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 const eventInvalidations = `-- name: EventInvalidations :many
 SELECT i.seq, i.hash, i.reason
 FROM invalidations i
-WHERE i.space_id = $1 AND i.target_seq = $2
+WHERE i.space_id = $1 AND i.target_seq = $2 AND i.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ORDER BY i.seq
 `
 
@@ -27,7 +27,8 @@ type EventInvalidationsRow struct {
 	Reason string
 }
 
-// The memory.invalidated events of space $1 that target event $2, oldest first.
+// The memory.invalidated events of space $1 that target event $2, oldest first, but those erased
+// whose purge is pending (zaxy_erased_pending, migration 000056).
 func (q *Queries) EventInvalidations(ctx context.Context, db DBTX, arg EventInvalidationsParams) ([]EventInvalidationsRow, error) {
 	rows, err := db.Query(ctx, eventInvalidations, arg.SpaceID, arg.Seq)
 	if err != nil {

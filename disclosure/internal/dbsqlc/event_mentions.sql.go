@@ -13,7 +13,7 @@ const eventMentions = `-- name: EventMentions :many
 SELECT m.start_byte, m.end_byte, m.entity_id, e.name, m.kind
 FROM mentions m
 JOIN entities e ON e.space_id = m.space_id AND e.entity_id = m.entity_id
-WHERE m.space_id = $1 AND m.seq = $2
+WHERE m.space_id = $1 AND m.seq = $2 AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[]) AND e.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ORDER BY m.start_byte
 `
 
@@ -30,7 +30,8 @@ type EventMentionsRow struct {
 	Kind      string
 }
 
-// The entity mentions in event $2 of space $1, in text order.
+// The entity mentions in event $2 of space $1, in text order. None of an erased event whose
+// purge is pending (zaxy_erased_pending, migration 000056), nor of an entity one named first.
 func (q *Queries) EventMentions(ctx context.Context, db DBTX, arg EventMentionsParams) ([]EventMentionsRow, error) {
 	rows, err := db.Query(ctx, eventMentions, arg.SpaceID, arg.Seq)
 	if err != nil {

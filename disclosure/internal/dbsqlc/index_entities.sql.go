@@ -10,20 +10,24 @@ import (
 )
 
 const indexEntities = `-- name: IndexEntities :many
-WITH degree AS (
+WITH pend AS (
+  SELECT (SELECT zaxy_erased_pending($1))::bigint[] AS seqs
+), degree AS (
   SELECT d.id, count(*) AS facts
   FROM (
-    SELECT f.subject_id AS id FROM facts f WHERE f.space_id = $1 AND f.status = 'current'
+    SELECT f.subject_id AS id FROM facts f, pend WHERE f.space_id = $1 AND f.status = 'current' AND f.recorded_seq <> ALL (pend.seqs)
     UNION ALL
-    SELECT f.object_id FROM facts f WHERE f.space_id = $1 AND f.status = 'current' AND f.object_id IS NOT NULL
+    SELECT f.object_id FROM facts f, pend
+    WHERE f.space_id = $1 AND f.status = 'current' AND f.object_id IS NOT NULL AND f.recorded_seq <> ALL (pend.seqs)
   ) d
   GROUP BY d.id
 )
 SELECT e.entity_id, e.name, e.mentions, coalesce(d.facts, 0)::bigint AS facts, e.first_seq, e.last_seq,
        (e.invalidated_seq IS NOT NULL)::boolean AS invalidated, count(*) OVER () AS total
 FROM entities e
+CROSS JOIN pend
 LEFT JOIN degree d ON d.id = e.entity_id
-WHERE e.space_id = $1
+WHERE e.space_id = $1 AND e.first_seq <> ALL (pend.seqs)
 ORDER BY e.invalidated_seq IS NOT NULL, e.mentions + coalesce(d.facts, 0) DESC, e.mentions DESC, e.key, e.entity_id
 LIMIT $2
 `
@@ -46,6 +50,8 @@ type IndexEntitiesRow struct {
 
 // The most mentioned and most connected entities of space @space_id (mentions plus current facts with
 // the entity as subject or object), invalidated ones last, at most $2; total counts them all.
+// Nothing derived from an erased event whose purge is pending (zaxy_erased_pending, migration
+// 000056): an entity it named first, a fact it recorded.
 func (q *Queries) IndexEntities(ctx context.Context, db DBTX, arg IndexEntitiesParams) ([]IndexEntitiesRow, error) {
 	rows, err := db.Query(ctx, indexEntities, arg.SpaceID, arg.MaxRows)
 	if err != nil {

@@ -17,7 +17,7 @@ SELECT f.predicate,
        count(*) OVER () AS predicates,
        (sum(count(*) FILTER (WHERE f.status = 'current')) OVER ())::bigint AS facts
 FROM facts f
-WHERE f.space_id = $1
+WHERE f.space_id = $1 AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 GROUP BY f.predicate
 ORDER BY current_facts DESC, versions DESC, f.predicate
 LIMIT $2
@@ -39,7 +39,8 @@ type IndexPredicatesRow struct {
 }
 
 // The fact predicates of space @space_id by current facts, then versions, at most $2; total is the
-// number of predicates and current the number of current facts in the space.
+// number of predicates and current the number of current facts in the space. Facts recorded by
+// an erased event whose purge is pending (zaxy_erased_pending, migration 000056) are not counted.
 func (q *Queries) IndexPredicates(ctx context.Context, db DBTX, arg IndexPredicatesParams) ([]IndexPredicatesRow, error) {
 	rows, err := db.Query(ctx, indexPredicates, arg.SpaceID, arg.MaxRows)
 	if err != nil {

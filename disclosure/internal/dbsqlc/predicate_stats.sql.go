@@ -13,7 +13,7 @@ const predicateStats = `-- name: PredicateStats :one
 SELECT count(*) FILTER (WHERE f.status = 'current') AS current_facts, count(*) AS total,
        coalesce(min(f.recorded_seq), 0)::bigint AS first_seq, coalesce(max(f.recorded_seq), 0)::bigint AS last_seq
 FROM facts f
-WHERE f.space_id = $1 AND f.predicate = $2
+WHERE f.space_id = $1 AND f.predicate = $2 AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 `
 
 type PredicateStatsParams struct {
@@ -29,7 +29,8 @@ type PredicateStatsRow struct {
 }
 
 // How many fact versions with predicate $2 space $1 holds (current ones and all), and the seq
-// range that recorded them.
+// range that recorded them, those recorded by an erased event whose purge is pending
+// (zaxy_erased_pending, migration 000056) left out.
 func (q *Queries) PredicateStats(ctx context.Context, db DBTX, arg PredicateStatsParams) (PredicateStatsRow, error) {
 	row := db.QueryRow(ctx, predicateStats, arg.SpaceID, arg.Predicate)
 	var i PredicateStatsRow

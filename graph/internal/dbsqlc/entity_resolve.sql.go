@@ -12,7 +12,7 @@ import (
 const entityResolve = `-- name: EntityResolve :one
 SELECT entity_id, key, name, kinds, version, first_seq, first_hash, last_seq, mentions, invalidated_seq
 FROM entities
-WHERE space_id = $1 AND (entity_id = $2 OR key = $3)
+WHERE space_id = $1 AND (entity_id = $2 OR key = $3) AND first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ORDER BY entity_id = $2 DESC
 LIMIT 1
 `
@@ -36,7 +36,8 @@ type EntityResolveRow struct {
 	InvalidatedSeq *int64
 }
 
-// An entity of a space by id or by key (its normalized name).
+// An entity of a space by id or by key (its normalized name). One first named by an erased
+// event whose purge is pending (zaxy_erased_pending, migration 000056) is not found.
 func (q *Queries) EntityResolve(ctx context.Context, db DBTX, arg EntityResolveParams) (EntityResolveRow, error) {
 	row := db.QueryRow(ctx, entityResolve, arg.SpaceID, arg.Ref, arg.Key)
 	var i EntityResolveRow

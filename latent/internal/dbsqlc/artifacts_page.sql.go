@@ -19,7 +19,7 @@ WITH page AS MATERIALIZED (
   WHERE a.space_id = $1 AND ($3::boolean OR a.stale_at IS NULL)
     AND ($4::text = '' OR a.artifact_type = $4::text)
     AND ($5::text = '' OR $5::text = ANY (a.entity_refs))
-    AND a.artifact_id > $6::text
+    AND a.artifact_id > $6::text AND NOT (a.source_seqs && (SELECT zaxy_erased_pending($1))::bigint[])
   ORDER BY a.artifact_id
   LIMIT $7
 ), tail AS MATERIALIZED (
@@ -96,6 +96,8 @@ type ArtifactsPageRow struct {
 // confidence revision (zaxy_confidence_revision_seq, migration 000038; revision_seq and
 // revision_hash name it, 0 and empty when there is none), else produced_confidence, the
 // producer's.
+// An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
+// 000056) is left out: its text was derived from the erased one.
 func (q *Queries) ArtifactsPage(ctx context.Context, db DBTX, arg ArtifactsPageParams) ([]ArtifactsPageRow, error) {
 	rows, err := db.Query(ctx, artifactsPage,
 		arg.SpaceID,

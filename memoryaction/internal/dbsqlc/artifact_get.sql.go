@@ -14,7 +14,7 @@ SELECT artifact_id, slot, artifact_type, summary, source_event_refs::text AS sou
        confidence, review_status, authority_status, purpose_profile, reasoning_phase,
        coalesce(payload, 'null')::text AS payload
 FROM latent_current
-WHERE space_id = $1 AND artifact_id = $2
+WHERE space_id = $1 AND artifact_id = $2 AND NOT (source_seqs && (SELECT zaxy_erased_pending($1))::bigint[])
 `
 
 type ArtifactGetParams struct {
@@ -38,6 +38,8 @@ type ArtifactGetRow struct {
 }
 
 // One current artifact of a space by id (stale artifacts are not found).
+// An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
+// 000056) is left out: its text was derived from the erased one.
 func (q *Queries) ArtifactGet(ctx context.Context, db DBTX, arg ArtifactGetParams) (ArtifactGetRow, error) {
 	row := db.QueryRow(ctx, artifactGet, arg.SpaceID, arg.ArtifactID)
 	var i ArtifactGetRow

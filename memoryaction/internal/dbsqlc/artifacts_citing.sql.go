@@ -15,6 +15,7 @@ SELECT artifact_id, slot, artifact_type, summary, source_event_refs::text AS sou
        coalesce(payload, 'null')::text AS payload
 FROM latent_current
 WHERE space_id = $1 AND artifact_type = ANY ($2::text[]) AND source_seqs && $3::bigint[]
+  AND NOT (source_seqs && (SELECT zaxy_erased_pending($1))::bigint[])
 ORDER BY artifact_id
 `
 
@@ -41,6 +42,8 @@ type ArtifactsCitingRow struct {
 
 // A space's current artifacts of the given types that cite any of seqs (GIN index
 // latent_artifacts_sources), in id order.
+// An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
+// 000056) is left out: its text was derived from the erased one.
 func (q *Queries) ArtifactsCiting(ctx context.Context, db DBTX, arg ArtifactsCitingParams) ([]ArtifactsCitingRow, error) {
 	rows, err := db.Query(ctx, artifactsCiting, arg.SpaceID, arg.Types, arg.Seqs)
 	if err != nil {

@@ -14,7 +14,7 @@ SELECT artifact_id, slot, artifact_type, summary, source_event_refs::text AS sou
        confidence, review_status, authority_status, purpose_profile, reasoning_phase,
        coalesce(payload, 'null')::text AS payload
 FROM latent_current
-WHERE space_id = $1 AND artifact_type = ANY ($2::text[])
+WHERE space_id = $1 AND artifact_type = ANY ($2::text[]) AND NOT (source_seqs && (SELECT zaxy_erased_pending($1))::bigint[])
 ORDER BY artifact_id
 `
 
@@ -40,6 +40,8 @@ type ArtifactsCurrentRow struct {
 
 // A space's current (non-stale) artifacts of the given types, from the view latent_current
 // (index latent_artifacts_current), in id order. The priors and simulate_forward rank them.
+// An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
+// 000056) is left out: its text was derived from the erased one.
 func (q *Queries) ArtifactsCurrent(ctx context.Context, db DBTX, arg ArtifactsCurrentParams) ([]ArtifactsCurrentRow, error) {
 	rows, err := db.Query(ctx, artifactsCurrent, arg.SpaceID, arg.Types)
 	if err != nil {

@@ -16,7 +16,8 @@ SELECT EXISTS (SELECT FROM spaces s WHERE s.space_id = $1) AS space_exists,
        coalesce((SELECT t.items FROM term_totals t WHERE t.space_id = $1), 0)::bigint AS items,
        coalesce((SELECT t.tokens FROM term_totals t WHERE t.space_id = $1), 0)::bigint AS tokens,
        coalesce((SELECT array_agg(DISTINCT l.lexeme ORDER BY l.lexeme)
-                 FROM unnest(zaxy_path_tsv($2::regconfig, $3::text)) l), '{}')::text[] AS lexemes
+                 FROM unnest(zaxy_path_tsv($2::regconfig, $3::text)) l), '{}')::text[] AS lexemes,
+       (cardinality(zaxy_erased_pending($1)) > 0)::boolean AS erasure_pending
 `
 
 type StateParams struct {
@@ -26,19 +27,22 @@ type StateParams struct {
 }
 
 type StateRow struct {
-	SpaceExists bool
-	HeadSeq     int64
-	Watermark   int64
-	Items       int64
-	Tokens      int64
-	Lexemes     []string
+	SpaceExists    bool
+	HeadSeq        int64
+	Watermark      int64
+	Items          int64
+	Tokens         int64
+	Lexemes        []string
+	ErasurePending bool
 }
 
 // What a feeling-of-knowing answer needs from the database on every call, in one round trip: the
 // space's projection watermark and term totals (the cached sketch is current when they are the
 // ones it was built at) and the query's distinct lexemes under the projector's text search
 // configuration, which only Postgres can compute the same way; and whether the space exists,
-// with its head seq (the answer reports how many events the projection has not reached yet).
+// with its head seq (the answer reports how many events the projection has not reached yet);
+// and whether an erased event's purge is pending (zaxy_erased_pending, migration 000056): the
+// sketch's document frequencies still count its words until then.
 func (q *Queries) State(ctx context.Context, db DBTX, arg StateParams) (StateRow, error) {
 	row := db.QueryRow(ctx, state, arg.SpaceID, arg.TsConfig, arg.Query)
 	var i StateRow
@@ -49,6 +53,7 @@ func (q *Queries) State(ctx context.Context, db DBTX, arg StateParams) (StateRow
 		&i.Items,
 		&i.Tokens,
 		&i.Lexemes,
+		&i.ErasurePending,
 	)
 	return i, err
 }

@@ -15,7 +15,7 @@ SELECT seq, hash, kind, status, proposed_by, proposed_at, confidence, evidence::
        coalesce(fact::text, '')::text AS fact, contradicts, inference_seq, inference_model, inference_ordinal,
        rationale, decided_seq, decided_by, decided_at, reason, fact_id
 FROM proposals
-WHERE space_id = $1 AND seq = $2
+WHERE space_id = $1 AND seq = $2 AND seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 `
 
 type ProposalGetParams struct {
@@ -46,6 +46,8 @@ type ProposalGetRow struct {
 }
 
 // One proposal of a space by the seq of its proposal.created event.
+// A proposal erased (or derived from an erased event) whose purge is pending
+// (zaxy_erased_pending, migration 000056) is left out: its row still holds what it said.
 func (q *Queries) ProposalGet(ctx context.Context, db DBTX, arg ProposalGetParams) (ProposalGetRow, error) {
 	row := db.QueryRow(ctx, proposalGet, arg.SpaceID, arg.Seq)
 	var i ProposalGetRow

@@ -15,7 +15,7 @@ SELECT seq, hash, kind, status, proposed_by, proposed_at, confidence, evidence::
        coalesce(fact::text, '')::text AS fact, contradicts, inference_seq, inference_model, inference_ordinal,
        rationale, decided_seq, decided_by, decided_at, reason, fact_id
 FROM proposals
-WHERE space_id = $1 AND seq > $2
+WHERE space_id = $1 AND seq > $2 AND seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   AND ($3::text = '' OR status = $3 OR ($3 = 'open' AND status IN ('pending', 'deferred')))
 ORDER BY seq
 LIMIT $4
@@ -52,6 +52,8 @@ type ProposalsListRow struct {
 
 // A space's proposals in seq order after a cursor, optionally with one status ("open" means
 // pending or deferred).
+// A proposal erased (or derived from an erased event) whose purge is pending
+// (zaxy_erased_pending, migration 000056) is left out: its row still holds what it said.
 func (q *Queries) ProposalsList(ctx context.Context, db DBTX, arg ProposalsListParams) ([]ProposalsListRow, error) {
 	rows, err := db.Query(ctx, proposalsList,
 		arg.SpaceID,

@@ -12,12 +12,13 @@
 -- the repeat_ columns are the other way round: how many items the gate found repeating the
 -- event's item (that happened by $3 and are not invalidated; at most 1,000 counted) and the last
 -- of them, through the partial index by the item repeated and seq (000047: the last is one probe
--- from the end); an item of the plain profile ignores them.
+-- from the end); an item of the plain profile ignores them. An invalidation by an erased event
+-- whose purge is pending (zaxy_erased_pending, migration 000056) gives no reason.
 SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::text AS data, e.cues::text AS cues, e.hash,
        CASE WHEN e.type = 'message' THEN coalesce(e.data->>'role', '') ELSE '' END AS role,
        coalesce(nullif(e.data->>'name', ''), e.actor, '') AS speaker,
        (SELECT string_agg(v.reason, '; ' ORDER BY v.seq) FROM invalidations v
-        WHERE v.space_id = e.space_id AND v.target_seq = e.seq) AS invalidated,
+        WHERE v.space_id = e.space_id AND v.target_seq = e.seq AND v.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])) AS invalidated,
        EXISTS (SELECT FROM proposals p
                WHERE p.space_id = e.space_id AND p.inference_seq = e.seq AND p.contradicts IS NOT NULL
                  AND p.status IN ('pending', 'deferred'))

@@ -1,6 +1,8 @@
 -- Fact versions by id, and the versions they superseded (so a change is never silently
 -- dropped), with names and citations; rows are graph.FactRow (and asked). The sal_ columns are
 -- the version's salience as of $3, as in fetch_events (its own occurred_at is its memory item's).
+-- A version recorded by an erased event whose purge is pending (zaxy_erased_pending, migration
+-- 000056) is left out.
 SELECT f.fact_id, s.name AS subject_name, f.predicate, o.name AS object_name, f.value::text AS value, f.version,
        f.status, f.superseded_by, f.valid_from, f.valid_to, f.recorded_seq, f.recorded_hash, f.evidence::text AS evidence, f.authority,
        f.review_status, f.inferred, f.close_reason, f.fact_id = ANY ($2::text[]) AS asked,
@@ -22,3 +24,4 @@ LEFT JOIN LATERAL (SELECT x.reinforcement, x.pinned, x.last_use_at, x.last_use_s
                    WHERE x.space_id = f.space_id AND x.item_id = 'fact:' || f.fact_id LIMIT 1) sa ON true
 LEFT JOIN salience_spaces sp ON sp.space_id = f.space_id
 WHERE f.space_id = $1 AND (f.fact_id = ANY ($2::text[]) OR f.superseded_by = ANY ($2::text[]))
+  AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])

@@ -10,7 +10,9 @@
 -- are looked up by key in speaker_names; those of the events past the watermark (at most the
 -- latest $5, usually none) are read from the log. Returns item ids with their most specific
 -- matched entity and its specificity, most specific first, then facts before events, then
--- latest first.
+-- latest first. Nothing derived from an erased event whose purge is pending
+-- (zaxy_erased_pending, migration 000056) is matched: an entity it named first, a fact it
+-- recorded, its mentions.
 WITH n AS (
   SELECT greatest(max(seq), 2)::float8 AS n FROM memory_items WHERE space_id = $1
 ), tail AS (
@@ -28,18 +30,20 @@ WITH n AS (
   WHERE e.space_id = $1 AND (e.key = ANY ($2::text[]) OR e.entity_id = ANY ($2::text[]))
     AND NOT EXISTS (SELECT FROM speaker_names s WHERE s.space_id = $1 AND s.name_key = e.key)
     AND e.key NOT IN (SELECT key FROM tail)
+    AND e.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ), fact_items AS (
   SELECT 'fact:' || f.fact_id AS item_id, h.entity_id, h.spec, f.recorded_seq AS seq, 0 AS pri
   FROM hit h
   JOIN facts f ON f.space_id = $1 AND (f.subject_id = h.entity_id OR f.object_id = h.entity_id)
   WHERE f.status <> 'invalidated' AND f.valid_from <= $3 AND (f.valid_to IS NULL OR f.valid_to > $3)
+    AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ), mention_items AS (
   SELECT DISTINCT ON (m.seq) 'ev:' || m.seq AS item_id, h.entity_id, h.spec, m.seq, 1 AS pri
   FROM hit h
   CROSS JOIN LATERAL (
     SELECT m.seq FROM mentions m
     JOIN memory_items i ON i.space_id = $1 AND i.item_id = 'ev:' || m.seq AND i.occurred_at <= $3
-    WHERE m.space_id = $1 AND m.entity_id = h.entity_id
+    WHERE m.space_id = $1 AND m.entity_id = h.entity_id AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
     ORDER BY m.seq DESC
     LIMIT $4
   ) m

@@ -10,6 +10,8 @@
 --   idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
 --   score  = sum over t of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avglen))
 -- with N the space's items, len an item's tokens (tsv_len) and tf a term's positions in it.
+-- The item of an erased event whose purge is pending (zaxy_erased_pending, migration 000056) is
+-- no candidate: its old index would rank it by what it said.
 WITH terms AS (
   SELECT s.lexeme, s.df,
          ln(1 + (t.items - s.df + 0.5::float8) / (s.df + 0.5::float8)) AS idf,
@@ -30,6 +32,7 @@ WITH terms AS (
          setweight(i.tsv, 'A', (SELECT array_agg(lexeme) FROM terms)) AS tsv
   FROM memory_items i, q
   WHERE i.space_id = $1 AND i.tsv @@ q.tsq AND i.occurred_at <= $4
+    AND i.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   LIMIT $6
 )
 SELECT c.item_id,

@@ -6,11 +6,12 @@
 -- scan, so the iterative scan walks on until $4 rows pass it. The filter is a scalar subquery
 -- (a key lookup per row walked), not EXISTS, which the planner would hash over the whole space.
 -- $3 is the query vector as a pgvector vector; Postgres casts it to halfvec (element by element,
--- as it would parse halfvec text).
+-- as it would parse halfvec text). The vectors of the items of erased events whose purge is
+-- pending (zaxy_erased_pending_items, migration 000056) are filtered out as the walk goes.
 WITH hits AS MATERIALIZED (
   SELECT item_id, embedding::halfvec(%[1]d) <=> $3::vector(%[1]d)::halfvec(%[1]d) AS distance
   FROM embeddings
-  WHERE model = $2 AND indexed AND space_id = $1
+  WHERE model = $2 AND indexed AND space_id = $1 AND item_id <> ALL ((SELECT zaxy_erased_pending_items($1))::text[])
     AND ($5::timestamptz IS NULL OR (
           SELECT i.occurred_at FROM memory_items i WHERE i.space_id = $1 AND i.item_id = embeddings.item_id) <= $5)
   ORDER BY embedding::halfvec(%[1]d) <=> $3::vector(%[1]d)::halfvec(%[1]d)
@@ -18,7 +19,7 @@ WITH hits AS MATERIALIZED (
 ), rest AS (
   SELECT item_id, embedding::halfvec(%[1]d) <=> $3::vector(%[1]d)::halfvec(%[1]d) AS distance
   FROM embeddings
-  WHERE space_id = $1 AND model = $2 AND NOT indexed
+  WHERE space_id = $1 AND model = $2 AND NOT indexed AND item_id <> ALL ((SELECT zaxy_erased_pending_items($1))::text[])
     AND ($5::timestamptz IS NULL OR (
           SELECT i.occurred_at FROM memory_items i WHERE i.space_id = $1 AND i.item_id = embeddings.item_id) <= $5)
   ORDER BY distance

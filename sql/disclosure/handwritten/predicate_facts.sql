@@ -1,11 +1,13 @@
 -- For each predicate in $2, the newest $3 fact versions of space $1 with it, grouped by
 -- predicate. One scan of the space's facts ranks every predicate (no index leads with the
 -- predicate), sorting only narrow rows; the chosen versions are then fetched by key.
+-- Fact versions recorded by an erased event whose purge is pending (zaxy_erased_pending,
+-- migration 000056) are left out.
 WITH ranked AS (
   SELECT x.fact_id,
          row_number() OVER (PARTITION BY x.predicate ORDER BY x.recorded_seq DESC, x.fact_id) AS rank
   FROM facts x
-  WHERE x.space_id = $1 AND x.predicate = ANY($2::text[])
+  WHERE x.space_id = $1 AND x.predicate = ANY($2::text[]) AND x.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 )
 SELECT f.predicate AS grp, f.fact_id, f.subject_id, s.name AS subject_name, f.predicate, f.object_id, o.name AS object_name,
        f.value::text AS value, f.version, f.valid_from, f.valid_to, f.recorded_seq, f.recorded_hash, f.closed_seq,

@@ -1,13 +1,15 @@
 -- Timeline of space $1: events of the types $2 before seq $3, newest first, at most $4, as
 -- event lines (an event summarized, with its first invalidation and the statuses of the facts
 -- it recorded that are no longer current). Reads the log, so unprojected events are included.
+-- An invalidation by an erased event whose purge is pending (zaxy_erased_pending, migration
+-- 000056) is not shown (its reason is the erased text's).
 SELECT e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000) AS content,
        e.data::text AS data, inv.seq AS inv_seq, inv.hash AS inv_hash, inv.reason AS inv_reason,
        coalesce(fs.statuses, '{}') AS statuses
 FROM events e
 LEFT JOIN LATERAL (
   SELECT i.seq, i.hash, i.reason FROM invalidations i
-  WHERE i.space_id = e.space_id AND i.target_seq = e.seq
+  WHERE i.space_id = e.space_id AND i.target_seq = e.seq AND i.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   ORDER BY i.seq LIMIT 1
 ) inv ON true
 LEFT JOIN LATERAL (
