@@ -11,7 +11,7 @@
 // otherwise by the worker that does. Until then no embedding is stored for the space, the
 // latent and topic builders store nothing read before the erasure, and no read returns what the
 // projections derived from the erased event: the read queries leave out the rows of
-// zaxy_erased_pending (migration 000056), and Cypher and the feeling of knowing, which cannot,
+// zaxy_erased_pending (migration 000054), and Cypher and the feeling of knowing, which cannot,
 // answer eventloom.ErrErasurePending.
 //
 // It must never be reachable without the admin scope, and never write the erased text

@@ -27,7 +27,7 @@ var ErrNotErasable = errors.New("the event cannot be erased")
 
 // ErrErasurePending means a read that cannot leave out what derives from one event (the AGE
 // mirror's Cypher, the feeling of knowing's aggregate sketch) was asked of a space with an
-// erased event whose purge is pending (zaxy_erased_pending, migration 000056): it is refused
+// erased event whose purge is pending (zaxy_erased_pending, migration 000054): it is refused
 // until the projector has purged the space's projections (projection/purge.go).
 var ErrErasurePending = errors.New("an erasure in this space is still being purged from its projections; retry in a moment")
 

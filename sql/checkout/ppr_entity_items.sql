@@ -3,7 +3,7 @@
 -- its facts valid at @as_of, all of them, so the walk's step from it is 1/degree even where
 -- the neighbourhood is cut) and up to @fanout latest items of each kind: the events mentioning
 -- it that had occurred by @as_of, and its facts (subject or object) valid at @as_of. Nothing
--- derived from an erased event whose purge is pending (zaxy_erased_pending, migration 000056):
+-- derived from an erased event whose purge is pending (zaxy_erased_pending, migration 000054):
 -- an entity it named first, its mentions, the facts it recorded.
 WITH e AS (
   SELECT en.entity_id, en.mentions,

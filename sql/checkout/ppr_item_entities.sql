@@ -4,7 +4,7 @@
 -- IDF, lane_exact.sql), so the entities of the vector lane's best items can seed the walk.
 -- Names that speak in the space are left out, as the exact lane leaves them out: a speaker's
 -- name says who talked, not what about, and would link every turn of that speaker. Nothing
--- derived from an erased event whose purge is pending (zaxy_erased_pending, migration 000056).
+-- derived from an erased event whose purge is pending (zaxy_erased_pending, migration 000054).
 WITH n AS (
   SELECT greatest(max(seq), 2)::float8 AS n FROM memory_items WHERE space_id = @space_id
 ), links AS (

@@ -6,7 +6,7 @@
 -- confidence revision that applies to the artifact (revise_confidence, or the retrospective
 -- pass; zaxy_confidence_revision_seq, migration 000038), else the producer's. Their sources are read with WeaveVerify for the picks only.
 -- An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
--- 000056) is left out: its text was derived from the erased one.
+-- 000054) is left out: its text was derived from the erased one.
 SELECT c.artifact_id, c.artifact_type, c.summary, c.payload::text AS payload, c.confidence AS produced_confidence,
        coalesce(r.confidence, c.confidence::float8)::float8 AS confidence
 FROM (

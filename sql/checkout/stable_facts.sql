@@ -5,7 +5,7 @@
 -- changes with every call and is confirmed by every call, so the most confirmed facts of an
 -- agent's space would be its busiest tools' last outcomes, whatever the question; the query tier
 -- still ranks them. A fact recorded by an erased event whose purge is pending
--- (zaxy_erased_pending, migration 000056) is left out.
+-- (zaxy_erased_pending, migration 000054) is left out.
 SELECT ('fact:' || f.fact_id)::text AS item_id
 FROM facts f
 JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id

@@ -12,7 +12,7 @@
 -- ranks and shows an artifact by: its latest confidence revision (revise_confidence, or the
 -- retrospective pass judging an outcome; zaxy_confidence_revision_seq, migration 000038), else
 -- produced_confidence, the producer's, which also orders the rows within each arm. Artifacts
--- citing an erased event whose purge is pending (zaxy_erased_pending, migration 000056) are
+-- citing an erased event whose purge is pending (zaxy_erased_pending, migration 000054) are
 -- left out.
 WITH hit AS MATERIALIZED (
   SELECT s.artifact_id, array_agg(s.seq ORDER BY s.seq)::bigint[] AS hits

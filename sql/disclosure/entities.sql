@@ -1,7 +1,7 @@
 -- name: Entities :many
 -- Entities of space $1 by id ($2), with the event that invalidated one (its hash and reason).
 -- An entity first named by an erased event whose purge is pending (zaxy_erased_pending,
--- migration 000056) is not found: its name was read from the erased text.
+-- migration 000054) is not found: its name was read from the erased text.
 SELECT e.entity_id, e.key, e.name, e.kinds, e.version, e.first_seq, e.first_hash, e.last_seq,
        e.mentions, e.invalidated_seq, iv.hash AS invalidated_hash, coalesce(iv.data ->> 'reason', '')::text AS invalidated_reason
 FROM entities e

@@ -1,6 +1,6 @@
 -- name: EventMentions :many
 -- The entity mentions in event $2 of space $1, in text order. None of an erased event whose
--- purge is pending (zaxy_erased_pending, migration 000056), nor of an entity one named first.
+-- purge is pending (zaxy_erased_pending, migration 000054), nor of an entity one named first.
 SELECT m.start_byte, m.end_byte, m.entity_id, e.name, m.kind
 FROM mentions m
 JOIN entities e ON e.space_id = m.space_id AND e.entity_id = m.entity_id

@@ -2,7 +2,7 @@
 -- The most mentioned and most connected entities of space @space_id (mentions plus current facts with
 -- the entity as subject or object), invalidated ones last, at most $2; total counts them all.
 -- Nothing derived from an erased event whose purge is pending (zaxy_erased_pending, migration
--- 000056): an entity it named first, a fact it recorded.
+-- 000054): an entity it named first, a fact it recorded.
 WITH pend AS (
   SELECT (SELECT zaxy_erased_pending(@space_id))::bigint[] AS seqs
 ), degree AS (

@@ -1,7 +1,7 @@
 -- name: IndexPredicates :many
 -- The fact predicates of space @space_id by current facts, then versions, at most $2; total is the
 -- number of predicates and current the number of current facts in the space. Facts recorded by
--- an erased event whose purge is pending (zaxy_erased_pending, migration 000056) are not counted.
+-- an erased event whose purge is pending (zaxy_erased_pending, migration 000054) are not counted.
 SELECT f.predicate,
        count(*) FILTER (WHERE f.status = 'current') AS current_facts,
        count(*) AS versions,

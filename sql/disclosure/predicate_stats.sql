@@ -1,7 +1,7 @@
 -- name: PredicateStats :one
 -- How many fact versions with predicate $2 space $1 holds (current ones and all), and the seq
 -- range that recorded them, those recorded by an erased event whose purge is pending
--- (zaxy_erased_pending, migration 000056) left out.
+-- (zaxy_erased_pending, migration 000054) left out.
 SELECT count(*) FILTER (WHERE f.status = 'current') AS current_facts, count(*) AS total,
        coalesce(min(f.recorded_seq), 0)::bigint AS first_seq, coalesce(max(f.recorded_seq), 0)::bigint AS last_seq
 FROM facts f

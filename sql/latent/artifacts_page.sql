@@ -12,7 +12,7 @@
 -- revision_hash name it, 0 and empty when there is none), else produced_confidence, the
 -- producer's.
 -- An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
--- 000056) is left out: its text was derived from the erased one.
+-- 000054) is left out: its text was derived from the erased one.
 WITH page AS MATERIALIZED (
   SELECT a.artifact_id, a.artifact_type, a.summary, a.source_event_refs::text AS source_event_refs, a.entity_refs,
          a.valid_from, a.valid_to, a.method, a.confidence, a.review_status, a.authority_status,

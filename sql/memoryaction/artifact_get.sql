@@ -1,7 +1,7 @@
 -- name: ArtifactGet :one
 -- One current artifact of a space by id (stale artifacts are not found).
 -- An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
--- 000056) is left out: its text was derived from the erased one.
+-- 000054) is left out: its text was derived from the erased one.
 SELECT artifact_id, slot, artifact_type, summary, source_event_refs::text AS source_event_refs, source_seqs,
        confidence, review_status, authority_status, purpose_profile, reasoning_phase,
        coalesce(payload, 'null')::text AS payload

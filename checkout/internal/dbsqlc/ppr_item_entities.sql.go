@@ -49,7 +49,7 @@ type PprItemEntitiesRow struct {
 // IDF, lane_exact.sql), so the entities of the vector lane's best items can seed the walk.
 // Names that speak in the space are left out, as the exact lane leaves them out: a speaker's
 // name says who talked, not what about, and would link every turn of that speaker. Nothing
-// derived from an erased event whose purge is pending (zaxy_erased_pending, migration 000056).
+// derived from an erased event whose purge is pending (zaxy_erased_pending, migration 000054).
 func (q *Queries) PprItemEntities(ctx context.Context, db DBTX, arg PprItemEntitiesParams) ([]PprItemEntitiesRow, error) {
 	rows, err := db.Query(ctx, pprItemEntities, arg.SpaceID, arg.Seqs, arg.FactIds)
 	if err != nil {

@@ -49,7 +49,7 @@ type ProspectivePriorsRow struct {
 // confidence revision that applies to the artifact (revise_confidence, or the retrospective
 // pass; zaxy_confidence_revision_seq, migration 000038), else the producer's. Their sources are read with WeaveVerify for the picks only.
 // An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
-// 000056) is left out: its text was derived from the erased one.
+// 000054) is left out: its text was derived from the erased one.
 func (q *Queries) ProspectivePriors(ctx context.Context, db DBTX, arg ProspectivePriorsParams) ([]ProspectivePriorsRow, error) {
 	rows, err := db.Query(ctx, prospectivePriors, arg.SpaceID, arg.MaxRows)
 	if err != nil {

@@ -35,7 +35,7 @@ type StableFactsParams struct {
 // changes with every call and is confirmed by every call, so the most confirmed facts of an
 // agent's space would be its busiest tools' last outcomes, whatever the question; the query tier
 // still ranks them. A fact recorded by an erased event whose purge is pending
-// (zaxy_erased_pending, migration 000056) is left out.
+// (zaxy_erased_pending, migration 000054) is left out.
 func (q *Queries) StableFacts(ctx context.Context, db DBTX, arg StableFactsParams) ([]string, error) {
 	rows, err := db.Query(ctx, stableFacts,
 		arg.SpaceID,

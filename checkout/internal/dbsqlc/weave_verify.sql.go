@@ -124,7 +124,7 @@ type WeaveVerifyRow struct {
 // the space's current artifacts for the ids, as one on stale statistics did, cost 4 ms at 5,000).
 // llm_model and llm_summary are the artifact's newest LLM-assisted summary (empty when none);
 // valid_from and valid_to its validity (an episode's time window). An artifact citing an erased
-// event whose purge is pending (zaxy_erased_pending, migration 000056) is not found: its text was
+// event whose purge is pending (zaxy_erased_pending, migration 000054) is not found: its text was
 // derived from the erased one.
 func (q *Queries) WeaveVerify(ctx context.Context, db DBTX, arg WeaveVerifyParams) ([]WeaveVerifyRow, error) {
 	rows, err := db.Query(ctx, weaveVerify, arg.SpaceID, arg.Ids, arg.AsOf)

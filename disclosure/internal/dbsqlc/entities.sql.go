@@ -40,7 +40,7 @@ type EntitiesRow struct {
 
 // Entities of space $1 by id ($2), with the event that invalidated one (its hash and reason).
 // An entity first named by an erased event whose purge is pending (zaxy_erased_pending,
-// migration 000056) is not found: its name was read from the erased text.
+// migration 000054) is not found: its name was read from the erased text.
 func (q *Queries) Entities(ctx context.Context, db DBTX, arg EntitiesParams) ([]EntitiesRow, error) {
 	rows, err := db.Query(ctx, entities, arg.SpaceID, arg.EntityIDs)
 	if err != nil {

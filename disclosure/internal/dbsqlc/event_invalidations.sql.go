@@ -28,7 +28,7 @@ type EventInvalidationsRow struct {
 }
 
 // The memory.invalidated events of space $1 that target event $2, oldest first, but those erased
-// whose purge is pending (zaxy_erased_pending, migration 000056).
+// whose purge is pending (zaxy_erased_pending, migration 000054).
 func (q *Queries) EventInvalidations(ctx context.Context, db DBTX, arg EventInvalidationsParams) ([]EventInvalidationsRow, error) {
 	rows, err := db.Query(ctx, eventInvalidations, arg.SpaceID, arg.Seq)
 	if err != nil {

@@ -31,7 +31,7 @@ type EventMentionsRow struct {
 }
 
 // The entity mentions in event $2 of space $1, in text order. None of an erased event whose
-// purge is pending (zaxy_erased_pending, migration 000056), nor of an entity one named first.
+// purge is pending (zaxy_erased_pending, migration 000054), nor of an entity one named first.
 func (q *Queries) EventMentions(ctx context.Context, db DBTX, arg EventMentionsParams) ([]EventMentionsRow, error) {
 	rows, err := db.Query(ctx, eventMentions, arg.SpaceID, arg.Seq)
 	if err != nil {

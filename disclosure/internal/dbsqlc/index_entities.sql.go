@@ -51,7 +51,7 @@ type IndexEntitiesRow struct {
 // The most mentioned and most connected entities of space @space_id (mentions plus current facts with
 // the entity as subject or object), invalidated ones last, at most $2; total counts them all.
 // Nothing derived from an erased event whose purge is pending (zaxy_erased_pending, migration
-// 000056): an entity it named first, a fact it recorded.
+// 000054): an entity it named first, a fact it recorded.
 func (q *Queries) IndexEntities(ctx context.Context, db DBTX, arg IndexEntitiesParams) ([]IndexEntitiesRow, error) {
 	rows, err := db.Query(ctx, indexEntities, arg.SpaceID, arg.MaxRows)
 	if err != nil {

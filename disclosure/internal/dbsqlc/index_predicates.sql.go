@@ -40,7 +40,7 @@ type IndexPredicatesRow struct {
 
 // The fact predicates of space @space_id by current facts, then versions, at most $2; total is the
 // number of predicates and current the number of current facts in the space. Facts recorded by
-// an erased event whose purge is pending (zaxy_erased_pending, migration 000056) are not counted.
+// an erased event whose purge is pending (zaxy_erased_pending, migration 000054) are not counted.
 func (q *Queries) IndexPredicates(ctx context.Context, db DBTX, arg IndexPredicatesParams) ([]IndexPredicatesRow, error) {
 	rows, err := db.Query(ctx, indexPredicates, arg.SpaceID, arg.MaxRows)
 	if err != nil {

@@ -30,7 +30,7 @@ type PredicateStatsRow struct {
 
 // How many fact versions with predicate $2 space $1 holds (current ones and all), and the seq
 // range that recorded them, those recorded by an erased event whose purge is pending
-// (zaxy_erased_pending, migration 000056) left out.
+// (zaxy_erased_pending, migration 000054) left out.
 func (q *Queries) PredicateStats(ctx context.Context, db DBTX, arg PredicateStatsParams) (PredicateStatsRow, error) {
 	row := db.QueryRow(ctx, predicateStats, arg.SpaceID, arg.Predicate)
 	var i PredicateStatsRow

@@ -37,7 +37,7 @@ type EntityResolveRow struct {
 }
 
 // An entity of a space by id or by key (its normalized name). One first named by an erased
-// event whose purge is pending (zaxy_erased_pending, migration 000056) is not found.
+// event whose purge is pending (zaxy_erased_pending, migration 000054) is not found.
 func (q *Queries) EntityResolve(ctx context.Context, db DBTX, arg EntityResolveParams) (EntityResolveRow, error) {
 	row := db.QueryRow(ctx, entityResolve, arg.SpaceID, arg.Ref, arg.Key)
 	var i EntityResolveRow

@@ -14,7 +14,7 @@ SELECT cardinality(zaxy_erased_pending($1)) > 0 AS pending
 `
 
 // Whether space @space_id has an erased event whose purge is pending (zaxy_erased_pending,
-// migration 000056): its AGE mirror may still hold what was derived from the erased text, so
+// migration 000054): its AGE mirror may still hold what was derived from the erased text, so
 // Cypher is refused until the projector has purged it.
 func (q *Queries) ErasurePending(ctx context.Context, db DBTX, spaceID string) (bool, error) {
 	row := db.QueryRow(ctx, erasurePending, spaceID)

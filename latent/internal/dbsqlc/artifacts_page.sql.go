@@ -97,7 +97,7 @@ type ArtifactsPageRow struct {
 // revision_hash name it, 0 and empty when there is none), else produced_confidence, the
 // producer's.
 // An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
-// 000056) is left out: its text was derived from the erased one.
+// 000054) is left out: its text was derived from the erased one.
 func (q *Queries) ArtifactsPage(ctx context.Context, db DBTX, arg ArtifactsPageParams) ([]ArtifactsPageRow, error) {
 	rows, err := db.Query(ctx, artifactsPage,
 		arg.SpaceID,

@@ -39,7 +39,7 @@ type ArtifactGetRow struct {
 
 // One current artifact of a space by id (stale artifacts are not found).
 // An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
-// 000056) is left out: its text was derived from the erased one.
+// 000054) is left out: its text was derived from the erased one.
 func (q *Queries) ArtifactGet(ctx context.Context, db DBTX, arg ArtifactGetParams) (ArtifactGetRow, error) {
 	row := db.QueryRow(ctx, artifactGet, arg.SpaceID, arg.ArtifactID)
 	var i ArtifactGetRow

@@ -43,7 +43,7 @@ type ArtifactsCitingRow struct {
 // A space's current artifacts of the given types that cite any of seqs (GIN index
 // latent_artifacts_sources), in id order.
 // An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
-// 000056) is left out: its text was derived from the erased one.
+// 000054) is left out: its text was derived from the erased one.
 func (q *Queries) ArtifactsCiting(ctx context.Context, db DBTX, arg ArtifactsCitingParams) ([]ArtifactsCitingRow, error) {
 	rows, err := db.Query(ctx, artifactsCiting, arg.SpaceID, arg.Types, arg.Seqs)
 	if err != nil {

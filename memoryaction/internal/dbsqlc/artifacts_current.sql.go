@@ -41,7 +41,7 @@ type ArtifactsCurrentRow struct {
 // A space's current (non-stale) artifacts of the given types, from the view latent_current
 // (index latent_artifacts_current), in id order. The priors and simulate_forward rank them.
 // An artifact citing an erased event whose purge is pending (zaxy_erased_pending, migration
-// 000056) is left out: its text was derived from the erased one.
+// 000054) is left out: its text was derived from the erased one.
 func (q *Queries) ArtifactsCurrent(ctx context.Context, db DBTX, arg ArtifactsCurrentParams) ([]ArtifactsCurrentRow, error) {
 	rows, err := db.Query(ctx, artifactsCurrent, arg.SpaceID, arg.Types)
 	if err != nil {

@@ -41,7 +41,7 @@ type StateRow struct {
 // ones it was built at) and the query's distinct lexemes under the projector's text search
 // configuration, which only Postgres can compute the same way; and whether the space exists,
 // with its head seq (the answer reports how many events the projection has not reached yet);
-// and whether an erased event's purge is pending (zaxy_erased_pending, migration 000056): the
+// and whether an erased event's purge is pending (zaxy_erased_pending, migration 000054): the
 // sketch's document frequencies still count its words until then.
 func (q *Queries) State(ctx context.Context, db DBTX, arg StateParams) (StateRow, error) {
 	row := db.QueryRow(ctx, state, arg.SpaceID, arg.TsConfig, arg.Query)

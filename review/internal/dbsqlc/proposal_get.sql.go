@@ -47,7 +47,7 @@ type ProposalGetRow struct {
 
 // One proposal of a space by the seq of its proposal.created event.
 // A proposal erased (or derived from an erased event) whose purge is pending
-// (zaxy_erased_pending, migration 000056) is left out: its row still holds what it said.
+// (zaxy_erased_pending, migration 000054) is left out: its row still holds what it said.
 func (q *Queries) ProposalGet(ctx context.Context, db DBTX, arg ProposalGetParams) (ProposalGetRow, error) {
 	row := db.QueryRow(ctx, proposalGet, arg.SpaceID, arg.Seq)
 	var i ProposalGetRow

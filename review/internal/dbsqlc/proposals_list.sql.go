@@ -53,7 +53,7 @@ type ProposalsListRow struct {
 // A space's proposals in seq order after a cursor, optionally with one status ("open" means
 // pending or deferred).
 // A proposal erased (or derived from an erased event) whose purge is pending
-// (zaxy_erased_pending, migration 000056) is left out: its row still holds what it said.
+// (zaxy_erased_pending, migration 000054) is left out: its row still holds what it said.
 func (q *Queries) ProposalsList(ctx context.Context, db DBTX, arg ProposalsListParams) ([]ProposalsListRow, error) {
 	rows, err := db.Query(ctx, proposalsList,
 		arg.SpaceID,

@@ -13,7 +13,7 @@
 -- event's item (that happened by $3 and are not invalidated; at most 1,000 counted) and the last
 -- of them, through the partial index by the item repeated and seq (000047: the last is one probe
 -- from the end); an item of the plain profile ignores them. An invalidation by an erased event
--- whose purge is pending (zaxy_erased_pending, migration 000056) gives no reason.
+-- whose purge is pending (zaxy_erased_pending, migration 000054) gives no reason.
 SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::text AS data, e.cues::text AS cues, e.hash,
        CASE WHEN e.type = 'message' THEN coalesce(e.data->>'role', '') ELSE '' END AS role,
        coalesce(nullif(e.data->>'name', ''), e.actor, '') AS speaker,

@@ -2,7 +2,7 @@
 -- dropped), with names and citations; rows are graph.FactRow (and asked). The sal_ columns are
 -- the version's salience as of $3, as in fetch_events (its own occurred_at is its memory item's).
 -- A version recorded by an erased event whose purge is pending (zaxy_erased_pending, migration
--- 000056) is left out.
+-- 000054) is left out.
 SELECT f.fact_id, s.name AS subject_name, f.predicate, o.name AS object_name, f.value::text AS value, f.version,
        f.status, f.superseded_by, f.valid_from, f.valid_to, f.recorded_seq, f.recorded_hash, f.evidence::text AS evidence, f.authority,
        f.review_status, f.inferred, f.close_reason, f.fact_id = ANY ($2::text[]) AS asked,

@@ -11,7 +11,7 @@
 -- latest $5, usually none) are read from the log. Returns item ids with their most specific
 -- matched entity and its specificity, most specific first, then facts before events, then
 -- latest first. Nothing derived from an erased event whose purge is pending
--- (zaxy_erased_pending, migration 000056) is matched: an entity it named first, a fact it
+-- (zaxy_erased_pending, migration 000054) is matched: an entity it named first, a fact it
 -- recorded, its mentions.
 WITH n AS (
   SELECT greatest(max(seq), 2)::float8 AS n FROM memory_items WHERE space_id = $1

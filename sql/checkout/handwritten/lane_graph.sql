@@ -3,7 +3,7 @@
 -- at $3). Each item carries the specificity of the most specific seed that reached it, and
 -- ranks by it first. Walks the relational graph: AGE's variable-length match is hundreds of
 -- times slower. Facts recorded by an erased event whose purge is pending (zaxy_erased_pending,
--- migration 000056) are no edges and no items.
+-- migration 000054) are no edges and no items.
 WITH nb AS (
   SELECT CASE WHEN f.subject_id = s.id THEN f.object_id ELSE f.subject_id END AS entity_id, max(s.spec) AS spec
   FROM unnest($2::text[], $5::float8[]) AS s (id, spec)

@@ -10,7 +10,7 @@
 --   idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
 --   score  = sum over t of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avglen))
 -- with N the space's items, len an item's tokens (tsv_len) and tf a term's positions in it.
--- The item of an erased event whose purge is pending (zaxy_erased_pending, migration 000056) is
+-- The item of an erased event whose purge is pending (zaxy_erased_pending, migration 000054) is
 -- no candidate: its old index would rank it by what it said.
 WITH terms AS (
   SELECT s.lexeme, s.df,

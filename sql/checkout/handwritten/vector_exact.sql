@@ -1,6 +1,6 @@
 -- Vector lane by exact scan of the space's vectors of the model; %[1]d is its dimension. With
 -- $5 (as_of), only items that had occurred by then. The vectors of the items of erased events
--- whose purge is pending (zaxy_erased_pending_items, migration 000056) are left out.
+-- whose purge is pending (zaxy_erased_pending_items, migration 000054) are left out.
 SELECT e.item_id, e.embedding::vector(%[1]d) <=> $3::vector(%[1]d) AS distance
 FROM embeddings e
 WHERE e.model = $2 AND e.space_id = $1 AND e.item_id <> ALL ((SELECT zaxy_erased_pending_items($1))::text[])

@@ -7,7 +7,7 @@
 -- (a key lookup per row walked), not EXISTS, which the planner would hash over the whole space.
 -- $3 is the query vector as a pgvector vector; Postgres casts it to halfvec (element by element,
 -- as it would parse halfvec text). The vectors of the items of erased events whose purge is
--- pending (zaxy_erased_pending_items, migration 000056) are filtered out as the walk goes.
+-- pending (zaxy_erased_pending_items, migration 000054) are filtered out as the walk goes.
 WITH hits AS MATERIALIZED (
   SELECT item_id, embedding::halfvec(%[1]d) <=> $3::vector(%[1]d)::halfvec(%[1]d) AS distance
   FROM embeddings

@@ -1,7 +1,7 @@
 -- For each entity id in $2, the newest $3 fact versions of space $1 with it as subject or
 -- object, with how many there are (total), grouped by entity.
 -- Fact versions recorded by an erased event whose purge is pending (zaxy_erased_pending,
--- migration 000056) are left out.
+-- migration 000054) are left out.
 SELECT t.id AS grp, f.total, f.fact_id, f.subject_id, s.name AS subject_name, f.predicate, f.object_id, o.name AS object_name,
        f.value::text AS value, f.version, f.valid_from, f.valid_to, f.recorded_seq, f.recorded_hash, f.closed_seq,
        f.status, f.superseded_by, f.authority, f.review_status, f.inferred, f.confidence,

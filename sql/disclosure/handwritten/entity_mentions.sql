@@ -1,6 +1,6 @@
 -- For each entity id in $2, the newest $3 events of space $1 that mention it, as event lines
 -- with the number of such events (total), grouped by entity. The mentions in an erased event
--- whose purge is pending (zaxy_erased_pending, migration 000056) are left out, and so is an
+-- whose purge is pending (zaxy_erased_pending, migration 000054) are left out, and so is an
 -- invalidation by one (its reason).
 SELECT t.id AS grp, m.total, e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000) AS content,
        e.data::text AS data, inv.seq AS inv_seq, inv.hash AS inv_hash, inv.reason AS inv_reason,

@@ -2,7 +2,7 @@
 -- predicate. One scan of the space's facts ranks every predicate (no index leads with the
 -- predicate), sorting only narrow rows; the chosen versions are then fetched by key.
 -- Fact versions recorded by an erased event whose purge is pending (zaxy_erased_pending,
--- migration 000056) are left out.
+-- migration 000054) are left out.
 WITH ranked AS (
   SELECT x.fact_id,
          row_number() OVER (PARTITION BY x.predicate ORDER BY x.recorded_seq DESC, x.fact_id) AS rank

@@ -1,7 +1,7 @@
 -- The newest $3 events (bookkeeping left out) of each session in $2 of space $1, as event
 -- lines, grouped by session. (session_id <> '' lets the partial index events_session serve it.)
 -- An invalidation by an erased event whose purge is pending (zaxy_erased_pending, migration
--- 000056) is not shown (its reason is the erased text's).
+-- 000054) is not shown (its reason is the erased text's).
 SELECT t.name AS grp, e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000) AS content,
        e.data::text AS data, inv.seq AS inv_seq, inv.hash AS inv_hash, inv.reason AS inv_reason,
        coalesce(fs.statuses, '{}') AS statuses

@@ -2,7 +2,7 @@
 -- event lines (an event summarized, with its first invalidation and the statuses of the facts
 -- it recorded that are no longer current). Reads the log, so unprojected events are included.
 -- An invalidation by an erased event whose purge is pending (zaxy_erased_pending, migration
--- 000056) is not shown (its reason is the erased text's).
+-- 000054) is not shown (its reason is the erased text's).
 SELECT e.seq, e.hash, e.type, e.session_id, e.actor, e.occurred_at, left(e.content, 2000) AS content,
        e.data::text AS data, inv.seq AS inv_seq, inv.hash AS inv_hash, inv.reason AS inv_reason,
        coalesce(fs.statuses, '{}') AS statuses

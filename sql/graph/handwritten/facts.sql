@@ -2,7 +2,7 @@
 -- 'current' (open versions valid now), 'at' (versions whose validity window contains $4,
 -- invalidated ones excluded) or 'as_of' (what memory said right after seq $5 was recorded).
 -- status_then is the version's status in that view. Versions recorded by an erased event whose
--- purge is pending (zaxy_erased_pending, migration 000056) are left out.
+-- purge is pending (zaxy_erased_pending, migration 000054) are left out.
 SELECT f.fact_id, f.subject_id, s.name AS subject_name, f.predicate, f.object_id, o.name AS object_name,
        f.value::text AS value, f.version,
        f.valid_from, f.valid_to, f.recorded_seq, f.recorded_hash, f.closed_seq,
