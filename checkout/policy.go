@@ -10,17 +10,18 @@ import (
 	"maps"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // BuiltinPolicyVersion is the version of the default built-in retrieval policy: the one a
-// space without a promoted policy ranks with.
-const BuiltinPolicyVersion = "builtin-7"
+// space without a promoted policy ranks with (vocab.DefaultBuiltinPolicyVersion).
+const BuiltinPolicyVersion = vocab.DefaultBuiltinPolicyVersion
 
-// FirstBuiltinPolicyVersion is the first built-in policy: the lane weights and boosts checkout
-// ranked with before policies were values, and the default until builtin-2. It stays a version
-// a space can promote (and ranks as it always did once promoted or restored), and it is the
-// version of a checkout.surfaced event recorded before packets named their policy.
-const FirstBuiltinPolicyVersion = "builtin-1"
+// FirstBuiltinPolicyVersion is the first built-in policy (vocab.FirstBuiltinPolicyVersion): a
+// version a space can promote, and the version of a checkout.surfaced event that names no
+// policy.
+const FirstBuiltinPolicyVersion = vocab.FirstBuiltinPolicyVersion
 
 // Policy is a retrieval policy: the weights and boosts checkout's fusion ranks with
 // (docs/checkout.md, "Retrieval policy"). The built-in one is BuiltinPolicy; fitted ones are
@@ -151,14 +152,11 @@ const replyAfterStatements = 0.3
 // were unchanged at every count. More answers push out the ranked events they are shown before.
 const weaveReplyAnswers = 3
 
-// builtinPolicies are the built-in policies by version.
+// builtinPolicies are the built-in policies by version: one for each of
+// vocab.BuiltinPolicyVersions (TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary).
 var builtinPolicies = map[string]*Policy{FirstBuiltinPolicyVersion: builtinPolicy1, builtinPolicy2.Version: builtinPolicy2,
 	builtinPolicy3.Version: builtinPolicy3, builtinPolicy4.Version: builtinPolicy4, builtinPolicy5.Version: builtinPolicy5,
 	builtinPolicy6.Version: builtinPolicy6, BuiltinPolicyVersion: builtinPolicy}
-
-// BuiltinPolicyVersions lists the built-in policies' versions, oldest first.
-var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, builtinPolicy2.Version, builtinPolicy3.Version,
-	builtinPolicy4.Version, builtinPolicy5.Version, builtinPolicy6.Version, BuiltinPolicyVersion}
 
 // BuiltinPolicy returns a copy of the default built-in policy (BuiltinPolicyVersion).
 func BuiltinPolicy() *Policy { return builtinPolicy.Clone() }
