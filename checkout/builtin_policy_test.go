@@ -182,3 +182,20 @@ func TestPolicyContent_AddressesStayWhatTheyWere(t *testing.T) {
 		require.NotContains(t, string(raw), `"version"`)
 	}
 }
+
+func TestPolicyMechanism_NamedRecordOrRejected(t *testing.T) {
+	for _, v := range vocab.BuiltinPolicyVersions {
+		require.Equal(t, checkout.FirstMechanismVersion, checkout.BuiltinPolicyOf(v).Mechanism().Version, v)
+	}
+	m := checkout.MechanismOf(checkout.FirstMechanismVersion)
+	require.InDelta(t, 2.0/61, m.RankScore(2, 1), 1e-15)
+
+	content, err := checkout.BuiltinPolicy().Content()
+	require.NoError(t, err)
+	require.NotContains(t, string(content), "mechanism_version", "the first record is left out of the content")
+	_, err = checkout.DecodePolicy("fit-0123456789ab", append(content[:len(content)-1:len(content)-1], []byte(`,"mechanism_version":"mechanism-99"}`)...))
+	require.ErrorContains(t, err, `no mechanism record "mechanism-99"`)
+	p, err := checkout.DecodePolicy("fit-0123456789ab", append(content[:len(content)-1:len(content)-1], []byte(`,"mechanism_version":"mechanism-1"}`)...))
+	require.NoError(t, err)
+	require.Same(t, m, p.Mechanism())
+}

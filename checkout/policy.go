@@ -69,6 +69,17 @@ type Policy struct {
 	// events several lanes rank, past what a half-size packet shows. Since builtin-7 (3); 0 in
 	// earlier policies, so their weaves stay what they were. It changes no ranking.
 	WeaveReplyAnswers int `json:"weave_reply_answers,omitempty"`
+	// MechanismVersion names the mechanism record the policy ranks with (mechanism.go): fusion's
+	// constant, the attenuations, shares and caps. "" is FirstMechanismVersion, and is left out
+	// of the policy's Content, so the versions of the policies that name no record stay what
+	// they were.
+	MechanismVersion string `json:"mechanism_version,omitempty"`
+}
+
+// Mechanism is the mechanism record p ranks with (MechanismVersion; DecodePolicy rejects a
+// version without a record).
+func (p *Policy) Mechanism() *Mechanism {
+	return MechanismOf(p.MechanismVersion)
 }
 
 // builtinPolicy1 is the first built-in policy, byte for byte the ranking before policies existed
@@ -234,6 +245,9 @@ func DecodePolicy(version string, content []byte) (*Policy, error) {
 		return nil, fmt.Errorf("decode policy %s: %w", version, err)
 	}
 	p.Version = version
+	if MechanismOf(p.MechanismVersion) == nil {
+		return nil, fmt.Errorf("decode policy %s: no mechanism record %q", version, p.MechanismVersion)
+	}
 	if p.LaneWeights == nil || p.LaneWeights[PurposeGeneral] == nil {
 		return nil, fmt.Errorf("decode policy %s: no general lane weights", version)
 	}
