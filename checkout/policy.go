@@ -82,8 +82,8 @@ func (p *Policy) Mechanism() *Mechanism {
 	return MechanismOf(p.MechanismVersion)
 }
 
-// builtinPolicy1 is the first built-in policy, byte for byte the ranking before policies existed
-// (TestCheckout_BuiltinPolicyPacketsAreTodays).
+// builtinPolicy1 is the first built-in policy (TestCheckout_BuiltinPolicyPacketsAreTodays pins
+// its packets).
 var builtinPolicy1 = &Policy{
 	Version: FirstBuiltinPolicyVersion,
 	LaneWeights: map[string]map[string]float64{
@@ -108,11 +108,11 @@ var builtinPolicy1 = &Policy{
 	TemporalBoost:     temporalBoost,
 }
 
-// builtinPolicy2 is builtin-2, the default from session 15 to builtin-3: builtin-1 with the
-// named-speaker prior at namedSpeakerBoost instead of 3 (speaker.go says why).
+// builtinPolicy2 is builtin-2: builtin-1 with the named-speaker prior at namedSpeakerBoost
+// instead of 3 (speaker.go says why).
 var builtinPolicy2 = derivePolicy(builtinPolicy1, "builtin-2", func(p *Policy) { p.NamedSpeakerBoost = namedSpeakerBoost })
 
-// builtinPolicy3 is builtin-3, the default of session 19: builtin-2 for agents' tool calls. The
+// builtinPolicy3 is builtin-3: builtin-2 for agents' tool calls. The
 // remedy lane runs (weight 1 for every purpose, as the reply lane: what followed a ranked
 // failure, lane_remedy.go), and the stable tier leaves the tools' state facts to the query tier
 // (StableOmitsToolState). A space without tool calls ranks and packs as under builtin-2.
@@ -121,18 +121,18 @@ var builtinPolicy3 = derivePolicy(builtinPolicy2, "builtin-3", func(p *Policy) {
 	p.LaneWeights[PurposeGeneral][LaneRemedy] = 1.0
 })
 
-// builtinPolicy4 is builtin-4, the default of session 20: builtin-3 with the keyword lane's
+// builtinPolicy4 is builtin-4: builtin-3 with the keyword lane's
 // contributions scaled by their BM25 score (KeywordByScore; docs/benchmarks.md, "Keyword hits
 // weighed by their score").
 var builtinPolicy4 = derivePolicy(builtinPolicy3, "builtin-4", func(p *Policy) { p.KeywordByScore = true })
 
-// builtinPolicy5 is builtin-5, the default of session 21 until builtin-6: builtin-4 with the
+// builtinPolicy5 is builtin-5: builtin-4 with the
 // fact versions that state the same thing ranked as one (CollapseRepeatedFacts;
 // docs/benchmarks.md, "Repeated statements are shown once"). A space whose facts never repeat a
 // statement ranks as under builtin-4.
 var builtinPolicy5 = derivePolicy(builtinPolicy4, "builtin-5", func(p *Policy) { p.CollapseRepeatedFacts = true })
 
-// builtinPolicy6 is builtin-6, the default of session 21 until builtin-7: builtin-5 with the
+// builtinPolicy6 is builtin-6: builtin-5 with the
 // reply lane also following what a named speaker says after a statement, at 0.3 of the lane's
 // weight (ReplyAfterStatements; docs/benchmarks.md, "What a named speaker says next:
 // builtin-6"). A question that names no speaker ranks as under builtin-5.
