@@ -9,9 +9,9 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/policy"
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // PolicyActionBody is the body of POST /policies/fit, /policies/{version}/promote and
@@ -73,7 +73,7 @@ func (s *server) promotePolicy(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if !policyVersionParam.MatchString(version) {
-		return nil, &eventloom.ValidationError{Field: "version", Message: "must be " + strings.Join(checkout.BuiltinPolicyVersions, ", ") + " or fit-<12 hex digits>"}
+		return nil, &eventloom.ValidationError{Field: "version", Message: "must be " + strings.Join(vocab.BuiltinPolicyVersions, ", ") + " or fit-<12 hex digits>"}
 	}
 	b, err := readPolicyAction(r)
 	if err != nil {

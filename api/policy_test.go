@@ -3,7 +3,7 @@ package api_test
 import (
 	"testing"
 
-	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/vocab"
 
 	"github.com/stretchr/testify/require"
 )
@@ -57,5 +57,5 @@ func TestHTTP_PolicyGateRefusesAWorseReplay(t *testing.T) {
 	status, out = e.do(t, "GET", "/v1/spaces/pg/policies", "")
 	require.Equal(t, 200, status, out)
 	require.Equal(t, "builtin-7", out["current"])
-	require.Len(t, out["policies"], len(checkout.BuiltinPolicyVersions)+1, "the built-in policies and the refused fit")
+	require.Len(t, out["policies"], len(vocab.BuiltinPolicyVersions)+1, "the built-in policies and the refused fit")
 }

@@ -13,10 +13,11 @@ import (
 )
 
 func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
-	require.Equal(t, vocab.BuiltinPolicyVersions, checkout.BuiltinPolicyVersions)
+	require.Equal(t, slices.Sorted(slices.Values(vocab.BuiltinPolicyVersions)), checkout.DefinedBuiltinPolicyVersions(),
+		"checkout defines a policy for each of vocab's built-in versions and for no other")
 	require.Equal(t, vocab.DefaultBuiltinPolicyVersion, checkout.BuiltinPolicyVersion)
 	require.Equal(t, checkout.BuiltinPolicyVersion, checkout.BuiltinPolicy().Version)
-	for _, v := range checkout.BuiltinPolicyVersions {
+	for _, v := range vocab.BuiltinPolicyVersions {
 		p := checkout.BuiltinPolicyOf(v)
 		require.NotNil(t, p, v)
 		require.Equal(t, v, p.Version)
@@ -171,8 +172,8 @@ func TestPolicyContent_AddressesStayWhatTheyWere(t *testing.T) {
 		"builtin-4": "fit-17283869cf03", "builtin-5": "fit-f3e7861acd1b", "builtin-6": "fit-c2a50e81ab22",
 		"builtin-7": "fit-3389c8b9eddb",
 	}
-	require.Len(t, want, len(checkout.BuiltinPolicyVersions))
-	for _, v := range checkout.BuiltinPolicyVersions {
+	require.Len(t, want, len(vocab.BuiltinPolicyVersions))
+	for _, v := range vocab.BuiltinPolicyVersions {
 		got, err := checkout.PolicyVersionOf(checkout.BuiltinPolicyOf(v))
 		require.NoError(t, err)
 		require.Equal(t, want[v], got, v)
@@ -180,4 +181,21 @@ func TestPolicyContent_AddressesStayWhatTheyWere(t *testing.T) {
 		require.NoError(t, err)
 		require.NotContains(t, string(raw), `"version"`)
 	}
+}
+
+func TestPolicyMechanism_NamedRecordOrRejected(t *testing.T) {
+	for _, v := range vocab.BuiltinPolicyVersions {
+		require.Equal(t, checkout.FirstMechanismVersion, checkout.BuiltinPolicyOf(v).Mechanism().Version, v)
+	}
+	m := checkout.MechanismOf(checkout.FirstMechanismVersion)
+	require.InDelta(t, 2.0/61, m.RankScore(2, 1), 1e-15)
+
+	content, err := checkout.BuiltinPolicy().Content()
+	require.NoError(t, err)
+	require.NotContains(t, string(content), "mechanism_version", "the first record is left out of the content")
+	_, err = checkout.DecodePolicy("fit-0123456789ab", append(content[:len(content)-1:len(content)-1], []byte(`,"mechanism_version":"mechanism-99"}`)...))
+	require.ErrorContains(t, err, `no mechanism record "mechanism-99"`)
+	p, err := checkout.DecodePolicy("fit-0123456789ab", append(content[:len(content)-1:len(content)-1], []byte(`,"mechanism_version":"mechanism-1"}`)...))
+	require.NoError(t, err)
+	require.Same(t, m, p.Mechanism())
 }

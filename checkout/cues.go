@@ -19,7 +19,7 @@ import (
 // Cues are what the agent is doing when it checks out (task, repo, tool, phase and free keys):
 // a flat object of short strings, compared with the cues events were appended with. An item
 // whose event (a fact's: the event that recorded it) carries the same value under the same key
-// is boosted (cueBoost), and phase and tool steer the inferred purpose (cuePurpose).
+// is boosted (cueBoost, Mechanism.CueBoostPerMatch), and phase and tool steer the inferred purpose (cuePurpose).
 type Cues map[string]string
 
 // Limits of a request's cues.
@@ -50,16 +50,6 @@ func (c Cues) validate() error {
 	}
 	return nil
 }
-
-// Cue boost: each of the request's cues an item's event carries multiplies its score by
-// cueBoostPerMatch, up to cueBoostMax in all. Strong enough to lift a cued item over an equally
-// ranked uncued one and a few places past weaker ones, too weak to bring a stray cued item
-// above clear query matches: the cue says where the agent is, the query what it needs
-// (docs/benchmarks.md, the cue lane).
-const (
-	cueBoostPerMatch = 1.2
-	cueBoostMax      = 1.5
-)
 
 // ComponentCues names the cue boost's part of an item's score in its components (beside the
 // lanes' parts): Rank is how many cues matched, Weight the multiplier, Score what it added.
@@ -103,13 +93,13 @@ func cueMatches(want Cues, eventCues []byte) int {
 	return n
 }
 
-// cueBoost returns the multiplier for n matching cues: cueBoostPerMatch^n, at most cueBoostMax.
-func cueBoost(n int) float64 {
+// cueBoost returns m's multiplier for n matching cues: CueBoostPerMatch^n, at most CueBoostMax.
+func cueBoost(m *Mechanism, n int) float64 {
 	b := 1.0
 	for range n {
-		b *= cueBoostPerMatch
+		b *= m.CueBoostPerMatch
 	}
-	return min(b, cueBoostMax)
+	return min(b, m.CueBoostMax)
 }
 
 // applyCues multiplies the score of each ranked item whose event carries some of the request's
@@ -117,7 +107,7 @@ func cueBoost(n int) float64 {
 // the cues of the fetched items' events from the log by seq in one query (the primary key: the
 // candidates are few, so no index on cues is needed). Without cues it does nothing, so a
 // checkout without cues ranks exactly as before.
-func applyCues(ctx context.Context, q pgexec.Executor, space string, want Cues, fused []*scored, items map[string]*Item) error {
+func applyCues(ctx context.Context, q pgexec.Executor, m *Mechanism, space string, want Cues, fused []*scored, items map[string]*Item) error {
 	if len(want) == 0 {
 		return nil
 	}
@@ -161,7 +151,7 @@ func applyCues(ctx context.Context, q pgexec.Executor, space string, want Cues, 
 			continue
 		}
 		if n := cueMatches(want, raw); n > 0 {
-			b := cueBoost(n)
+			b := cueBoost(m, n)
 			c.components[ComponentCues] = Component{Rank: n, Weight: b, Score: c.score * (b - 1)}
 			c.score *= b
 		}

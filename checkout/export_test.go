@@ -2,6 +2,8 @@ package checkout
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -38,3 +40,6 @@ const PPRNodeBudget = pprNodeBudget
 
 // ExcerptWindow is excerptWindow: where a window of width runes of text starts to show words.
 var ExcerptWindow = excerptWindow
+
+// DefinedBuiltinPolicyVersions are the versions checkout defines a built-in policy for, sorted.
+func DefinedBuiltinPolicyVersions() []string { return slices.Sorted(maps.Keys(builtinPolicies)) }

@@ -5,17 +5,6 @@ import (
 	"slices"
 )
 
-// rrfK is reciprocal-rank fusion's constant: an item at rank r in a lane scores
-// weight/(rrfK+r).
-const rrfK = 60
-
-// Attenuation of items memory has marked: invalidated events and closed fact versions leave
-// default ranking but stay reachable.
-const (
-	attenuateInvalidated = 0.2
-	attenuateClosed      = 0.3
-)
-
 // Component is one lane's contribution to an item's score.
 type Component struct {
 	Rank   int     `json:"rank"`
@@ -30,10 +19,10 @@ type scored struct {
 	components map[string]Component
 }
 
-// fuse combines the lanes by weighted reciprocal-rank fusion (each lane weighed by weigh), best
-// first (ties by item id). A lane's per-item scales (specificity) multiply its weight item by
-// item.
-func fuse(weigh func(lane string) float64, lanes []laneResult) []*scored {
+// fuse combines the lanes by weighted reciprocal-rank fusion (each lane weighed by weigh, each
+// rank scored by m.RankScore), best first (ties by item id). A lane's per-item scales
+// (specificity) multiply its weight item by item.
+func fuse(m *Mechanism, weigh func(lane string) float64, lanes []laneResult) []*scored {
 	byID := map[string]*scored{}
 	for _, l := range lanes {
 		w := weigh(l.name)
@@ -53,7 +42,7 @@ func fuse(weigh func(lane string) float64, lanes []laneResult) []*scored {
 			if l.scales != nil {
 				lw *= l.scales[i]
 			}
-			part := lw / float64(rrfK+i+1)
+			part := m.RankScore(lw, i+1)
 			c.components[l.name] = Component{Rank: i + 1, Weight: lw, Score: part}
 			c.score += part
 		}

@@ -10,17 +10,18 @@ import (
 	"maps"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // BuiltinPolicyVersion is the version of the default built-in retrieval policy: the one a
-// space without a promoted policy ranks with.
-const BuiltinPolicyVersion = "builtin-7"
+// space without a promoted policy ranks with (vocab.DefaultBuiltinPolicyVersion).
+const BuiltinPolicyVersion = vocab.DefaultBuiltinPolicyVersion
 
-// FirstBuiltinPolicyVersion is the first built-in policy: the lane weights and boosts checkout
-// ranked with before policies were values, and the default until builtin-2. It stays a version
-// a space can promote (and ranks as it always did once promoted or restored), and it is the
-// version of a checkout.surfaced event recorded before packets named their policy.
-const FirstBuiltinPolicyVersion = "builtin-1"
+// FirstBuiltinPolicyVersion is the first built-in policy (vocab.FirstBuiltinPolicyVersion): a
+// version a space can promote, and the version of a checkout.surfaced event that names no
+// policy.
+const FirstBuiltinPolicyVersion = vocab.FirstBuiltinPolicyVersion
 
 // Policy is a retrieval policy: the weights and boosts checkout's fusion ranks with
 // (docs/checkout.md, "Retrieval policy"). The built-in one is BuiltinPolicy; fitted ones are
@@ -68,10 +69,21 @@ type Policy struct {
 	// events several lanes rank, past what a half-size packet shows. Since builtin-7 (3); 0 in
 	// earlier policies, so their weaves stay what they were. It changes no ranking.
 	WeaveReplyAnswers int `json:"weave_reply_answers,omitempty"`
+	// MechanismVersion names the mechanism record the policy ranks with (mechanism.go): fusion's
+	// constant, the attenuations, shares and caps. "" is FirstMechanismVersion, and is left out
+	// of the policy's Content, so the versions of the policies that name no record stay what
+	// they were.
+	MechanismVersion string `json:"mechanism_version,omitempty"`
 }
 
-// builtinPolicy1 is the first built-in policy, byte for byte the ranking before policies existed
-// (TestCheckout_BuiltinPolicyPacketsAreTodays).
+// Mechanism is the mechanism record p ranks with (MechanismVersion; DecodePolicy rejects a
+// version without a record).
+func (p *Policy) Mechanism() *Mechanism {
+	return MechanismOf(p.MechanismVersion)
+}
+
+// builtinPolicy1 is the first built-in policy (TestCheckout_BuiltinPolicyPacketsAreTodays pins
+// its packets).
 var builtinPolicy1 = &Policy{
 	Version: FirstBuiltinPolicyVersion,
 	LaneWeights: map[string]map[string]float64{
@@ -96,11 +108,11 @@ var builtinPolicy1 = &Policy{
 	TemporalBoost:     temporalBoost,
 }
 
-// builtinPolicy2 is builtin-2, the default from session 15 to builtin-3: builtin-1 with the
-// named-speaker prior at namedSpeakerBoost instead of 3 (speaker.go says why).
+// builtinPolicy2 is builtin-2: builtin-1 with the named-speaker prior at namedSpeakerBoost
+// instead of 3 (speaker.go says why).
 var builtinPolicy2 = derivePolicy(builtinPolicy1, "builtin-2", func(p *Policy) { p.NamedSpeakerBoost = namedSpeakerBoost })
 
-// builtinPolicy3 is builtin-3, the default of session 19: builtin-2 for agents' tool calls. The
+// builtinPolicy3 is builtin-3: builtin-2 for agents' tool calls. The
 // remedy lane runs (weight 1 for every purpose, as the reply lane: what followed a ranked
 // failure, lane_remedy.go), and the stable tier leaves the tools' state facts to the query tier
 // (StableOmitsToolState). A space without tool calls ranks and packs as under builtin-2.
@@ -109,18 +121,18 @@ var builtinPolicy3 = derivePolicy(builtinPolicy2, "builtin-3", func(p *Policy) {
 	p.LaneWeights[PurposeGeneral][LaneRemedy] = 1.0
 })
 
-// builtinPolicy4 is builtin-4, the default of session 20: builtin-3 with the keyword lane's
+// builtinPolicy4 is builtin-4: builtin-3 with the keyword lane's
 // contributions scaled by their BM25 score (KeywordByScore; docs/benchmarks.md, "Keyword hits
 // weighed by their score").
 var builtinPolicy4 = derivePolicy(builtinPolicy3, "builtin-4", func(p *Policy) { p.KeywordByScore = true })
 
-// builtinPolicy5 is builtin-5, the default of session 21 until builtin-6: builtin-4 with the
+// builtinPolicy5 is builtin-5: builtin-4 with the
 // fact versions that state the same thing ranked as one (CollapseRepeatedFacts;
 // docs/benchmarks.md, "Repeated statements are shown once"). A space whose facts never repeat a
 // statement ranks as under builtin-4.
 var builtinPolicy5 = derivePolicy(builtinPolicy4, "builtin-5", func(p *Policy) { p.CollapseRepeatedFacts = true })
 
-// builtinPolicy6 is builtin-6, the default of session 21 until builtin-7: builtin-5 with the
+// builtinPolicy6 is builtin-6: builtin-5 with the
 // reply lane also following what a named speaker says after a statement, at 0.3 of the lane's
 // weight (ReplyAfterStatements; docs/benchmarks.md, "What a named speaker says next:
 // builtin-6"). A question that names no speaker ranks as under builtin-5.
@@ -151,14 +163,11 @@ const replyAfterStatements = 0.3
 // were unchanged at every count. More answers push out the ranked events they are shown before.
 const weaveReplyAnswers = 3
 
-// builtinPolicies are the built-in policies by version.
+// builtinPolicies are the built-in policies by version: one for each of
+// vocab.BuiltinPolicyVersions (TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary).
 var builtinPolicies = map[string]*Policy{FirstBuiltinPolicyVersion: builtinPolicy1, builtinPolicy2.Version: builtinPolicy2,
 	builtinPolicy3.Version: builtinPolicy3, builtinPolicy4.Version: builtinPolicy4, builtinPolicy5.Version: builtinPolicy5,
 	builtinPolicy6.Version: builtinPolicy6, BuiltinPolicyVersion: builtinPolicy}
-
-// BuiltinPolicyVersions lists the built-in policies' versions, oldest first.
-var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, builtinPolicy2.Version, builtinPolicy3.Version,
-	builtinPolicy4.Version, builtinPolicy5.Version, builtinPolicy6.Version, BuiltinPolicyVersion}
 
 // BuiltinPolicy returns a copy of the default built-in policy (BuiltinPolicyVersion).
 func BuiltinPolicy() *Policy { return builtinPolicy.Clone() }
@@ -236,6 +245,9 @@ func DecodePolicy(version string, content []byte) (*Policy, error) {
 		return nil, fmt.Errorf("decode policy %s: %w", version, err)
 	}
 	p.Version = version
+	if MechanismOf(p.MechanismVersion) == nil {
+		return nil, fmt.Errorf("decode policy %s: no mechanism record %q", version, p.MechanismVersion)
+	}
 	if p.LaneWeights == nil || p.LaneWeights[PurposeGeneral] == nil {
 		return nil, fmt.Errorf("decode policy %s: no general lane weights", version)
 	}

@@ -35,7 +35,8 @@ const AttenuatedByRedundancy = "redundant"
 type Salience struct {
 	// Value is the item's salience; below Floor the item is attenuated unless Exempt.
 	Value float64 `json:"value"`
-	// Multiplier is what multiplied the item's fused relevance: Value^SalienceWeight.
+	// Multiplier is what multiplied the item's fused relevance: Value^SalienceWeight of the
+	// policy's mechanism record (Mechanism.SalienceWeight).
 	Multiplier float64 `json:"multiplier"`
 	// Base is the multiplier of what the item is (event, or fact by authority).
 	Base float64 `json:"base"`
@@ -69,14 +70,6 @@ type SalienceStats struct {
 	IncludeAttenuated bool `json:"include_attenuated,omitempty"`
 }
 
-// SalienceWeight is the exponent salience enters the ranking with: the fused relevance is
-// multiplied by salience^SalienceWeight. Fusion's reciprocal ranks lie close together (rank 1
-// and rank 10 of a lane differ by 15%), so salience at full weight would let a fortnight of
-// disuse outrank the one memory that answers the question; at 0.25 a month of disuse costs 16%,
-// a note judged outdated 16%, and attenuation (below the floor) still removes the item outright.
-// The forgetting lane chose it (docs/benchmarks.md): at weight 1 the answer left 13% of packets.
-const SalienceWeight = 0.25
-
 // salienceCols are the sal_ columns of the item fetch (sql/checkout/handwritten/fetch_*.sql).
 type salienceCols struct {
 	Base          float64    `db:"sal_base"`
@@ -107,7 +100,6 @@ func (c salienceCols) salience(authority string) *Salience {
 	if s.Exempt != "" {
 		s.Value = max(s.Value, c.Floor)
 	}
-	s.Multiplier = roundSalience(math.Pow(s.Value, SalienceWeight))
 	return s
 }
 
@@ -123,9 +115,16 @@ func roundSalience(v float64) float64 { return math.Round(v*1e9) / 1e9 }
 // them, labelled, and then the ranking is relevance alone). A redundant candidate's rank is not
 // lost: the item it repeats ranks as the better of itself and its best ranked copy (with that
 // copy's components), and joins the candidates if only copies ranked (fetchRepeated read it).
-// It returns the candidates kept.
+// It sets each fetched item's Salience.Multiplier from the policy's SalienceWeight and returns
+// the candidates kept.
 func applySalience(r *Request, rk *ranking, fused []*scored) []*scored {
 	rk.salience = &SalienceStats{IncludeAttenuated: r.IncludeAttenuated}
+	weight := rk.policy.Mechanism().SalienceWeight
+	for _, it := range rk.items {
+		if it.Salience != nil {
+			it.Salience.Multiplier = roundSalience(math.Pow(it.Salience.Value, weight))
+		}
+	}
 	credit := map[string]*scored{}
 	if !r.IncludeAttenuated {
 		for _, c := range fused {
@@ -180,7 +179,7 @@ func applySalience(r *Request, rk *ranking, fused []*scored) []*scored {
 		}
 		c := &scored{itemID: id, score: credit[id].score, components: maps.Clone(credit[id].components)}
 		if it.Labels.Invalidated != "" {
-			c.score *= attenuateInvalidated
+			c.score *= rk.policy.Mechanism().AttenuateInvalidated
 		}
 		kept = append(kept, c)
 	}

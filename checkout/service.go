@@ -305,7 +305,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		}
 		rk.lanes[l.name] = st
 	}
-	rk.fused = fuse(weigh, results)
+	rk.fused = fuse(rk.policy.Mechanism(), weigh, results)
 	need := map[string]bool{}
 	var ids []string
 	add := func(id string) {
@@ -352,9 +352,9 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		}
 		if it.Labels.Attenuated {
 			if it.Labels.Invalidated != "" {
-				c.score *= attenuateInvalidated
+				c.score *= rk.policy.Mechanism().AttenuateInvalidated
 			} else {
-				c.score *= attenuateClosed
+				c.score *= rk.policy.Mechanism().AttenuateClosed
 			}
 		}
 		kept = append(kept, c)
@@ -368,10 +368,10 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		}
 		rk.fused = applySalience(r, rk, rk.fused)
 	}
-	if err := applyCues(ctx, s.pool, r.SpaceID, r.Cues, rk.fused, rk.items); err != nil {
+	if err := applyCues(ctx, s.pool, rk.policy.Mechanism(), r.SpaceID, r.Cues, rk.fused, rk.items); err != nil {
 		return nil, fmt.Errorf("checkout %q: %w", r.SpaceID, err)
 	}
-	addSessionContext(rk.fused, rk.items)
+	addSessionContext(rk.policy.Mechanism().SessionContextShare, rk.fused, rk.items)
 	sortScored(rk.fused)
 	if rk.policy.CollapseRepeatedFacts && !r.plain() {
 		rk.fused = collapseRepeatedFacts(rk.fused, rk.items)

@@ -6,6 +6,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+const sessionContextShare = 0.3 // mechanism-1's
+
 func TestAddSessionContext_AnItemGainsFromTheBestOtherItemOfItsSession(t *testing.T) {
 	items := map[string]*Item{
 		"a1": {SessionID: "a"}, "a2": {SessionID: "a"}, "a3": {SessionID: "a"},
@@ -23,7 +25,7 @@ func TestAddSessionContext_AnItemGainsFromTheBestOtherItemOfItsSession(t *testin
 	for _, c := range fused {
 		c.components = map[string]Component{}
 	}
-	addSessionContext(fused, items)
+	addSessionContext(sessionContextShare, fused, items)
 	got := map[string]float64{}
 	for _, c := range fused {
 		got[c.itemID] = c.score

@@ -24,6 +24,7 @@ import (
 	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // recorder is a RoundTripper that names the OpenAPI operation of every request it sends.
@@ -425,7 +426,7 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 		l, err := c.Policies(ctx, space)
 		if err == nil {
 			require.Equal(t, version, l.Current)
-			require.Len(t, l.Policies, len(checkout.BuiltinPolicyVersions)+1)
+			require.Len(t, l.Policies, len(vocab.BuiltinPolicyVersions)+1)
 		}
 		return err
 	})

@@ -11,6 +11,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/policy"
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // TestPolicy_BuiltinVersionsPinAndRestore: a space ranks with the default built-in policy until
@@ -31,13 +32,13 @@ func TestPolicy_BuiltinVersionsPinAndRestore(t *testing.T) {
 	list, err := b.svc.List(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, checkout.BuiltinPolicyVersion, list.Current)
-	require.Len(t, list.Policies, len(checkout.BuiltinPolicyVersions))
+	require.Len(t, list.Policies, len(vocab.BuiltinPolicyVersions))
 	for i, p := range list.Policies {
 		want := "proposed"
 		if p.Version == checkout.BuiltinPolicyVersion {
 			want = "current"
 		}
-		require.Equal(t, checkout.BuiltinPolicyVersions[i], p.Version)
+		require.Equal(t, vocab.BuiltinPolicyVersions[i], p.Version)
 		require.Equal(t, want, p.Status, p.Version)
 	}
 	require.Equal(t, 3.0, list.Policies[0].Policy.NamedSpeakerBoost)

@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/policy"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/vocab"
 )
 
 // bundle is what every test here uses: a migrated database, the projector, checkout and the
@@ -237,8 +238,8 @@ func TestPolicy_FitPromoteUseRollback(t *testing.T) {
 	for _, p := range list.Policies {
 		listed, statuses = append(listed, p.Version), append(statuses, p.Status)
 	}
-	require.Equal(t, append(slices.Clone(checkout.BuiltinPolicyVersions), fit.Version), listed)
-	for _, v := range checkout.BuiltinPolicyVersions {
+	require.Equal(t, append(slices.Clone(vocab.BuiltinPolicyVersions), fit.Version), listed)
+	for _, v := range vocab.BuiltinPolicyVersions {
 		want = append(want, map[bool]string{true: "previous", false: "proposed"}[v == checkout.BuiltinPolicyVersion])
 	}
 	require.Equal(t, append(want, "current"), statuses)

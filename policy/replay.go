@@ -11,9 +11,6 @@ import (
 	"github.com/zaxy/zaxy/vocab"
 )
 
-// rrfK is checkout's reciprocal-rank fusion constant (checkout/fusion.go).
-const rrfK = 60
-
 // replayItem is a surfaced item as the replay re-scores it: per lane its rank and the lane's
 // per-item scale (the recorded weight over the policy weight in force), the multiplier applied
 // after fusion, and its judgement (+1 helpful, -1 unhelpful, wrong or outdated, 0 none).
@@ -156,8 +153,8 @@ func buildDataset(rows []dbsqlc.EventsRow, lc *lifecycle) *dataset {
 	return ds
 }
 
-// score is an item's replayed score under p: the weighted reciprocal-rank sum of its recorded
-// lanes times its recorded post-fusion multiplier (the kind, speaker and time boosts, salience
+// score is an item's replayed score under p: the sum of its recorded lanes' rank scores (p's
+// mechanism's RankScore, checkout's fusion) times its recorded post-fusion multiplier (the kind, speaker and time boosts, salience
 // and cues of the checkout that surfaced it).
 func (it *replayItem) score(p *checkout.Policy, purpose string) float64 {
 	lanes := make([]string, 0, len(it.ranks))
@@ -165,9 +162,9 @@ func (it *replayItem) score(p *checkout.Policy, purpose string) float64 {
 		lanes = append(lanes, l)
 	}
 	slices.Sort(lanes) // add up in one order, so equal inputs give equal sums
-	s := 0.0
+	m, s := p.Mechanism(), 0.0
 	for _, l := range lanes {
-		s += p.Weight(purpose, l) * it.scale[l] / float64(rrfK+it.ranks[l])
+		s += m.RankScore(p.Weight(purpose, l)*it.scale[l], it.ranks[l])
 	}
 	return s * it.boost
 }

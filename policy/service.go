@@ -138,7 +138,7 @@ func (s *Service) List(ctx context.Context, space string) (*Listing, error) {
 		}
 		return "proposed"
 	}
-	for _, v := range checkout.BuiltinPolicyVersions {
+	for _, v := range vocab.BuiltinPolicyVersions {
 		out.Policies = append(out.Policies, Entry{Version: v, Status: status(v), Policy: checkout.BuiltinPolicyOf(v)})
 	}
 	for _, v := range lc.order {
@@ -257,7 +257,7 @@ func (s *Service) Promote(ctx context.Context, space, version, actor string, dev
 	}
 	cand := lc.policy(version)
 	if cand == nil && strings.HasPrefix(version, "builtin-") {
-		return nil, fmt.Errorf("%w: %s is not a built-in policy (%s)", ErrPolicyNotFound, version, strings.Join(checkout.BuiltinPolicyVersions, ", "))
+		return nil, fmt.Errorf("%w: %s is not a built-in policy (%s)", ErrPolicyNotFound, version, strings.Join(vocab.BuiltinPolicyVersions, ", "))
 	}
 	if cand == nil {
 		return nil, fmt.Errorf("%w: space %q never proposed %s (zaxy policy list)", ErrPolicyNotFound, space, version)

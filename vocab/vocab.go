@@ -76,13 +76,19 @@ func Privileged(typ string) bool {
 	return false
 }
 
-// BuiltinPolicyVersions are the built-in retrieval policies' versions, oldest first
-// (checkout.BuiltinPolicyVersions).
-var BuiltinPolicyVersions = []string{"builtin-1", "builtin-2", "builtin-3", "builtin-4", "builtin-5", "builtin-6", "builtin-7"}
+// FirstBuiltinPolicyVersion is the first built-in retrieval policy, and the version of a
+// checkout.surfaced event that names no policy.
+const FirstBuiltinPolicyVersion = "builtin-1"
 
-// DefaultBuiltinPolicyVersion is the built-in policy a space ranks with until a promotion
-// (checkout.BuiltinPolicyVersion): the newest.
-var DefaultBuiltinPolicyVersion = BuiltinPolicyVersions[len(BuiltinPolicyVersions)-1]
+// DefaultBuiltinPolicyVersion is the built-in policy a space ranks with until a promotion: the
+// newest, the last of BuiltinPolicyVersions.
+const DefaultBuiltinPolicyVersion = "builtin-7"
+
+// BuiltinPolicyVersions are the built-in retrieval policies' versions, oldest first: the one
+// list of them. Package checkout defines a policy for each and for no other
+// (TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary); a new built-in version is appended here, becomes
+// DefaultBuiltinPolicyVersion, and is defined in checkout/policy.go.
+var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, "builtin-2", "builtin-3", "builtin-4", "builtin-5", "builtin-6", DefaultBuiltinPolicyVersion}
 
 // ReplacedBuiltin is the version a space's first policy.promoted event replaces: the built-in
 // policy the event names as its previous one (the default of the binary that appended it,

@@ -3,6 +3,7 @@ package vocab_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -398,4 +399,12 @@ func TestValidate_RefusesADuplicateKeyInData(t *testing.T) {
 	dup := json.RawMessage(`{"name":"a","name":"b"}`)
 	require.Equal(t, string(dup), string(vocab.Complete(vocab.TypeMessage, "user", dup)),
 		"Complete leaves data it cannot read strictly to Validate")
+}
+
+func TestBuiltinPolicyVersions_EndWithTheDefaultAndRepeatNone(t *testing.T) {
+	t.Parallel()
+	vs := vocab.BuiltinPolicyVersions
+	require.Equal(t, vocab.FirstBuiltinPolicyVersion, vs[0])
+	require.Equal(t, vocab.DefaultBuiltinPolicyVersion, vs[len(vs)-1])
+	require.Len(t, slices.Compact(slices.Clone(vs)), len(vs))
 }

@@ -1,0 +1,67 @@
+package checkout
+
+// FirstMechanismVersion names the first mechanism record: the one a policy that names none
+// (Policy.MechanismVersion "") ranks with, every built-in policy among them.
+const FirstMechanismVersion = "mechanism-1"
+
+// Mechanism is the part of ranking a fit does not learn: fusion's constant, the attenuations
+// and the other shares and caps checkout ranks and packs with. A policy names its record
+// (Policy.MechanismVersion); a record never changes once a policy names it, so a built-in
+// version ranks the same forever. A change to the mechanism is a new record and a new
+// built-in version naming it (docs/checkout.md, "Retrieval policy").
+type Mechanism struct {
+	// Version names the record.
+	Version string
+	// RRFK is reciprocal-rank fusion's constant: an item at rank r in a lane weighed w scores
+	// w/(RRFK+r) (RankScore).
+	RRFK int
+	// AttenuateInvalidated multiplies the score of an invalidated event; AttenuateClosed the
+	// score of a closed fact version. They leave default ranking but stay reachable.
+	AttenuateInvalidated, AttenuateClosed float64
+	// SalienceWeight is the exponent salience enters the ranking with: the fused relevance is
+	// multiplied by salience^SalienceWeight (Salience.Multiplier). Fusion's reciprocal ranks
+	// lie close together (rank 1 and rank 10 of a lane differ by 15%), so salience at full
+	// weight would let a fortnight of disuse outrank the one memory that answers the question;
+	// at 0.25 a month of disuse costs 16%, and attenuation (below the floor) still removes the
+	// item outright (docs/benchmarks.md, the forgetting lane).
+	SalienceWeight float64
+	// SessionContextShare is how much of the best other ranked item of its session an item's
+	// score gains (session_context.go): an item whose session holds other strong matches is
+	// more likely the one asked about than an equally scored stray turn elsewhere
+	// (docs/benchmarks.md, session context).
+	SessionContextShare float64
+	// CueBoostPerMatch multiplies an item's score for each of the request's cues its event
+	// carries, up to CueBoostMax in all (cues.go): enough to lift a cued item over an equally
+	// ranked uncued one, too little to bring a stray cued item above clear query matches.
+	CueBoostPerMatch, CueBoostMax float64
+}
+
+// mechanism1 is FirstMechanismVersion.
+var mechanism1 = &Mechanism{
+	Version:              FirstMechanismVersion,
+	RRFK:                 60,
+	AttenuateInvalidated: 0.2,
+	AttenuateClosed:      0.3,
+	SalienceWeight:       0.25,
+	SessionContextShare:  0.3,
+	CueBoostPerMatch:     1.2,
+	CueBoostMax:          1.5,
+}
+
+// mechanisms are the mechanism records by version.
+var mechanisms = map[string]*Mechanism{FirstMechanismVersion: mechanism1}
+
+// MechanismOf returns the mechanism record named version ("" is FirstMechanismVersion), or
+// nil when there is none.
+func MechanismOf(version string) *Mechanism {
+	if version == "" {
+		return mechanism1
+	}
+	return mechanisms[version]
+}
+
+// RankScore is what an item at rank (1 for a lane's best) in a lane weighed weight adds to its
+// fused score: weight/(RRFK+rank). Checkout's fusion and the policy replay both score with it.
+func (m *Mechanism) RankScore(weight float64, rank int) float64 {
+	return weight / float64(m.RRFK+rank)
+}
