@@ -20,6 +20,7 @@ import (
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -288,7 +289,9 @@ func TestHTTP_DatabaseUnreachableIs503(t *testing.T) {
 	pool, err := pgxpool.New(context.Background(), "postgres://zaxy:zaxy@"+addr+"/zaxy?sslmode=disable&connect_timeout=2")
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: eventloom.NewStore(pool, nil, nil)}, nil))
+	// No projector can be built without the database; erasure is never reached here.
+	store := eventloom.NewStore(pool, nil, nil)
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: store, Erasure: erasure.New(pool, store, nil, nil)}, nil))
 	t.Cleanup(srv.Close)
 	b := &boundaryServer{url: srv.URL}
 	start := time.Now()
