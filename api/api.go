@@ -17,15 +17,17 @@ import (
 
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
-	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/memoryaction"
 	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/migrations"
+	"github.com/zaxy/zaxy/policy"
+	"github.com/zaxy/zaxy/review"
 )
 
-// Config holds the HTTP limits.
+// Config holds the HTTP limits; the services the API serves with are Services.
 type Config struct {
 	// MaxBodyBytes caps a request body. Defaults to 1 MiB.
 	MaxBodyBytes int64
@@ -33,19 +35,6 @@ type Config struct {
 	MaxBatch int
 	// RequestTimeout is each request's deadline. Defaults to 30s.
 	RequestTimeout time.Duration
-	// Checkout answers /checkout and /query. Defaults to a checkout.Service with the built-in
-	// offline embedder and the english text search configuration.
-	Checkout *checkout.Service
-	// FeelingOfKnowing answers /feeling-of-knowing. Defaults to a metamemory.Service with the
-	// english text search configuration and default limits.
-	FeelingOfKnowing *metamemory.Service
-	// Auth checks bearer tokens on every /v1 route; nil serves without authentication (zaxy
-	// serve sets it unless ZAXY_AUTH=off on a loopback address).
-	Auth *auth.Store
-	// AnalyticsPool serves the analytics routes (AnalyticsRoute: Cypher, facts, entities, the
-	// disclosure views, verify), so that broad reads cannot take the connections appends,
-	// checkout and token checks need. Nil uses the pool given to NewHandler.
-	AnalyticsPool *pgxpool.Pool
 	// MaxInFlight is how many requests one caller (a token; with auth off, a space) may have in
 	// flight under /v1/spaces/{space}; more get 429. Defaults to DefaultMaxInFlight (32).
 	MaxInFlight int
@@ -57,15 +46,12 @@ type Config struct {
 	// with a cursor, anything else gets 413. Defaults to DefaultMaxResponseBytes (4 MiB).
 	MaxResponseBytes int64
 	// ListenAddr is the address the server listens on (host:port, as given to net.Listen). With
-	// Auth nil, a request's Host must be localhost, 127.0.0.1, [::1] or this host, with this
+	// Services.Auth nil, a request's Host must be localhost, 127.0.0.1, [::1] or this host, with this
 	// port (any port when it is empty or 0), against DNS rebinding.
 	ListenAddr string
 	// BodyIdleTimeout bounds the wait for each read of a request body: a client that stops
 	// sending for this long gets 408 body_timeout. Defaults to 10s.
 	BodyIdleTimeout time.Duration
-	// Erasure serves POST /erasures; nil builds one on first use with a default projector
-	// (zaxy serve passes one configured like its workers').
-	Erasure *erasure.Service
 }
 
 // WithDefaults returns a copy with zero fields set to their defaults.
@@ -106,41 +92,38 @@ type server struct {
 	// hotGate and analyticsGate hold each caller to its fair share of pool's and analytics'
 	// connections (one gate when they are the same pool).
 	hotGate, analyticsGate *fairGate
+	auth                   *auth.Store
 	checkout               *checkout.Service
 	feeling                *metamemory.Service
+	ingest                 *ingest.Ingester
+	erasure                *erasure.Service
+	policies               *policy.Service
+	memoryActions          *memoryaction.Actions
+	review                 *review.Decider
 	metrics                *metrics
 	logger                 *slog.Logger
-	// ingest serves the ingest routes; ingestErr is its configuration error, if any, which
-	// those routes answer with.
-	ingest    *ingest.Ingester
-	ingestErr error
-	erasures  erasures
 }
 
 // NewHandler returns the HTTP handler for the whole API: a chi router (so chi.Walk can list
-// its routes), with the operations on a space registered from spaceRoutes; pool serves its
-// reads and readiness, store (built on the same pool) its appends.
-func NewHandler(cfg Config, pool *pgxpool.Pool, store *eventloom.Store, logger *slog.Logger) http.Handler {
+// its routes), with the operations on a space registered from spaceRoutes, served by svc's
+// services. It builds no service: one that svc lacks is an error naming it.
+func NewHandler(cfg Config, svc Services, logger *slog.Logger) (http.Handler, error) {
+	if err := svc.validate(); err != nil {
+		return nil, err
+	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	logger = redactingLogger(logger)
-	s := &server{cfg: cfg.WithDefaults(), store: store, pool: pool, checkout: cfg.Checkout, feeling: cfg.FeelingOfKnowing, logger: logger}
-	s.analytics, s.analyticsStore, s.inFlight = s.pool, store, newInFlight()
-	s.hotGate = newFairGate(poolConns(pool))
+	s := &server{cfg: cfg.WithDefaults(), store: svc.Store, pool: svc.Pool, analytics: svc.Analytics, analyticsStore: svc.AnalyticsStore,
+		inFlight: newInFlight(), auth: svc.Auth, checkout: svc.Checkout, feeling: svc.FeelingOfKnowing, ingest: svc.Ingest,
+		erasure: svc.Erasure, policies: svc.Policies, memoryActions: svc.MemoryActions, review: svc.Review, logger: logger}
+	s.hotGate = newFairGate(poolConns(svc.Pool))
 	s.analyticsGate = s.hotGate
-	if cfg.AnalyticsPool != nil {
-		s.analytics, s.analyticsStore = cfg.AnalyticsPool, eventloom.NewStore(cfg.AnalyticsPool, nil, logger)
-		s.analyticsGate = newFairGate(poolConns(cfg.AnalyticsPool))
-	}
-	if s.checkout == nil {
-		s.checkout = checkout.New(pool, store, checkout.Config{Embedder: embedding.NewOffline(), Logger: logger})
-	}
-	if s.feeling == nil {
-		s.feeling = metamemory.New(pool, metamemory.Config{Logger: logger})
+	if svc.Analytics != svc.Pool {
+		s.analyticsGate = newFairGate(poolConns(svc.Analytics))
 	}
 	s.metrics = newMetrics(s.pool)
-	s.ingest, s.ingestErr = ingest.New(pool, store, ingest.Config{TranscriptBatch: s.cfg.MaxBatch})
 	r := chi.NewRouter()
 	r.Use(NoSniff, requestID, traceRequest, s.instrument, s.recoverer, s.checkHost, RefuseCrossSite(logger), s.bodyDeadline, s.deadline)
 	r.NotFound(s.routeNotFound)
@@ -151,7 +134,7 @@ func NewHandler(cfg Config, pool *pgxpool.Pool, store *eventloom.Store, logger *
 	r.With(s.authorize(auth.ScopeRead)).Method(http.MethodGet, "/v1/spaces", s.serve((*server).listSpaces, s.cfg.MaxResponseBytes))
 	r.With(s.authorizeAllSpaces).Method(http.MethodGet, "/metrics", s.metrics.handler())
 	r.Route(spacePrefix, s.mountSpaceRoutes)
-	return r
+	return r, nil
 }
 
 // poolConns is the most connections pool opens (0 for no pool, as in tests that only walk

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/testcontainers"
@@ -30,7 +31,7 @@ func newEnv(t *testing.T) *env {
 	client, err := jobs.NewInsertOnlyClient(pool, nil)
 	require.NoError(t, err)
 	store := eventloom.NewStore(pool, jobs.NewOutbox(client), nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{MaxBodyBytes: 64 << 10, MaxBatch: 10}, pool, store, nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{MaxBodyBytes: 64 << 10, MaxBatch: 10}, api.Services{Pool: pool, Store: store}, nil))
 	t.Cleanup(srv.Close)
 	return &env{url: srv.URL, db: db}
 }

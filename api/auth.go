@@ -18,7 +18,7 @@ import (
 func (s *server) authorize(scope string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if s.cfg.Auth == nil || checkBearer(w, r, s.cfg.Auth, s.logger, chi.URLParam(r, "space"), scope) {
+			if s.auth == nil || checkBearer(w, r, s.auth, s.logger, chi.URLParam(r, "space"), scope) {
 				next.ServeHTTP(w, r)
 			}
 		})
@@ -30,7 +30,7 @@ func (s *server) authorize(scope string) func(http.Handler) http.Handler {
 // job counts say something about spaces a narrower token was not given.
 func (s *server) authorizeAllSpaces(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.cfg.Auth == nil || checkBearer(w, r, s.cfg.Auth, s.logger, auth.AllSpaces, auth.ScopeRead) {
+		if s.auth == nil || checkBearer(w, r, s.auth, s.logger, auth.AllSpaces, auth.ScopeRead) {
 			next.ServeHTTP(w, r)
 		}
 	})
@@ -81,10 +81,10 @@ func bearerToken(header string) string {
 // redaction.configured): always with auth off, otherwise with a token of admin scope that
 // reaches the space. Checked only when a request needs it, after the route's own check.
 func (s *server) hasAdminScope(r *http.Request, space string) (bool, error) {
-	if s.cfg.Auth == nil {
+	if s.auth == nil {
 		return true, nil
 	}
-	_, err := s.cfg.Auth.Authorize(r.Context(), bearerToken(r.Header.Get("Authorization")), space, auth.ScopeAdmin)
+	_, err := s.auth.Authorize(r.Context(), bearerToken(r.Header.Get("Authorization")), space, auth.ScopeAdmin)
 	switch {
 	case errors.Is(err, auth.ErrForbidden), errors.Is(err, auth.ErrUnauthenticated):
 		return false, nil

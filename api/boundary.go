@@ -109,7 +109,7 @@ var loopbackNames = []string{"localhost", "127.0.0.1", "::1"}
 func (s *server) checkHost(next http.Handler) http.Handler {
 	listenHost, listenPort, _ := net.SplitHostPort(s.cfg.ListenAddr)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.cfg.Auth != nil || !loopbackPeer(r.RemoteAddr) || hostAllowed(r.Host, listenHost, listenPort) {
+		if s.auth != nil || !loopbackPeer(r.RemoteAddr) || hostAllowed(r.Host, listenHost, listenPort) {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -18,7 +18,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -30,16 +32,17 @@ type boundaryServer struct {
 	db            *testcontainers.Database
 }
 
-func newBoundaryServer(t *testing.T, cfg api.Config, logger *slog.Logger) *boundaryServer {
+func newBoundaryServer(t *testing.T, cfg api.Config, svc api.Services, logger *slog.Logger) *boundaryServer {
 	t.Helper()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
 	srv := httptest.NewUnstartedServer(nil)
 	cfg.ListenAddr = srv.Listener.Addr().String()
-	if cfg.Auth != nil {
-		cfg.Auth = auth.NewStore(pool)
+	svc.Pool, svc.Store = pool, eventloom.NewStore(pool, nil, nil)
+	if svc.Auth != nil {
+		svc.Auth = auth.NewStore(pool)
 	}
-	srv.Config.Handler = api.NewHandler(cfg, pool, eventloom.NewStore(pool, nil, nil), logger)
+	srv.Config.Handler = apitest.NewHandler(t, cfg, svc, logger)
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &boundaryServer{url: srv.URL, hostPort: cfg.ListenAddr, db: db}
@@ -92,7 +95,7 @@ const jsonType = "application/json"
 // cross-site text/plain POST appended an event and a foreign Host got 200 (DNS rebinding).
 func TestHTTP_AuthOffRefusesWhatABrowserPageCouldSend(t *testing.T) {
 	t.Parallel()
-	b := newBoundaryServer(t, api.Config{}, nil)
+	b := newBoundaryServer(t, api.Config{}, api.Services{}, nil)
 	_, port, err := net.SplitHostPort(b.hostPort)
 	require.NoError(t, err)
 	note := `{"type":"note","content":"hi"}`
@@ -153,7 +156,7 @@ func TestHTTP_AuthOffRefusesWhatABrowserPageCouldSend(t *testing.T) {
 // bodies must still be JSON and cross-site requests are still refused.
 func TestHTTP_AuthOnChecksTokensNotHost(t *testing.T) {
 	t.Parallel()
-	b := newBoundaryServer(t, api.Config{Auth: auth.NewStore(nil)}, nil)
+	b := newBoundaryServer(t, api.Config{}, api.Services{Auth: auth.NewStore(nil)}, nil)
 	_, token, err := auth.NewStore(b.db.AppPool(t)).Create(context.Background(), []string{"s"}, auth.ScopeWrite, "")
 	require.NoError(t, err)
 	note := `{"type":"note"}`
@@ -172,7 +175,7 @@ func TestHTTP_AuthOnChecksTokensNotHost(t *testing.T) {
 
 func TestHTTP_BearerSchemeIsCaseInsensitive(t *testing.T) {
 	t.Parallel()
-	b := newBoundaryServer(t, api.Config{Auth: auth.NewStore(nil)}, nil)
+	b := newBoundaryServer(t, api.Config{}, api.Services{Auth: auth.NewStore(nil)}, nil)
 	_, token, err := auth.NewStore(b.db.AppPool(t)).Create(context.Background(), []string{"s"}, auth.ScopeRead, "")
 	require.NoError(t, err)
 	for _, h := range []string{"Bearer " + token, "bearer " + token, "BEARER " + token, "bEaReR  " + token} {
@@ -190,7 +193,7 @@ func TestHTTP_BearerSchemeIsCaseInsensitive(t *testing.T) {
 func TestHTTP_RequestIDIsKeptOnlyWhenShortAndPrintable(t *testing.T) {
 	t.Parallel()
 	var logs syncBuffer
-	b := newBoundaryServer(t, api.Config{}, slog.New(slog.NewJSONHandler(&logs, nil)))
+	b := newBoundaryServer(t, api.Config{}, api.Services{}, slog.New(slog.NewJSONHandler(&logs, nil)))
 	good := strings.Repeat("a", 128)
 	_, _, hdr := b.send(t, "GET", "/healthz", "", map[string]string{"X-Request-Id": good})
 	require.Equal(t, good, hdr.Get("X-Request-Id"), "128 printable characters are kept")
@@ -223,7 +226,7 @@ func TestHTTP_RequestIDIsKeptOnlyWhenShortAndPrintable(t *testing.T) {
 
 func TestHTTP_ParametersPostgresCannotHoldAre400NamingThem(t *testing.T) {
 	t.Parallel()
-	b := newBoundaryServer(t, api.Config{}, nil)
+	b := newBoundaryServer(t, api.Config{}, api.Services{}, nil)
 	status, _, _ := b.send(t, "POST", "/v1/spaces/s/events", `{"type":"note","content":"x"}`, map[string]string{"Content-Type": jsonType})
 	require.Equal(t, 201, status)
 	cases := []struct{ path, field string }{
@@ -247,7 +250,7 @@ func TestHTTP_ParametersPostgresCannotHoldAre400NamingThem(t *testing.T) {
 // every kind of decoder: the event decoder, the ingest decoder and readJSON.
 func TestHTTP_BodiesBreakingTheStrictRulesAre400NamingTheField(t *testing.T) {
 	t.Parallel()
-	b := newBoundaryServer(t, api.Config{}, nil)
+	b := newBoundaryServer(t, api.Config{}, api.Services{}, nil)
 	cases := []struct{ path, body, field string }{
 		{"/v1/spaces/s/events", `{"type":"note","data":{"n":1e1000000}}`, "data.n"},
 		{"/v1/spaces/s/events", `{"type":"note","cues":{"n":1e-16384}}`, "cues.n"},
@@ -286,7 +289,9 @@ func TestHTTP_DatabaseUnreachableIs503(t *testing.T) {
 	pool, err := pgxpool.New(context.Background(), "postgres://zaxy:zaxy@"+addr+"/zaxy?sslmode=disable&connect_timeout=2")
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	srv := httptest.NewServer(api.NewHandler(api.Config{}, pool, eventloom.NewStore(pool, nil, nil), nil))
+	// No projector can be built without the database; erasure is never reached here.
+	store := eventloom.NewStore(pool, nil, nil)
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: store, Erasure: erasure.New(pool, store, nil, nil)}, nil))
 	t.Cleanup(srv.Close)
 	b := &boundaryServer{url: srv.URL}
 	start := time.Now()
@@ -329,7 +334,7 @@ func rawRequest(t *testing.T, addr, head, body string, closeWrite bool) (string,
 // hanging (408 body_timeout after the idle timeout), never a 500 after the request deadline.
 func TestHTTP_TruncatedOrStalledBodiesAre4xxPromptly(t *testing.T) {
 	t.Parallel()
-	b := newBoundaryServer(t, api.Config{BodyIdleTimeout: 300 * time.Millisecond}, nil)
+	b := newBoundaryServer(t, api.Config{BodyIdleTimeout: 300 * time.Millisecond}, api.Services{}, nil)
 	body := `{"type":"note","content":"cut`
 	for _, path := range []string{"/v1/spaces/s/events", "/v1/spaces/s/query", "/v1/spaces/s/documents"} {
 		head := fmt.Sprintf("POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n", path, b.hostPort, len(body)+100)
@@ -378,7 +383,7 @@ func TestHTTP_TerminatedBackendIs503(t *testing.T) {
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	srv := httptest.NewServer(api.NewHandler(api.Config{}, pool, eventloom.NewStore(pool, nil, nil), nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: eventloom.NewStore(pool, nil, nil)}, nil))
 	t.Cleanup(srv.Close)
 	b := &boundaryServer{url: srv.URL, db: db}
 	note := map[string]string{"Content-Type": jsonType}
@@ -400,7 +405,7 @@ func TestHTTP_TerminatedBackendIs503(t *testing.T) {
 // timeout each time cannot hold the request past RequestTimeout.
 func TestHTTP_TricklingBodyEndsAtTheRequestTimeout(t *testing.T) {
 	t.Parallel()
-	b := newBoundaryServer(t, api.Config{BodyIdleTimeout: 400 * time.Millisecond, RequestTimeout: time.Second}, nil)
+	b := newBoundaryServer(t, api.Config{BodyIdleTimeout: 400 * time.Millisecond, RequestTimeout: time.Second}, api.Services{}, nil)
 	conn, err := net.Dial("tcp", b.hostPort)
 	require.NoError(t, err)
 	defer conn.Close()

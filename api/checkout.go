@@ -49,7 +49,7 @@ type checkoutBodies interface {
 // (a token's id names it without its secret, as zaxy token list shows it). With auth off there
 // is no identity: "", and the record keeps its default.
 func (s *server) recordActor(r *http.Request) string {
-	if s.cfg.Auth == nil {
+	if s.auth == nil {
 		return ""
 	}
 	id, _ := auth.TokenID(bearerToken(r.Header.Get("Authorization")))

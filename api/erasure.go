@@ -2,13 +2,10 @@ package api
 
 import (
 	"net/http"
-	"sync"
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/projection"
 )
 
 // ErasureBody is the body of POST /erasures (admin scope): the event to erase and why. The
@@ -22,30 +19,6 @@ type ErasureBody struct {
 	Actor string `json:"actor,omitempty"`
 }
 
-// erasures lazily builds the erasure service when Config.Erasure was not given: a projector
-// with the defaults (english text search, AGE when installed).
-type erasures struct {
-	once sync.Once
-	svc  *erasure.Service
-	err  error
-}
-
-func (s *server) erasureService(r *http.Request) (*erasure.Service, error) {
-	s.erasures.once.Do(func() {
-		if s.cfg.Erasure != nil {
-			s.erasures.svc = s.cfg.Erasure
-			return
-		}
-		proj, err := projection.New(r.Context(), s.pool, projection.Config{Logger: s.logger})
-		if err != nil {
-			s.erasures.err = err
-			return
-		}
-		s.erasures.svc = erasure.New(s.pool, s.store, proj, s.logger)
-	})
-	return s.erasures.svc, s.erasures.err
-}
-
 // erase is POST /v1/spaces/{space}/erasures: erases one event (see package erasure) and
 // answers 201 with the erasure record.
 func (s *server) erase(r *http.Request) (any, error) {
@@ -53,11 +26,7 @@ func (s *server) erase(r *http.Request) (any, error) {
 	if err := readJSON(r, &body); err != nil {
 		return nil, err
 	}
-	svc, err := s.erasureService(r)
-	if err != nil {
-		return nil, err
-	}
-	res, err := svc.Erase(r.Context(), &eventloom.EraseParams{
+	res, err := s.erasure.Erase(r.Context(), &eventloom.EraseParams{
 		SpaceID: chi.URLParam(r, "space"), Seq: body.Seq, Reason: body.Reason, Actor: body.Actor,
 	})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/testcontainers"
@@ -72,7 +73,7 @@ func TestHTTP_AFanoutRequestHoldsAtMostItsWeightInConnections(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
 	seedBusySpace(t, pool, "busy", 3000)
-	srv := httptest.NewServer(api.NewHandler(api.Config{}, pool, eventloom.NewStore(pool, nil, nil), nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: eventloom.NewStore(pool, nil, nil)}, nil))
 	t.Cleanup(srv.Close)
 
 	routes := []struct{ path, body string }{

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
@@ -74,7 +75,7 @@ func newFairEnv(t *testing.T, attackerScope string) *fairEnv {
 	_, victim, err := tokens.Create(ctx, []string{"victim"}, auth.ScopeWrite, "")
 	require.NoError(t, err)
 	store := eventloom.NewStore(pool, nil, nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens, AnalyticsPool: analytics}, pool, store, nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: store, Auth: tokens, Analytics: analytics}, nil))
 	t.Cleanup(srv.Close)
 	return &fairEnv{url: srv.URL, attacker: attacker, victim: victim, watch: db.AdminPool(t), pool: pool}
 }
@@ -279,7 +280,7 @@ func TestHTTP_FairShareWithAuthOffIsPerSpace(t *testing.T) {
 	analytics, err := pgxpool.NewWithConfig(ctx, acfg)
 	require.NoError(t, err)
 	t.Cleanup(analytics.Close)
-	srv := httptest.NewServer(api.NewHandler(api.Config{AnalyticsPool: analytics}, pool, eventloom.NewStore(pool, nil, nil), nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: eventloom.NewStore(pool, nil, nil), Analytics: analytics}, nil))
 	t.Cleanup(srv.Close)
 	e := &fairEnv{url: srv.URL} // no tokens: auth is off
 	watch := db.AdminPool(t)

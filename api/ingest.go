@@ -9,10 +9,6 @@ import (
 	"github.com/zaxy/zaxy/ingest"
 )
 
-// ingester returns the ingester for one request; transcript batches follow the server's
-// MaxBatch.
-func (s *server) ingester() (*ingest.Ingester, error) { return s.ingest, s.ingestErr }
-
 // ingestDocuments: POST /v1/spaces/{space}/documents. 201 when any document was appended,
 // 200 when every one was already in the log unchanged. When one fails after others were
 // appended, the error (an *ingest.DocumentsError) says which are in the log.
@@ -26,11 +22,7 @@ func (s *server) ingestDocuments(r *http.Request) (any, error) {
 		return nil, err
 	}
 	p.SpaceID = chi.URLParam(r, "space")
-	in, err := s.ingester()
-	if err != nil {
-		return nil, err
-	}
-	res, err := in.Documents(r.Context(), p)
+	res, err := s.ingest.Documents(r.Context(), p)
 	if err != nil {
 		return nil, err
 	}
@@ -52,11 +44,7 @@ func (s *server) ingestTranscript(r *http.Request) (any, error) {
 		return nil, err
 	}
 	p.SpaceID = chi.URLParam(r, "space")
-	in, err := s.ingester()
-	if err != nil {
-		return nil, err
-	}
-	res, err := in.Transcript(r.Context(), p)
+	res, err := s.ingest.Transcript(r.Context(), p)
 	if err != nil {
 		return nil, err
 	}

@@ -101,7 +101,7 @@ func (s *server) limitInFlight(kind routeKind) func(http.Handler) http.Handler {
 	isAnalytics := kind == analytics
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			key := callerKey(r, s.cfg.Auth != nil)
+			key := callerKey(r, s.auth != nil)
 			if over := s.inFlight.acquire(key, isAnalytics, s.cfg.MaxInFlight, s.cfg.MaxAnalyticsInFlight); over != "" {
 				writeError(w, r, s.logger, tooManyRequests(over, s.cfg.MaxInFlight, s.cfg.MaxAnalyticsInFlight))
 				return
@@ -124,7 +124,7 @@ func (s *server) shareOf(kind routeKind, h handlerFunc) handlerFunc {
 	}
 	n := kind.conns()
 	return func(s *server, r *http.Request) (any, error) {
-		key := callerKey(r, s.cfg.Auth != nil)
+		key := callerKey(r, s.auth != nil)
 		if err := gate.acquire(r.Context(), key, n); err != nil {
 			return nil, poolBusy(pool, gate.share, err)
 		}

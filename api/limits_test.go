@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
@@ -128,7 +129,7 @@ func TestHTTP_AnalyticsBudgetPerTokenAnswers429AndOtherTenantsStillRead(t *testi
 	_, readB, err := tokens.Create(ctx, []string{"tenant-b"}, auth.ScopeRead, "")
 	require.NoError(t, err)
 	store := eventloom.NewStore(pool, nil, nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens, AnalyticsPool: analytics, MaxAnalyticsInFlight: 2}, pool, store, nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{MaxAnalyticsInFlight: 2}, api.Services{Pool: pool, Store: store, Auth: tokens, Analytics: analytics}, nil))
 	t.Cleanup(srv.Close)
 
 	slowCtx, cancel := context.WithCancel(ctx)
@@ -178,7 +179,7 @@ func TestHTTP_InFlightBudgetWithAuthOffIsPerSpace(t *testing.T) {
 	pool := db.AppPool(t)
 	seedGraphs(t, pool, "space-a", "space-b")
 	store := eventloom.NewStore(pool, nil, nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{MaxInFlight: 1}, pool, store, nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{MaxInFlight: 1}, api.Services{Pool: pool, Store: store}, nil))
 	t.Cleanup(srv.Close)
 
 	slowCtx, cancel := context.WithCancel(ctx)
@@ -224,7 +225,7 @@ func capEnv(t *testing.T, limit int64) (string, *eventloom.Store) {
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
 	store := eventloom.NewStore(pool, nil, nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{MaxResponseBytes: limit}, pool, store, nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{MaxResponseBytes: limit}, api.Services{Pool: pool, Store: store}, nil))
 	t.Cleanup(srv.Close)
 	return srv.URL, store
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -48,7 +49,7 @@ func TestHTTP_LogsAreJSONWithTheRequestID(t *testing.T) {
 	var logs syncBuffer
 	logger := slog.New(slog.NewJSONHandler(&logs, nil))
 	pool := db.AppPool(t)
-	srv := httptest.NewServer(api.NewHandler(api.Config{}, pool, eventloom.NewStore(pool, nil, nil), logger))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: eventloom.NewStore(pool, nil, nil)}, logger))
 	t.Cleanup(srv.Close)
 
 	send := func(method, path, body, id string) *http.Response {

@@ -31,7 +31,7 @@ func (s *server) recording(r *http.Request, b RecordBody) memoryaction.Recording
 // readActor is the actor of a read's record: the token with auth on (recordActor), else the
 // caller's actor.
 func (s *server) readActor(r *http.Request, actor string) string {
-	if s.cfg.Auth != nil {
+	if s.auth != nil {
 		return s.recordActor(r)
 	}
 	return actor
@@ -126,15 +126,13 @@ type ScoreBody struct {
 	Comment   string  `json:"comment,omitempty"`
 }
 
-func (s *server) memoryActions() *memoryaction.Actions { return memoryaction.New(s.pool, s.store) }
-
 // procedurePrior serves POST /v1/spaces/{space}/actions/retrieve-procedure-prior.
 func (s *server) procedurePrior(r *http.Request) (any, error) {
 	var b PriorBody
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions().ProcedurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit,
+	return s.memoryActions.ProcedurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit,
 		Recording: s.recording(r, b.RecordBody)})
 }
 
@@ -144,7 +142,7 @@ func (s *server) failurePrior(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions().FailurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit,
+	return s.memoryActions.FailurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit,
 		Recording: s.recording(r, b.RecordBody)})
 }
 
@@ -154,7 +152,7 @@ func (s *server) simulateForward(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions().SimulateForward(r.Context(), memoryaction.SimulateParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Steps: b.Steps,
+	return s.memoryActions.SimulateForward(r.Context(), memoryaction.SimulateParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Steps: b.Steps,
 		Recording: s.recording(r, b.RecordBody)})
 }
 
@@ -164,7 +162,7 @@ func (s *server) reflectBackward(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions().ReflectBackward(r.Context(), memoryaction.ReflectParams{SpaceID: chi.URLParam(r, "space"), SessionID: b.SessionID,
+	return s.memoryActions.ReflectBackward(r.Context(), memoryaction.ReflectParams{SpaceID: chi.URLParam(r, "space"), SessionID: b.SessionID,
 		Actor: s.readActor(r, b.Actor), NoRecord: b.NoRecord})
 }
 
@@ -174,7 +172,7 @@ func (s *server) causalNeighborhood(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions().CausalNeighborhood(r.Context(), memoryaction.NeighborhoodParams{SpaceID: chi.URLParam(r, "space"),
+	return s.memoryActions.CausalNeighborhood(r.Context(), memoryaction.NeighborhoodParams{SpaceID: chi.URLParam(r, "space"),
 		Seq: b.Seq, Tool: b.Tool, Entity: b.Entity, Limit: b.Limit, Recording: s.recording(r, b.RecordBody)})
 }
 
@@ -200,7 +198,7 @@ func (s *server) proposeMemoryUpdate(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return appended(s.memoryActions().ProposeMemoryUpdate(r.Context(), memoryaction.ProposeParams{SpaceID: chi.URLParam(r, "space"),
+	return appended(s.memoryActions.ProposeMemoryUpdate(r.Context(), memoryaction.ProposeParams{SpaceID: chi.URLParam(r, "space"),
 		Kind: b.Kind, Evidence: b.Evidence, Fact: b.Fact, ArtifactID: b.ArtifactID, Confidence: b.Confidence, Rationale: b.Rationale,
 		Who: who(r, b.WhoBody)}))
 }
@@ -215,7 +213,7 @@ func (s *server) reviseConfidence(r *http.Request) (any, error) {
 		return nil, &apiError{status: http.StatusBadRequest, code: "invalid_request", message: "confidence: is required: a number between 0 and 1",
 			details: map[string]any{"field": "confidence"}}
 	}
-	return appended(s.memoryActions().ReviseConfidence(r.Context(), memoryaction.ReviseParams{SpaceID: chi.URLParam(r, "space"),
+	return appended(s.memoryActions.ReviseConfidence(r.Context(), memoryaction.ReviseParams{SpaceID: chi.URLParam(r, "space"),
 		ArtifactID: b.ArtifactID, Confidence: *b.Confidence, Reason: b.Reason, Evidence: b.Evidence, Who: who(r, b.WhoBody)}))
 }
 
@@ -225,7 +223,7 @@ func (s *server) recordKnownUnknown(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return appended(s.memoryActions().RecordKnownUnknown(r.Context(), memoryaction.KnownUnknownParams{SpaceID: chi.URLParam(r, "space"),
+	return appended(s.memoryActions.RecordKnownUnknown(r.Context(), memoryaction.KnownUnknownParams{SpaceID: chi.URLParam(r, "space"),
 		Question: b.Question, Context: b.Context, Evidence: b.Evidence, Who: who(r, b.WhoBody)}))
 }
 
@@ -235,6 +233,6 @@ func (s *server) scoreMemoryAction(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return appended(s.memoryActions().ScoreMemoryAction(r.Context(), memoryaction.ScoreParams{SpaceID: chi.URLParam(r, "space"),
+	return appended(s.memoryActions.ScoreMemoryAction(r.Context(), memoryaction.ScoreParams{SpaceID: chi.URLParam(r, "space"),
 		Action: b.Action, ActionSeq: b.ActionSeq, CitedSeqs: b.CitedSeqs, Signal: b.Signal, Comment: b.Comment, Who: who(r, b.WhoBody)}))
 }

@@ -13,13 +13,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/auth"
-	"github.com/zaxy/zaxy/eventloom"
 )
 
 // TestOpenAPI_DescribesEveryRouteAndNoOther fails when a route exists without a described
 // operation in api/openapi.json, or the document describes a route that does not exist.
 func TestOpenAPI_DescribesEveryRouteAndNoOther(t *testing.T) {
-	h := NewHandler(Config{}, nil, eventloom.NewStore(nil, nil, nil), nil)
+	h := routeHandler(t, nil)
 	var routes []string
 	require.NoError(t, chi.Walk(h.(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		routes = append(routes, strings.ToLower(method)+" "+strings.TrimSuffix(route, "/"))
@@ -67,7 +66,7 @@ func TestOpenAPI_DescribesEveryRouteAndNoOther(t *testing.T) {
 // (security: []) and the server asks for a token, or the reverse.
 func TestOpenAPI_SecurityMatchesTheServer(t *testing.T) {
 	// Without a bearer token the store answers 401 before it would touch the database.
-	h := NewHandler(Config{Auth: auth.NewStore(nil)}, nil, eventloom.NewStore(nil, nil, nil), nil)
+	h := routeHandler(t, auth.NewStore(nil))
 	var doc struct {
 		Paths map[string]map[string]json.RawMessage `json:"paths"`
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/policy"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -25,8 +24,6 @@ type PolicyActionBody struct {
 
 // policyVersionParam matches a version in the path: builtin-<n> or fit-<12 hex>.
 var policyVersionParam = regexp.MustCompile(`^(builtin-[0-9]{1,3}|fit-[0-9a-f]{12})$`)
-
-func (s *server) policies() *policy.Service { return policy.New(s.pool, s.store) }
 
 // readPolicyAction reads the optional body of a policy action.
 func readPolicyAction(r *http.Request) (PolicyActionBody, error) {
@@ -49,7 +46,7 @@ func readPolicyAction(r *http.Request) (PolicyActionBody, error) {
 
 // listPolicies serves GET /v1/spaces/{space}/policies.
 func (s *server) listPolicies(r *http.Request) (any, error) {
-	return s.policies().List(r.Context(), chi.URLParam(r, "space"))
+	return s.policies.List(r.Context(), chi.URLParam(r, "space"))
 }
 
 // fitPolicy serves POST /v1/spaces/{space}/policies/fit: 201 with the proposed version.
@@ -58,7 +55,7 @@ func (s *server) fitPolicy(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.policies().Fit(r.Context(), chi.URLParam(r, "space"), b.Actor)
+	res, err := s.policies.Fit(r.Context(), chi.URLParam(r, "space"), b.Actor)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +76,7 @@ func (s *server) promotePolicy(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	prom, err := s.policies().Promote(r.Context(), chi.URLParam(r, "space"), version, b.Actor, nil)
+	prom, err := s.policies.Promote(r.Context(), chi.URLParam(r, "space"), version, b.Actor, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +89,7 @@ func (s *server) rollbackPolicy(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rb, err := s.policies().Rollback(r.Context(), chi.URLParam(r, "space"), b.Actor, b.Reason)
+	rb, err := s.policies.Rollback(r.Context(), chi.URLParam(r, "space"), b.Actor, b.Reason)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -26,7 +27,7 @@ func TestHTTP_ServerLogRedactsPathsRequestIDsAndHeaders(t *testing.T) {
 	var logs syncBuffer
 	logger := slog.New(slog.NewJSONHandler(&logs, nil))
 	pool := db.AppPool(t)
-	srv := httptest.NewServer(api.NewHandler(api.Config{}, pool, eventloom.NewStore(pool, nil, nil), logger))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: eventloom.NewStore(pool, nil, nil)}, logger))
 	t.Cleanup(srv.Close)
 
 	send := func(method, path, body string, header ...string) int {
@@ -68,7 +69,7 @@ func TestHTTP_AdversarialBodiesGetAnAnswer(t *testing.T) {
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
 	cfg := api.Config{MaxBodyBytes: 2 << 20, RequestTimeout: time.Second}
-	srv := httptest.NewUnstartedServer(api.NewHandler(cfg, pool, eventloom.NewStore(pool, nil, nil), nil))
+	srv := httptest.NewUnstartedServer(apitest.NewHandler(t, cfg, api.Services{Pool: pool, Store: eventloom.NewStore(pool, nil, nil)}, nil))
 	srv.Config.ReadHeaderTimeout = 10 * time.Second
 	srv.Config.ReadTimeout = cfg.RequestTimeout
 	srv.Config.WriteTimeout = cfg.RequestTimeout + 5*time.Second

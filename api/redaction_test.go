@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
@@ -66,7 +67,7 @@ func TestHTTP_RedactionSwitchNeedsAnAdminToken(t *testing.T) {
 	pool := db.AppPool(t)
 	tokens := auth.NewStore(pool)
 	store := eventloom.NewStore(pool, nil, nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens}, pool, store, nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: store, Auth: tokens}, nil))
 	t.Cleanup(srv.Close)
 	_, writeA, err := tokens.Create(ctx, []string{"a"}, auth.ScopeWrite, "")
 	require.NoError(t, err)

@@ -83,7 +83,7 @@ func decide(decision string) handlerFunc {
 		if b.Actor == "" {
 			b.Actor = "reviewer"
 		}
-		d, err := review.NewDecider(s.pool, s.store).Decide(r.Context(), review.DecideParams{
+		d, err := s.review.Decide(r.Context(), review.DecideParams{
 			SpaceID: chi.URLParam(r, "space"), ProposalSeq: seq, Decision: decision,
 			Actor: b.Actor, SessionID: b.SessionID, Reason: b.Reason,
 		})

@@ -25,7 +25,7 @@ const (
 	// most the whole share).
 	fanout
 	// analytics operations read broadly (Cypher, facts, entities, the disclosure views, chain
-	// verification): they run on Config.AnalyticsPool and also count against
+	// verification): they run on Services.Analytics and also count against
 	// Config.MaxAnalyticsInFlight.
 	analytics
 )
@@ -169,7 +169,7 @@ func ScopeFor(method, path string) string {
 
 // AnalyticsRoute reports whether an operation under /v1/spaces/{space} is an analytics one, as
 // spaceRoutes declares it: Cypher, facts, entities, index, timeline, items or verify. Those run
-// on Config.AnalyticsPool and count against Config.MaxAnalyticsInFlight as well as
+// on Services.Analytics and count against Config.MaxAnalyticsInFlight as well as
 // Config.MaxInFlight.
 func AnalyticsRoute(method, path string) bool {
 	rt := routeIndex()(method, path)

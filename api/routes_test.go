@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
@@ -58,7 +59,7 @@ func TestRouter_EveryRouteThatIsNotAGetNeedsWriteOrAdmin(t *testing.T) {
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
 	tokens := auth.NewStore(pool)
-	h := api.NewHandler(api.Config{Auth: tokens}, pool, eventloom.NewStore(pool, nil, nil), nil)
+	h := apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: eventloom.NewStore(pool, nil, nil), Auth: tokens}, nil)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	token := map[string]string{}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
@@ -45,7 +46,7 @@ func TestHTTP_FactsPastTheCapStopReadingNearTheCap(t *testing.T) {
 	require.NoError(t, err)
 	_, err = proj.ProjectSpace(ctx, "big")
 	require.NoError(t, err)
-	srv := httptest.NewServer(api.NewHandler(api.Config{MaxResponseBytes: 64 << 10}, pool, store, nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{MaxResponseBytes: 64 << 10}, api.Services{Pool: pool, Store: store}, nil))
 	t.Cleanup(srv.Close)
 
 	get := func() int {

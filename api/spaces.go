@@ -45,8 +45,8 @@ type spacesResponse struct {
 // names that has no event yet is listed with head_seq 0. It says nothing of other spaces.
 func (s *server) listSpaces(r *http.Request) (any, error) {
 	all, granted := true, []string(nil)
-	if s.cfg.Auth != nil {
-		tok, err := s.cfg.Auth.Authorize(r.Context(), bearerToken(r.Header.Get("Authorization")), "", auth.ScopeRead)
+	if s.auth != nil {
+		tok, err := s.auth.Authorize(r.Context(), bearerToken(r.Header.Get("Authorization")), "", auth.ScopeRead)
 		if err != nil {
 			return nil, err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
@@ -25,7 +26,7 @@ func TestHTTP_SpacesListsOnlyWhatTheTokenReaches(t *testing.T) {
 	pool := db.AppPool(t)
 	tokens := auth.NewStore(pool)
 	store := eventloom.NewStore(pool, nil, nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens}, pool, store, nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: store, Auth: tokens}, nil))
 	t.Cleanup(srv.Close)
 	for _, sp := range []string{"a", "secret"} {
 		_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: sp, Events: []eventloom.NewEvent{

@@ -21,7 +21,6 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/jobs"
@@ -99,6 +98,10 @@ type AppendOptions struct {
 	Only string
 	// Logger receives the store's and the outbox's logs.
 	Logger *slog.Logger
+	// API returns the HTTP API the HTTP scenarios append through, served by pool and store
+	// (the scratch database's); zaxy bench append builds it with zaxy's composition root.
+	// Required.
+	API func(ctx context.Context, pool *pgxpool.Pool, store *eventloom.Store) (http.Handler, error)
 }
 
 // Validate names the first option out of range.
@@ -110,6 +113,8 @@ func (o AppendOptions) Validate() error {
 		return fmt.Errorf("Runs must be at least 1, got %d", o.Runs)
 	case o.PoolSize < 1:
 		return fmt.Errorf("PoolSize must be at least 1, got %d", o.PoolSize)
+	case o.API == nil:
+		return errors.New("API is required")
 	}
 	return nil
 }
@@ -159,7 +164,11 @@ func Append(ctx context.Context, dbURL string, o AppendOptions) (*AppendReport, 
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: api.NewHandler(api.Config{}, pool, store, logger), ReadHeaderTimeout: 10 * time.Second}
+	apiHandler, err := o.API(ctx, pool, store)
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: apiHandler, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln) //nolint:errcheck
 	defer srv.Close()
 	base := "http://" + ln.Addr().String()

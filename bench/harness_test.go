@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"net/url"
 	"os"
 	"regexp"
@@ -15,8 +16,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/embedding"
+	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/testcontainers"
@@ -39,7 +43,10 @@ func TestAppend_MeasuresInAScratchDatabaseAndDropsIt(t *testing.T) {
 	_, err := bench.Append(context.Background(), admin, bench.AppendOptions{Events: 100, Runs: 1, PoolSize: 1})
 	require.ErrorContains(t, err, "Events must be at least 800")
 
-	rep, err := bench.Append(context.Background(), admin, bench.AppendOptions{Events: 800, Runs: 2, PoolSize: 2, Only: "INSERT..unnest"})
+	rep, err := bench.Append(context.Background(), admin, bench.AppendOptions{Events: 800, Runs: 2, PoolSize: 2, Only: "INSERT..unnest",
+		API: func(_ context.Context, pool *pgxpool.Pool, store *eventloom.Store) (http.Handler, error) {
+			return apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: store}, nil), nil
+		}})
 	require.NoError(t, err)
 	require.Equal(t, 2, rep.Runs)
 	require.Equal(t, "on", rep.SynchronousCommit)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/client"
@@ -75,7 +76,7 @@ func newServer(t *testing.T) *server {
 	_, token, err := tokens.Create(context.Background(), []string{auth.AllSpaces}, auth.ScopeAdmin, "client test")
 	require.NoError(t, err)
 	store := eventloom.NewStore(pool, jobs.NewOutbox(rc), nil)
-	srv := httptest.NewServer(api.NewHandler(api.Config{Auth: tokens}, pool, store, nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: store, Auth: tokens}, nil))
 	t.Cleanup(srv.Close)
 	return &server{url: srv.URL, token: token, db: db}
 }

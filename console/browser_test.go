@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/console"
 	"github.com/zaxy/zaxy/eventloom"
@@ -180,7 +181,7 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	_, otherToken, err := tokens.Create(ctx, []string{"other"}, auth.ScopeRead, "console test")
 	require.NoError(t, err)
 
-	srv := httptest.NewServer(console.Mount(api.NewHandler(api.Config{Auth: tokens}, pool, store, nil)))
+	srv := httptest.NewServer(console.Mount(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: store, Auth: tokens}, nil)))
 	t.Cleanup(srv.Close)
 
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/eventloom"
 )
 
@@ -134,7 +135,7 @@ func TestErase_NoReadRouteShowsTheErasedTextBeforeThePurge(t *testing.T) {
 	require.NotEmpty(t, factIDs)
 	routes := readRoutes(space, entityID, factIDs, []int64{target[0].Seq, target[1].Seq})
 
-	srv := httptest.NewServer(api.NewHandler(api.Config{Erasure: b.svc}, b.pool, b.store, nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: b.pool, Store: b.store, Erasure: b.svc}, nil))
 	t.Cleanup(srv.Close)
 	lower := strings.ToLower(marker)
 

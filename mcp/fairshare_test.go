@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	zmcp "github.com/zaxy/zaxy/mcp"
@@ -52,7 +53,7 @@ func TestHTTP_MCPToolCallsShareTheirTokensBudgetsAndPoolShare(t *testing.T) {
 	// A tool call is not cancelled when its client goes away (the SDK serves it apart from the
 	// HTTP request): the slow calls end at the request deadline, which is shortened so that
 	// the test does not wait the default 30 s for them.
-	apiHandler := api.NewHandler(api.Config{Auth: e.tokens, AnalyticsPool: analytics, RequestTimeout: 15 * time.Second}, pool, store, nil)
+	apiHandler := apitest.NewHandler(t, api.Config{RequestTimeout: 15 * time.Second}, api.Services{Pool: pool, Store: store, Auth: e.tokens, Analytics: analytics}, nil)
 	h, err := zmcp.NewHTTPHandler(zmcp.HTTPConfig{Config: zmcp.Config{API: apiHandler, Profile: zmcp.ProfileFull}, Auth: e.tokens})
 	require.NoError(t, err)
 	srv := httptest.NewServer(zmcp.Mount(apiHandler, h))

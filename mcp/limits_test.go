@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	zmcp "github.com/zaxy/zaxy/mcp"
@@ -89,7 +90,7 @@ func TestHTTP_MCPToolResultsObeyTheAPIResponseCap(t *testing.T) {
 	}
 	_, err := store.Append(context.Background(), &eventloom.AppendParams{SpaceID: "herd", Events: evs})
 	require.NoError(t, err)
-	apiHandler := api.NewHandler(api.Config{MaxResponseBytes: 16 << 10}, pool, store, nil)
+	apiHandler := apitest.NewHandler(t, api.Config{MaxResponseBytes: 16 << 10}, api.Services{Pool: pool, Store: store}, nil)
 	h, err := zmcp.NewHTTPHandler(zmcp.HTTPConfig{Config: zmcp.Config{API: apiHandler}})
 	require.NoError(t, err)
 	srv := httptest.NewServer(zmcp.Mount(apiHandler, h))

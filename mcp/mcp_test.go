@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
@@ -38,7 +39,7 @@ func newEnv(t *testing.T, withAuth bool) *env {
 	if withAuth {
 		e.tokens = auth.NewStore(pool)
 	}
-	e.api = api.NewHandler(api.Config{Auth: e.tokens}, pool, eventloom.NewStore(pool, jobs.NewOutbox(client), nil), nil)
+	e.api = apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: eventloom.NewStore(pool, jobs.NewOutbox(client), nil), Auth: e.tokens}, nil)
 	return e
 }
 

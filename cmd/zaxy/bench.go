@@ -7,13 +7,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"runtime/pprof"
 	"slices"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/eventloom"
 )
 
 // benchAppendCmd: zaxy bench append [--events N] [--runs N] [--pool N]
@@ -63,6 +68,17 @@ func (c *benchAppendCmd) run(ctx context.Context, env *env) error {
 		return errors.New("ZAXY_DATABASE_URL is not set")
 	}
 	c.o.Logger = env.logger
+	provider, err := env.cfg.memory.embedProvider()
+	if err != nil {
+		return invalid(err)
+	}
+	c.o.API = func(ctx context.Context, pool *pgxpool.Pool, store *eventloom.Store) (http.Handler, error) {
+		svc, err := buildServices(ctx, env.cfg, serviceDeps{pool: pool, analytics: pool, store: store, provider: provider}, env.logger)
+		if err != nil {
+			return nil, err
+		}
+		return api.NewHandler(api.Config{}, svc, env.logger)
+	}
 	rep, err := bench.Append(ctx, env.cfg.databaseURL, c.o)
 	if err != nil {
 		return err

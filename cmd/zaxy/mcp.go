@@ -82,17 +82,22 @@ func (c *mcpCmd) run(ctx context.Context, env *env) error {
 		}
 		store = eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
 	}
-	httpCfg := cfg.http
-	if cfg.mcpToken != "" {
-		httpCfg.Auth = auth.NewStore(pool)
-		if _, err := httpCfg.Auth.Authorize(ctx, cfg.mcpToken, "", auth.ScopeRead); errors.Is(err, auth.ErrUnauthenticated) {
+	svc, err := buildServices(ctx, cfg, serviceDeps{pool: pool, analytics: pool, store: store, provider: provider, withAuth: cfg.mcpToken != ""}, logger)
+	if err != nil {
+		return err
+	}
+	if svc.Auth != nil {
+		if _, err := svc.Auth.Authorize(ctx, cfg.mcpToken, "", auth.ScopeRead); errors.Is(err, auth.ErrUnauthenticated) {
 			return invalid(errors.New("ZAXY_MCP_TOKEN is not a valid token (unknown or revoked; zaxy token list)"))
 		} else if err != nil {
 			return err
 		}
 	}
-	memoryReaders(&httpCfg, cfg.memory, pool, store, provider, logger)
-	err = mcp.ServeStdio(ctx, mcp.Config{API: api.NewHandler(httpCfg, pool, store, logger), Profile: c.profile, Token: cfg.mcpToken, Logger: logger}, env.stdin, env.stdout)
+	apiHandler, err := api.NewHandler(cfg.http, svc, logger)
+	if err != nil {
+		return err
+	}
+	err = mcp.ServeStdio(ctx, mcp.Config{API: apiHandler, Profile: c.profile, Token: cfg.mcpToken, Logger: logger}, env.stdin, env.stdout)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return err
 	}

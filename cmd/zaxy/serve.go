@@ -15,19 +15,13 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/zaxy/zaxy/api"
-	"github.com/zaxy/zaxy/auth"
-	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/console"
-	"github.com/zaxy/zaxy/embedding"
-	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/tracing/otlp"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/mcp"
-	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/migrations"
-	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/retrospective"
 	"github.com/zaxy/zaxy/topic"
 )
@@ -67,15 +61,6 @@ func (c *workerCmd) run(ctx context.Context, env *env) error {
 	return work(ctx, env.cfg, env.logger, env.stdout)
 }
 
-// memoryReaders sets the services of httpCfg that read what the projector wrote, checkout and
-// the feeling of knowing, with the projector's text search configuration
-// (ZAXY_TEXT_SEARCH_CONFIG): a query's lexemes must be those the projector stored. zaxy serve
-// and zaxy mcp both build their API through it.
-func memoryReaders(httpCfg *api.Config, mem memoryConfig, pool *pgxpool.Pool, store *eventloom.Store, provider embedding.Embedder, logger *slog.Logger) {
-	httpCfg.Checkout = checkout.New(pool, store, checkout.Config{TextSearchConfig: mem.textSearchConfig, Embedder: provider, Logger: logger})
-	httpCfg.FeelingOfKnowing = metamemory.New(pool, metamemory.Config{TextSearchConfig: mem.textSearchConfig, Logger: logger})
-}
-
 // serve runs the HTTP API, with the MCP endpoint at /mcp and the web console at /console, and River workers in-process until
 // ctx ends, then shuts down in order: HTTP server (finishing in-flight requests), River, pool.
 // Once River has started, every return stops it before its pool closes.
@@ -100,11 +85,11 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 		return fmt.Errorf("open database: %w", err)
 	}
 	defer pool.Close()
-	httpCfg := cfg.http
-	if httpCfg.AnalyticsPool, err = newPoolSized(ctx, cfg.databaseURL, cfg.pools.analytics, "zaxy-analytics"); err != nil {
+	analytics, err := newPoolSized(ctx, cfg.databaseURL, cfg.pools.analytics, "zaxy-analytics")
+	if err != nil {
 		return fmt.Errorf("open database: %w", err)
 	}
-	defer httpCfg.AnalyticsPool.Close()
+	defer analytics.Close()
 	store := eventloom.NewStore(pool, jobs.NewOutbox(w.client), logger)
 	provider, why, err := cfg.memory.embedProviderWhy()
 	if err != nil {
@@ -113,20 +98,19 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 	if provider != nil {
 		logger.InfoContext(ctx, "embedder", "model", provider.Model(), "dimensions", provider.Dimensions(), "why", why)
 	}
-	memoryReaders(&httpCfg, cfg.memory, pool, store, provider, logger)
-	if !cfg.authOff {
-		httpCfg.Auth = auth.NewStore(pool)
-	}
-	httpCfg.ListenAddr = cfg.addr
-	proj, err := projection.New(ctx, pool, cfg.memory.projection(logger))
+	svc, err := buildServices(ctx, cfg, serviceDeps{pool: pool, analytics: analytics, store: store, provider: provider, withAuth: !cfg.authOff}, logger)
 	if err != nil {
 		return err
 	}
-	httpCfg.Erasure = erasure.New(pool, store, proj, logger)
-	apiHandler := api.NewHandler(httpCfg, pool, store, logger)
+	httpCfg := cfg.http
+	httpCfg.ListenAddr = cfg.addr
+	apiHandler, err := api.NewHandler(httpCfg, svc, logger)
+	if err != nil {
+		return err
+	}
 	mcpHandler, err := mcp.NewHTTPHandler(mcp.HTTPConfig{
 		Config: mcp.Config{API: apiHandler, Profile: cfg.mcpProfile, Logger: logger},
-		Auth:   httpCfg.Auth, MaxBodyBytes: httpCfg.MaxBodyBytes,
+		Auth:   svc.Auth, MaxBodyBytes: httpCfg.MaxBodyBytes,
 	})
 	if err != nil {
 		return err

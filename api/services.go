@@ -1,0 +1,72 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/erasure"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/memoryaction"
+	"github.com/zaxy/zaxy/metamemory"
+	"github.com/zaxy/zaxy/policy"
+	"github.com/zaxy/zaxy/review"
+)
+
+// Services are what the API serves with, each built once by the caller (zaxy's composition
+// root, cmd/zaxy/services.go) and shared by every request. NewHandler builds none of them and
+// no handler builds one per request: every field is required except Auth, and a missing one
+// is NewHandler's error naming it.
+type Services struct {
+	// Pool serves the hot reads and readiness; Store, built on it, the appends.
+	Pool  *pgxpool.Pool
+	Store *eventloom.Store
+	// Analytics serves the analytics routes (AnalyticsRoute: Cypher, facts, entities, the
+	// disclosure views, verify), so that broad reads cannot take the connections appends,
+	// checkout and token checks need; AnalyticsStore is the log read through it (verify). They
+	// may be Pool and Store.
+	Analytics      *pgxpool.Pool
+	AnalyticsStore *eventloom.Store
+	// Auth checks bearer tokens on every /v1 route; nil serves without authentication (zaxy
+	// serve sets it unless ZAXY_AUTH=off on a loopback address).
+	Auth *auth.Store
+	// Checkout answers /checkout and /query.
+	Checkout *checkout.Service
+	// FeelingOfKnowing answers /feeling-of-knowing.
+	FeelingOfKnowing *metamemory.Service
+	// Ingest serves /documents and /transcripts.
+	Ingest *ingest.Ingester
+	// Erasure serves /erasures.
+	Erasure *erasure.Service
+	// Policies serves /policies.
+	Policies *policy.Service
+	// MemoryActions serves /actions.
+	MemoryActions *memoryaction.Actions
+	// Review decides the proposals under /review.
+	Review *review.Decider
+}
+
+// validate names every required service s lacks.
+func (s Services) validate() error {
+	required := []struct {
+		name string
+		nil  bool
+	}{
+		{"Pool", s.Pool == nil}, {"Store", s.Store == nil}, {"Analytics", s.Analytics == nil},
+		{"AnalyticsStore", s.AnalyticsStore == nil}, {"Checkout", s.Checkout == nil},
+		{"FeelingOfKnowing", s.FeelingOfKnowing == nil}, {"Ingest", s.Ingest == nil},
+		{"Erasure", s.Erasure == nil}, {"Policies", s.Policies == nil},
+		{"MemoryActions", s.MemoryActions == nil}, {"Review", s.Review == nil},
+	}
+	var errs []error
+	for _, r := range required {
+		if r.nil {
+			errs = append(errs, fmt.Errorf("api: Services.%s is required", r.name))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/api"
+	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/embedding"
+	"github.com/zaxy/zaxy/erasure"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/memoryaction"
+	"github.com/zaxy/zaxy/metamemory"
+	"github.com/zaxy/zaxy/policy"
+	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/review"
+)
+
+// serviceDeps are what the services are built on: the pools and the store the command opened,
+// the embedding provider it chose (nil when embedding is off) and whether tokens are checked.
+type serviceDeps struct {
+	// pool serves the hot reads and store (on pool) the appends; analytics the analytics
+	// routes (pool when the command opens no pool of its own for them).
+	pool, analytics *pgxpool.Pool
+	store           *eventloom.Store
+	provider        embedding.Embedder
+	withAuth        bool
+}
+
+// buildServices is zaxy's composition root: it builds every service the API serves with, once,
+// from the parsed configuration. zaxy serve, zaxy mcp and zaxy bench append serve through it,
+// so that every reader of what the projector wrote (checkout, the feeling of knowing, the
+// projector behind erasure) uses its text search configuration (ZAXY_TEXT_SEARCH_CONFIG), and
+// ingest's transcript batches follow the API's MaxBatch (ZAXY_MAX_BATCH).
+func buildServices(ctx context.Context, cfg *config, d serviceDeps, logger *slog.Logger) (api.Services, error) {
+	mem := cfg.memory
+	svc := api.Services{Pool: d.pool, Store: d.store, Analytics: d.analytics, AnalyticsStore: d.store}
+	if d.analytics != d.pool {
+		svc.AnalyticsStore = eventloom.NewStore(d.analytics, nil, logger)
+	}
+	if d.withAuth {
+		svc.Auth = auth.NewStore(d.pool)
+	}
+	svc.Checkout = checkout.New(d.pool, d.store, checkout.Config{TextSearchConfig: mem.textSearchConfig, Embedder: d.provider, Logger: logger})
+	svc.FeelingOfKnowing = metamemory.New(d.pool, metamemory.Config{TextSearchConfig: mem.textSearchConfig, Logger: logger})
+	in, err := ingest.New(d.pool, d.store, ingest.Config{TranscriptBatch: cfg.http.WithDefaults().MaxBatch})
+	if err != nil {
+		return api.Services{}, err
+	}
+	svc.Ingest = in
+	proj, err := projection.New(ctx, d.pool, mem.projection(logger))
+	if err != nil {
+		return api.Services{}, err
+	}
+	svc.Erasure = erasure.New(d.pool, d.store, proj, logger)
+	svc.Policies = policy.New(d.pool, d.store)
+	svc.MemoryActions = memoryaction.New(d.pool, d.store)
+	svc.Review = review.NewDecider(d.pool, d.store)
+	return svc, nil
+}
