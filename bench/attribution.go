@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/retrospective"
 	"github.com/zaxy/zaxy/vocab"
 )
@@ -214,7 +215,7 @@ func (g *traceGen) note(tool, text string) int64 {
 func (g *traceGen) checkout(seqs ...int64) int64 {
 	items := []map[string]any{}
 	for _, s := range seqs {
-		items = append(items, map[string]any{"item_id": fmt.Sprintf("ev:%d", s), "seqs": []int64{s}, "tier": "query"})
+		items = append(items, map[string]any{"item_id": memoryitem.EventID(s), "seqs": []int64{s}, "tier": "query"})
 	}
 	return g.add(vocab.TypeCheckoutSurfaced, "", map[string]any{"items": items})
 }
@@ -338,7 +339,7 @@ func (g *traceGen) script(label string) (*retrospective.Trace, []string) {
 		}
 		g.call(main, false)
 		out = g.outcome(g.declared(true), nil)
-		bad = []string{fmt.Sprintf("ev:%d", m)}
+		bad = []string{memoryitem.EventID(m)}
 	case retrospective.CauseRetrieval:
 		if !g.confound && g.viaAction() {
 			// A memory action recommended a procedure whose step failed.
@@ -367,7 +368,7 @@ func (g *traceGen) script(label string) (*retrospective.Trace, []string) {
 			g.call(main, false)
 			out = g.outcome(g.declared(true), nil)
 		}
-		bad = []string{fmt.Sprintf("ev:%d", m)}
+		bad = []string{memoryitem.EventID(m)}
 	case retrospective.CauseMissingEvidence:
 		switch {
 		case !g.confound && g.viaAction():

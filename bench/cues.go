@@ -188,10 +188,7 @@ func Cues(ctx context.Context, dbURL string, o CuesOptions) (*CuesReport, error)
 
 // seqOf is the seq of an event item id ("ev:12"), or 0.
 func seqOf(id string) int64 {
-	var seq int64
-	if _, err := fmt.Sscanf(id, "ev:%d", &seq); err != nil {
-		return 0
-	}
+	seq, _ := memoryitem.ParseEventID(id)
 	return seq
 }
 

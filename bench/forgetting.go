@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 )
 
@@ -324,10 +325,7 @@ func packetSeqs(p *checkout.Packet) []int64 {
 
 // itemSeq is the seq of an event item id ("ev:<seq>"), else 0.
 func itemSeq(id string) int64 {
-	var seq int64
-	if _, err := fmt.Sscanf(id, "ev:%d", &seq); err != nil {
-		return 0
-	}
+	seq, _ := memoryitem.ParseEventID(id)
 	return seq
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -377,7 +378,7 @@ func TestLaneVerbatim_ReadsPastTheKeywordLanesWatermark(t *testing.T) {
 
 	items, err := f.svc.LaneVerbatimPast(ctx, "race", "where does the quokka sticker go?", &before)
 	require.NoError(t, err)
-	require.Equal(t, []string{fmt.Sprintf("ev:%d", rc[0].Seq)}, items)
+	require.Equal(t, []string{memoryitem.EventID(rc[0].Seq)}, items)
 	items, err = f.svc.LaneVerbatimPast(ctx, "race", "where does the quokka sticker go?", nil)
 	require.NoError(t, err)
 	require.Empty(t, items, "past the current watermark the event is gone from the verbatim lane")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 )
 
 // codingCall is a tool call of an agent's session at minute m of day d (November 2026), with its
@@ -67,7 +68,7 @@ func TestCodingSession_QuestionsFindTheirEvidence(t *testing.T) {
 		codingSaid(s2, 23, 6, "assistant", "Priya is on call for payments until Friday; Marco takes over next week."),
 	)
 	f.index(t, space)
-	ev := func(i int) string { return fmt.Sprintf("ev:%d", r[i].Seq) }
+	ev := func(i int) string { return memoryitem.EventID(r[i].Seq) }
 	for _, c := range []struct {
 		question string
 		evidence []string // any of them

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 )
 
 func TestGate_RedundantItemLeavesDefaultRankingAndStaysReachable(t *testing.T) {
@@ -23,7 +24,7 @@ func TestGate_RedundantItemLeavesDefaultRankingAndStaysReachable(t *testing.T) {
 		msg("s2", "user", "the kafka retention for the audit topic is seven days set by the platform team"),
 	)
 	f.index(t, "gate")
-	original, repeat := fmt.Sprintf("ev:%d", rc[1].Seq), fmt.Sprintf("ev:%d", rc[3].Seq)
+	original, repeat := memoryitem.EventID(rc[1].Seq), memoryitem.EventID(rc[3].Seq)
 	ask := func(r checkout.Request) *checkout.QueryResult {
 		r.SpaceID, r.Query = "gate", "kafka retention audit topic"
 		res, err := f.svc.Query(ctx, &r)
@@ -69,7 +70,7 @@ func TestGate_ACopyRanksForTheItemItRepeatsAndIsCited(t *testing.T) {
 		said("s2", "assistant", "Done.", 14),
 	)
 	f.index(t, "rep")
-	original, first, last := fmt.Sprintf("ev:%d", rc[1].Seq), rc[3].Seq, rc[5].Seq
+	original, first, last := memoryitem.EventID(rc[1].Seq), rc[3].Seq, rc[5].Seq
 	var others []string
 	for _, l := range checkout.Lanes {
 		if l != checkout.LaneRecent {
@@ -94,8 +95,8 @@ func TestGate_ACopyRanksForTheItemItRepeatsAndIsCited(t *testing.T) {
 	def := ask(checkout.Request{})
 	got := queryIDs(def)
 	require.Contains(t, got, original, "the copies ranked, so the item they repeat does")
-	require.NotContains(t, got, fmt.Sprintf("ev:%d", first))
-	require.NotContains(t, got, fmt.Sprintf("ev:%d", last))
+	require.NotContains(t, got, memoryitem.EventID(first))
+	require.NotContains(t, got, memoryitem.EventID(last))
 	require.Equal(t, 2, def.Salience.Redundant)
 	require.Equal(t, 2, got[original].Repeats)
 	require.Equal(t, []int64{rc[1].Seq, last}, cited(got[original]))
@@ -110,9 +111,9 @@ func TestGate_ACopyRanksForTheItemItRepeatsAndIsCited(t *testing.T) {
 
 	// The plain profile ranks each copy as itself.
 	plain := queryIDs(ask(checkout.Request{RetrievalProfile: checkout.ProfilePlain}))
-	require.Contains(t, plain, fmt.Sprintf("ev:%d", last))
+	require.Contains(t, plain, memoryitem.EventID(last))
 	require.NotContains(t, plain, original)
-	require.Zero(t, plain[fmt.Sprintf("ev:%d", last)].Repeats)
+	require.Zero(t, plain[memoryitem.EventID(last)].Repeats)
 
 	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: "rep", SessionID: "s2", Query: "did the tests pass?", DisableLanes: others, NoRecord: true})
 	require.NoError(t, err)
@@ -143,7 +144,7 @@ func TestGate_RepeatsAreCountedUpToAThousand(t *testing.T) {
 	f.index(t, "many")
 	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "many", Query: "is the working tree clean?"})
 	require.NoError(t, err)
-	got := queryIDs(res)[fmt.Sprintf("ev:%d", rc[1].Seq)]
+	got := queryIDs(res)[memoryitem.EventID(rc[1].Seq)]
 	require.NotNil(t, got)
 	require.Equal(t, 1000, got.Repeats)
 	require.Equal(t, rc[len(rc)-1].Seq, got.Citations[len(got.Citations)-1].Seq)

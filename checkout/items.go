@@ -15,6 +15,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/memoryitem"
 )
 
 // Citation points at the event a claim comes from. Start and End, when set, are the
@@ -215,7 +216,7 @@ func fetchFacts(ctx context.Context, tx pgexec.Executor, space string, factIDs [
 				status: r.Status, supersededBy: r.SupersededBy, version: r.Version, validTo: r.ValidTo,
 				recordedSeq: r.RecordedSeq, closeReason: r.CloseReason}
 			it := &Item{
-				ItemID: "fact:" + f.id, Kind: "fact", boostKind: "fact", fact: &f,
+				ItemID: memoryitem.FactID(f.id), Kind: "fact", boostKind: "fact", fact: &f,
 				Text: fmt.Sprintf("%s %s %s", f.subject, f.predicate, f.object),
 				Labels: Labels{Authority: r.Authority, ReviewStatus: r.ReviewStatus, Inferred: r.Inferred,
 					Conflicted: r.ReviewStatus == "conflicted" && r.Status == "current"},
@@ -270,7 +271,7 @@ func valueText(object, value *string) string {
 // when long), or a summary of its data when it has no text.
 func eventItem(seq int64, typ, session, content, data string, hash []byte, words []string) *Item {
 	it := &Item{
-		ItemID: fmt.Sprintf("ev:%d", seq), Kind: typ, boostKind: typ, SessionID: session,
+		ItemID: memoryitem.EventID(seq), Kind: typ, boostKind: typ, SessionID: session,
 		Labels: Labels{Authority: "log"},
 	}
 	cite := Citation{Seq: seq, Hash: hash}

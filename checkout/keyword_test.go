@@ -3,7 +3,6 @@ package checkout_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 )
 
 // keywordSpace holds texts of different lengths, repeated words (term frequency above one), a
@@ -141,7 +141,7 @@ func TestKeyword_AFileOrDirectoryNameFindsTheWholePath(t *testing.T) {
 	)
 	f.index(t, "paths")
 	top := keywordTop(t, f, "paths")
-	ev := func(i int) string { return fmt.Sprintf("ev:%d", r[i].Seq) }
+	ev := func(i int) string { return memoryitem.EventID(r[i].Seq) }
 	require.Equal(t, ev(0), top("What did we change in push.go?"))
 	require.Equal(t, ev(0), top("the deploy/push.go client"))
 	require.Equal(t, ev(0), top("cmd/deploy/push.go"))
@@ -166,7 +166,7 @@ func TestKeyword_AnIdentifiersWordsFindIt(t *testing.T) {
 	)
 	f.index(t, "idents")
 	top := keywordTop(t, f, "idents")
-	ev := func(i int) string { return fmt.Sprintf("ev:%d", r[i].Seq) }
+	ev := func(i int) string { return memoryitem.EventID(r[i].Seq) }
 	require.Equal(t, ev(0), top("Why did the refund idempotency test fail?"))
 	require.Equal(t, ev(0), top("TestRefundIdempotency"))
 	require.Equal(t, ev(1), top("Where do we parse the config?"))

@@ -14,6 +14,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 )
 
 // call is a tool_call.completed event of session at minute m of 2026-03-02; a non-empty failure
@@ -96,7 +97,7 @@ func TestRemedyLane_FollowsAFailedCallToItsFixAndRetry(t *testing.T) {
 	ev := func(names ...string) []string {
 		var out []string
 		for _, n := range names {
-			out = append(out, fmt.Sprintf("ev:%d", seqs[n]))
+			out = append(out, memoryitem.EventID(seqs[n]))
 		}
 		return out
 	}
@@ -160,7 +161,7 @@ func TestRemedyLane_AGenericToolsRetryIsTheSameCommand(t *testing.T) {
 	f.index(t, "shell")
 	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "shell", Query: "go test fails with a missing go.sum entry: what fixed it?", Limit: 20})
 	require.NoError(t, err)
-	require.ElementsMatch(t, []string{fmt.Sprintf("ev:%d", r[2].Seq), fmt.Sprintf("ev:%d", r[3].Seq), fmt.Sprintf("ev:%d", r[4].Seq)}, remedyItems(t, res),
+	require.ElementsMatch(t, []string{memoryitem.EventID(r[2].Seq), memoryitem.EventID(r[3].Seq), memoryitem.EventID(r[4].Seq)}, remedyItems(t, res),
 		"the look around, the fix and the retry; not the commit after it")
 }
 
@@ -177,7 +178,7 @@ func TestReplyLane_ShowsNoAnswerGivenAfterAsOf(t *testing.T) {
 	)
 	f.index(t, "asof")
 	q := "Which registry do my staging images go to?"
-	answer := fmt.Sprintf("ev:%d", r[1].Seq)
+	answer := memoryitem.EventID(r[1].Seq)
 	res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "asof", Query: q, Limit: 10})
 	require.NoError(t, err)
 	require.Equal(t, 1, res.Lanes[checkout.LaneReply].Count)
@@ -253,10 +254,10 @@ func TestRemedyLane_FollowsOnlyAFailureTheQuestionIsAbout(t *testing.T) {
 	for _, it := range res.Items[:2] {
 		top = append(top, it.ItemID)
 	}
-	require.Contains(t, top, fmt.Sprintf("ev:%d", r[1].Seq), "the answer ranks beside the question it repeats")
+	require.Contains(t, top, memoryitem.EventID(r[1].Seq), "the answer ranks beside the question it repeats")
 
 	// A question about the failure still follows it.
 	res, err = f.svc.Query(ctx, &checkout.Request{SpaceID: "oncall", Query: "billing_migrate fails with a lock timeout: what fixed it?", Limit: 50})
 	require.NoError(t, err)
-	require.Contains(t, remedyItems(t, res), fmt.Sprintf("ev:%d", seqs["fix"]))
+	require.Contains(t, remedyItems(t, res), memoryitem.EventID(seqs["fix"]))
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -261,11 +260,8 @@ func contentWords(query string) []string {
 
 // seqOfItem returns the seq of an event item id ("ev:12"), or 0.
 func seqOfItem(id string) int64 {
-	if !strings.HasPrefix(id, "ev:") {
-		return 0
-	}
-	n, _ := strconv.ParseInt(id[3:], 10, 64)
-	return n
+	seq, _ := memoryitem.ParseEventID(id)
+	return seq
 }
 
 // replyK is how many of the keyword lane's best items the reply and remedy lanes follow.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/tracing"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/redact"
 	"github.com/zaxy/zaxy/vocab"
 )
@@ -132,7 +133,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 		p.Weave = w
 		budget -= w.Budget.Used
 		for _, ev := range w.Evidence {
-			if id := fmt.Sprintf("ev:%d", ev.Citation.Seq); rk.items[id] != nil {
+			if id := memoryitem.EventID(ev.Citation.Seq); rk.items[id] != nil {
 				used[id] = true // shown in the weave; not again in a tier
 			}
 		}
@@ -330,10 +331,10 @@ func renderLine(ref int, it *Item, whoWhen bool) string {
 func warnings(rk *ranking, used map[string]bool) []Warning {
 	var out []Warning
 	for _, prev := range rk.previous {
-		if prev.fact == nil || prev.fact.supersededBy == nil || !used["fact:"+*prev.fact.supersededBy] {
+		if prev.fact == nil || prev.fact.supersededBy == nil || !used[memoryitem.FactID(*prev.fact.supersededBy)] {
 			continue
 		}
-		out = append(out, Warning{Code: "superseded", ItemID: "fact:" + *prev.fact.supersededBy, Citations: prev.Citations,
+		out = append(out, Warning{Code: "superseded", ItemID: memoryitem.FactID(*prev.fact.supersededBy), Citations: prev.Citations,
 			Message: fmt.Sprintf("%s %s was %q (version %d) before it changed", flatLine(prev.fact.subject), flatLine(prev.fact.predicate), prev.fact.object, prev.fact.version)})
 	}
 	for id := range used {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 )
 
 // salienceSpace is a space whose memory has been in use for 200 days: an old note nobody
@@ -49,7 +50,7 @@ func TestSalience_AttenuatedLeavesDefaultRankingStaysQueryableAndAPinRestoresIt(
 	f := newFixture(t)
 	ctx := context.Background()
 	old, fresh, now := salienceSpace(t, f, "sal")
-	oldID, freshID := fmt.Sprintf("ev:%d", old), fmt.Sprintf("ev:%d", fresh)
+	oldID, freshID := memoryitem.EventID(old), memoryitem.EventID(fresh)
 	ask := func(include bool) map[string]*checkout.Item {
 		res, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "sal", Query: "kafka retention audit topic", AsOf: &now, IncludeAttenuated: include})
 		require.NoError(t, err)
@@ -110,7 +111,7 @@ func TestSalience_HelpfulFeedbackRestoresAnAttenuatedItem(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	old, _, now := salienceSpace(t, f, "fb")
-	oldID := fmt.Sprintf("ev:%d", old)
+	oldID := memoryitem.EventID(old)
 	fb := eventloom.NewEvent{Type: "feedback.recorded", OccurredAt: &now, Data: json.RawMessage(fmt.Sprintf(`{"item_ids":[%q],"signal":"helpful"}`, oldID))}
 	seq := f.append(t, "fb", fb)[0].Seq
 	f.index(t, "fb")
@@ -152,7 +153,7 @@ func TestSalience_ACitingItemNeverReinforcesWhatItCites(t *testing.T) {
 	f.index(t, "cite")
 	var factID string
 	require.NoError(t, f.pool.QueryRow(ctx, `SELECT 'fact:' || fact_id FROM facts WHERE space_id = 'cite'`).Scan(&factID))
-	evID := fmt.Sprintf("ev:%d", rc[0].Seq)
+	evID := memoryitem.EventID(rc[0].Seq)
 	// The fact (citing the event) is surfaced, judged helpful and pinned; a latent artifact
 	// citing the event is surfaced too.
 	f.append(t, "cite",
@@ -268,7 +269,7 @@ func TestSalience_ACheckoutThatRecallsAnAttenuatedItemRestoresIt(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	old, _, now := salienceSpace(t, f, "rec")
-	oldID := fmt.Sprintf("ev:%d", old)
+	oldID := memoryitem.EventID(old)
 	// Recalled explicitly by a recorded checkout: a use, which the log records.
 	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: "rec", Query: "kafka retention audit topic", AsOf: &now, IncludeAttenuated: true})
 	require.NoError(t, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 )
 
 // A long agent session collects a checkout.surfaced record per checkout. The recent and reply
@@ -44,7 +45,7 @@ func TestSessionLanes_NeverWalkTheSessionsCheckoutRecords(t *testing.T) {
 	for _, it := range res.Items {
 		ids = append(ids, it.ItemID)
 	}
-	require.Contains(t, ids, fmt.Sprintf("ev:%d", reply.Seq))
+	require.Contains(t, ids, memoryitem.EventID(reply.Seq))
 
 	for _, c := range []struct {
 		file string

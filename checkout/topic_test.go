@@ -10,6 +10,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/topic"
 )
 
@@ -53,8 +54,8 @@ func TestTopicLane_FindsTheConversationAQuestionIsAboutWithoutSharedWords(t *tes
 	require.NoError(t, err)
 	require.True(t, res.Rebuilt)
 	photoOpeners := map[string]bool{
-		fmt.Sprintf("ev:%d", receipts[0].Seq):  true, // t0-0
-		fmt.Sprintf("ev:%d", receipts[40].Seq): true, // t0-1
+		memoryitem.EventID(receipts[0].Seq):  true, // t0-0
+		memoryitem.EventID(receipts[40].Seq): true, // t0-1
 	}
 	question := "what about portrait photography and aperture?"
 
@@ -89,7 +90,7 @@ func TestTopicLane_FindsTheConversationAQuestionIsAboutWithoutSharedWords(t *tes
 	for _, it := range q.Items {
 		require.False(t, it.OccurredAt.After(asOf), "%s occurred %s, after as_of", it.ItemID, it.OccurredAt)
 	}
-	require.Equal(t, fmt.Sprintf("ev:%d", receipts[0].Seq), q.Items[0].ItemID)
+	require.Equal(t, memoryitem.EventID(receipts[0].Seq), q.Items[0].ItemID)
 
 	// The full checkout cites the photo session through the topic lane too.
 	p, err := f.svc.Checkout(ctx, &checkout.Request{SpaceID: "topics", Query: question, NoRecord: true})

@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embedding"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -63,7 +64,7 @@ func BenchmarkVectorLane_Recall(b *testing.B) {
 		}
 		for j, v := range vs {
 			n := i + j
-			rows = append(rows, []any{fmt.Sprintf("s%d", n%spaces), fmt.Sprintf("ev:%d", n), emb.Model(), emb.Dimensions(), pgvector.NewVector(v).String(), []byte{0}})
+			rows = append(rows, []any{fmt.Sprintf("s%d", n%spaces), memoryitem.EventID(int64(n)), emb.Model(), emb.Dimensions(), pgvector.NewVector(v).String(), []byte{0}})
 		}
 	}
 	if _, err := pool.Exec(ctx, `INSERT INTO spaces (space_id, head_seq, head_hash, head_at)

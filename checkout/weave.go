@@ -17,6 +17,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/memoryitem"
 )
 
 // Reasoning phases a weave is built for: the reasoning_phase of the latent artifacts
@@ -437,7 +438,7 @@ func (s *Service) weaveEvidence(ctx context.Context, space string, seqs []int64,
 	out := map[int64]dbsqlc.WeaveEvidenceRow{}
 	var read []int64
 	for _, seq := range seqs {
-		if it := fetched[fmt.Sprintf("ev:%d", seq)]; it != nil && it.event != nil {
+		if it := fetched[memoryitem.EventID(seq)]; it != nil && it.event != nil {
 			out[seq] = *it.event
 		} else {
 			read = append(read, seq)
@@ -494,7 +495,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		want = append(want, r.seq)
 		// The answer is read only after a question (of the ranked events fetched, those that ask).
 		if next, ok := after[r.seq]; ok {
-			if it := fetched[fmt.Sprintf("ev:%d", r.seq)]; it == nil || asks(it.Text) || p.statements {
+			if it := fetched[memoryitem.EventID(r.seq)]; it == nil || asks(it.Text) || p.statements {
 				want = append(want, next)
 			}
 		}
@@ -533,7 +534,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		if p.whoWhen {
 			ev.whoWhen = lineWhoWhen(e.OccurredAt, e.Type, e.Speaker, e.Role)
 		}
-		if it := fetched[fmt.Sprintf("ev:%d", seq)]; it != nil && it.Repeats > 0 {
+		if it := fetched[memoryitem.EventID(seq)]; it != nil && it.Repeats > 0 {
 			last := it.Citations[len(it.Citations)-1]
 			ev.Repeats, ev.LastRepeat = it.Repeats, &last
 		}

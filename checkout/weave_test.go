@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -143,7 +144,7 @@ func TestWeave_CitesOnlyVerifiedEventsAndLabelsLatentContext(t *testing.T) {
 	for _, tier := range p.Tiers {
 		for _, it := range tier.Items {
 			for _, ev := range w.Evidence {
-				require.NotEqual(t, fmt.Sprintf("ev:%d", ev.Citation.Seq), it.ItemID)
+				require.NotEqual(t, memoryitem.EventID(ev.Citation.Seq), it.ItemID)
 			}
 		}
 	}
@@ -879,7 +880,7 @@ func TestWeave_ALineCitesTheLastRepeatOfItsEvent(t *testing.T) {
 	requireVerified(t, f, space, []checkout.Citation{*line.LastRepeat})
 	for _, tier := range p.Tiers {
 		for _, it := range tier.Items {
-			require.NotEqual(t, fmt.Sprintf("ev:%d", first.Seq), it.ItemID, "shown once")
+			require.NotEqual(t, memoryitem.EventID(first.Seq), it.ItemID, "shown once")
 		}
 	}
 	require.LessOrEqual(t, p.Weave.Budget.Used, p.Weave.Budget.Tokens)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zaxy/zaxy/disclosure"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -98,7 +99,7 @@ func BenchmarkViews(b *testing.B) {
 			return err
 		}},
 		{"item_event", func() error {
-			_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "bench", ID: fmt.Sprintf("ev:%d", n/2)})
+			_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "bench", ID: memoryitem.EventID(int64(n / 2))})
 			return err
 		}},
 		{"item_top_entity", func() error {

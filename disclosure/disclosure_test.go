@@ -15,6 +15,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -313,11 +314,11 @@ func TestItem_EventFactEntityAndListings(t *testing.T) {
 	require.Equal(t, "superseded", e2.Event.Facts[0].Status)
 
 	// The fact, by either id form: status, superseded_by, versions, evidence cited.
-	fv := item("fact:" + factID)
+	fv := item(memoryitem.FactID(factID))
 	t.Logf("fact (%d tokens):\n%s", fv.Tokens, fv.Text)
 	bare := item(factID)
 	require.Equal(t, marshal(t, fv), marshal(t, bare))
-	require.Equal(t, "fact:"+factID, fv.ID)
+	require.Equal(t, memoryitem.FactID(factID), fv.ID)
 	require.Equal(t, []string{"superseded"}, fv.Labels)
 	require.Equal(t, "Alice works at Acme", fv.Fact.Statement)
 	require.NotNil(t, fv.Fact.SupersededBy)
@@ -358,7 +359,7 @@ func TestItem_EventFactEntityAndListings(t *testing.T) {
 
 	// Read-your-writes: an event not projected yet is shown, labelled.
 	fresh := f.append(t, "demo", ev("message", "s1", "just now", map[string]any{"role": "user"}))
-	nv := item(fmt.Sprintf("ev:%d", fresh[0].Seq))
+	nv := item(memoryitem.EventID(fresh[0].Seq))
 	require.Equal(t, []string{"not_projected"}, nv.Labels)
 	require.False(t, nv.Event.Projected)
 }

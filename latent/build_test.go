@@ -16,6 +16,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 )
@@ -469,7 +470,7 @@ func TestBuild_EpisodesNeverCiteCheckoutRecords(t *testing.T) {
 	space := "records"
 	seqs := b.append(t, space, b.msg("s", "The staging deploy pushes to the internal Harbor registry."),
 		b.msg("s", "Rotate the Harbor robot account every 90 days."))
-	record := b.ev("checkout.surfaced", "s", "", map[string]any{"items": []map[string]any{{"item_id": fmt.Sprintf("ev:%d", seqs[0]), "tier": "query"}}})
+	record := b.ev("checkout.surfaced", "s", "", map[string]any{"items": []map[string]any{{"item_id": memoryitem.EventID(seqs[0]), "tier": "query"}}})
 	b.append(t, space, record, record, record)
 	b.projectAndBuild(t, space)
 	eps := b.artifacts(t, space, "artifact_type = 'episode'")

@@ -14,6 +14,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/memoryaction"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 	"github.com/zaxy/zaxy/vocab"
@@ -369,7 +370,7 @@ func TestWritingActions_EachAppendsExactlyOneEventIdempotently(t *testing.T) {
 	_, err = b.proj.ProjectSpace(ctx, space)
 	require.NoError(t, err)
 	var text string
-	require.NoError(t, b.db.QueryRow(ctx, `SELECT text FROM memory_items WHERE space_id = $1 AND item_id = $2`, space, fmt.Sprintf("ev:%d", ku.Event.Seq)).Scan(&text))
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT text FROM memory_items WHERE space_id = $1 AND item_id = $2`, space, memoryitem.EventID(ku.Event.Seq)).Scan(&text))
 	require.Equal(t, "Who owns the staging database?", text)
 }
 

@@ -3,7 +3,6 @@ package memoryaction_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/memoryaction"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/retrospective"
 	"github.com/zaxy/zaxy/vocab"
 )
@@ -107,7 +107,7 @@ func TestReadingActions_EachRecordsWhatItSurfacedInTheCallersSession(t *testing.
 	require.NoError(t, err)
 	var items int
 	require.NoError(t, b.db.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND item_id = ANY ($2)`,
-		space, []string{fmt.Sprintf("ev:%d", procs.Record.Seq), fmt.Sprintf("ev:%d", refl.Record.Seq)}).Scan(&items))
+		space, []string{memoryitem.EventID(procs.Record.Seq), memoryitem.EventID(refl.Record.Seq)}).Scan(&items))
 	require.Zero(t, items)
 }
 

@@ -15,6 +15,20 @@ import (
 // EventID is the memory item id of the event at seq, "ev:<seq>".
 func EventID(seq int64) string { return "ev:" + strconv.FormatInt(seq, 10) }
 
+// ParseEventID is the seq of an event item id: ok only for "ev:" and a positive seq written
+// as EventID writes it (no sign, no leading zeros).
+func ParseEventID(id string) (seq int64, ok bool) {
+	rest, found := strings.CutPrefix(id, "ev:")
+	if !found {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(rest, 10, 64)
+	if err != nil || n <= 0 || strconv.FormatInt(n, 10) != rest {
+		return 0, false
+	}
+	return n, true
+}
+
 // FactID is the memory item id of a fact version, "fact:<fact id>".
 func FactID(factID string) string { return "fact:" + factID }
 

@@ -23,3 +23,13 @@ func TestIsBookkeeping_KnowsZaxysOwnEventTypes(t *testing.T) {
 		require.Equal(t, want, memoryitem.IsBookkeeping(typ), typ)
 	}
 }
+
+func TestParseEventID_ReadsOnlyWhatEventIDWrites(t *testing.T) {
+	seq, ok := memoryitem.ParseEventID(memoryitem.EventID(42))
+	require.True(t, ok)
+	require.Equal(t, int64(42), seq)
+	for _, id := range []string{"", "42", "ev:", "ev:0", "ev:-1", "ev:+3", "ev:03", "ev:3x", "ev: 3", "fact:3", "ev:99999999999999999999"} {
+		_, ok := memoryitem.ParseEventID(id)
+		require.False(t, ok, id)
+	}
+}

@@ -3,10 +3,10 @@ package policy
 import (
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/policy/internal/dbsqlc"
 	"github.com/zaxy/zaxy/vocab"
 )
@@ -107,7 +107,7 @@ func buildDataset(rows []dbsqlc.EventsRow, lc *lifecycle) *dataset {
 			}
 			ids := slices.Clone(d.ItemIDs)
 			for _, s := range d.TargetSeqs {
-				ids = append(ids, "ev:"+strconv.FormatInt(s, 10))
+				ids = append(ids, memoryitem.EventID(s))
 			}
 			for _, id := range ids {
 				var target *recorded

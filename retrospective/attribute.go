@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -331,7 +332,7 @@ func judgesStale(e Event, it surfaced) bool {
 		if d.TargetSeq != nil && slices.Contains(it.Seqs, *d.TargetSeq) {
 			return true
 		}
-		return d.TargetID != "" && (it.ItemID == "fact:"+d.TargetID || it.ItemID == d.TargetID)
+		return d.TargetID != "" && (it.ItemID == memoryitem.FactID(d.TargetID) || it.ItemID == d.TargetID)
 	case vocab.TypeFeedbackRecorded:
 		d, err := vocab.Decode[vocab.FeedbackRecorded](e.Data)
 		if err != nil || (d.Signal != "outdated" && d.Signal != "wrong") {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/retrospective"
 	"github.com/zaxy/zaxy/testcontainers"
@@ -56,7 +57,7 @@ func (b *testBundle) msg(session, content string) eventloom.NewEvent {
 func (b *testBundle) surfaced(session string, seqs ...int64) eventloom.NewEvent {
 	items := []map[string]any{}
 	for _, s := range seqs {
-		items = append(items, map[string]any{"item_id": fmt.Sprintf("ev:%d", s), "seqs": []int64{s}, "tier": "query"})
+		items = append(items, map[string]any{"item_id": memoryitem.EventID(s), "seqs": []int64{s}, "tier": "query"})
 	}
 	return b.ev("checkout.surfaced", session, "", map[string]any{"purpose": "general", "query_sha256": "00", "max_tokens": 500, "used_tokens": 80, "items": items})
 }
@@ -139,18 +140,18 @@ func TestCredit_FailureLowersTheSalienceOfTheMisleadingMemoryOnly(t *testing.T) 
 		b.ev("tool_call.completed", "run", "", map[string]string{"tool": "deploy", "outcome": "failure", "error": "no such file"}),
 		b.outcome("run", "failure"))
 	b.project(t)
-	staleBefore, otherBefore := b.reinforcement(t, fmt.Sprintf("ev:%d", stale)), b.reinforcement(t, fmt.Sprintf("ev:%d", other))
+	staleBefore, otherBefore := b.reinforcement(t, memoryitem.EventID(stale)), b.reinforcement(t, memoryitem.EventID(other))
 
 	res := b.credit(t, "run")
 	require.Equal(t, 1, res.Outcomes)
 	att := res.Attributions[0]
 	require.Equal(t, "failure", att.Status)
 	require.Equal(t, retrospective.CauseStaleMemory, att.Cause)
-	require.Equal(t, map[string]string{fmt.Sprintf("ev:%d", stale): "unhelpful"}, b.retroFeedback(t))
+	require.Equal(t, map[string]string{memoryitem.EventID(stale): "unhelpful"}, b.retroFeedback(t))
 	b.project(t)
 
-	require.Less(t, b.reinforcement(t, fmt.Sprintf("ev:%d", stale)), staleBefore, "the stale memory the failure rested on loses salience")
-	require.InDelta(t, otherBefore, b.reinforcement(t, fmt.Sprintf("ev:%d", other)), 1e-12, "the other surfaced memory is untouched")
+	require.Less(t, b.reinforcement(t, memoryitem.EventID(stale)), staleBefore, "the stale memory the failure rested on loses salience")
+	require.InDelta(t, otherBefore, b.reinforcement(t, memoryitem.EventID(other)), 1e-12, "the other surfaced memory is untouched")
 }
 
 func TestCredit_RerunAppendsNothing(t *testing.T) {
@@ -180,7 +181,7 @@ func TestCredit_OutcomeInOneSessionNeverTouchesItemsSurfacedOnlyInAnother(t *tes
 		b.outcome("session-a", "failure", a, other))
 	res := b.credit(t, "session-a")
 	require.Equal(t, retrospective.CauseRetrieval, res.Attributions[0].Cause)
-	require.Equal(t, map[string]string{fmt.Sprintf("ev:%d", a): "unhelpful"}, b.retroFeedback(t))
+	require.Equal(t, map[string]string{memoryitem.EventID(a): "unhelpful"}, b.retroFeedback(t))
 	require.Zero(t, b.credit(t, "session-b").Outcomes, "session-b has no outcome of its own")
 }
 
@@ -216,7 +217,7 @@ func TestCredit_ClassifiesAnUndeclaredOutcomeFromTheSession(t *testing.T) {
 	att := b.credit(t, "run").Attributions[0]
 	require.Equal(t, "success", att.Status)
 	require.Equal(t, "classified", att.StatusFrom)
-	require.Equal(t, map[string]string{fmt.Sprintf("ev:%d", notes[0]): "helpful"}, b.retroFeedback(t), "the cited memory is credited")
+	require.Equal(t, map[string]string{memoryitem.EventID(notes[0]): "helpful"}, b.retroFeedback(t), "the cited memory is credited")
 }
 
 func TestCredit_ToolFailureWithoutMemoryProposesAFailurePrior(t *testing.T) {
@@ -242,7 +243,7 @@ func TestCredit_MemoryInvalidatedFromAnotherSessionIsStale(t *testing.T) {
 	b.project(t) // the job follows the outcome's projection: the ledger holds the invalidation
 	att := b.credit(t, "run").Attributions[0]
 	require.Equal(t, retrospective.CauseStaleMemory, att.Cause)
-	require.Equal(t, map[string]string{fmt.Sprintf("ev:%d", notes[0]): "unhelpful"}, b.retroFeedback(t))
+	require.Equal(t, map[string]string{memoryitem.EventID(notes[0]): "unhelpful"}, b.retroFeedback(t))
 }
 
 func TestCredit_MissingEvidenceBlamesTheCheckoutAndProposesAKnownUnknown(t *testing.T) {

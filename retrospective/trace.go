@@ -3,9 +3,9 @@ package retrospective
 import (
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -80,7 +80,7 @@ func (t *Trace) surfacedItems() ([]surfaced, []int64) {
 					d.Items = append(d.Items, struct {
 						ItemID string  `json:"item_id"`
 						Seqs   []int64 `json:"seqs"`
-					}{ItemID: "ev:" + strconv.FormatInt(s, 10), Seqs: []int64{s}})
+					}{ItemID: memoryitem.EventID(s), Seqs: []int64{s}})
 				}
 			}
 		}
@@ -125,14 +125,7 @@ func CitedSeqs(session []Event) []int64 {
 }
 
 // eventSeq is the seq of an event item id ("ev:<seq>").
-func eventSeq(id string) (int64, bool) {
-	rest, ok := strings.CutPrefix(id, "ev:")
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(rest, 10, 64)
-	return n, err == nil && n > 0
-}
+func eventSeq(id string) (int64, bool) { return memoryitem.ParseEventID(id) }
 
 // toolCall is a tool_call.completed event decoded.
 type toolCall struct {

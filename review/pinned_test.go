@@ -8,6 +8,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/embedding"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/review"
 )
 
@@ -44,7 +45,7 @@ func TestInterference_PreferenceReversingAPinnedOneIsProposed(t *testing.T) {
 	old := b.history(t, space, "ann", "prefers coffee")
 	require.Len(t, old, 1)
 	b.append(t, space,
-		ev("memory.pinned", "", map[string]any{"item_ids": []string{"fact:" + old[0].ID}}),                                                // 2
+		ev("memory.pinned", "", map[string]any{"item_ids": []string{memoryitem.FactID(old[0].ID)}}),                                       // 2
 		ev("preference.stated", "Actually, with milk now", map[string]any{"holder": "Ann", "topic": "coffee", "preference": "with milk"}), // 3
 	)
 	b.project(t, space)
@@ -64,10 +65,10 @@ func TestInterference_PreferenceReversingAPinnedOneIsProposed(t *testing.T) {
 	require.Contains(t, p.Rationale, "pinned")
 
 	labels, warned := b.packetLabels(t, space, "Ann coffee black, or with milk now?")
-	require.True(t, labels["fact:"+hist[0].ID].Conflicted, "the pinned preference")
+	require.True(t, labels[memoryitem.FactID(hist[0].ID)].Conflicted, "the pinned preference")
 	require.True(t, labels["ev:3"].Conflicted, "the statement contradicting it")
 	require.False(t, labels["ev:1"].Conflicted)
-	require.Contains(t, warned, "fact:"+hist[0].ID)
+	require.Contains(t, warned, memoryitem.FactID(hist[0].ID))
 
 	incremental := b.checksum(t, space)
 	_, err = b.proj.Rebuild(ctx, space)
@@ -89,7 +90,7 @@ func TestInterference_PreferenceReversingAPinnedOneIsProposed(t *testing.T) {
 
 	// Unpinned, a reversal versions as before.
 	b.append(t, space,
-		ev("memory.unpinned", "", map[string]any{"item_ids": []string{"fact:" + hist[1].ID}}),
+		ev("memory.unpinned", "", map[string]any{"item_ids": []string{memoryitem.FactID(hist[1].ID)}}),
 		ev("preference.stated", "", map[string]any{"holder": "Ann", "topic": "coffee", "preference": "oat milk"}),
 	)
 	b.project(t, space)
@@ -107,7 +108,7 @@ func TestInterference_TypedFactAgainstAnEndorsedFactIsProposed(t *testing.T) {
 	b.project(t, space)
 	deploy, lint := b.history(t, space, "deploy", "runs on"), b.history(t, space, "lint", "runs on")
 	helpful := func(id string) map[string]any {
-		return map[string]any{"item_ids": []string{"fact:" + id}, "signal": "helpful"}
+		return map[string]any{"item_ids": []string{memoryitem.FactID(id)}, "signal": "helpful"}
 	}
 	b.append(t, space,
 		ev("feedback.recorded", "", helpful(deploy[0].ID)),                                                        // 3
@@ -135,8 +136,8 @@ func TestInterference_TypedFactAgainstAnEndorsedFactIsProposed(t *testing.T) {
 		page.Proposals[0].ProposedAt.UTC().Format("2006-01-02T15:04:05.999999999Z")+`"}`, string(page.Proposals[0].Fact))
 
 	labels, warned := b.packetLabels(t, space, "what does deploy run on")
-	require.True(t, labels["fact:"+deploy[0].ID].Conflicted)
-	require.Contains(t, warned, "fact:"+deploy[0].ID)
+	require.True(t, labels[memoryitem.FactID(deploy[0].ID)].Conflicted)
+	require.Contains(t, warned, memoryitem.FactID(deploy[0].ID))
 
 	// Rejecting upholds the endorsed fact; a rebuild gives the same projections.
 	_, err = b.decider.Decide(ctx, review.DecideParams{SpaceID: space, ProposalSeq: 6, Decision: review.DecisionReject, Actor: "r"})

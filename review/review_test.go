@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/extract"
 	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/review"
 	"github.com/zaxy/zaxy/testcontainers"
@@ -304,7 +305,7 @@ func TestInterference_InferredAgainstAssertedIsProposedAndLabelledConflicted(t *
 	require.Equal(t, "unreviewed", inferred[1].ReviewStatus, "seq 2's statement agrees")
 
 	// Disclosure shows the label.
-	view, err := disclosure.Item(ctx, b.pool, disclosure.ItemParams{SpaceID: space, ID: "fact:" + facts[0].ID})
+	view, err := disclosure.Item(ctx, b.pool, disclosure.ItemParams{SpaceID: space, ID: memoryitem.FactID(facts[0].ID)})
 	require.NoError(t, err)
 	require.Contains(t, view.Labels, "conflicted")
 	require.Contains(t, view.Text, "review conflicted")
@@ -319,7 +320,7 @@ func TestInterference_InferredAgainstAssertedIsProposedAndLabelledConflicted(t *
 			labels[it.ItemID] = it.Labels
 		}
 	}
-	require.True(t, labels["fact:"+facts[0].ID].Conflicted, "the asserted fact")
+	require.True(t, labels[memoryitem.FactID(facts[0].ID)].Conflicted, "the asserted fact")
 	require.True(t, labels["ev:3"].Conflicted, "the event the contradicting statement was inferred from")
 	require.False(t, labels["ev:2"].Conflicted)
 	var conflicted []string
@@ -328,7 +329,7 @@ func TestInterference_InferredAgainstAssertedIsProposedAndLabelledConflicted(t *
 			conflicted = append(conflicted, w.ItemID)
 		}
 	}
-	require.ElementsMatch(t, []string{"fact:" + facts[0].ID, "ev:3"}, conflicted)
+	require.ElementsMatch(t, []string{memoryitem.FactID(facts[0].ID), "ev:3"}, conflicted)
 
 	// Accepting replaces the fact through review: the old version is marked rejected.
 	_, err = b.decider.Decide(ctx, review.DecideParams{SpaceID: space, ProposalSeq: p.Seq, Decision: review.DecisionAccept, Actor: "reviewer"})

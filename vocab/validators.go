@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/zaxy/zaxy/memoryitem"
 )
 
 // Limits of document.chunk fields.
@@ -380,9 +381,9 @@ func (o *object) targets() *FieldError {
 // validItemID reports whether id is a memory item id: "ev:" and a positive seq, or "fact:"
 // and a fact id of at most maxNameLen characters.
 func validItemID(id string) bool {
-	if rest, ok := strings.CutPrefix(id, "ev:"); ok {
-		n, err := strconv.ParseInt(rest, 10, 64)
-		return err == nil && n > 0 && strconv.FormatInt(n, 10) == rest
+	if strings.HasPrefix(id, "ev:") {
+		_, ok := memoryitem.ParseEventID(id)
+		return ok
 	}
 	if rest, ok := strings.CutPrefix(id, "fact:"); ok {
 		return rest != "" && len(rest) <= maxNameLen && strings.TrimSpace(rest) == rest
