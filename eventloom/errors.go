@@ -5,11 +5,14 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/zaxy/zaxy/validation"
 )
 
 var (
 	// ErrInvalid marks input that was rejected; the error is a *ValidationError naming the field.
-	ErrInvalid = errors.New("invalid input")
+	// It is validation.ErrInvalid.
+	ErrInvalid = validation.ErrInvalid
 	// ErrNotFound means the space has had no append yet.
 	ErrNotFound = errors.New("not found")
 	// ErrConflict means an idempotency key was reused with a different request body.
@@ -18,26 +21,12 @@ var (
 	ErrAppendOnly = errors.New("the event log is append-only")
 )
 
-// ValidationError names the input field that is wrong and why. It matches ErrInvalid.
-type ValidationError struct {
-	// Field is the JSON path of the offending field, e.g. "events[2].type".
-	Field string
-	// Message says what is wrong, in a sentence fragment.
-	Message string
-}
-
-func (e *ValidationError) Error() string {
-	if e.Field == "" {
-		return e.Message
-	}
-	return e.Field + ": " + e.Message
-}
-
-// Is makes errors.Is(err, ErrInvalid) true.
-func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }
+// ValidationError names the input field that is wrong and why. It matches ErrInvalid. It is
+// validation.Error, the leaf the Go client shares.
+type ValidationError = validation.Error
 
 func invalid(field, format string, args ...any) error {
-	return &ValidationError{Field: field, Message: fmt.Sprintf(format, args...)}
+	return validation.Errorf(field, format, args...)
 }
 
 // SQLSTATEs raised by the schema.
