@@ -34,6 +34,17 @@ type Mechanism struct {
 	// carries, up to CueBoostMax in all (cues.go): enough to lift a cued item over an equally
 	// ranked uncued one, too little to bring a stray cued item above clear query matches.
 	CueBoostPerMatch, CueBoostMax float64
+
+	// StableShare and SessionShare are the shares of a packet's budget (what the weave left of
+	// it) the stable and session tiers may take at most; the query tier gets the rest and
+	// anything they leave (packet.go).
+	StableShare, SessionShare float64
+	// QueryCandidates is how many of the best fused items the query tier considers.
+	QueryCandidates int
+	// MinValueTokens is the floor of an item's cost when the query tier packs by value per
+	// token (score / max(tokens, MinValueTokens)), so one-word items do not crowd out the
+	// best evidence.
+	MinValueTokens int
 }
 
 // mechanism1 is FirstMechanismVersion.
@@ -46,6 +57,10 @@ var mechanism1 = &Mechanism{
 	SessionContextShare:  0.3,
 	CueBoostPerMatch:     1.2,
 	CueBoostMax:          1.5,
+	StableShare:          0.25,
+	SessionShare:         0.20,
+	QueryCandidates:      60,
+	MinValueTokens:       300,
 }
 
 // mechanisms are the mechanism records by version.

@@ -25,13 +25,6 @@ const (
 	TierQuery   = "query"
 )
 
-// Shares of the budget the stable and session tiers may take at most; the query tier gets
-// the rest and anything they leave.
-const (
-	stableShare  = 0.25
-	sessionShare = 0.20
-)
-
 // Tier is one section of a packet.
 type Tier struct {
 	Name  string  `json:"name"`
@@ -165,16 +158,17 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 		}
 		return t
 	}
+	m := rk.policy.Mechanism()
 	byID := map[string]*scored{}
 	for _, c := range rk.fused {
 		byID[c.itemID] = c
 	}
-	stable := fill(TierStable, rk.stable, byID, int(float64(budget)*stableShare))
+	stable := fill(TierStable, rk.stable, byID, int(float64(budget)*m.StableShare))
 	recent := make([]string, len(rk.recent))
 	for i, id := range rk.recent {
 		recent[len(rk.recent)-1-i] = id // oldest first: the session reads in order
 	}
-	session := fill(TierSession, recent, byID, int(float64(budget)*sessionShare))
+	session := fill(TierSession, recent, byID, int(float64(budget)*m.SessionShare))
 	query := s.packQuery(rk, used, &tokens, budget, p, r.WhoWhen)
 	p.Tiers = []Tier{stable, session, query}
 	p.Warnings = append(p.Warnings, warnings(rk, used)...)
@@ -214,9 +208,10 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	return p, nil
 }
 
-// packQuery fills the query tier greedily by value per token: the fused score divided by the
-// item's tokens (at least minValueTokens, so one-word items do not crowd out the best
-// evidence), until the budget is spent.
+// packQuery fills the query tier from the policy's mechanism's QueryCandidates best fused
+// items, greedily by value per token: the fused score divided by the item's tokens (at least
+// MinValueTokens, so one-word items do not crowd out the best evidence), until the budget is
+// spent.
 func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budget int, p *Packet, whoWhen bool) Tier {
 	t := Tier{Name: TierQuery, Items: []*Item{}}
 	header := EstimateTokens(tierHeader[TierQuery] + "\n")
@@ -226,9 +221,10 @@ func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budg
 		cost  int
 		value float64
 	}
+	m := rk.policy.Mechanism()
 	var cands []cand
 	for i, c := range rk.fused {
-		if i == queryCandidates {
+		if i == m.QueryCandidates {
 			break
 		}
 		it := rk.items[c.itemID]
@@ -236,7 +232,7 @@ func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budg
 			continue
 		}
 		cost := EstimateTokens(renderLine(maxRef, it, whoWhen) + "\n")
-		cands = append(cands, cand{it: it, c: c, cost: cost, value: c.score / float64(max(cost, minValueTokens))})
+		cands = append(cands, cand{it: it, c: c, cost: cost, value: c.score / float64(max(cost, m.MinValueTokens))})
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.value, a.value) })
 	spent := header
@@ -257,12 +253,6 @@ func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budg
 	}
 	return t
 }
-
-// queryCandidates is how many fused items the query tier considers.
-const queryCandidates = 60
-
-// minValueTokens is the floor of an item's cost when computing value per token.
-const minValueTokens = 300
 
 // repeatedLater says how often the gate found an item repeated later (n > 0).
 func repeatedLater(n int) string {

@@ -63,7 +63,7 @@ const (
 	// the line orients, the evidence lines carry what may be claimed.
 	weaveInferredChars  = 100
 	lowConfidence       = 0.5
-	weaveCandidateItems = queryCandidates
+	weaveCandidateItems = 60
 	// weaveVerifyLimit is how many of the best scored artifacts a weave reads in full and
 	// verifies; the budget takes what fits of them.
 	weaveVerifyLimit = 16
