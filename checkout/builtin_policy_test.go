@@ -216,5 +216,16 @@ func TestMechanism1_StaysWhatItIs(t *testing.T) {
 		SessionShare:         0.20,
 		QueryCandidates:      60,
 		MinValueTokens:       300,
+		WeaveShare:           0.5,
+		WeaveCandidateItems:  60,
+		WeaveCitedLimit:      64,
+		WeavePhaseLimit:      16,
+		WeaveVerifyLimit:     16,
+		WeaveVerifySources:   384,
+		WeaveEvidencePer:     3,
+		WeaveExcerptChars:    280,
+		WeaveInferredChars:   100,
+		WeaveSummaryChars:    240,
+		WeaveLowConfidence:   0.5,
 	}, *checkout.MechanismOf(checkout.FirstMechanismVersion))
 }

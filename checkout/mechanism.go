@@ -45,6 +45,32 @@ type Mechanism struct {
 	// token (score / max(tokens, MinValueTokens)), so one-word items do not crowd out the
 	// best evidence.
 	MinValueTokens int
+
+	// WeaveShare is the share of a packet's budget a weave takes when a checkout asks for one
+	// (weave.go); the tiers get what it leaves.
+	WeaveShare float64
+	// WeaveCandidateItems is how many of the best fused items a weave reads the ranked events
+	// from.
+	WeaveCandidateItems int
+	// WeaveCitedLimit is how many artifacts citing the ranked events a weave's query reads,
+	// WeavePhaseLimit how many serving its phase.
+	WeaveCitedLimit, WeavePhaseLimit int
+	// WeaveVerifyLimit is how many of the best scored artifacts a weave reads in full and
+	// verifies; WeaveVerifySources caps the events those cite together (verifying costs a read
+	// of each), so the best scored are verified until the next would pass it, and the best one
+	// always. The budget takes what fits of them.
+	WeaveVerifyLimit, WeaveVerifySources int
+	// WeaveEvidencePer is how many cited events back one structured artifact in a weave.
+	WeaveEvidencePer int
+	// WeaveExcerptChars is how long an evidence line's excerpt may be (an answer longer than
+	// it is not shown after its question); WeaveInferredChars how much of an artifact's
+	// summary its inferred-context line shows (the line orients, the evidence lines carry what
+	// may be claimed); WeaveSummaryChars how much of a prior's summary a prospective pass
+	// shows.
+	WeaveExcerptChars, WeaveInferredChars, WeaveSummaryChars int
+	// WeaveLowConfidence is the confidence below which a woven artifact is warned about as a
+	// hypothesis (WeaveWarnLowConfidence).
+	WeaveLowConfidence float64
 }
 
 // mechanism1 is FirstMechanismVersion.
@@ -61,6 +87,17 @@ var mechanism1 = &Mechanism{
 	SessionShare:         0.20,
 	QueryCandidates:      60,
 	MinValueTokens:       300,
+	WeaveShare:           0.5,
+	WeaveCandidateItems:  60,
+	WeaveCitedLimit:      64,
+	WeavePhaseLimit:      16,
+	WeaveVerifyLimit:     16,
+	WeaveVerifySources:   384,
+	WeaveEvidencePer:     3,
+	WeaveExcerptChars:    280,
+	WeaveInferredChars:   100,
+	WeaveSummaryChars:    240,
+	WeaveLowConfidence:   0.5,
 }
 
 // mechanisms are the mechanism records by version.

@@ -111,6 +111,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 		Diagnostics: Diagnostics{Lanes: rk.lanes, ProjectionLag: rk.lag, Candidates: len(rk.fused), Salience: rk.salience,
 			PolicyVersion: rk.policy.Version},
 	}
+	m := rk.policy.Mechanism()
 	pack := startPack(ctx, r.SpaceID)
 	used := map[string]bool{}
 	tokens := 0
@@ -118,7 +119,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	budget := r.MaxTokens
 	if r.weaveOn() {
 		w, err := s.buildWeave(ctx, weaveParams{space: r.SpaceID, goal: r.Query, phase: weavePhase(r.ReasoningPhase, rk.purpose),
-			purpose: rk.purpose, budget: int(float64(r.MaxTokens) * weaveShare), asOf: r.AsOf, whoWhen: r.WhoWhen}, rk)
+			purpose: rk.purpose, budget: int(float64(r.MaxTokens) * m.WeaveShare), asOf: r.AsOf, whoWhen: r.WhoWhen}, rk)
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +159,6 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 		}
 		return t
 	}
-	m := rk.policy.Mechanism()
 	byID := map[string]*scored{}
 	for _, c := range rk.fused {
 		byID[c.itemID] = c

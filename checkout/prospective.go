@@ -183,7 +183,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	if err != nil {
 		return nil, err
 	}
-	w, _, err := s.stepWeave(ctx, req, req.MaxTokens/2)
+	w, rk, err := s.stepWeave(ctx, req, req.MaxTokens/2)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +290,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 				Message: fmt.Sprintf("no fix is recorded for %s failing with %q", flatLine(f.Tool), f.Error)})
 		}
 	}
-	p.Text = p.render()
+	p.Text = p.render(rk.policy.Mechanism())
 	p.TokenEstimate = EstimateTokens(p.Text)
 	if !req.NoRecord {
 		if p.SurfacedSeq, err = s.recordSurfaced(ctx, req, &Packet{Purpose: w.Purpose, Tiers: []Tier{}, Budget: Budget{Used: p.TokenEstimate}, Weave: w,
@@ -372,8 +372,9 @@ func sharedWords(goal []string, text string) []string {
 }
 
 // render is the pass as prompt text: the weave, then the priors, each labelled suggestive with
-// its cited seqs, then the missing-evidence warnings.
-func (p *Prospective) render() string {
+// its cited seqs (at most m's WeaveSummaryChars of a summary), then the missing-evidence
+// warnings.
+func (p *Prospective) render(m *Mechanism) string {
 	var b strings.Builder
 	b.WriteString(p.Weave.Text)
 	cites := func(cs []Citation) string {
@@ -405,7 +406,7 @@ func (p *Prospective) render() string {
 	if len(p.CausalContext) > 0 {
 		b.WriteString("## Causal context (suggestive hypotheses)\n")
 		for _, c := range p.CausalContext {
-			item("%s (confidence %.2f; %s)", remembered(clipTo(c.Summary, weaveSummaryChars)), c.Confidence, cites(c.Citations))
+			item("%s (confidence %.2f; %s)", remembered(clipTo(c.Summary, m.WeaveSummaryChars)), c.Confidence, cites(c.Citations))
 		}
 	}
 	if len(p.MissingEvidence) > 0 {
