@@ -227,5 +227,9 @@ func TestMechanism1_StaysWhatItIs(t *testing.T) {
 		WeaveInferredChars:   100,
 		WeaveSummaryChars:    240,
 		WeaveLowConfidence:   0.5,
+		PriorRows:            200,
+		PriorVerify:          6,
+		MaxPriors:            3,
+		PriorFailureLast:     3,
 	}, *checkout.MechanismOf(checkout.FirstMechanismVersion))
 }

@@ -71,6 +71,13 @@ type Mechanism struct {
 	// WeaveLowConfidence is the confidence below which a woven artifact is warned about as a
 	// hypothesis (WeaveWarnLowConfidence).
 	WeaveLowConfidence float64
+
+	// PriorRows is how many current procedures, failures and causal links a prospective pass
+	// reads (prospective.go); PriorVerify how many of the best matching of each type it
+	// verifies; MaxPriors how many of each type it returns, the first that verify.
+	PriorRows, PriorVerify, MaxPriors int
+	// PriorFailureLast is how many of a failure prior's latest occurrences it shows.
+	PriorFailureLast int
 }
 
 // mechanism1 is FirstMechanismVersion.
@@ -98,6 +105,10 @@ var mechanism1 = &Mechanism{
 	WeaveInferredChars:   100,
 	WeaveSummaryChars:    240,
 	WeaveLowConfidence:   0.5,
+	PriorRows:            200,
+	PriorVerify:          6,
+	MaxPriors:            3,
+	PriorFailureLast:     3,
 }
 
 // mechanisms are the mechanism records by version.
