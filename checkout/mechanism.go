@@ -5,7 +5,7 @@ package checkout
 const FirstMechanismVersion = "mechanism-1"
 
 // Mechanism is the part of ranking a fit does not learn: fusion's constant, the attenuations
-// and the other shares and caps checkout ranks and packs with. A policy names its record
+// and the other shares and caps checkout ranks, packs and weaves with. A policy names its record
 // (Policy.MechanismVersion); a record never changes once a policy names it, so a built-in
 // version ranks the same forever. A change to the mechanism is a new record and a new
 // built-in version naming it (docs/checkout.md, "Retrieval policy").
@@ -58,7 +58,8 @@ type Mechanism struct {
 	// WeaveVerifyLimit is how many of the best scored artifacts a weave reads in full and
 	// verifies; WeaveVerifySources caps the events those cite together (verifying costs a read
 	// of each), so the best scored are verified until the next would pass it, and the best one
-	// always. The budget takes what fits of them.
+	// always (a latent episode cites at most latent.EpisodeMaxEvents). The budget takes what
+	// fits of them.
 	WeaveVerifyLimit, WeaveVerifySources int
 	// WeaveEvidencePer is how many cited events back one structured artifact in a weave.
 	WeaveEvidencePer int
