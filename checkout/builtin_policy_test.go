@@ -199,3 +199,37 @@ func TestPolicyMechanism_NamedRecordOrRejected(t *testing.T) {
 	require.NoError(t, err)
 	require.Same(t, m, p.Mechanism())
 }
+
+// TestMechanism1_StaysWhatItIs pins the first mechanism record: every built-in policy ranks
+// with it, so a change to it is a new record, never an edit of this one.
+func TestMechanism1_StaysWhatItIs(t *testing.T) {
+	require.Equal(t, checkout.Mechanism{
+		Version:              checkout.FirstMechanismVersion,
+		RRFK:                 60,
+		AttenuateInvalidated: 0.2,
+		AttenuateClosed:      0.3,
+		SalienceWeight:       0.25,
+		SessionContextShare:  0.3,
+		CueBoostPerMatch:     1.2,
+		CueBoostMax:          1.5,
+		StableShare:          0.25,
+		SessionShare:         0.20,
+		QueryCandidates:      60,
+		MinValueTokens:       300,
+		WeaveShare:           0.5,
+		WeaveCandidateItems:  60,
+		WeaveCitedLimit:      64,
+		WeavePhaseLimit:      16,
+		WeaveVerifyLimit:     16,
+		WeaveVerifySources:   384,
+		WeaveEvidencePer:     3,
+		WeaveExcerptChars:    280,
+		WeaveInferredChars:   100,
+		WeaveSummaryChars:    240,
+		WeaveLowConfidence:   0.5,
+		PriorRows:            200,
+		PriorVerify:          6,
+		MaxPriors:            3,
+		PriorFailureLast:     3,
+	}, *checkout.MechanismOf(checkout.FirstMechanismVersion))
+}

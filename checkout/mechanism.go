@@ -5,7 +5,7 @@ package checkout
 const FirstMechanismVersion = "mechanism-1"
 
 // Mechanism is the part of ranking a fit does not learn: fusion's constant, the attenuations
-// and the other shares and caps checkout ranks and packs with. A policy names its record
+// and the other shares and caps checkout ranks, packs and weaves with. A policy names its record
 // (Policy.MechanismVersion); a record never changes once a policy names it, so a built-in
 // version ranks the same forever. A change to the mechanism is a new record and a new
 // built-in version naming it (docs/checkout.md, "Retrieval policy").
@@ -34,6 +34,51 @@ type Mechanism struct {
 	// carries, up to CueBoostMax in all (cues.go): enough to lift a cued item over an equally
 	// ranked uncued one, too little to bring a stray cued item above clear query matches.
 	CueBoostPerMatch, CueBoostMax float64
+
+	// StableShare and SessionShare are the shares of a packet's budget (what the weave left of
+	// it) the stable and session tiers may take at most; the query tier gets the rest and
+	// anything they leave (packet.go).
+	StableShare, SessionShare float64
+	// QueryCandidates is how many of the best fused items the query tier considers.
+	QueryCandidates int
+	// MinValueTokens is the floor of an item's cost when the query tier packs by value per
+	// token (score / max(tokens, MinValueTokens)), so one-word items do not crowd out the
+	// best evidence.
+	MinValueTokens int
+
+	// WeaveShare is the share of a packet's budget a weave takes when a checkout asks for one
+	// (weave.go); the tiers get what it leaves.
+	WeaveShare float64
+	// WeaveCandidateItems is how many of the best fused items a weave reads the ranked events
+	// from.
+	WeaveCandidateItems int
+	// WeaveCitedLimit is how many artifacts citing the ranked events a weave's query reads,
+	// WeavePhaseLimit how many serving its phase.
+	WeaveCitedLimit, WeavePhaseLimit int
+	// WeaveVerifyLimit is how many of the best scored artifacts a weave reads in full and
+	// verifies; WeaveVerifySources caps the events those cite together (verifying costs a read
+	// of each), so the best scored are verified until the next would pass it, and the best one
+	// always (a latent episode cites at most latent.EpisodeMaxEvents). The budget takes what
+	// fits of them.
+	WeaveVerifyLimit, WeaveVerifySources int
+	// WeaveEvidencePer is how many cited events back one structured artifact in a weave.
+	WeaveEvidencePer int
+	// WeaveExcerptChars is how long an evidence line's excerpt may be (an answer longer than
+	// it is not shown after its question); WeaveInferredChars how much of an artifact's
+	// summary its inferred-context line shows (the line orients, the evidence lines carry what
+	// may be claimed); WeaveSummaryChars how much of a prior's summary a prospective pass
+	// shows.
+	WeaveExcerptChars, WeaveInferredChars, WeaveSummaryChars int
+	// WeaveLowConfidence is the confidence below which a woven artifact is warned about as a
+	// hypothesis (WeaveWarnLowConfidence).
+	WeaveLowConfidence float64
+
+	// PriorRows is how many current procedures, failures and causal links a prospective pass
+	// reads (prospective.go); PriorVerify how many of the best matching of each type it
+	// verifies; MaxPriors how many of each type it returns, the first that verify.
+	PriorRows, PriorVerify, MaxPriors int
+	// PriorFailureLast is how many of a failure prior's latest occurrences it shows.
+	PriorFailureLast int
 }
 
 // mechanism1 is FirstMechanismVersion.
@@ -46,6 +91,25 @@ var mechanism1 = &Mechanism{
 	SessionContextShare:  0.3,
 	CueBoostPerMatch:     1.2,
 	CueBoostMax:          1.5,
+	StableShare:          0.25,
+	SessionShare:         0.20,
+	QueryCandidates:      60,
+	MinValueTokens:       300,
+	WeaveShare:           0.5,
+	WeaveCandidateItems:  60,
+	WeaveCitedLimit:      64,
+	WeavePhaseLimit:      16,
+	WeaveVerifyLimit:     16,
+	WeaveVerifySources:   384,
+	WeaveEvidencePer:     3,
+	WeaveExcerptChars:    280,
+	WeaveInferredChars:   100,
+	WeaveSummaryChars:    240,
+	WeaveLowConfidence:   0.5,
+	PriorRows:            200,
+	PriorVerify:          6,
+	MaxPriors:            3,
+	PriorFailureLast:     3,
 }
 
 // mechanisms are the mechanism records by version.

@@ -26,13 +26,6 @@ const (
 	TierQuery   = "query"
 )
 
-// Shares of the budget the stable and session tiers may take at most; the query tier gets
-// the rest and anything they leave.
-const (
-	stableShare  = 0.25
-	sessionShare = 0.20
-)
-
 // Tier is one section of a packet.
 type Tier struct {
 	Name  string  `json:"name"`
@@ -119,6 +112,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 		Diagnostics: Diagnostics{Lanes: rk.lanes, ProjectionLag: rk.lag, Candidates: len(rk.fused), Salience: rk.salience,
 			PolicyVersion: rk.policy.Version},
 	}
+	m := rk.policy.Mechanism()
 	pack := startPack(ctx, r.SpaceID)
 	used := map[string]bool{}
 	tokens := 0
@@ -126,7 +120,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	budget := r.MaxTokens
 	if r.weaveOn() {
 		w, err := s.buildWeave(ctx, weaveParams{space: r.SpaceID, goal: r.Query, phase: weavePhase(r.ReasoningPhase, rk.purpose),
-			purpose: rk.purpose, budget: int(float64(r.MaxTokens) * weaveShare), asOf: r.AsOf, whoWhen: r.WhoWhen}, rk)
+			purpose: rk.purpose, budget: int(float64(r.MaxTokens) * m.WeaveShare), asOf: r.AsOf, whoWhen: r.WhoWhen}, rk)
 		if err != nil {
 			return nil, err
 		}
@@ -170,12 +164,12 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	for _, c := range rk.fused {
 		byID[c.itemID] = c
 	}
-	stable := fill(TierStable, rk.stable, byID, int(float64(budget)*stableShare))
+	stable := fill(TierStable, rk.stable, byID, int(float64(budget)*m.StableShare))
 	recent := make([]string, len(rk.recent))
 	for i, id := range rk.recent {
 		recent[len(rk.recent)-1-i] = id // oldest first: the session reads in order
 	}
-	session := fill(TierSession, recent, byID, int(float64(budget)*sessionShare))
+	session := fill(TierSession, recent, byID, int(float64(budget)*m.SessionShare))
 	query := s.packQuery(rk, used, &tokens, budget, p, r.WhoWhen)
 	p.Tiers = []Tier{stable, session, query}
 	p.Warnings = append(p.Warnings, warnings(rk, used)...)
@@ -215,9 +209,10 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	return p, nil
 }
 
-// packQuery fills the query tier greedily by value per token: the fused score divided by the
-// item's tokens (at least minValueTokens, so one-word items do not crowd out the best
-// evidence), until the budget is spent.
+// packQuery fills the query tier from the policy's mechanism's QueryCandidates best fused
+// items, greedily by value per token: the fused score divided by the item's tokens (at least
+// MinValueTokens, so one-word items do not crowd out the best evidence), until the budget is
+// spent.
 func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budget int, p *Packet, whoWhen bool) Tier {
 	t := Tier{Name: TierQuery, Items: []*Item{}}
 	header := EstimateTokens(tierHeader[TierQuery] + "\n")
@@ -227,9 +222,10 @@ func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budg
 		cost  int
 		value float64
 	}
+	m := rk.policy.Mechanism()
 	var cands []cand
 	for i, c := range rk.fused {
-		if i == queryCandidates {
+		if i == m.QueryCandidates {
 			break
 		}
 		it := rk.items[c.itemID]
@@ -237,7 +233,7 @@ func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budg
 			continue
 		}
 		cost := EstimateTokens(renderLine(maxRef, it, whoWhen) + "\n")
-		cands = append(cands, cand{it: it, c: c, cost: cost, value: c.score / float64(max(cost, minValueTokens))})
+		cands = append(cands, cand{it: it, c: c, cost: cost, value: c.score / float64(max(cost, m.MinValueTokens))})
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.value, a.value) })
 	spent := header
@@ -258,12 +254,6 @@ func (s *Service) packQuery(rk *ranking, used map[string]bool, tokens *int, budg
 	}
 	return t
 }
-
-// queryCandidates is how many fused items the query tier considers.
-const queryCandidates = 60
-
-// minValueTokens is the floor of an item's cost when computing value per token.
-const minValueTokens = 300
 
 // repeatedLater says how often the gate found an item repeated later (n > 0).
 func repeatedLater(n int) string {

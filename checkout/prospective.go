@@ -24,12 +24,6 @@ const (
 	// DefaultProspectiveTokens is a prospective pass's budget when it names none; the weave
 	// gets half of it, the priors the rest.
 	DefaultProspectiveTokens = 1500
-	// maxPriors is how many priors of each kind a prospective pass returns.
-	maxPriors = 3
-	// priorRows is how many current procedures, failures and causal links a pass reads.
-	priorRows = 200
-	// priorVerify is how many of the best matching priors of each type a pass verifies.
-	priorVerify = 2 * maxPriors
 )
 
 // StepRequest asks for a weave (the weave_memory action) or a prospective pass: the step an
@@ -131,7 +125,7 @@ type FailurePrior struct {
 	// Confidence and ProducedConfidence as a Prior's.
 	Confidence         float64 `json:"confidence"`
 	ProducedConfidence float64 `json:"produced_confidence"`
-	// Last are the latest occurrences (at most three), newest first.
+	// Last are the latest occurrences (at most Mechanism.PriorFailureLast), newest first.
 	Last []FailureOccurrence `json:"last"`
 	// Fix is the most common sequence of calls that fixed it (empty: simply retried).
 	Fix []string `json:"fix"`
@@ -183,18 +177,19 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	if err != nil {
 		return nil, err
 	}
-	w, _, err := s.stepWeave(ctx, req, req.MaxTokens/2)
+	w, rk, err := s.stepWeave(ctx, req, req.MaxTokens/2)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := queries.ProspectivePriors(ctx, s.pool, dbsqlc.ProspectivePriorsParams{SpaceID: req.SpaceID, MaxRows: priorRows})
+	mech := rk.policy.Mechanism()
+	rows, err := queries.ProspectivePriors(ctx, s.pool, dbsqlc.ProspectivePriorsParams{SpaceID: req.SpaceID, MaxRows: int32(mech.PriorRows)})
 	if err != nil {
 		return nil, fmt.Errorf("read priors: %w", err)
 	}
 	p := &Prospective{SpaceID: req.SpaceID, Goal: req.Query, ReasoningPhase: w.ReasoningPhase, Purpose: w.Purpose, Weave: w,
 		ProcedurePriors: []Prior{}, FailurePriors: []FailurePrior{}, CausalContext: []Prior{}, MissingEvidence: []Warning{}}
-	// Match every current prior against the goal's words, keep the best priorVerify of each
-	// type, verify them (one query), and take the first maxPriors that verify.
+	// Match every current prior against the goal's words, keep the best PriorVerify of each
+	// type, verify them (one query), and take the first MaxPriors that verify.
 	goal := contentWords(req.Query)
 	type match struct {
 		row   dbsqlc.ProspectivePriorsRow
@@ -214,7 +209,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 		slices.SortStableFunc(ms, func(x, y match) int {
 			return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.row.ArtifactID, y.row.ArtifactID))
 		})
-		byType[t] = ms[:min(len(ms), priorVerify)]
+		byType[t] = ms[:min(len(ms), mech.PriorVerify)]
 		for _, m := range byType[t] {
 			ids = append(ids, m.row.ArtifactID)
 		}
@@ -237,7 +232,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	picked := map[string][]pick{}
 	for t, ms := range byType {
 		for _, m := range ms {
-			if a, ok := verified[m.row.ArtifactID]; ok && len(picked[t]) < maxPriors {
+			if a, ok := verified[m.row.ArtifactID]; ok && len(picked[t]) < mech.MaxPriors {
 				a.Confidence = m.row.Confidence // as revised
 				picked[t] = append(picked[t], pick{a: a, words: m.words, produced: float64(m.row.ProducedConfidence)})
 			}
@@ -260,7 +255,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 			Confidence: m.a.Confidence, ProducedConfidence: m.produced, Steps: pl.Steps, Sessions: len(pl.Sessions), Match: m.words, Label: "suggestive", Citations: m.a.Citations})
 	}
 	for _, m := range picked["failure"] {
-		fp := failurePrior(m.a, m.words)
+		fp := failurePrior(m.a, m.words, mech.PriorFailureLast)
 		fp.ProducedConfidence = m.produced
 		if err := s.failureErrors(ctx, req.SpaceID, &fp); err != nil {
 			return nil, err
@@ -290,7 +285,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 				Message: fmt.Sprintf("no fix is recorded for %s failing with %q", flatLine(f.Tool), f.Error)})
 		}
 	}
-	p.Text = p.render()
+	p.Text = p.render(mech)
 	p.TokenEstimate = EstimateTokens(p.Text)
 	if !req.NoRecord {
 		if p.SurfacedSeq, err = s.recordSurfaced(ctx, req, &Packet{Purpose: w.Purpose, Tiers: []Tier{}, Budget: Budget{Used: p.TokenEstimate}, Weave: w,
@@ -303,8 +298,9 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	return p, nil
 }
 
-// failurePrior reads a failure artifact's payload into a prior with its sentence.
-func failurePrior(a WeaveArtifact, words []string) FailurePrior {
+// failurePrior reads a failure artifact's payload into a prior with its sentence and its
+// latest n occurrences (at most), newest first.
+func failurePrior(a WeaveArtifact, words []string, n int) FailurePrior {
 	var pl struct {
 		Tool        string              `json:"tool"`
 		Error       string              `json:"error"`
@@ -313,7 +309,7 @@ func failurePrior(a WeaveArtifact, words []string) FailurePrior {
 	}
 	_ = json.Unmarshal(a.Payload, &pl)
 	slices.SortFunc(pl.Occurrences, func(x, y FailureOccurrence) int { return cmp.Compare(y.FailureSeq, x.FailureSeq) })
-	last := pl.Occurrences[:min(len(pl.Occurrences), 3)]
+	last := pl.Occurrences[:min(len(pl.Occurrences), n)]
 	var seqs []string
 	for _, o := range last {
 		seqs = append(seqs, fmt.Sprint(o.FailureSeq))
@@ -372,8 +368,9 @@ func sharedWords(goal []string, text string) []string {
 }
 
 // render is the pass as prompt text: the weave, then the priors, each labelled suggestive with
-// its cited seqs, then the missing-evidence warnings.
-func (p *Prospective) render() string {
+// its cited seqs (at most m's WeaveSummaryChars of a summary), then the missing-evidence
+// warnings.
+func (p *Prospective) render(m *Mechanism) string {
 	var b strings.Builder
 	b.WriteString(p.Weave.Text)
 	cites := func(cs []Citation) string {
@@ -405,7 +402,7 @@ func (p *Prospective) render() string {
 	if len(p.CausalContext) > 0 {
 		b.WriteString("## Causal context (suggestive hypotheses)\n")
 		for _, c := range p.CausalContext {
-			item("%s (confidence %.2f; %s)", remembered(clipTo(c.Summary, weaveSummaryChars)), c.Confidence, cites(c.Citations))
+			item("%s (confidence %.2f; %s)", remembered(clipTo(c.Summary, m.WeaveSummaryChars)), c.Confidence, cites(c.Citations))
 		}
 	}
 	if len(p.MissingEvidence) > 0 {

@@ -50,30 +50,6 @@ const (
 	WeaveWarnAfterAsOf = "after_as_of"
 )
 
-// The weave's limits: its share of the packet's budget when checkout builds one, how many
-// artifacts its query reads, how many cited events back one artifact in the weave, and how
-// long an evidence excerpt or an artifact summary may be.
-const (
-	weaveShare        = 0.5
-	weaveCitedLimit   = 64
-	weavePhaseLimit   = 16
-	weaveEvidencePer  = 3
-	weaveExcerptChars = 280
-	weaveSummaryChars = 240
-	// weaveInferredChars is how much of an artifact's summary its inferred-context line shows:
-	// the line orients, the evidence lines carry what may be claimed.
-	weaveInferredChars  = 100
-	lowConfidence       = 0.5
-	weaveCandidateItems = queryCandidates
-	// weaveVerifyLimit is how many of the best scored artifacts a weave reads in full and
-	// verifies; the budget takes what fits of them.
-	weaveVerifyLimit = 16
-	// weaveVerifySources caps the events those artifacts cite together: verifying costs a read
-	// of each (about 5 µs), so the best scored artifacts are verified until the next would pass
-	// it, and the best one always (a latent episode cites at most latent.EpisodeMaxEvents).
-	weaveVerifySources = 384
-)
-
 // weavePhaseTypes are the space-wide artifact types a weave reads by phase even when no
 // ranked event is among their sources (episodes come only through their cited events).
 var weavePhaseTypes = []string{"procedure", "failure", "preference", "causal"}
@@ -212,7 +188,10 @@ type RejectedArtifact struct {
 // weaveParams is what a weave is built for.
 type weaveParams struct {
 	space, goal, phase, purpose string
-	budget                      int
+	// mech is the ranking's mechanism record, whose Weave* fields are the weave's limits (set
+	// by buildWeave from the ranking's policy).
+	mech   *Mechanism
+	budget int
 	// asOf, when the checkout asks about another time: only artifacts whose every source had
 	// occurred by then are woven.
 	asOf *time.Time
@@ -249,10 +228,11 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 		Rejected: []RejectedArtifact{}, Budget: WeaveBudget{Tokens: p.budget}, ExpectedUse: WeaveExpectedUse, ProhibitedUse: WeaveProhibitedUse}
 	// The ranked events, best first: an event item is its seq, a fact item the events it cites
 	// (an item's repeats are not ranked events of their own).
+	p.mech = rk.policy.Mechanism()
 	rankOf := map[int64]int{}
 	var seqs []int64
 	for i, c := range rk.fused {
-		if i == weaveCandidateItems {
+		if i == p.mech.WeaveCandidateItems {
 			break
 		}
 		it := rk.items[c.itemID]
@@ -267,7 +247,7 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 		}
 	}
 	rows, err := queries.WeaveArtifacts(ctx, s.pool, dbsqlc.WeaveArtifactsParams{SpaceID: p.space, Seqs: nonNilSeqs(seqs),
-		CitedLimit: weaveCitedLimit, Types: weavePhaseTypes, Phase: p.phase, PhaseLimit: weavePhaseLimit})
+		CitedLimit: int32(p.mech.WeaveCitedLimit), Types: weavePhaseTypes, Phase: p.phase, PhaseLimit: int32(p.mech.WeavePhaseLimit)})
 	if err != nil {
 		return nil, fmt.Errorf("read weave artifacts: %w", err)
 	}
@@ -283,7 +263,7 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 // pickArtifacts rejects the stale rows and those rejected in review (each with a diagnostic
 // and a stale warning), scores the current ones by the ranked events they cite (the best
 // ranked weigh most) and their phase, times their confidence, and verifies the best
-// weaveVerifyLimit, citing weaveVerifySources events at most (verifyArtifacts), best first.
+// WeaveVerifyLimit, citing WeaveVerifySources events at most (verifyArtifacts), best first.
 // An artifact's confidence is its latest revision, as a prior's is (WeaveArtifacts).
 func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsqlc.WeaveArtifactsRow, rankOf map[int64]int, w *Weave) ([]WeaveArtifact, error) {
 	slices.SortFunc(rows, func(a, b dbsqlc.WeaveArtifactsRow) int { return cmp.Compare(a.ArtifactID, b.ArtifactID) })
@@ -318,7 +298,7 @@ func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsql
 	}
 	slices.SortStableFunc(cands, func(a, b scoredRow) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id)) })
 	n, sources := 0, 0
-	for n < min(len(cands), weaveVerifyLimit) && (n == 0 || sources+cands[n].sources <= weaveVerifySources) {
+	for n < min(len(cands), p.mech.WeaveVerifyLimit) && (n == 0 || sources+cands[n].sources <= p.mech.WeaveVerifySources) {
 		sources += cands[n].sources
 		n++
 	}
@@ -459,7 +439,7 @@ func (s *Service) weaveEvidence(ctx context.Context, space string, seqs []int64,
 
 // packWeave fits the artifacts into the budget and renders the weave. The structured ones
 // (procedures, failure patterns, preferences, causal links) come first, best first, each with
-// up to weaveEvidencePer of its cited events (those the lanes ranked first, then the rest in seq
+// up to WeaveEvidencePer of its cited events (those the lanes ranked first, then the rest in seq
 // order). Then the episodes' evidence, in the lanes' rank order: each ranked event an episode
 // cites and, when that event asks something, its answer: the event after it in the episode,
 // when short enough to show whole (with p.statements, also after an event that asks nothing when
@@ -489,7 +469,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	}
 	var want []int64
 	for _, a := range structured {
-		want = append(want, evidenceSeqs(*a, rankOf)...)
+		want = append(want, evidenceSeqs(*a, rankOf, p.mech.WeaveEvidencePer)...)
 	}
 	for _, r := range ranked {
 		want = append(want, r.seq)
@@ -530,7 +510,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		if shownBody[body(seq)] {
 			return WeaveEvidence{}, false
 		}
-		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e, words), words), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
+		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e, words), words, p.mech.WeaveExcerptChars), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
 		if p.whoWhen {
 			ev.whoWhen = lineWhoWhen(e.OccurredAt, e.Type, e.Speaker, e.Role)
 		}
@@ -563,12 +543,12 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	}
 	for _, a := range structured {
 		var lines []WeaveEvidence
-		for _, seq := range evidenceSeqs(*a, rankOf) {
+		for _, seq := range evidenceSeqs(*a, rankOf, p.mech.WeaveEvidencePer) {
 			if ev, ok := line(seq, 0); ok && !slices.ContainsFunc(lines, func(l WeaveEvidence) bool { return l.Citation.Seq == seq || body(l.Citation.Seq) == body(seq) }) {
 				lines = append(lines, ev)
 			}
 		}
-		c := EstimateTokens(inferredLine(*a, nil)+"\n") + cost(lines)
+		c := EstimateTokens(inferredLine(*a, nil, p.mech.WeaveInferredChars)+"\n") + cost(lines)
 		if spent+c > p.budget {
 			w.Budget.Omitted++
 			continue
@@ -585,13 +565,13 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		lines := []WeaveEvidence{first}
 		if next, ok := after[r.seq]; ok {
 			if reply, ok := line(next, r.seq); ok && (asks(first.Text) || (p.statements && named.names(messageName(src[next])))) &&
-				utf8.RuneCountInString(strings.TrimSpace(eventText(src[next], words))) <= weaveExcerptChars {
+				utf8.RuneCountInString(strings.TrimSpace(eventText(src[next], words))) <= p.mech.WeaveExcerptChars {
 				lines = append(lines, reply)
 			}
 		}
 		extra := 0
 		if !woven[r.episode.ArtifactID] {
-			extra = EstimateTokens(inferredLine(*r.episode, nil) + "\n")
+			extra = EstimateTokens(inferredLine(*r.episode, nil, p.mech.WeaveInferredChars) + "\n")
 		}
 		if spent+extra+cost(lines) > p.budget && len(lines) > 1 {
 			lines = lines[:1] // the event alone, without its exchange
@@ -634,7 +614,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		case len(a.contradicts) > 0:
 			w.Warnings = append(w.Warnings, Warning{Code: WeaveWarnConflicted, ItemID: "artifact:" + a.ArtifactID,
 				Message: fmt.Sprintf("%s artifact %s contradicts an earlier one; prefer the evidence lines", a.Type, a.ArtifactID[:12])})
-		case a.Confidence < lowConfidence:
+		case a.Confidence < p.mech.WeaveLowConfidence:
 			w.Warnings = append(w.Warnings, Warning{Code: WeaveWarnLowConfidence, ItemID: "artifact:" + a.ArtifactID,
 				Message: fmt.Sprintf("%s artifact %s has confidence %.2f: a hypothesis, not a finding", a.Type, a.ArtifactID[:12], a.Confidence)})
 		}
@@ -660,9 +640,9 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 
 // evidenceSeqs are the cited events a structured artifact shows as evidence: for a failure
 // pattern that was fixed, one failure and how it was fixed (failureChain); otherwise those the
-// lanes ranked, best first, then its other sources in seq order; at most weaveEvidencePer.
-func evidenceSeqs(a WeaveArtifact, rankOf map[int64]int) []int64 {
-	if chain := failureChain(a, rankOf); len(chain) > 0 {
+// lanes ranked, best first, then its other sources in seq order; at most per.
+func evidenceSeqs(a WeaveArtifact, rankOf map[int64]int, per int) []int64 {
+	if chain := failureChain(a, rankOf, per); len(chain) > 0 {
 		return chain
 	}
 	var ranked, rest []int64
@@ -675,16 +655,16 @@ func evidenceSeqs(a WeaveArtifact, rankOf map[int64]int) []int64 {
 	}
 	slices.SortFunc(ranked, func(x, y int64) int { return cmp.Compare(rankOf[x], rankOf[y]) })
 	out := append(ranked, rest...)
-	return out[:min(len(out), weaveEvidencePer)]
+	return out[:min(len(out), per)]
 }
 
 // failureChain is the evidence of a failure pattern that was fixed: one of its failures, the
-// calls that fixed it and the same tool's next success, in order, at most weaveEvidencePer (the
+// calls that fixed it and the same tool's next success, in order, at most per (the
 // fixing calls nearest the retry when there are more). The failure is the fixed one the lanes ranked best,
 // else the latest fixed one. Its ranked failures alone would show the error again and again,
 // and never the fix the pattern's summary names (the fix shares no word with a question about
 // the error). Empty for another type, or when no failure was fixed.
-func failureChain(a WeaveArtifact, rankOf map[int64]int) []int64 {
+func failureChain(a WeaveArtifact, rankOf map[int64]int, per int) []int64 {
 	if a.Type != "failure" {
 		return nil
 	}
@@ -717,7 +697,7 @@ func failureChain(a WeaveArtifact, rankOf map[int64]int) []int64 {
 		}
 	}
 	// Those nearest the retry: an agent looks around first (reads, greps) and fixes last.
-	steps = steps[max(0, len(steps)-(weaveEvidencePer-2)):]
+	steps = steps[max(0, len(steps)-(per-2)):]
 	slices.Sort(steps)
 	return append(append([]int64{o.FailureSeq}, steps...), o.FixSeq)
 }
@@ -840,7 +820,7 @@ func renderWeave(p weaveParams, w *Weave, budget int) string {
 			evRef[ev.Citation.Seq] = ev.Ref
 		}
 		for _, a := range w.Inferred {
-			b.WriteString(inferredLine(a, evRef) + "\n")
+			b.WriteString(inferredLine(a, evRef, p.mech.WeaveInferredChars) + "\n")
 		}
 	}
 	// Warnings as fit the budget (all of them are in Warnings).
@@ -869,9 +849,9 @@ func evidenceLine(ref int, ev WeaveEvidence) string {
 	return flatLine(fmt.Sprintf("[W%d] %s%s (%s)", ref, ev.whoWhen, remembered(ev.Text), short(ev.Citation)))
 }
 
-// inferredLine renders an artifact; evRef (nil when estimating) maps its cited seqs to
-// evidence markers.
-func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
+// inferredLine renders an artifact, showing at most chars of its summary; evRef (nil when
+// estimating) maps its cited seqs to evidence markers.
+func inferredLine(a WeaveArtifact, evRef map[int64]int, chars int) string {
 	var cites []string
 	for _, c := range a.Citations {
 		if r, ok := evRef[c.Seq]; ok {
@@ -911,7 +891,7 @@ func inferredLine(a WeaveArtifact, evRef map[int64]int) string {
 		line += ")"
 	}
 	if text != "" {
-		line += ": " + remembered(clipTo(text, weaveInferredChars))
+		line += ": " + remembered(clipTo(text, chars))
 	}
 	return flatLine(line) // one line, whatever the summary (or an LLM's) holds
 }
@@ -937,9 +917,9 @@ func eventText(e dbsqlc.WeaveEvidenceRow, words []string) string {
 	return it.Text
 }
 
-// excerpt cuts text to weaveExcerptChars around the query's words (excerptWindow).
-func excerpt(text string, words []string) string {
-	out, _, _ := cutAround([]rune(strings.TrimSpace(text)), words, weaveExcerptChars)
+// excerpt cuts text to width characters around the query's words (excerptWindow).
+func excerpt(text string, words []string, width int) string {
+	out, _, _ := cutAround([]rune(strings.TrimSpace(text)), words, width)
 	return out
 }
 
