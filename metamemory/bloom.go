@@ -1,7 +1,5 @@
 package metamemory
 
-import "hash/maphash"
-
 // bloom is a Bloom filter over strings: the sketch's tail, the rarest lexemes of a space that do
 // not fit its exact table. A member may be a false positive (rate about 1 % at capacity with 10
 // bits and 7 probes per element); a non-member never is.
@@ -10,9 +8,6 @@ type bloom struct {
 	n        int // elements added
 	capacity int // elements it was sized for
 }
-
-// bloomSeed is the filter's hash seed, fixed for the process.
-var bloomSeed = maphash.MakeSeed()
 
 const (
 	bloomBitsPerElement = 10
@@ -28,7 +23,7 @@ func newBloom(capacity, maxBits int) *bloom {
 
 // probes returns the two hashes whose combinations h1 + i*h2 are the probed bits.
 func (b *bloom) probes(s string) (uint64, uint64) {
-	h := maphash.String(bloomSeed, s)
+	h := sketchHash(s)
 	return h, h>>32 | h<<32 | 1
 }
 

@@ -1,7 +1,5 @@
 package metamemory
 
-import "hash/maphash"
-
 // countMin is a count-min sketch over strings: the sketch's counts of (speaker, lexeme) pairs.
 // An estimate is never below the true count and exceeds it only by collisions (with width w,
 // by more than e*N/w with probability at most e^-depth, N the total count).
@@ -29,7 +27,7 @@ func newCountMin(capacity, maxBits int) *countMin {
 }
 
 func (c *countMin) slots(s string) [countMinDepth]uint64 {
-	h := maphash.String(bloomSeed, s)
+	h := sketchHash(s)
 	h2 := h>>32 | h<<32 | 1
 	var out [countMinDepth]uint64
 	for i := range out {
