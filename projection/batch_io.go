@@ -25,7 +25,6 @@ var (
 	qItemsInsert         = sql.Query("projection/items_insert")
 	qEntitiesUpsert      = sql.Query("projection/entities_upsert")
 	qFactsClose          = sql.Query("projection/facts_close")
-	qFactsInsert         = sql.Query("projection/facts_insert")
 )
 
 // load reads the rows a batch's effects may touch.
@@ -255,29 +254,31 @@ func (s *batchState) queueFacts(b *pgx.Batch) {
 	if len(s.newFacts) == 0 {
 		return
 	}
-	n := len(s.newFacts)
-	ids, subjects, predicates := make([]string, n), make([]string, n), make([]string, n)
-	objects, values := make([]*string, n), make([]*string, n)
-	versions := make([]int32, n)
-	from, to := make([]time.Time, n), make([]*time.Time, n)
-	seqs, closed := make([]int64, n), make([]*int64, n)
-	hashes := make([][]byte, n)
-	statuses, superseded, authority := make([]string, n), make([]*string, n), make([]string, n)
-	inferred, confidence := make([]bool, n), make([]*float64, n)
-	evidence, reasons, reviews := make([]string, n), make([]*string, n), make([]string, n)
-	for i, f := range s.newFacts {
-		reviews[i] = f.ReviewStatus
-		ids[i], subjects[i], predicates[i], objects[i] = f.FactID, f.SubjectID, f.Predicate, f.ObjectID
-		if f.Value != nil {
-			v := string(f.Value)
-			values[i] = &v
-		}
-		versions[i], from[i], to[i], seqs[i], hashes[i] = f.Version, f.ValidFrom, f.ValidTo, f.RecordedSeq, f.RecordedHash
-		closed[i], statuses[i], superseded[i], authority[i] = f.ClosedSeq, f.Status, f.SupersededBy, f.Authority
-		inferred[i], confidence[i], evidence[i], reasons[i] = f.Inferred, f.Confidence, evidenceJSON(f.Evidence), f.CloseReason
+	p := dbsqlc.FactsInsertParams{SpaceID: s.space}
+	for _, f := range s.newFacts {
+		p.FactIds = append(p.FactIds, f.FactID)
+		p.SubjectIds = append(p.SubjectIds, f.SubjectID)
+		p.Predicates = append(p.Predicates, f.Predicate)
+		p.ObjectIds = append(p.ObjectIds, orZero(f.ObjectID))
+		p.FactValues = append(p.FactValues, string(f.Value))
+		p.Versions = append(p.Versions, f.Version)
+		p.ValidFroms = append(p.ValidFroms, f.ValidFrom)
+		p.ValidTos = append(p.ValidTos, orZero(f.ValidTo))
+		p.ValidToSet = append(p.ValidToSet, f.ValidTo != nil)
+		p.RecordedSeqs = append(p.RecordedSeqs, f.RecordedSeq)
+		p.RecordedHashes = append(p.RecordedHashes, f.RecordedHash)
+		p.ClosedSeqs = append(p.ClosedSeqs, orZero(f.ClosedSeq))
+		p.Statuses = append(p.Statuses, f.Status)
+		p.SupersededBys = append(p.SupersededBys, orZero(f.SupersededBy))
+		p.Authorities = append(p.Authorities, f.Authority)
+		p.Inferred = append(p.Inferred, f.Inferred)
+		p.Confidences = append(p.Confidences, orNaN(f.Confidence))
+		p.Evidence = append(p.Evidence, evidenceJSON(f.Evidence))
+		p.CloseReasons = append(p.CloseReasons, orZero(f.CloseReason))
+		p.CloseReasonSet = append(p.CloseReasonSet, f.CloseReason != nil)
+		p.ReviewStatuses = append(p.ReviewStatuses, f.ReviewStatus)
 	}
-	b.Queue(qFactsInsert, s.space, ids, subjects, predicates, objects, values, versions,
-		from, to, seqs, hashes, closed, statuses, superseded, authority, inferred, confidence, evidence, reasons, reviews)
+	dbsqlc.QueueFactsInsert(b, p)
 }
 
 func evidenceJSON(ev []evidenceRef) string {
