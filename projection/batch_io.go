@@ -15,15 +15,14 @@ import (
 	"github.com/zaxy/zaxy/sql"
 )
 
-// The batch's writes are hand-written: each unnests several arrays in one call (one statement
-// per table per batch), which sqlc's catalog cannot type; facts_load's rows are graph.FactRow.
+// The batch's other reads and writes are hand-written: fact_versions' and facts_load's rows
+// come from unnest with several arrays in FROM, which sqlc's catalog cannot type (facts_load's
+// rows are graph.FactRow); mentions, invalidations and facts_close are still positional.
 var (
 	qFactVersions        = sql.Query("projection/fact_versions")
 	qFactsLoad           = sql.Query("projection/facts_load")
 	qMentionsInsert      = sql.Query("projection/mentions_insert")
 	qInvalidationsInsert = sql.Query("projection/invalidations_insert")
-	qItemsInsert         = sql.Query("projection/items_insert")
-	qEntitiesUpsert      = sql.Query("projection/entities_upsert")
 	qFactsClose          = sql.Query("projection/facts_close")
 )
 
@@ -185,15 +184,18 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 		b.Queue(qInvalidationsInsert, s.space, targets, seqs, hashes, reasons)
 	}
 	if len(s.items) > 0 {
-		n := len(s.items)
-		ids, kinds, seqs, types := make([]string, n), make([]string, n), make([]int64, n), make([]string, n)
-		sessions, times, texts := make([]string, n), make([]time.Time, n), make([]string, n)
-		redundantOf := make([]*string, n)
-		for i, it := range s.items {
-			ids[i], kinds[i], seqs[i], types[i] = it.ItemID, it.Kind, it.Seq, it.EventType
-			sessions[i], times[i], texts[i], redundantOf[i] = it.SessionID, it.OccurredAt, it.Text, it.RedundantOf
+		p := dbsqlc.ItemsInsertParams{SpaceID: s.space, TsConfig: tsConfig}
+		for _, it := range s.items {
+			p.ItemIds = append(p.ItemIds, it.ItemID)
+			p.Kinds = append(p.Kinds, it.Kind)
+			p.Seqs = append(p.Seqs, it.Seq)
+			p.EventTypes = append(p.EventTypes, it.EventType)
+			p.SessionIds = append(p.SessionIds, it.SessionID)
+			p.OccurredAts = append(p.OccurredAts, it.OccurredAt)
+			p.Texts = append(p.Texts, it.Text)
+			p.RedundantOfs = append(p.RedundantOfs, orZero(it.RedundantOf))
 		}
-		b.Queue(qItemsInsert, s.space, tsConfig, ids, kinds, seqs, types, sessions, times, texts, redundantOf)
+		dbsqlc.QueueItemsInsert(b, p)
 	}
 	s.queueSalience(b)
 	s.queueWeaveCitations(b)
@@ -218,17 +220,20 @@ func (s *batchState) queueEntities(b *pgx.Batch) {
 		return
 	}
 	slices.SortFunc(rows, func(a, b *entityRow) int { return strings.Compare(a.EntityID, b.EntityID) })
-	n := len(rows)
-	ids, keys, names, kinds := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	versions, mentions := make([]int32, n), make([]int32, n)
-	firsts, lasts, invalidated := make([]int64, n), make([]int64, n), make([]*int64, n)
-	hashes := make([][]byte, n)
-	for i, e := range rows {
-		ids[i], keys[i], names[i], kinds[i] = e.EntityID, e.Key, e.Name, strings.Join(e.Kinds, ",")
-		versions[i], mentions[i], firsts[i], lasts[i] = e.Version, e.Mentions, e.FirstSeq, e.LastSeq
-		invalidated[i], hashes[i] = e.InvalidatedSeq, e.FirstHash
+	p := dbsqlc.EntitiesUpsertParams{SpaceID: s.space}
+	for _, e := range rows {
+		p.EntityIDs = append(p.EntityIDs, e.EntityID)
+		p.Keys = append(p.Keys, e.Key)
+		p.Names = append(p.Names, e.Name)
+		p.Kinds = append(p.Kinds, strings.Join(e.Kinds, ","))
+		p.Versions = append(p.Versions, e.Version)
+		p.FirstSeqs = append(p.FirstSeqs, e.FirstSeq)
+		p.FirstHashes = append(p.FirstHashes, e.FirstHash)
+		p.LastSeqs = append(p.LastSeqs, e.LastSeq)
+		p.Mentions = append(p.Mentions, e.Mentions)
+		p.InvalidatedSeqs = append(p.InvalidatedSeqs, orZero(e.InvalidatedSeq))
 	}
-	b.Queue(qEntitiesUpsert, s.space, ids, keys, names, kinds, versions, firsts, hashes, lasts, mentions, invalidated)
+	dbsqlc.QueueEntitiesUpsert(b, p)
 }
 
 func (s *batchState) queueFacts(b *pgx.Batch) {

@@ -94,3 +94,13 @@ func QueueWeaveCitationsInsert(b *pgx.Batch, arg WeaveCitationsInsertParams) {
 func QueueFactsInsert(b *pgx.Batch, arg FactsInsertParams) {
 	queue(b, func(ctx context.Context, db DBTX) error { return batchQueries.FactsInsert(ctx, db, arg) })
 }
+
+// QueueItemsInsert queues ItemsInsert.
+func QueueItemsInsert(b *pgx.Batch, arg ItemsInsertParams) {
+	queue(b, func(ctx context.Context, db DBTX) error { return batchQueries.ItemsInsert(ctx, db, arg) })
+}
+
+// QueueEntitiesUpsert queues EntitiesUpsert.
+func QueueEntitiesUpsert(b *pgx.Batch, arg EntitiesUpsertParams) {
+	queue(b, func(ctx context.Context, db DBTX) error { return batchQueries.EntitiesUpsert(ctx, db, arg) })
+}
