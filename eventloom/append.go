@@ -21,8 +21,7 @@ import (
 // The append statements are hand-written: they unnest seven arrays in one call WITH
 // ORDINALITY, which sqlc's catalog cannot type; the other queries are generated (dbsqlc).
 var (
-	qAppend      = zsql.Query("eventloom/append")
-	qAppendKeyed = zsql.Query("eventloom/append_keyed")
+	qAppend = zsql.Query("eventloom/append")
 )
 
 // AppendParams is one append: one event or an all-or-nothing batch into one space.
@@ -258,7 +257,7 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, p *AppendParams, pr pre
 	return &AppendResult{SpaceID: p.SpaceID, Receipts: receipts, Redactions: redactions}, nil
 }
 
-// eventArrays are the append statements' array parameters ($2-$8).
+// eventArrays are append.sql's array parameters ($2-$8).
 func eventArrays(events []NewEvent) []any {
 	n := len(events)
 	types, sessions, actors := make([]string, n), make([]string, n), make([]string, n)
@@ -275,13 +274,31 @@ func eventArrays(events []NewEvent) []any {
 	return []any{types, sessions, actors, occurred, contents, datas, cues}
 }
 
+// appendKeyedParams are AppendKeyed's columns of events, with the key and request digest.
+func appendKeyedParams(p *AppendParams, events []NewEvent, reqHash []byte) dbsqlc.AppendKeyedParams {
+	n := len(events)
+	a := dbsqlc.AppendKeyedParams{SpaceID: p.SpaceID, Key: p.IdempotencyKey, RequestHash: reqHash,
+		Types: make([]string, n), SessionIds: make([]string, n), Actors: make([]string, n),
+		OccurredAts: make([]time.Time, n), OccurredAtSet: make([]bool, n), Contents: make([]string, n),
+		Datas: make([]string, n), DataSet: make([]bool, n), Cues: make([]string, n), CuesSet: make([]bool, n)}
+	for i, e := range events {
+		a.Types[i], a.SessionIds[i], a.Actors[i], a.Contents[i] = e.Type, e.SessionID, e.Actor, e.Content
+		if e.OccurredAt != nil {
+			a.OccurredAts[i], a.OccurredAtSet[i] = *e.OccurredAt, true
+		}
+		a.Datas[i], a.DataSet[i] = string(e.Data), e.Data != nil
+		a.Cues[i], a.CuesSet[i] = string(e.Cues), e.Cues != nil
+	}
+	return a
+}
+
 // insertEventsKeyed looks the key up and appends with its record in one pipelined batch.
 // taken reports that the key already had a record or another request recorded it first; the
 // events may then have been inserted and the caller must undo them.
 func insertEventsKeyed(ctx context.Context, tx pgx.Tx, p *AppendParams, events []NewEvent, reqHash []byte) (receipts []Receipt, taken bool, err error) {
 	b := &pgx.Batch{}
 	dbsqlc.QueueIdempotencyGet(b, dbsqlc.IdempotencyGetParams{SpaceID: p.SpaceID, Key: p.IdempotencyKey})
-	b.Queue(qAppendKeyed, append(append([]any{p.SpaceID}, eventArrays(events)...), p.IdempotencyKey, reqHash)...)
+	dbsqlc.QueueAppendKeyed(b, appendKeyedParams(p, events, reqHash))
 	br := tx.SendBatch(ctx, b)
 	defer br.Close() //nolint:errcheck // the results that matter are read below
 
@@ -299,7 +316,7 @@ func insertEventsKeyed(ctx context.Context, tx pgx.Tx, p *AppendParams, events [
 	var recorded bool
 	receipts, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (Receipt, error) {
 		var r Receipt
-		err := row.Scan(&r.Seq, &r.Hash, &r.PrevHash, &r.RecordedAt, &r.OccurredAt, &recorded)
+		err := row.Scan(&r.Seq, &r.Hash, &r.PrevHash, &r.RecordedAt, &r.OccurredAt, &recorded) // AppendKeyedRow's columns
 		r.RecordedAt, r.OccurredAt = r.RecordedAt.UTC(), r.OccurredAt.UTC()
 		return r, err
 	})
