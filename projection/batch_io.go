@@ -6,24 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
-	"github.com/zaxy/zaxy/sql"
-)
-
-// The batch's other reads and writes are hand-written: fact_versions' and facts_load's rows
-// come from unnest with several arrays in FROM, which sqlc's catalog cannot type (facts_load's
-// rows are graph.FactRow); mentions, invalidations and facts_close are still positional.
-var (
-	qFactVersions        = sql.Query("projection/fact_versions")
-	qFactsLoad           = sql.Query("projection/facts_load")
-	qMentionsInsert      = sql.Query("projection/mentions_insert")
-	qInvalidationsInsert = sql.Query("projection/invalidations_insert")
-	qFactsClose          = sql.Query("projection/facts_close")
 )
 
 // load reads the rows a batch's effects may touch.
@@ -82,18 +68,12 @@ func (s *batchState) load(ctx context.Context, tx pgx.Tx, fxs []effects) error {
 	if err := s.loadFacts(ctx, tx, subjects, predicates, targetSeqs, targetIDs); err != nil {
 		return err
 	}
-	rows, err := tx.Query(ctx, qFactVersions, s.space, subjects, predicates)
+	versions, err := queries.FactVersions(ctx, tx, dbsqlc.FactVersionsParams{SpaceID: s.space, SubjectIds: subjects, Predicates: predicates})
 	if err != nil {
 		return fmt.Errorf("load fact versions: %w", err)
 	}
-	var p pairKey
-	var v int32
-	_, err = pgx.ForEachRow(rows, []any{&p.SubjectID, &p.Predicate, &v}, func() error {
-		s.maxVersion[p] = v
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("load fact versions: %w", err)
+	for _, v := range versions {
+		s.maxVersion[pairKey{v.SubjectID, v.Predicate}] = v.Version
 	}
 	return nil
 }
@@ -115,23 +95,20 @@ func (s *batchState) loadEntities(ctx context.Context, tx pgx.Tx, keys, ids []st
 }
 
 func (s *batchState) loadFacts(ctx context.Context, tx pgx.Tx, subjects, predicates []string, seqs []int64, ids []string) error {
-	rows, err := tx.Query(ctx, qFactsLoad, s.space, subjects, predicates, seqs, ids)
+	rows, err := queries.FactsLoad(ctx, tx, dbsqlc.FactsLoadParams{SpaceID: s.space, SubjectIds: subjects,
+		Predicates: predicates, Seqs: seqs, FactIds: ids})
 	if err != nil {
 		return fmt.Errorf("load facts: %w", err)
 	}
-	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
-		r, err := pgx.RowToStructByNameLax[graph.FactRow](row)
-		if err != nil {
-			return struct{}{}, err
-		}
+	for _, r := range rows {
 		f := &factRow{FactID: r.FactID, SubjectID: r.SubjectID, Predicate: r.Predicate, ObjectID: r.ObjectID,
 			Version: r.Version, ValidFrom: r.ValidFrom.UTC(), ValidTo: r.ValidTo, RecordedSeq: r.RecordedSeq,
 			RecordedHash: r.RecordedHash, ClosedSeq: r.ClosedSeq, Status: r.Status, SupersededBy: r.SupersededBy,
 			Authority: r.Authority, Inferred: r.Inferred, CloseReason: r.CloseReason, ReviewStatus: r.ReviewStatus, stored: true}
 		if r.Value != nil {
-			v, err := canonicalJSON(json.RawMessage(*r.Value))
+			v, err := canonicalJSON(json.RawMessage(r.Value))
 			if err != nil {
-				return struct{}{}, err
+				return fmt.Errorf("load facts: %w", err)
 			}
 			f.Value = v
 		}
@@ -141,17 +118,13 @@ func (s *batchState) loadFacts(ctx context.Context, tx pgx.Tx, subjects, predica
 		}
 		if r.Evidence != "" {
 			if err := json.Unmarshal([]byte(r.Evidence), &f.Evidence); err != nil {
-				return struct{}{}, fmt.Errorf("fact %s evidence: %w", f.FactID, err)
+				return fmt.Errorf("load facts: fact %s evidence: %w", f.FactID, err)
 			}
 		}
 		s.facts[f.FactID] = f
 		if f.Status == "current" {
 			s.current[pairKey{f.SubjectID, f.Predicate}] = f
 		}
-		return struct{}{}, nil
-	})
-	if err != nil {
-		return fmt.Errorf("load facts: %w", err)
 	}
 	return nil
 }
@@ -167,21 +140,26 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 		s.queueAge(b)
 	}
 	if len(s.mentions) > 0 {
-		n := len(s.mentions)
-		seqs, starts, ends := make([]int64, n), make([]int32, n), make([]int32, n)
-		ids, kinds, hashes := make([]string, n), make([]string, n), make([][]byte, n)
-		for i, m := range s.mentions {
-			seqs[i], starts[i], ends[i], ids[i], kinds[i], hashes[i] = m.Seq, m.Start, m.End, m.EntityID, m.Kind, m.Hash
+		p := dbsqlc.MentionsInsertParams{SpaceID: s.space}
+		for _, m := range s.mentions {
+			p.Seqs = append(p.Seqs, m.Seq)
+			p.StartBytes = append(p.StartBytes, m.Start)
+			p.EndBytes = append(p.EndBytes, m.End)
+			p.EntityIDs = append(p.EntityIDs, m.EntityID)
+			p.Kinds = append(p.Kinds, m.Kind)
+			p.Hashes = append(p.Hashes, m.Hash)
 		}
-		b.Queue(qMentionsInsert, s.space, seqs, starts, ends, ids, kinds, hashes)
+		dbsqlc.QueueMentionsInsert(b, p)
 	}
 	if len(s.invalidated) > 0 {
-		n := len(s.invalidated)
-		targets, seqs, hashes, reasons := make([]int64, n), make([]int64, n), make([][]byte, n), make([]string, n)
-		for i, r := range s.invalidated {
-			targets[i], seqs[i], hashes[i], reasons[i] = r.TargetSeq, r.Seq, r.Hash, r.Reason
+		p := dbsqlc.InvalidationsInsertParams{SpaceID: s.space}
+		for _, r := range s.invalidated {
+			p.TargetSeqs = append(p.TargetSeqs, r.TargetSeq)
+			p.Seqs = append(p.Seqs, r.Seq)
+			p.Hashes = append(p.Hashes, r.Hash)
+			p.Reasons = append(p.Reasons, r.Reason)
 		}
-		b.Queue(qInvalidationsInsert, s.space, targets, seqs, hashes, reasons)
+		dbsqlc.QueueInvalidationsInsert(b, p)
 	}
 	if len(s.items) > 0 {
 		p := dbsqlc.ItemsInsertParams{SpaceID: s.space, TsConfig: tsConfig}
@@ -245,16 +223,20 @@ func (s *batchState) queueFacts(b *pgx.Batch) {
 	}
 	if len(changed) > 0 {
 		slices.SortFunc(changed, func(a, b *factRow) int { return strings.Compare(a.FactID, b.FactID) })
-		n := len(changed)
-		ids, statuses, evidence := make([]string, n), make([]string, n), make([]string, n)
-		validTo, closed := make([]*time.Time, n), make([]*int64, n)
-		superseded, reasons, reviews := make([]*string, n), make([]*string, n), make([]string, n)
-		for i, f := range changed {
-			ids[i], statuses[i], evidence[i] = f.FactID, f.Status, evidenceJSON(f.Evidence)
-			validTo[i], closed[i], superseded[i], reasons[i] = f.ValidTo, f.ClosedSeq, f.SupersededBy, f.CloseReason
-			reviews[i] = f.ReviewStatus
+		p := dbsqlc.FactsCloseParams{SpaceID: s.space}
+		for _, f := range changed {
+			p.FactIds = append(p.FactIds, f.FactID)
+			p.ValidTos = append(p.ValidTos, orZero(f.ValidTo))
+			p.ValidToSet = append(p.ValidToSet, f.ValidTo != nil)
+			p.ClosedSeqs = append(p.ClosedSeqs, orZero(f.ClosedSeq))
+			p.Statuses = append(p.Statuses, f.Status)
+			p.SupersededBys = append(p.SupersededBys, orZero(f.SupersededBy))
+			p.Evidence = append(p.Evidence, evidenceJSON(f.Evidence))
+			p.CloseReasons = append(p.CloseReasons, orZero(f.CloseReason))
+			p.CloseReasonSet = append(p.CloseReasonSet, f.CloseReason != nil)
+			p.ReviewStatuses = append(p.ReviewStatuses, f.ReviewStatus)
 		}
-		b.Queue(qFactsClose, s.space, ids, validTo, closed, statuses, superseded, evidence, reasons, reviews)
+		dbsqlc.QueueFactsClose(b, p)
 	}
 	if len(s.newFacts) == 0 {
 		return

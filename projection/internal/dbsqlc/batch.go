@@ -104,3 +104,23 @@ func QueueItemsInsert(b *pgx.Batch, arg ItemsInsertParams) {
 func QueueEntitiesUpsert(b *pgx.Batch, arg EntitiesUpsertParams) {
 	queue(b, func(ctx context.Context, db DBTX) error { return batchQueries.EntitiesUpsert(ctx, db, arg) })
 }
+
+// QueueMentionsInsert queues MentionsInsert.
+func QueueMentionsInsert(b *pgx.Batch, arg MentionsInsertParams) {
+	queue(b, func(ctx context.Context, db DBTX) error { return batchQueries.MentionsInsert(ctx, db, arg) })
+}
+
+// QueueInvalidationsInsert queues InvalidationsInsert.
+func QueueInvalidationsInsert(b *pgx.Batch, arg InvalidationsInsertParams) {
+	queue(b, func(ctx context.Context, db DBTX) error { return batchQueries.InvalidationsInsert(ctx, db, arg) })
+}
+
+// QueueGateKeysInsert queues GateKeysInsert.
+func QueueGateKeysInsert(b *pgx.Batch, arg GateKeysInsertParams) {
+	queue(b, func(ctx context.Context, db DBTX) error { return batchQueries.GateKeysInsert(ctx, db, arg) })
+}
+
+// QueueFactsClose queues FactsClose.
+func QueueFactsClose(b *pgx.Batch, arg FactsCloseParams) {
+	queue(b, func(ctx context.Context, db DBTX) error { return batchQueries.FactsClose(ctx, db, arg) })
+}
