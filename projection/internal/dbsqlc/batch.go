@@ -124,3 +124,8 @@ func QueueGateKeysInsert(b *pgx.Batch, arg GateKeysInsertParams) {
 func QueueFactsClose(b *pgx.Batch, arg FactsCloseParams) {
 	queue(b, func(ctx context.Context, db DBTX) error { return batchQueries.FactsClose(ctx, db, arg) })
 }
+
+// QueueSalienceUpsert queues SalienceUpsert.
+func QueueSalienceUpsert(b *pgx.Batch, arg SalienceUpsertParams) {
+	queue(b, func(ctx context.Context, db DBTX) error { return batchQueries.SalienceUpsert(ctx, db, arg) })
+}
