@@ -8,11 +8,30 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/zaxy/zaxy/internal/pgexec"
 	zsql "github.com/zaxy/zaxy/sql"
 )
 
 // qReplay is hand-written: its rows are eventloom.Row, shared with other packages' event queries.
 var qReplay = zsql.Query("eventloom/replay")
+
+// replayArgs are replay.sql's parameters.
+type replayArgs struct {
+	SpaceID  string
+	AfterSeq int64
+	// UntilSeq bounds the page by seq; nil for none.
+	UntilSeq *int64
+	// SessionID keeps one session's events; empty for all.
+	SessionID string
+	// RecordedBefore bounds the page by recorded_at; not Valid for none.
+	RecordedBefore pgtype.Timestamptz
+	Limit          int
+}
+
+// queryReplay runs replay.sql; ScanEvent reads its rows.
+func queryReplay(ctx context.Context, db pgexec.Executor, a replayArgs) (pgx.Rows, error) {
+	return db.Query(ctx, qReplay, a.SpaceID, a.AfterSeq, a.UntilSeq, a.SessionID, a.RecordedBefore, a.Limit)
+}
 
 // Replay page sizes.
 const (
@@ -69,7 +88,8 @@ func (s *Store) Replay(ctx context.Context, p *ReplayParams) (*ReplayPage, error
 	if p.RecordedBefore != nil {
 		before = pgtype.Timestamptz{Time: *p.RecordedBefore, Valid: true}
 	}
-	rows, err := s.db.Query(ctx, qReplay, p.SpaceID, p.AfterSeq, until, p.SessionID, before, limit+1)
+	rows, err := queryReplay(ctx, s.db, replayArgs{SpaceID: p.SpaceID, AfterSeq: p.AfterSeq, UntilSeq: until,
+		SessionID: p.SessionID, RecordedBefore: before, Limit: limit + 1})
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}

@@ -143,7 +143,7 @@ func runCypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, 
 	if !hasRunner {
 		return nil, fmt.Errorf("%w: space %q has no Cypher sandbox (the migrating role could not create its role; see docs/operations.md, then zaxy migrate as a superuser and zaxy rebuild --space)", ErrAGEOff, p.SpaceID)
 	}
-	stmt := fmt.Sprintf(sql.Query("graph/cypher_run"), pgx.Identifier{"zaxy_cypher", res.Graph}.Sanitize())
+	stmt := sql.QueryIdent("graph/cypher_run", pgx.Identifier{"zaxy_cypher", res.Graph})
 	if pool, ok := db.(*pgxpool.Pool); ok {
 		if err := runOnPool(ctx, pool, stmt, p, res); err != nil {
 			return nil, err

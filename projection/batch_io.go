@@ -6,26 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
-	"github.com/zaxy/zaxy/sql"
-)
-
-// The batch's writes are hand-written: each unnests several arrays in one call (one statement
-// per table per batch), which sqlc's catalog cannot type; facts_load's rows are graph.FactRow.
-var (
-	qFactVersions        = sql.Query("projection/fact_versions")
-	qFactsLoad           = sql.Query("projection/facts_load")
-	qMentionsInsert      = sql.Query("projection/mentions_insert")
-	qInvalidationsInsert = sql.Query("projection/invalidations_insert")
-	qItemsInsert         = sql.Query("projection/items_insert")
-	qEntitiesUpsert      = sql.Query("projection/entities_upsert")
-	qFactsClose          = sql.Query("projection/facts_close")
-	qFactsInsert         = sql.Query("projection/facts_insert")
 )
 
 // load reads the rows a batch's effects may touch.
@@ -84,18 +68,12 @@ func (s *batchState) load(ctx context.Context, tx pgx.Tx, fxs []effects) error {
 	if err := s.loadFacts(ctx, tx, subjects, predicates, targetSeqs, targetIDs); err != nil {
 		return err
 	}
-	rows, err := tx.Query(ctx, qFactVersions, s.space, subjects, predicates)
+	versions, err := queries.FactVersions(ctx, tx, dbsqlc.FactVersionsParams{SpaceID: s.space, SubjectIds: subjects, Predicates: predicates})
 	if err != nil {
 		return fmt.Errorf("load fact versions: %w", err)
 	}
-	var p pairKey
-	var v int32
-	_, err = pgx.ForEachRow(rows, []any{&p.SubjectID, &p.Predicate, &v}, func() error {
-		s.maxVersion[p] = v
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("load fact versions: %w", err)
+	for _, v := range versions {
+		s.maxVersion[pairKey{v.SubjectID, v.Predicate}] = v.Version
 	}
 	return nil
 }
@@ -117,23 +95,20 @@ func (s *batchState) loadEntities(ctx context.Context, tx pgx.Tx, keys, ids []st
 }
 
 func (s *batchState) loadFacts(ctx context.Context, tx pgx.Tx, subjects, predicates []string, seqs []int64, ids []string) error {
-	rows, err := tx.Query(ctx, qFactsLoad, s.space, subjects, predicates, seqs, ids)
+	rows, err := queries.FactsLoad(ctx, tx, dbsqlc.FactsLoadParams{SpaceID: s.space, SubjectIds: subjects,
+		Predicates: predicates, Seqs: seqs, FactIds: ids})
 	if err != nil {
 		return fmt.Errorf("load facts: %w", err)
 	}
-	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
-		r, err := pgx.RowToStructByNameLax[graph.FactRow](row)
-		if err != nil {
-			return struct{}{}, err
-		}
+	for _, r := range rows {
 		f := &factRow{FactID: r.FactID, SubjectID: r.SubjectID, Predicate: r.Predicate, ObjectID: r.ObjectID,
 			Version: r.Version, ValidFrom: r.ValidFrom.UTC(), ValidTo: r.ValidTo, RecordedSeq: r.RecordedSeq,
 			RecordedHash: r.RecordedHash, ClosedSeq: r.ClosedSeq, Status: r.Status, SupersededBy: r.SupersededBy,
 			Authority: r.Authority, Inferred: r.Inferred, CloseReason: r.CloseReason, ReviewStatus: r.ReviewStatus, stored: true}
 		if r.Value != nil {
-			v, err := canonicalJSON(json.RawMessage(*r.Value))
+			v, err := canonicalJSON(json.RawMessage(r.Value))
 			if err != nil {
-				return struct{}{}, err
+				return fmt.Errorf("load facts: %w", err)
 			}
 			f.Value = v
 		}
@@ -143,17 +118,13 @@ func (s *batchState) loadFacts(ctx context.Context, tx pgx.Tx, subjects, predica
 		}
 		if r.Evidence != "" {
 			if err := json.Unmarshal([]byte(r.Evidence), &f.Evidence); err != nil {
-				return struct{}{}, fmt.Errorf("fact %s evidence: %w", f.FactID, err)
+				return fmt.Errorf("load facts: fact %s evidence: %w", f.FactID, err)
 			}
 		}
 		s.facts[f.FactID] = f
 		if f.Status == "current" {
 			s.current[pairKey{f.SubjectID, f.Predicate}] = f
 		}
-		return struct{}{}, nil
-	})
-	if err != nil {
-		return fmt.Errorf("load facts: %w", err)
 	}
 	return nil
 }
@@ -169,32 +140,40 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 		s.queueAge(b)
 	}
 	if len(s.mentions) > 0 {
-		n := len(s.mentions)
-		seqs, starts, ends := make([]int64, n), make([]int32, n), make([]int32, n)
-		ids, kinds, hashes := make([]string, n), make([]string, n), make([][]byte, n)
-		for i, m := range s.mentions {
-			seqs[i], starts[i], ends[i], ids[i], kinds[i], hashes[i] = m.Seq, m.Start, m.End, m.EntityID, m.Kind, m.Hash
+		p := dbsqlc.MentionsInsertParams{SpaceID: s.space}
+		for _, m := range s.mentions {
+			p.Seqs = append(p.Seqs, m.Seq)
+			p.StartBytes = append(p.StartBytes, m.Start)
+			p.EndBytes = append(p.EndBytes, m.End)
+			p.EntityIDs = append(p.EntityIDs, m.EntityID)
+			p.Kinds = append(p.Kinds, m.Kind)
+			p.Hashes = append(p.Hashes, m.Hash)
 		}
-		b.Queue(qMentionsInsert, s.space, seqs, starts, ends, ids, kinds, hashes)
+		dbsqlc.QueueMentionsInsert(b, p)
 	}
 	if len(s.invalidated) > 0 {
-		n := len(s.invalidated)
-		targets, seqs, hashes, reasons := make([]int64, n), make([]int64, n), make([][]byte, n), make([]string, n)
-		for i, r := range s.invalidated {
-			targets[i], seqs[i], hashes[i], reasons[i] = r.TargetSeq, r.Seq, r.Hash, r.Reason
+		p := dbsqlc.InvalidationsInsertParams{SpaceID: s.space}
+		for _, r := range s.invalidated {
+			p.TargetSeqs = append(p.TargetSeqs, r.TargetSeq)
+			p.Seqs = append(p.Seqs, r.Seq)
+			p.Hashes = append(p.Hashes, r.Hash)
+			p.Reasons = append(p.Reasons, r.Reason)
 		}
-		b.Queue(qInvalidationsInsert, s.space, targets, seqs, hashes, reasons)
+		dbsqlc.QueueInvalidationsInsert(b, p)
 	}
 	if len(s.items) > 0 {
-		n := len(s.items)
-		ids, kinds, seqs, types := make([]string, n), make([]string, n), make([]int64, n), make([]string, n)
-		sessions, times, texts := make([]string, n), make([]time.Time, n), make([]string, n)
-		redundantOf := make([]*string, n)
-		for i, it := range s.items {
-			ids[i], kinds[i], seqs[i], types[i] = it.ItemID, it.Kind, it.Seq, it.EventType
-			sessions[i], times[i], texts[i], redundantOf[i] = it.SessionID, it.OccurredAt, it.Text, it.RedundantOf
+		p := dbsqlc.ItemsInsertParams{SpaceID: s.space, TsConfig: tsConfig}
+		for _, it := range s.items {
+			p.ItemIds = append(p.ItemIds, it.ItemID)
+			p.Kinds = append(p.Kinds, it.Kind)
+			p.Seqs = append(p.Seqs, it.Seq)
+			p.EventTypes = append(p.EventTypes, it.EventType)
+			p.SessionIds = append(p.SessionIds, it.SessionID)
+			p.OccurredAts = append(p.OccurredAts, it.OccurredAt)
+			p.Texts = append(p.Texts, it.Text)
+			p.RedundantOfs = append(p.RedundantOfs, orZero(it.RedundantOf))
 		}
-		b.Queue(qItemsInsert, s.space, tsConfig, ids, kinds, seqs, types, sessions, times, texts, redundantOf)
+		dbsqlc.QueueItemsInsert(b, p)
 	}
 	s.queueSalience(b)
 	s.queueWeaveCitations(b)
@@ -219,17 +198,20 @@ func (s *batchState) queueEntities(b *pgx.Batch) {
 		return
 	}
 	slices.SortFunc(rows, func(a, b *entityRow) int { return strings.Compare(a.EntityID, b.EntityID) })
-	n := len(rows)
-	ids, keys, names, kinds := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	versions, mentions := make([]int32, n), make([]int32, n)
-	firsts, lasts, invalidated := make([]int64, n), make([]int64, n), make([]*int64, n)
-	hashes := make([][]byte, n)
-	for i, e := range rows {
-		ids[i], keys[i], names[i], kinds[i] = e.EntityID, e.Key, e.Name, strings.Join(e.Kinds, ",")
-		versions[i], mentions[i], firsts[i], lasts[i] = e.Version, e.Mentions, e.FirstSeq, e.LastSeq
-		invalidated[i], hashes[i] = e.InvalidatedSeq, e.FirstHash
+	p := dbsqlc.EntitiesUpsertParams{SpaceID: s.space}
+	for _, e := range rows {
+		p.EntityIDs = append(p.EntityIDs, e.EntityID)
+		p.Keys = append(p.Keys, e.Key)
+		p.Names = append(p.Names, e.Name)
+		p.Kinds = append(p.Kinds, strings.Join(e.Kinds, ","))
+		p.Versions = append(p.Versions, e.Version)
+		p.FirstSeqs = append(p.FirstSeqs, e.FirstSeq)
+		p.FirstHashes = append(p.FirstHashes, e.FirstHash)
+		p.LastSeqs = append(p.LastSeqs, e.LastSeq)
+		p.Mentions = append(p.Mentions, e.Mentions)
+		p.InvalidatedSeqs = append(p.InvalidatedSeqs, orZero(e.InvalidatedSeq))
 	}
-	b.Queue(qEntitiesUpsert, s.space, ids, keys, names, kinds, versions, firsts, hashes, lasts, mentions, invalidated)
+	dbsqlc.QueueEntitiesUpsert(b, p)
 }
 
 func (s *batchState) queueFacts(b *pgx.Batch) {
@@ -241,43 +223,49 @@ func (s *batchState) queueFacts(b *pgx.Batch) {
 	}
 	if len(changed) > 0 {
 		slices.SortFunc(changed, func(a, b *factRow) int { return strings.Compare(a.FactID, b.FactID) })
-		n := len(changed)
-		ids, statuses, evidence := make([]string, n), make([]string, n), make([]string, n)
-		validTo, closed := make([]*time.Time, n), make([]*int64, n)
-		superseded, reasons, reviews := make([]*string, n), make([]*string, n), make([]string, n)
-		for i, f := range changed {
-			ids[i], statuses[i], evidence[i] = f.FactID, f.Status, evidenceJSON(f.Evidence)
-			validTo[i], closed[i], superseded[i], reasons[i] = f.ValidTo, f.ClosedSeq, f.SupersededBy, f.CloseReason
-			reviews[i] = f.ReviewStatus
+		p := dbsqlc.FactsCloseParams{SpaceID: s.space}
+		for _, f := range changed {
+			p.FactIds = append(p.FactIds, f.FactID)
+			p.ValidTos = append(p.ValidTos, orZero(f.ValidTo))
+			p.ValidToSet = append(p.ValidToSet, f.ValidTo != nil)
+			p.ClosedSeqs = append(p.ClosedSeqs, orZero(f.ClosedSeq))
+			p.Statuses = append(p.Statuses, f.Status)
+			p.SupersededBys = append(p.SupersededBys, orZero(f.SupersededBy))
+			p.Evidence = append(p.Evidence, evidenceJSON(f.Evidence))
+			p.CloseReasons = append(p.CloseReasons, orZero(f.CloseReason))
+			p.CloseReasonSet = append(p.CloseReasonSet, f.CloseReason != nil)
+			p.ReviewStatuses = append(p.ReviewStatuses, f.ReviewStatus)
 		}
-		b.Queue(qFactsClose, s.space, ids, validTo, closed, statuses, superseded, evidence, reasons, reviews)
+		dbsqlc.QueueFactsClose(b, p)
 	}
 	if len(s.newFacts) == 0 {
 		return
 	}
-	n := len(s.newFacts)
-	ids, subjects, predicates := make([]string, n), make([]string, n), make([]string, n)
-	objects, values := make([]*string, n), make([]*string, n)
-	versions := make([]int32, n)
-	from, to := make([]time.Time, n), make([]*time.Time, n)
-	seqs, closed := make([]int64, n), make([]*int64, n)
-	hashes := make([][]byte, n)
-	statuses, superseded, authority := make([]string, n), make([]*string, n), make([]string, n)
-	inferred, confidence := make([]bool, n), make([]*float64, n)
-	evidence, reasons, reviews := make([]string, n), make([]*string, n), make([]string, n)
-	for i, f := range s.newFacts {
-		reviews[i] = f.ReviewStatus
-		ids[i], subjects[i], predicates[i], objects[i] = f.FactID, f.SubjectID, f.Predicate, f.ObjectID
-		if f.Value != nil {
-			v := string(f.Value)
-			values[i] = &v
-		}
-		versions[i], from[i], to[i], seqs[i], hashes[i] = f.Version, f.ValidFrom, f.ValidTo, f.RecordedSeq, f.RecordedHash
-		closed[i], statuses[i], superseded[i], authority[i] = f.ClosedSeq, f.Status, f.SupersededBy, f.Authority
-		inferred[i], confidence[i], evidence[i], reasons[i] = f.Inferred, f.Confidence, evidenceJSON(f.Evidence), f.CloseReason
+	p := dbsqlc.FactsInsertParams{SpaceID: s.space}
+	for _, f := range s.newFacts {
+		p.FactIds = append(p.FactIds, f.FactID)
+		p.SubjectIds = append(p.SubjectIds, f.SubjectID)
+		p.Predicates = append(p.Predicates, f.Predicate)
+		p.ObjectIds = append(p.ObjectIds, orZero(f.ObjectID))
+		p.FactValues = append(p.FactValues, string(f.Value))
+		p.Versions = append(p.Versions, f.Version)
+		p.ValidFroms = append(p.ValidFroms, f.ValidFrom)
+		p.ValidTos = append(p.ValidTos, orZero(f.ValidTo))
+		p.ValidToSet = append(p.ValidToSet, f.ValidTo != nil)
+		p.RecordedSeqs = append(p.RecordedSeqs, f.RecordedSeq)
+		p.RecordedHashes = append(p.RecordedHashes, f.RecordedHash)
+		p.ClosedSeqs = append(p.ClosedSeqs, orZero(f.ClosedSeq))
+		p.Statuses = append(p.Statuses, f.Status)
+		p.SupersededBys = append(p.SupersededBys, orZero(f.SupersededBy))
+		p.Authorities = append(p.Authorities, f.Authority)
+		p.Inferred = append(p.Inferred, f.Inferred)
+		p.Confidences = append(p.Confidences, orNaN(f.Confidence))
+		p.Evidence = append(p.Evidence, evidenceJSON(f.Evidence))
+		p.CloseReasons = append(p.CloseReasons, orZero(f.CloseReason))
+		p.CloseReasonSet = append(p.CloseReasonSet, f.CloseReason != nil)
+		p.ReviewStatuses = append(p.ReviewStatuses, f.ReviewStatus)
 	}
-	b.Queue(qFactsInsert, s.space, ids, subjects, predicates, objects, values, versions,
-		from, to, seqs, hashes, closed, statuses, superseded, authority, inferred, confidence, evidence, reasons, reviews)
+	dbsqlc.QueueFactsInsert(b, p)
 }
 
 func evidenceJSON(ev []evidenceRef) string {

@@ -17,11 +17,7 @@ import (
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
-	"github.com/zaxy/zaxy/sql"
 )
-
-// qEmbedInsert is hand-written: it unnests three arrays in one call, which sqlc cannot type.
-var qEmbedInsert = sql.Query("projection/embed_insert")
 
 // ErrEmbedding means the embedding provider returned something unusable (wrong dimension,
 // wrong count, non-finite values) or the model is known with another dimension.
@@ -132,19 +128,20 @@ func (e *Embedder) embed(ctx context.Context, space string) (int, error) {
 		}
 		// Under the space's erasure lock, shared: an erasure since the texts were read has
 		// committed by then, and embed_insert no longer finds the erased items.
-		var tag pgconn.CommandTag
+		var stored int64
 		err = pgx.BeginFunc(ctx, e.db, func(tx pgx.Tx) error {
 			if err := eventloom.LockErasureShared(ctx, tx, space); err != nil {
 				return err
 			}
-			tag, err = tx.Exec(ctx, qEmbedInsert, space, e.provider.Model(), e.provider.Dimensions(), ids, encoded, hashes)
+			stored, err = queries.EmbedInsert(ctx, tx, dbsqlc.EmbedInsertParams{SpaceID: space, Model: e.provider.Model(),
+				Dim: int32(e.provider.Dimensions()), ItemIds: ids, Embeddings: encoded, TextHashes: hashes})
 			return err
 		})
 		if err != nil {
 			return total, fmt.Errorf("embed space %q: store: %w", space, err)
 		}
-		total += int(tag.RowsAffected())
-		if tag.RowsAffected() == 0 || len(ids) < e.batchSize {
+		total += int(stored)
+		if stored == 0 || len(ids) < e.batchSize {
 			// Done (or everything vanished meanwhile; a later pass continues).
 			if err := queries.EmbedPromote(ctx, e.db, dbsqlc.EmbedPromoteParams{SpaceID: space, Model: e.provider.Model(), Threshold: int64(e.threshold)}); err != nil {
 				return total, fmt.Errorf("embed space %q: promote to the HNSW index: %w", space, err)
@@ -156,11 +153,11 @@ func (e *Embedder) embed(ctx context.Context, space string) (int, error) {
 
 // encodeVectors checks the provider's answer and wraps each vector as a pgvector.Vector (sent
 // in pgvector's binary form: the pool registers the type on every connection).
-func encodeVectors(vectors [][]float32, want, dim int) ([]pgvector.Vector, error) {
+func encodeVectors(vectors [][]float32, want, dim int) ([]*pgvector.Vector, error) {
 	if len(vectors) != want {
 		return nil, fmt.Errorf("%w: %d vectors for %d texts", ErrEmbedding, len(vectors), want)
 	}
-	out := make([]pgvector.Vector, len(vectors))
+	out := make([]*pgvector.Vector, len(vectors))
 	for i, v := range vectors {
 		if len(v) != dim {
 			return nil, fmt.Errorf("%w: vector %d has dimension %d, the model's is %d", ErrEmbedding, i, len(v), dim)
@@ -170,7 +167,8 @@ func encodeVectors(vectors [][]float32, want, dim int) ([]pgvector.Vector, error
 				return nil, fmt.Errorf("%w: vector %d has a non-finite value", ErrEmbedding, i)
 			}
 		}
-		out[i] = pgvector.NewVector(v)
+		vec := pgvector.NewVector(v)
+		out[i] = &vec
 	}
 	return out, nil
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
-	"github.com/zaxy/zaxy/sql"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -57,9 +56,6 @@ const (
 	gateBands = 8
 	gateRows  = 3
 )
-
-// qGateKeysInsert is hand-written: it unnests arrays (one statement per batch).
-var qGateKeysInsert = sql.Query("projection/gate_keys_insert")
 
 // gateCandidate is an earlier ranked item the gate may find a new item redundant of.
 type gateCandidate struct {
@@ -315,11 +311,11 @@ func (s *batchState) gateFact(e *eventloom.Event, cur *factRow, a *factAssert) {
 // queueGate queues the batch's new gate keys and its gate setting.
 func (s *batchState) queueGate(b *pgx.Batch) {
 	if n := len(s.gate.newKeys); n > 0 {
-		keys, ids, seqs := make([][]byte, n), make([]string, n), make([]int64, n)
+		p := dbsqlc.GateKeysInsertParams{SpaceID: s.space, Keys: make([][]byte, n), ItemIds: make([]string, n), Seqs: make([]int64, n)}
 		for i, k := range s.gate.newKeys {
-			keys[i], ids[i], seqs[i] = k.Key, k.ItemID, k.Seq
+			p.Keys[i], p.ItemIds[i], p.Seqs[i] = k.Key, k.ItemID, k.Seq
 		}
-		b.Queue(qGateKeysInsert, s.space, keys, ids, seqs)
+		dbsqlc.QueueGateKeysInsert(b, p)
 	}
 	if s.gate.configuredSeq != nil {
 		dbsqlc.QueueGateSpaceUpsert(b, dbsqlc.GateSpaceUpsertParams{SpaceID: s.space, Enabled: s.gate.configuredOn,

@@ -24,6 +24,19 @@ var queries = dbsqlc.New()
 // qEventsAfter is hand-written: its rows are eventloom.Row, read by eventloom.ScanEvent.
 var qEventsAfter = sql.Query("projection/events_after")
 
+// eventsAfterArgs are events_after.sql's parameters: the next Limit events of the space after
+// seq AfterSeq.
+type eventsAfterArgs struct {
+	SpaceID  string
+	AfterSeq int64
+	Limit    int
+}
+
+// queryEventsAfter runs events_after.sql; eventloom.ScanEvent reads its rows.
+func queryEventsAfter(ctx context.Context, tx pgx.Tx, a eventsAfterArgs) (pgx.Rows, error) {
+	return tx.Query(ctx, qEventsAfter, a.SpaceID, a.AfterSeq, a.Limit)
+}
+
 // ErrBusy means another worker is projecting the space right now.
 var ErrBusy = errors.New("space is being projected by another worker")
 
@@ -188,7 +201,7 @@ func (p *Projector) projectBatchTx(ctx context.Context, tx pgx.Tx, space string,
 		}
 		return 0, 0, fmt.Errorf("lock watermark: %w", err)
 	}
-	rows, err := tx.Query(ctx, qEventsAfter, space, wm, p.cfg.BatchSize)
+	rows, err := queryEventsAfter(ctx, tx, eventsAfterArgs{SpaceID: space, AfterSeq: wm, Limit: p.cfg.BatchSize})
 	if err != nil {
 		return 0, 0, fmt.Errorf("read events: %w", err)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
-	"github.com/zaxy/zaxy/sql"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -37,11 +36,6 @@ const (
 
 // surfacedType is the bookkeeping event a checkout appends.
 const surfacedType = vocab.TypeCheckoutSurfaced
-
-// The ledger's writes are hand-written: they unnest arrays (one statement per batch).
-var (
-	qSalienceUpsert = sql.Query("projection/salience_upsert")
-)
 
 // reinforcementEffect is one item an event reinforces, and how.
 type reinforcementEffect struct {
@@ -187,11 +181,12 @@ func (s *batchState) queueSalience(b *pgx.Batch) {
 	ss := &s.salience
 	if len(ss.reinforced) > 0 {
 		n := len(ss.reinforced)
-		ids, seqs, signals, times := make([]string, n), make([]int64, n), make([]string, n), make([]time.Time, n)
+		p := dbsqlc.SalienceUpsertParams{SpaceID: s.space, ItemIds: make([]string, n), Seqs: make([]int64, n),
+			Signals: make([]string, n), OccurredAts: make([]time.Time, n)}
 		for i, r := range ss.reinforced {
-			ids[i], seqs[i], signals[i], times[i] = r.ItemID, r.Seq, r.Signal, r.OccurredAt
+			p.ItemIds[i], p.Seqs[i], p.Signals[i], p.OccurredAts[i] = r.ItemID, r.Seq, r.Signal, r.OccurredAt
 		}
-		b.Queue(qSalienceUpsert, s.space, ids, seqs, signals, times)
+		dbsqlc.QueueSalienceUpsert(b, p)
 	}
 	if ss.configSeq != nil || ss.useStarted != nil {
 		dbsqlc.QueueSalienceSpaceUpsert(b, dbsqlc.SalienceSpaceUpsertParams{SpaceID: s.space, HalfLifeDays: ss.halfLifeDays,

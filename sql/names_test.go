@@ -12,7 +12,7 @@ import (
 )
 
 // queryName finds hand-written query names given as literals to sql.Query.
-var queryName = regexp.MustCompile(`\bz?sql\.Query\("([^"]+)"\)`)
+var queryName = regexp.MustCompile(`\bz?sql\.Query(?:Ident)?\("([^"]+)"`)
 
 // TestQuery_EveryNamedQueryExists reads every Go file of the module and resolves each literal
 // query name, so that a misspelt or moved query fails here rather than as a panic when its

@@ -7,8 +7,8 @@
 // package can run them. The queries sqlc cannot take live in sql/<package>/handwritten/ and are
 // read here by name: the vector lane's, whose dimension is formatted in as an integer literal
 // (%[1]d) because the HNSW index is on an expression of that dimension and the query must name
-// the same one; graph/cypher_run, whose function (a space's Cypher runner) is a quoted
-// identifier formatted in; queries whose rows map onto a type shared across packages (the
+// the same one; graph/cypher_run, whose function (a space's Cypher runner) is an identifier
+// quoted in by QueryIdent; queries whose rows map onto a type shared across packages (the
 // event row, eventloom.Row) through pgx.RowToStructByName; and statements sqlc's analyzer
 // cannot type (checkout's exact, graph and keyword lanes, among others).
 package sql
