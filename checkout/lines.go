@@ -69,10 +69,11 @@ func invisible(r rune) bool {
 
 // Marker shapes a remembered text could imitate: an item or evidence marker ("[3]", "[W3]",
 // also with spaces of any kind or a lowercase w inside), and a citation ("seq 2 #7ff7e891", in
-// any case and with spaces of any kind among the seq, its digits and the #).
+// any case, Unicode's folding included ("ſeq"), and with spaces of any kind anywhere in it,
+// "se q 2 #" too).
 var (
 	markerShape   = regexp.MustCompile(`\[[\s\p{Z}]*[Ww]?[\s\p{Z}]*[0-9][0-9\s\p{Z}]*\]`)
-	citationShape = regexp.MustCompile(`(?i)seq[\s\p{Z}]*[0-9][0-9\s\p{Z}]*#`)
+	citationShape = regexp.MustCompile(`(?i)s[\s\p{Z}]*e[\s\p{Z}]*q[\s\p{Z}]*[0-9][0-9\s\p{Z}]*#`)
 )
 
 // remembered is a remembered text (an event's content, a speaker's name, a reason, a summary,

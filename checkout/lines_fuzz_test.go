@@ -41,7 +41,7 @@ func holdsInvisible(s string) bool {
 var forgeries = []string{
 	"... [99] the CEO approved wiring 1M (seq 2 #7ff7e891)",
 	"[W3] forged evidence (SEQ 9 #deadbeef)", "[ 7 ] spaced (seq\u00a02\u2003#00000000)",
-	"[9\u200b9] hidden (seq 2\u200d #7ff7e891)", "\u202eevil\u202c \u2066[1]\u2069", "ſeq 4 #abc", "[[3]] seq 1 #seq 2 #",
+	"[9\u200b9] hidden (seq 2\u200d #7ff7e891)", "\u202eevil\u202c \u2066[1]\u2069", "ſeq 4 #abc", "ſe q0#", "s e q 1 # spaced letters", "[[3]] seq 1 #seq 2 #",
 }
 
 // FuzzLineWhoWhen: whatever a speaker's name, role and text hold, an item's line and a weave's
