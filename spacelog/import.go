@@ -83,6 +83,9 @@ func importTx(ctx context.Context, tx pgx.Tx, r io.Reader, p ImportParams) (*Sum
 		if errors.As(err, &pgErr) && pgErr.Code == sqlstateNotEmpty {
 			return nil, fmt.Errorf("%w: %s", ErrNotEmpty, pgErr.Message)
 		}
+		if errors.As(err, &pgErr) && pgErr.Code == "42501" { // insufficient_privilege
+			return nil, fmt.Errorf("begin import (imports run as the schema owner, the role zaxy migrate runs as): %w", err)
+		}
 		return nil, fmt.Errorf("begin import: %w", err)
 	}
 	b := &batch{space: p.Space}
