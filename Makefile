@@ -89,7 +89,8 @@ FUZZ_TARGETS = FuzzCypherFilter:./graph:100000x FuzzPolicyVersion:./vocab:180000
 	FuzzDecodeAppendBody:./eventloom:200000x FuzzCheck:./internal/strictjson:200000x FuzzRedact:./redact:20000x \
 	FuzzJSON:./redact:200000x FuzzSlots:./latent:100000x FuzzActionRecord:./retrospective:120000x \
 	FuzzWovenArtifacts:./projection:100000x FuzzEventData:./eventloom:150000x FuzzQuery:./checkout:5000x \
-	FuzzExcerptWindow:./checkout:100000x FuzzLineWhoWhen:./checkout:50000x FuzzFlatLine:./checkout:50000x
+	FuzzExcerptWindow:./checkout:100000x FuzzLineWhoWhen:./checkout:50000x FuzzFlatLine:./checkout:50000x \
+	FuzzReadFile:./spacelog:150000x
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

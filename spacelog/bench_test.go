@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,8 +20,14 @@ import (
 	"github.com/zaxy/zaxy/spacelog"
 )
 
-// benchEvents is the size of the benchmarks' space.
-const benchEvents = 10000
+// benchEvents is the size of the benchmarks' space: 10,000 events, or ZAXY_BENCH_EVENTS (a
+// multiple of 500) to see how time and peak heap grow with the log.
+var benchEvents = func() int {
+	if n, err := strconv.Atoi(os.Getenv("ZAXY_BENCH_EVENTS")); err == nil && n >= 500 {
+		return n / 500 * 500
+	}
+	return 10000
+}()
 
 // benchSpace appends benchEvents messages of about 300 bytes (content, data and cues) to space.
 func benchSpace(b *testing.B, tb *testBundle, space string) {
@@ -72,7 +80,7 @@ func peakHeap(fn func()) uint64 {
 	return 0
 }
 
-// BenchmarkExport_10k streams a space of 10,000 events to io.Discard: time, allocated bytes
+// BenchmarkExport_10k streams a space of 10,000 events (benchEvents) to io.Discard: time, allocated bytes
 // per export (-benchmem) and the peak live heap above the start (peak-heap-B), which stays
 // flat as the log grows because rows are streamed and written through a fixed buffer.
 func BenchmarkExport_10k(b *testing.B) {
@@ -96,7 +104,7 @@ func BenchmarkExport_10k(b *testing.B) {
 	b.ReportMetric(float64(benchEvents)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
-// BenchmarkImport_10k imports the export of a 10,000-event space into an empty space of another
+// BenchmarkImport_10k imports the export of a 10,000-event space (benchEvents) into an empty space of another
 // database, in a transaction rolled back after each run.
 func BenchmarkImport_10k(b *testing.B) {
 	src, dst := setup(b), setup(b)
