@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -333,4 +334,27 @@ func TestImportPath_IsClosedToTheAppendPath(t *testing.T) {
 	require.Greater(t, at.Year(), 2020, "recorded_at is the clock's")
 	require.Equal(t, 2, version)
 	require.NotEqual(t, make([]byte, 16), salt)
+}
+
+// A move copies a log without a file between: the export streams into the import through a
+// pipe (the caller closes each end with the other side's error, so a failure stops both).
+func TestExportImport_StreamsThroughAPipe(t *testing.T) {
+	ctx := context.Background()
+	src, dst := setup(t), setup(t)
+	appendVaried(t, src, "piped")
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		_, err := spacelog.Export(ctx, src.app, pw, "piped")
+		pw.CloseWithError(err)
+		done <- err
+	}()
+	sum, err := spacelog.Import(ctx, dst.admin, pr, spacelog.ImportParams{Space: "piped", Outbox: dst.box})
+	pr.CloseWithError(err) // a refused import ends the export's writes
+	require.NoError(t, err)
+	require.NoError(t, <-done)
+	res, err := dst.store.Verify(ctx, "piped")
+	require.NoError(t, err)
+	require.True(t, res.OK)
+	require.Equal(t, []byte(sum.HeadHash), []byte(res.HeadHash))
 }
