@@ -63,6 +63,18 @@ func TestSpaceExportImport_CLIMovesALogAndRefusesABadFile(t *testing.T) {
 		out.Reset()
 		require.Equal(t, 0, run(ctx, []string{"verify", "--space", "cli", "--method", m}, dbEnv(dst), nil, &out, &errOut), out.String())
 	}
+	// Projected from the imported log, the target's projections are the source's.
+	checksum := func(db *testcontainers.Database) string {
+		out.Reset()
+		require.Equal(t, 0, run(ctx, []string{"rebuild", "--space", "cli", "--no-embed"}, dbEnv(db), nil, &out, &errOut), errOut.String())
+		out.Reset()
+		require.Equal(t, 0, run(ctx, []string{"projection", "checksum", "--space", "cli"}, dbEnv(db), nil, &out, &errOut), errOut.String())
+		return out.String()
+	}
+	srcSum := checksum(src)
+	require.NotContains(t, srcSum, " 0 items)")
+	require.Equal(t, srcSum, checksum(dst))
+
 	errOut.Reset()
 	require.Equal(t, 1, run(ctx, []string{"space", "import", "--space", "cli", "-"}, ownerEnv(dst), bytes.NewReader(file), &out, &errOut))
 	require.Contains(t, errOut.String(), "already has events")
