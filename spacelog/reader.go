@@ -27,16 +27,16 @@ type record struct {
 }
 
 // reader reads a file line by line and verifies each line against the ones before it: the
-// chain as verify checks it (seq gapless from 1, prev_hash, body digest, tombstone, hash,
-// erasure records), the order of the parts, and at the end the trailer (counts, chain head,
+// chain as verify checks it (seq gapless from 1, prev_hash, tombstone, hash, erasure
+// records; a changed content or data shows as a hash that does not follow), the order of the parts, and at the end the trailer (counts, chain head,
 // digest of the lines). It holds one line and the erasures still waiting for their record.
 type reader struct {
 	br     *bufio.Reader
 	sum    hash.Hash
 	header headerLine
 	line   int64
-	// stage is what may come next: 0 the header, 1 the secret or an event, 2 an event,
-	// 3 an idempotency record, 4 nothing (the trailer was read).
+	// stage is what was read last: 0 nothing, 1 the header, 2 the secret or an event,
+	// 3 an idempotency record, 4 the trailer (nothing may follow).
 	stage int
 	// events, lastSeq, lastHash and lastAt describe the chain read so far.
 	events   int64

@@ -9,8 +9,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 )
 
-// seedChain is a small valid chain: a message, an erased event, its erasure record and a
-// version 1 event's neighbour rules exercised by the reader.
+// seedChain is a small valid chain: a message, an erased event and its erasure record.
 func seedChain() []eventloom.Event {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 678901000, time.UTC)
 	prev := eventloom.Hash(bytes.Clone(eventloom.ZeroHash))
