@@ -96,6 +96,11 @@ var tierHeader = map[string]string{
 	TierQuery:   "## Relevant memory",
 }
 
+// Validate checks r and fills its defaults as Checkout does; errors name the field. A caller
+// that must reject a bad request before it writes (the session lifecycle's after-turn) checks
+// with it first.
+func (r *Request) Validate() error { return r.validate() }
+
 // Checkout builds a cited, token-budgeted packet for r and records what it surfaced.
 func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	start := time.Now()
@@ -460,7 +465,10 @@ func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
 // SurfacedType is the bookkeeping event a checkout appends (vocab.TypeCheckoutSurfaced).
 const SurfacedType = vocab.TypeCheckoutSurfaced
 
-// clip shortens a text for a warning message.
+// Clip shortens a text for a message: its first 120 characters, then an ellipsis.
+func Clip(s string) string { return clip(s) }
+
+// clip shortens a text for a warning message (Clip).
 func clip(s string) string {
 	if r := []rune(s); len(r) > 120 {
 		return string(r[:120]) + "…"
