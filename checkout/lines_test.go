@@ -16,8 +16,9 @@ import (
 
 // TestCheckout_WhoWhenSaysWhoSaidItAndWhen: with who_when each event's line opens with the UTC
 // day it happened and, for a message, its speaker (else its role), in the tiers and in the
-// weave's evidence, within the budget; a fact's line and every line without who_when are as
-// before, and the packet without it is byte for byte the one asked without the field.
+// weave's evidence, within the budget; a fact's line and every line without who_when open with
+// no date or speaker, and the packet with who_when false is identical to the one asked without
+// the field.
 func TestCheckout_WhoWhenSaysWhoSaidItAndWhen(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)

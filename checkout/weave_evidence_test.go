@@ -277,8 +277,8 @@ func TestWeave_ALineCitesTheLastRepeatOfItsEvent(t *testing.T) {
 // TestWeave_ALongOutputIsOneLineAroundWhatTheQuestionAsks: the same long test log, failed in
 // three sessions, is one evidence line (the failure pattern cites each run, and identical lines
 // said the same thing three times), that line shows the failure's explanation from the middle of
-// the log (the event's text was cut to its first 1,200 characters before the line looked for
-// the question's words), and it says the log was repeated.
+// the log (the line looks for the question's words in the whole text, not only in its first
+// 1,200 characters), and it says the log was repeated.
 func TestWeave_ALongOutputIsOneLineAroundWhatTheQuestionAsks(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)

@@ -15,7 +15,7 @@ import (
 // [--max-tokens N] [--seed N] [--json]; package bench's Forgetting in a scratch database
 // beside ZAXY_DATABASE_URL's, with the configured embedder (the hashing one when embedding is
 // off). This file holds the benchmarks of what memory keeps and knows: forgetting, cues, the
-// repetition gate and the feeling-of-knowing fit.
+// encoding gate and the feeling-of-knowing fit.
 type benchForgettingCmd struct {
 	o      bench.ForgettingOptions
 	seed   int64
