@@ -99,7 +99,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	if err != nil {
 		return nil, err
 	}
-	mech := rk.policy.Mechanism()
+	mech := rk.usedPolicy().Mechanism()
 	rows, err := queries.ProspectivePriors(ctx, s.pool, dbsqlc.ProspectivePriorsParams{SpaceID: req.SpaceID, MaxRows: int32(mech.PriorRows)})
 	if err != nil {
 		return nil, fmt.Errorf("read priors: %w", err)

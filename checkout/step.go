@@ -82,7 +82,7 @@ func (s *Service) stepWeave(ctx context.Context, req *Request, budget int) (*Wea
 	if err != nil {
 		return nil, nil, err
 	}
-	w, err := s.buildWeave(ctx, weaveParams{space: req.SpaceID, goal: req.Query, phase: weavePhase(req.ReasoningPhase, rk.purpose),
-		purpose: rk.purpose, budget: budget, asOf: req.AsOf}, rk)
+	w, err := s.buildWeave(ctx, weaveParams{space: req.SpaceID, goal: req.Query, phase: weavePhase(req.ReasoningPhase, rk.usedPurpose()),
+		purpose: rk.usedPurpose(), budget: budget, asOf: req.AsOf}, rk)
 	return w, rk, err
 }

@@ -18,26 +18,9 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 	w := &Weave{Goal: p.goal, ReasoningPhase: p.phase, Purpose: p.purpose, ArtifactIDs: []string{},
 		SourceEventRefs: []Citation{}, Evidence: []WeaveEvidence{}, Inferred: []WeaveArtifact{}, Warnings: []Warning{},
 		Rejected: []RejectedArtifact{}, Budget: WeaveBudget{Tokens: p.budget}, ExpectedUse: WeaveExpectedUse, ProhibitedUse: WeaveProhibitedUse}
-	// The ranked events, best first: an event item is its seq, a fact item the events it cites
-	// (an item's repeats are not ranked events of their own).
-	p.mech = rk.policy.Mechanism()
-	rankOf := map[int64]int{}
-	var seqs []int64
-	for i, c := range rk.fused {
-		if i == p.mech.WeaveCandidateItems {
-			break
-		}
-		it := rk.items[c.itemID]
-		if it == nil {
-			continue
-		}
-		for _, ct := range it.ownCitations() {
-			if _, ok := rankOf[ct.Seq]; !ok {
-				rankOf[ct.Seq] = len(seqs)
-				seqs = append(seqs, ct.Seq)
-			}
-		}
-	}
+	// The ranked events, best first, and the place of each among them.
+	p.mech = rk.usedPolicy().Mechanism()
+	seqs, rankOf := rk.rankedEvents(p.mech.WeaveCandidateItems)
 	rows, err := queries.WeaveArtifacts(ctx, s.pool, dbsqlc.WeaveArtifactsParams{SpaceID: p.space, Seqs: nonNilSeqs(seqs),
 		CitedLimit: int32(p.mech.WeaveCitedLimit), Types: weavePhaseTypes, Phase: p.phase, PhaseLimit: int32(p.mech.WeavePhaseLimit)})
 	if err != nil {
@@ -47,9 +30,9 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 	if err != nil {
 		return nil, err
 	}
-	p.statements = rk.policy.ReplyAfterStatements > 0
-	p.replyAnswers = replyAnswers(rk, rk.policy.WeaveReplyAnswers)
-	return s.packWeave(ctx, p, w, arts, rankOf, rk.items)
+	p.statements = rk.usedPolicy().ReplyAfterStatements > 0
+	p.replyAnswers = rk.replyAnswers(rk.usedPolicy().WeaveReplyAnswers)
+	return s.packWeave(ctx, p, w, arts, rankOf, rk.fetchedItems())
 }
 
 // pickArtifacts rejects the stale rows and those rejected in review (each with a diagnostic
@@ -132,28 +115,7 @@ func (w *Weave) reject(id, typ, reason string, seq int64, detail string) {
 // rejectedAfterAsOf is the rejection reason of an artifact citing an event after as_of.
 const rejectedAfterAsOf = "after_as_of"
 
-// replyAnswers are the events of the reply lane's best n hits among rk's fused candidates, each
-// with its rank in that lane (1 is the best); nil when n is 0. The reply lane ranks an answer by
-// the question before it, and fusion sets a hit only that lane ranks below events several
-// lanes rank.
-func replyAnswers(rk *ranking, n int) map[int64]int {
-	if n <= 0 {
-		return nil
-	}
-	out := map[int64]int{}
-	for _, c := range rk.fused {
-		reply, ok := c.components[LaneReply]
-		it := rk.items[c.itemID]
-		if !ok || reply.Rank > n || it == nil {
-			continue
-		}
-		for _, ct := range it.ownCitations() {
-			out[ct.Seq] = reply.Rank
-		}
-	}
-	return out
-}
-
+// deref is *p, or 0 for nil.
 func deref(p *int64) int64 {
 	if p == nil {
 		return 0
