@@ -32,7 +32,8 @@
 #     `replica remove` drops the slot and deletes the standby.
 #
 # Paths are inside the root filesystem. ZAXY_PG_OPTIONS adds server options to this start only
-# (e.g. "-c fsync=off -c shared_buffers=32MB", as the tests use). All commands are serialized
+# and ZAXY_PG_INITDB_OPTIONS options to a new cluster's initdb (the tests' throwaway clusters
+# use "-c fsync=off -c shared_buffers=32MB ..." and "--no-sync"). All commands are serialized
 # by flock on $ZAXY_PG_CACHE/.lock.
 set -euo pipefail
 
@@ -183,7 +184,7 @@ init_cluster() {
   echo postgres >"$ROOTFS/tmp/zaxy-pwfile"
   chmod 644 "$ROOTFS/tmp/zaxy-pwfile"
   as_postgres "$PGBIN/initdb" -D "$PGDATA" -E UTF8 --locale=C.UTF-8 -U postgres \
-    --pwfile=/tmp/zaxy-pwfile --auth-local=trust --auth-host=scram-sha-256 >&2
+    --pwfile=/tmp/zaxy-pwfile --auth-local=trust --auth-host=scram-sha-256 ${ZAXY_PG_INITDB_OPTIONS:-} >&2
   rm -f "$ROOTFS/tmp/zaxy-pwfile"
   # initdb's defaults already serve standbys: wal_level replica, max_wal_senders 10,
   # max_replication_slots 10, and pg_hba.conf's "host replication all 127.0.0.1/32".
