@@ -34,7 +34,7 @@ import (
 // without fsync (a test cluster never outlives a crash of the machine).
 const clusterOptions = "-c fsync=off -c full_page_writes=off -c shared_buffers=32MB -c max_connections=100"
 
-// testPorts is the range test clusters take their ports from: below Linux's ephemeral range
+// testPortMin and testPortMax bound the ports test clusters take: below Linux's ephemeral range
 // (32768-60999), so a port is never taken by an outgoing connection between the check that
 // it is free and the server's bind.
 const (

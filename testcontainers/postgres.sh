@@ -198,10 +198,14 @@ max_slot_wal_keep_size = 2GB
 CONF
 }
 
+need_port() {
+  [ -n "$PORT" ] || die "$(label) has no port yet; set ${1:-ZAXY_PG_PORT} (a free port below 32768, e.g. 25433)"
+}
+
 # start_cluster starts the selected instance unless it runs.
 start_cluster() {
   if running; then return 0; fi
-  [ -n "$PORT" ] || die "$(label) has no port yet; set ZAXY_PG_PORT (a free port below 32768, e.g. 25433)"
+  need_port
   if port_busy; then
     die "port $PORT on 127.0.0.1 is already in use by another program; set ZAXY_PG_PORT to a free port"
   fi
@@ -264,6 +268,7 @@ start() {
   lock
   use_instance "${ZAXY_PG_INSTANCE:-}"
   want_port "${ZAXY_PG_PORT:-}"
+  need_port
   provision
   bootstrap_roles
   echo "ZAXY_ADMIN_DATABASE_URL=$(admin_url)"
@@ -330,6 +335,7 @@ replica_names() {
 # PRIMARY_PORT.
 primary_ready() {
   use_instance "$PRIMARY"
+  need_port
   provision
   bootstrap_roles
   local level senders

@@ -3,8 +3,10 @@
 // postgres.sh (beside this file) builds and starts a local cluster. Its Go helpers give a test
 // either a transaction on the test binary's shared migrated database, rolled back when the
 // test ends (TestTx), or a freshly migrated database of its own (NewDatabase), both copied
-// from a migrated template, so tests never see each other's rows. It must never be imported
-// by non-test code paths that serve traffic.
+// from a migrated template, so tests never see each other's rows; where the test database is
+// the local cluster postgres.sh manages, a test can also start clusters and streaming standbys
+// of its own (StartCluster, StartStandby; cluster.go). It must never be imported by non-test
+// code paths that serve traffic.
 package testcontainers
 
 import (
