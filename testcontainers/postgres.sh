@@ -9,6 +9,7 @@
 #   testcontainers/postgres.sh stop             # stop the cluster cleanly
 #   testcontainers/postgres.sh status
 #   testcontainers/postgres.sh remove           # a named instance only: stop it and delete its data
+#                                               # (a standby: and drop its slot on the primary)
 #   testcontainers/postgres.sh replica start    # idempotent: a streaming standby of the cluster
 #   testcontainers/postgres.sh replica stop|status|remove
 #
@@ -299,7 +300,8 @@ status() {
   fi
 }
 
-# remove stops a named instance at once and deletes its data and log.
+# remove stops a named instance at once and deletes its data and log (a standby's slot on its
+# primary too).
 remove() {
   [ -n "${ZAXY_PG_INSTANCE:-}" ] || die "remove deletes a named instance (ZAXY_PG_INSTANCE); delete the default cluster's data by hand"
   [ "$(id -u)" = 0 ] || die "needs root to remove a local PostgreSQL instance"
@@ -311,9 +313,38 @@ remove() {
 }
 
 remove_instance() {
+  local slot_port
+  slot_port=$(standby_slot)
   stop_cluster immediate
+  if [ -n "$slot_port" ]; then drop_slot $slot_port; fi
   rm -rf "${ROOTFS:?}$PGDATA" "${ROOTFS:?}$PGLOG"
   log "removed $(label)"
+}
+
+# standby_slot prints "<slot> <primary port>" when the selected instance is a standby streaming
+# through a slot (from what pg_basebackup -R wrote).
+standby_slot() {
+  local auto="$ROOTFS$PGDATA/postgresql.auto.conf" slot pport
+  [ -f "$ROOTFS$PGDATA/standby.signal" ] && [ -f "$auto" ] || return 0
+  slot=$({ sed -n "s/^primary_slot_name = '\([^']*\)'.*/\1/p" "$auto" || true; } | tail -n 1)
+  pport=$({ sed -n "s/^primary_conninfo = '.* port=\([0-9]*\).*/\1/p" "$auto" || true; } | tail -n 1)
+  if [ -n "$slot" ] && [ -n "$pport" ]; then echo "$slot $pport"; fi
+}
+
+# drop_slot SLOT PORT drops a removed standby's slot on its primary (in this root filesystem),
+# if that runs, once the standby's walsender has let go of it: a forgotten slot keeps WAL.
+drop_slot() {
+  local slot=$1 PORT=$2 i
+  if ! port_busy; then
+    log "the primary on port $PORT is not running: drop slot $slot there when it is (SELECT pg_drop_replication_slot('$slot'))"
+    return 0
+  fi
+  for i in $(seq 1 50); do
+    [ "$(psql_admin -d postgres -Atc "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '$slot' AND active")" = 0 ] && break
+    sleep 0.2
+  done
+  psql_admin -d postgres -Atc "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '$slot'" >/dev/null
+  log "dropped slot $slot on 127.0.0.1:$PORT"
 }
 
 # The standby's name, its slot's name, and the primary's instance.
@@ -419,17 +450,6 @@ replica() {
     remove)
       use_instance "$REPLICA"
       remove_instance
-      use_instance "$PRIMARY"
-      if running; then
-        # The walsender of the stopped standby may take a moment to exit.
-        local i
-        for i in $(seq 1 50); do
-          [ "$(psql_admin -d postgres -Atc "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '$SLOT' AND active")" = 0 ] && break
-          sleep 0.2
-        done
-        psql_admin -d postgres -Atc "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '$SLOT'" >/dev/null
-        log "dropped slot $SLOT on $(label)"
-      fi
       umount_pseudo
       ;;
   esac
