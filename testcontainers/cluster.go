@@ -350,7 +350,8 @@ func runClusterScript(env []string, args ...string) (map[string]string, error) {
 		cmd.Env = append(cmd.Env, kv)
 	}
 	cmd.Env = append(cmd.Env, env...)
-	cmd.Env = append(cmd.Env, "ZAXY_PG_OPTIONS="+clusterOptions, "ZAXY_PG_INITDB_OPTIONS=--no-sync")
+	cmd.Env = append(cmd.Env, "ZAXY_PG_OPTIONS="+clusterOptions,
+		"ZAXY_PG_INITDB_OPTIONS=--no-sync", "ZAXY_PG_BASEBACKUP_OPTIONS=--no-sync")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -32,10 +32,11 @@
 #     up when started again (the primary keeps at most max_slot_wal_keep_size of WAL for it);
 #     `replica remove` drops the slot and deletes the standby.
 #
-# Paths are inside the root filesystem. ZAXY_PG_OPTIONS adds server options to this start only
-# and ZAXY_PG_INITDB_OPTIONS options to a new cluster's initdb (the tests' throwaway clusters
-# use "-c fsync=off -c shared_buffers=32MB ..." and "--no-sync"). All commands are serialized
-# by flock on $ZAXY_PG_CACHE/.lock.
+# Paths are inside the root filesystem. ZAXY_PG_OPTIONS adds server options to this start only,
+# ZAXY_PG_INITDB_OPTIONS options to a new cluster's initdb and ZAXY_PG_BASEBACKUP_OPTIONS to a
+# new standby's pg_basebackup (the tests' throwaway clusters use "-c fsync=off
+# -c shared_buffers=32MB ..." and "--no-sync" for both). All commands are serialized by flock
+# on $ZAXY_PG_CACHE/.lock.
 set -euo pipefail
 
 CACHE=${ZAXY_PG_CACHE:-/var/cache/zaxy/pg17-trixie}
@@ -390,7 +391,7 @@ create_standby() {
   rm -rf "${ROOTFS:?}$PGDATA"
   in_root install -d -m 0700 -o postgres -g postgres "$PGDATA"
   if ! as_postgres PGPASSWORD=postgres "$PGBIN/pg_basebackup" -h 127.0.0.1 -p "$PRIMARY_PORT" -U postgres \
-    -D "$PGDATA" -R -C -S "$SLOT" -X stream -c fast --no-password >&2 9>&-; then
+    -D "$PGDATA" -R -C -S "$SLOT" -X stream -c fast --no-password ${ZAXY_PG_BASEBACKUP_OPTIONS:-} >&2 9>&-; then
     rm -rf "${ROOTFS:?}$PGDATA"
     die "pg_basebackup from 127.0.0.1:$PRIMARY_PORT failed"
   fi
