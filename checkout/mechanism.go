@@ -35,6 +35,49 @@ type Mechanism struct {
 	// ranked uncued one, too little to bring a stray cued item above clear query matches.
 	CueBoostPerMatch, CueBoostMax float64
 
+	// LaneK is how many candidates each lane returns; the item fetch reads the best
+	// 2·limit+LaneK fused ones.
+	LaneK int
+	// RecentK is how many of the session's latest events the recent lane (and so the session
+	// tier) considers.
+	RecentK int
+	// ReplyK is how many of the keyword lane's best items the reply and remedy lanes follow.
+	ReplyK int
+	// StableK caps the stable tier's candidate facts.
+	StableK int
+	// TopicK is how many sessions the topic lane returns.
+	TopicK int
+	// SpeakerTail is how many of a space's events past the projection watermark the exact lane
+	// reads for the names that speak in them (lane_exact.sql).
+	SpeakerTail int
+	// VerbatimRows is how many events past the projection watermark the verbatim lane reads.
+	VerbatimRows int
+	// KeywordCandidates is the keyword lane's candidate budget (KeywordParams.Candidates).
+	KeywordCandidates int
+	// HNSWMaxK caps the rows the vector lane takes through the HNSW index
+	// (VectorParams.MaxIndexRows).
+	HNSWMaxK int
+	// RemedyFollow is how many of a failed call's next session events the remedy lane reads.
+	RemedyFollow int
+	// RemedyMinShare is how close to the keyword lane's best score (BM25) a failed call must
+	// score for the remedy lane to follow it: a question about the failure, not one sharing a
+	// word with it.
+	RemedyMinShare float64
+	// PPRRestart is the probability with which the personalized PageRank walk restarts at the
+	// seeds at each step (ppr.go).
+	PPRRestart float64
+	// PPRHops is how many entity hops the PPR lane loads; PPRFanout how many latest items of
+	// each kind per entity; PPRFrontier how many entities it expands per hop (each costs up to
+	// 2·PPRFanout index probes); PPRNodeBudget how many nodes it loads in all.
+	PPRHops, PPRFanout, PPRFrontier, PPRNodeBudget int
+	// PPRIterations caps the walk's iterations.
+	PPRIterations int
+	// PPRVectorSeeds is how many of the vector lane's best items lend their entities as seeds.
+	PPRVectorSeeds int
+	// MaxItemChars caps an item's text; a longer event's text is an excerpt around the
+	// question's words (items.go).
+	MaxItemChars int
+
 	// StableShare and SessionShare are the shares of a packet's budget (what the weave left of
 	// it) the stable and session tiers may take at most; the query tier gets the rest and
 	// anything they leave (packet.go).
@@ -91,6 +134,25 @@ var mechanism1 = &Mechanism{
 	SessionContextShare:  0.3,
 	CueBoostPerMatch:     1.2,
 	CueBoostMax:          1.5,
+	LaneK:                100,
+	RecentK:              10,
+	ReplyK:               30,
+	StableK:              40,
+	TopicK:               20,
+	SpeakerTail:          1000,
+	VerbatimRows:         1000,
+	KeywordCandidates:    1000,
+	HNSWMaxK:             40,
+	RemedyFollow:         6,
+	RemedyMinShare:       0.5,
+	PPRRestart:           0.15,
+	PPRHops:              2,
+	PPRFanout:            20,
+	PPRFrontier:          32,
+	PPRNodeBudget:        500,
+	PPRIterations:        30,
+	PPRVectorSeeds:       5,
+	MaxItemChars:         1200,
 	StableShare:          0.25,
 	SessionShare:         0.20,
 	QueryCandidates:      60,

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -57,9 +58,10 @@ func nameWords(s string) []string {
 var roleNames = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true}
 
 // speakerNamer answers whether a query names a speaker: all of the speaker's words, in order,
-// as whole words of the query.
+// as whole words of the query. It is safe for concurrent use.
 type speakerNamer struct {
 	query []string
+	mu    sync.Mutex
 	memo  map[string]bool
 }
 
@@ -71,6 +73,8 @@ func (n *speakerNamer) names(speaker string) bool {
 	if speaker == "" {
 		return false
 	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
 	if v, ok := n.memo[speaker]; ok {
 		return v
 	}
