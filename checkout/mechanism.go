@@ -22,13 +22,11 @@ type Mechanism struct {
 	// multiplied by salience^SalienceWeight (Salience.Multiplier). Fusion's reciprocal ranks
 	// lie close together (rank 1 and rank 10 of a lane differ by 15%), so salience at full
 	// weight would let a fortnight of disuse outrank the one memory that answers the question;
-	// at 0.25 a month of disuse costs 16%, and attenuation (below the floor) still removes the
-	// item outright (docs/benchmarks.md, the forgetting lane).
+	// attenuation (below the floor) still removes the item outright.
 	SalienceWeight float64
 	// SessionContextShare is how much of the best other ranked item of its session an item's
 	// score gains (session_context.go): an item whose session holds other strong matches is
-	// more likely the one asked about than an equally scored stray turn elsewhere
-	// (docs/benchmarks.md, session context).
+	// more likely the one asked about than an equally scored stray turn elsewhere.
 	SessionContextShare float64
 	// CueBoostPerMatch multiplies an item's score for each of the request's cues its event
 	// carries, up to CueBoostMax in all (cues.go): enough to lift a cued item over an equally

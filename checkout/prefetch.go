@@ -7,7 +7,7 @@ import (
 
 // eventPrefetch reads the event items of the lanes' results while slower lanes still run, so
 // that after the lanes only the last ones' new events are left to read: the item fetch leaves
-// the checkout's critical path (docs/benchmarks.md). It is single-flight: one read at a time,
+// the checkout's critical path. It is single-flight: one read at a time,
 // and the ids that lanes return meanwhile wait for it and go in the next read together, so a
 // checkout makes two or three reads, not one per lane. Facts are read after the lanes; an
 // event read here that fusion then leaves out is simply not used.

@@ -139,6 +139,13 @@ func runLanes(ctx context.Context, in *laneInput, plan []lane, prefetch *eventPr
 	for _, l := range plan {
 		done[l.name()] = make(chan struct{})
 	}
+	for _, l := range plan {
+		for _, dep := range l.after() {
+			if done[dep] == nil {
+				panic("checkout: lane " + l.name() + " runs after " + dep + ", which is not in the plan")
+			}
+		}
+	}
 	var (
 		mu      sync.Mutex
 		wg      sync.WaitGroup
