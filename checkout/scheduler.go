@@ -86,6 +86,8 @@ type laneInput struct {
 	// weigh is each lane's fusion weight for the checkout's purpose (Service.laneWeigher).
 	weigh func(lane string) float64
 
+	// plan is the lanes runLanes runs.
+	plan    []lane
 	mu      sync.Mutex
 	results map[string]laneResult
 }
@@ -123,7 +125,7 @@ func (in *laneInput) offStat(l lane) (LaneStat, bool) {
 		return LaneStat{Off: true}, true
 	}
 	if f, ok := l.(followingLane); ok {
-		if _, off := in.offStat(laneNamed(f.follows())); off {
+		if _, off := in.offStat(in.lane(f.follows())); off {
 			return LaneStat{Off: true, Error: "the " + f.follows() + " lane is off"}, true
 		}
 	}
@@ -135,6 +137,7 @@ func (in *laneInput) offStat(l lane) (LaneStat, bool) {
 // returns, and returns the lanes' results in name order (so equal scores always add up the same
 // way) and the stats of the lanes that were off.
 func runLanes(ctx context.Context, in *laneInput, plan []lane, prefetch *eventPrefetch) ([]laneResult, map[string]LaneStat) {
+	in.plan = plan
 	done := make(map[string]chan struct{}, len(plan))
 	for _, l := range plan {
 		done[l.name()] = make(chan struct{})
@@ -196,9 +199,9 @@ func runLanes(ctx context.Context, in *laneInput, plan []lane, prefetch *eventPr
 var lanePlan = []lane{exactLane{}, graphLane{}, vectorLane{}, pprLane{}, watermarkStep{}, keywordLane{},
 	replyLane{}, remedyLane{}, verbatimLane{}, recentLane{}, topicLane{}}
 
-// laneNamed is the lane of lanePlan named name.
-func laneNamed(name string) lane {
-	for _, l := range lanePlan {
+// lane is the lane of the plan named name.
+func (in *laneInput) lane(name string) lane {
+	for _, l := range in.plan {
 		if l.name() == name {
 			return l
 		}
