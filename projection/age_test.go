@@ -20,7 +20,7 @@ type factView struct {
 	ClosedSeq                              any
 }
 
-func relationalFacts(t *testing.T, f *fixture, space string) []factView {
+func relationalFacts(t *testing.T, f *bundle, space string) []factView {
 	t.Helper()
 	rows, err := f.pool.Query(context.Background(),
 		`SELECT fact_id, subject_id, predicate, status, coalesce(object_id, ''), coalesce(value::text, 'null'), closed_seq
@@ -43,7 +43,7 @@ func relationalFacts(t *testing.T, f *fixture, space string) []factView {
 	return out
 }
 
-func cypherFacts(t *testing.T, f *fixture, space string) []factView {
+func cypherFacts(t *testing.T, f *bundle, space string) []factView {
 	t.Helper()
 	res, err := graph.Cypher(context.Background(), f.pool, graph.CypherParams{
 		SpaceID: space, Columns: 7, Limit: 100000,
@@ -71,7 +71,7 @@ func cypherFacts(t *testing.T, f *fixture, space string) []factView {
 	return out
 }
 
-func countEntities(t *testing.T, f *fixture, space string) (relational, age int) {
+func countEntities(t *testing.T, f *bundle, space string) (relational, age int) {
 	t.Helper()
 	require.NoError(t, f.pool.QueryRow(context.Background(), `SELECT count(*) FROM entities WHERE space_id = $1`, space).Scan(&relational))
 	res, err := graph.Cypher(context.Background(), f.pool, graph.CypherParams{SpaceID: space, Query: `MATCH (e:Entity) RETURN count(e)`})
@@ -82,10 +82,10 @@ func countEntities(t *testing.T, f *fixture, space string) (relational, age int)
 
 func TestAGE_MirrorAgreesWithRelationalGraph(t *testing.T) {
 	f := newFixture(t, projection.Config{BatchSize: 37})
-	require.True(t, f.proj.AGE(), "the test database has AGE")
+	require.True(t, f.Proj.AGE(), "the test database has AGE")
 	space := "agegraph"
 	randomWorkload(t, f, space, 800, 99)
-	f.project(t, space)
+	f.Project(t, space)
 
 	rel := relationalFacts(t, f, space)
 	require.NotEmpty(t, rel)
@@ -94,7 +94,7 @@ func TestAGE_MirrorAgreesWithRelationalGraph(t *testing.T) {
 	require.Equal(t, r, a)
 
 	// A rebuild drops and recreates the mirror; it still agrees.
-	_, err := f.proj.Rebuild(context.Background(), space)
+	_, err := f.Proj.Rebuild(context.Background(), space)
 	require.NoError(t, err)
 	require.Equal(t, rel, relationalFacts(t, f, space))
 	require.Equal(t, rel, cypherFacts(t, f, space))
@@ -105,10 +105,10 @@ func TestAGE_MirrorAgreesWithRelationalGraph(t *testing.T) {
 func TestCypher_IsReadOnlySpaceScopedAndBounded(t *testing.T) {
 	f := newFixture(t, projection.Config{})
 	ctx := context.Background()
-	f.append(t, "one", ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "knows", "object": "Bob"}))
-	f.append(t, "two", ev("fact.asserted", "", map[string]any{"subject": "Carol", "predicate": "knows", "object": "Dan"}))
-	f.project(t, "one")
-	f.project(t, "two")
+	f.Append(t, "one", ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "knows", "object": "Bob"}))
+	f.Append(t, "two", ev("fact.asserted", "", map[string]any{"subject": "Carol", "predicate": "knows", "object": "Dan"}))
+	f.Project(t, "one")
+	f.Project(t, "two")
 
 	res, err := graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "one", Query: `MATCH (e:Entity) RETURN e.name`})
 	require.NoError(t, err)
@@ -156,7 +156,7 @@ func TestAGEOff_ProjectionWorksAndCypherSaysSo(t *testing.T) {
 	proj, err := projection.New(ctx, f.pool, projection.Config{})
 	require.NoError(t, err)
 	require.False(t, proj.AGE())
-	f.append(t, "plain", ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "knows", "object": "Bob"}))
+	f.Append(t, "plain", ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "knows", "object": "Bob"}))
 	_, err = proj.ProjectSpace(ctx, "plain")
 	require.NoError(t, err)
 	require.Len(t, f.facts(t, graph.FactsParams{SpaceID: "plain"}), 1)

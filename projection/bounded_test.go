@@ -31,13 +31,13 @@ func TestProject_AdversarialTextsProjectOnABoundedPrefix(t *testing.T) {
 	for i := range 3000 {
 		fmt.Fprintf(&handles, "@user%d ", i)
 	}
-	f.append(t, space, ev("note", ghp, nil), ev("note", hf, nil),
+	f.Append(t, space, ev("note", ghp, nil), ev("note", hf, nil),
 		ev("message", handles.String(), map[string]any{"role": "user"}),
 		ev("message", "the deploy after the flood is green", map[string]any{"role": "user"}))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	res, err := f.proj.ProjectSpace(ctx, space)
+	res, err := f.Proj.ProjectSpace(ctx, space)
 	require.NoError(t, err, "the adversarial events project")
 	require.Equal(t, int64(4), res.ProjectedSeq)
 
@@ -65,11 +65,11 @@ func TestProject_AdversarialTextsProjectOnABoundedPrefix(t *testing.T) {
 	require.True(t, green, "the projection went on")
 	require.Equal(t, derivedTermStats(t, f, space), storedTermStats(t, f, space))
 
-	incremental, err := f.proj.Checksum(ctx, space)
+	incremental, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
-	_, err = f.proj.Rebuild(ctx, space)
+	_, err = f.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
-	rebuilt, err := f.proj.Checksum(ctx, space)
+	rebuilt, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, incremental, rebuilt, "a rebuild bounds the same work the same way")
 }

@@ -78,7 +78,7 @@ FROM (
 `
 
 // redundantOf reads the items of space the gate tagged, by item id.
-func (f *fixture) redundantOf(t *testing.T, space string) map[string]string {
+func (f *bundle) redundantOf(t *testing.T, space string) map[string]string {
 	t.Helper()
 	rows, err := f.pool.Query(context.Background(), `SELECT item_id, redundant_of FROM memory_items
 		WHERE space_id = $1 AND redundant_of IS NOT NULL`, space)
@@ -109,7 +109,7 @@ func cuedSaid(actor, content, cues string) eventloom.NewEvent {
 func TestGate_RepeatIsRedundantAndReinforcesWhatItRepeats(t *testing.T) {
 	f := newFixture(t, projection.Config{BatchSize: 2, Gate: projection.GateOff})
 	ctx := context.Background()
-	f.append(t, "rep",
+	f.Append(t, "rep",
 		said("ann", "Before the gate: the audit topic keeps seven days of events."),                                        // 1
 		ev("gate.configured", "", map[string]any{"mode": "on"}),                                                            // 2
 		said("ann", "Before the gate: the audit topic keeps seven days of events."),                                        // 3 novel: 1 predates the gate
@@ -127,7 +127,7 @@ func TestGate_RepeatIsRedundantAndReinforcesWhatItRepeats(t *testing.T) {
 		cuedSaid("ann", "The audit topic keeps seven days of events, and consumers run in eu-west.", `{"repo": "ledger"}`), // 15 4 under other cues: novel
 		cuedSaid("ann", "The audit topic keeps seven days of events, and consumers run in eu-west.", `{"repo":"ledger"}`),  // 16 repeat of 15, same cues
 	)
-	f.project(t, "rep")
+	f.Project(t, "rep")
 
 	require.Equal(t, map[string]string{"ev:5": "ev:4", "ev:8": "ev:4", "ev:16": "ev:15"}, f.redundantOf(t, "rep"))
 	four := f.salience(t, "rep", "ev:4")
@@ -149,18 +149,18 @@ func TestGate_RepeatIsRedundantAndReinforcesWhatItRepeats(t *testing.T) {
 	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM salience_spaces WHERE space_id = 'rep' AND use_started_at IS NOT NULL`).Scan(&started))
 	require.Zero(t, started, "a repetition is no consultation: disuse does not start")
 
-	incremental, err := f.proj.Checksum(ctx, "rep")
+	incremental, err := f.Proj.Checksum(ctx, "rep")
 	require.NoError(t, err)
-	_, err = f.proj.Rebuild(ctx, "rep")
+	_, err = f.Proj.Rebuild(ctx, "rep")
 	require.NoError(t, err)
-	rebuilt, err := f.proj.Checksum(ctx, "rep")
+	rebuilt, err := f.Proj.Checksum(ctx, "rep")
 	require.NoError(t, err)
 	require.Equal(t, incremental, rebuilt)
 
 	// Switching the gate off stops tagging from then on and keeps earlier tags.
-	f.append(t, "rep", ev("gate.configured", "", map[string]any{"mode": "off"}),
+	f.Append(t, "rep", ev("gate.configured", "", map[string]any{"mode": "off"}),
 		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west."))
-	f.project(t, "rep")
+	f.Project(t, "rep")
 	require.Len(t, f.redundantOf(t, "rep"), 3)
 }
 
@@ -171,9 +171,9 @@ func TestGate_RebuildUnderAChangedSettingReversesTheTags(t *testing.T) {
 	// Incremental under the gate: appended and projected in small steps.
 	for i := range 6 {
 		randomWorkload(t, on, space, 100, uint64(40+i))
-		on.project(t, space)
+		on.Project(t, space)
 	}
-	incremental, err := on.proj.Checksum(ctx, space)
+	incremental, err := on.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	tagged := on.redundantOf(t, space)
 	require.NotEmpty(t, tagged, "the workload repeats its messages")
@@ -202,8 +202,8 @@ func TestGate_OffIsTheProjectionBeforeTheGate(t *testing.T) {
 	ctx := context.Background()
 	space := "off"
 	randomWorkload(t, f, space, 600, 9)
-	f.project(t, space)
-	sum, err := f.proj.Checksum(ctx, space)
+	f.Project(t, space)
+	sum, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.NotZero(t, sum.Reinforcements)
 	var before string

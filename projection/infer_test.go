@@ -53,7 +53,7 @@ func TestInferrer_StoresLabelledInferencesAndNeverTouchesAssertedFacts(t *testin
 	inf := projection.NewInferrer(f.pool, llm, "stand-in@1")
 
 	space := "infer"
-	f.append(t, space,
+	f.Append(t, space,
 		ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "mentioned in", "value": "standup"}),
 		ev("message", "Alice joined the platform team", map[string]any{"role": "user"}),
 		ev("message", "Bob reviewed the migration", map[string]any{"role": "assistant"}),
@@ -62,7 +62,7 @@ func TestInferrer_StoresLabelledInferencesAndNeverTouchesAssertedFacts(t *testin
 	n, err := inf.InferSpace(ctx, space)
 	require.NoError(t, err)
 	require.Zero(t, n)
-	f.project(t, space)
+	f.Project(t, space)
 
 	// A garbage answer is an error and stores nothing.
 	_, err = inf.InferSpace(ctx, space)
@@ -90,7 +90,7 @@ func TestInferrer_StoresLabelledInferencesAndNeverTouchesAssertedFacts(t *testin
 	require.Equal(t, "current", facts[0].Status)
 
 	// Inferences survive a rebuild and are not asked for again.
-	_, err = f.proj.Rebuild(ctx, space)
+	_, err = f.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
 	n, err = inf.InferSpace(ctx, space)
 	require.NoError(t, err)

@@ -35,9 +35,9 @@ func TestBatchWrites_KeepNULLsAndValues(t *testing.T) {
 	}
 	events[0].OccurredAt = at("2024-05-01T10:00:00Z")
 	events[4].OccurredAt = at("2024-05-02T10:00:00Z")
-	_, err := f.store.Append(ctx, &eventloom.AppendParams{SpaceID: "nulls", Events: events, IdempotencyKey: "k1"})
+	_, err := f.Store.Append(ctx, &eventloom.AppendParams{SpaceID: "nulls", Events: events, IdempotencyKey: "k1"})
 	require.NoError(t, err)
-	f.project(t, "nulls")
+	f.Project(t, "nulls")
 
 	var lines []string
 	rows, err := f.pool.Query(ctx, `

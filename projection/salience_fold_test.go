@@ -40,7 +40,7 @@ type salienceLine struct {
 	lastSignal                                                     *string
 }
 
-func (f *fixture) salienceLines(t *testing.T, query, space string) []salienceLine {
+func (f *bundle) salienceLines(t *testing.T, query, space string) []salienceLine {
 	t.Helper()
 	rows, err := f.pool.Query(context.Background(), query, space)
 	require.NoError(t, err)
@@ -65,7 +65,7 @@ func TestSalience_FoldingBatchesEqualsRecountingTheLedger(t *testing.T) {
 	ctx := context.Background()
 	space := "fold"
 	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	f.append(t, space,
+	f.Append(t, space,
 		withTime(ev("message", "the audit topic keeps seven days", map[string]any{"role": "user"}), t0),
 		withTime(ev("message", "consumers run in eu-west", map[string]any{"role": "user"}), t0),
 		withTime(ev("message", "the deploy window is Tuesday", map[string]any{"role": "user"}), t0),
@@ -91,12 +91,12 @@ func TestSalience_FoldingBatchesEqualsRecountingTheLedger(t *testing.T) {
 			}
 			batch = append(batch, withTime(e, when))
 		}
-		f.append(t, space, batch...)
+		f.Append(t, space, batch...)
 		if rng.IntN(2) == 0 {
-			f.project(t, space) // some appends are projected alone, others together
+			f.Project(t, space) // some appends are projected alone, others together
 		}
 	}
-	f.project(t, space)
+	f.Project(t, space)
 
 	folded := f.salienceLines(t, projectedSalience, space)
 	require.Len(t, folded, 3, "every message was reinforced")
@@ -112,7 +112,7 @@ func TestSalience_FoldingBatchesEqualsRecountingTheLedger(t *testing.T) {
 	}
 	require.Positive(t, pins+uses, "the script exercised pins and uses")
 
-	before, err := f.proj.Checksum(ctx, space)
+	before, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	whole, err := projection.New(ctx, f.pool, projection.Config{BatchSize: 1000})
 	require.NoError(t, err)

@@ -37,7 +37,7 @@ func readTermStats(t *testing.T, q interface {
 }
 
 // stored reads term_stats and term_totals.
-func storedTermStats(t *testing.T, f *fixture, space string) termStats {
+func storedTermStats(t *testing.T, f *bundle, space string) termStats {
 	return readTermStats(t, f.pool, space,
 		`SELECT lexeme, df FROM term_stats WHERE space_id = $1`,
 		`SELECT coalesce(sum(items), 0), coalesce(sum(tokens), 0) FROM term_totals WHERE space_id = $1`)
@@ -45,7 +45,7 @@ func storedTermStats(t *testing.T, f *fixture, space string) termStats {
 
 // derivedTermStats computes the statistics from scratch, from the items' text: what the
 // projection must hold.
-func derivedTermStats(t *testing.T, f *fixture, space string) termStats {
+func derivedTermStats(t *testing.T, f *bundle, space string) termStats {
 	return readTermStats(t, f.pool, space,
 		`SELECT u.lexeme, count(*) FROM memory_items i, unnest(zaxy_tsv(i.ts_config, i.text)) u
 		 WHERE i.space_id = $1 GROUP BY u.lexeme`,
@@ -59,8 +59,8 @@ func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
 	ctx := context.Background()
 	space := "terms"
 	randomWorkload(t, f, space, 300, 7)
-	f.append(t, space, ev("message", "Deploys deploy the deployed service; the service deploys again and again.", map[string]any{"role": "user"}))
-	f.project(t, space)
+	f.Append(t, space, ev("message", "Deploys deploy the deployed service; the service deploys again and again.", map[string]any{"role": "user"}))
+	f.Project(t, space)
 
 	incremental := storedTermStats(t, f, space)
 	require.Equal(t, derivedTermStats(t, f, space), incremental)
@@ -73,13 +73,13 @@ func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
 	require.NoError(t, f.pool.QueryRow(ctx, `SELECT tsv_len FROM memory_items WHERE space_id = $1 AND text LIKE 'Deploys deploy%'`, space).Scan(&deployLen))
 	require.Equal(t, 6, deployLen, "deploys deploy deployed service service deploys (the, and, again are stop words)")
 
-	sumBefore, err := f.proj.Checksum(ctx, space)
+	sumBefore, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, int64(len(incremental.DF)), sumBefore.Terms)
-	_, err = f.proj.Rebuild(ctx, space)
+	_, err = f.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, incremental, storedTermStats(t, f, space))
-	sumAfter, err := f.proj.Checksum(ctx, space)
+	sumAfter, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, sumBefore, sumAfter)
 }
@@ -89,8 +89,8 @@ func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
 	ctx := context.Background()
 	space := "tamper"
 	randomWorkload(t, f, space, 60, 3)
-	f.project(t, space)
-	clean, err := f.proj.Checksum(ctx, space)
+	f.Project(t, space)
+	clean, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 
 	for _, tamper := range []string{
@@ -105,13 +105,13 @@ func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, int64(1), tag.RowsAffected(), tamper)
 		require.NoError(t, tx.Commit(ctx))
-		got, err := f.proj.Checksum(ctx, space)
+		got, err := f.Proj.Checksum(ctx, space)
 		require.NoError(t, err)
 		require.NotEqual(t, clean.Digest, got.Digest, tamper)
 		// A rebuild repairs it.
-		_, err = f.proj.Rebuild(ctx, space)
+		_, err = f.Proj.Rebuild(ctx, space)
 		require.NoError(t, err)
-		repaired, err := f.proj.Checksum(ctx, space)
+		repaired, err := f.Proj.Checksum(ctx, space)
 		require.NoError(t, err)
 		require.Equal(t, clean, repaired, tamper)
 	}
@@ -131,8 +131,8 @@ func TestTermStats_ATextTooManyWordsForOneTsvectorStillProjects(t *testing.T) {
 		fmt.Fprintf(&b, "d%d/f%d/file%d.go ", i, i, i)
 	}
 	huge := b.String()
-	f.append(t, space, ev("message", huge, map[string]any{"role": "user"}), ev("message", "the next turn about deploys", map[string]any{"role": "user"}))
-	f.project(t, space)
+	f.Append(t, space, ev("message", huge, map[string]any{"role": "user"}), ev("message", "the next turn about deploys", map[string]any{"role": "user"}))
+	f.Project(t, space)
 
 	var text string
 	var first, last bool
