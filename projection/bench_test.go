@@ -95,12 +95,12 @@ func BenchmarkEmbed_Offline(b *testing.B) {
 	if _, err := f.Proj.ProjectSpace(ctx, "bench"); err != nil {
 		b.Fatal(err)
 	}
-	emb := projection.NewEmbedder(f.pool, embedding.NewOffline(), 256)
+	emb := projection.NewEmbedder(f.DB, embedding.NewOffline(), 256)
 	b.ResetTimer()
 	total := 0
 	for b.Loop() {
 		b.StopTimer()
-		if _, err := f.pool.Exec(ctx, `DELETE FROM embeddings`); err != nil {
+		if _, err := f.DB.Exec(ctx, `DELETE FROM embeddings`); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
@@ -137,13 +137,13 @@ func BenchmarkRebuild_100kMixed(b *testing.B) {
 	f := newFixture(b, projection.Config{AGE: benchAGE})
 	loadSpace(b, f, "bench", n, mixedEvent)
 	ctx := context.Background()
-	emb := projection.NewEmbedder(f.pool, embedding.NewOffline(), 256)
+	emb := projection.NewEmbedder(f.DB, embedding.NewOffline(), 256)
 	// The space stays below promotion, so "cold" is computing and storing every vector; the
 	// one-time HNSW build of a promoted space is measured by zaxy bench checkout.
 	emb.SetHNSWThreshold(1 << 30)
 	var project, cold, warm time.Duration
 	for b.Loop() {
-		if _, err := f.pool.Exec(ctx, `DELETE FROM embeddings`); err != nil {
+		if _, err := f.DB.Exec(ctx, `DELETE FROM embeddings`); err != nil {
 			b.Fatal(err)
 		}
 		start := time.Now()

@@ -43,14 +43,14 @@ func chatStandIn(t *testing.T, garbage *atomic.Bool) *httptest.Server {
 }
 
 func TestInferrer_StoresLabelledInferencesAndNeverTouchesAssertedFacts(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	var garbage atomic.Bool
 	garbage.Store(true)
 	srv := chatStandIn(t, &garbage)
 	llm, err := extract.NewOpenAIChat(extract.OpenAIChatConfig{BaseURL: srv.URL + "/v1", Model: "stand-in", MaxRetries: -1})
 	require.NoError(t, err)
-	inf := projection.NewInferrer(f.pool, llm, "stand-in@1")
+	inf := projection.NewInferrer(f.DB, llm, "stand-in@1")
 
 	space := "infer"
 	f.Append(t, space,
@@ -67,7 +67,7 @@ func TestInferrer_StoresLabelledInferencesAndNeverTouchesAssertedFacts(t *testin
 	// A garbage answer is an error and stores nothing.
 	_, err = inf.InferSpace(ctx, space)
 	require.ErrorIs(t, err, extract.ErrBadResponse)
-	got, err := graph.InferredFacts(ctx, f.pool, space, "", 0)
+	got, err := graph.InferredFacts(ctx, f.DB, space, "", 0)
 	require.NoError(t, err)
 	require.Empty(t, got)
 
@@ -75,7 +75,7 @@ func TestInferrer_StoresLabelledInferencesAndNeverTouchesAssertedFacts(t *testin
 	n, err = inf.InferSpace(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
-	got, err = graph.InferredFacts(ctx, f.pool, space, "alice", 0)
+	got, err = graph.InferredFacts(ctx, f.DB, space, "alice", 0)
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	require.Equal(t, "inferred", got[0].Authority)

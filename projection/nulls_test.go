@@ -17,7 +17,7 @@ import (
 // superseded fact's reason), projects it in one batch, and compares the stored rows with
 // the expected lines.
 func TestBatchWrites_KeepNULLsAndValues(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	zero := 0.0
 	bob, alice := "Bob", "Alice"
@@ -40,7 +40,7 @@ func TestBatchWrites_KeepNULLsAndValues(t *testing.T) {
 	f.Project(t, "nulls")
 
 	var lines []string
-	rows, err := f.pool.Query(ctx, `
+	rows, err := f.DB.Query(ctx, `
 SELECT concat_ws('|', 'event', seq, type, CASE WHEN occurred_at = recorded_at THEN 'recorded' ELSE occurred_at::text END,
                  coalesce(data::text, '-'), coalesce(cues::text, '-'))
 FROM events WHERE space_id = $1

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/embedding"
@@ -20,19 +19,26 @@ import (
 	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
-// bundle is the log a test works with on a database of its own, with that database and its
-// application-role pool.
+// bundle is the log a test works with, and the test's own database when it has one (nil on a
+// test transaction).
 type bundle struct {
 	*fixture.Log
-	db   *testcontainers.Database
-	pool *pgxpool.Pool
+	db *testcontainers.Database
 }
 
+// newFixtureTx runs on a rolled-back test transaction: for a test that neither commits nor
+// needs a second session.
+func newFixtureTx(t testing.TB, cfg projection.Config) *bundle {
+	t.Helper()
+	return &bundle{Log: fixture.New(t, testcontainers.TestTx(t), cfg)}
+}
+
+// newFixture runs on a database of the test's own: for a test that runs several sessions,
+// cancels a statement, acts as the owner or times a pool-level bound.
 func newFixture(t testing.TB, cfg projection.Config) *bundle {
 	t.Helper()
 	db := testcontainers.NewDatabase(t)
-	pool := db.AppPool(t)
-	return &bundle{Log: fixture.New(t, pool, cfg), db: db, pool: pool}
+	return &bundle{Log: fixture.New(t, db.AppPool(t), cfg), db: db}
 }
 
 func ev(typ, content string, data any) eventloom.NewEvent {
@@ -57,7 +63,7 @@ func at(s string) *time.Time {
 
 func (f *bundle) facts(t *testing.T, p graph.FactsParams) []graph.Fact {
 	t.Helper()
-	facts, err := graph.Facts(context.Background(), f.pool, p)
+	facts, err := graph.Facts(context.Background(), f.DB, p)
 	require.NoError(t, err)
 	return facts
 }
@@ -73,7 +79,7 @@ func valueOf(t *testing.T, f graph.Fact) string {
 }
 
 func TestProject_FactVersionsAreClosedNeverOverwritten(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	space := "facts"
 	occurred := func(e eventloom.NewEvent, ts string) eventloom.NewEvent { e.OccurredAt = at(ts); return e }
@@ -125,7 +131,7 @@ func TestProject_FactVersionsAreClosedNeverOverwritten(t *testing.T) {
 	require.Len(t, all, 1, "as of the end of the log only the open fact remains")
 
 	var statuses []string
-	rows, err := f.pool.Query(ctx, `SELECT status || ':' || coalesce(close_reason, '') FROM facts WHERE space_id = $1 ORDER BY recorded_seq`, space)
+	rows, err := f.DB.Query(ctx, `SELECT status || ':' || coalesce(close_reason, '') FROM facts WHERE space_id = $1 ORDER BY recorded_seq`, space)
 	require.NoError(t, err)
 	for rows.Next() {
 		var s string
@@ -137,7 +143,7 @@ func TestProject_FactVersionsAreClosedNeverOverwritten(t *testing.T) {
 }
 
 func TestProject_InvalidationClosesFactsAndIsRecorded(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	space := "inval"
 	r := f.Append(t, space,
 		ev("fact.asserted", "", map[string]any{"subject": "deploy", "predicate": "target", "value": "eu-west-1"}),
@@ -150,18 +156,18 @@ func TestProject_InvalidationClosesFactsAndIsRecorded(t *testing.T) {
 	require.Len(t, asOf, 1, "before the invalidation memory still said it")
 	require.Equal(t, "invalidated", asOf[0].Status)
 	var reason string
-	require.NoError(t, f.pool.QueryRow(context.Background(),
+	require.NoError(t, f.DB.QueryRow(context.Background(),
 		`SELECT reason FROM invalidations WHERE space_id = $1 AND target_seq = $2`, space, r[0].Seq).Scan(&reason))
 	require.Equal(t, "wrong region", reason)
 }
 
 func TestProject_MentionsLinkEntitiesToByteRanges(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	space := "mentions"
 	text := "Ask @dana to review cmd/zaxy/main.go before Friday"
 	r := f.Append(t, space, ev("message", text, map[string]any{"role": "user"}), ev("custom.thing", "@dana again", map[string]any{"x": 1}))
 	f.Project(t, space)
-	rows, err := f.pool.Query(context.Background(),
+	rows, err := f.DB.Query(context.Background(),
 		`SELECT m.start_byte, m.end_byte, m.seq, e.key FROM mentions m JOIN entities e USING (space_id, entity_id)
 		 WHERE m.space_id = $1 ORDER BY m.seq, m.start_byte`, space)
 	require.NoError(t, err)
@@ -180,20 +186,20 @@ func TestProject_MentionsLinkEntitiesToByteRanges(t *testing.T) {
 
 	// Both events are memory items (unknown types keep their text); full-text finds them.
 	var n int
-	require.NoError(t, f.pool.QueryRow(context.Background(),
+	require.NoError(t, f.DB.QueryRow(context.Background(),
 		`SELECT count(*) FROM memory_items WHERE space_id = $1 AND tsv @@ plainto_tsquery('english', 'dana')`, space).Scan(&n))
 	require.Equal(t, 2, n)
 }
 
 func TestProject_BadDataOfAKnownTypeKeepsItsText(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	space := "legacy"
 	// Written with plain SQL, as an event appended before validation existed could be.
-	_, err := f.pool.Exec(context.Background(), `INSERT INTO events (space_id, type, content, data) VALUES ($1, 'fact.asserted', 'legacy text', '{"subject": 7}')`, space)
+	_, err := f.DB.Exec(context.Background(), `INSERT INTO events (space_id, type, content, data) VALUES ($1, 'fact.asserted', 'legacy text', '{"subject": 7}')`, space)
 	require.NoError(t, err)
 	f.Project(t, space)
 	var text string
-	require.NoError(t, f.pool.QueryRow(context.Background(), `SELECT text FROM memory_items WHERE space_id = $1`, space).Scan(&text))
+	require.NoError(t, f.DB.QueryRow(context.Background(), `SELECT text FROM memory_items WHERE space_id = $1`, space).Scan(&text))
 	require.Equal(t, "legacy text", text)
 }
 
@@ -289,7 +295,7 @@ func TestProject_IncrementalEqualsRebuildUnderConcurrentWorkers(t *testing.T) {
 	}
 	wg.Wait()
 	f.Project(t, space)
-	lag, err := projection.Lag(ctx, f.pool, space)
+	lag, err := projection.Lag(ctx, f.DB, space)
 	require.NoError(t, err)
 	require.Equal(t, int64(0), lag[0].Lag)
 	require.Equal(t, int64(600), lag[0].ProjectedSeq)
@@ -308,7 +314,7 @@ func TestProject_IncrementalEqualsRebuildUnderConcurrentWorkers(t *testing.T) {
 	require.Equal(t, incremental, after)
 
 	// A rebuild with one big batch gives the same state too.
-	big, err := projection.New(ctx, f.pool, projection.Config{BatchSize: 1000})
+	big, err := projection.New(ctx, f.DB, projection.Config{BatchSize: 1000})
 	require.NoError(t, err)
 	_, err = big.Rebuild(ctx, space)
 	require.NoError(t, err)
@@ -343,7 +349,7 @@ func TestNew_RejectsUnknownTextSearchConfig(t *testing.T) {
 }
 
 func TestRebuild_KeepsEmbeddingsOfUnchangedItemsAndPrunesTheRest(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	space := "emb"
 	f.Append(t, space,
@@ -351,13 +357,13 @@ func TestRebuild_KeepsEmbeddingsOfUnchangedItemsAndPrunesTheRest(t *testing.T) {
 		ev("fact.asserted", "", map[string]any{"subject": "deploy", "predicate": "owner", "value": "Dana"}),
 	)
 	f.Project(t, space)
-	emb := projection.NewEmbedder(f.pool, embedding.NewOffline(), 0)
+	emb := projection.NewEmbedder(f.DB, embedding.NewOffline(), 0)
 	n, err := emb.EmbedSpace(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, 2, n, "the message and the fact version")
 
 	// An embedding of an item that no longer exists (as after a projection change) is pruned.
-	_, err = f.pool.Exec(ctx, `INSERT INTO embeddings (space_id, item_id, model, dim, embedding, text_hash)
+	_, err = f.DB.Exec(ctx, `INSERT INTO embeddings (space_id, item_id, model, dim, embedding, text_hash)
 		SELECT space_id, 'ev:999', model, dim, embedding, text_hash FROM embeddings WHERE space_id = $1 LIMIT 1`, space)
 	require.NoError(t, err)
 	res, err := f.Proj.Rebuild(ctx, space)

@@ -42,7 +42,7 @@ type salienceLine struct {
 
 func (f *bundle) salienceLines(t *testing.T, query, space string) []salienceLine {
 	t.Helper()
-	rows, err := f.pool.Query(context.Background(), query, space)
+	rows, err := f.DB.Query(context.Background(), query, space)
 	require.NoError(t, err)
 	defer rows.Close()
 	var out []salienceLine
@@ -61,7 +61,7 @@ func (f *bundle) salienceLines(t *testing.T, query, space string) []salienceLine
 // and unpins, with uses recorded out of time order (backdated occurred_at), the folded rows
 // equal a recount of the whole ledger, and a rebuild in one batch gives the same rows again.
 func TestSalience_FoldingBatchesEqualsRecountingTheLedger(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 3})
+	f := newFixtureTx(t, projection.Config{BatchSize: 3})
 	ctx := context.Background()
 	space := "fold"
 	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
@@ -114,7 +114,7 @@ func TestSalience_FoldingBatchesEqualsRecountingTheLedger(t *testing.T) {
 
 	before, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
-	whole, err := projection.New(ctx, f.pool, projection.Config{BatchSize: 1000})
+	whole, err := projection.New(ctx, f.DB, projection.Config{BatchSize: 1000})
 	require.NoError(t, err)
 	_, err = whole.Rebuild(ctx, space)
 	require.NoError(t, err)

@@ -24,7 +24,7 @@ type salienceRow struct {
 func (f *bundle) salience(t *testing.T, space, item string) *salienceRow {
 	t.Helper()
 	var r salienceRow
-	err := f.pool.QueryRow(context.Background(), `SELECT surfaced, helpful, unhelpful, wrong, outdated, invalidated, pinned,
+	err := f.DB.QueryRow(context.Background(), `SELECT surfaced, helpful, unhelpful, wrong, outdated, invalidated, pinned,
 	       last_use_seq, last_use_signal, reinforcement FROM salience WHERE space_id = $1 AND item_id = $2`, space, item).
 		Scan(&r.Surfaced, &r.Helpful, &r.Unhelpful, &r.Wrong, &r.Outdated, &r.Invalidated, &r.Pinned, &r.LastUseSeq, &r.LastUseSignal, &r.Reinforcement)
 	if err != nil {
@@ -39,7 +39,7 @@ func withTime(e eventloom.NewEvent, t time.Time) eventloom.NewEvent {
 }
 
 func TestSalience_LedgerSumsWhatEachEventNamesAndRebuildReproducesIt(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 3})
+	f := newFixtureTx(t, projection.Config{BatchSize: 3})
 	ctx := context.Background()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	f.Append(t, "led",
@@ -82,7 +82,7 @@ func TestSalience_LedgerSumsWhatEachEventNamesAndRebuildReproducesIt(t *testing.
 
 	var halfLife, floor float64
 	var used time.Time
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT half_life_days, floor, use_started_at FROM salience_spaces WHERE space_id = 'led'`).
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT half_life_days, floor, use_started_at FROM salience_spaces WHERE space_id = 'led'`).
 		Scan(&halfLife, &floor, &used))
 	require.Equal(t, 7.0, halfLife)
 	require.Equal(t, 0.2, floor)
@@ -106,7 +106,7 @@ func TestSalience_LedgerSumsWhatEachEventNamesAndRebuildReproducesIt(t *testing.
 }
 
 func TestDecaySalience_MaterialisesAsOfItsRunAndCountsCrossings(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	f.Append(t, "dec",
@@ -116,30 +116,30 @@ func TestDecaySalience_MaterialisesAsOfItsRunAndCountsCrossings(t *testing.T) {
 	)
 	f.Project(t, "dec")
 	var items int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = 'dec'`).Scan(&items))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = 'dec'`).Scan(&items))
 
-	res, err := projection.DecaySalience(ctx, f.pool, "dec", t0.AddDate(0, 0, 10))
+	res, err := projection.DecaySalience(ctx, f.DB, "dec", t0.AddDate(0, 0, 10))
 	require.NoError(t, err)
 	require.Equal(t, int64(items), res.Items)
 	require.Zero(t, res.Attenuated)
 
-	res, err = projection.DecaySalience(ctx, f.pool, "dec", t0.AddDate(0, 0, 120))
+	res, err = projection.DecaySalience(ctx, f.DB, "dec", t0.AddDate(0, 0, 120))
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Attenuated, "the note; the asserted fact is exempt")
 	require.Equal(t, int64(1), res.NewlyAttenuated)
 	var sal float64
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT salience FROM salience_decayed WHERE space_id = 'dec' AND item_id = 'ev:1'`).Scan(&sal))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT salience FROM salience_decayed WHERE space_id = 'dec' AND item_id = 'ev:1'`).Scan(&sal))
 	require.InDelta(t, 0.7*0.0625, sal, 1e-9, "unhelpful × four half-lives")
 
 	pinAt := t0.AddDate(0, 0, 119)
 	f.Append(t, "dec", withTime(ev("memory.pinned", "", map[string]any{"target_seqs": []int{1}}), pinAt))
 	f.Project(t, "dec")
-	res, err = projection.DecaySalience(ctx, f.pool, "dec", t0.AddDate(0, 0, 120))
+	res, err = projection.DecaySalience(ctx, f.DB, "dec", t0.AddDate(0, 0, 120))
 	require.NoError(t, err)
 	require.Zero(t, res.Attenuated)
 	require.Equal(t, int64(1), res.Restored)
 
-	pending, err := projection.DecayPendingSpaces(ctx, f.pool, time.Now(), 10)
+	pending, err := projection.DecayPendingSpaces(ctx, f.DB, time.Now(), 10)
 	require.NoError(t, err)
 	require.Equal(t, []string{"dec"}, pending, fmt.Sprint("the last run was as of ", t0.AddDate(0, 0, 120)))
 }

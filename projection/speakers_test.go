@@ -17,7 +17,7 @@ import (
 func readSpeakers(t *testing.T, f *bundle, space, query string) map[string]int64 {
 	t.Helper()
 	out := map[string]int64{}
-	rows, err := f.pool.Query(context.Background(), query, space)
+	rows, err := f.DB.Query(context.Background(), query, space)
 	require.NoError(t, err)
 	var key string
 	var n int64
@@ -57,7 +57,7 @@ func turn(actor, name, text string) eventloom.NewEvent {
 }
 
 func TestSpeakerNames_IncrementalEqualsRebuildAndTheLog(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 7})
+	f := newFixtureTx(t, projection.Config{BatchSize: 7})
 	ctx := context.Background()
 	space := "speakers"
 	randomWorkload(t, f, space, 120, 11)
@@ -100,7 +100,7 @@ func TestSpeakerNames_IncrementalEqualsRebuildAndTheLog(t *testing.T) {
 }
 
 func TestChecksum_ChangesWhenSpeakerNamesAreTamperedWith(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	space := "tamper-speakers"
 	f.Append(t, space, turn("Maren", "Maren", "The lighthouse is red."), turn("Tobias", "Tobias", "And white."))
@@ -114,7 +114,7 @@ func TestChecksum_ChangesWhenSpeakerNamesAreTamperedWith(t *testing.T) {
 		`DELETE FROM speaker_names WHERE space_id = $1 AND name_key = 'tobias'`,
 		`INSERT INTO speaker_names (space_id, name_key, events) VALUES ($1, 'lighthouse', 1)`,
 	} {
-		tag, err := f.pool.Exec(ctx, tamper, space)
+		tag, err := f.DB.Exec(ctx, tamper, space)
 		require.NoError(t, err)
 		require.Equal(t, int64(1), tag.RowsAffected(), tamper)
 		got, err := f.Proj.Checksum(ctx, space)

@@ -38,7 +38,7 @@ func readTermStats(t *testing.T, q interface {
 
 // stored reads term_stats and term_totals.
 func storedTermStats(t *testing.T, f *bundle, space string) termStats {
-	return readTermStats(t, f.pool, space,
+	return readTermStats(t, f.DB, space,
 		`SELECT lexeme, df FROM term_stats WHERE space_id = $1`,
 		`SELECT coalesce(sum(items), 0), coalesce(sum(tokens), 0) FROM term_totals WHERE space_id = $1`)
 }
@@ -46,7 +46,7 @@ func storedTermStats(t *testing.T, f *bundle, space string) termStats {
 // derivedTermStats computes the statistics from scratch, from the items' text: what the
 // projection must hold.
 func derivedTermStats(t *testing.T, f *bundle, space string) termStats {
-	return readTermStats(t, f.pool, space,
+	return readTermStats(t, f.DB, space,
 		`SELECT u.lexeme, count(*) FROM memory_items i, unnest(zaxy_tsv(i.ts_config, i.text)) u
 		 WHERE i.space_id = $1 GROUP BY u.lexeme`,
 		`SELECT count(*), coalesce(sum((SELECT coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0)
@@ -55,7 +55,7 @@ func derivedTermStats(t *testing.T, f *bundle, space string) termStats {
 }
 
 func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 7})
+	f := newFixtureTx(t, projection.Config{BatchSize: 7})
 	ctx := context.Background()
 	space := "terms"
 	randomWorkload(t, f, space, 300, 7)
@@ -67,10 +67,10 @@ func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
 	require.Greater(t, incremental.DF["deploy"], int64(0), "a lexeme, not a word, is counted")
 	require.NotContains(t, incremental.DF, "the", "stop words are not terms")
 	var items int64
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1`, space).Scan(&items))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1`, space).Scan(&items))
 	require.Equal(t, items, incremental.Items)
 	var deployLen int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT tsv_len FROM memory_items WHERE space_id = $1 AND text LIKE 'Deploys deploy%'`, space).Scan(&deployLen))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT tsv_len FROM memory_items WHERE space_id = $1 AND text LIKE 'Deploys deploy%'`, space).Scan(&deployLen))
 	require.Equal(t, 6, deployLen, "deploys deploy deployed service service deploys (the, and, again are stop words)")
 
 	sumBefore, err := f.Proj.Checksum(ctx, space)
@@ -85,7 +85,7 @@ func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
 }
 
 func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	space := "tamper"
 	randomWorkload(t, f, space, 60, 3)
@@ -99,7 +99,7 @@ func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
 		`UPDATE term_totals SET tokens = tokens + 1 WHERE space_id = $1`,
 		`UPDATE term_totals SET items = items - 1 WHERE space_id = $1`,
 	} {
-		tx, err := f.pool.Begin(ctx)
+		tx, err := f.DB.Begin(ctx)
 		require.NoError(t, err)
 		tag, err := tx.Exec(ctx, tamper, space)
 		require.NoError(t, err)
@@ -123,7 +123,7 @@ func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
 // its tsv covers the longest prefix that fits, the statistics stay the items', and the events
 // after it project.
 func TestTermStats_ATextTooManyWordsForOneTsvectorStillProjects(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	const space = "huge"
 	var b strings.Builder
@@ -136,13 +136,13 @@ func TestTermStats_ATextTooManyWordsForOneTsvectorStillProjects(t *testing.T) {
 
 	var text string
 	var first, last bool
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT text, tsv @@ 'file0.go'::tsquery, tsv @@ 'file21999.go'::tsquery
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT text, tsv @@ 'file0.go'::tsquery, tsv @@ 'file21999.go'::tsquery
 		FROM memory_items WHERE space_id = $1 AND seq = 1`, space).Scan(&text, &first, &last))
 	require.True(t, strings.HasPrefix(huge, text) && len(text) >= len(huge)-1, "the item keeps its whole text (%d of %d bytes)", len(text), len(huge))
 	require.True(t, first, "the prefix that fits is indexed")
 	require.False(t, last, "the rest is not")
 	var next int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND seq = 2`, space).Scan(&next))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND seq = 2`, space).Scan(&next))
 	require.Equal(t, 1, next, "the projection went on")
 	require.Equal(t, derivedTermStats(t, f, space), storedTermStats(t, f, space))
 }

@@ -32,7 +32,7 @@ func TestWeaveCitations_ProjectEachWovenArtifactOnceAndRebuildTheSame(t *testing
 	)
 	f.Project(t, space)
 	cited := func() [][2]any {
-		rows, err := f.pool.Query(ctx, `SELECT artifact_id, seq FROM latent_weave_citations WHERE space_id = $1 ORDER BY seq, artifact_id`, space)
+		rows, err := f.DB.Query(ctx, `SELECT artifact_id, seq FROM latent_weave_citations WHERE space_id = $1 ORDER BY seq, artifact_id`, space)
 		require.NoError(t, err)
 		out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) ([2]any, error) {
 			var id string
@@ -46,7 +46,7 @@ func TestWeaveCitations_ProjectEachWovenArtifactOnceAndRebuildTheSame(t *testing
 	want := [][2]any{{a, int64(2)}, {b, int64(2)}, {b, int64(4)}}
 	require.Equal(t, want, cited())
 	var surfaced int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM reinforcements WHERE space_id = $1 AND item_id = 'ev:1'`, space).Scan(&surfaced))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM reinforcements WHERE space_id = $1 AND item_id = 'ev:1'`, space).Scan(&surfaced))
 	require.Equal(t, 2, surfaced, "a weave that does not decode leaves the record's reinforcements alone")
 
 	incremental, err := f.Proj.Checksum(ctx, space)
