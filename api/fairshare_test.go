@@ -22,8 +22,8 @@ import (
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
-	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // The two-tenant fairness tests run one tenant (the attacker) at its whole in-flight budget
@@ -258,10 +258,7 @@ func seedBusySpace(t *testing.T, pool *pgxpool.Pool, space string, n int) {
 			batch = nil
 		}
 	}
-	p, err := projection.New(ctx, pool, projection.Config{})
-	require.NoError(t, err)
-	_, err = p.ProjectSpace(ctx, space)
-	require.NoError(t, err)
+	fixture.Project(t, pool, space)
 }
 
 // TestHTTP_FairShareWithAuthOffIsPerSpace: with auth off each space is a caller. One space's

@@ -16,8 +16,8 @@ import (
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // TestHTTP_FactsPastTheCapStopReadingNearTheCap is the reproduction at a smaller
@@ -42,10 +42,7 @@ func TestHTTP_FactsPastTheCapStopReadingNearTheCap(t *testing.T) {
 		_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "big", Events: evs})
 		require.NoError(t, err)
 	}
-	proj, err := projection.New(ctx, pool, projection.Config{})
-	require.NoError(t, err)
-	_, err = proj.ProjectSpace(ctx, "big")
-	require.NoError(t, err)
+	fixture.Project(t, pool, "big")
 	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{MaxResponseBytes: 64 << 10}, api.Services{Pool: pool, Store: store}, nil))
 	t.Cleanup(srv.Close)
 
