@@ -238,7 +238,6 @@ func TestHTTP_FairShare_CheckoutsOfOneTokenLeaveAnotherSpacesAppendsFast(t *test
 // checkout of "where does Alice work" has thousands of candidates in every lane.
 func seedBusySpace(t *testing.T, pool *pgxpool.Pool, space string, n int) {
 	t.Helper()
-	ctx := context.Background()
 	store := eventloom.NewStore(pool, nil, nil)
 	people := []string{"Alice", "Bob", "Carol", "Dana", "Erik", "Farah", "Goran", "Hana"}
 	var batch []eventloom.NewEvent
@@ -253,8 +252,7 @@ func seedBusySpace(t *testing.T, pool *pgxpool.Pool, space string, n int) {
 				Data:    json.RawMessage(`{"role":"user"}`)})
 		}
 		if len(batch) == 1000 || i == n-1 {
-			_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: batch})
-			require.NoError(t, err)
+			fixture.Append(t, store, space, batch...)
 			batch = nil
 		}
 	}

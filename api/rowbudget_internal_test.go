@@ -55,8 +55,7 @@ func TestRowBudget_ListReadsStopReadingRowsAtTheCap(t *testing.T) {
 				Content: fmt.Sprintf("Ana plans leg %d of trip %d to Lisbon with the team.", i, s), Data: json.RawMessage(`{"role":"user"}`)})
 		}
 	}
-	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "big", Events: evs})
-	require.NoError(t, err)
+	fixture.Append(t, store, "big", evs...)
 	fixture.Project(t, pool, "big")
 	b, err := latent.NewBuilder(ctx, pool, store, latent.Config{})
 	require.NoError(t, err)

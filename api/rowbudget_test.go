@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -28,7 +27,6 @@ import (
 // request may allocate at most 1 MiB in the whole test process, which nothing else is
 // running in (the test is not parallel).
 func TestHTTP_FactsPastTheCapStopReadingNearTheCap(t *testing.T) {
-	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
 	store := eventloom.NewStore(pool, nil, nil)
@@ -39,8 +37,7 @@ func TestHTTP_FactsPastTheCapStopReadingNearTheCap(t *testing.T) {
 			evs = append(evs, eventloom.NewEvent{Type: "fact.asserted",
 				Data: json.RawMessage(fmt.Sprintf(`{"subject":"Alice","predicate":"note %d","object":"%s"}`, batch*1000+i, object))})
 		}
-		_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "big", Events: evs})
-		require.NoError(t, err)
+		fixture.Append(t, store, "big", evs...)
 	}
 	fixture.Project(t, pool, "big")
 	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{MaxResponseBytes: 64 << 10}, api.Services{Pool: pool, Store: store}, nil))
