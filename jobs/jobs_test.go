@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
@@ -54,10 +54,10 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func count(t *testing.T, pool *pgxpool.Pool, query string, args ...any) int {
+func count(t *testing.T, db pgexec.Executor, query string, args ...any) int {
 	t.Helper()
 	var n int
-	require.NoError(t, pool.QueryRow(context.Background(), query, args...).Scan(&n))
+	require.NoError(t, db.QueryRow(context.Background(), query, args...).Scan(&n))
 	return n
 }
 
