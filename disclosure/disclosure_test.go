@@ -30,7 +30,7 @@ type bundle struct{ *fixture.Log }
 // append for the one before to end: they would wait for each other's graph creation anyway.
 func newFixture(t testing.TB) *bundle {
 	t.Helper()
-	return newFixtureOn(t, testcontainers.TestTx(t))
+	return &bundle{fixture.Tx(t)}
 }
 
 // newFixtureOn runs on db, a test transaction or a pool as the application role.
