@@ -74,8 +74,7 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 		ev("message", "s2", "the billing fix ships on friday", `{"role":"assistant"}`, nil))
 	_, err = proj.ProjectSpace(ctx, "demo")
 	require.NoError(t, err)
-	_, err = projection.NewEmbedder(pool, embedding.NewOffline(), 0).EmbedSpace(ctx, "demo")
-	require.NoError(t, err)
+	fixture.Embed(t, pool, "demo")
 	// An agent asks memory how deploy fails, finds nothing, and deploy fails: the retrospective
 	// pass blames the action for missing evidence.
 	_, err = memoryaction.New(pool, store).FailurePrior(ctx, memoryaction.PriorParams{SpaceID: "demo", Tools: []string{"deploy"},
