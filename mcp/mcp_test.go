@@ -17,8 +17,8 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	zmcp "github.com/zaxy/zaxy/mcp"
-	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // env is a migrated database of its own with the real API on it (River jobs are enqueued, not
@@ -45,10 +45,7 @@ func newEnv(t *testing.T, withAuth bool) *env {
 
 func (e *env) project(t *testing.T, space string) {
 	t.Helper()
-	p, err := projection.New(context.Background(), e.db.AppPool(t), projection.Config{})
-	require.NoError(t, err)
-	_, err = p.ProjectSpace(context.Background(), space)
-	require.NoError(t, err)
+	fixture.Project(t, e.db.AppPool(t), space)
 }
 
 // token issues a token for spaces with scope.
