@@ -13,7 +13,7 @@ import (
 
 // An append with ProjectLater (a checkout's surfaced record) commits without its projection
 // job, still redacts, and EnqueueProjection enqueues the job afterwards; every other append
-// enqueues in its own transaction, as before.
+// enqueues in its own transaction.
 func TestOutbox_ProjectLaterLeavesTheJobToItsCaller(t *testing.T) {
 	ctx := context.Background()
 	tx := testcontainers.TestTx(t)

@@ -90,7 +90,7 @@ func TestHTTP_MCPToolResultsObeyTheAPIResponseCap(t *testing.T) {
 	}
 	fixture.Append(t, store, "herd", evs...)
 	apiHandler := apitest.NewHandler(t, api.Config{MaxResponseBytes: 16 << 10}, api.Services{Pool: pool, Store: store}, nil)
-	h, err := zmcp.NewHTTPHandler(zmcp.HTTPConfig{Config: zmcp.Config{API: apiHandler}})
+	h, err := zmcp.NewHTTPHandler(zmcp.HTTPConfig{}, zmcp.Services{API: apiHandler}, nil)
 	require.NoError(t, err)
 	srv := httptest.NewServer(zmcp.Mount(apiHandler, h))
 	t.Cleanup(srv.Close)

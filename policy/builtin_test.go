@@ -71,9 +71,8 @@ func TestPolicy_BuiltinVersionsPinAndRestore(t *testing.T) {
 	requireRebuildKeeps(t, b, space, checkout.BuiltinPolicyVersion)
 }
 
-// TestPolicy_APromotionFromBuiltin1RollsBackToBuiltin1: a space that promoted a fitted policy
-// while builtin-1 was the default (its policy.promoted event names builtin-1 as previous) gets
-// builtin-1 back on rollback, in the log's replay and in the projection, before and after a
+// TestPolicy_APromotionFromBuiltin1RollsBackToBuiltin1: a space whose policy.promoted event
+// names builtin-1 as the policy it replaced gets builtin-1 back on rollback, in the log's replay and in the projection, before and after a
 // rebuild: a rollback restores the packets the space had, not the new default's.
 func TestPolicy_APromotionFromBuiltin1RollsBackToBuiltin1(t *testing.T) {
 	t.Parallel()
