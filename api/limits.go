@@ -107,6 +107,15 @@ func (s *server) limitInFlight(kind routeKind) func(http.Handler) http.Handler {
 				return
 			}
 			defer s.inFlight.release(key, isAnalytics)
+			release, over, err := s.holdInFlight(r.Context(), key, isAnalytics)
+			if over != "" || err != nil {
+				if err == nil {
+					err = tooManyRequests(over, s.cfg.MaxInFlight, s.cfg.MaxAnalyticsInFlight)
+				}
+				writeError(w, r, s.logger, err)
+				return
+			}
+			defer release()
 			next.ServeHTTP(w, r)
 		})
 	}
@@ -129,6 +138,11 @@ func (s *server) shareOf(kind routeKind, h handlerFunc) handlerFunc {
 			return nil, poolBusy(pool, gate.share, err)
 		}
 		defer gate.release(key, n)
+		release, err := s.holdShare(r.Context(), gate, key, n)
+		if err != nil {
+			return nil, poolBusy(pool, gate.share, err)
+		}
+		defer release()
 		return h(s, r)
 	}
 }
