@@ -102,6 +102,12 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 	if err != nil {
 		return err
 	}
+	if svc.SharedBudgets, err = openSharedBudgets(ctx, cfg, logger); err != nil {
+		return err
+	}
+	if svc.SharedBudgets != nil {
+		defer svc.SharedBudgets.Close()
+	}
 	httpCfg := cfg.http
 	httpCfg.ListenAddr = cfg.addr
 	apiHandler, err := api.NewHandler(httpCfg, svc, logger)
