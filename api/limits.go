@@ -107,7 +107,7 @@ func (s *server) limitInFlight(kind routeKind) func(http.Handler) http.Handler {
 				return
 			}
 			defer s.inFlight.release(key, isAnalytics)
-			release, over, err := s.holdInFlight(r.Context(), key, isAnalytics)
+			ctx, release, over, err := s.holdInFlight(r.Context(), key, kind)
 			if over != "" || err != nil {
 				if err == nil {
 					err = tooManyRequests(over, s.cfg.MaxInFlight, s.cfg.MaxAnalyticsInFlight)
@@ -116,6 +116,9 @@ func (s *server) limitInFlight(kind routeKind) func(http.Handler) http.Handler {
 				return
 			}
 			defer release()
+			if ctx != r.Context() {
+				r = r.WithContext(ctx)
+			}
 			next.ServeHTTP(w, r)
 		})
 	}

@@ -25,27 +25,51 @@ const (
 	sharedWaitMax   = 50 * time.Millisecond
 )
 
-// holdInFlight takes the caller's slot of the shared in-flight budgets (and of the analytics
-// one for an analytics request), or names the budget that is exhausted across every instance
-// ("requests" or "analytics"). Without shared budgets it takes nothing: the per-process
-// counts (inFlight) are the budget.
-func (s *server) holdInFlight(ctx context.Context, key string, analytics bool) (release func(), over string, err error) {
+// takenShareKey is the context key of the pool share limitInFlight took for a request
+// (a *slotlock.Hold), which shareOf then uses instead of taking its own.
+type takenShareKey struct{}
+
+// holdInFlight takes, in one round trip, the caller's slot of the shared in-flight budgets
+// (and of the analytics one for an analytics request) and, when free, its fair share of the
+// pool the route draws from, returning ctx carrying that share for shareOf; or it names the
+// budget that is exhausted across every instance ("requests" or "analytics"). Without shared
+// budgets it takes nothing: the per-process counts (inFlight) are the budget.
+func (s *server) holdInFlight(ctx context.Context, key string, kind routeKind) (_ context.Context, release func(), over string, err error) {
 	if s.shared == nil {
-		return func() {}, "", nil
+		return ctx, func() {}, "", nil
 	}
-	req, err := s.shared.Take(ctx, budgetRequests+key, s.cfg.MaxInFlight, 1)
-	if err != nil || req == nil {
-		return nil, "requests", err
+	gate := s.hotGate
+	if kind == analytics {
+		gate = s.analyticsGate
 	}
-	if !analytics {
-		return req.Release, "", nil
+	asks := []slotlock.Ask{{Budget: budgetRequests + key, Limit: s.cfg.MaxInFlight, N: 1},
+		{Budget: budgetPool + gate.name + ":" + key, Limit: gate.share, N: gate.weight(kind.conns())}}
+	if kind == analytics {
+		asks = append(asks, slotlock.Ask{Budget: budgetAnalytics + key, Limit: s.cfg.MaxAnalyticsInFlight, N: 1})
 	}
-	an, err := s.shared.Take(ctx, budgetAnalytics+key, s.cfg.MaxAnalyticsInFlight, 1)
-	if err != nil || an == nil {
-		req.Release()
-		return nil, "analytics", err
+	h, err := s.shared.TakeAll(ctx, asks...)
+	switch {
+	case err != nil:
+		return ctx, nil, "", err
+	case h[0] == nil:
+		over = "requests"
+	case len(h) > 2 && h[2] == nil:
+		over = "analytics"
 	}
-	return func() { an.Release(); req.Release() }, "", nil
+	if over != "" {
+		for _, x := range h {
+			x.Release()
+		}
+		return ctx, nil, over, nil
+	}
+	if h[1] != nil {
+		ctx = context.WithValue(ctx, takenShareKey{}, h[1])
+	}
+	return ctx, func() {
+		for _, x := range h {
+			x.Release()
+		}
+	}, "", nil
 }
 
 // holdShare takes the slots of the caller's fair share of gate's pool across every instance,
@@ -56,6 +80,9 @@ func (s *server) holdInFlight(ctx context.Context, key string, analytics bool) (
 func (s *server) holdShare(ctx context.Context, gate *fairGate, key string, n int) (func(), error) {
 	if s.shared == nil {
 		return func() {}, nil
+	}
+	if h, ok := ctx.Value(takenShareKey{}).(*slotlock.Hold); ok {
+		return h.Release, nil // limitInFlight took it; Release is idempotent
 	}
 	wait := sharedWaitFirst
 	for {

@@ -29,10 +29,14 @@ const (
 	DefaultStatementTimeout = 5 * time.Second
 )
 
-// keepalive are the server-side TCP keepalive settings of a lease connection: a host that
+// sessionParams are the settings of a lease connection. Its server-side TCP keepalives: a host that
 // vanishes without closing its sockets (power loss, a partition) has its locks released after
 // about idle + interval × count = 25 seconds instead of the operating system's two hours.
-var keepalive = map[string]string{"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5", "tcp_keepalives_count": "3"}
+//
+// plan_cache_mode force_generic_plan plans each statement once per connection: planning
+// take.sql anew (Postgres's custom plans) costs more than running it.
+var sessionParams = map[string]string{"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5", "tcp_keepalives_count": "3",
+	"plan_cache_mode": "force_generic_plan"}
 
 // Config configures Open.
 type Config struct {
@@ -61,8 +65,22 @@ type Locks struct {
 type leaseConn struct {
 	lock chan struct{} // a one-slot semaphore: whoever sends into it uses the connection
 	conn *pgx.Conn     // nil until first used, and after it broke
-	gen  uint64        // counts the connections this lease has had
+	gen  atomic.Uint64 // counts the connections this lease has had; changed only while held
 	held map[string][]int32
+
+	// pending are the slots holders gave back that are still locked: the next statement on
+	// the connection unlocks them first (a take carries them in the same round trip), and
+	// flushing says a goroutine is on its way to do it when no take comes first.
+	pendMu   sync.Mutex
+	pending  []pendingSlot
+	flushing bool
+}
+
+// pendingSlot is a slot given back but not yet unlocked, of connection generation gen.
+type pendingSlot struct {
+	gen    uint64
+	budget string
+	slot   int32
 }
 
 // Hold is slots of one budget taken by Take; Release gives them back.
@@ -92,7 +110,7 @@ func Open(ctx context.Context, connString string, cfg Config) (*Locks, error) {
 	if _, set := cc.RuntimeParams["application_name"]; !set {
 		cc.RuntimeParams["application_name"] = "zaxy-budget"
 	}
-	for k, v := range keepalive {
+	for k, v := range sessionParams {
 		if _, set := cc.RuntimeParams[k]; !set {
 			cc.RuntimeParams[k] = v
 		}
@@ -125,7 +143,7 @@ func (l *Locks) connect(ctx context.Context, c *leaseConn) error {
 		return fmt.Errorf("open budget lease connection: %w", err)
 	}
 	c.conn, c.held = conn, map[string][]int32{}
-	c.gen++
+	c.gen.Add(1)
 	return nil
 }
 
@@ -180,35 +198,125 @@ func (l *Locks) broke(c *leaseConn, err error) {
 	defer cancel()
 	_ = c.conn.Close(ctx)
 	c.conn, c.held = nil, map[string][]int32{}
+	c.gen.Add(1)
+}
+
+// Ask is one budget's slots asked of TakeAll: N slots (at least 1, at most Limit) of Budget,
+// whose slots are 0 to Limit-1.
+type Ask struct {
+	Budget   string
+	Limit, N int
 }
 
 // Take takes n slots of budget, whose slots are 0 to limit-1, all or none: nil when fewer
-// than n are free in every process together. n is at least 1 and at most limit. ctx bounds
-// the wait for a lease connection; the statement itself runs to completion (bounded by
-// Config.StatementTimeout), since a statement cut short would cost its connection.
+// than n are free in every process together.
 func (l *Locks) Take(ctx context.Context, budget string, limit, n int) (*Hold, error) {
-	n = min(max(n, 1), max(limit, 1))
+	h, err := l.TakeAll(ctx, Ask{Budget: budget, Limit: limit, N: n})
+	if err != nil {
+		return nil, err
+	}
+	return h[0], nil
+}
+
+// TakeAll takes the slots of each ask, each all or none, in one round trip: holds[i] is nil
+// when ask i could not be met. The asks name different budgets. ctx bounds the wait for a
+// lease connection; the statements themselves run to completion (bounded by
+// Config.StatementTimeout), since a statement cut short would cost its connection. The round
+// trip also unlocks the slots given back on its connection since the last one.
+func (l *Locks) TakeAll(ctx context.Context, asks ...Ask) ([]*Hold, error) {
 	c, err := l.pick(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("take budget slot: %w", err)
 	}
 	defer c.done()
-	sctx, cancel := context.WithTimeout(context.Background(), l.limit)
-	defer cancel()
-	var slots []int32
-	if err := c.conn.QueryRow(sctx, qTake, budget, limit, n, c.held[budget]).Scan(&slots); err != nil {
-		l.broke(c, err)
+	got := make([][]int32, len(asks))
+	err = l.run(c, func(b *pgx.Batch, skip map[string][]int32) func(pgx.BatchResults) error {
+		for _, a := range asks {
+			b.Queue(qTake, a.Budget, a.Limit, min(max(a.N, 1), max(a.Limit, 1)), skip[a.Budget])
+		}
+		return func(br pgx.BatchResults) error {
+			for i := range asks {
+				if err := br.QueryRow().Scan(&got[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	})
+	if err != nil {
 		return nil, fmt.Errorf("take budget slot: %w", err)
 	}
-	if len(slots) < n {
-		return nil, nil
+	holds := make([]*Hold, len(asks))
+	for i, a := range asks {
+		if len(got[i]) == 0 {
+			continue
+		}
+		c.held[a.Budget] = append(c.held[a.Budget], got[i]...)
+		holds[i] = &Hold{locks: l, c: c, gen: c.gen.Load(), budget: a.Budget, slots: got[i]}
 	}
-	c.held[budget] = append(c.held[budget], slots...)
-	return &Hold{locks: l, c: c, gen: c.gen, budget: budget, slots: slots}, nil
+	return holds, nil
 }
 
-// Release gives the slots back. A hold whose lease connection broke since has nothing left
-// to give back. Calling it again does nothing.
+// run sends, in one round trip on c (which the caller holds), the unlock of c's pending
+// slots and then the statement queue adds, if any; queue sees the held slots without the
+// ones being unlocked. It forgets c's connection when the batch fails.
+func (l *Locks) run(c *leaseConn, queue func(*pgx.Batch, map[string][]int32) func(pgx.BatchResults) error) error {
+	c.pendMu.Lock()
+	pending := c.pending
+	c.pending, c.flushing = nil, false
+	c.pendMu.Unlock()
+	gen := c.gen.Load()
+	var budgets []string
+	var slots []int32
+	for _, p := range pending {
+		if p.gen != gen {
+			continue // its session is gone, and the lock with it
+		}
+		budgets, slots = append(budgets, p.budget), append(slots, p.slot)
+		held := c.held[p.budget]
+		if i := slices.Index(held, p.slot); i >= 0 {
+			held = slices.Delete(held, i, i+1)
+		}
+		if len(held) == 0 {
+			delete(c.held, p.budget)
+		} else {
+			c.held[p.budget] = held
+		}
+	}
+	b := &pgx.Batch{}
+	if len(budgets) > 0 {
+		b.Queue(qRelease, budgets, slots)
+	}
+	var read func(pgx.BatchResults) error
+	if queue != nil {
+		read = queue(b, c.held)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), l.limit)
+	defer cancel()
+	br := c.conn.SendBatch(sctx, b)
+	var err error
+	if len(budgets) > 0 {
+		var n int64
+		err = br.QueryRow().Scan(&n)
+	}
+	if err == nil && read != nil {
+		err = read(br)
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		l.broke(c, err)
+	}
+	return err
+}
+
+// Release gives the slots back without waiting: they are unlocked by the next statement on
+// their lease connection, at once by a goroutine when none is under way. A hold whose lease
+// connection broke since has nothing left to give back. Calling it again does nothing.
 func (h *Hold) Release() {
 	if h == nil {
 		return
@@ -217,31 +325,33 @@ func (h *Hold) Release() {
 }
 
 func (h *Hold) release() {
-	l, c := h.locks, h.c
+	c := h.c
+	c.pendMu.Lock()
+	for _, s := range h.slots {
+		c.pending = append(c.pending, pendingSlot{gen: h.gen, budget: h.budget, slot: s})
+	}
+	start := !c.flushing
+	c.flushing = true
+	c.pendMu.Unlock()
+	if start {
+		go h.locks.flush(c)
+	}
+}
+
+// flush unlocks c's pending slots, waiting for c.
+func (l *Locks) flush(c *leaseConn) {
 	if err := l.use(context.Background(), c); err != nil {
-		return // the connection broke: its slots went with it
+		return // closed, or the connection is gone: so are its locks
 	}
 	defer c.done()
-	if c.gen != h.gen {
-		return
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), l.limit)
-	defer cancel()
-	var n int64
-	if err := c.conn.QueryRow(sctx, qRelease, h.budget, h.slots).Scan(&n); err != nil {
-		l.broke(c, err)
-		return
-	}
-	held := c.held[h.budget]
-	for _, s := range h.slots {
-		if i := slices.Index(held, s); i >= 0 {
-			held = slices.Delete(held, i, i+1)
-		}
-	}
-	if len(held) == 0 {
-		delete(c.held, h.budget)
-	} else {
-		c.held[h.budget] = held
+	_ = l.run(c, nil)
+}
+
+// Flush unlocks every slot given back so far, waiting for the lease connections: what
+// Release leaves to the next statement happens now.
+func (l *Locks) Flush() {
+	for _, c := range l.conns {
+		l.flush(c)
 	}
 }
 

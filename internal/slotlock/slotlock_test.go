@@ -48,6 +48,7 @@ func TestLocks_TwoProcessesShareOneBudget(t *testing.T) {
 
 	two.Release()
 	two.Release() // a second release does nothing
+	a.Flush()     // Release leaves the unlock to the connection's next statement
 	again := take(t, b, "req:t1", 3, 2)
 	require.NotNil(t, again, "released slots are free to every process")
 	require.Nil(t, take(t, a, "req:t1", 3, 1))
@@ -99,6 +100,7 @@ func TestLocks_AKilledProcessGivesItsSlotsBack(t *testing.T) {
 		require.NoError(t, err)
 		if h != nil {
 			h.Release()
+			b.Flush()
 		}
 		return h != nil
 	}, 30e9, 10e6, "the killed sessions' slots were never released")
@@ -149,8 +151,8 @@ func TestLocks_ConcurrentTakesNeverPassTheLimit(t *testing.T) {
 	require.Positive(t, top)
 }
 
-// BenchmarkLocks_TakeRelease is what a request pays for one shared-budget slot: one take and
-// one release on a lease connection.
+// BenchmarkLocks_TakeRelease is what shared budgets cost: one take and its release on a lease
+// connection (serial; parallel, from 4×GOMAXPROCS goroutines), and what a request takes.
 func BenchmarkLocks_TakeRelease(b *testing.B) {
 	db := testcontainers.NewDatabase(b)
 	l := open(b, db.AppURL, "bench", slotlock.DefaultConns)
@@ -161,6 +163,18 @@ func BenchmarkLocks_TakeRelease(b *testing.B) {
 				b.Fatal(err, h)
 			}
 			h.Release()
+		}
+	})
+	b.Run("request", func(b *testing.B) {
+		// What a request takes with shared budgets on: its requests slot and its pool share.
+		for b.Loop() {
+			h, err := l.TakeAll(context.Background(), slotlock.Ask{Budget: "requests:token:t", Limit: 32, N: 1},
+				slotlock.Ask{Budget: "pool:hot-path:token:t", Limit: 8, N: 1})
+			if err != nil || h[0] == nil || h[1] == nil {
+				b.Fatal(err, h)
+			}
+			h[1].Release()
+			h[0].Release()
 		}
 	})
 	b.Run("parallel", func(b *testing.B) {
@@ -175,4 +189,18 @@ func BenchmarkLocks_TakeRelease(b *testing.B) {
 			}
 		})
 	})
+}
+
+// A released slot is free to another process once its connection's next statement ran, which
+// Release starts at once: no take has to come first.
+func TestLocks_ReleaseUnlocksWithoutAnotherTake(t *testing.T) {
+	db := testcontainers.NewDatabase(t)
+	a, b := open(t, db.AppURL, "instance-a", 2), open(t, db.AppURL, "instance-b", 2)
+	h := take(t, a, "r", 1, 1)
+	require.NotNil(t, h)
+	h.Release()
+	require.Eventually(t, func() bool {
+		got := take(t, b, "r", 1, 1)
+		return got != nil
+	}, 30e9, 1e6)
 }
