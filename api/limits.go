@@ -137,15 +137,17 @@ func (s *server) shareOf(kind routeKind, h handlerFunc) handlerFunc {
 	n := kind.conns()
 	return func(s *server, r *http.Request) (any, error) {
 		key := callerKey(r, s.auth != nil)
-		if err := gate.acquire(r.Context(), key, n); err != nil {
-			return nil, poolBusy(pool, gate.share, err)
-		}
-		defer gate.release(key, n)
+		// The share across instances first, then this instance's gate: a request waiting at the
+		// gate holds its share, one waiting for its share holds no slot of the gate.
 		release, err := s.holdShare(r.Context(), gate, key, n)
 		if err != nil {
 			return nil, poolBusy(pool, gate.share, err)
 		}
 		defer release()
+		if err := gate.acquire(r.Context(), key, n); err != nil {
+			return nil, poolBusy(pool, gate.share, err)
+		}
+		defer gate.release(key, n)
 		return h(s, r)
 	}
 }

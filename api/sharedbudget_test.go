@@ -243,3 +243,48 @@ func BenchmarkHTTP_SharedBudgets(b *testing.B) {
 		})
 	}
 }
+
+// The fairness of one instance holds across two with shared budgets: the attacker sends its
+// whole analytics budget of slow Cypher to each instance (half of it answered 429, since the
+// budget is one), it never runs more slow queries than its one share of the analytics pool,
+// and the victim's facts on the second instance stay within the bound of compareP95.
+func TestHTTP_FairShare_AcrossInstancesSlowAnalyticsOfOneTokenLeaveAnotherSpacesFactsFast(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	seedGraphs(t, pool, "attacker", "victim")
+	tokens := auth.NewStore(pool)
+	_, attacker, err := tokens.Create(ctx, []string{"attacker"}, auth.ScopeRead, "")
+	require.NoError(t, err)
+	_, victim, err := tokens.Create(ctx, []string{"victim"}, auth.ScopeRead, "")
+	require.NoError(t, err)
+	watch := db.AdminPool(t)
+	one := startInstance(t, db, "one", api.Config{}, 4, true, true)
+	two := startInstance(t, db, "two", api.Config{}, 4, true, true)
+	envs := []*fairEnv{
+		{url: one.url, attacker: attacker, victim: victim, watch: watch, pool: one.pool},
+		{url: two.url, attacker: attacker, victim: victim, watch: watch, pool: two.pool},
+	}
+	compareP95(t, func() func() {
+		var attacks []*attack
+		for _, e := range envs {
+			attacks = append(attacks, e.startAttack(t, api.DefaultMaxAnalyticsInFlight, "POST", "/v1/spaces/attacker/cypher", slowCypher, http.StatusOK))
+		}
+		require.Eventually(t, func() bool { return runningSlowQueries(t, watch) >= 2 }, 30*time.Second, 5*time.Millisecond,
+			"the attacker's slow queries never reached the database")
+		// Its share of an analytics pool (2 of 4) is one share: never 2 on each instance.
+		require.Never(t, func() bool { return runningSlowQueries(t, watch) > 2 }, 500*time.Millisecond, 10*time.Millisecond,
+			"the attacker ran more slow queries than its one share of the analytics pool")
+		started := time.Now()
+		return func() {
+			for _, a := range attacks {
+				a.stop()
+			}
+			stopping := time.Now()
+			require.Eventually(t, func() bool { return runningSlowQueries(t, watch) == 0 }, 30*time.Second, 5*time.Millisecond)
+			t.Logf("round: attack %v, stop %v", stopping.Sub(started), time.Since(stopping))
+		}
+	}, func(n int) []time.Duration {
+		return envs[1].timeVictim(t, n, "GET", "/v1/spaces/victim/facts", "", http.StatusOK)
+	})
+}
