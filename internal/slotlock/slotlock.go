@@ -34,9 +34,11 @@ const (
 // about idle + interval × count = 25 seconds instead of the operating system's two hours.
 //
 // plan_cache_mode force_generic_plan plans each statement once per connection: planning
-// take.sql anew (Postgres's custom plans) costs more than running it.
+// take.sql anew (Postgres's custom plans) costs more than running it. idle_session_timeout 0:
+// a lease connection idles while a long request holds its slots, and must not be ended for it
+// whatever the server's or the role's setting.
 var sessionParams = map[string]string{"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5", "tcp_keepalives_count": "3",
-	"plan_cache_mode": "force_generic_plan"}
+	"plan_cache_mode": "force_generic_plan", "idle_session_timeout": "0"}
 
 // Config configures Open.
 type Config struct {
