@@ -104,6 +104,9 @@ type server struct {
 	review                 *review.Decider
 	metrics                *metrics
 	logger                 *slog.Logger
+
+	// shared, when set, holds the in-flight budgets and fair shares across every instance.
+	shared *SharedBudgets
 }
 
 // NewHandler returns the HTTP handler for the whole API: a chi router (so chi.Walk can list
@@ -124,7 +127,9 @@ func NewHandler(cfg Config, svc Services, logger *slog.Logger) (http.Handler, er
 	s.analyticsGate = s.hotGate
 	if svc.Analytics != svc.Pool {
 		s.analyticsGate = newFairGate(poolConns(svc.Analytics))
+		s.analyticsGate.name = "analytics"
 	}
+	s.shared = svc.SharedBudgets
 	s.metrics = newMetrics(s.pool)
 	r := chi.NewRouter()
 	r.Use(NoSniff, requestID, traceRequest, s.instrument, s.recoverer, s.checkHost, RefuseCrossSite(logger), s.bodyDeadline, s.deadline)

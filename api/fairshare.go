@@ -20,6 +20,8 @@ import (
 // deadline.
 type fairGate struct {
 	capacity, share int
+	// name is the pool's ("hot-path" or "analytics"), which names its shared budget.
+	name string
 
 	mu      sync.Mutex
 	used    int
@@ -38,7 +40,7 @@ type gateWaiter struct {
 // half of them (at least 1).
 func newFairGate(capacity int) *fairGate {
 	capacity = max(capacity, 1)
-	return &fairGate{capacity: capacity, share: max(capacity/2, 1), held: map[string]int{}}
+	return &fairGate{capacity: capacity, share: max(capacity/2, 1), name: "hot-path", held: map[string]int{}}
 }
 
 // weight is how many slots a request of n connections takes: at least 1 and at most the

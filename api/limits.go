@@ -109,6 +109,18 @@ func (s *server) limitInFlight(kind routeKind) func(http.Handler) http.Handler {
 				return
 			}
 			defer s.inFlight.release(key, isAnalytics)
+			ctx, release, over, err := s.holdInFlight(r.Context(), key, kind)
+			if over != "" || err != nil {
+				if err == nil {
+					err = tooManyRequests(over, s.cfg.MaxInFlight, s.cfg.MaxAnalyticsInFlight)
+				}
+				writeError(w, r, s.logger, err)
+				return
+			}
+			defer release()
+			if ctx != r.Context() {
+				r = r.WithContext(ctx)
+			}
 			next.ServeHTTP(w, r)
 		})
 	}
@@ -127,6 +139,13 @@ func (s *server) shareOf(kind routeKind, h handlerFunc) handlerFunc {
 	n := kind.conns()
 	return func(s *server, r *http.Request) (any, error) {
 		key := callerKey(r, s.auth != nil)
+		// The share across instances first, then this instance's gate: a request waiting at the
+		// gate holds its share, one waiting for its share holds no slot of the gate.
+		release, err := s.holdShare(r.Context(), gate, key, n)
+		if err != nil {
+			return nil, poolBusy(pool, gate.share, err)
+		}
+		defer release()
 		if err := gate.acquire(r.Context(), key, n); err != nil {
 			return nil, poolBusy(pool, gate.share, err)
 		}

@@ -51,6 +51,10 @@ type Services struct {
 	MemoryActions *memoryaction.Actions
 	// Review decides the proposals under /review.
 	Review *review.Decider
+	// SharedBudgets, when set, keeps each caller's in-flight budgets and fair pool shares in
+	// the database, shared by every instance on it (OpenSharedBudgets); nil keeps them per
+	// process.
+	SharedBudgets *SharedBudgets
 }
 
 // validate names every required service s lacks.

@@ -51,6 +51,8 @@ var options = []option{
 		doc: "of those, analytics requests (at most `ZAXY_MAX_IN_FLIGHT`); more get 429"},
 	{name: "ZAXY_MAX_RESPONSE_BYTES", def: strconv.Itoa(api.DefaultMaxResponseBytes),
 		doc: "response body cap under `/v1/spaces`: replay pages stop before it with a cursor, other routes answer 413 (at least " + strconv.Itoa(minResponseBytes) + ", which holds the largest checkout packet)"},
+	{name: "ZAXY_SHARED_BUDGETS", def: "off",
+		doc: "`on`: the in-flight budgets and fair pool shares of each token are kept in the database and shared by every `zaxy serve` on it (set it on every instance when running more than one: docs/scaling.md); `off`: each process keeps its own"},
 	{name: "ZAXY_JOB_TIMEOUT", def: shortDuration(jobs.DefaultJobTimeout), doc: "a River job's deadline"},
 	{name: "ZAXY_RESCUE_STUCK_JOBS_AFTER", defDoc: shortDuration(jobs.DefaultRescueStuckJobsAfter) + ", or `ZAXY_JOB_TIMEOUT` when longer",
 		doc: "a job still running after this is rescued and retried (at least `ZAXY_JOB_TIMEOUT`)"},

@@ -98,9 +98,16 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 	if provider != nil {
 		logger.InfoContext(ctx, "embedder", "model", provider.Model(), "dimensions", provider.Dimensions(), "why", why)
 	}
+	shared, err := openSharedBudgets(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	if shared != nil {
+		defer shared.Close()
+	}
 	httpCfg := cfg.http
 	httpCfg.ListenAddr = cfg.addr
-	svc, err := buildServices(ctx, cfg, httpCfg, serviceDeps{pool: pool, analytics: analytics, store: store, provider: provider, withAuth: !cfg.authOff}, logger)
+	svc, err := buildServices(ctx, cfg, httpCfg, serviceDeps{pool: pool, analytics: analytics, store: store, provider: provider, withAuth: !cfg.authOff, sharedBudgets: shared}, logger)
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,9 @@ type serviceDeps struct {
 	store           *eventloom.Store
 	provider        embedding.Embedder
 	withAuth        bool
+	// sharedBudgets, when set, keeps the API's in-flight budgets and fair pool shares in the
+	// database, shared with every instance (ZAXY_SHARED_BUDGETS); nil counts them per process.
+	sharedBudgets *api.SharedBudgets
 }
 
 // services are everything zaxy serves with, each built once by buildServices and shared by
@@ -66,7 +69,7 @@ func buildServices(ctx context.Context, cfg *config, httpCfg api.Config, d servi
 // buildAPIServices builds every service the HTTP API serves with.
 func buildAPIServices(ctx context.Context, cfg *config, d serviceDeps, logger *slog.Logger) (api.Services, error) {
 	mem := cfg.memory
-	svc := api.Services{Pool: d.pool, Store: d.store, Analytics: d.analytics, AnalyticsStore: d.store}
+	svc := api.Services{Pool: d.pool, Store: d.store, Analytics: d.analytics, AnalyticsStore: d.store, SharedBudgets: d.sharedBudgets}
 	if d.analytics != d.pool {
 		svc.AnalyticsStore = eventloom.NewStore(d.analytics, nil, logger)
 	}
