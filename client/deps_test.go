@@ -16,7 +16,6 @@ var clientDatabaseImports = []string{
 	"github.com/zaxy/zaxy/checkout",
 	"github.com/zaxy/zaxy/disclosure",
 	"github.com/zaxy/zaxy/erasure",
-	"github.com/zaxy/zaxy/eventloom",
 	"github.com/zaxy/zaxy/graph",
 	"github.com/zaxy/zaxy/ingest",
 	"github.com/zaxy/zaxy/latent",

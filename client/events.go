@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/zaxy/zaxy/erasure"
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/eventloom/eventloomwire"
 	"github.com/zaxy/zaxy/ingest"
 )
 
@@ -15,10 +15,10 @@ import (
 // The database assigns each event's seq and hash; the result's receipts are in the order given.
 // Pass WithIdempotencyKey to make the call safe to repeat: it is then retried, and a repeat
 // answers with the original receipts (Replayed true).
-func (c *Client) AppendEvents(ctx context.Context, space string, events []eventloom.NewEvent, opts ...CallOption) (*eventloom.AppendResult, error) {
-	var res eventloom.AppendResult
+func (c *Client) AppendEvents(ctx context.Context, space string, events []eventloomwire.NewEvent, opts ...CallOption) (*eventloomwire.AppendResult, error) {
+	var res eventloomwire.AppendResult
 	body := struct {
-		Events []eventloom.NewEvent `json:"events"`
+		Events []eventloomwire.NewEvent `json:"events"`
 	}{events}
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "events"), body: body}, &res, opts)
 	return result(&res, err)
@@ -40,20 +40,20 @@ type ReplayParams struct {
 
 // ReplayEvents reads one page of space's log in seq order (operation replayEvents, scope read).
 // Continue with AfterSeq set to the page's NextAfterSeq while it is not 0.
-func (c *Client) ReplayEvents(ctx context.Context, space string, p *ReplayParams, opts ...CallOption) (*eventloom.ReplayPage, error) {
-	var res eventloom.ReplayPage
+func (c *Client) ReplayEvents(ctx context.Context, space string, p *ReplayParams, opts ...CallOption) (*eventloomwire.ReplayPage, error) {
+	var res eventloomwire.ReplayPage
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "events"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }
 
 // Verify recomputes space's hash chain (operation verifyChain, scope read): method "go"
 // (in the server, the default when "") or "sql" (in Postgres).
-func (c *Client) Verify(ctx context.Context, space, method string, opts ...CallOption) (*eventloom.VerifyResult, error) {
+func (c *Client) Verify(ctx context.Context, space, method string, opts ...CallOption) (*eventloomwire.VerifyResult, error) {
 	q := url.Values{}
 	if method != "" {
 		q.Set("method", method)
 	}
-	var res eventloom.VerifyResult
+	var res eventloomwire.VerifyResult
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "verify"), query: q, safe: true}, &res, opts)
 	return result(&res, err)
 }

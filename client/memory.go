@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"github.com/zaxy/zaxy/checkout"
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/eventloom/eventloomwire"
 	"github.com/zaxy/zaxy/metamemory"
 )
 
@@ -40,7 +40,7 @@ func (c *Client) AssembleContext(ctx context.Context, space string, r *checkout.
 type AfterTurnRequest struct {
 	checkout.AssembleRequest
 	// Events are the turn's events, appended all or nothing.
-	Events []eventloom.NewEvent `json:"events"`
+	Events []eventloomwire.NewEvent `json:"events"`
 }
 
 // AfterTurn appends a finished turn's events and returns the next context (operation
