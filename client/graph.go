@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/zaxy/zaxy/disclosure"
-	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/disclosure/disclosurewire"
+	"github.com/zaxy/zaxy/graph/graphwire"
 	"github.com/zaxy/zaxy/projection"
 )
 
@@ -27,10 +27,10 @@ type FactsParams struct {
 // FactsResult is the answer of Facts.
 type FactsResult struct {
 	// View is current, at or as_of.
-	View  graph.View   `json:"view"`
-	Facts []graph.Fact `json:"facts"`
+	View  graphwire.View   `json:"view"`
+	Facts []graphwire.Fact `json:"facts"`
 	// Inferred holds the LLM extractor's statements when FactsParams.IncludeInferred.
-	Inferred []graph.InferredFact `json:"inferred,omitempty"`
+	Inferred []graphwire.InferredFact `json:"inferred,omitempty"`
 }
 
 // Facts lists the temporal graph's facts (operation listFacts, scope read).
@@ -42,9 +42,9 @@ func (c *Client) Facts(ctx context.Context, space string, p *FactsParams, opts .
 
 // EntityResult is the answer of Entity.
 type EntityResult struct {
-	Entity *graph.Entity `json:"entity"`
+	Entity *graphwire.Entity `json:"entity"`
 	// Facts are the entity's current facts.
-	Facts []graph.Fact `json:"facts"`
+	Facts []graphwire.Fact `json:"facts"`
 }
 
 // Entity returns an entity, by id or name, with its current facts (operation getEntity,
@@ -65,7 +65,7 @@ func (c *Client) Projection(ctx context.Context, space string, opts ...CallOptio
 
 // CypherRequest is the body of Cypher.
 type CypherRequest struct {
-	// Query is a read-only Cypher query on the space's AGE graph.
+	// Query is a read-only Cypher query on the space's AGE graphwire.
 	Query string `json:"query"`
 	// Columns is how many values each row returns.
 	Columns int `json:"columns,omitempty"`
@@ -77,8 +77,8 @@ type CypherRequest struct {
 
 // Cypher runs a read-only Cypher query on space's Apache AGE graph (operation cypher, scope
 // read); a server without AGE answers 501 age_unavailable.
-func (c *Client) Cypher(ctx context.Context, space string, r *CypherRequest, opts ...CallOption) (*graph.CypherResult, error) {
-	var res graph.CypherResult
+func (c *Client) Cypher(ctx context.Context, space string, r *CypherRequest, opts ...CallOption) (*graphwire.CypherResult, error) {
+	var res graphwire.CypherResult
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "cypher"), body: r, safe: true}, &res, opts)
 	return result(&res, err)
 }
@@ -91,8 +91,8 @@ type IndexParams struct {
 
 // Index returns what topics exist in space, each with the token cost of loading it
 // (operation getIndex, scope read).
-func (c *Client) Index(ctx context.Context, space string, p *IndexParams, opts ...CallOption) (*disclosure.IndexView, error) {
-	var res disclosure.IndexView
+func (c *Client) Index(ctx context.Context, space string, p *IndexParams, opts ...CallOption) (*disclosurewire.IndexView, error) {
+	var res disclosurewire.IndexView
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "index"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }
@@ -109,16 +109,16 @@ type TimelineParams struct {
 
 // Timeline returns space's recent actions and decisions, newest first, cited (operation
 // getTimeline, scope read).
-func (c *Client) Timeline(ctx context.Context, space string, p *TimelineParams, opts ...CallOption) (*disclosure.TimelineView, error) {
-	var res disclosure.TimelineView
+func (c *Client) Timeline(ctx context.Context, space string, p *TimelineParams, opts ...CallOption) (*disclosurewire.TimelineView, error) {
+	var res disclosurewire.TimelineView
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "timeline"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }
 
 // Item returns one event, fact, entity, session, type or predicate in full, by the id the
 // index and timeline views give (operation getItem, scope read).
-func (c *Client) Item(ctx context.Context, space, id string, opts ...CallOption) (*disclosure.ItemView, error) {
-	var res disclosure.ItemView
+func (c *Client) Item(ctx context.Context, space, id string, opts ...CallOption) (*disclosurewire.ItemView, error) {
+	var res disclosurewire.ItemView
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "items", id), safe: true}, &res, opts)
 	return result(&res, err)
 }
