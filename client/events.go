@@ -6,9 +6,9 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/zaxy/zaxy/erasure"
+	"github.com/zaxy/zaxy/erasure/erasurewire"
 	"github.com/zaxy/zaxy/eventloom/eventloomwire"
-	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/ingest/ingestwire"
 )
 
 // AppendEvents appends events to space, all or nothing (operation appendEvents, scope write).
@@ -70,8 +70,8 @@ type EraseRequest struct {
 
 // Erase tombstones one event's content and data and purges what was derived from it
 // (operation eraseEvent, scope admin). It is not retried: a repeat answers 409 not_erasable.
-func (c *Client) Erase(ctx context.Context, space string, r *EraseRequest, opts ...CallOption) (*erasure.Result, error) {
-	var res erasure.Result
+func (c *Client) Erase(ctx context.Context, space string, r *EraseRequest, opts ...CallOption) (*erasurewire.Result, error) {
+	var res erasurewire.Result
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "erasures"), body: r}, &res, opts)
 	return result(&res, err)
 }
@@ -79,8 +79,8 @@ func (c *Client) Erase(ctx context.Context, space string, r *EraseRequest, opts 
 // IngestDocuments chunks documents into document.chunk events (operation ingestDocuments,
 // scope write). An unchanged document appends nothing, so the call is retried like a read.
 // p.SpaceID is ignored: space names the space.
-func (c *Client) IngestDocuments(ctx context.Context, space string, p *ingest.DocumentsParams, opts ...CallOption) (*ingest.DocumentsResult, error) {
-	var res ingest.DocumentsResult
+func (c *Client) IngestDocuments(ctx context.Context, space string, p *ingestwire.DocumentsParams, opts ...CallOption) (*ingestwire.DocumentsResult, error) {
+	var res ingestwire.DocumentsResult
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "documents"), body: p, safe: true}, &res, opts)
 	return result(&res, err)
 }
@@ -88,8 +88,8 @@ func (c *Client) IngestDocuments(ctx context.Context, space string, p *ingest.Do
 // IngestTranscript imports conversation turns as message events (operation ingestTranscript,
 // scope write). Each batch is keyed by the transcript's content, so a repeat appends nothing
 // and the call is retried like a read. p.SpaceID is ignored: space names the space.
-func (c *Client) IngestTranscript(ctx context.Context, space string, p *ingest.TranscriptParams, opts ...CallOption) (*ingest.TranscriptResult, error) {
-	var res ingest.TranscriptResult
+func (c *Client) IngestTranscript(ctx context.Context, space string, p *ingestwire.TranscriptParams, opts ...CallOption) (*ingestwire.TranscriptResult, error) {
+	var res ingestwire.TranscriptResult
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "transcripts"), body: p, safe: true}, &res, opts)
 	return result(&res, err)
 }
