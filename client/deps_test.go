@@ -14,7 +14,6 @@ import (
 // a leaf and it leaves this list; once the list is empty the client builds without pgx.
 var clientDatabaseImports = []string{
 	"github.com/zaxy/zaxy/checkout",
-	"github.com/zaxy/zaxy/metamemory",
 	"github.com/zaxy/zaxy/policy",
 	"github.com/zaxy/zaxy/projection",
 	"github.com/zaxy/zaxy/review",

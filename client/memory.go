@@ -6,7 +6,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom/eventloomwire"
-	"github.com/zaxy/zaxy/metamemory"
+	"github.com/zaxy/zaxy/metamemory/metamemorywire"
 )
 
 // Checkout asks for a cited, token-budgeted packet of space's memory for r.Query (operation
@@ -80,8 +80,8 @@ func (c *Client) ResumeSession(ctx context.Context, space, session string, opts 
 // FeelingOfKnowing says whether space's memory is likely to hold something on r.Query (likely,
 // possible or unlikely, with the probability and the signals), before anything is retrieved
 // (operation feelingOfKnowing, scope read). It records nothing and is retried.
-func (c *Client) FeelingOfKnowing(ctx context.Context, space string, r *metamemory.Request, opts ...CallOption) (*metamemory.Feeling, error) {
-	var res metamemory.Feeling
+func (c *Client) FeelingOfKnowing(ctx context.Context, space string, r *metamemorywire.Request, opts ...CallOption) (*metamemorywire.Feeling, error) {
+	var res metamemorywire.Feeling
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "feeling-of-knowing"), body: r, safe: true}, &res, opts)
 	return result(&res, err)
 }
