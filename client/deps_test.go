@@ -15,7 +15,6 @@ import (
 var clientDatabaseImports = []string{
 	"github.com/zaxy/zaxy/checkout",
 	"github.com/zaxy/zaxy/policy",
-	"github.com/zaxy/zaxy/projection",
 	"github.com/zaxy/zaxy/review",
 }
 

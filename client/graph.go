@@ -7,7 +7,7 @@ import (
 
 	"github.com/zaxy/zaxy/disclosure/disclosurewire"
 	"github.com/zaxy/zaxy/graph/graphwire"
-	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/projection/projectionwire"
 )
 
 // FactsParams selects the facts of Facts; zero fields are left out.
@@ -57,15 +57,15 @@ func (c *Client) Entity(ctx context.Context, space, entity string, opts ...CallO
 
 // Projection returns space's head seq, projected seq and lag (operation getProjection, scope
 // read).
-func (c *Client) Projection(ctx context.Context, space string, opts ...CallOption) (*projection.Status, error) {
-	var res projection.Status
+func (c *Client) Projection(ctx context.Context, space string, opts ...CallOption) (*projectionwire.Status, error) {
+	var res projectionwire.Status
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "projection"), safe: true}, &res, opts)
 	return result(&res, err)
 }
 
 // CypherRequest is the body of Cypher.
 type CypherRequest struct {
-	// Query is a read-only Cypher query on the space's AGE graphwire.
+	// Query is a read-only Cypher query on the space's AGE graph.
 	Query string `json:"query"`
 	// Columns is how many values each row returns.
 	Columns int `json:"columns,omitempty"`
