@@ -15,7 +15,6 @@ import (
 var clientDatabaseImports = []string{
 	"github.com/zaxy/zaxy/checkout",
 	"github.com/zaxy/zaxy/policy",
-	"github.com/zaxy/zaxy/review",
 }
 
 // TestClient_ImportsNoDatabaseCode lists the client's imports with go list and checks which
