@@ -56,3 +56,51 @@ func directImports(t *testing.T) []string {
 	require.NoError(t, err, string(out))
 	return strings.Fields(string(out))
 }
+
+// leaves are the packages of Zaxy besides the wire leaves that a wire leaf may depend on: they
+// import nothing of Zaxy but each other.
+var leaves = []string{
+	"github.com/zaxy/zaxy/internal/strictjson",
+	"github.com/zaxy/zaxy/memoryitem",
+	"github.com/zaxy/zaxy/validation",
+	"github.com/zaxy/zaxy/vocab",
+}
+
+// TestWireLeaves_DependOnlyOnLeaves fails when a wire leaf (<domain>/<domain>wire, the home of
+// a domain's request and answer types) depends on a package of Zaxy other than another wire
+// leaf or one of leaves, or on anything outside the standard library: the client imports
+// them, so what they import every client program links.
+func TestWireLeaves_DependOnlyOnLeaves(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", "github.com/zaxy/zaxy/...").CombinedOutput()
+	require.NoError(t, err, string(out))
+	var wires []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, _, _ := strings.Cut(line, " ")
+		if isWireLeaf(pkg) {
+			wires = append(wires, pkg)
+		}
+	}
+	require.NotEmpty(t, wires)
+	out, err = exec.Command("go", append([]string{"list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}"}, wires...)...).CombinedOutput()
+	require.NoError(t, err, string(out))
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, std, _ := strings.Cut(line, " ")
+		if std == "true" || isWireLeaf(pkg) || slices.Contains(leaves, pkg) {
+			continue
+		}
+		t.Errorf("a wire leaf depends on %s", pkg)
+	}
+}
+
+// isWireLeaf reports whether pkg is a wire leaf: github.com/zaxy/zaxy/<domain>/<domain>wire.
+func isWireLeaf(pkg string) bool {
+	rest, ok := strings.CutPrefix(pkg, "github.com/zaxy/zaxy/")
+	if !ok {
+		return false
+	}
+	domain, leaf, ok := strings.Cut(rest, "/")
+	return ok && leaf == domain+"wire"
+}
