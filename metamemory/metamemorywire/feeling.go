@@ -10,7 +10,8 @@ type Request struct {
 
 // Feeling is the answer: a judgement, the probability it names and the signals it came from.
 type Feeling struct {
-	// Judgement is likely, possible or unlikely (thresholds metamemory.LikelyAt and metamemory.PossibleAt).
+	// Judgement is likely, possible or unlikely (thresholds metamemory.LikelyAt and
+	// metamemory.PossibleAt).
 	Judgement string `json:"judgement"`
 	// Probability estimates that checkout's packet for this query would hold evidence.
 	Probability float64 `json:"probability"`
