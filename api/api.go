@@ -17,6 +17,7 @@ import (
 
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/lifecycle"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
@@ -94,6 +95,7 @@ type server struct {
 	hotGate, analyticsGate *fairGate
 	auth                   *auth.Store
 	checkout               *checkout.Service
+	lifecycle              *lifecycle.Service
 	feeling                *metamemory.Service
 	ingest                 *ingest.Ingester
 	erasure                *erasure.Service
@@ -116,7 +118,7 @@ func NewHandler(cfg Config, svc Services, logger *slog.Logger) (http.Handler, er
 	}
 	logger = redactingLogger(logger)
 	s := &server{cfg: cfg.WithDefaults(), store: svc.Store, pool: svc.Pool, analytics: svc.Analytics, analyticsStore: svc.AnalyticsStore,
-		inFlight: newInFlight(), auth: svc.Auth, checkout: svc.Checkout, feeling: svc.FeelingOfKnowing, ingest: svc.Ingest,
+		inFlight: newInFlight(), auth: svc.Auth, checkout: svc.Checkout, lifecycle: svc.Lifecycle, feeling: svc.FeelingOfKnowing, ingest: svc.Ingest,
 		erasure: svc.Erasure, policies: svc.Policies, memoryActions: svc.MemoryActions, review: svc.Review, logger: logger}
 	s.hotGate = newFairGate(poolConns(svc.Pool))
 	s.analyticsGate = s.hotGate

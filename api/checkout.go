@@ -10,6 +10,7 @@ import (
 
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/lifecycle"
 	"github.com/zaxy/zaxy/eventloom"
 )
 
@@ -99,8 +100,8 @@ func (s *server) query(r *http.Request) (any, error) {
 // assemble serves POST /v1/spaces/{space}/context/assemble.
 func (s *server) assemble(r *http.Request) (any, error) {
 	return serveCheckout(s, r, http.StatusOK, func(b *AssembleBody) *CheckoutBody { return &b.CheckoutBody },
-		func(ctx context.Context, b *AssembleBody, req *checkout.Request) (*checkout.Assembled, error) {
-			return s.checkout.Assemble(ctx, &checkout.AssembleRequest{Request: *req, WorkingSet: b.WorkingSet})
+		func(ctx context.Context, b *AssembleBody, req *checkout.Request) (*lifecycle.Assembled, error) {
+			return s.lifecycle.Assemble(ctx, &lifecycle.AssembleRequest{Request: *req, WorkingSet: b.WorkingSet})
 		})
 }
 
@@ -108,7 +109,7 @@ func (s *server) assemble(r *http.Request) (any, error) {
 // the next context. The Idempotency-Key header makes a retry append nothing twice.
 func (s *server) afterTurn(r *http.Request) (any, error) {
 	return serveCheckout(s, r, http.StatusCreated, func(b *AfterTurnBody) *CheckoutBody { return &b.CheckoutBody },
-		func(ctx context.Context, b *AfterTurnBody, req *checkout.Request) (*checkout.AfterTurnResult, error) {
+		func(ctx context.Context, b *AfterTurnBody, req *checkout.Request) (*lifecycle.AfterTurnResult, error) {
 			if len(b.Events) > s.cfg.MaxBatch {
 				return nil, &eventloom.ValidationError{Field: "events", Message: fmt.Sprintf("may hold at most %d events", s.cfg.MaxBatch)}
 			}
@@ -123,8 +124,8 @@ func (s *server) afterTurn(r *http.Request) (any, error) {
 					return nil, err
 				}
 			}
-			return s.checkout.AfterTurn(ctx, &checkout.AfterTurnRequest{
-				AssembleRequest: checkout.AssembleRequest{Request: *req, WorkingSet: b.WorkingSet},
+			return s.lifecycle.AfterTurn(ctx, &lifecycle.AfterTurnRequest{
+				AssembleRequest: lifecycle.AssembleRequest{Request: *req, WorkingSet: b.WorkingSet},
 				Events:          events, IdempotencyKey: r.Header.Get("Idempotency-Key"),
 			})
 		})
@@ -133,20 +134,20 @@ func (s *server) afterTurn(r *http.Request) (any, error) {
 // handoff serves POST /v1/spaces/{space}/handoff: a bundle another agent can resume from.
 func (s *server) handoff(r *http.Request) (any, error) {
 	return serveCheckout(s, r, http.StatusOK, func(b *HandoffBody) *CheckoutBody { return &b.CheckoutBody },
-		func(ctx context.Context, b *HandoffBody, req *checkout.Request) (*checkout.Handoff, error) {
-			return s.checkout.HandoffBundle(ctx, &checkout.HandoffRequest{Request: *req, TailEvents: b.TailEvents})
+		func(ctx context.Context, b *HandoffBody, req *checkout.Request) (*lifecycle.Handoff, error) {
+			return s.lifecycle.HandoffBundle(ctx, &lifecycle.HandoffRequest{Request: *req, TailEvents: b.TailEvents})
 		})
 }
 
 // cleanupSubagent serves POST /v1/spaces/{space}/subagents/{id}/cleanup.
 func (s *server) cleanupSubagent(r *http.Request) (any, error) {
 	return serveCheckout(s, r, http.StatusCreated, func(b *CleanupBody) *CheckoutBody { return &b.CheckoutBody },
-		func(ctx context.Context, b *CleanupBody, req *checkout.Request) (*checkout.Cleanup, error) {
+		func(ctx context.Context, b *CleanupBody, req *checkout.Request) (*lifecycle.Cleanup, error) {
 			id, err := pathParam(r, "id", "subagent_id")
 			if err != nil {
 				return nil, err
 			}
-			return s.checkout.CleanupSubagent(ctx, &checkout.CleanupRequest{
+			return s.lifecycle.CleanupSubagent(ctx, &lifecycle.CleanupRequest{
 				Request: *req, SubagentID: id, Outcome: b.Outcome, Summary: b.Summary,
 			})
 		})
@@ -159,7 +160,7 @@ func (s *server) resume(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.checkout.Resume(r.Context(), chi.URLParam(r, "space"), session)
+	rec, err := s.lifecycle.Resume(r.Context(), chi.URLParam(r, "space"), session)
 	if err != nil {
 		return nil, err
 	}

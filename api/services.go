@@ -8,6 +8,7 @@ import (
 
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/lifecycle"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
@@ -36,6 +37,8 @@ type Services struct {
 	Auth *auth.Store
 	// Checkout answers /checkout and /query.
 	Checkout *checkout.Service
+	// Lifecycle answers /context, /handoff, the subagent cleanups and the session resumes.
+	Lifecycle *lifecycle.Service
 	// FeelingOfKnowing answers /feeling-of-knowing.
 	FeelingOfKnowing *metamemory.Service
 	// Ingest serves /documents and /transcripts.
@@ -57,7 +60,7 @@ func (s Services) validate() error {
 		nil  bool
 	}{
 		{"Pool", s.Pool == nil}, {"Store", s.Store == nil}, {"Analytics", s.Analytics == nil},
-		{"AnalyticsStore", s.AnalyticsStore == nil}, {"Checkout", s.Checkout == nil},
+		{"AnalyticsStore", s.AnalyticsStore == nil}, {"Checkout", s.Checkout == nil}, {"Lifecycle", s.Lifecycle == nil},
 		{"FeelingOfKnowing", s.FeelingOfKnowing == nil}, {"Ingest", s.Ingest == nil},
 		{"Erasure", s.Erasure == nil}, {"Policies", s.Policies == nil},
 		{"MemoryActions", s.MemoryActions == nil}, {"Review", s.Review == nil},

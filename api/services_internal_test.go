@@ -9,6 +9,7 @@ import (
 
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/lifecycle"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
@@ -29,8 +30,9 @@ func routeHandler(t *testing.T, tokens *auth.Store) http.Handler {
 	store := eventloom.NewStore(pool, nil, nil)
 	in, err := ingest.New(pool, store, ingest.Config{})
 	require.NoError(t, err)
+	co := checkout.New(pool, store, checkout.Config{})
 	h, err := NewHandler(Config{}, Services{Pool: pool, Store: store, Analytics: pool, AnalyticsStore: store, Auth: tokens,
-		Checkout: checkout.New(pool, store, checkout.Config{}), FeelingOfKnowing: metamemory.New(pool, metamemory.Config{}),
+		Checkout: co, Lifecycle: lifecycle.New(pool, store, co), FeelingOfKnowing: metamemory.New(pool, metamemory.Config{}),
 		Ingest: in, Erasure: erasure.New(pool, store, nil, nil), Policies: policy.New(pool, store),
 		MemoryActions: memoryaction.New(pool, store), Review: review.NewDecider(pool, store)}, nil)
 	require.NoError(t, err)
@@ -42,7 +44,7 @@ func routeHandler(t *testing.T, tokens *auth.Store) http.Handler {
 func TestNewHandler_NamesEveryMissingService(t *testing.T) {
 	_, err := NewHandler(Config{}, Services{}, nil)
 	require.Error(t, err)
-	for _, name := range []string{"Pool", "Store", "Analytics", "AnalyticsStore", "Checkout", "FeelingOfKnowing", "Ingest",
+	for _, name := range []string{"Pool", "Store", "Analytics", "AnalyticsStore", "Checkout", "Lifecycle", "FeelingOfKnowing", "Ingest",
 		"Erasure", "Policies", "MemoryActions", "Review"} {
 		require.ErrorContains(t, err, "api: Services."+name+" is required")
 	}

@@ -97,3 +97,8 @@ func remembered(s string) string {
 	}
 	return s
 }
+
+// Remembered is a remembered text as a packet's text shows it (remembered): one line, with no
+// shape of the packet's markers or citations. The session lifecycle renders its recovery
+// packet's entries with it.
+func Remembered(s string) string { return remembered(s) }

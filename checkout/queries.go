@@ -1,10 +1,7 @@
 package checkout
 
 import (
-	"time"
-
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/sql"
 )
 
@@ -12,17 +9,14 @@ import (
 var queries = dbsqlc.New()
 
 // The hand-written queries (sql/checkout/handwritten): those sqlc's analyzer cannot type (the
-// exact, graph and keyword lanes, the recovery packet), those whose dimension is formatted in
-// (the vector lane's), and those whose rows are a type shared with other packages
-// (eventloom.Row, graph.FactRow).
+// exact, graph and keyword lanes), those whose dimension is formatted in (the vector lane's),
+// and those whose rows are a type shared with other packages (eventloom.Row, graph.FactRow).
 var (
 	qLaneExact   = sql.Query("checkout/lane_exact")
 	qLaneGraph   = sql.Query("checkout/lane_graph")
 	qLaneKeyword = sql.Query("checkout/lane_keyword")
-	qRecovery    = sql.Query("checkout/recovery")
 	qVectorExact = sql.Query("checkout/vector_exact")
 	qVectorHNSW  = sql.Query("checkout/vector_hnsw")
-	qSessionTail = sql.Query("checkout/session_tail")
 	qFetchEvents = sql.Query("checkout/fetch_events")
 	qFetchFacts  = sql.Query("checkout/fetch_facts")
 )
@@ -33,14 +27,4 @@ type entityHit struct {
 	Item   string  `db:"item_id"`
 	Entity string  `db:"entity_id"`
 	Spec   float64 `db:"spec"`
-}
-
-// recoveryRow is a row of the recovery packet's query: one item of a section (kind).
-type recoveryRow struct {
-	Kind       string         `db:"kind"`
-	Seq        int64          `db:"seq"`
-	Hash       eventloom.Hash `db:"hash"`
-	OccurredAt time.Time      `db:"occurred_at"`
-	Content    string         `db:"content"`
-	Data       string         `db:"data"`
 }

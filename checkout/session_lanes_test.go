@@ -19,7 +19,7 @@ import (
 // A long agent session collects a checkout.surfaced record per checkout. The recent and reply
 // lanes must still answer from the session's own events, and without walking those records
 // (migration 000027's partial index): each lane's plan, and those of the session tail and stats
-// the context lifecycle reads, use the index and filter out nothing.
+// the context lifecycle reads (sql/lifecycle), use the index and filter out nothing.
 func TestSessionLanes_NeverWalkTheSessionsCheckoutRecords(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
@@ -53,8 +53,8 @@ func TestSessionLanes_NeverWalkTheSessionsCheckoutRecords(t *testing.T) {
 	}{
 		{"lane_recent.sql", []any{space, "s", time.Now(), 10}},
 		{"lane_reply.sql", []any{[]int64{q.Seq}, space, true, time.Now()}},
-		{"session_stats.sql", []any{space, "s"}},
-		{"handwritten/session_tail.sql", []any{space, "s", 10}},
+		{"../lifecycle/session_stats.sql", []any{space, "s"}},
+		{"../lifecycle/handwritten/session_tail.sql", []any{space, "s", 10}},
 	} {
 		plan := explainAnalyze(t, f, c.file, c.args...)
 		require.Contains(t, plan, "events_session_memory", "%s reads the session's memory events through the partial index", c.file)

@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/lifecycle"
 	"github.com/zaxy/zaxy/client"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
@@ -283,7 +284,7 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 		return err
 	})
 	check("assembleContext", func() error {
-		a, err := c.AssembleContext(ctx, space, &checkout.AssembleRequest{Request: req, WorkingSet: []string{"deploy.yaml"}})
+		a, err := c.AssembleContext(ctx, space, &lifecycle.AssembleRequest{Request: req, WorkingSet: []string{"deploy.yaml"}})
 		if err == nil {
 			require.Contains(t, a.Text, "deploy.yaml")
 		}
@@ -291,7 +292,7 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 	})
 	check("afterTurn", func() error {
 		res, err := c.AfterTurn(ctx, space, &client.AfterTurnRequest{
-			AssembleRequest: checkout.AssembleRequest{Request: checkout.Request{Query: "deploys", SessionID: "s1"}},
+			AssembleRequest: lifecycle.AssembleRequest{Request: checkout.Request{Query: "deploys", SessionID: "s1"}},
 			Events:          []eventloom.NewEvent{{Type: "message", SessionID: "s1", Content: "Deploys moved to the green cluster", Data: json.RawMessage(`{"role":"user"}`)}},
 		}, client.WithIdempotencyKey("turn-1"), client.WithRequestID("turn-1-req"))
 		if err == nil {
@@ -300,14 +301,14 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 		return err
 	})
 	check("handoff", func() error {
-		h, err := c.Handoff(ctx, space, &checkout.HandoffRequest{Request: checkout.Request{Query: "where were we", SessionID: "s1"}, TailEvents: 5})
+		h, err := c.Handoff(ctx, space, &lifecycle.HandoffRequest{Request: checkout.Request{Query: "where were we", SessionID: "s1"}, TailEvents: 5})
 		if err == nil {
 			require.Equal(t, "s1", h.SessionID)
 		}
 		return err
 	})
 	check("cleanupSubagent", func() error {
-		_, err := c.CleanupSubagent(ctx, space, "sub 1/a", &checkout.CleanupRequest{Request: checkout.Request{Query: "done", SessionID: "s1"}, Outcome: "success", Summary: "checked"})
+		_, err := c.CleanupSubagent(ctx, space, "sub 1/a", &lifecycle.CleanupRequest{Request: checkout.Request{Query: "done", SessionID: "s1"}, Outcome: "success", Summary: "checked"})
 		require.Equal(t, "/v1/spaces/cl/subagents/sub%201%2Fa/cleanup", rec.paths[len(rec.paths)-1], "path parameters are escaped once")
 		return err
 	})

@@ -14,6 +14,7 @@ import (
 // a leaf and it leaves this list; once the list is empty the client builds without pgx.
 var clientDatabaseImports = []string{
 	"github.com/zaxy/zaxy/checkout",
+	"github.com/zaxy/zaxy/checkout/lifecycle",
 	"github.com/zaxy/zaxy/policy",
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/lifecycle"
 	"github.com/zaxy/zaxy/client"
 )
 
@@ -59,10 +60,10 @@ func TestShapes_RequestsMatchTheServer(t *testing.T) {
 		{"known unknown body", client.KnownUnknownRequest{}, api.KnownUnknownBody{}},
 		{"score body", client.ScoreRequest{}, api.ScoreBody{}},
 		{"checkout body", checkout.Request{}, api.CheckoutBody{}},
-		{"assemble body", checkout.AssembleRequest{}, api.AssembleBody{}},
+		{"assemble body", lifecycle.AssembleRequest{}, api.AssembleBody{}},
 		{"after-turn body", client.AfterTurnRequest{}, api.AfterTurnBody{}},
-		{"handoff body", checkout.HandoffRequest{}, api.HandoffBody{}},
-		{"cleanup body", checkout.CleanupRequest{}, api.CleanupBody{}},
+		{"handoff body", lifecycle.HandoffRequest{}, api.HandoffBody{}},
+		{"cleanup body", lifecycle.CleanupRequest{}, api.CleanupBody{}},
 	} {
 		require.Equal(t, jsonFields(reflect.TypeOf(tc.server)), jsonFields(reflect.TypeOf(tc.client)), tc.name)
 	}

@@ -3,8 +3,10 @@
 // postgres.sh (beside this file) builds and starts a local cluster. Its Go helpers give a test
 // either a transaction on the test binary's shared migrated database, rolled back when the
 // test ends (TestTx), or a freshly migrated database of its own (NewDatabase), both copied
-// from a migrated template, so tests never see each other's rows. It must never be imported
-// by non-test code paths that serve traffic.
+// from a migrated template, so tests never see each other's rows; where the test database is
+// the local cluster postgres.sh manages, a test can also start clusters and streaming standbys
+// of its own (StartCluster, StartStandby; cluster.go). It must never be imported by non-test
+// code paths that serve traffic.
 package testcontainers
 
 import (
@@ -41,7 +43,8 @@ var (
 	adminURL      string
 	provisionErr  error
 
-	templateMu    sync.Mutex
+	templateMu sync.Mutex
+	// templateNames holds the templates built, by cluster (its admin URL) and name.
 	templateNames = map[string]bool{}
 
 	dbCounter atomic.Int64
@@ -103,7 +106,13 @@ type Database struct {
 // the test ends.
 func NewDatabase(tb testing.TB) *Database {
 	tb.Helper()
-	admin := AdminURL(tb)
+	return newDatabase(tb, AdminURL(tb))
+}
+
+// newDatabase creates a database for this test from the migrated template of the cluster
+// admin connects to, and drops it when the test ends.
+func newDatabase(tb testing.TB, admin string) *Database {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 
@@ -199,13 +208,14 @@ func schemaDigest() string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// ensureTemplate builds the migrated template once per schema digest, across processes
-// (test packages run in parallel) under an advisory lock.
+// ensureTemplate builds the migrated template once per schema digest and cluster, across
+// processes (test packages run in parallel) under an advisory lock.
 func ensureTemplate(ctx context.Context, admin string) (string, error) {
 	name := "zaxy_tmpl_" + schemaDigest()
+	key := admin + " " + name
 	templateMu.Lock()
 	defer templateMu.Unlock()
-	if templateNames[name] {
+	if templateNames[key] {
 		return name, nil
 	}
 	conn, err := pgx.Connect(ctx, admin)
@@ -227,7 +237,7 @@ func ensureTemplate(ctx context.Context, admin string) (string, error) {
 			return "", err
 		}
 	}
-	templateNames[name] = true
+	templateNames[key] = true
 	return name, nil
 }
 

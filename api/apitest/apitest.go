@@ -13,6 +13,7 @@ import (
 
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/lifecycle"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
@@ -47,6 +48,9 @@ func Services(t testing.TB, cfg api.Config, svc api.Services, logger *slog.Logge
 	}
 	if svc.Checkout == nil {
 		svc.Checkout = checkout.New(pool, svc.Store, checkout.Config{Embedder: embedding.NewOffline(), Logger: logger})
+	}
+	if svc.Lifecycle == nil {
+		svc.Lifecycle = lifecycle.New(pool, svc.Store, svc.Checkout)
 	}
 	if svc.FeelingOfKnowing == nil {
 		svc.FeelingOfKnowing = metamemory.New(pool, metamemory.Config{Logger: logger})

@@ -9,6 +9,7 @@ import (
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/lifecycle"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
@@ -46,6 +47,7 @@ func buildServices(ctx context.Context, cfg *config, d serviceDeps, logger *slog
 		svc.Auth = auth.NewStore(d.pool)
 	}
 	svc.Checkout = checkout.New(d.pool, d.store, checkout.Config{TextSearchConfig: mem.textSearchConfig, Embedder: d.provider, Logger: logger})
+	svc.Lifecycle = lifecycle.New(d.pool, d.store, svc.Checkout)
 	svc.FeelingOfKnowing = metamemory.New(d.pool, metamemory.Config{TextSearchConfig: mem.textSearchConfig, Logger: logger})
 	in, err := ingest.New(d.pool, d.store, ingest.Config{TranscriptBatch: cfg.http.WithDefaults().MaxBatch})
 	if err != nil {

@@ -20,6 +20,10 @@ the first event's prev_hash. --head-hash also checks that the last event's hash 
 head you know from elsewhere, e.g. `zaxy verify --json`), which catches a cut-off end.
 
 Lines may also be HTTP replay pages ({"events": [...], ...}); they are read event by event.
+
+A space export (`zaxy space export`, docs/scaling.md) is read too: its header names the chain
+head the events must end at, a file without its trailer is truncated, and its space_secret and
+idempotency_key lines are skipped (the chain does not cover them).
 """
 
 import argparse
@@ -280,6 +284,10 @@ def expected_hash(ev):
     return hashlib.sha256(ev["prev_hash"] + canonical_bytes_v2(ev, digest)).digest()
 
 
+# The lines of a space export that are not events.
+EXPORT_FRAMES = ("header", "space_secret", "idempotency_key", "trailer")
+
+
 def events_from(lines):
     """Yields (line number, parsed event or the error while parsing it)."""
     for n, line in enumerate(lines, 1):
@@ -295,6 +303,12 @@ def events_from(lines):
             keys = dict(obj.pairs)
             if "events" in keys and "seq" not in keys:
                 page = keys["events"]
+            kind = keys.get("kind")
+            if kind in EXPORT_FRAMES:
+                yield n, (kind, keys)
+                continue
+            if kind == "event":
+                obj = _Object([(k, v) for k, v in obj.pairs if k != "kind"])
         if page is not None:
             if not isinstance(page, list):
                 yield n, ValueError("line %d: events must be a list" % n)
@@ -321,9 +335,27 @@ def verify(lines, partial=False, head_hash=None):
     def unbound(seq):
         return Broken(seq, "the event is erased but no later erasure.recorded event names it")
 
+    export_head = None  # (seq, hash) from a space export's header
+    trailer = False
     for n, ev in events_from(lines):
         if isinstance(ev, Exception):
             raise Broken(expected, str(ev))
+        if isinstance(ev, tuple):
+            kind, keys = ev
+            if trailer:
+                raise Broken(expected, "line %d follows the export's trailer" % n)
+            if kind == "header":
+                try:
+                    export_head = (int(str(keys["head_seq"])), _hex32(keys["head_hash"], "head_hash"))
+                except (KeyError, ValueError) as e:
+                    raise Broken(expected, "line %d: the export's header has no chain head: %s" % (n, e))
+            elif kind == "trailer":
+                if export_head is None:
+                    raise Broken(expected, "line %d: a trailer without a header" % n)
+                trailer = True
+            continue
+        if trailer:
+            raise Broken(expected, "line %d follows the export's trailer" % n)
         if count == 0:
             space = ev["space_id"]
             if partial:
@@ -354,6 +386,11 @@ def verify(lines, partial=False, head_hash=None):
         last_seq, last_hash = ev["seq"], ev["hash"]
     if count == 0:
         raise Broken(expected, "the log has no events")
+    if export_head is not None and not trailer:
+        raise Broken(last_seq + 1, "the export is truncated: it ends after seq %d without its trailer" % last_seq)
+    if export_head is not None and (last_seq, last_hash) != export_head:
+        raise Broken(last_seq + 1 if last_seq < export_head[0] else last_seq,
+                     "the export ends at seq %d but its header's chain head is seq %d" % (last_seq, export_head[0]))
     if pending:  # erasure records past the end of the export
         raise unbound(min(x for xs in pending.values() for x in xs))
     if head_hash is not None and last_hash != head_hash:

@@ -1,0 +1,154 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// AssembleRequest asks for the context of an agent's next step.
+type AssembleRequest struct {
+	checkout.Request
+	// WorkingSet is what the agent holds right now (open files, the task at hand, notes);
+	// it is included verbatim, ahead of ranked memory, within the budget.
+	WorkingSet []string `json:"working_set,omitempty"`
+}
+
+// Assembled is assembled context: recent session replay, ranked memory (with the verbatim
+// lane), the working set, and a recovery packet when the session was just resumed.
+type Assembled struct {
+	Packet     *checkout.Packet `json:"packet"`
+	WorkingSet []string         `json:"working_set"`
+	Recovery   *Recovery        `json:"recovery,omitempty"`
+	// Text is the prompt-ready whole: the packet's text, then the working set.
+	Text string `json:"text"`
+	// Tokens is the estimate for Text; it never exceeds the request's max_tokens.
+	Tokens int `json:"tokens"`
+}
+
+const workingSetHeader = "## Working set"
+
+// maxWorkingSetItems caps the working set's entries.
+const maxWorkingSetItems = 50
+
+// Assemble builds the context for an agent's next step within r.MaxTokens.
+func (s *Service) Assemble(ctx context.Context, r *AssembleRequest) (*Assembled, error) {
+	if r.MaxTokens == 0 {
+		r.MaxTokens = checkout.DefaultMaxTokens
+	}
+	if len(r.WorkingSet) > maxWorkingSetItems {
+		return nil, &eventloom.ValidationError{Field: "working_set", Message: fmt.Sprintf("may hold at most %d entries", maxWorkingSetItems)}
+	}
+	ws := ""
+	if len(r.WorkingSet) > 0 {
+		ws = workingSetHeader + "\n- " + strings.Join(r.WorkingSet, "\n- ") + "\n"
+	}
+	wsTokens := checkout.EstimateTokens(ws)
+	if wsTokens > r.MaxTokens/2 {
+		return nil, &eventloom.ValidationError{Field: "working_set", Message: fmt.Sprintf("takes %d tokens, more than half of max_tokens (%d)", wsTokens, r.MaxTokens)}
+	}
+	req := r.Request
+	req.MaxTokens = r.MaxTokens - wsTokens
+	if req.MaxTokens < checkout.MinMaxTokens {
+		return nil, &eventloom.ValidationError{Field: "max_tokens", Message: fmt.Sprintf("leaves %d tokens for memory after the working set; at least %d are needed", req.MaxTokens, checkout.MinMaxTokens)}
+	}
+	p, err := s.checkout.Checkout(ctx, &req)
+	if err != nil {
+		return nil, err
+	}
+	a := &Assembled{Packet: p, WorkingSet: r.WorkingSet, Text: p.Text + ws}
+	if a.WorkingSet == nil {
+		a.WorkingSet = []string{}
+	}
+	a.Tokens = checkout.EstimateTokens(a.Text)
+	if r.SessionID != "" {
+		resumed, err := s.lastEventIs(ctx, r.SpaceID, r.SessionID, SessionResumedType)
+		if err != nil {
+			return nil, err
+		}
+		if resumed {
+			if a.Recovery, err = s.Recover(ctx, r.SpaceID, r.SessionID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return a, nil
+}
+
+// lastEventIs reports whether the session's latest non-bookkeeping event has type typ.
+func (s *Service) lastEventIs(ctx context.Context, space, session, typ string) (bool, error) {
+	rows, err := s.pool.Query(ctx, qSessionTail, space, session, 1)
+	if err != nil {
+		return false, fmt.Errorf("read session: %w", err)
+	}
+	tail, err := pgx.CollectRows(rows, scanTail)
+	if err != nil {
+		return false, fmt.Errorf("read session: %w", err)
+	}
+	return len(tail) == 1 && tail[0].Type == typ, nil
+}
+
+// AfterTurnRequest records a finished turn and asks for the next one's context.
+type AfterTurnRequest struct {
+	AssembleRequest
+	// Events are the finished turn (messages, tool calls, ...), appended all or nothing in
+	// the request's session.
+	Events []eventloom.NewEvent `json:"events"`
+	// IdempotencyKey makes a retried after-turn append nothing twice.
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+}
+
+// AfterTurnResult is the receipts of the appended turn and the next context.
+type AfterTurnResult struct {
+	Receipts []eventloom.Receipt `json:"receipts"`
+	// Redactions counts the secrets replaced in the turn's events before they were stored
+	// (eventloom.AppendResult.Redactions).
+	Redactions int        `json:"redactions"`
+	Context    *Assembled `json:"context"`
+}
+
+// AfterTurn appends the finished turn, then assembles the context for the next one. With no
+// query it uses the turn's last message as the query.
+func (s *Service) AfterTurn(ctx context.Context, r *AfterTurnRequest) (*AfterTurnResult, error) {
+	if len(r.Events) == 0 {
+		return nil, &eventloom.ValidationError{Field: "events", Message: "must hold the finished turn's events"}
+	}
+	if r.SessionID == "" {
+		return nil, &eventloom.ValidationError{Field: "session_id", Message: "is required"}
+	}
+	for i := range r.Events {
+		if r.Events[i].SessionID == "" {
+			r.Events[i].SessionID = r.SessionID
+		}
+	}
+	if strings.TrimSpace(r.Query) == "" {
+		for i := len(r.Events) - 1; i >= 0; i-- {
+			if c := strings.TrimSpace(r.Events[i].Content); c != "" {
+				r.Query = c
+				break
+			}
+		}
+	}
+	if strings.TrimSpace(r.Query) == "" {
+		r.Query = "continue the session"
+	}
+	// Validate the context request before appending, so a bad request appends nothing.
+	probe := r.Request
+	if err := probe.Validate(); err != nil {
+		return nil, err
+	}
+	res, err := s.store.Append(ctx, &eventloom.AppendParams{SpaceID: r.SpaceID, Events: r.Events, IdempotencyKey: r.IdempotencyKey})
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.Assemble(ctx, &r.AssembleRequest)
+	if err != nil {
+		return nil, err
+	}
+	return &AfterTurnResult{Receipts: res.Receipts, Redactions: res.Redactions, Context: a}, nil
+}

@@ -1,0 +1,57 @@
+package lifecycle
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// CleanupRequest records that a subagent finished.
+type CleanupRequest struct {
+	checkout.Request
+	// SubagentID names the subagent; required.
+	SubagentID string `json:"-"`
+	// Outcome is how it ended: success, failure or cancelled.
+	Outcome string `json:"outcome"`
+	// Summary is the subagent's own account, kept in the cleanup event.
+	Summary string `json:"summary,omitempty"`
+}
+
+// Cleanup is the cleanup event's receipt and a handoff bundle of the subagent's session.
+type Cleanup struct {
+	Receipt eventloom.Receipt `json:"receipt"`
+	Handoff *Handoff          `json:"handoff"`
+}
+
+// CleanupSubagent appends a subagent.cleaned_up event in the subagent's session and returns
+// it with a handoff bundle the parent can continue from.
+func (s *Service) CleanupSubagent(ctx context.Context, r *CleanupRequest) (*Cleanup, error) {
+	if r.SubagentID == "" || len(r.SubagentID) > 128 {
+		return nil, &eventloom.ValidationError{Field: "subagent_id", Message: "must be 1-128 characters"}
+	}
+	switch r.Outcome {
+	case "success", "failure", "cancelled":
+	default:
+		return nil, &eventloom.ValidationError{Field: "outcome", Message: "must be success, failure or cancelled"}
+	}
+	if r.SessionID == "" {
+		r.SessionID = "subagent:" + r.SubagentID
+	}
+	data, err := json.Marshal(map[string]string{"subagent_id": r.SubagentID, "outcome": r.Outcome})
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.store.Append(ctx, &eventloom.AppendParams{SpaceID: r.SpaceID, Events: []eventloom.NewEvent{{
+		Type: SubagentCleanedUpType, SessionID: r.SessionID, Actor: r.SubagentID, Content: r.Summary, Data: data,
+	}}})
+	if err != nil {
+		return nil, err
+	}
+	h, err := s.HandoffBundle(ctx, &HandoffRequest{Request: r.Request})
+	if err != nil {
+		return nil, err
+	}
+	return &Cleanup{Receipt: res.Receipts[0], Handoff: h}, nil
+}

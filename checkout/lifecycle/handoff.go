@@ -1,0 +1,165 @@
+package lifecycle
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/lifecycle/internal/dbsqlc"
+	"github.com/zaxy/zaxy/eventloom"
+)
+
+// TailEvent is an event of a replay tail, with its citation.
+type TailEvent struct {
+	Seq        int64           `json:"seq"`
+	Hash       eventloom.Hash  `json:"hash"`
+	Type       string          `json:"type"`
+	Actor      string          `json:"actor,omitempty"`
+	OccurredAt time.Time       `json:"occurred_at"`
+	Content    string          `json:"content,omitempty"`
+	Data       json.RawMessage `json:"data"`
+}
+
+func scanTail(row pgx.CollectableRow) (TailEvent, error) {
+	e, err := eventloom.ScanEvent(row)
+	return TailEvent{Seq: e.Seq, Hash: e.Hash, Type: e.Type, Actor: e.Actor, OccurredAt: e.OccurredAt,
+		Content: e.Content, Data: e.Data}, err
+}
+
+// ChainStatus is the space's hash chain as verified for a handoff.
+type ChainStatus struct {
+	OK        bool           `json:"ok"`
+	HeadSeq   int64          `json:"head_seq"`
+	HeadHash  eventloom.Hash `json:"head_hash"`
+	BrokenSeq int64          `json:"broken_seq,omitempty"`
+	Reason    string         `json:"reason,omitempty"`
+}
+
+// SessionSummary is a deterministic summary of a session: its events by type and span.
+type SessionSummary struct {
+	SessionID string         `json:"session_id"`
+	Events    int64          `json:"events"`
+	ByType    map[string]int `json:"by_type"`
+	FirstSeq  int64          `json:"first_seq"`
+	LastSeq   int64          `json:"last_seq"`
+	Started   *time.Time     `json:"started,omitempty"`
+	LastAt    *time.Time     `json:"last_at,omitempty"`
+	Text      string         `json:"text"`
+}
+
+// HandoffRequest asks for a bundle another agent can resume a session from.
+type HandoffRequest struct {
+	checkout.Request
+	// TailEvents is how many of the session's last events the bundle replays (default 20, at
+	// most 200).
+	TailEvents int `json:"tail_events,omitempty"`
+}
+
+// Handoff is a portable bundle: summary, replay tail, chain status and retrieval.
+type Handoff struct {
+	SpaceID   string           `json:"space_id"`
+	SessionID string           `json:"session_id"`
+	Summary   SessionSummary   `json:"summary"`
+	Tail      []TailEvent      `json:"replay_tail"`
+	Chain     ChainStatus      `json:"chain"`
+	Recovery  *Recovery        `json:"recovery"`
+	Retrieval *checkout.Packet `json:"retrieval"`
+	CreatedAt time.Time        `json:"created_at"`
+}
+
+// HandoffBundle builds the bundle for r.SessionID: what happened (summary and replay tail),
+// whether the log is intact (chain status), what is open (recovery) and what memory says
+// about the query (a checkout; the query defaults to the session's open work).
+func (s *Service) HandoffBundle(ctx context.Context, r *HandoffRequest) (*Handoff, error) {
+	if r.SessionID == "" {
+		return nil, &eventloom.ValidationError{Field: "session_id", Message: "is required"}
+	}
+	if r.TailEvents == 0 {
+		r.TailEvents = 20
+	}
+	if r.TailEvents < 1 || r.TailEvents > 200 {
+		return nil, &eventloom.ValidationError{Field: "tail_events", Message: "must be between 1 and 200"}
+	}
+	if strings.TrimSpace(r.Query) == "" {
+		r.Query = "open tasks, decisions and findings of session " + r.SessionID
+	}
+	if err := eventloom.ValidateSpaceID(r.SpaceID); err != nil {
+		return nil, err
+	}
+	h := &Handoff{SpaceID: r.SpaceID, SessionID: r.SessionID, CreatedAt: time.Now().UTC()}
+	var err error
+	if h.Summary, err = s.summarize(ctx, r.SpaceID, r.SessionID); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, qSessionTail, r.SpaceID, r.SessionID, r.TailEvents)
+	if err != nil {
+		return nil, fmt.Errorf("handoff: %w", err)
+	}
+	if h.Tail, err = pgx.CollectRows(rows, scanTail); err != nil {
+		return nil, fmt.Errorf("handoff: %w", err)
+	}
+	v, err := s.store.Verify(ctx, r.SpaceID)
+	if err != nil {
+		return nil, err
+	}
+	h.Chain = ChainStatus{OK: v.OK, HeadSeq: v.HeadSeq, HeadHash: v.HeadHash, BrokenSeq: v.BrokenSeq, Reason: v.Reason}
+	if h.Recovery, err = s.Recover(ctx, r.SpaceID, r.SessionID); err != nil {
+		return nil, err
+	}
+	req := r.Request
+	req.NoRecord = true
+	if h.Retrieval, err = s.checkout.Checkout(ctx, &req); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+func (s *Service) summarize(ctx context.Context, space, session string) (SessionSummary, error) {
+	sum := SessionSummary{SessionID: session, ByType: map[string]int{}}
+	stats, err := queries.SessionStats(ctx, s.pool, dbsqlc.SessionStatsParams{SpaceID: space, SessionID: session})
+	if err != nil {
+		return sum, fmt.Errorf("summarize session: %w", err)
+	}
+	for _, st := range stats {
+		sum.ByType[st.Type] = int(st.Events)
+		sum.Events += st.Events
+		if sum.FirstSeq == 0 || st.FirstSeq < sum.FirstSeq {
+			sum.FirstSeq = st.FirstSeq
+		}
+		sum.LastSeq = max(sum.LastSeq, st.LastSeq)
+		if sum.Started == nil || st.FirstAt.Before(*sum.Started) {
+			t := st.FirstAt.UTC()
+			sum.Started = &t
+		}
+		if sum.LastAt == nil || st.LastAt.After(*sum.LastAt) {
+			t := st.LastAt.UTC()
+			sum.LastAt = &t
+		}
+	}
+	if sum.Events == 0 {
+		return sum, fmt.Errorf("%w: session %q has no events in space %q", eventloom.ErrNotFound, session, space)
+	}
+	var parts []string
+	for _, t := range sortedKeys(sum.ByType) {
+		parts = append(parts, fmt.Sprintf("%d %s", sum.ByType[t], t))
+	}
+	sum.Text = fmt.Sprintf("Session %s: %d events (seq %d to %d, %s to %s): %s.", session, sum.Events, sum.FirstSeq, sum.LastSeq,
+		sum.Started.Format(time.RFC3339), sum.LastAt.Format(time.RFC3339), strings.Join(parts, ", "))
+	return sum, nil
+}
+
+// sortedKeys are the keys of m in order.
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,89 @@
+package checkout
+
+import (
+	"cmp"
+	"slices"
+)
+
+// packTier packs one tier of a packet (the stable and session tiers; packQuery packs the
+// query tier): it fills tier name from ids in order, each item at its line's cost, within the
+// tier's share (limit, its header line included) and what is left of the budget; an item that
+// does not fit is elided. Items already used (in the weave or an earlier tier) are skipped.
+func packTier(rk *ranking, used map[string]bool, tokens *int, budget int, p *Packet, whoWhen bool,
+	name string, ids []string, scores map[string]*scored, limit int) Tier {
+	t := Tier{Name: name, Items: []*Item{}}
+	spent := EstimateTokens(tierHeader[name] + "\n")
+	for _, id := range ids {
+		it := rk.items[id]
+		if it == nil || used[id] {
+			continue
+		}
+		line := renderLine(maxRef, it, whoWhen)
+		cost := EstimateTokens(line + "\n")
+		if *tokens+spent+cost > budget || spent+cost > limit {
+			p.Budget.Elided = append(p.Budget.Elided, Elided{ItemID: id, Tokens: cost, Reason: "over the " + name + " tier's share of the budget"})
+			continue
+		}
+		used[id] = true
+		if c := scores[id]; c != nil {
+			it.Score, it.Components = c.score, c.components
+		}
+		it.Tokens = cost
+		spent += cost
+		t.Items = append(t.Items, it)
+	}
+	if len(t.Items) > 0 {
+		*tokens += spent
+	}
+	return t
+}
+
+// packQuery fills the query tier from the policy's mechanism's QueryCandidates best fused
+// items, greedily by value per token: the fused score divided by the item's tokens (at least
+// MinValueTokens, so one-word items do not crowd out the best evidence), until the budget is
+// spent.
+func packQuery(rk *ranking, used map[string]bool, tokens *int, budget int, p *Packet, whoWhen bool) Tier {
+	t := Tier{Name: TierQuery, Items: []*Item{}}
+	header := EstimateTokens(tierHeader[TierQuery] + "\n")
+	type cand struct {
+		it    *Item
+		c     *scored
+		cost  int
+		value float64
+	}
+	m := rk.policy.Mechanism()
+	var cands []cand
+	for i, c := range rk.fused {
+		if i == m.QueryCandidates {
+			break
+		}
+		it := rk.items[c.itemID]
+		if it == nil || used[c.itemID] {
+			continue
+		}
+		cost := EstimateTokens(renderLine(maxRef, it, whoWhen) + "\n")
+		cands = append(cands, cand{it: it, c: c, cost: cost, value: c.score / float64(max(cost, m.MinValueTokens))})
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.value, a.value) })
+	spent := header
+	for _, c := range cands {
+		if *tokens+spent+c.cost > budget {
+			p.Budget.Elided = append(p.Budget.Elided, Elided{ItemID: c.it.ItemID, Tokens: c.cost, Reason: "over the token budget"})
+			continue
+		}
+		spent += c.cost
+		c.it.Score, c.it.Components, c.it.Tokens = c.c.score, c.c.components, c.cost
+		used[c.it.ItemID] = true
+		t.Items = append(t.Items, c.it)
+	}
+	// Within the tier, the best first.
+	slices.SortStableFunc(t.Items, func(a, b *Item) int { return cmp.Compare(b.Score, a.Score) })
+	if len(t.Items) > 0 {
+		*tokens += spent
+	}
+	return t
+}
+
+// maxRef is the widest citation marker an item's cost is estimated with, so numbering the
+// items afterwards can never push the packet over its budget.
+const maxRef = 99999

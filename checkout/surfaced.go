@@ -1,0 +1,129 @@
+package checkout
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/redact"
+	"github.com/zaxy/zaxy/vocab"
+)
+
+// surfacedItem is one entry of a checkout.surfaced event.
+type surfacedItem struct {
+	ItemID string  `json:"item_id"`
+	Seqs   []int64 `json:"seqs"`
+	Tier   string  `json:"tier"`
+	// Attenuated marks an item the request recalled from below the salience floor
+	// (include_attenuated): a use, which restores it.
+	Attenuated bool `json:"attenuated,omitempty"`
+	// Lanes are the item's fusion components (rank and weight per lane) and Boost its score
+	// over their sum (the multipliers and session context applied after fusion): what an
+	// offline policy fit replays
+	// the ranking from (package policy), since the event records the query only by its hash.
+	Lanes map[string]SurfacedLane `json:"lanes,omitempty"`
+	Boost float64                 `json:"boost,omitempty"`
+}
+
+// SurfacedLane is one lane's part in a surfaced item's score: its rank in the lane and the
+// weight it was fused with (the policy's lane weight times the lane's per-item scale).
+type SurfacedLane struct {
+	Rank   int     `json:"rank"`
+	Weight float64 `json:"weight"`
+}
+
+// recordSurfaced appends the checkout.surfaced event listing what the packet surfaced; it is
+// bookkeeping, never retrieved as memory.
+func (s *Service) recordSurfaced(ctx context.Context, r *Request, p *Packet) (int64, error) {
+	ev, err := SurfacedEvent(r, p)
+	if err != nil {
+		return 0, err
+	}
+	res, err := s.store.Append(ctx, &eventloom.AppendParams{SpaceID: r.SpaceID, Events: []eventloom.NewEvent{ev}, ProjectLater: true})
+	if err != nil {
+		return 0, fmt.Errorf("record surfaced items: %w", err)
+	}
+	seq := res.Receipts[0].Seq
+	// The record's projection job is enqueued after the answer, not before it: the record is
+	// committed, and a job lost here is enqueued by the periodic sweep. It runs beside the
+	// caller's next work, so the store must be on a pool, as the lanes already need.
+	go func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), surfacedEnqueueTimeout)
+		defer cancel()
+		if err := s.store.EnqueueProjection(ctx, r.SpaceID, seq); err != nil {
+			s.cfg.Logger.WarnContext(ctx, "enqueue the projection of a surfaced record", "space_id", r.SpaceID, "seq", seq, "error", err)
+		}
+	}()
+	return seq, nil
+}
+
+// surfacedEnqueueTimeout bounds the enqueue of a surfaced record's projection job.
+const surfacedEnqueueTimeout = 10 * time.Second
+
+// recordedSessionID is a caller's session id as a record of a read (checkout.surfaced,
+// memory_action.surfaced) carries it: with its secrets redacted (redact.String), whatever the
+// space's redaction mode, since a read must not write a secret into the log.
+func recordedSessionID(id string) string {
+	out, _ := redact.String(id)
+	return out
+}
+
+// SurfacedEvent is the checkout.surfaced event recording what packet p (the answer to r)
+// surfaced, in r's session (recordedSessionID) with r.Actor as its actor (default "zaxy"):
+// each item by id with its tier and cited seqs. Its projection reinforces exactly
+// those item ids (docs/checkout.md, Salience). A caller that checks out with NoRecord and
+// records the surfacing itself (a simulation setting occurred_at) appends this event.
+func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
+	sum := sha256.Sum256([]byte(r.Query))
+	data := struct {
+		Purpose     string         `json:"purpose"`
+		QuerySHA256 string         `json:"query_sha256"`
+		MaxTokens   int            `json:"max_tokens"`
+		UsedTokens  int            `json:"used_tokens"`
+		Items       []surfacedItem `json:"items"`
+		// PolicyVersion is the retrieval policy the packet was ranked with.
+		PolicyVersion string         `json:"policy_version,omitempty"`
+		Weave         *SurfacedWeave `json:"weave,omitempty"`
+		// Priors are a prospective pass's procedure and failure priors and causal context,
+		// as a memory_action.surfaced lists artifacts: what the retrospective pass judges
+		// the pass by.
+		Priors []vocab.SurfacedArtifact `json:"priors,omitempty"`
+	}{Purpose: p.Purpose, QuerySHA256: hex.EncodeToString(sum[:]), MaxTokens: r.MaxTokens, UsedTokens: p.Budget.Used, Items: []surfacedItem{},
+		PolicyVersion: p.Diagnostics.PolicyVersion, Weave: p.Weave.surfaced(), Priors: p.priors}
+	for _, t := range p.Tiers {
+		for _, it := range t.Items {
+			si := surfacedItem{ItemID: it.ItemID, Tier: t.Name, Attenuated: it.Labels.AttenuatedBy == AttenuatedBySalience}
+			for _, c := range it.Citations {
+				si.Seqs = append(si.Seqs, c.Seq)
+			}
+			if len(it.Components) > 0 {
+				si.Lanes = make(map[string]SurfacedLane, len(it.Components))
+				fused := 0.0
+				for lane, c := range it.Components {
+					if c.Rank == 0 {
+						continue // the session context (session_context.go) is added after fusion, not a lane
+					}
+					si.Lanes[lane] = SurfacedLane{Rank: c.Rank, Weight: c.Weight}
+					fused += c.Score
+				}
+				if fused > 0 {
+					si.Boost = it.Score / fused
+				}
+			}
+			data.Items = append(data.Items, si)
+		}
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return eventloom.NewEvent{}, err
+	}
+	return eventloom.NewEvent{Type: SurfacedType, SessionID: recordedSessionID(r.SessionID), Actor: cmp.Or(r.Actor, "zaxy"), Data: raw}, nil
+}
+
+// SurfacedType is the bookkeeping event a checkout appends (vocab.TypeCheckoutSurfaced).
+const SurfacedType = vocab.TypeCheckoutSurfaced
