@@ -7,10 +7,9 @@ package checkout
 //
 // A tool's state (last_error, last_outcome) gets a version each time it changes, so an agent's
 // space holds its tools' same few errors many times over, each an identical line: a question
-// about an error filled a third of a 1,000-token packet with "bash last_error ... (superseded)"
-// (docs/benchmarks.md, "Repeated statements are shown once: builtin-5"). Each version's event
-// ranks for itself, and a change of a fact in the packet is still a warning. Policy
-// CollapseRepeatedFacts (builtin-5); never with the plain profile.
+// about an error would fill a packet with "bash last_error ... (superseded)" lines. Each
+// version's event ranks for itself, and a change of a fact in the packet is still a warning.
+// Policy.CollapseRepeatedFacts; never with the plain profile.
 func collapseRepeatedFacts(fused []*scored, items map[string]*Item) []*scored {
 	first := map[string]int{} // statement -> its place in out
 	out := fused[:0]

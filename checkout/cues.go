@@ -105,8 +105,7 @@ func cueBoost(m *Mechanism, n int) float64 {
 // applyCues multiplies the score of each ranked item whose event carries some of the request's
 // cues (a fact's: the event that recorded it) and records the boost in its components. It reads
 // the cues of the fetched items' events from the log by seq in one query (the primary key: the
-// candidates are few, so no index on cues is needed). Without cues it does nothing, so a
-// checkout without cues ranks exactly as before.
+// candidates are few, so no index on cues is needed). Without cues it does nothing.
 func applyCues(ctx context.Context, q pgexec.Executor, m *Mechanism, space string, want Cues, fused []*scored, items map[string]*Item) error {
 	if len(want) == 0 {
 		return nil

@@ -24,9 +24,9 @@ const maxExcerptWords = 32
 // starts a quarter of its width before that run, within the text; 0 when no word occurs or the
 // text fits.
 //
-// It replaced "a little before the first query word found": a test run's log names the test in
-// its first line and explains the failure pages later, and a question about the failure saw the
-// first line. The shortest run, not the window with the most occurrences: a word every line
+// A test run's log names the test in its first line and explains the failure pages later, so
+// the window follows the words, not the first of them. The shortest run, not the window with the
+// most occurrences: a word every line
 // repeats ("refund_test.go") would pull the window to where it is densest and leave the
 // explanation at its cut edge.
 func excerptWindow(text []rune, words []string, width int) int {

@@ -9,7 +9,9 @@ import (
 
 // LaneVerbatimPast runs the verbatim lane reading past floor (nil: the current watermark).
 func (s *Service) LaneVerbatimPast(ctx context.Context, space, query string, floor *int64) ([]string, error) {
-	res := s.laneVerbatim(ctx, s.pool, &Request{SpaceID: space, Query: query}, time.Now(), floor)
+	r := &Request{SpaceID: space, Query: query}
+	now := time.Now()
+	res := s.newLaneInput(r, newQuestion(r, now), now, builtinPolicy).verbatim(ctx, floor)
 	return res.items, res.err
 }
 
@@ -20,14 +22,14 @@ func (s *Service) PPRNeighbourhood(ctx context.Context, space string, seeds []st
 	for _, e := range seeds {
 		seed[e] = 1
 	}
-	g, err := loadPPRGraph(ctx, s.pool, space, seed, time.Now(), budget)
+	g, err := loadPPRGraph(ctx, s.pool, mechanism1, space, seed, time.Now(), budget)
 	if err != nil {
 		return nil, nil, err
 	}
 	for n := range g.out {
 		nodes = append(nodes, n)
 	}
-	for n, m := range walkPPR(g, seed) {
+	for n, m := range walkPPR(mechanism1, g, seed) {
 		if g.items[n] && m > 0 {
 			items = append(items, n)
 		}
@@ -36,7 +38,7 @@ func (s *Service) PPRNeighbourhood(ctx context.Context, space string, seeds []st
 }
 
 // PPRNodeBudget is the PPR lane's node budget.
-const PPRNodeBudget = pprNodeBudget
+var PPRNodeBudget = mechanism1.PPRNodeBudget
 
 // ExcerptWindow is excerptWindow: where a window of width runes of text starts to show words.
 var ExcerptWindow = excerptWindow

@@ -108,13 +108,26 @@ type factRow struct {
 	closeReason                            *string
 }
 
-// maxItemChars caps an item's text; longer events become excerpts around the query's words.
-const maxItemChars = 1200
+// itemFetch reads a checkout's items: as of asOf, with their salience when withSalience, a
+// long event's text cut to maxChars around the question's words.
+type itemFetch struct {
+	db           pgexec.Executor
+	space        string
+	words        []string
+	asOf         time.Time
+	withSalience bool
+	maxChars     int
+}
 
-// fetchItems loads the items with the given ids (and the fact versions they superseded,
-// returned separately), events and facts in one query each, with their salience as of asOf
-// when withSalience. Event items already read (prefetched, by id) are taken from there.
-func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, ids []string, asOf time.Time, withSalience bool, prefetched map[string]*Item) (map[string]*Item, []*Item, error) {
+// newItemFetch is the item fetch of a checkout of r asking q at asOf with mechanism m.
+func (s *Service) newItemFetch(r *Request, q *question, asOf time.Time, m *Mechanism) itemFetch {
+	return itemFetch{db: s.pool, space: r.SpaceID, words: q.words, asOf: asOf, withSalience: !r.plain(), maxChars: m.MaxItemChars}
+}
+
+// items loads the items with the given ids (and the fact versions they superseded, returned
+// separately), events and facts in one query each. Event items already read (prefetched, by
+// id) are taken from there.
+func (f itemFetch) items(ctx context.Context, ids []string, prefetched map[string]*Item) (map[string]*Item, []*Item, error) {
 	var seqs []int64
 	var factIDs []string
 	items := map[string]*Item{}
@@ -127,25 +140,24 @@ func fetchItems(ctx context.Context, tx pgexec.Executor, space, query string, id
 			factIDs = append(factIDs, strings.TrimPrefix(id, "fact:"))
 		}
 	}
-	if err := fetchEvents(ctx, tx, space, query, seqs, asOf, withSalience, items); err != nil {
+	if err := f.events(ctx, seqs, items); err != nil {
 		return nil, nil, err
 	}
-	previous, err := fetchFacts(ctx, tx, space, factIDs, asOf, withSalience, items)
+	previous, err := f.facts(ctx, factIDs, items)
 	if err != nil {
 		return nil, nil, err
 	}
 	return items, previous, nil
 }
 
-// fetchEvents reads the event items of seqs into items, with their salience as of asOf when
-// withSalience.
-func fetchEvents(ctx context.Context, tx pgexec.Executor, space, query string, seqs []int64, asOf time.Time, withSalience bool, items map[string]*Item) error {
+// events reads the event items of seqs into items.
+func (f itemFetch) events(ctx context.Context, seqs []int64, items map[string]*Item) error {
+	withSalience := f.withSalience
 	if len(seqs) > 0 {
-		rows, err := tx.Query(ctx, qFetchEvents, space, seqs, asOf)
+		rows, err := f.db.Query(ctx, qFetchEvents, f.space, seqs, f.asOf)
 		if err != nil {
 			return fmt.Errorf("fetch events: %w", err)
 		}
-		words := contentWords(query)
 		if _, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
 			r, err := pgx.RowToStructByNameLax[struct {
 				eventloom.Row
@@ -163,7 +175,7 @@ func fetchEvents(ctx context.Context, tx pgexec.Executor, space, query string, s
 				return struct{}{}, err
 			}
 			e := r.Event()
-			it := eventItem(e.Seq, e.Type, e.SessionID, e.Content, string(e.Data), e.Hash, words)
+			it := cutEventItem(e.Seq, e.Type, e.SessionID, e.Content, string(e.Data), e.Hash, f.words, f.maxChars)
 			it.role, it.speaker = r.Role, r.Speaker
 			it.event = &dbsqlc.WeaveEvidenceRow{Seq: e.Seq, Hash: e.Hash, Type: e.Type, Content: e.Content, Data: string(e.Data),
 				OccurredAt: e.OccurredAt, Role: r.Role, Speaker: r.Speaker}
@@ -193,12 +205,13 @@ func fetchEvents(ctx context.Context, tx pgexec.Executor, space, query string, s
 	return nil
 }
 
-// fetchFacts reads the fact items of factIDs into items and returns the fact versions they
-// superseded, with their salience as of asOf when withSalience.
-func fetchFacts(ctx context.Context, tx pgexec.Executor, space string, factIDs []string, asOf time.Time, withSalience bool, items map[string]*Item) ([]*Item, error) {
+// facts reads the fact items of factIDs into items and returns the fact versions they
+// superseded.
+func (f itemFetch) facts(ctx context.Context, factIDs []string, items map[string]*Item) ([]*Item, error) {
 	var previous []*Item
+	asOf, withSalience := f.asOf, f.withSalience
 	if len(factIDs) > 0 {
-		rows, err := tx.Query(ctx, qFetchFacts, space, factIDs, asOf)
+		rows, err := f.db.Query(ctx, qFetchFacts, f.space, factIDs, asOf)
 		if err != nil {
 			return nil, fmt.Errorf("fetch facts: %w", err)
 		}
@@ -212,28 +225,28 @@ func fetchFacts(ctx context.Context, tx pgexec.Executor, space string, factIDs [
 				return struct{}{}, err
 			}
 			asked := r.Asked
-			f := factRow{id: r.FactID, subject: r.SubjectName, predicate: r.Predicate, object: valueText(r.ObjectName, r.Value),
+			fr := factRow{id: r.FactID, subject: r.SubjectName, predicate: r.Predicate, object: valueText(r.ObjectName, r.Value),
 				status: r.Status, supersededBy: r.SupersededBy, version: r.Version, validTo: r.ValidTo,
 				recordedSeq: r.RecordedSeq, closeReason: r.CloseReason}
 			it := &Item{
-				ItemID: memoryitem.FactID(f.id), Kind: "fact", boostKind: "fact", fact: &f,
-				Text: fmt.Sprintf("%s %s %s", f.subject, f.predicate, f.object),
+				ItemID: memoryitem.FactID(fr.id), Kind: "fact", boostKind: "fact", fact: &fr,
+				Text: fmt.Sprintf("%s %s %s", fr.subject, fr.predicate, fr.object),
 				Labels: Labels{Authority: r.Authority, ReviewStatus: r.ReviewStatus, Inferred: r.Inferred,
 					Conflicted: r.ReviewStatus == "conflicted" && r.Status == "current"},
 			}
 			var ev []Citation
 			if err := json.Unmarshal([]byte(r.Evidence), &ev); err != nil {
-				return struct{}{}, fmt.Errorf("fact %s evidence: %w", f.id, err)
+				return struct{}{}, fmt.Errorf("fact %s evidence: %w", fr.id, err)
 			}
 			it.Citations = ev
-			if f.status != "current" {
+			if fr.status != "current" {
 				it.Labels.Attenuated = true
-				it.Labels.Superseded = f.status == "superseded"
-				if f.status == "invalidated" && f.closeReason != nil {
-					it.Labels.Invalidated = *f.closeReason
+				it.Labels.Superseded = fr.status == "superseded"
+				if fr.status == "invalidated" && fr.closeReason != nil {
+					it.Labels.Invalidated = *fr.closeReason
 				}
 			}
-			if f.validTo != nil && !f.validTo.After(asOf) {
+			if fr.validTo != nil && !fr.validTo.After(asOf) {
 				it.Labels.Stale = true
 			}
 			if withSalience {
@@ -267,20 +280,26 @@ func valueText(object, value *string) string {
 	return *value
 }
 
-// eventItem renders an event as an item: its content (an excerpt around the query's words
-// when long), or a summary of its data when it has no text.
+// eventItem is cutEventItem at the first mechanism record's MaxItemChars: the text of a
+// weave's evidence (weave.go).
 func eventItem(seq int64, typ, session, content, data string, hash []byte, words []string) *Item {
+	return cutEventItem(seq, typ, session, content, data, hash, words, mechanism1.MaxItemChars)
+}
+
+// cutEventItem renders an event as an item: its content (an excerpt of maxChars around the
+// query's words when longer), or a summary of its data when it has no text.
+func cutEventItem(seq int64, typ, session, content, data string, hash []byte, words []string, maxChars int) *Item {
 	it := &Item{
 		ItemID: memoryitem.EventID(seq), Kind: typ, boostKind: typ, SessionID: session,
 		Labels: Labels{Authority: "log"},
 	}
 	cite := Citation{Seq: seq, Hash: hash}
 	text := strings.TrimSpace(content)
-	if utf8.RuneCountInString(text) > maxItemChars {
+	if utf8.RuneCountInString(text) > maxChars {
 		// A long text (a document, a tool's output) is an excerpt around the query's words; the
 		// citation says which characters.
 		var start, end int
-		text, start, end = cutAround([]rune(text), words, maxItemChars)
+		text, start, end = cutAround([]rune(text), words, maxChars)
 		cite.Start, cite.End = &start, &end
 	}
 	if typ == "tool_call.completed" {
@@ -302,3 +321,9 @@ func eventItem(seq int64, typ, session, content, data string, hash []byte, words
 // EstimateTokens is the deterministic token estimate packets are budgeted with, the same as
 // the disclosure views': one token per four characters, rounded up.
 func EstimateTokens(s string) int { return disclosure.EstimateTokens(s) }
+
+// seqOfItem returns the seq of an event item id ("ev:12"), or 0.
+func seqOfItem(id string) int64 {
+	seq, _ := memoryitem.ParseEventID(id)
+	return seq
+}

@@ -33,11 +33,8 @@ type KeywordParams struct {
 	Candidates int
 }
 
-// KeywordCandidates is the keyword lane's default candidate budget. Measured
-// (docs/benchmarks.md): at 100,000 memories 1,000 keeps the lane's p95 under 10 ms with 91-95 %
-// of each top 10 unchanged against scoring every match (2,000: 97-98 %, p95 10-12 ms under
-// load); on both dev sets (spaces of 400-600 items) it cuts nothing, and the lane's top 50 is
-// the reference BM25's for every question.
+// KeywordCandidates is Keyword's default candidate budget, for callers outside a checkout; a
+// checkout's keyword lane uses its mechanism record's (Mechanism.KeywordCandidates).
 const KeywordCandidates = 1000
 
 // Keyword ranks a space's memory items by Okapi BM25 (k1 1.2, b 0.75) against the query's

@@ -22,18 +22,59 @@ type Mechanism struct {
 	// multiplied by salience^SalienceWeight (Salience.Multiplier). Fusion's reciprocal ranks
 	// lie close together (rank 1 and rank 10 of a lane differ by 15%), so salience at full
 	// weight would let a fortnight of disuse outrank the one memory that answers the question;
-	// at 0.25 a month of disuse costs 16%, and attenuation (below the floor) still removes the
-	// item outright (docs/benchmarks.md, the forgetting lane).
+	// attenuation (below the floor) still removes the item outright.
 	SalienceWeight float64
 	// SessionContextShare is how much of the best other ranked item of its session an item's
 	// score gains (session_context.go): an item whose session holds other strong matches is
-	// more likely the one asked about than an equally scored stray turn elsewhere
-	// (docs/benchmarks.md, session context).
+	// more likely the one asked about than an equally scored stray turn elsewhere.
 	SessionContextShare float64
 	// CueBoostPerMatch multiplies an item's score for each of the request's cues its event
 	// carries, up to CueBoostMax in all (cues.go): enough to lift a cued item over an equally
 	// ranked uncued one, too little to bring a stray cued item above clear query matches.
 	CueBoostPerMatch, CueBoostMax float64
+
+	// LaneK is how many candidates each lane returns; the item fetch reads the best
+	// 2·limit+LaneK fused ones.
+	LaneK int
+	// RecentK is how many of the session's latest events the recent lane (and so the session
+	// tier) considers.
+	RecentK int
+	// ReplyK is how many of the keyword lane's best items the reply and remedy lanes follow.
+	ReplyK int
+	// StableK caps the stable tier's candidate facts.
+	StableK int
+	// TopicK is how many sessions the topic lane returns.
+	TopicK int
+	// SpeakerTail is how many of a space's events past the projection watermark the exact lane
+	// reads for the names that speak in them (lane_exact.sql).
+	SpeakerTail int
+	// VerbatimRows is how many events past the projection watermark the verbatim lane reads.
+	VerbatimRows int
+	// KeywordCandidates is the keyword lane's candidate budget (KeywordParams.Candidates).
+	KeywordCandidates int
+	// HNSWMaxK caps the rows the vector lane takes through the HNSW index
+	// (VectorParams.MaxIndexRows).
+	HNSWMaxK int
+	// RemedyFollow is how many of a failed call's next session events the remedy lane reads.
+	RemedyFollow int
+	// RemedyMinShare is how close to the keyword lane's best score (BM25) a failed call must
+	// score for the remedy lane to follow it: a question about the failure, not one sharing a
+	// word with it.
+	RemedyMinShare float64
+	// PPRRestart is the probability with which the personalized PageRank walk restarts at the
+	// seeds at each step (ppr.go).
+	PPRRestart float64
+	// PPRHops is how many entity hops the PPR lane loads; PPRFanout how many latest items of
+	// each kind per entity; PPRFrontier how many entities it expands per hop (each costs up to
+	// 2·PPRFanout index probes); PPRNodeBudget how many nodes it loads in all.
+	PPRHops, PPRFanout, PPRFrontier, PPRNodeBudget int
+	// PPRIterations caps the walk's iterations.
+	PPRIterations int
+	// PPRVectorSeeds is how many of the vector lane's best items lend their entities as seeds.
+	PPRVectorSeeds int
+	// MaxItemChars caps an item's text; a longer event's text is an excerpt around the
+	// question's words (items.go).
+	MaxItemChars int
 
 	// StableShare and SessionShare are the shares of a packet's budget (what the weave left of
 	// it) the stable and session tiers may take at most; the query tier gets the rest and
@@ -91,6 +132,25 @@ var mechanism1 = &Mechanism{
 	SessionContextShare:  0.3,
 	CueBoostPerMatch:     1.2,
 	CueBoostMax:          1.5,
+	LaneK:                100,
+	RecentK:              10,
+	ReplyK:               30,
+	StableK:              40,
+	TopicK:               20,
+	SpeakerTail:          1000,
+	VerbatimRows:         1000,
+	KeywordCandidates:    1000,
+	HNSWMaxK:             40,
+	RemedyFollow:         6,
+	RemedyMinShare:       0.5,
+	PPRRestart:           0.15,
+	PPRHops:              2,
+	PPRFanout:            20,
+	PPRFrontier:          32,
+	PPRNodeBudget:        500,
+	PPRIterations:        30,
+	PPRVectorSeeds:       5,
+	MaxItemChars:         1200,
 	StableShare:          0.25,
 	SessionShare:         0.20,
 	QueryCandidates:      60,

@@ -45,34 +45,31 @@ type Policy struct {
 	TemporalBoost float64 `json:"temporal_boost"`
 	// StableOmitsToolState leaves the tools' state facts (last_outcome, last_error, which the
 	// projector derives from tool calls) out of the stable tier (sql/checkout/stable_facts.sql);
-	// the query tier still ranks them. Since builtin-3; false in earlier policies, so their
-	// packets stay what they were.
+	// the query tier still ranks them. True from builtin-3 on.
 	StableOmitsToolState bool `json:"stable_omits_tool_state,omitempty"`
 	// KeywordByScore scales each keyword hit's fused contribution by its BM25 score over the
-	// lane's best (lanes.go, laneKeyword): fusion reads ranks, and a hit sharing one common
-	// word with the question ranked nearly as the one sharing all its rare words. Since
-	// builtin-4; false in earlier policies, so their packets stay what they were.
+	// lane's best (lane_keyword.go): fusion reads ranks, and a hit sharing one common word with
+	// the question would rank nearly as the one sharing all its rare words. True from builtin-4
+	// on.
 	KeywordByScore bool `json:"keyword_by_score,omitempty"`
 	// CollapseRepeatedFacts ranks the fact versions that state the same thing as one item, the
 	// current or latest of them (collapse.go): a tool's state changes back and forth, and its
-	// identical superseded versions crowded agents' packets. Since builtin-5; false in earlier
-	// policies, so their packets stay what they were.
+	// identical superseded versions would crowd agents' packets. True from builtin-5 on.
 	CollapseRepeatedFacts bool `json:"collapse_repeated_facts,omitempty"`
 	// ReplyAfterStatements, when above 0, has the reply lane also follow the keyword lane's hits
 	// that ask nothing, to the next message when a speaker the question names says it, at this
-	// share of the lane's weight (lanes.go, laneReply). Since builtin-6 (0.3); 0 in earlier
-	// policies, so their packets stay what they were.
+	// share of the lane's weight (lane_reply.go). 0.3 from builtin-6 on.
 	ReplyAfterStatements float64 `json:"reply_after_statements,omitempty"`
 	// WeaveReplyAnswers, when above 0, has a memory weave show the reply lane's best this many
 	// answers before the other ranked events (weave.go, packWeave). The reply lane ranks an
 	// answer by the question before it, and only that lane ranks it, so fusion sets it below
-	// events several lanes rank, past what a half-size packet shows. Since builtin-7 (3); 0 in
-	// earlier policies, so their weaves stay what they were. It changes no ranking.
+	// events several lanes rank, past what a half-size packet shows. 3 from builtin-7 on. It
+	// changes no ranking.
 	WeaveReplyAnswers int `json:"weave_reply_answers,omitempty"`
 	// MechanismVersion names the mechanism record the policy ranks with (mechanism.go): fusion's
-	// constant, the attenuations, shares and caps. "" is FirstMechanismVersion, and is left out
-	// of the policy's Content, so the versions of the policies that name no record stay what
-	// they were.
+	// constant, the attenuations, the lanes' k's, shares and caps. "" is FirstMechanismVersion,
+	// and is left out of the policy's Content, so a policy that names no record is addressed by
+	// the same Content as one made before mechanism records.
 	MechanismVersion string `json:"mechanism_version,omitempty"`
 }
 
@@ -103,14 +100,14 @@ var builtinPolicy1 = &Policy{
 		PurposeReview:         {"decision.recorded": 1.2, "fact": 1.2},
 		PurposeRefactoring:    {"fact": 1.2, "decision.recorded": 1.2, "document.chunk": 1.1},
 	},
-	SpeakerBoost:      speakerBoost,
+	SpeakerBoost:      1.5,
 	NamedSpeakerBoost: 3.0,
-	TemporalBoost:     temporalBoost,
+	TemporalBoost:     2.0,
 }
 
-// builtinPolicy2 is builtin-2: builtin-1 with the named-speaker prior at namedSpeakerBoost
-// instead of 3 (speaker.go says why).
-var builtinPolicy2 = derivePolicy(builtinPolicy1, "builtin-2", func(p *Policy) { p.NamedSpeakerBoost = namedSpeakerBoost })
+// builtinPolicy2 is builtin-2: builtin-1 with the named-speaker prior at 1.5 instead of 3, so
+// that a turn correcting a question that names the wrong person stays in sight (speaker.go).
+var builtinPolicy2 = derivePolicy(builtinPolicy1, "builtin-2", func(p *Policy) { p.NamedSpeakerBoost = 1.5 })
 
 // builtinPolicy3 is builtin-3: builtin-2 for agents' tool calls. The
 // remedy lane runs (weight 1 for every purpose, as the reply lane: what followed a ranked
@@ -121,28 +118,24 @@ var builtinPolicy3 = derivePolicy(builtinPolicy2, "builtin-3", func(p *Policy) {
 	p.LaneWeights[PurposeGeneral][LaneRemedy] = 1.0
 })
 
-// builtinPolicy4 is builtin-4: builtin-3 with the keyword lane's
-// contributions scaled by their BM25 score (KeywordByScore; docs/benchmarks.md, "Keyword hits
-// weighed by their score").
+// builtinPolicy4 is builtin-4: builtin-3 with the keyword lane's contributions scaled by their
+// BM25 score (KeywordByScore).
 var builtinPolicy4 = derivePolicy(builtinPolicy3, "builtin-4", func(p *Policy) { p.KeywordByScore = true })
 
-// builtinPolicy5 is builtin-5: builtin-4 with the
-// fact versions that state the same thing ranked as one (CollapseRepeatedFacts;
-// docs/benchmarks.md, "Repeated statements are shown once"). A space whose facts never repeat a
-// statement ranks as under builtin-4.
+// builtinPolicy5 is builtin-5: builtin-4 with the fact versions that state the same thing ranked
+// as one (CollapseRepeatedFacts). A space whose facts never repeat a statement ranks as under
+// builtin-4.
 var builtinPolicy5 = derivePolicy(builtinPolicy4, "builtin-5", func(p *Policy) { p.CollapseRepeatedFacts = true })
 
-// builtinPolicy6 is builtin-6: builtin-5 with the
-// reply lane also following what a named speaker says after a statement, at 0.3 of the lane's
-// weight (ReplyAfterStatements; docs/benchmarks.md, "What a named speaker says next:
-// builtin-6"). A question that names no speaker ranks as under builtin-5.
-var builtinPolicy6 = derivePolicy(builtinPolicy5, "builtin-6", func(p *Policy) { p.ReplyAfterStatements = replyAfterStatements })
+// builtinPolicy6 is builtin-6: builtin-5 with the reply lane also following what a named speaker
+// says after a statement, at 0.3 of the lane's weight (ReplyAfterStatements). A question that
+// names no speaker ranks as under builtin-5.
+var builtinPolicy6 = derivePolicy(builtinPolicy5, "builtin-6", func(p *Policy) { p.ReplyAfterStatements = 0.3 })
 
 // builtinPolicy is the default built-in policy, builtin-7: builtin-6 with a memory weave showing
-// the reply lane's best weaveReplyAnswers answers first (WeaveReplyAnswers; docs/benchmarks.md,
-// "The reply lane's best answers in the weave: builtin-7"). It ranks exactly as builtin-6, and a
-// packet without a weave is builtin-6's.
-var builtinPolicy = derivePolicy(builtinPolicy6, BuiltinPolicyVersion, func(p *Policy) { p.WeaveReplyAnswers = weaveReplyAnswers })
+// the reply lane's best 3 answers first (WeaveReplyAnswers). It ranks as builtin-6, and a packet
+// without a weave is builtin-6's.
+var builtinPolicy = derivePolicy(builtinPolicy6, BuiltinPolicyVersion, func(p *Policy) { p.WeaveReplyAnswers = 3 })
 
 // derivePolicy is a built-in policy made from base: a copy named version, changed by change.
 func derivePolicy(base *Policy, version string, change func(*Policy)) *Policy {
@@ -151,17 +144,6 @@ func derivePolicy(base *Policy, version string, change func(*Policy)) *Policy {
 	change(p)
 	return p
 }
-
-// replyAfterStatements is builtin-6's share of the reply lane's weight for what follows a
-// statement. On LoCoMo dev 0.2, 0.3 and 0.4 all raise NDCG@10 and evidence in the packet and
-// keep hit@10; 1.0 (a question's weight) pulled R@5 from 0.699 to 0.639.
-const replyAfterStatements = 0.3
-
-// weaveReplyAnswers is how many of the reply lane's best answers builtin-7's weave shows first.
-// On the LoCoMo dev token lane 1 to 5 answers gave 271, 272, 272, 271 and 270 questions with
-// their evidence in a 1,000-token weave packet (270 with none); LongMemEval and the agent traces
-// were unchanged at every count. More answers push out the ranked events they are shown before.
-const weaveReplyAnswers = 3
 
 // builtinPolicies are the built-in policies by version: one for each of
 // vocab.BuiltinPolicyVersions (TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary).

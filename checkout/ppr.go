@@ -12,55 +12,18 @@ import (
 	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
-// The personalized PageRank lane walks the graph of entities and the items that mention them
-// (events through mentions, facts through their subject and object) from the entities the
-// query names, and ranks items by the walk's stationary mass. It reaches what the graph lane's
-// one hop over facts does not: an event two entity hops away that shares no word with the
-// query ("Ana works on Atlas" → "Atlas ships in June" answers "when does Ana's project ship?").
+// The personalized PageRank lane (lane_ppr.go) walks the graph of entities and the items that
+// mention them (events through mentions, facts through their subject and object) from the
+// entities the question names, and ranks items by the walk's stationary mass.
 //
-// The walk is bounded: the neighbourhood is loaded breadth-first for pprHops entity hops
-// (seed entities → their items → those items' entities → their items: three queries), at most
-// pprFanout latest items of each kind per entity, at most pprFrontier entities expanded per hop
-// and at most pprNodeBudget nodes in all, each cut keeping the nodes with the highest one-step
-// estimate of their mass. BenchmarkPPRLane_100k: p50 5–10 ms, p95 14–29 ms at load 8 on 2 cores
-// (docs/benchmarks.md). Then the walk iterates in Go
-// (pprIterations at most) with restart to the seeds with probability 1 - pprDamping. A step
-// from an entity goes to each of its items with probability 1/degree over all its items, not
-// only the loaded ones, so the mass of an entity most items mention mostly leaks away instead
-// of flooding its latest items.
-const (
-	pprDamping    = 0.85
-	pprHops       = 2
-	pprFanout     = 20
-	pprNodeBudget = 500
-	// pprFrontier caps the entities expanded per hop (the likeliest first): each costs up to
-	// 2·pprFanout index probes.
-	pprFrontier   = 32
-	pprIterations = 30
-	// pprVectorSeeds is how many of the vector lane's best items lend their entities as seeds,
-	// each entity weighted by its specificity over the item's rank.
-	pprVectorSeeds = 5
-)
-
-// laneWeigher returns the lane weights of a checkout for purpose: policy pol's, except the PPR
-// lane's, which is Config.PPRWeight for every purpose (0 by default, so the lane does not run:
-// on the dev sets it did not lift multi-hop questions enough to be on, docs/benchmarks.md).
-func (s *Service) laneWeigher(pol *Policy, purpose string) func(lane string) float64 {
-	return func(lane string) float64 {
-		if lane == LanePPR {
-			return s.cfg.PPRWeight
-		}
-		return pol.Weight(purpose, lane)
-	}
-}
-
-// pprSeeds hands the exact and vector lanes' results to the PPR lane (each is sent exactly
-// once, an empty result when the lane is off; buffered, so a send never waits).
-type pprSeeds struct{ exact, vector chan laneResult }
-
-func newPPRSeeds() pprSeeds {
-	return pprSeeds{exact: make(chan laneResult, 1), vector: make(chan laneResult, 1)}
-}
+// The walk is bounded: the neighbourhood is loaded breadth-first for Mechanism.PPRHops entity
+// hops (seed entities → their items → those items' entities → their items: three queries), at
+// most PPRFanout latest items of each kind per entity, at most PPRFrontier entities expanded per
+// hop and at most PPRNodeBudget nodes in all, each cut keeping the nodes with the highest
+// one-step estimate of their mass. Then the walk iterates in Go (PPRIterations at most) with
+// restart to the seeds with probability PPRRestart. A step from an entity goes to each of
+// its items with probability 1/degree over all its items, not only the loaded ones, so the mass
+// of an entity most items mention mostly leaks away instead of flooding its latest items.
 
 // pprGraph is the loaded neighbourhood: nodes are entity ids and item ids ("ev:", "fact:").
 type pprGraph struct {
@@ -80,64 +43,6 @@ func (g *pprGraph) link(a, b string) {
 	}
 }
 
-// lanePPR ranks items by personalized PageRank from the exact lane's matched entities (weighted
-// by specificity) and the entities of the vector lane's best items.
-func (s *Service) lanePPR(ctx context.Context, q pgexec.Executor, r *Request, exact, vector laneResult, asOf time.Time) laneResult {
-	res := laneResult{name: LanePPR}
-	seed := map[string]float64{}
-	for i, e := range exact.entities {
-		seed[e] += max(exact.specs[i], 0.01)
-	}
-	var top []string
-	for _, id := range vector.items {
-		if len(top) == pprVectorSeeds {
-			break
-		}
-		top = append(top, id)
-	}
-	if len(top) > 0 {
-		seqs, facts := splitItemIDs(top)
-		links, err := queries.PprItemEntities(ctx, q, dbsqlc.PprItemEntitiesParams{SpaceID: r.SpaceID, Seqs: seqs, FactIds: facts})
-		if err != nil {
-			res.err = err
-			return res
-		}
-		for _, l := range links {
-			rank := slices.Index(top, l.ItemID) + 1
-			seed[l.EntityID] += max(l.Spec, 0.01) / float64(rank)
-		}
-	}
-	if len(seed) == 0 {
-		return res
-	}
-	g, err := loadPPRGraph(ctx, q, r.SpaceID, seed, asOf, pprNodeBudget)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	mass := walkPPR(g, seed)
-	type hit struct {
-		id   string
-		mass float64
-	}
-	var hits []hit
-	for n, m := range mass {
-		if g.items[n] && m > 0 {
-			hits = append(hits, hit{n, m})
-		}
-	}
-	slices.SortFunc(hits, func(a, b hit) int {
-		if a.mass != b.mass {
-			return cmp.Compare(b.mass, a.mass)
-		}
-		return cmp.Compare(a.id, b.id)
-	})
-	for i := 0; i < len(hits) && i < laneK; i++ {
-		res.items = append(res.items, hits[i].id)
-	}
-	return res
-}
-
 // splitItemIDs splits item ids into event seqs and fact ids.
 func splitItemIDs(ids []string) (seqs []int64, facts []string) {
 	for _, id := range ids {
@@ -150,9 +55,9 @@ func splitItemIDs(ids []string) (seqs []int64, facts []string) {
 	return seqs, facts
 }
 
-// loadPPRGraph loads the seeds' neighbourhood breadth-first: pprHops rounds of entities → items
-// → entities, then the last entities' items, within budget nodes (pprNodeBudget).
-func loadPPRGraph(ctx context.Context, q pgexec.Executor, space string, seed map[string]float64, asOf time.Time, budget int) (*pprGraph, error) {
+// loadPPRGraph loads the seeds' neighbourhood breadth-first: m.PPRHops rounds of entities →
+// items → entities, then the last entities' items, within budget nodes (m.PPRNodeBudget).
+func loadPPRGraph(ctx context.Context, q pgexec.Executor, m *Mechanism, space string, seed map[string]float64, asOf time.Time, budget int) (*pprGraph, error) {
 	g := &pprGraph{out: map[string][]string{}, degree: map[string]float64{}, items: map[string]bool{}}
 	// est is a one-step push estimate of each node's mass, to keep the likeliest nodes when the
 	// budget cuts a frontier.
@@ -162,10 +67,10 @@ func loadPPRGraph(ctx context.Context, q pgexec.Executor, space string, seed map
 		est[e] = w
 		frontier = append(frontier, e)
 	}
-	frontier = g.admit(frontier, est, min(budget, pprFrontier))
-	for hop := 0; hop < pprHops && len(frontier) > 0; hop++ {
+	frontier = g.admit(frontier, est, min(budget, m.PPRFrontier))
+	for hop := 0; hop < m.PPRHops && len(frontier) > 0; hop++ {
 		// Entities → items.
-		rows, err := queries.PprEntityItems(ctx, q, dbsqlc.PprEntityItemsParams{SpaceID: space, AsOf: asOf, EntityIDs: frontier, Fanout: pprFanout})
+		rows, err := queries.PprEntityItems(ctx, q, dbsqlc.PprEntityItemsParams{SpaceID: space, AsOf: asOf, EntityIDs: frontier, Fanout: int32(m.PPRFanout)})
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +89,7 @@ func loadPPRGraph(ctx context.Context, q pgexec.Executor, space string, seed map
 				g.link(row.EntityID, row.ItemID)
 			}
 		}
-		if hop == pprHops-1 || len(kept) == 0 {
+		if hop == m.PPRHops-1 || len(kept) == 0 {
 			// The last hop's items are leaves: their other entities are not loaded, and the
 			// mass that would go there leaks. Their degree is still asked for, below.
 			frontier = kept
@@ -208,7 +113,7 @@ func loadPPRGraph(ctx context.Context, q pgexec.Executor, space string, seed map
 			}
 			est[l.EntityID] += est[l.ItemID] / float64(perItem[l.ItemID])
 		}
-		frontier = g.admit(next, est, min(budget-len(g.out), pprFrontier))
+		frontier = g.admit(next, est, min(budget-len(g.out), m.PPRFrontier))
 		for _, l := range links {
 			if g.has(l.EntityID) {
 				g.link(l.ItemID, l.EntityID)
@@ -245,10 +150,10 @@ func (g *pprGraph) admit(cands []string, est map[string]float64, budget int) []s
 	return cands
 }
 
-// walkPPR iterates personalized PageRank on g: mass = (1-d)·seed + d·(mass spread over each
-// node's degree), the seeds normalized to sum 1, until it settles or pprIterations. It works on
+// walkPPR iterates personalized PageRank on g: mass = r·seed + (1-r)·(mass spread over each
+// node's degree), the seeds normalized to sum 1, until it settles or m.PPRIterations. It works on
 // dense indexes (nodes sorted by id, so the floating-point sums are the same every run).
-func walkPPR(g *pprGraph, seed map[string]float64) map[string]float64 {
+func walkPPR(m *Mechanism, g *pprGraph, seed map[string]float64) map[string]float64 {
 	nodes := make([]string, 0, len(g.out))
 	for n := range g.out {
 		nodes = append(nodes, n)
@@ -278,7 +183,7 @@ func walkPPR(g *pprGraph, seed map[string]float64) map[string]float64 {
 		}
 		slices.Sort(adj[i])
 		if len(adj[i]) > 0 {
-			share[i] = pprDamping / g.degree[n]
+			share[i] = (1 - m.PPRRestart) / g.degree[n]
 		}
 	}
 	mass := make([]float64, len(nodes))
@@ -287,9 +192,9 @@ func walkPPR(g *pprGraph, seed map[string]float64) map[string]float64 {
 		mass[i] = restart[i]
 	}
 	next := make([]float64, len(nodes))
-	for range pprIterations {
+	for range m.PPRIterations {
 		for i, w := range restart {
-			next[i] = (1 - pprDamping) * w
+			next[i] = m.PPRRestart * w
 		}
 		for i, m := range mass {
 			if m == 0 || share[i] == 0 {

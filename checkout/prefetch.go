@@ -3,21 +3,17 @@ package checkout
 import (
 	"context"
 	"sync"
-	"time"
 )
 
 // eventPrefetch reads the event items of the lanes' results while slower lanes still run, so
 // that after the lanes only the last ones' new events are left to read: the item fetch leaves
-// the checkout's critical path (docs/benchmarks.md). It is single-flight: one read at a time,
+// the checkout's critical path. It is single-flight: one read at a time,
 // and the ids that lanes return meanwhile wait for it and go in the next read together, so a
-// checkout makes two or three reads, not one per lane. Facts are read after the lanes, as
-// before; an event read here that fusion then leaves out is simply not used.
+// checkout makes two or three reads, not one per lane. Facts are read after the lanes; an
+// event read here that fusion then leaves out is simply not used.
 type eventPrefetch struct {
-	ctx          context.Context
-	svc          *Service
-	space, query string
-	asOf         time.Time
-	withSalience bool
+	ctx   context.Context
+	fetch itemFetch
 
 	mu        sync.Mutex
 	requested map[int64]bool
@@ -27,9 +23,8 @@ type eventPrefetch struct {
 	items     map[string]*Item
 }
 
-func newEventPrefetch(ctx context.Context, s *Service, r *Request, asOf time.Time) *eventPrefetch {
-	return &eventPrefetch{ctx: ctx, svc: s, space: r.SpaceID, query: r.Query, asOf: asOf, withSalience: !r.plain(),
-		requested: map[int64]bool{}, items: map[string]*Item{}}
+func newEventPrefetch(ctx context.Context, fetch itemFetch) *eventPrefetch {
+	return &eventPrefetch{ctx: ctx, fetch: fetch, requested: map[int64]bool{}, items: map[string]*Item{}}
 }
 
 // add asks for the event items among ids, those not asked for before.
@@ -64,7 +59,7 @@ func (p *eventPrefetch) run() {
 		}
 		p.mu.Unlock()
 		got := map[string]*Item{}
-		if err := fetchEvents(p.ctx, p.svc.pool, p.space, p.query, seqs, p.asOf, p.withSalience, got); err != nil {
+		if err := p.fetch.events(p.ctx, seqs, got); err != nil {
 			continue
 		}
 		p.mu.Lock()

@@ -80,8 +80,7 @@ type Request struct {
 	Limit int `json:"limit,omitempty"`
 	// NoRecord skips appending the checkout.surfaced event (benchmarks, dry runs).
 	NoRecord bool `json:"no_record,omitempty"`
-	// RetrievalProfile is "salience" (the default) or "plain": the ranking without salience,
-	// byte for byte what it was before salience existed.
+	// RetrievalProfile is "salience" (the default) or "plain": the ranking without salience.
 	RetrievalProfile string `json:"retrieval_profile,omitempty"`
 	// IncludeAttenuated keeps items whose salience fell below the floor, labelled attenuated,
 	// and ranks by relevance alone (explicit recall: forgetting is ranking, never erasure).
@@ -91,8 +90,7 @@ type Request struct {
 	// purpose.
 	Cues Cues `json:"cues,omitempty"`
 	// Weave asks for a memory weave (weave.go): a section built from precomputed latent
-	// artifacts for this reasoning step, sharing the budget. Off by default: the packet is then
-	// byte for byte what it was without weaves.
+	// artifacts for this reasoning step, sharing the budget. Off by default.
 	Weave bool `json:"weave,omitempty"`
 	// ReasoningPhase is the step the weave serves (orient, plan, act, reflect); giving it turns
 	// the weave on. Default: the purpose's phase.
@@ -100,8 +98,7 @@ type Request struct {
 	// WhoWhen opens each event's line in the rendered text with the UTC day it happened and,
 	// for a message, who said it ("2023-05-08 Caroline: "), in the tiers and the weave's
 	// evidence, so a model reading the text can tell who said what and when. Off by default:
-	// it costs a few tokens a line, and the packet is then byte for byte what it was without it
-	// (docs/checkout.md, "Who and when").
+	// it costs a few tokens a line (docs/checkout.md, "Who and when").
 	WhoWhen bool `json:"who_when,omitempty"`
 }
 

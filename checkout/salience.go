@@ -6,8 +6,6 @@ import (
 	"math"
 	"slices"
 	"time"
-
-	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
 // Retrieval profiles of a checkout or query (Request.RetrievalProfile).
@@ -15,7 +13,8 @@ const (
 	// ProfileSalience, the default (also ""), multiplies fused relevance by salience and leaves
 	// attenuated items out of default ranking.
 	ProfileSalience = "salience"
-	// ProfilePlain is the ranking before salience, byte for byte: no salience at all.
+	// ProfilePlain ranks without salience: no salience multiplier, no attenuation below the
+	// floor, no redundancy credit.
 	ProfilePlain = "plain"
 )
 
@@ -194,7 +193,7 @@ func applySalience(r *Request, rk *ranking, fused []*scored) []*scored {
 // fetchRepeated reads into rk.items the event items that ranked candidates repeat and that
 // are not candidates' items already, so that applySalience can rank them in their copies'
 // place. Without redundant candidates it reads nothing.
-func fetchRepeated(ctx context.Context, tx pgexec.Executor, r *Request, rk *ranking) error {
+func fetchRepeated(ctx context.Context, fetch itemFetch, rk *ranking) error {
 	var seqs []int64
 	for _, c := range rk.fused {
 		it := rk.items[c.itemID]
@@ -208,5 +207,5 @@ func fetchRepeated(ctx context.Context, tx pgexec.Executor, r *Request, rk *rank
 	if len(seqs) == 0 {
 		return nil
 	}
-	return fetchEvents(ctx, tx, r.SpaceID, r.Query, seqs, rk.asOf, true, rk.items)
+	return fetch.events(ctx, seqs, rk.items)
 }

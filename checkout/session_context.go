@@ -7,8 +7,7 @@ const ComponentSession = "session"
 // addSessionContext adds to each ranked item with a session share (Mechanism.SessionContextShare)
 // times the score
 // of the best other item of that session (items maps ids to fetched items; an item not fetched
-// is left alone and does not count). It runs last, on the boosted scores (run on the lanes'
-// fused scores before the boosts it cost LongMemEval recall at every share tried, 0.15–0.5), and
+// is left alone and does not count). It runs on the boosted scores, after the boosts, and
 // shows in the item's components as the "session" part: an item's score is the sum of its
 // lane components times its boosts, plus its session part.
 func addSessionContext(share float64, fused []*scored, items map[string]*Item) {

@@ -4,18 +4,22 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
-// speakerBoost is the speaker prior. A question in the first person ("what did I buy", "my
-// aquarium") is mostly answered by what its asker said, so in such a question the asker's own
-// conversation turns (messages with data.role "user") score speakerBoost times higher. A
-// question about what the assistant said ("did you suggest", "our previous conversation") or
-// in neither person changes nothing: boosting the assistant's turns there lowered recall on
-// LongMemEval dev, where such questions' evidence is often the user turn that prompted the
-// answer. Tuned on LongMemEval dev (docs/benchmarks.md): 1.2 and 1.3 gave turn
-// recall_all@10 0.810, 1.5 0.845, 1.7 and 2.0 0.828 with recall_any@10 down to 0.914.
-const speakerBoost = 1.5
+// The speaker prior (Policy.SpeakerBoost): a question in the first person ("what did I buy",
+// "my aquarium") is mostly answered by what its asker said, so in such a question the asker's
+// own conversation turns (messages with data.role "user") score higher. A question about what
+// the assistant said ("did you suggest", "our previous conversation") or in neither person
+// changes nothing: such questions' evidence is often the user turn that prompted the answer.
+//
+// The named-speaker prior (Policy.NamedSpeakerBoost): an item said by someone the question
+// names ("What did Caroline research?") scores higher. Many people's turns mention a topic; a
+// question about one person is mostly answered by what that person said. But a question can
+// name the wrong person ("what did Caroline do after the road trip" when Melanie took it), and
+// then the turn that sets it right is another speaker's: the prior must rank it below the named
+// speaker's, not out of sight.
 
 var (
 	// askedAboutAssistant matches a question about the assistant's earlier words.
@@ -36,18 +40,6 @@ func speakerOf(query string) string {
 	return ""
 }
 
-// namedSpeakerBoost is the named-speaker prior of builtin-2 and later: an item said
-// by someone the question names ("What did Caroline research?") scores namedSpeakerBoost times
-// higher. Many people's turns mention a topic; a question about one person is mostly answered
-// by what that person said. But a question can name the wrong person ("what did Caroline do
-// after the road trip" when Melanie took it), and then the turn that sets it right is another
-// speaker's: the prior must rank it below the named speaker's, not out of sight. builtin-1 had
-// 3; measured on both dev sets (docs/benchmarks.md, "Named-speaker prior"), LoCoMo turn
-// recall_any@10 over all questions was 0.685 at 3, 0.719 at 2, 0.738 at 1.75, 0.755 at 1.5,
-// and 0.771 over categories 1-4 at 1 against 0.810 at 1.5-2.5 and 0.814 at 3; LongMemEval,
-// whose speakers are roles, does not move.
-const namedSpeakerBoost = 1.5
-
 // nameWords lowercases s into its words (letters and digits).
 func nameWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
@@ -57,9 +49,10 @@ func nameWords(s string) []string {
 var roleNames = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true}
 
 // speakerNamer answers whether a query names a speaker: all of the speaker's words, in order,
-// as whole words of the query.
+// as whole words of the query. It is safe for concurrent use.
 type speakerNamer struct {
 	query []string
+	mu    sync.Mutex
 	memo  map[string]bool
 }
 
@@ -71,6 +64,8 @@ func (n *speakerNamer) names(speaker string) bool {
 	if speaker == "" {
 		return false
 	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
 	if v, ok := n.memo[speaker]; ok {
 		return v
 	}

@@ -39,6 +39,9 @@ type VectorParams struct {
 	// Promoted, when set, is whether the space is in the model's HNSW index, already read
 	// (VectorPromoted); nil reads it first.
 	Promoted *bool
+	// MaxIndexRows caps the rows taken through the HNSW index (exact scans return K): every
+	// extra row costs a deeper graph walk. Defaults to the first mechanism record's HNSWMaxK.
+	MaxIndexRows int
 }
 
 // VectorPromoted reports whether a space's vectors of model are in the model's HNSW index.
@@ -49,9 +52,6 @@ func VectorPromoted(ctx context.Context, db pgexec.Executor, space, model string
 	}
 	return ok, nil
 }
-
-// hnswMaxK caps the rows the vector lane takes through the HNSW index (exact scans return K).
-const hnswMaxK = 40
 
 // Vector returns the K items of a space nearest to the query vector by cosine distance,
 // nearest first. A space promoted to the model's HNSW index (more than
@@ -66,6 +66,9 @@ func Vector(ctx context.Context, pool pgexec.Executor, p VectorParams) ([]Vector
 	}
 	if p.EfSearch == 0 {
 		p.EfSearch = 100
+	}
+	if p.MaxIndexRows <= 0 {
+		p.MaxIndexRows = mechanism1.HNSWMaxK
 	}
 	if len(p.Vector) != p.Dimensions || p.Dimensions < 1 || p.Dimensions > 4000 {
 		return nil, fmt.Errorf("vector lane: query vector has %d dimensions, the model %s has %d", len(p.Vector), p.Model, p.Dimensions)
@@ -84,8 +87,7 @@ func Vector(ctx context.Context, pool pgexec.Executor, p VectorParams) ([]Vector
 	query, k := qVectorExact, p.K
 	b := &pgx.Batch{}
 	if promoted {
-		// Every extra row through the index costs a deeper graph walk.
-		query, k = qVectorHNSW, min(k, hnswMaxK)
+		query, k = qVectorHNSW, min(k, p.MaxIndexRows)
 		dbsqlc.QueueVectorHNSWSettings(b, strconv.Itoa(p.EfSearch))
 	} else {
 		// Ground truth: no index may stand in for the scan.

@@ -14,12 +14,6 @@ import (
 // the span is what ranking needs. What it does not read (an anchor that is another event, "two
 // weeks before the launch"; future times, "next week") leaves ranking unchanged.
 
-// temporalBoost multiplies the fused score of an item that occurred inside a time the question
-// names (service.go); items outside keep theirs, so a misread time never hides memory.
-// Measured on both dev sets (docs/benchmarks.md): 1.5 moved fewer questions than 2.0, and 3.0
-// (measured before an item's own text counted) moved the same as 2.0.
-const temporalBoost = 2.0
-
 // timeWindow is a half-open span [from, to) of occurred_at that a question names.
 type timeWindow struct{ from, to time.Time }
 

@@ -1,0 +1,79 @@
+package checkout
+
+import (
+	"strings"
+	"time"
+	"unicode"
+)
+
+// question is a checkout's question analysed once: what the lanes, the item fetch and the
+// rescorers read of Request.Query, its cues and its purpose.
+type question struct {
+	// text is the query as asked.
+	text string
+	// words are its content words (contentWords): the verbatim lane matches them, excerpts
+	// are placed by them.
+	words []string
+	// keys are its candidate entity keys, each followed by the word it began at (queryKeys):
+	// the exact lane's.
+	keys []string
+	// names are the word sequences that could be a speaker's name (nameCandidates): the vector
+	// lane embeds the question without those that are.
+	names []string
+	// asked is the role whose turns a first-person question asks about (speakerOf), or "".
+	asked string
+	// named answers whether the question names a speaker (newSpeakerNamer).
+	named *speakerNamer
+	// purpose is the request's purpose, or the one inferred from its cues and words
+	// (inferPurpose), and purposeInferred says which.
+	purpose         string
+	purposeInferred bool
+
+	// when holds the time windows the question names once parsed (parseTimeWindows, read
+	// concurrently with the lanes: windows waits for it).
+	when     timeWindows
+	whenDone chan struct{}
+}
+
+// newQuestion analyses r's question, asked at asOf. The time windows are parsed on a goroutine
+// of their own, so that they are ready by the time the rescorers read them.
+func newQuestion(r *Request, asOf time.Time) *question {
+	q := &question{
+		text:     r.Query,
+		words:    contentWords(r.Query),
+		keys:     queryKeys(r.Query),
+		names:    nameCandidates(r.Query),
+		asked:    speakerOf(r.Query),
+		named:    newSpeakerNamer(r.Query),
+		purpose:  r.Purpose,
+		whenDone: make(chan struct{}),
+	}
+	if q.purpose == "" {
+		q.purpose, q.purposeInferred = inferPurpose(r.Query, r.Cues), true
+	}
+	go func() {
+		defer close(q.whenDone)
+		q.when = parseTimeWindows(r.Query, asOf)
+	}()
+	return q
+}
+
+// windows returns the time windows the question names, once parsed.
+func (q *question) windows() timeWindows {
+	<-q.whenDone
+	return q.when
+}
+
+// contentWords are the lowercased query words of three or more letters that are not
+// stopwords.
+func contentWords(query string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(w) >= 3 && !stopword[w] && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
