@@ -8,7 +8,7 @@ func (rk *ranking) usedPolicy() *Policy { return rk.policy }
 func (rk *ranking) usedPurpose() string { return rk.purpose }
 
 // fetchedItems are the items rk fetched for its candidates, by item id.
-func (rk *ranking) fetchedItems() map[string]*Item { return rk.items }
+func (rk *ranking) fetchedItems() map[string]*rankedItem { return rk.items }
 
 // rankedEvents are the events of rk's best n fused candidates, best first, with each one's
 // place among them (0 is the best): an event item is its seq, a fact item the events it cites

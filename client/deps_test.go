@@ -13,7 +13,6 @@ import (
 // types although they (or what they import) hold database code. Each one's wire types move to
 // a leaf and it leaves this list; once the list is empty the client builds without pgx.
 var clientDatabaseImports = []string{
-	"github.com/zaxy/zaxy/checkout",
 	"github.com/zaxy/zaxy/checkout/lifecycle",
 	"github.com/zaxy/zaxy/policy",
 }

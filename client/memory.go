@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/checkoutwire"
 	"github.com/zaxy/zaxy/checkout/lifecycle"
 	"github.com/zaxy/zaxy/eventloom/eventloomwire"
 	"github.com/zaxy/zaxy/metamemory/metamemorywire"
@@ -13,16 +13,16 @@ import (
 // Checkout asks for a cited, token-budgeted packet of space's memory for r.Query (operation
 // checkout, scope read). r.SpaceID is ignored: space names the space. A checkout records what
 // it surfaced (a checkout.surfaced event), so it is retried only with r.NoRecord.
-func (c *Client) Checkout(ctx context.Context, space string, r *checkout.Request, opts ...CallOption) (*checkout.Packet, error) {
-	var res checkout.Packet
+func (c *Client) Checkout(ctx context.Context, space string, r *checkoutwire.Request, opts ...CallOption) (*checkoutwire.Packet, error) {
+	var res checkoutwire.Packet
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "checkout"), body: r, safe: r.NoRecord}, &res, opts)
 	return result(&res, err)
 }
 
 // Query returns the raw ranked items of a checkout with their score components, without
 // packing or recording (operation query, scope read).
-func (c *Client) Query(ctx context.Context, space string, r *checkout.Request, opts ...CallOption) (*checkout.QueryResult, error) {
-	var res checkout.QueryResult
+func (c *Client) Query(ctx context.Context, space string, r *checkoutwire.Request, opts ...CallOption) (*checkoutwire.QueryResult, error) {
+	var res checkoutwire.QueryResult
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "query"), body: r, safe: true}, &res, opts)
 	return result(&res, err)
 }
@@ -92,8 +92,8 @@ func (c *Client) FeelingOfKnowing(ctx context.Context, space string, r *metamemo
 // r.Goal, each verified against the log, inferred context labelled suggestive. r.SpaceID is
 // ignored. It records a checkout.surfaced event carrying the weave, so it is retried only with
 // r.NoRecord.
-func (c *Client) WeaveMemory(ctx context.Context, space string, r *checkout.StepRequest, opts ...CallOption) (*checkout.Weave, error) {
-	var res checkout.Weave
+func (c *Client) WeaveMemory(ctx context.Context, space string, r *checkoutwire.StepRequest, opts ...CallOption) (*checkoutwire.Weave, error) {
+	var res checkoutwire.Weave
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "weave"), body: r, safe: r.NoRecord}, &res, opts)
 	return result(&res, err)
 }
@@ -102,8 +102,8 @@ func (c *Client) WeaveMemory(ctx context.Context, space string, r *checkout.Step
 // weave plus procedure priors, failure priors, causal context and missing-evidence warnings,
 // with a token estimate. r.SpaceID is ignored. It records the weave as WeaveMemory does, so it
 // is retried only with r.NoRecord.
-func (c *Client) Prospective(ctx context.Context, space string, r *checkout.StepRequest, opts ...CallOption) (*checkout.Prospective, error) {
-	var res checkout.Prospective
+func (c *Client) Prospective(ctx context.Context, space string, r *checkoutwire.StepRequest, opts ...CallOption) (*checkoutwire.Prospective, error) {
+	var res checkoutwire.Prospective
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "prospective"), body: r, safe: r.NoRecord}, &res, opts)
 	return result(&res, err)
 }

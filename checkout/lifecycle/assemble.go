@@ -139,7 +139,7 @@ func (s *Service) AfterTurn(ctx context.Context, r *AfterTurnRequest) (*AfterTur
 	}
 	// Validate the context request before appending, so a bad request appends nothing.
 	probe := r.Request
-	if err := probe.Validate(); err != nil {
+	if err := checkout.ValidateRequest(&probe); err != nil {
 		return nil, err
 	}
 	res, err := s.store.Append(ctx, &eventloom.AppendParams{SpaceID: r.SpaceID, Events: r.Events, IdempotencyKey: r.IdempotencyKey})
