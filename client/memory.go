@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"github.com/zaxy/zaxy/checkout/checkoutwire"
-	"github.com/zaxy/zaxy/checkout/lifecycle"
+	"github.com/zaxy/zaxy/checkout/lifecycle/lifecyclewire"
 	"github.com/zaxy/zaxy/eventloom/eventloomwire"
 	"github.com/zaxy/zaxy/metamemory/metamemorywire"
 )
@@ -30,8 +30,8 @@ func (c *Client) Query(ctx context.Context, space string, r *checkoutwire.Reques
 // AssembleContext assembles the next context: recent session replay, ranked memory and the
 // caller's working set within the budget (operation assembleContext, scope read). Like
 // Checkout it records what it surfaced, and is retried only with r.NoRecord.
-func (c *Client) AssembleContext(ctx context.Context, space string, r *lifecycle.AssembleRequest, opts ...CallOption) (*lifecycle.Assembled, error) {
-	var res lifecycle.Assembled
+func (c *Client) AssembleContext(ctx context.Context, space string, r *lifecyclewire.AssembleRequest, opts ...CallOption) (*lifecyclewire.Assembled, error) {
+	var res lifecyclewire.Assembled
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "context", "assemble"), body: r, safe: r.NoRecord}, &res, opts)
 	return result(&res, err)
 }
@@ -39,7 +39,7 @@ func (c *Client) AssembleContext(ctx context.Context, space string, r *lifecycle
 // AfterTurnRequest is the body of AfterTurn: the finished turn's events and the request for
 // the next context.
 type AfterTurnRequest struct {
-	lifecycle.AssembleRequest
+	lifecyclewire.AssembleRequest
 	// Events are the turn's events, appended all or nothing.
 	Events []eventloomwire.NewEvent `json:"events"`
 }
@@ -47,16 +47,16 @@ type AfterTurnRequest struct {
 // AfterTurn appends a finished turn's events and returns the next context (operation
 // afterTurn, scope write). With WithIdempotencyKey a repeat appends nothing twice, and the
 // call is retried.
-func (c *Client) AfterTurn(ctx context.Context, space string, r *AfterTurnRequest, opts ...CallOption) (*lifecycle.AfterTurnResult, error) {
-	var res lifecycle.AfterTurnResult
+func (c *Client) AfterTurn(ctx context.Context, space string, r *AfterTurnRequest, opts ...CallOption) (*lifecyclewire.AfterTurnResult, error) {
+	var res lifecyclewire.AfterTurnResult
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "context", "after-turn"), body: r}, &res, opts)
 	return result(&res, err)
 }
 
 // Handoff returns a bundle another agent can resume r.SessionID from (operation handoff,
 // scope read); it records nothing.
-func (c *Client) Handoff(ctx context.Context, space string, r *lifecycle.HandoffRequest, opts ...CallOption) (*lifecycle.Handoff, error) {
-	var res lifecycle.Handoff
+func (c *Client) Handoff(ctx context.Context, space string, r *lifecyclewire.HandoffRequest, opts ...CallOption) (*lifecyclewire.Handoff, error) {
+	var res lifecyclewire.Handoff
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "handoff"), body: r, safe: true}, &res, opts)
 	return result(&res, err)
 }
@@ -64,16 +64,16 @@ func (c *Client) Handoff(ctx context.Context, space string, r *lifecycle.Handoff
 // CleanupSubagent records that subagent id finished (r.Outcome: success, failure or
 // cancelled) and returns its handoff (operation cleanupSubagent, scope write). r.SubagentID
 // is ignored: id names the subagent.
-func (c *Client) CleanupSubagent(ctx context.Context, space, id string, r *lifecycle.CleanupRequest, opts ...CallOption) (*lifecycle.Cleanup, error) {
-	var res lifecycle.Cleanup
+func (c *Client) CleanupSubagent(ctx context.Context, space, id string, r *lifecyclewire.CleanupRequest, opts ...CallOption) (*lifecyclewire.Cleanup, error) {
+	var res lifecyclewire.Cleanup
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "subagents", id, "cleanup"), body: r}, &res, opts)
 	return result(&res, err)
 }
 
 // ResumeSession appends session.resumed for session and returns the recovery packet
 // (operation resumeSession, scope write).
-func (c *Client) ResumeSession(ctx context.Context, space, session string, opts ...CallOption) (*lifecycle.Recovery, error) {
-	var res lifecycle.Recovery
+func (c *Client) ResumeSession(ctx context.Context, space, session string, opts ...CallOption) (*lifecyclewire.Recovery, error) {
+	var res lifecyclewire.Recovery
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "sessions", session, "resume")}, &res, opts)
 	return result(&res, err)
 }
