@@ -8,7 +8,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/checkoutwire"
 	"github.com/zaxy/zaxy/client"
 	"github.com/zaxy/zaxy/eventloom/eventloomwire"
 )
@@ -39,7 +39,7 @@ func remember(ctx context.Context, out io.Writer, baseURL, token string) error {
 	}
 	fmt.Fprintf(out, "appended seq %d\n", res.Receipts[0].Seq)
 
-	packet, err := c.Checkout(ctx, "acme-web", &checkout.Request{
+	packet, err := c.Checkout(ctx, "acme-web", &checkoutwire.Request{
 		Query:     "how do we deploy?",
 		SessionID: "run-42",
 		MaxTokens: 800,
