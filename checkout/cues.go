@@ -25,7 +25,7 @@ const (
 
 var cueKeyPattern = regexp.MustCompile(cueKeyPatternRE)
 
-// validate names the first bad key or value: at most 16 keys, each 1–32 characters of lower-case
+// validateCues names the first bad key or value: at most 16 keys, each 1–32 characters of lower-case
 // letters, digits and underscores starting with a letter, each value 1–200 characters.
 func validateCues(c Cues) error {
 	if len(c) > maxCueKeys {

@@ -16,9 +16,9 @@ const (
 	TierQuery   = "query"
 )
 
-// Validate checks r and fills its defaults as Checkout does; errors name the field. A caller
-// that must reject a bad request before it writes (the session lifecycle's after-turn) checks
-// with it first.
+// ValidateRequest checks r and fills its defaults as Checkout does; errors name the field. A
+// caller that must reject a bad request before it writes (the session lifecycle's after-turn)
+// checks with it first.
 func ValidateRequest(r *Request) error { return validateRequest(r) }
 
 // Checkout builds a cited, token-budgeted packet for r and records what it surfaced.

@@ -216,9 +216,9 @@ func sharedWords(goal []string, text string) []string {
 	return out
 }
 
-// render is the pass as prompt text: the weave, then the priors, each labelled suggestive with
-// its cited seqs (at most m's WeaveSummaryChars of a summary), then the missing-evidence
-// warnings.
+// renderProspective is pass p as prompt text: the weave, then the priors, each labelled
+// suggestive with its cited seqs (at most m's WeaveSummaryChars of a summary), then the
+// missing-evidence warnings.
 func renderProspective(p *Prospective, m *Mechanism) string {
 	var b strings.Builder
 	b.WriteString(p.Weave.Text)

@@ -53,7 +53,7 @@ const (
 	maxSessionIDChars = 256
 )
 
-// validate checks r and fills defaults; errors name the field.
+// validateRequest checks r and fills defaults; errors name the field.
 func validateRequest(r *Request) error {
 	if err := eventloom.ValidateSpaceID(r.SpaceID); err != nil {
 		return err
@@ -105,9 +105,10 @@ func validateRequest(r *Request) error {
 	return nil
 }
 
+// laneOn reports whether r leaves lane on (DisableLanes does not name it).
 func laneOn(r *Request, lane string) bool { return !slices.Contains(r.DisableLanes, lane) }
 
-// plain reports whether the request asks for the plain profile (no salience).
+// plainProfile reports whether the request asks for the plain profile (no salience).
 func plainProfile(r *Request) bool { return r.RetrievalProfile == ProfilePlain }
 
 // purposeRules map words of a query to a purpose, tried in order; the first match wins.

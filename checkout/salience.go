@@ -62,7 +62,7 @@ func (c salienceCols) salience(authority string) *Salience {
 	return s
 }
 
-// attenuated reports whether the salience leaves its item out of default ranking.
+// attenuated reports whether salience s leaves its item out of default ranking.
 func attenuated(s *Salience) bool { return s.Exempt == "" && s.Value < s.Floor }
 
 // roundSalience keeps nine decimals, so a value is the same however the float arithmetic

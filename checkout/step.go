@@ -16,7 +16,7 @@ const (
 	DefaultProspectiveTokens = 1500
 )
 
-// request is the checkout request whose ranking the step's weave starts from.
+// stepRequest is the checkout request whose ranking the step's weave starts from.
 func stepRequest(r *StepRequest, defaultTokens int) (*Request, error) {
 	if r.MaxTokens == 0 {
 		r.MaxTokens = defaultTokens

@@ -109,7 +109,7 @@ type SurfacedWeave struct {
 	SourceSeqs     []int64  `json:"source_seqs"`
 }
 
-// surfaced is w as a checkout.surfaced event records it (nil for no weave).
+// surfacedWeave is w as a checkout.surfaced event records it (nil for no weave).
 func surfacedWeave(w *Weave) *SurfacedWeave {
 	if w == nil {
 		return nil

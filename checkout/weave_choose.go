@@ -100,7 +100,7 @@ func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsql
 // roundConfidence rounds c to three decimals, as the weave reports confidences.
 func roundConfidence(c float64) float64 { return math.Round(c*1000) / 1000 }
 
-// reject records an artifact the weave refused, with a warning naming it: after_as_of when it
+// rejectArtifact records an artifact the weave refused, with a warning naming it: after_as_of when it
 // cites an event that had not occurred by the checkout's as_of, else stale.
 func rejectArtifact(w *Weave, id, typ, reason string, seq int64, detail string) {
 	code := WeaveWarnStale

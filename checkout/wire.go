@@ -29,7 +29,7 @@ type (
 	Labels = checkoutwire.Labels
 	// LaneStat is one lane's diagnostics (checkoutwire.LaneStat).
 	LaneStat = checkoutwire.LaneStat
-	// Packet is a checkout's answer (DESIGN.md §3) (checkoutwire.Packet).
+	// Packet is a checkout's answer (checkoutwire.Packet).
 	Packet = checkoutwire.Packet
 	// Policy is a retrieval policy (checkoutwire.Policy).
 	Policy = checkoutwire.Policy
