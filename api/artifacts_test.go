@@ -13,7 +13,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
-	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // seedArtifacts appends three working sessions (a recurring procedure and a repeated failure)
@@ -52,10 +52,7 @@ func buildArtifacts(t *testing.T, e *env, space string) {
 	t.Helper()
 	ctx := context.Background()
 	pool := e.db.AppPool(t)
-	proj, err := projection.New(ctx, pool, projection.Config{})
-	require.NoError(t, err)
-	_, err = proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
+	fixture.Project(t, pool, space)
 	b, err := latent.NewBuilder(ctx, pool, eventloom.NewStore(pool, nil, nil), latent.Config{})
 	require.NoError(t, err)
 	_, err = b.Build(ctx, space)

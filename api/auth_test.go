@@ -15,6 +15,7 @@ import (
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 func TestHTTP_AuthTokensReachOnlyTheirSpacesAndScopes(t *testing.T) {
@@ -32,8 +33,7 @@ func TestHTTP_AuthTokensReachOnlyTheirSpacesAndScopes(t *testing.T) {
 	require.NoError(t, err)
 	admin, adminAll, err := tokens.Create(ctx, []string{auth.AllSpaces}, auth.ScopeAdmin, "ops")
 	require.NoError(t, err)
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "secret", Events: []eventloom.NewEvent{{Type: "note", Content: "x"}}})
-	require.NoError(t, err)
+	fixture.Append(t, store, "secret", eventloom.NewEvent{Type: "note", Content: "x"})
 
 	do := func(method, path, token, body string) (int, string, http.Header) {
 		req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))

@@ -22,8 +22,8 @@ import (
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
-	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // The two-tenant fairness tests run one tenant (the attacker) at its whole in-flight budget
@@ -238,7 +238,6 @@ func TestHTTP_FairShare_CheckoutsOfOneTokenLeaveAnotherSpacesAppendsFast(t *test
 // checkout of "where does Alice work" has thousands of candidates in every lane.
 func seedBusySpace(t *testing.T, pool *pgxpool.Pool, space string, n int) {
 	t.Helper()
-	ctx := context.Background()
 	store := eventloom.NewStore(pool, nil, nil)
 	people := []string{"Alice", "Bob", "Carol", "Dana", "Erik", "Farah", "Goran", "Hana"}
 	var batch []eventloom.NewEvent
@@ -253,15 +252,11 @@ func seedBusySpace(t *testing.T, pool *pgxpool.Pool, space string, n int) {
 				Data:    json.RawMessage(`{"role":"user"}`)})
 		}
 		if len(batch) == 1000 || i == n-1 {
-			_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: batch})
-			require.NoError(t, err)
+			fixture.Append(t, store, space, batch...)
 			batch = nil
 		}
 	}
-	p, err := projection.New(ctx, pool, projection.Config{})
-	require.NoError(t, err)
-	_, err = p.ProjectSpace(ctx, space)
-	require.NoError(t, err)
+	fixture.Project(t, pool, space)
 }
 
 // TestHTTP_FairShareWithAuthOffIsPerSpace: with auth off each space is a caller. One space's

@@ -9,16 +9,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // project applies a space's events directly, as the workers would.
 func (e *env) project(t *testing.T, space string) {
 	t.Helper()
-	p, err := projection.New(context.Background(), e.db.AppPool(t), projection.Config{})
-	require.NoError(t, err)
-	_, err = p.ProjectSpace(context.Background(), space)
-	require.NoError(t, err)
+	fixture.Project(t, e.db.AppPool(t), space)
 }
 
 func TestHTTP_FactsEntitiesProjectionAndCypher(t *testing.T) {

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	zsql "github.com/zaxy/zaxy/sql"
 )
 
@@ -203,7 +205,39 @@ func eventTooLarge(seq, limit int64) *apiError {
 	return e
 }
 
+// qReplayFit is hand-written: it shares replay.sql's filters (eventloom) and measures the
+// stored size of the rows they select.
 var qReplayFit = zsql.Query("api/replay_fit")
+
+// replayFitArgs are replay_fit.sql's parameters: replay.sql's (the page of SpaceID after
+// AfterSeq, up to UntilSeq when set, of SessionID when set, recorded before RecordedBefore when
+// set, at most Rows events) and the byte budget the page's rows must fit.
+type replayFitArgs struct {
+	SpaceID        string
+	AfterSeq       int64
+	UntilSeq       *int64
+	SessionID      string
+	RecordedBefore *time.Time
+	Rows           int
+	Budget         int64
+}
+
+// replayFit is replay_fit.sql's row.
+type replayFit struct {
+	Total    int64 `db:"total"`     // rows the page would hold
+	Fit      int64 `db:"fit"`       // how many of them fit the budget
+	FitSeq   int64 `db:"fit_seq"`   // the last seq that fits
+	FirstSeq int64 `db:"first_seq"` // the first seq of the page
+}
+
+// queryReplayFit runs replay_fit.sql.
+func queryReplayFit(ctx context.Context, db pgexec.Executor, a replayFitArgs) (replayFit, error) {
+	rows, err := db.Query(ctx, qReplayFit, a.SpaceID, a.AfterSeq, a.UntilSeq, a.SessionID, a.RecordedBefore, a.Rows, a.Budget)
+	if err != nil {
+		return replayFit{}, err
+	}
+	return pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[replayFit])
+}
 
 // boundReplay narrows a replay (of a space validSpace has checked) before its rows are read, so that a page of large events is
 // never loaded past the response cap: it measures the stored size of the rows the page would
@@ -222,16 +256,8 @@ func (s *server) boundReplay(ctx context.Context, p *eventloom.ReplayParams, lim
 	if p.UntilSeq > 0 {
 		until = &p.UntilSeq
 	}
-	found, err := s.pool.Query(ctx, qReplayFit, p.SpaceID, p.AfterSeq, until, p.SessionID, p.RecordedBefore, rows, limit-pageOverheadBytes)
-	if err != nil {
-		return 0, fmt.Errorf("measure replay page: %w", err)
-	}
-	page, err := pgx.CollectExactlyOneRow(found, pgx.RowToStructByName[struct {
-		Total    int64 `db:"total"`     // rows the page would hold
-		Fit      int64 `db:"fit"`       // how many of them fit the budget
-		FitSeq   int64 `db:"fit_seq"`   // the last seq that fits
-		FirstSeq int64 `db:"first_seq"` // the first seq of the page
-	}])
+	page, err := queryReplayFit(ctx, s.pool, replayFitArgs{SpaceID: p.SpaceID, AfterSeq: p.AfterSeq, UntilSeq: until,
+		SessionID: p.SessionID, RecordedBefore: p.RecordedBefore, Rows: rows, Budget: limit - pageOverheadBytes})
 	if err != nil {
 		return 0, fmt.Errorf("measure replay page: %w", err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // slowCypher runs for far longer than any test: a cross product of three 3,000-row UNWINDs,
@@ -261,7 +262,6 @@ func readAllPages(t *testing.T, url, query string, limit int) ([]int64, int) {
 }
 
 func TestHTTP_ReplayPagesStopBeforeTheResponseCapAndContinue(t *testing.T) {
-	ctx := context.Background()
 	const limit = 64 << 10
 	url, store := capEnv(t, limit)
 	var events []eventloom.NewEvent
@@ -272,8 +272,7 @@ func TestHTTP_ReplayPagesStopBeforeTheResponseCapAndContinue(t *testing.T) {
 	for i := range 10 {
 		events = append(events, eventloom.NewEvent{Type: "note", SessionID: "escaped", Content: fmt.Sprintf("%02d %s", i, strings.Repeat("\x01", 4<<10))})
 	}
-	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "big", Events: events})
-	require.NoError(t, err)
+	fixture.Append(t, store, "big", events...)
 
 	seqs, pages := readAllPages(t, url, "", limit)
 	want := make([]int64, 20)
@@ -293,17 +292,15 @@ func TestHTTP_ResponsesPastTheCapAre413(t *testing.T) {
 	ctx := context.Background()
 	const limit = 16 << 10
 	url, store := capEnv(t, limit)
-	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "big", Events: []eventloom.NewEvent{
-		{Type: "note", Content: "small note about giraffes"},
-		{Type: "note", Content: "giraffes " + strings.Repeat("y", 20<<10)},
-	}})
-	require.NoError(t, err)
+	fixture.Append(t, store, "big",
+		eventloom.NewEvent{Type: "note", Content: "small note about giraffes"},
+		eventloom.NewEvent{Type: "note", Content: "giraffes " + strings.Repeat("y", 20<<10)},
+	)
 	var many []eventloom.NewEvent
 	for i := range 30 {
 		many = append(many, eventloom.NewEvent{Type: "note", Content: fmt.Sprintf("zebras %d %s", i, strings.Repeat("z", 2000))})
 	}
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "herd", Events: many})
-	require.NoError(t, err)
+	fixture.Append(t, store, "herd", many...)
 
 	// Replay: the first page ends before the event that cannot fit; that event alone is a 413
 	// naming its seq.

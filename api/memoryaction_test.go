@@ -11,7 +11,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
-	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // TestHTTP_MemoryActionsCiteOrAppendOneEvent: the reading actions answer with citations that
@@ -37,10 +37,7 @@ func TestHTTP_MemoryActionsCiteOrAppendOneEvent(t *testing.T) {
 		require.Equal(t, 201, status, out)
 	}
 	pool := e.db.AppPool(t)
-	proj, err := projection.New(ctx, pool, projection.Config{})
-	require.NoError(t, err)
-	_, err = proj.ProjectSpace(ctx, sp)
-	require.NoError(t, err)
+	fixture.Project(t, pool, sp)
 	b, err := latent.NewBuilder(ctx, pool, eventloom.NewStore(pool, nil, nil), latent.Config{})
 	require.NoError(t, err)
 	_, err = b.Build(ctx, sp)

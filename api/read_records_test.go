@@ -15,6 +15,7 @@ import (
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // secretSession is a session id holding a GitHub token, which no record of a read may keep.
@@ -42,8 +43,7 @@ func TestHTTP_ReadRecordsNameTheTokenNotTheCaller(t *testing.T) {
 	t.Cleanup(srv.Close)
 	tok, read, err := tokens.Create(ctx, []string{"a"}, auth.ScopeRead, "reader")
 	require.NoError(t, err)
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "a", Events: []eventloom.NewEvent{{Type: "note", Content: "the deploy runs on Fridays"}}})
-	require.NoError(t, err)
+	fixture.Append(t, store, "a", eventloom.NewEvent{Type: "note", Content: "the deploy runs on Fridays"})
 	do := func(path, body string) (int, string) {
 		req, err := http.NewRequest("POST", srv.URL+path, strings.NewReader(body))
 		require.NoError(t, err)

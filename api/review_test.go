@@ -1,12 +1,11 @@
 package api_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 func TestHTTP_ReviewListsAndDecidesProposals(t *testing.T) {
@@ -21,10 +20,7 @@ func TestHTTP_ReviewListsAndDecidesProposals(t *testing.T) {
 	status, out = e.do(t, "POST", "/v1/spaces/r1/events", `{"type":"proposal.created","data":{"kind":"belief_update","evidence":[2],"fact":{"subject":"Alice"}}}`)
 	require.Equal(t, 400, status)
 	require.Equal(t, "data.fact.predicate", out["error"].(map[string]any)["details"].(map[string]any)["field"])
-	proj, err := projection.New(context.Background(), e.db.AppPool(t), projection.Config{})
-	require.NoError(t, err)
-	_, err = proj.ProjectSpace(context.Background(), "r1")
-	require.NoError(t, err)
+	fixture.Project(t, e.db.AppPool(t), "r1")
 
 	status, out = e.do(t, "GET", "/v1/spaces/r1/proposals?status=pending&limit=1", "")
 	require.Equal(t, 200, status, out)

@@ -16,8 +16,8 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/latent"
-	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // budgetFixture is a space whose facts, proposals and artifacts each pass a small response
@@ -55,12 +55,8 @@ func TestRowBudget_ListReadsStopReadingRowsAtTheCap(t *testing.T) {
 				Content: fmt.Sprintf("Ana plans leg %d of trip %d to Lisbon with the team.", i, s), Data: json.RawMessage(`{"role":"user"}`)})
 		}
 	}
-	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "big", Events: evs})
-	require.NoError(t, err)
-	proj, err := projection.New(ctx, pool, projection.Config{})
-	require.NoError(t, err)
-	_, err = proj.ProjectSpace(ctx, "big")
-	require.NoError(t, err)
+	fixture.Append(t, store, "big", evs...)
+	fixture.Project(t, pool, "big")
 	b, err := latent.NewBuilder(ctx, pool, store, latent.Config{})
 	require.NoError(t, err)
 	_, err = b.Build(ctx, "big")

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,8 +15,8 @@ import (
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/api/apitest"
 	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // TestHTTP_FactsPastTheCapStopReadingNearTheCap is the issue's reproduction at a smaller
@@ -28,7 +27,6 @@ import (
 // request may allocate at most 1 MiB in the whole test process, which nothing else is
 // running in (the test is not parallel).
 func TestHTTP_FactsPastTheCapStopReadingNearTheCap(t *testing.T) {
-	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
 	store := eventloom.NewStore(pool, nil, nil)
@@ -39,13 +37,9 @@ func TestHTTP_FactsPastTheCapStopReadingNearTheCap(t *testing.T) {
 			evs = append(evs, eventloom.NewEvent{Type: "fact.asserted",
 				Data: json.RawMessage(fmt.Sprintf(`{"subject":"Alice","predicate":"note %d","object":"%s"}`, batch*1000+i, object))})
 		}
-		_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "big", Events: evs})
-		require.NoError(t, err)
+		fixture.Append(t, store, "big", evs...)
 	}
-	proj, err := projection.New(ctx, pool, projection.Config{})
-	require.NoError(t, err)
-	_, err = proj.ProjectSpace(ctx, "big")
-	require.NoError(t, err)
+	fixture.Project(t, pool, "big")
 	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{MaxResponseBytes: 64 << 10}, api.Services{Pool: pool, Store: store}, nil))
 	t.Cleanup(srv.Close)
 

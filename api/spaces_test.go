@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 func TestHTTP_SpacesListsOnlyWhatTheTokenReaches(t *testing.T) {
@@ -35,10 +36,7 @@ func TestHTTP_SpacesListsOnlyWhatTheTokenReaches(t *testing.T) {
 		}})
 		require.NoError(t, err)
 	}
-	proj, err := projection.New(ctx, pool, projection.Config{})
-	require.NoError(t, err)
-	_, err = proj.ProjectSpace(ctx, "a")
-	require.NoError(t, err)
+	fixture.Project(t, pool, "a")
 	_, readA, err := tokens.Create(ctx, []string{"a", "fresh"}, auth.ScopeRead, "")
 	require.NoError(t, err)
 	_, readAll, err := tokens.Create(ctx, []string{auth.AllSpaces}, auth.ScopeRead, "")

@@ -221,11 +221,13 @@ func Append(ctx context.Context, dbURL string, o AppendOptions) (*AppendReport, 
 		}, false},
 		// The next two differ only in the table (and the client-side seq and hashes).
 		{scSQLChained, 1, 100, func(c, i int) error {
-			return sqlInsertBatch(ctx, pool, zsql.Query("eventloom/append"), "sql", batch)
+			return sqlInsertBatch(ctx, pool, newBatchArgs("sql", batch), queryChainedAppend)
 		}, true},
 		{scSQLPlain, 1, 100, func(c, i int) error {
-			return sqlInsertBatch(ctx, pool, zsql.Query("eventloom/bench_plain_append"), "plain", batch,
-				plainSeq.Add(int64(len(batch)))-int64(len(batch)), []byte(eventloom.ZeroHash))
+			first := plainSeq.Add(int64(len(batch))) - int64(len(batch))
+			return sqlInsertBatch(ctx, pool, newBatchArgs("plain", batch), func(ctx context.Context, tx pgx.Tx, a batchArgs) (pgx.Rows, error) {
+				return queryPlainAppend(ctx, tx, plainAppendArgs{batchArgs: a, FirstSeq: first, Hash: []byte(eventloom.ZeroHash)})
+			})
 		}, false},
 	}
 	if o.Only != "" {
@@ -334,23 +336,61 @@ func medianRange(v []float64) (median, lo, hi float64) {
 	return s[(len(s)-1)/2], s[0], s[len(s)-1]
 }
 
-// sqlInsertBatch runs one batch through query (append.sql's shape) in its own transaction;
-// extra are the parameters after the seven arrays.
-func sqlInsertBatch(ctx context.Context, pool *pgxpool.Pool, query, space string, batch []eventloom.NewEvent, extra ...any) error {
+// The statements the SQL scenarios run by name: append.sql, the chained append
+// eventloom runs, and bench_plain_append.sql, the same INSERT into a table without the chain.
+var (
+	qChainedAppend = zsql.Query("eventloom/append")
+	qPlainAppend   = zsql.Query("eventloom/bench_plain_append")
+)
+
+// batchArgs are append.sql's parameters: the space and one array per column of the events, all
+// of one length, in append order (NULL elements: occurred_at and cues unset, data when absent).
+type batchArgs struct {
+	SpaceID                             string
+	Types, SessionIDs, Actors, Contents []string
+	OccurredAts                         []pgtype.Timestamptz
+	Datas, Cues                         []*string
+}
+
+// newBatchArgs are the append of batch into space.
+func newBatchArgs(space string, batch []eventloom.NewEvent) batchArgs {
 	n := len(batch)
-	types, sessions, actors := make([]string, n), make([]string, n), make([]string, n)
-	contents, datas, cues := make([]string, n), make([]*string, n), make([]*string, n)
-	occurred := make([]pgtype.Timestamptz, n)
+	a := batchArgs{SpaceID: space, Types: make([]string, n), SessionIDs: make([]string, n), Actors: make([]string, n),
+		Contents: make([]string, n), OccurredAts: make([]pgtype.Timestamptz, n), Datas: make([]*string, n), Cues: make([]*string, n)}
 	for i, e := range batch {
-		types[i], sessions[i], actors[i], contents[i] = e.Type, e.SessionID, e.Actor, e.Content
+		a.Types[i], a.SessionIDs[i], a.Actors[i], a.Contents[i] = e.Type, e.SessionID, e.Actor, e.Content
 		if e.Data != nil {
 			d := string(e.Data)
-			datas[i] = &d
+			a.Datas[i] = &d
 		}
 	}
-	args := append([]any{space, types, sessions, actors, occurred, contents, datas, cues}, extra...)
+	return a
+}
+
+// queryChainedAppend runs append.sql; its rows are the receipts' columns.
+func queryChainedAppend(ctx context.Context, tx pgx.Tx, a batchArgs) (pgx.Rows, error) {
+	return tx.Query(ctx, qChainedAppend, a.SpaceID, a.Types, a.SessionIDs, a.Actors, a.OccurredAts, a.Contents, a.Datas, a.Cues)
+}
+
+// plainAppendArgs are bench_plain_append.sql's parameters: append.sql's, the seq before the
+// batch's first and the constant hash every row gets.
+type plainAppendArgs struct {
+	batchArgs
+	FirstSeq int64
+	Hash     []byte
+}
+
+// queryPlainAppend runs bench_plain_append.sql.
+func queryPlainAppend(ctx context.Context, tx pgx.Tx, a plainAppendArgs) (pgx.Rows, error) {
+	return tx.Query(ctx, qPlainAppend, a.SpaceID, a.Types, a.SessionIDs, a.Actors, a.OccurredAts, a.Contents, a.Datas, a.Cues,
+		a.FirstSeq, a.Hash)
+}
+
+// sqlInsertBatch runs one of the append statements (run) over a in a transaction of its own
+// and checks every row was inserted.
+func sqlInsertBatch(ctx context.Context, pool *pgxpool.Pool, a batchArgs, run func(context.Context, pgx.Tx, batchArgs) (pgx.Rows, error)) error {
 	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, query, args...)
+		rows, err := run(ctx, tx, a)
 		if err != nil {
 			return err
 		}
@@ -362,7 +402,7 @@ func sqlInsertBatch(ctx context.Context, pool *pgxpool.Pool, query, space string
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if got != n {
+		if n := len(a.Types); got != n {
 			return fmt.Errorf("inserted %d of %d", got, n)
 		}
 		return nil

@@ -17,9 +17,11 @@ import (
 	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	testfixture "github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 type fixture struct {
+	log   *testfixture.Log
 	pool  *pgxpool.Pool
 	store *eventloom.Store
 	proj  *projection.Projector
@@ -30,27 +32,19 @@ func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
-	proj, err := projection.New(context.Background(), pool, projection.Config{})
-	require.NoError(t, err)
-	store := eventloom.NewStore(pool, nil, nil)
-	return &fixture{pool: pool, store: store, proj: proj, svc: checkout.New(pool, store, checkout.Config{Embedder: embedding.NewOffline()})}
+	log := testfixture.New(t, pool, projection.Config{})
+	return &fixture{log: log, pool: pool, store: log.Store, proj: log.Proj, svc: checkout.New(pool, log.Store, checkout.Config{Embedder: embedding.NewOffline()})}
 }
 
 func (f *fixture) append(t *testing.T, space string, events ...eventloom.NewEvent) []eventloom.Receipt {
 	t.Helper()
-	res, err := f.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
-	require.NoError(t, err)
-	return res.Receipts
+	return f.log.Append(t, space, events...)
 }
 
 // index projects and embeds a space, as the workers would.
 func (f *fixture) index(t *testing.T, space string) {
 	t.Helper()
-	ctx := context.Background()
-	_, err := f.proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
-	_, err = projection.NewEmbedder(f.pool, embedding.NewOffline(), 0).EmbedSpace(ctx, space)
-	require.NoError(t, err)
+	f.log.Index(t, space)
 }
 
 func msg(session, role, text string) eventloom.NewEvent {

@@ -225,12 +225,6 @@ func valueText(object, value *string) string {
 	return *value
 }
 
-// eventItem is cutEventItem at the first mechanism record's MaxItemChars: the text of a
-// weave's evidence (weave.go).
-func eventItem(seq int64, typ, session, content, data string, hash []byte, words []string) *rankedItem {
-	return cutEventItem(seq, typ, session, content, data, hash, words, mechanism1.MaxItemChars)
-}
-
 // cutEventItem renders an event as an item: its content (an excerpt of maxChars around the
 // query's words when longer), or a summary of its data when it has no text.
 func cutEventItem(seq int64, typ, session, content, data string, hash []byte, words []string, maxChars int) *rankedItem {

@@ -17,7 +17,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 )
 
-var updateGolden = flag.Bool("update-golden", false, "rewrite checkout/testdata/builtin_policy_packets.json")
+var updateGolden = flag.Bool("update", false, "rewrite the golden packets: checkout/testdata/builtin_policy_packets.json and checkout/testdata/golden/")
 
 // goldenAsOf is the fixed time the golden packets are asked at.
 var goldenAsOf = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -89,14 +89,12 @@ func goldenPackets(t *testing.T, f *fixture, space, version string) []json.RawMe
 	return out
 }
 
-// TestCheckout_BuiltinPolicyPacketsAreTodays: the first built-in retrieval policy (builtin-1) is
-// the ranking as it was before policies were values: the packets of a fixed space are byte for
-// byte the ones recorded in testdata before the change (regenerate only on a deliberate change
-// to the builtin ranking, with -update-golden; done once since, on 2026-11-27, when items'
-// lexemes gained their paths' segments, migration 000046: "cmd/deploy/push.go" now also says
-// "deploy", and that turn moved up in two packets). builtin-2 differs only in the named-speaker
-// prior, so on this space, where no question names a speaker, its packets are the same bytes;
-// builtin-3 only in what follows a failed tool call and in the tools' state facts.
+// TestCheckout_BuiltinPolicyPacketsAreTodays: the packets builtin-1 gives over a small fixed
+// space are the bytes in testdata/builtin_policy_packets.json (regenerate with -update only for
+// a deliberate change to the fixture). builtin-2 differs only in the named-speaker prior, so on
+// this space, where no question names a speaker, its packets are the same bytes; builtin-3
+// differs only in what follows a failed tool call and in the tools' state facts. The packets of
+// every built-in version over a richer fixture are TestCheckout_BuiltinPolicyVersionsGiveTheirGoldenPackets'.
 func TestCheckout_BuiltinPolicyPacketsAreTodays(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

@@ -39,7 +39,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 		ProcedurePriors: []Prior{}, FailurePriors: []FailurePrior{}, CausalContext: []Prior{}, MissingEvidence: []Warning{}}
 	// Match every current prior against the goal's words, keep the best PriorVerify of each
 	// type, verify them (one query), and take the first MaxPriors that verify.
-	goal := contentWords(req.Query)
+	goal := rk.usedQuestion().words
 	type match struct {
 		row   dbsqlc.ProspectivePriorsRow
 		words []string

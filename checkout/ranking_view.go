@@ -4,6 +4,9 @@ package checkout
 // read a ranking only through the methods of this file.
 func (rk *ranking) usedPolicy() *Policy { return rk.policy }
 
+// usedQuestion is the question rk answered, analysed once.
+func (rk *ranking) usedQuestion() *question { return rk.question }
+
 // usedPurpose is the purpose rk was ranked for (asked or inferred).
 func (rk *ranking) usedPurpose() string { return rk.purpose }
 

@@ -49,8 +49,11 @@ type weaveParams struct {
 	space, goal, phase, purpose string
 	// mech is the ranking's mechanism record, whose Weave* fields are the weave's limits (set
 	// by buildWeave from the ranking's policy).
-	mech   *Mechanism
-	budget int
+	mech *Mechanism
+	// question is the ranking's question: its words place the evidence excerpts, its
+	// named-speaker matcher picks the statements followed (set by buildWeave).
+	question *question
+	budget   int
 	// asOf, when the checkout asks about another time: only artifacts whose every source had
 	// occurred by then are woven.
 	asOf *time.Time

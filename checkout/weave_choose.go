@@ -19,7 +19,7 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 		SourceEventRefs: []Citation{}, Evidence: []WeaveEvidence{}, Inferred: []WeaveArtifact{}, Warnings: []Warning{},
 		Rejected: []RejectedArtifact{}, Budget: WeaveBudget{Tokens: p.budget}, ExpectedUse: WeaveExpectedUse, ProhibitedUse: WeaveProhibitedUse}
 	// The ranked events, best first, and the place of each among them.
-	p.mech, p.woven = mechanismOf(rk.usedPolicy()), newWovenState()
+	p.mech, p.question, p.woven = mechanismOf(rk.usedPolicy()), rk.usedQuestion(), newWovenState()
 	seqs, rankOf := rk.rankedEvents(p.mech.WeaveCandidateItems)
 	rows, err := queries.WeaveArtifacts(ctx, s.pool, dbsqlc.WeaveArtifactsParams{SpaceID: p.space, Seqs: nonNilSeqs(seqs),
 		CitedLimit: int32(p.mech.WeaveCitedLimit), Types: weavePhaseTypes, Phase: p.phase, PhaseLimit: int32(p.mech.WeavePhaseLimit)})

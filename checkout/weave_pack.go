@@ -64,8 +64,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	if err != nil {
 		return nil, err
 	}
-	words := contentWords(p.goal)
-	named := newSpeakerNamer(p.goal)
+	words, named := p.question.words, p.question.named
 	fixed := EstimateTokens(weaveHeader(p) + "\n" + evidenceHeader + "\n" + inferredHeader + "\n")
 	spent := fixed
 	// shown: the events shown; shownBody: their type, content and data. An event identical to
@@ -90,7 +89,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		if shownBody[body(seq)] {
 			return WeaveEvidence{}, false
 		}
-		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e, words), words, p.mech.WeaveExcerptChars), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
+		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e, words, p.mech.MaxItemChars), words, p.mech.WeaveExcerptChars), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
 		if p.whoWhen {
 			p.woven.whoWhen[seq] = lineWhoWhen(e.OccurredAt, e.Type, e.Speaker, e.Role)
 		}
@@ -145,7 +144,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		lines := []WeaveEvidence{first}
 		if next, ok := after[r.seq]; ok {
 			if reply, ok := line(next, r.seq); ok && (asks(first.Text) || (p.statements && named.names(messageName(src[next])))) &&
-				utf8.RuneCountInString(strings.TrimSpace(eventText(src[next], words))) <= p.mech.WeaveExcerptChars {
+				utf8.RuneCountInString(strings.TrimSpace(eventText(src[next], words, p.mech.MaxItemChars))) <= p.mech.WeaveExcerptChars {
 				lines = append(lines, reply)
 			}
 		}
@@ -352,9 +351,9 @@ func weaveID(p weaveParams, w *Weave) string {
 }
 
 // eventText is a cited event's text as evidence: its content (an excerpt around words when
-// long, as an item's), or its type and data.
-func eventText(e dbsqlc.WeaveEvidenceRow, words []string) string {
-	it := eventItem(e.Seq, e.Type, "", e.Content, e.Data, e.Hash, words)
+// longer than maxChars, as an item's), or its type and data.
+func eventText(e dbsqlc.WeaveEvidenceRow, words []string, maxChars int) string {
+	it := cutEventItem(e.Seq, e.Type, "", e.Content, e.Data, e.Hash, words, maxChars)
 	return it.Text
 }
 

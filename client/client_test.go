@@ -24,8 +24,8 @@ import (
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/memoryaction"
 	"github.com/zaxy/zaxy/metamemory"
-	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -84,10 +84,7 @@ func newServer(t *testing.T) *server {
 
 func (s *server) project(t *testing.T, space string) {
 	t.Helper()
-	p, err := projection.New(context.Background(), s.db.AppPool(t), projection.Config{})
-	require.NoError(t, err)
-	_, err = p.ProjectSpace(context.Background(), space)
-	require.NoError(t, err)
+	fixture.Project(t, s.db.AppPool(t), space)
 }
 
 func ptr[T any](v T) *T { return &v }

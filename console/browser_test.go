@@ -27,6 +27,7 @@ import (
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // screenshotDir is where the browser test writes a screenshot of each page (docs/console.md).
@@ -114,12 +115,6 @@ func (b *browserEnv) signIn(t *testing.T, token string) string {
 	return b.waitState(t)
 }
 
-func seed(t *testing.T, store *eventloom.Store, space string, events ...eventloom.NewEvent) {
-	t.Helper()
-	_, err := store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
-	require.NoError(t, err)
-}
-
 func ev(typ, session, actor, content, data string, minute int) eventloom.NewEvent {
 	at := time.Date(2026, 5, 1, 9, minute, 0, 0, time.UTC)
 	e := eventloom.NewEvent{Type: typ, SessionID: session, Actor: actor, Content: content, OccurredAt: &at}
@@ -141,7 +136,7 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	tokens := auth.NewStore(pool)
 	store := eventloom.NewStore(pool, nil, nil)
 
-	seed(t, store, "demo",
+	fixture.Append(t, store, "demo",
 		ev("message", "s1", "ann", "Alice moved to the Oslo office last week; loop her in on the Postgres upgrade.", `{"role":"user","name":"Ann"}`, 0),
 		ev("fact.asserted", "s1", "ann", "", `{"subject":"Alice","predicate":"works at","object":"Acme"}`, 1),
 		ev("decision.recorded", "s1", "agent", "We compared drivers with Alice.", `{"decision":"Use pgx v5 with pgxpool","rationale":"batching","subject":"postgres driver"}`, 2),
@@ -157,8 +152,8 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	)
 	demoCues := ev("note", "s1", "ann", "Alice prefers tea in the Oslo office.", "", 12)
 	demoCues.Cues = json.RawMessage(`{"task":"PG-117","repo":"zaxy"}`)
-	seed(t, store, "demo", demoCues)
-	seed(t, store, "other", ev("message", "o1", "eve", "Only other's own memory.", `{"role":"user"}`, 0))
+	fixture.Append(t, store, "demo", demoCues)
+	fixture.Append(t, store, "other", ev("message", "o1", "eve", "Only other's own memory.", `{"role":"user"}`, 0))
 	proj, err := projection.New(ctx, pool, projection.Config{})
 	require.NoError(t, err)
 	for _, sp := range []string{"demo", "other"} {

@@ -67,14 +67,14 @@ func BenchmarkViews(b *testing.B) {
 		}
 		f.append(b, "bench", batch...)
 	}
-	f.project(b, "bench")
+	f.Project(b, "bench")
 	ctx := context.Background()
 	admin := db.AdminPool(b)
 	for _, t := range []string{"events", "entities", "facts", "mentions", "invalidations"} {
 		_, err := admin.Exec(ctx, "VACUUM ANALYZE "+t)
 		require.NoError(b, err)
 	}
-	idx, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "bench"})
+	idx, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "bench"})
 	require.NoError(b, err)
 	b.Logf("%d events; default index:\n%s", n, idx.Text)
 
@@ -83,31 +83,31 @@ func BenchmarkViews(b *testing.B) {
 		call func() error
 	}{
 		{"index_100", func() error {
-			_, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "bench"})
+			_, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "bench"})
 			return err
 		}},
 		{"index_2000", func() error {
-			_, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "bench", MaxTokens: 2000})
+			_, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "bench", MaxTokens: 2000})
 			return err
 		}},
 		{"timeline_500", func() error {
-			_, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "bench"})
+			_, err := disclosure.Timeline(ctx, f.DB, disclosure.TimelineParams{SpaceID: "bench"})
 			return err
 		}},
 		{"timeline_session", func() error {
-			_, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "bench", SessionID: "run-3"})
+			_, err := disclosure.Timeline(ctx, f.DB, disclosure.TimelineParams{SpaceID: "bench", SessionID: "run-3"})
 			return err
 		}},
 		{"item_event", func() error {
-			_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "bench", ID: memoryitem.EventID(int64(n / 2))})
+			_, err := disclosure.Item(ctx, f.DB, disclosure.ItemParams{SpaceID: "bench", ID: memoryitem.EventID(int64(n / 2))})
 			return err
 		}},
 		{"item_top_entity", func() error {
-			_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "bench", ID: idx.Entities[0].Ref})
+			_, err := disclosure.Item(ctx, f.DB, disclosure.ItemParams{SpaceID: "bench", ID: idx.Entities[0].Ref})
 			return err
 		}},
 		{"item_session", func() error {
-			_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "bench", ID: "session:run-3"})
+			_, err := disclosure.Item(ctx, f.DB, disclosure.ItemParams{SpaceID: "bench", ID: "session:run-3"})
 			return err
 		}},
 	} {

@@ -18,47 +18,40 @@ import (
 	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
-type fixture struct {
-	// db is what everything runs on: a test transaction, or a pool as the application role.
-	db    pgexec.Executor
-	store *eventloom.Store
-	proj  *projection.Projector
-}
+// bundle is the log every test works with, on a test transaction or a pool as the
+// application role.
+type bundle struct{ *fixture.Log }
 
 // newFixture runs on a rolled-back test transaction (testcontainers.TestTx), where appends and
 // projection batches are savepoints. The tests all use space demo, so each waits at its first
 // append for the one before to end: they would wait for each other's graph creation anyway.
-func newFixture(t testing.TB) *fixture {
+func newFixture(t testing.TB) *bundle {
 	t.Helper()
-	return newFixtureOn(t, testcontainers.TestTx(t))
+	return &bundle{fixture.Tx(t)}
 }
 
 // newFixtureOn runs on db, a test transaction or a pool as the application role.
-func newFixtureOn(t testing.TB, db pgexec.Executor) *fixture {
+func newFixtureOn(t testing.TB, db pgexec.Executor) *bundle {
 	t.Helper()
-	proj, err := projection.New(context.Background(), db, projection.Config{})
-	require.NoError(t, err)
-	return &fixture{db: db, store: eventloom.NewStore(db, nil, nil), proj: proj}
+	return &bundle{fixture.New(t, db, projection.Config{})}
 }
 
 // ev builds an event; data is marshalled to JSON.
 func ev(typ, session, content string, data map[string]any) eventloom.NewEvent {
 	e := eventloom.NewEvent{Type: typ, SessionID: session, Actor: "ann", Content: content}
 	if data != nil {
-		b, err := json.Marshal(data)
-		if err != nil {
-			panic(err)
-		}
-		e.Data = b
+		e.Data = fixture.Data(data)
 	}
 	t := time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC)
 	e.OccurredAt = &t
 	return e
 }
 
-func (f *fixture) append(t testing.TB, space string, events ...eventloom.NewEvent) []eventloom.Receipt {
+// append appends events to space, each one occurring a minute after the one before it.
+func (f *bundle) append(t testing.TB, space string, events ...eventloom.NewEvent) []eventloom.Receipt {
 	t.Helper()
 	for i := range events {
 		if events[i].OccurredAt != nil {
@@ -66,22 +59,14 @@ func (f *fixture) append(t testing.TB, space string, events ...eventloom.NewEven
 			events[i].OccurredAt = &ts
 		}
 	}
-	res, err := f.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
-	require.NoError(t, err)
-	return res.Receipts
-}
-
-func (f *fixture) project(t testing.TB, space string) {
-	t.Helper()
-	_, err := f.proj.ProjectSpace(context.Background(), space)
-	require.NoError(t, err)
+	return f.Append(t, space, events...)
 }
 
 // seed appends one event of every kind the views treat differently and projects them.
 // Seqs: 1 message, 2 fact (superseded by 6), 3 decision, 4 task open, 5 tool failure,
 // 6 fact, 7 message (invalidated by 9), 8 checkout bookkeeping, 9 invalidation, 10 task done,
 // 11 document chunk, 12 zaxy bookkeeping, 13 custom note, 14 preference.
-func seed(t testing.TB, f *fixture, space string) []eventloom.Receipt {
+func seed(t testing.TB, f *bundle, space string) []eventloom.Receipt {
 	t.Helper()
 	r := f.append(t, space,
 		ev("message", "s1", "Alice moved to the Oslo office last week; loop her in on the Postgres upgrade.", map[string]any{"role": "user", "name": "Ann"}),
@@ -99,7 +84,7 @@ func seed(t testing.TB, f *fixture, space string) []eventloom.Receipt {
 		ev("note", "s1", "Alice likes tea.", nil),
 		ev("preference.stated", "s1", "", map[string]any{"topic": "code examples", "preference": "plain SQL"}),
 	)
-	f.project(t, space)
+	f.Project(t, space)
 	return r
 }
 
@@ -128,7 +113,7 @@ func TestIndex_ListsTopicsWithTheCostOfTheirDetail(t *testing.T) {
 	ctx := context.Background()
 	seed(t, f, "demo")
 
-	v, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo"})
+	v, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "demo"})
 	require.NoError(t, err)
 	t.Logf("index (%d tokens):\n%s", v.Tokens, v.Text)
 	require.Equal(t, disclosure.DefaultIndexTokens, v.MaxTokens)
@@ -143,7 +128,7 @@ func TestIndex_ListsTopicsWithTheCostOfTheirDetail(t *testing.T) {
 	require.Equal(t, "Alice", v.Entities[0].Name, "the most mentioned and connected entity comes first")
 
 	// A large budget shows everything; every entry's cost is what loading it costs.
-	all, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20000})
+	all, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20000})
 	require.NoError(t, err)
 	require.Equal(t, disclosure.IndexCounts{}, all.Omitted)
 	require.EqualValues(t, all.Totals.Entities, len(all.Entities))
@@ -157,7 +142,7 @@ func TestIndex_ListsTopicsWithTheCostOfTheirDetail(t *testing.T) {
 	require.Equal(t, "s1", all.Sessions[0].Name, "most recent session first")
 	for _, section := range [][]disclosure.IndexEntry{all.Entities, all.Predicates, all.EventTypes, all.Sessions} {
 		for _, e := range section {
-			item, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "demo", ID: e.Ref})
+			item, err := disclosure.Item(ctx, f.DB, disclosure.ItemParams{SpaceID: "demo", ID: e.Ref})
 			require.NoError(t, err, e.Ref)
 			require.Equal(t, item.Tokens, e.DetailTokens, "%s: index cost vs item", e.Ref)
 			require.Equal(t, e.Ref, item.ID)
@@ -170,7 +155,7 @@ func TestIndex_ListsTopicsWithTheCostOfTheirDetail(t *testing.T) {
 	// Budgets are never exceeded, smaller budgets show a prefix of each section, and the
 	// omitted counts add up.
 	for _, max := range []int{20, 21, 40, 60, 100, 150, 300, 1000} {
-		v, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo", MaxTokens: max})
+		v, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "demo", MaxTokens: max})
 		require.NoError(t, err)
 		require.LessOrEqual(t, v.Tokens, max, "max_tokens %d", max)
 		require.Equal(t, disclosure.EstimateTokens(v.Text), v.Tokens)
@@ -180,7 +165,7 @@ func TestIndex_ListsTopicsWithTheCostOfTheirDetail(t *testing.T) {
 	}
 
 	// Two calls give byte-identical JSON.
-	again, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo"})
+	again, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "demo"})
 	require.NoError(t, err)
 	require.Equal(t, marshal(t, v), marshal(t, again))
 }
@@ -191,7 +176,7 @@ func TestTimeline_NewestFirstCitedAndLabelled(t *testing.T) {
 	ctx := context.Background()
 	r := seed(t, f, "demo")
 
-	v, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo"})
+	v, err := disclosure.Timeline(ctx, f.DB, disclosure.TimelineParams{SpaceID: "demo"})
 	require.NoError(t, err)
 	t.Logf("timeline (%d tokens):\n%s", v.Tokens, v.Text)
 	require.LessOrEqual(t, v.Tokens, disclosure.DefaultTimelineTokens)
@@ -219,7 +204,7 @@ func TestTimeline_NewestFirstCitedAndLabelled(t *testing.T) {
 	require.Equal(t, "decision on postgres driver: Use pgx v5 with pgxpool", byseq[3].Summary)
 
 	// The session filter.
-	s1, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo", SessionID: "s1"})
+	s1, err := disclosure.Timeline(ctx, f.DB, disclosure.TimelineParams{SpaceID: "demo", SessionID: "s1"})
 	require.NoError(t, err)
 	seqs = nil
 	for _, e := range s1.Entries {
@@ -232,7 +217,7 @@ func TestTimeline_NewestFirstCitedAndLabelled(t *testing.T) {
 	var paged []int64
 	p := disclosure.TimelineParams{SpaceID: "demo", MaxTokens: 40}
 	for range 20 {
-		page, err := disclosure.Timeline(ctx, f.db, p)
+		page, err := disclosure.Timeline(ctx, f.DB, p)
 		require.NoError(t, err)
 		require.LessOrEqual(t, page.Tokens, 40)
 		require.NotEmpty(t, page.Entries)
@@ -250,7 +235,7 @@ func TestTimeline_NewestFirstCitedAndLabelled(t *testing.T) {
 	paged = nil
 	p = disclosure.TimelineParams{SpaceID: "demo", MaxTokens: disclosure.MinMaxTokens}
 	for range 20 {
-		page, err := disclosure.Timeline(ctx, f.db, p)
+		page, err := disclosure.Timeline(ctx, f.DB, p)
 		require.NoError(t, err)
 		require.LessOrEqual(t, page.Tokens, disclosure.MinMaxTokens)
 		require.Len(t, page.Entries, 1, page.Text)
@@ -266,13 +251,13 @@ func TestTimeline_NewestFirstCitedAndLabelled(t *testing.T) {
 
 	// An event appended a moment ago is on the timeline before projection.
 	fresh := f.append(t, "demo", ev("decision.recorded", "s1", "", map[string]any{"decision": "Ship on Friday"}))
-	v2, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo"})
+	v2, err := disclosure.Timeline(ctx, f.DB, disclosure.TimelineParams{SpaceID: "demo"})
 	require.NoError(t, err)
 	require.Equal(t, fresh[0].Seq, v2.Entries[0].Seq)
 	require.Equal(t, "decision: Ship on Friday", v2.Entries[0].Summary)
 
 	// Deterministic.
-	v3, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo"})
+	v3, err := disclosure.Timeline(ctx, f.DB, disclosure.TimelineParams{SpaceID: "demo"})
 	require.NoError(t, err)
 	require.Equal(t, marshal(t, v2), marshal(t, v3))
 }
@@ -284,11 +269,11 @@ func TestItem_EventFactEntityAndListings(t *testing.T) {
 	r := seed(t, f, "demo")
 	item := func(id string) *disclosure.ItemView {
 		t.Helper()
-		v, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "demo", ID: id})
+		v, err := disclosure.Item(ctx, f.DB, disclosure.ItemParams{SpaceID: "demo", ID: id})
 		require.NoError(t, err, id)
 		require.Equal(t, disclosure.EstimateTokens(v.Text), v.Tokens)
-		requireCitationsVerify(t, f.db, "demo", v.Citations, v.Text)
-		again, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "demo", ID: id})
+		requireCitationsVerify(t, f.DB, "demo", v.Citations, v.Text)
+		again, err := disclosure.Item(ctx, f.DB, disclosure.ItemParams{SpaceID: "demo", ID: id})
 		require.NoError(t, err)
 		require.Equal(t, marshal(t, v), marshal(t, again), "deterministic")
 		return v
@@ -327,7 +312,7 @@ func TestItem_EventFactEntityAndListings(t *testing.T) {
 	require.Contains(t, fv.Text, "superseded by fact:"+*fv.Fact.SupersededBy)
 
 	// The entity: facts and the events that mention it.
-	alice, err := graph.ResolveEntity(ctx, f.db, "demo", "Alice")
+	alice, err := graph.ResolveEntity(ctx, f.DB, "demo", "Alice")
 	require.NoError(t, err)
 	ent := item(alice.ID)
 	t.Logf("entity (%d tokens):\n%s", ent.Tokens, ent.Text)
@@ -353,7 +338,7 @@ func TestItem_EventFactEntityAndListings(t *testing.T) {
 	// Not found: bookkeeping events never appear; unknown items and spaces.
 	for _, id := range []string{"ev:8", "ev:12", "ev:999", "fact:f00000000000000000000", "e00000000000000000000",
 		"session:nope", "type:checkout.surfaced", "type:nope", "predicate:nope"} {
-		_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "demo", ID: id})
+		_, err := disclosure.Item(ctx, f.DB, disclosure.ItemParams{SpaceID: "demo", ID: id})
 		require.ErrorIs(t, err, disclosure.ErrItemNotFound, id)
 	}
 
@@ -375,31 +360,31 @@ func TestViews_RejectBadInputNamingTheField(t *testing.T) {
 		field string
 	}{
 		{"index max_tokens low", func() error {
-			_, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 19})
+			_, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 19})
 			return err
 		}, "max_tokens"},
 		{"index max_tokens high", func() error {
-			_, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20001})
+			_, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20001})
 			return err
 		}, "max_tokens"},
 		{"index bad space", func() error {
-			_, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "Bad Space"})
+			_, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "Bad Space"})
 			return err
 		}, "space"},
 		{"timeline max_tokens", func() error {
-			_, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo", MaxTokens: -5})
+			_, err := disclosure.Timeline(ctx, f.DB, disclosure.TimelineParams{SpaceID: "demo", MaxTokens: -5})
 			return err
 		}, "max_tokens"},
 		{"timeline session", func() error {
-			_, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo", SessionID: strings.Repeat("s", 257)})
+			_, err := disclosure.Timeline(ctx, f.DB, disclosure.TimelineParams{SpaceID: "demo", SessionID: strings.Repeat("s", 257)})
 			return err
 		}, "session_id"},
 		{"timeline before_seq", func() error {
-			_, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "demo", BeforeSeq: -1})
+			_, err := disclosure.Timeline(ctx, f.DB, disclosure.TimelineParams{SpaceID: "demo", BeforeSeq: -1})
 			return err
 		}, "before_seq"},
 		{"item id", func() error {
-			_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "demo", ID: "Alice"})
+			_, err := disclosure.Item(ctx, f.DB, disclosure.ItemParams{SpaceID: "demo", ID: "Alice"})
 			return err
 		}, "id"},
 	} {
@@ -410,15 +395,15 @@ func TestViews_RejectBadInputNamingTheField(t *testing.T) {
 	}
 	for _, call := range []func() error{
 		func() error {
-			_, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "nope"})
+			_, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "nope"})
 			return err
 		},
 		func() error {
-			_, err := disclosure.Timeline(ctx, f.db, disclosure.TimelineParams{SpaceID: "nope"})
+			_, err := disclosure.Timeline(ctx, f.DB, disclosure.TimelineParams{SpaceID: "nope"})
 			return err
 		},
 		func() error {
-			_, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "nope", ID: "ev:1"})
+			_, err := disclosure.Item(ctx, f.DB, disclosure.ItemParams{SpaceID: "nope", ID: "ev:1"})
 			return err
 		},
 	} {
@@ -431,12 +416,12 @@ func TestViews_WorkInsideACallersTransaction(t *testing.T) {
 	f := newFixtureOn(t, testcontainers.NewDatabase(t).AppPool(t)) // own database: compares a pool with a transaction, so the seed must commit
 	ctx := context.Background()
 	seed(t, f, "demo")
-	tx, err := f.db.Begin(ctx)
+	tx, err := f.DB.Begin(ctx)
 	require.NoError(t, err)
 	defer func() { _ = tx.Rollback(ctx) }()
 	a, err := disclosure.Index(ctx, tx, disclosure.IndexParams{SpaceID: "demo"})
 	require.NoError(t, err)
-	b, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo"})
+	b, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "demo"})
 	require.NoError(t, err)
 	require.Equal(t, marshal(t, a), marshal(t, b))
 	_, err = disclosure.Timeline(ctx, tx, disclosure.TimelineParams{SpaceID: "demo"})
@@ -450,23 +435,23 @@ func TestIndexAndItem_InvalidatedEntityIsLabelledAndRankedLast(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	seed(t, f, "demo")
-	alice, err := graph.ResolveEntity(ctx, f.db, "demo", "Alice")
+	alice, err := graph.ResolveEntity(ctx, f.DB, "demo", "Alice")
 	require.NoError(t, err)
 	r := f.append(t, "demo", ev("memory.invalidated", "", "", map[string]any{"target_id": alice.ID, "reason": "merged into Alicia"}))
-	f.project(t, "demo")
+	f.Project(t, "demo")
 
-	all, err := disclosure.Index(ctx, f.db, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20000})
+	all, err := disclosure.Index(ctx, f.DB, disclosure.IndexParams{SpaceID: "demo", MaxTokens: 20000})
 	require.NoError(t, err)
 	last := all.Entities[len(all.Entities)-1]
 	require.Equal(t, alice.ID, last.Ref, "attenuated, not erased: still listed, ranked last")
 	require.Equal(t, []string{"invalidated"}, last.Labels)
 	require.Contains(t, all.Text, "Alice "+alice.ID)
 
-	v, err := disclosure.Item(ctx, f.db, disclosure.ItemParams{SpaceID: "demo", ID: alice.ID})
+	v, err := disclosure.Item(ctx, f.DB, disclosure.ItemParams{SpaceID: "demo", ID: alice.ID})
 	require.NoError(t, err)
 	require.Equal(t, []string{"invalidated"}, v.Labels)
 	require.Equal(t, "merged into Alicia", v.Entity.Invalidated.Reason)
 	require.Equal(t, r[0].Hash, v.Entity.Invalidated.By.Hash)
-	requireCitationsVerify(t, f.db, "demo", v.Citations, v.Text)
+	requireCitationsVerify(t, f.DB, "demo", v.Citations, v.Text)
 	require.Equal(t, last.DetailTokens, v.Tokens)
 }

@@ -300,30 +300,48 @@ func indexCandidates(ctx context.Context, q Querier, space string, limit int, to
 		cands[KindPredicate][i] = c
 	}
 
-	rows, err := q.Query(ctx, qIndexLog, space, limit)
+	logRows, err := queryIndexLog(ctx, q, indexLogArgs{SpaceID: space, Limit: limit})
 	if err != nil {
 		return nil, fmt.Errorf("index log: %w", err)
 	}
-	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
-		var kind string
-		var groups, events int64
-		c := &indexCand{}
-		if err := row.Scan(&kind, &c.Name, &c.Count, &c.FirstSeq, &c.LastSeq, &groups, &events); err != nil {
-			return struct{}{}, err
-		}
+	for _, r := range logRows {
+		c := &indexCand{IndexEntry: IndexEntry{Name: r.Name, Count: r.Count, FirstSeq: r.FirstSeq, LastSeq: r.LastSeq}}
 		c.stat = listStat{Name: c.Name, Total: c.Count, FirstSeq: c.FirstSeq, LastSeq: c.LastSeq}
-		if kind == "type" {
+		if r.Kind == "type" {
 			c.Kind, c.Ref = KindEventType, "type:"+c.Name
-			totals.EventTypes, totals.Events = groups, events
+			totals.EventTypes, totals.Events = r.Groups, r.Events
 		} else {
 			c.Kind, c.Ref = KindSession, "session:"+c.Name
-			totals.Sessions = groups
+			totals.Sessions = r.Groups
 		}
 		cands[c.Kind] = append(cands[c.Kind], c)
-		return struct{}{}, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("index log: %w", err)
 	}
 	return cands, nil
+}
+
+// indexLogArgs are index_log.sql's parameters: at most Limit event types and Limit sessions of
+// SpaceID.
+type indexLogArgs struct {
+	SpaceID string
+	Limit   int
+}
+
+// indexLogRow is a row of index_log.sql: an event type or a session (Kind "type" or
+// "session") with its events, and the totals of its kind.
+type indexLogRow struct {
+	Kind, Name               string
+	Count, FirstSeq, LastSeq int64
+	Groups, Events           int64
+}
+
+// queryIndexLog runs index_log.sql.
+func queryIndexLog(ctx context.Context, q Querier, a indexLogArgs) ([]indexLogRow, error) {
+	rows, err := q.Query(ctx, qIndexLog, a.SpaceID, a.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (indexLogRow, error) {
+		var r indexLogRow
+		return r, row.Scan(&r.Kind, &r.Name, &r.Count, &r.FirstSeq, &r.LastSeq, &r.Groups, &r.Events)
+	})
 }

@@ -66,15 +66,8 @@ func Timeline(ctx context.Context, q Querier, p TimelineParams) (*TimelineView, 
 		if _, err := loadSpace(ctx, q, p.SpaceID); err != nil {
 			return err
 		}
-		query, args := qTimeline, []any{p.SpaceID, TimelineTypes, before, limit}
-		if p.SessionID != "" {
-			query, args = qTimelineSession, append(args, p.SessionID)
-		}
-		rows, err := q.Query(ctx, query, args...)
-		if err != nil {
-			return fmt.Errorf("query timeline: %w", err)
-		}
-		lines, err = pgx.CollectRows(rows, scanLine)
+		var err error
+		lines, err = queryTimeline(ctx, q, timelineArgs{SpaceID: p.SpaceID, Types: TimelineTypes, BeforeSeq: before, Limit: limit, SessionID: p.SessionID})
 		if err != nil {
 			return fmt.Errorf("query timeline: %w", err)
 		}
@@ -123,4 +116,30 @@ func Timeline(ctx context.Context, q Querier, p TimelineParams) (*TimelineView, 
 	v.Text = b.String()
 	v.Tokens = EstimateTokens(v.Text)
 	return v, nil
+}
+
+// timelineArgs are the parameters of timeline.sql and, with a SessionID, timeline_session.sql:
+// the newest Limit events of SpaceID of the Types before seq BeforeSeq (of one session when
+// SessionID is set).
+type timelineArgs struct {
+	SpaceID   string
+	Types     []string
+	BeforeSeq int64
+	Limit     int
+	SessionID string
+}
+
+// queryTimeline runs timeline.sql, or timeline_session.sql when a.SessionID is set.
+func queryTimeline(ctx context.Context, q Querier, a timelineArgs) ([]EventLine, error) {
+	var rows pgx.Rows
+	var err error
+	if a.SessionID == "" {
+		rows, err = q.Query(ctx, qTimeline, a.SpaceID, a.Types, a.BeforeSeq, a.Limit)
+	} else {
+		rows, err = q.Query(ctx, qTimelineSession, a.SpaceID, a.Types, a.BeforeSeq, a.Limit, a.SessionID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, scanLine)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 func check(t *testing.T, r *doctor.Report, name string) doctor.Check {
@@ -33,10 +34,9 @@ func TestDoctor_FindsBrokenChainsAndDiscardedJobs(t *testing.T) {
 	pool := db.AppPool(t)
 	store := eventloom.NewStore(pool, nil, nil)
 	for _, space := range []string{"a", "b"} {
-		_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{
-			{Type: "note", Content: "one"}, {Type: "note", Content: "two"}, {Type: "note", Content: "three"},
-		}})
-		require.NoError(t, err)
+		fixture.Append(t, store, space,
+			eventloom.NewEvent{Type: "note", Content: "one"}, eventloom.NewEvent{Type: "note", Content: "two"}, eventloom.NewEvent{Type: "note", Content: "three"},
+		)
 	}
 	opts := doctor.Options{Embedder: embedding.NewOffline(), ProbeEmbedder: true}
 	r := doctor.Run(ctx, pool, opts)
@@ -77,10 +77,9 @@ func TestDoctor_FlagsLagProviderDimensionsModelsStuckJobsAndOldSchema(t *testing
 	pool := db.AppPool(t)
 	admin := db.AdminPool(t)
 	store := eventloom.NewStore(pool, nil, nil)
-	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "lagging", Events: []eventloom.NewEvent{
-		{Type: "note", Content: "one"}, {Type: "note", Content: "two"},
-	}})
-	require.NoError(t, err)
+	fixture.Append(t, store, "lagging",
+		eventloom.NewEvent{Type: "note", Content: "one"}, eventloom.NewEvent{Type: "note", Content: "two"},
+	)
 
 	// A provider that is down, configured for 8 dimensions where the database knows 4.
 	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -141,16 +140,15 @@ func TestDoctor_NamesASpaceWhoseProjectionCannotAdvance(t *testing.T) {
 	proj, err := projection.New(ctx, pool, projection.Config{AGE: "off"})
 	require.NoError(t, err)
 	for _, space := range []string{"fine", "stuck", "failing"} {
-		_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{
-			{Type: "note", Content: "one"}, {Type: "note", Content: "two"}}})
-		require.NoError(t, err)
+		fixture.Append(t, store, space,
+			eventloom.NewEvent{Type: "note", Content: "one"}, eventloom.NewEvent{Type: "note", Content: "two"},
+		)
 	}
 	for _, space := range []string{"fine", "failing"} {
 		_, err := proj.ProjectSpace(ctx, space)
 		require.NoError(t, err)
 	}
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "failing", Events: []eventloom.NewEvent{{Type: "note", Content: "three"}}})
-	require.NoError(t, err)
+	fixture.Append(t, store, "failing", eventloom.NewEvent{Type: "note", Content: "three"})
 	_, err = admin.Exec(ctx, `INSERT INTO river_job (kind, args, state, max_attempts, attempt, errors, scheduled_at)
 		VALUES ('project_space', '{"space_id":"failing","head_seq":3}', 'retryable', 25, 3,
 		        ARRAY['{"error":"write projections: timeout","attempt":3}'::jsonb], now() + interval '1 minute')`)

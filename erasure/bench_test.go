@@ -40,12 +40,12 @@ func BenchmarkPurge(b *testing.B) {
 				Content: fmt.Sprintf("Note %d: Person%d asked about the deploy of service%d to Region%d; the build took %d minutes and the review found %d issues",
 					i, i%500, i%90, i%12, i%37, i%5)})
 		}
-		if _, err := bb.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: evs}); err != nil {
+		if _, err := bb.Store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: evs}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	t0 := time.Now()
-	if _, err := bb.proj.ProjectSpace(ctx, space); err != nil {
+	if _, err := bb.Proj.ProjectSpace(ctx, space); err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("projected %d events in %s", n, time.Since(t0).Round(time.Millisecond))

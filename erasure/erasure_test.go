@@ -23,6 +23,7 @@ import (
 	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 	"github.com/zaxy/zaxy/topic"
 )
 
@@ -39,11 +40,10 @@ func (fakeLLM) Extract(_ context.Context, text string) ([]extract.Triple, error)
 }
 
 type bundle struct {
+	*fixture.Log
 	db       *testcontainers.Database
 	pool     *pgxpool.Pool // the application role
 	admin    *pgxpool.Pool
-	store    *eventloom.Store
-	proj     *projection.Projector
 	svc      *erasure.Service
 	embedder *projection.Embedder
 	inferrer *projection.Inferrer
@@ -54,12 +54,9 @@ func setup(t testing.TB) *bundle {
 	t.Helper()
 	db := testcontainers.NewDatabase(t)
 	b := &bundle{db: db, pool: db.AppPool(t), admin: db.AdminPool(t)}
-	b.store = eventloom.NewStore(b.pool, nil, nil)
-	var err error
-	b.proj, err = projection.New(context.Background(), b.pool, projection.Config{})
-	require.NoError(t, err)
-	require.True(t, b.proj.AGE(), "the test cluster has Apache AGE; the mirror must be covered")
-	b.svc = erasure.New(b.pool, b.store, b.proj, nil)
+	b.Log = fixture.New(t, b.pool, projection.Config{})
+	require.True(t, b.Proj.AGE(), "the test cluster has Apache AGE; the mirror must be covered")
+	b.svc = erasure.New(b.pool, b.Store, b.Proj, nil)
 	b.embedder = projection.NewEmbedder(b.pool, embedding.NewOffline(), 0)
 	b.inferrer = projection.NewInferrer(b.pool, fakeLLM{}, "fake@1")
 	b.latent = topic.NewRefresher(b.pool, topic.Params{MinDocs: 5, MinDF: 1})
@@ -88,21 +85,13 @@ func plantV1(t *testing.T, admin *pgxpool.Pool, space, content string) {
 	}))
 }
 
-func (b *bundle) append(t *testing.T, space string, events ...eventloom.NewEvent) []eventloom.Receipt {
-	t.Helper()
-	res, err := b.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
-	require.NoError(t, err)
-	return res.Receipts
-}
-
 // derive runs every job that derives data from the log: projection, embeddings, inferences
 // and the latent model.
 func (b *bundle) derive(t *testing.T, space string) {
 	t.Helper()
 	ctx := context.Background()
-	_, err := b.proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
-	_, err = b.embedder.EmbedSpace(ctx, space)
+	b.Project(t, space)
+	_, err := b.embedder.EmbedSpace(ctx, space)
 	require.NoError(t, err)
 	_, err = b.inferrer.InferSpace(ctx, space)
 	require.NoError(t, err)
@@ -164,14 +153,14 @@ func TestErase_MarkerFoundNowhereAndChainStillVerifies(t *testing.T) {
 	for i, f := range filler {
 		evs = append(evs, eventloom.NewEvent{Type: "message", SessionID: fmt.Sprintf("s%d", i%2), Content: f, Data: user})
 	}
-	b.append(t, space, evs...)
-	target := b.append(t, space,
+	b.Append(t, space, evs...)
+	target := b.Append(t, space,
 		eventloom.NewEvent{Type: "message", SessionID: "s9", Content: marker + " met Ada at the lighthouse and talked about " + strings.ToLower(marker) + "ing",
 			Data: json.RawMessage(`{"role":"user","from":"` + strings.ToLower(marker) + `@example.com","tags":["` + marker + `"]}`)},
 		eventloom.NewEvent{Type: "fact.asserted", Content: marker + " likes tea",
 			Data: json.RawMessage(`{"subject":"` + marker + `","predicate":"likes","value":"tea with ` + marker + `"}`)},
 	)
-	after := b.append(t, space, eventloom.NewEvent{Type: "message", SessionID: "s1", Content: "Ada likes coffee in the morning", Data: user})
+	after := b.Append(t, space, eventloom.NewEvent{Type: "message", SessionID: "s1", Content: "Ada likes coffee in the morning", Data: user})
 	b.derive(t, space)
 
 	// The lexemes of the marker as full-text search stores them.
@@ -229,7 +218,7 @@ func TestErase_MarkerFoundNowhereAndChainStillVerifies(t *testing.T) {
 
 	// The chain verifies in Go and in SQL, with the v1 event, v2 events and erased ones.
 	for _, method := range []string{eventloom.MethodGo, eventloom.MethodSQL} {
-		v, err := b.store.VerifyWith(ctx, space, method)
+		v, err := b.Store.VerifyWith(ctx, space, method)
 		require.NoError(t, err)
 		require.True(t, v.OK, "%s: %+v", method, v)
 	}
@@ -237,7 +226,7 @@ func TestErase_MarkerFoundNowhereAndChainStillVerifies(t *testing.T) {
 	// Replay shows the tombstone, says it is erased, and the erasure records are in the log.
 	var export bytes.Buffer
 	var erased, records int
-	require.NoError(t, b.store.ReplayAll(ctx, eventloom.ReplayParams{SpaceID: space}, func(e *eventloom.Event) error {
+	require.NoError(t, b.Store.ReplayAll(ctx, eventloom.ReplayParams{SpaceID: space}, func(e *eventloom.Event) error {
 		line, err := json.Marshal(e)
 		if err != nil {
 			return err
@@ -283,11 +272,11 @@ func TestErase_MarkerFoundNowhereAndChainStillVerifies(t *testing.T) {
 	require.Contains(t, out, "OK: space "+space)
 
 	// A rebuild from the log gives the projections the purge left.
-	sum, err := b.proj.Checksum(ctx, space)
+	sum, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
-	_, err = b.proj.Rebuild(ctx, space)
+	_, err = b.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
-	again, err := b.proj.Checksum(ctx, space)
+	again, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, sum, again)
 }
@@ -297,7 +286,7 @@ func TestErase_Refusals(t *testing.T) {
 	b := setup(t)
 	const space = "refusals"
 	plantV1(t, b.admin, space, "old text")
-	r := b.append(t, space, eventloom.NewEvent{Type: "note", Content: "erase me"}, eventloom.NewEvent{Type: "note", Content: "keep me"})
+	r := b.Append(t, space, eventloom.NewEvent{Type: "note", Content: "erase me"}, eventloom.NewEvent{Type: "note", Content: "keep me"})
 
 	erase := func(seq int64, reason string) error {
 		_, err := b.svc.Erase(ctx, &eventloom.EraseParams{SpaceID: space, Seq: seq, Reason: reason})
@@ -330,7 +319,7 @@ func TestErase_Refusals(t *testing.T) {
 	require.Equal(t, 1, n)
 
 	// Nobody appends an erasure record by hand.
-	_, err = b.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{
+	_, err = b.Store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{
 		{Type: eventloom.ErasureType, Data: json.RawMessage(fmt.Sprintf(`{"seq":%d,"reason":"x"}`, r[1].Seq))}}})
 	require.ErrorAs(t, err, &ve)
 	require.Equal(t, "type", ve.Field)
@@ -354,7 +343,7 @@ func TestErase_Refusals(t *testing.T) {
 		require.Contains(t, err.Error(), "ZX001", name)
 	}
 	for _, method := range []string{eventloom.MethodGo, eventloom.MethodSQL} {
-		v, err := b.store.VerifyWith(ctx, space, method)
+		v, err := b.Store.VerifyWith(ctx, space, method)
 		require.NoError(t, err)
 		require.True(t, v.OK, "%s: %+v", method, v)
 	}
@@ -387,7 +376,7 @@ func TestVerify_DetectsTamperingWithVersion2AndErasedEvents(t *testing.T) {
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			space := fmt.Sprintf("tamper-%d", i)
-			r := b.append(t, space,
+			r := b.Append(t, space,
 				eventloom.NewEvent{Type: "note", Content: "one"},
 				eventloom.NewEvent{Type: "note", Content: "two", Data: json.RawMessage(`{"k":1}`)},
 				eventloom.NewEvent{Type: "note", Content: "three"})
@@ -405,7 +394,7 @@ func TestVerify_DetectsTamperingWithVersion2AndErasedEvents(t *testing.T) {
 				return err
 			}))
 			for _, method := range []string{eventloom.MethodGo, eventloom.MethodSQL} {
-				v, err := b.store.VerifyWith(ctx, space, method)
+				v, err := b.Store.VerifyWith(ctx, space, method)
 				require.NoError(t, err)
 				require.False(t, v.OK, method)
 				require.Equal(t, c.seq, v.BrokenSeq, method)
@@ -441,9 +430,9 @@ func TestErase_ZeroesTheIdempotencyDigestOfTheErasedRequest(t *testing.T) {
 	secret := eventloom.AppendParams{SpaceID: space, IdempotencyKey: "k-1", Events: []eventloom.NewEvent{
 		{Type: "note", Content: "keep"}, {Type: "note", Content: "my pin is 4321"}}}
 	other := eventloom.AppendParams{SpaceID: space, IdempotencyKey: "k-2", Events: []eventloom.NewEvent{{Type: "note", Content: "unrelated"}}}
-	res, err := b.store.Append(ctx, &secret)
+	res, err := b.Store.Append(ctx, &secret)
 	require.NoError(t, err)
-	_, err = b.store.Append(ctx, &other)
+	_, err = b.Store.Append(ctx, &other)
 	require.NoError(t, err)
 
 	digest := func(key string) []byte {
@@ -466,12 +455,12 @@ func TestErase_ZeroesTheIdempotencyDigestOfTheErasedRequest(t *testing.T) {
 	_, err = b.admin.Exec(ctx, `DELETE FROM idempotency_keys WHERE space_id = $1`, space)
 	require.ErrorContains(t, err, "ZX001")
 
-	_, err = b.store.Append(ctx, &secret)
+	_, err = b.Store.Append(ctx, &secret)
 	require.ErrorIs(t, err, eventloom.ErrConflict, "a retry of the erased request is not replayed")
-	again, err := b.store.Append(ctx, &other)
+	again, err := b.Store.Append(ctx, &other)
 	require.NoError(t, err)
 	require.True(t, again.Replayed)
-	v, err := b.store.VerifySQL(ctx, space)
+	v, err := b.Store.VerifySQL(ctx, space)
 	require.NoError(t, err)
 	require.True(t, v.OK, v.Reason)
 }
@@ -481,7 +470,7 @@ func TestErase_ErasesTheProposalsInterferenceDerivedFromTheEvent(t *testing.T) {
 	b := setup(t)
 	const space = "erase-derived"
 	user := json.RawMessage(`{"role":"user"}`)
-	b.append(t, space,
+	b.Append(t, space,
 		eventloom.NewEvent{Type: "fact.asserted", Data: json.RawMessage(`{"subject":"Ada","predicate":"appears_in","value":"slides"}`)},
 		eventloom.NewEvent{Type: "message", Content: "Ada wrote it down in her notebook", Data: user},
 		eventloom.NewEvent{Type: "message", Content: "Bob reviewed the migration", Data: user},
@@ -490,7 +479,7 @@ func TestErase_ErasesTheProposalsInterferenceDerivedFromTheEvent(t *testing.T) {
 	var typ string
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT type FROM events WHERE space_id = $1 AND seq = 4`, space).Scan(&typ))
 	require.Equal(t, "proposal.created", typ)
-	_, err := b.proj.ProjectSpace(ctx, space)
+	_, err := b.Proj.ProjectSpace(ctx, space)
 	require.NoError(t, err)
 	var review string
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT review_status FROM facts WHERE space_id = $1`, space).Scan(&review))
@@ -509,7 +498,7 @@ func TestErase_ErasesTheProposalsInterferenceDerivedFromTheEvent(t *testing.T) {
 	require.Zero(t, proposals)
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT review_status FROM facts WHERE space_id = $1`, space).Scan(&review))
 	require.Equal(t, "unreviewed", review, "no open proposal contests the fact any more")
-	v, err := b.store.VerifyWith(ctx, space, eventloom.MethodGo)
+	v, err := b.Store.VerifyWith(ctx, space, eventloom.MethodGo)
 	require.NoError(t, err)
 	require.True(t, v.OK)
 }

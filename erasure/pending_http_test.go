@@ -117,14 +117,14 @@ func TestErase_NoReadRouteShowsTheErasedTextBeforeThePurge(t *testing.T) {
 	} {
 		evs = append(evs, eventloom.NewEvent{Type: "message", SessionID: fmt.Sprintf("s%d", i%2), Content: f, Data: user})
 	}
-	b.append(t, space, evs...)
-	target := b.append(t, space,
+	b.Append(t, space, evs...)
+	target := b.Append(t, space,
 		eventloom.NewEvent{Type: "message", SessionID: "s9", Content: marker + " met Ada at the lighthouse and talked about " + strings.ToLower(marker) + "ing",
 			Data: json.RawMessage(`{"role":"user","tags":["` + marker + `"]}`)},
 		eventloom.NewEvent{Type: "fact.asserted", SessionID: "s9", Content: marker + " likes tea",
 			Data: json.RawMessage(`{"subject":"` + marker + `","predicate":"likes","value":"tea with ` + marker + `"}`)},
 	)
-	b.append(t, space, eventloom.NewEvent{Type: "message", SessionID: "s1", Content: "Ada likes coffee in the morning", Data: user})
+	b.Append(t, space, eventloom.NewEvent{Type: "message", SessionID: "s1", Content: "Ada likes coffee in the morning", Data: user})
 	b.derive(t, space)
 
 	var entityID string
@@ -135,7 +135,7 @@ func TestErase_NoReadRouteShowsTheErasedTextBeforeThePurge(t *testing.T) {
 	require.NotEmpty(t, factIDs)
 	routes := readRoutes(space, entityID, factIDs, []int64{target[0].Seq, target[1].Seq})
 
-	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: b.pool, Store: b.store, Erasure: b.svc}, nil))
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: b.pool, Store: b.Store, Erasure: b.svc}, nil))
 	t.Cleanup(srv.Close)
 	lower := strings.ToLower(marker)
 
@@ -205,8 +205,7 @@ func TestErase_NoReadRouteShowsTheErasedTextBeforeThePurge(t *testing.T) {
 
 	// The projector's transaction ends; the next projection purges; the routes answer as before.
 	require.NoError(t, busy.Rollback(ctx))
-	_, err = b.proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
+	b.Project(t, space)
 	check("after the purge", http.StatusOK)
 	status, out := get(t, srv, readRoute{"POST", "/v1/spaces/" + space + "/checkout", `{"query":"Ada lighthouse"}`})
 	require.Equal(t, http.StatusOK, status, out)

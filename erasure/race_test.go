@@ -28,9 +28,9 @@ func TestErase_DerivedWritersThatReadBeforeTheErasureStoreNothingOfIt(t *testing
 		evs = append(evs, eventloom.NewEvent{Type: "message", SessionID: fmt.Sprintf("s%d", i), Content: fmt.Sprintf("Plain note number %d about the garden", i), Data: user})
 	}
 	evs = append(evs, eventloom.NewEvent{Type: "message", SessionID: "s9", Content: marker + " visited the garden", Data: user})
-	r := b.append(t, space, evs...)
+	r := b.Append(t, space, evs...)
 	target := r[len(r)-1].Seq
-	_, err := b.proj.ProjectSpace(ctx, space)
+	_, err := b.Proj.ProjectSpace(ctx, space)
 	require.NoError(t, err)
 
 	// The erasure's transaction takes the space's erasure lock first, as Service.Erase does.
@@ -52,13 +52,13 @@ func TestErase_DerivedWritersThatReadBeforeTheErasureStoreNothingOfIt(t *testing
 		return err == nil && waiting == 3
 	}, 20*time.Second, 20*time.Millisecond, "all three writers wait for the erasure")
 
-	_, err = b.store.EraseTx(ctx, tx, &eventloom.EraseParams{SpaceID: space, Seq: target, Reason: "race"})
+	_, err = b.Store.EraseTx(ctx, tx, &eventloom.EraseParams{SpaceID: space, Seq: target, Reason: "race"})
 	require.NoError(t, err)
 	_, err = dbsqlc.New().InferencesDelete(ctx, tx, dbsqlc.InferencesDeleteParams{SpaceID: space, Seq: target})
 	require.NoError(t, err)
 	_, err = dbsqlc.New().LatentDrop(ctx, tx, space)
 	require.NoError(t, err)
-	_, err = b.proj.RebuildTx(ctx, tx, space)
+	_, err = b.Proj.RebuildTx(ctx, tx, space)
 	require.NoError(t, err)
 	require.NoError(t, tx.Commit(ctx))
 	for range 3 {
@@ -87,11 +87,11 @@ func TestErase_DoesNotWaitForABusyProjector(t *testing.T) {
 	b := setup(t)
 	const space = "busy"
 	user := json.RawMessage(`{"role":"user"}`)
-	r := b.append(t, space,
+	r := b.Append(t, space,
 		eventloom.NewEvent{Type: "message", Content: "Plain note about the garden", Data: user},
 		eventloom.NewEvent{Type: "message", Content: marker + " visited the garden", Data: user})
 	target := r[1].Seq
-	_, err := b.proj.ProjectSpace(ctx, space) // projected, not embedded yet
+	_, err := b.Proj.ProjectSpace(ctx, space) // projected, not embedded yet
 	require.NoError(t, err)
 	require.Contains(t, hits(t, b.admin, marker), "public.memory_items")
 
@@ -120,7 +120,7 @@ func TestErase_DoesNotWaitForABusyProjector(t *testing.T) {
 	require.False(t, res.ProjectionsPurged, "a worker holds the space: it purges")
 	require.Equal(t, res.ErasureSeq, res.PurgeSeq)
 	var erased bool
-	require.NoError(t, b.store.ReplayAll(ctx, eventloom.ReplayParams{SpaceID: space}, func(e *eventloom.Event) error {
+	require.NoError(t, b.Store.ReplayAll(ctx, eventloom.ReplayParams{SpaceID: space}, func(e *eventloom.Event) error {
 		if e.Seq == target {
 			erased = e.Erased() && e.Content == ""
 		}
@@ -143,17 +143,16 @@ func TestErase_DoesNotWaitForABusyProjector(t *testing.T) {
 
 	// The projector's transaction ends; the next projection purges.
 	require.NoError(t, busy.Rollback(ctx))
-	_, err = b.proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
+	b.Project(t, space)
 	b.derive(t, space)
 	require.Empty(t, hits(t, b.admin, marker, strings.ToLower(marker)), "the erased text survives somewhere")
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM embeddings WHERE space_id = $1`, space).Scan(&n))
 	require.Equal(t, 1, n, "the other item is embedded after the purge")
-	sum, err := b.proj.Checksum(ctx, space)
+	sum, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
-	_, err = b.proj.Rebuild(ctx, space)
+	_, err = b.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
-	again, err := b.proj.Checksum(ctx, space)
+	again, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, sum, again, "the purge equals a rebuild")
 }

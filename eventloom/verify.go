@@ -22,6 +22,30 @@ var (
 	qVerifySQL  = zsql.Query("eventloom/verify_sql")
 )
 
+// queryVerifyRows runs verify_rows.sql: every event of the space, in seq order; ScanEvent reads
+// its rows.
+func queryVerifyRows(ctx context.Context, db pgexec.Executor, spaceID string) (pgx.Rows, error) {
+	return db.Query(ctx, qVerifyRows, spaceID)
+}
+
+// verifySQLRow is verify_sql.sql's row: zaxy_verify's answer for one space (nil where the
+// function returns NULL).
+type verifySQLRow struct {
+	Events    int64
+	HeadSeq   *int64
+	HeadHash  Hash
+	OK        bool
+	BrokenSeq *int64
+	Reason    *string
+}
+
+// queryVerifySQL runs verify_sql.sql for the space; pgx.ErrNoRows when it has no events.
+func queryVerifySQL(ctx context.Context, db pgexec.Executor, spaceID string) (verifySQLRow, error) {
+	var r verifySQLRow
+	err := db.QueryRow(ctx, qVerifySQL, spaceID).Scan(&r.Events, &r.HeadSeq, &r.HeadHash, &r.OK, &r.BrokenSeq, &r.Reason)
+	return r, err
+}
+
 // Verification methods.
 const (
 	// MethodGo recomputes the chain in this process from the stored values.
@@ -50,7 +74,7 @@ func (s *Store) Verify(ctx context.Context, spaceID string) (*VerifyResult, erro
 		if err != nil && !noHead {
 			return fmt.Errorf("read chain head: %w", err)
 		}
-		rows, err := tx.Query(ctx, qVerifyRows, spaceID)
+		rows, err := queryVerifyRows(ctx, tx, spaceID)
 		if err != nil {
 			return fmt.Errorf("read events: %w", err)
 		}
@@ -180,23 +204,22 @@ func (s *Store) VerifySQL(ctx context.Context, spaceID string) (*VerifyResult, e
 		return nil, err
 	}
 	res := &VerifyResult{SpaceID: spaceID, Method: MethodSQL}
-	var headSeq, brokenSeq *int64
-	var reason *string
-	err := s.db.QueryRow(ctx, qVerifySQL, spaceID).Scan(&res.Events, &headSeq, &res.HeadHash, &res.OK, &brokenSeq, &reason)
+	row, err := queryVerifySQL(ctx, s.db, spaceID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("%w: space %q has no events", ErrNotFound, spaceID)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("verify: %w", err)
 	}
-	if headSeq != nil {
-		res.HeadSeq = *headSeq
+	res.Events, res.HeadHash, res.OK = row.Events, row.HeadHash, row.OK
+	if row.HeadSeq != nil {
+		res.HeadSeq = *row.HeadSeq
 	}
-	if brokenSeq != nil {
-		res.BrokenSeq = *brokenSeq
+	if row.BrokenSeq != nil {
+		res.BrokenSeq = *row.BrokenSeq
 	}
-	if reason != nil {
-		res.Reason = *reason
+	if row.Reason != nil {
+		res.Reason = *row.Reason
 	}
 	return res, nil
 }

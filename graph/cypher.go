@@ -165,7 +165,7 @@ func runInTx(ctx context.Context, tx pgx.Tx, stmt string, p CypherParams, res *C
 	if pending {
 		return fmt.Errorf("%w (Cypher reads the graph mirror as it is)", eventloom.ErrErasurePending)
 	}
-	if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", p.Timeout.Milliseconds())); err != nil {
+	if err := queries.StatementTimeoutSet(ctx, tx, p.Timeout.Milliseconds()); err != nil {
 		return fmt.Errorf("set timeout: %w", err)
 	}
 	if err := readCypherRows(ctx, tx, stmt, p, res); err != nil {

@@ -30,6 +30,27 @@ var queries = dbsqlc.New()
 // qFacts is hand-written: its rows are FactRow, shared with the disclosure views.
 var qFacts = sql.Query("graph/facts")
 
+// factsArgs are facts.sql's parameters: the facts of SpaceID (about EntityID as subject or
+// object, or all when empty) in View, at At (ViewAt, ViewCurrent) or right after seq AsOfSeq
+// (ViewAsOf), at most Limit.
+type factsArgs struct {
+	SpaceID  string
+	EntityID string
+	View     View
+	At       time.Time
+	AsOfSeq  int64
+	Limit    int
+}
+
+// queryFacts runs facts.sql.
+func queryFacts(ctx context.Context, q Querier, a factsArgs) ([]Fact, error) {
+	rows, err := q.Query(ctx, qFacts, a.SpaceID, a.EntityID, string(a.View), a.At, a.AsOfSeq, a.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, ScanFact)
+}
+
 // The three views of the temporal graph.
 const (
 	// ViewCurrent is what memory holds true now.
@@ -84,11 +105,7 @@ func Facts(ctx context.Context, q Querier, p FactsParams) ([]Fact, error) {
 		}
 		entityID = e.ID
 	}
-	rows, err := q.Query(ctx, qFacts, p.SpaceID, entityID, string(p.View), p.At, p.AsOfSeq, p.Limit)
-	if err != nil {
-		return nil, fmt.Errorf("query facts: %w", err)
-	}
-	facts, err := pgx.CollectRows(rows, ScanFact)
+	facts, err := queryFacts(ctx, q, factsArgs{SpaceID: p.SpaceID, EntityID: entityID, View: p.View, At: p.At, AsOfSeq: p.AsOfSeq, Limit: p.Limit})
 	if err != nil {
 		return nil, fmt.Errorf("query facts: %w", err)
 	}

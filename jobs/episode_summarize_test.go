@@ -16,6 +16,7 @@ import (
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // TestWorkers_SummarizeEveryEpisodeWithTheConfiguredLLM: with an LLM configured (a local
@@ -56,8 +57,7 @@ func TestWorkers_SummarizeEveryEpisodeWithTheConfiguredLLM(t *testing.T) {
 			events = append(events, eventloom.NewEvent{Type: "message", SessionID: s, Content: text, Data: []byte(`{"role":"user"}`)})
 		}
 	}
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "sum", Events: events})
-	require.NoError(t, err)
+	fixture.Append(t, store, "sum", events...)
 	waitFor(t, "a summary of each episode", func() bool {
 		return count(t, pool, `SELECT count(*) FROM latent_llm_summaries s JOIN latent_current a USING (space_id, artifact_id)
 			WHERE s.space_id = 'sum' AND s.model = 'stand-in@1' AND s.summary = 'They planned the release.'`) == 2

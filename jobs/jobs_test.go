@@ -7,16 +7,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 	"github.com/zaxy/zaxy/topic"
 )
 
@@ -53,10 +54,10 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func count(t *testing.T, pool *pgxpool.Pool, query string, args ...any) int {
+func count(t *testing.T, db pgexec.Executor, query string, args ...any) int {
 	t.Helper()
 	var n int
-	require.NoError(t, pool.QueryRow(context.Background(), query, args...).Scan(&n))
+	require.NoError(t, db.QueryRow(context.Background(), query, args...).Scan(&n))
 	return n
 }
 
@@ -140,8 +141,7 @@ func TestWorkers_BuildEachSpacesTopicModelAndFoldInNewSessions(t *testing.T) {
 		events = append(events, eventloom.NewEvent{Type: "message", SessionID: fmt.Sprintf("s%d", i%6),
 			Content: fmt.Sprintf("turn %d about the %s and the %s", i, words[i%6], words[(i/6)%6]), Data: []byte(`{"role":"user"}`)})
 	}
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "l", Events: events})
-	require.NoError(t, err)
+	fixture.Append(t, store, "l", events...)
 	waitFor(t, "the topic model", func() bool {
 		return count(t, pool, `SELECT count(*) FROM latent_models WHERE space_id = 'l' AND docs = 60`) == 1 &&
 			count(t, pool, `SELECT count(*) FROM latent_topics WHERE space_id = 'l'`) == 6
@@ -177,8 +177,7 @@ func TestWorkers_BuildLatentArtifactsAndProposeMinedProcedures(t *testing.T) {
 			events = append(events, eventloom.NewEvent{Type: "tool_call.completed", SessionID: s, Data: fmt.Appendf(nil, `{"tool":%q,"outcome":"success"}`, tool)})
 		}
 	}
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "lr", Events: events})
-	require.NoError(t, err)
+	fixture.Append(t, store, "lr", events...)
 	waitFor(t, "the episodes, the procedure and its proposal, projected", func() bool {
 		return count(t, pool, `SELECT count(*) FROM latent_artifacts WHERE space_id = 'lr' AND artifact_type = 'episode'`) == 3 &&
 			count(t, pool, `SELECT count(*) FROM latent_artifacts WHERE space_id = 'lr' AND artifact_type = 'procedure' AND review_status = 'proposed'`) == 1

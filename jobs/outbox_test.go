@@ -13,18 +13,17 @@ import (
 
 // An append with ProjectLater (a checkout's surfaced record) commits without its projection
 // job, still redacts, and EnqueueProjection enqueues the job afterwards; every other append
-// enqueues in its own transaction, as before.
+// enqueues in its own transaction.
 func TestOutbox_ProjectLaterLeavesTheJobToItsCaller(t *testing.T) {
 	ctx := context.Background()
-	db := testcontainers.NewDatabase(t)
-	pool := db.AppPool(t)
-	client, err := jobs.NewInsertOnlyClient(pool, nil)
+	tx := testcontainers.TestTx(t)
+	client, err := jobs.NewInsertOnlyClient(nil, nil)
 	require.NoError(t, err)
-	store := eventloom.NewStore(pool, jobs.NewOutbox(client), nil)
+	store := eventloom.NewStore(tx, jobs.NewOutbox(client), nil)
 	jobsFor := func(head int64) int {
-		return count(t, pool, `SELECT count(*) FROM river_job WHERE kind = 'project_space' AND args->>'space_id' = 'pl' AND (args->>'head_seq')::bigint = $1`, head)
+		return count(t, tx, `SELECT count(*) FROM river_job WHERE kind = 'project_space' AND args->>'space_id' = 'pl' AND (args->>'head_seq')::bigint = $1`, head)
 	}
-	allJobs := func() int { return count(t, pool, `SELECT count(*) FROM river_job WHERE kind = 'project_space'`) }
+	allJobs := func() int { return count(t, tx, `SELECT count(*) FROM river_job WHERE kind = 'project_space'`) }
 
 	later, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "pl", ProjectLater: true,
 		Events: []eventloom.NewEvent{{Type: "message", Actor: "user", Content: "first"}, {Type: "message", Actor: "user", Content: "second"}}})
@@ -40,13 +39,13 @@ func TestOutbox_ProjectLaterLeavesTheJobToItsCaller(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, secret.Redactions, "the one-statement path never skips redaction")
 	var content string
-	require.NoError(t, pool.QueryRow(ctx, `SELECT content FROM events WHERE space_id = 'pl' AND seq = $1`, secret.Receipts[0].Seq).Scan(&content))
+	require.NoError(t, tx.QueryRow(ctx, `SELECT content FROM events WHERE space_id = 'pl' AND seq = $1`, secret.Receipts[0].Seq).Scan(&content))
 	require.NotContains(t, content, "sk-ant-api03")
 	require.Equal(t, 1, allJobs())
 
 	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "pl", ProjectLater: true, Events: []eventloom.NewEvent{{Type: "message"}}})
 	require.ErrorIs(t, err, eventloom.ErrInvalid, "bad input is refused the same way")
-	require.Equal(t, 3, count(t, pool, `SELECT count(*) FROM events WHERE space_id = 'pl'`))
+	require.Equal(t, 3, count(t, tx, `SELECT count(*) FROM events WHERE space_id = 'pl'`))
 
 	now, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "pl", Events: []eventloom.NewEvent{{Type: "message", Actor: "user", Content: "third"}}})
 	require.NoError(t, err)

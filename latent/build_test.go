@@ -15,80 +15,46 @@ import (
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // testBundle is what each test works with: one rolled-back transaction (or a committed
-// database for the tests that need one), a store, a projector and a builder on it.
+// database for the tests that need one), the log and a builder on it, and a clock scripting
+// events a minute apart.
 type testBundle struct {
+	*fixture.Log
+	*fixture.Clock
 	db      pgx.Tx
-	store   *eventloom.Store
-	proj    *projection.Projector
 	builder *latent.Builder
-	clock   time.Time
 }
 
 func setup(t *testing.T) *testBundle {
 	t.Helper()
-	ctx := context.Background()
 	tx := testcontainers.TestTx(t)
-	store := eventloom.NewStore(tx, nil, nil)
-	proj, err := projection.New(ctx, tx, projection.Config{})
-	require.NoError(t, err)
-	b, err := latent.NewBuilder(ctx, tx, store, latent.Config{})
-	require.NoError(t, err)
-	return &testBundle{db: tx, store: store, proj: proj, builder: b, clock: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	b := bundleOn(t, tx)
+	b.db = tx
+	return b
 }
 
-// ev is an event of session occurring one minute after the previous one.
-func (b *testBundle) ev(typ, session, content string, data any) eventloom.NewEvent {
-	b.clock = b.clock.Add(time.Minute)
-	at := b.clock
-	e := eventloom.NewEvent{Type: typ, SessionID: session, Content: content, OccurredAt: &at}
-	if data != nil {
-		raw, err := json.Marshal(data)
-		if err != nil {
-			panic(err)
-		}
-		e.Data = raw
-	}
-	return e
-}
-
-func (b *testBundle) msg(session, content string) eventloom.NewEvent {
-	return b.ev("message", session, content, map[string]string{"role": "user"})
-}
-
-func (b *testBundle) tool(session, tool, outcome, errText string) eventloom.NewEvent {
-	d := map[string]string{"tool": tool, "outcome": outcome}
-	if errText != "" {
-		d["error"] = errText
-	}
-	return b.ev("tool_call.completed", session, "", d)
-}
-
-// append appends events and returns their seqs.
-func (b *testBundle) append(t *testing.T, space string, events ...eventloom.NewEvent) []int64 {
+// bundleOn is a test bundle whose log and builder run on db.
+func bundleOn(t *testing.T, db pgexec.Executor) *testBundle {
 	t.Helper()
-	res, err := b.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
+	log := fixture.New(t, db, projection.Config{})
+	builder, err := latent.NewBuilder(context.Background(), db, log.Store, latent.Config{})
 	require.NoError(t, err)
-	seqs := make([]int64, len(res.Receipts))
-	for i, r := range res.Receipts {
-		seqs[i] = r.Seq
-	}
-	return seqs
+	return &testBundle{Log: log, Clock: fixture.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)), builder: builder}
 }
 
 // projectAndBuild projects the space and builds its artifacts.
 func (b *testBundle) projectAndBuild(t *testing.T, space string) *latent.Result {
 	t.Helper()
-	ctx := context.Background()
-	_, err := b.proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
-	res, err := b.builder.Build(ctx, space)
+	b.Project(t, space)
+	res, err := b.builder.Build(context.Background(), space)
 	require.NoError(t, err)
 	return res
 }
@@ -119,13 +85,13 @@ func (b *testBundle) artifacts(t *testing.T, space, where string) []artifactRow 
 func (b *testBundle) requireRebuildEqualsIncremental(t *testing.T, space string) {
 	t.Helper()
 	ctx := context.Background()
-	incremental, err := b.proj.Checksum(ctx, space)
+	incremental, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
-	_, err = b.proj.Rebuild(ctx, space)
+	_, err = b.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
 	_, err = b.builder.Rebuild(ctx, space)
 	require.NoError(t, err)
-	again, err := b.proj.Checksum(ctx, space)
+	again, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, incremental, again, "a rebuild from the log equals the incremental builds")
 }
@@ -134,14 +100,14 @@ func (b *testBundle) requireRebuildEqualsIncremental(t *testing.T, space string)
 // on a flaky test and fixes it.
 func (b *testBundle) workSession(s string) []eventloom.NewEvent {
 	return []eventloom.NewEvent{
-		b.msg(s, fmt.Sprintf("Please fix the billing export bug in session %s. The CSV has the wrong currency column.", s)),
-		b.tool(s, "git pull", "success", ""),
-		b.tool(s, "go build", "success", ""),
-		b.tool(s, "go test", "success", ""),
-		b.tool(s, "go vet", "failure", "vet: billing/export.go:42: unreachable code"),
-		b.tool(s, "gofmt", "success", ""),
-		b.tool(s, "go vet", "success", ""),
-		b.msg(s, "The billing export now writes the currency column. Tests pass."),
+		b.Message(s, fmt.Sprintf("Please fix the billing export bug in session %s. The CSV has the wrong currency column.", s)),
+		b.Tool(s, "git pull", "success", ""),
+		b.Tool(s, "go build", "success", ""),
+		b.Tool(s, "go test", "success", ""),
+		b.Tool(s, "go vet", "failure", "vet: billing/export.go:42: unreachable code"),
+		b.Tool(s, "gofmt", "success", ""),
+		b.Tool(s, "go vet", "success", ""),
+		b.Message(s, "The billing export now writes the currency column. Tests pass."),
 	}
 }
 
@@ -149,23 +115,23 @@ func TestBuild_RebuildEqualsIncremental(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	const space = "latent-eq"
-	b.append(t, space, b.workSession("s1")...)
-	b.append(t, space, b.ev("preference.stated", "s1", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "vim"}))
+	b.AppendSeqs(t, space, b.workSession("s1")...)
+	b.AppendSeqs(t, space, b.Event("preference.stated", "s1", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "vim"}))
 	b.projectAndBuild(t, space)
 
-	b.append(t, space, b.ev("decision.recorded", "s2", "", map[string]string{"decision": "enable go vet in CI"}))
-	b.append(t, space, b.workSession("s2")...)
-	seqs := b.append(t, space, b.msg("s2", "Remember that the staging database is called ledger-7."))
-	b.append(t, space, b.ev("preference.stated", "s2", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "helix"}))
+	b.AppendSeqs(t, space, b.Event("decision.recorded", "s2", "", map[string]string{"decision": "enable go vet in CI"}))
+	b.AppendSeqs(t, space, b.workSession("s2")...)
+	seqs := b.AppendSeqs(t, space, b.Message("s2", "Remember that the staging database is called ledger-7."))
+	b.AppendSeqs(t, space, b.Event("preference.stated", "s2", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "helix"}))
 	b.projectAndBuild(t, space)
 
-	b.append(t, space, b.workSession("s3")...)
-	b.append(t, space, b.ev("memory.invalidated", "s3", "", map[string]any{"target_seq": seqs[0], "reason": "it is ledger-8"}))
+	b.AppendSeqs(t, space, b.workSession("s3")...)
+	b.AppendSeqs(t, space, b.Event("memory.invalidated", "s3", "", map[string]any{"target_seq": seqs[0], "reason": "it is ledger-8"}))
 	res := b.projectAndBuild(t, space)
 	require.Equal(t, 2, res.Proposed, "the two procedures are put up for review (the failure pattern was, after two sessions)")
 	b.projectAndBuild(t, space) // projects the proposals; the artifacts now read as proposed
 
-	incremental, err := b.proj.Checksum(ctx, space)
+	incremental, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.NotZero(t, incremental.Artifacts)
 	require.NotEmpty(t, b.artifacts(t, space, "stale_at IS NOT NULL"), "the invalidation and the preference change staled artifacts")
@@ -174,12 +140,12 @@ func TestBuild_RebuildEqualsIncremental(t *testing.T) {
 	require.Len(t, b.artifacts(t, space, "artifact_type = 'preference' AND stale_at IS NULL"), 1)
 	require.Len(t, b.artifacts(t, space, "artifact_type = 'failure' AND stale_at IS NULL"), 1)
 
-	_, err = b.proj.Rebuild(ctx, space)
+	_, err = b.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
 	rebuilt, err := b.builder.Rebuild(ctx, space)
 	require.NoError(t, err)
 	require.Zero(t, rebuilt.Proposed, "a rebuild finds the proposals already made")
-	again, err := b.proj.Checksum(ctx, space)
+	again, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, incremental, again)
 }
@@ -188,17 +154,17 @@ func TestBuild_InvalidatedSourceMarksItsArtifactsStale(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	const space = "latent-stale"
-	seqs := b.append(t, space,
-		b.msg("trip", "We are planning a trip to Lisbon in May with the whole team."),
-		b.msg("trip", "The hotel near Alfama is booked for four nights."),
-		b.msg("trip", "Flights leave from Berlin on the second of May."))
+	seqs := b.AppendSeqs(t, space,
+		b.Message("trip", "We are planning a trip to Lisbon in May with the whole team."),
+		b.Message("trip", "The hotel near Alfama is booked for four nights."),
+		b.Message("trip", "Flights leave from Berlin on the second of May."))
 	b.projectAndBuild(t, space)
 	before := b.artifacts(t, space, "artifact_type = 'episode'")
 	require.Len(t, before, 1)
 	require.Equal(t, seqs, before[0].Seqs)
 	require.Contains(t, before[0].Summary, fmt.Sprintf("[%d]", seqs[1]), "the summary cites what it quotes")
 
-	inv := b.append(t, space, b.ev("memory.invalidated", "trip", "", map[string]any{"target_seq": seqs[1], "reason": "the booking fell through"}))
+	inv := b.AppendSeqs(t, space, b.Event("memory.invalidated", "trip", "", map[string]any{"target_seq": seqs[1], "reason": "the booking fell through"}))
 	b.projectAndBuild(t, space)
 
 	stale := b.artifacts(t, space, "stale_at IS NOT NULL")
@@ -223,13 +189,13 @@ func TestBuild_ProcedureNeedsThreeSessions(t *testing.T) {
 	ctx := context.Background()
 	const space = "latent-proc"
 	for _, s := range []string{"a", "b"} {
-		b.append(t, space, b.workSession(s)...)
+		b.AppendSeqs(t, space, b.workSession(s)...)
 	}
 	b.projectAndBuild(t, space)
 	require.Empty(t, b.artifacts(t, space, "artifact_type = 'procedure'"), "two sessions are not enough")
 	require.Len(t, b.artifacts(t, space, "artifact_type = 'failure'"), 1, "a failure repeated twice is a pattern")
 
-	b.append(t, space, b.workSession("c")...)
+	b.AppendSeqs(t, space, b.workSession("c")...)
 	res := b.projectAndBuild(t, space)
 	procs := b.artifacts(t, space, "artifact_type = 'procedure'")
 	require.Len(t, procs, 2, "the longest sequence stands for its sub-sequences (git pull → go build is none)")
@@ -249,7 +215,7 @@ func TestBuild_ProcedureNeedsThreeSessions(t *testing.T) {
 
 	b.projectAndBuild(t, space)
 	require.Equal(t, "proposed", b.artifacts(t, space, "artifact_type = 'procedure'")[0].Review)
-	b.append(t, space, b.workSession("d")...)
+	b.AppendSeqs(t, space, b.workSession("d")...)
 	res = b.projectAndBuild(t, space)
 	require.Zero(t, res.Proposed, "a slot is proposed once")
 	procs = b.artifacts(t, space, "artifact_type = 'procedure'")
@@ -261,8 +227,8 @@ func TestBuild_ProcedureNeedsThreeSessions(t *testing.T) {
 func TestBuild_SpacesAreIsolated(t *testing.T) {
 	b := setup(t)
 	for _, space := range []string{"latent-iso-a", "latent-iso-b"} {
-		b.clock = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-		b.append(t, space, b.msg("s", "The deploy pipeline runs every night at two."), b.msg("s", "Nobody watches the nightly deploy logs."))
+		b.Clock.T = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+		b.AppendSeqs(t, space, b.Message("s", "The deploy pipeline runs every night at two."), b.Message("s", "Nobody watches the nightly deploy logs."))
 	}
 	b.projectAndBuild(t, "latent-iso-a")
 	a := b.artifacts(t, "latent-iso-a", "true")
@@ -279,13 +245,13 @@ func TestBuild_PreferenceChangeSupersedesAndContradicts(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	const space = "latent-pref"
-	b.append(t, space, b.ev("preference.stated", "", "", map[string]string{"holder": "Ana", "topic": "tabs", "preference": "spaces"}))
-	b.append(t, space, b.ev("preference.stated", "", "", map[string]string{"holder": "Ana", "topic": "tabs", "preference": "spaces"}))
+	b.AppendSeqs(t, space, b.Event("preference.stated", "", "", map[string]string{"holder": "Ana", "topic": "tabs", "preference": "spaces"}))
+	b.AppendSeqs(t, space, b.Event("preference.stated", "", "", map[string]string{"holder": "Ana", "topic": "tabs", "preference": "spaces"}))
 	b.projectAndBuild(t, space)
 	first := b.artifacts(t, space, "artifact_type = 'preference'")
 	require.Len(t, first, 1)
 	require.Len(t, first[0].Seqs, 2, "restating a preference makes it more certain, not another one")
-	change := b.append(t, space, b.ev("preference.stated", "", "", map[string]string{"holder": "Ana", "topic": "tabs", "preference": "tabs"}))
+	change := b.AppendSeqs(t, space, b.Event("preference.stated", "", "", map[string]string{"holder": "Ana", "topic": "tabs", "preference": "tabs"}))
 	b.projectAndBuild(t, space)
 	stale := b.artifacts(t, space, "artifact_type = 'preference' AND stale_at IS NOT NULL")
 	require.Len(t, stale, 1)
@@ -310,12 +276,7 @@ func ageBundle(t *testing.T, pool *pgxpool.Pool) *testBundle {
 	if !ok {
 		t.Skip("AGE is not installed in the test database")
 	}
-	store := eventloom.NewStore(pool, nil, nil)
-	proj, err := projection.New(ctx, pool, projection.Config{})
-	require.NoError(t, err)
-	builder, err := latent.NewBuilder(ctx, pool, store, latent.Config{})
-	require.NoError(t, err)
-	return &testBundle{store: store, proj: proj, builder: builder, clock: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	return bundleOn(t, pool)
 }
 
 func TestBuild_MirrorsArtifactsIntoAGE(t *testing.T) {
@@ -324,10 +285,10 @@ func TestBuild_MirrorsArtifactsIntoAGE(t *testing.T) {
 	pool := db.AppPool(t)
 	b := ageBundle(t, pool)
 	const space = "latent-age"
-	seqs := b.append(t, space, b.msg("s", "Ask @maria about the Postgres upgrade plan."), b.msg("s", "The Postgres upgrade waits for the vendor."),
-		b.msg("s", "Maria will write the upgrade runbook."))
+	seqs := b.AppendSeqs(t, space, b.Message("s", "Ask @maria about the Postgres upgrade plan."), b.Message("s", "The Postgres upgrade waits for the vendor."),
+		b.Message("s", "Maria will write the upgrade runbook."))
 	b.projectAndBuild(t, space)
-	b.append(t, space, b.ev("memory.invalidated", "s", "", map[string]any{"target_seq": seqs[1], "reason": "vendor replied"}))
+	b.AppendSeqs(t, space, b.Event("memory.invalidated", "s", "", map[string]any{"target_seq": seqs[1], "reason": "vendor replied"}))
 	b.projectAndBuild(t, space)
 
 	count := func(q string) int {
@@ -360,14 +321,14 @@ func TestBuild_ErasedSourceLeavesNoTextAndStalesItsArtifacts(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	const space = "latent-erase"
-	seqs := b.append(t, space,
-		b.msg("s", "The vault code for the archive room is hunter-42-zebra."),
-		b.msg("s", "The archive room is on the third floor of the east wing."),
-		b.msg("s", "Only the records team may enter the archive room."))
+	seqs := b.AppendSeqs(t, space,
+		b.Message("s", "The vault code for the archive room is hunter-42-zebra."),
+		b.Message("s", "The archive room is on the third floor of the east wing."),
+		b.Message("s", "Only the records team may enter the archive room."))
 	b.projectAndBuild(t, space)
 	require.Contains(t, b.artifacts(t, space, "true")[0].Summary, "hunter-42-zebra")
 
-	er, err := erasure.New(b.db, b.store, b.proj, nil).Erase(ctx, &eventloom.EraseParams{SpaceID: space, Seq: seqs[0], Reason: "a secret"})
+	er, err := erasure.New(b.db, b.Store, b.Proj, nil).Erase(ctx, &eventloom.EraseParams{SpaceID: space, Seq: seqs[0], Reason: "a secret"})
 	require.NoError(t, err)
 	b.projectAndBuild(t, space)
 
@@ -387,11 +348,11 @@ func TestBuild_CausalLinkCitesDecisionFailureAndFix(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	const space = "latent-causal"
-	seqs := b.append(t, space,
-		b.ev("decision.recorded", "m", "We move the cache to Redis 7.", map[string]string{"decision": "use Redis 7 for the cache"}),
-		b.tool("m", "integration tests", "failure", "connection refused on port 6379"),
-		b.tool("m", "docker compose up", "success", ""),
-		b.tool("m", "integration tests", "success", ""))
+	seqs := b.AppendSeqs(t, space,
+		b.Event("decision.recorded", "m", "We move the cache to Redis 7.", map[string]string{"decision": "use Redis 7 for the cache"}),
+		b.Tool("m", "integration tests", "failure", "connection refused on port 6379"),
+		b.Tool("m", "docker compose up", "success", ""),
+		b.Tool("m", "integration tests", "success", ""))
 	b.projectAndBuild(t, space)
 	links := b.artifacts(t, space, "artifact_type = 'causal'")
 	require.Len(t, links, 1)
@@ -403,7 +364,7 @@ func TestBuild_CausalLinkCitesDecisionFailureAndFix(t *testing.T) {
 		AND data->'artifact'->>'key' = $2`, space, links[0].Slot).Scan(&kind))
 	require.Equal(t, "consolidation", kind, "a causal link is a hypothesis put up for review")
 
-	b.append(t, space, b.ev("memory.invalidated", "m", "", map[string]any{"target_seq": seqs[1], "reason": "the port was a typo"}))
+	b.AppendSeqs(t, space, b.Event("memory.invalidated", "m", "", map[string]any{"target_seq": seqs[1], "reason": "the port was a typo"}))
 	b.projectAndBuild(t, space)
 	require.Len(t, b.artifacts(t, space, "artifact_type = 'causal' AND stale_at IS NOT NULL"), 1)
 	require.Empty(t, b.artifacts(t, space, "artifact_type = 'causal' AND stale_at IS NULL"), "without the failure there is no link")
@@ -423,13 +384,13 @@ func TestBuild_AGenericToolsRetryIsTheSameCommand(t *testing.T) {
 		if errText != "" {
 			d["error"] = errText
 		}
-		return b.ev("tool_call.completed", session, "", d)
+		return b.Event("tool_call.completed", session, "", d)
 	}
 	missing := "missing go.sum entry for module providing package gopkg.in/yaml.v3"
 	var fails, retries []int64
 	for _, s := range []string{"a", "b"} {
-		seqs := b.append(t, space,
-			b.ev("decision.recorded", s, "Bump the YAML library.", map[string]string{"decision": "bump yaml to v3"}),
+		seqs := b.AppendSeqs(t, space,
+			b.Event("decision.recorded", s, "Bump the YAML library.", map[string]string{"decision": "bump yaml to v3"}),
 			sh(s, "go test ./...", "failure", missing),
 			sh(s, "cat go.mod", "success", ""),
 			sh(s, "go mod tidy", "success", ""),
@@ -437,7 +398,7 @@ func TestBuild_AGenericToolsRetryIsTheSameCommand(t *testing.T) {
 			sh(s, "git commit -am bump", "success", ""))
 		fails, retries = append(fails, seqs[1]), append(retries, seqs[4])
 	}
-	seqs := b.append(t, space,
+	seqs := b.AppendSeqs(t, space,
 		sh("c", "go test ./...", "failure", missing),
 		sh("c", "go mod tidy", "success", ""),
 		sh("c", "go test ./internal/...", "success", "")) // a retry that narrowed its arguments
@@ -468,16 +429,16 @@ func TestBuild_AGenericToolsRetryIsTheSameCommand(t *testing.T) {
 func TestBuild_EpisodesNeverCiteCheckoutRecords(t *testing.T) {
 	b := setup(t)
 	space := "records"
-	seqs := b.append(t, space, b.msg("s", "The staging deploy pushes to the internal Harbor registry."),
-		b.msg("s", "Rotate the Harbor robot account every 90 days."))
-	record := b.ev("checkout.surfaced", "s", "", map[string]any{"items": []map[string]any{{"item_id": memoryitem.EventID(seqs[0]), "tier": "query"}}})
-	b.append(t, space, record, record, record)
+	seqs := b.AppendSeqs(t, space, b.Message("s", "The staging deploy pushes to the internal Harbor registry."),
+		b.Message("s", "Rotate the Harbor robot account every 90 days."))
+	record := b.Event("checkout.surfaced", "s", "", map[string]any{"items": []map[string]any{{"item_id": memoryitem.EventID(seqs[0]), "tier": "query"}}})
+	b.AppendSeqs(t, space, record, record, record)
 	b.projectAndBuild(t, space)
 	eps := b.artifacts(t, space, "artifact_type = 'episode'")
 	require.Len(t, eps, 1)
 	require.Equal(t, seqs, eps[0].Seqs, "the episode cites the session's two messages and none of its records")
 
-	b.append(t, space, record, record)
+	b.AppendSeqs(t, space, record, record)
 	res := b.projectAndBuild(t, space)
 	require.Zero(t, res.Written+res.Replaced, "records alone change no artifact")
 	require.Equal(t, eps, b.artifacts(t, space, "artifact_type = 'episode'"))
@@ -516,17 +477,17 @@ func TestBuild_TheMirrorKeptByDifferenceEqualsARewrite(t *testing.T) {
 		require.NoError(t, pool.QueryRow(ctx, q).Scan(&out))
 		return out
 	}
-	seqs := b.append(t, space, b.msg("s1", "Ask @maria about the Postgres upgrade plan."), b.msg("s1", "The Postgres upgrade waits for the vendor."))
-	b.append(t, space, b.ev("preference.stated", "s1", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "vim"}))
+	seqs := b.AppendSeqs(t, space, b.Message("s1", "Ask @maria about the Postgres upgrade plan."), b.Message("s1", "The Postgres upgrade waits for the vendor."))
+	b.AppendSeqs(t, space, b.Event("preference.stated", "s1", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "vim"}))
 	b.projectAndBuild(t, space)
-	dec := b.append(t, space, b.ev("decision.recorded", "s2", "", map[string]string{"decision": "upgrade Postgres on Friday"}))
-	b.append(t, space, b.workSession("s2")...)
-	b.append(t, space, b.msg("s1", "Maria will write the upgrade runbook."))
+	dec := b.AppendSeqs(t, space, b.Event("decision.recorded", "s2", "", map[string]string{"decision": "upgrade Postgres on Friday"}))
+	b.AppendSeqs(t, space, b.workSession("s2")...)
+	b.AppendSeqs(t, space, b.Message("s1", "Maria will write the upgrade runbook."))
 	b.projectAndBuild(t, space)
-	b.append(t, space, b.ev("memory.invalidated", "s1", "", map[string]any{"target_seq": seqs[1], "reason": "vendor replied"}),
-		b.ev("preference.stated", "s3", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "helix"}),
-		b.ev("outcome.recorded", "eval", "", map[string]any{"session_id": "s2", "status": "failure", "summary": "The upgrade failed.", "evidence": dec}))
-	b.append(t, space, b.workSession("s3")...)
+	b.AppendSeqs(t, space, b.Event("memory.invalidated", "s1", "", map[string]any{"target_seq": seqs[1], "reason": "vendor replied"}),
+		b.Event("preference.stated", "s3", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "helix"}),
+		b.Event("outcome.recorded", "eval", "", map[string]any{"session_id": "s2", "status": "failure", "summary": "The upgrade failed.", "evidence": dec}))
+	b.AppendSeqs(t, space, b.workSession("s3")...)
 	b.projectAndBuild(t, space)
 	b.projectAndBuild(t, space) // the proposals' review status
 
@@ -561,11 +522,11 @@ func TestBuild_TheMirrorKeptByDifferenceEqualsARewrite(t *testing.T) {
 
 	// Builds without the mirror (AGE off) leave what they touched noted, so the first build
 	// with it catches up: the same mirror as a rewrite.
-	off, err := latent.NewBuilder(ctx, pool, b.store, latent.Config{AGE: "off"})
+	off, err := latent.NewBuilder(ctx, pool, b.Store, latent.Config{AGE: "off"})
 	require.NoError(t, err)
-	b.append(t, space, b.msg("s4", "The runbook is in the wiki."), b.msg("s4", "Maria reviews it on Monday."),
-		b.ev("preference.stated", "s4", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "zed"}))
-	_, err = b.proj.ProjectSpace(ctx, space)
+	b.AppendSeqs(t, space, b.Message("s4", "The runbook is in the wiki."), b.Message("s4", "Maria reviews it on Monday."),
+		b.Event("preference.stated", "s4", "", map[string]string{"holder": "Ana", "topic": "editor", "preference": "zed"}))
+	_, err = b.Proj.ProjectSpace(ctx, space)
 	require.NoError(t, err)
 	_, err = off.Build(ctx, space)
 	require.NoError(t, err)

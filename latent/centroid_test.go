@@ -71,11 +71,11 @@ func TestCentroids_AreTheMeanOfTheEpisodesEmbeddedSources(t *testing.T) {
 	ctx := context.Background()
 	const space = "centroids"
 	embedder := projection.NewEmbedder(b.db, embedding.NewOffline(), 0)
-	b.append(t, space,
-		b.msg("s1", "The nightly backup writes its archive to cold storage."),
-		b.msg("s1", "Restores from cold storage take about four hours."),
-		b.msg("s2", "The deploy pipeline pushes images to the registry."),
-		b.msg("s2", "Registry pushes time out after thirty seconds."),
+	b.AppendSeqs(t, space,
+		b.Message("s1", "The nightly backup writes its archive to cold storage."),
+		b.Message("s1", "Restores from cold storage take about four hours."),
+		b.Message("s2", "The deploy pipeline pushes images to the registry."),
+		b.Message("s2", "Registry pushes time out after thirty seconds."),
 	)
 	b.projectAndBuild(t, space)
 	require.Empty(t, b.centroids(t, space), "nothing embedded, no centroid")
@@ -96,7 +96,7 @@ func TestCentroids_AreTheMeanOfTheEpisodesEmbeddedSources(t *testing.T) {
 	require.NotEqual(t, got[episodes[0].ID].Centroid.Slice(), other, "two sessions, two places")
 
 	// A third turn in s1: a new version of its episode, not embedded yet.
-	seqs := b.append(t, space, b.msg("s1", "Cold storage restores were tested last Friday."))
+	seqs := b.AppendSeqs(t, space, b.Message("s1", "Cold storage restores were tested last Friday."))
 	b.projectAndBuild(t, space)
 	current := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
 	var s1 artifactRow
@@ -116,7 +116,7 @@ func TestCentroids_AreTheMeanOfTheEpisodesEmbeddedSources(t *testing.T) {
 	require.InDeltaSlice(t, b.meanOfSources(t, space, s1.Seqs), full.Centroid.Slice(), 1e-5)
 
 	// An invalidated source makes its episode stale: it has no centroid; the new version has.
-	b.append(t, space, b.ev("memory.invalidated", "s2", "", map[string]any{"target_seq": episodes[1].Seqs[0], "reason": "wrong registry"}))
+	b.AppendSeqs(t, space, b.Event("memory.invalidated", "s2", "", map[string]any{"target_seq": episodes[1].Seqs[0], "reason": "wrong registry"}))
 	b.projectAndBuild(t, space)
 	after := b.centroids(t, space)
 	require.NotContains(t, after, episodes[1].ID, "a stale episode has no centroid")

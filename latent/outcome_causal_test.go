@@ -16,13 +16,13 @@ func TestBuild_AnOutcomeCitingAnotherSessionsDecisionLinksThem(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	const space = "latent-outcome-causal"
-	dec := b.append(t, space, b.ev("decision.recorded", "plan", "", map[string]string{"decision": "ship the importer without retries"}))[0]
-	run := b.append(t, space,
-		b.msg("run", "Running the nightly import."),
-		b.tool("run", "import", "failure", "timeout after 30s"))
-	ok := b.append(t, space, b.ev("outcome.recorded", "eval", "", map[string]any{"session_id": "run", "status": "success",
+	dec := b.AppendSeqs(t, space, b.Event("decision.recorded", "plan", "", map[string]string{"decision": "ship the importer without retries"}))[0]
+	run := b.AppendSeqs(t, space,
+		b.Message("run", "Running the nightly import."),
+		b.Tool("run", "import", "failure", "timeout after 30s"))
+	ok := b.AppendSeqs(t, space, b.Event("outcome.recorded", "eval", "", map[string]any{"session_id": "run", "status": "success",
 		"summary": "the retry run worked", "evidence": []int64{dec}}))[0]
-	out := b.append(t, space, b.ev("outcome.recorded", "eval", "", map[string]any{"session_id": "run", "status": "failure",
+	out := b.AppendSeqs(t, space, b.Event("outcome.recorded", "eval", "", map[string]any{"session_id": "run", "status": "failure",
 		"summary": "The nightly import lost a day of rows.", "evidence": []int64{run[0], dec, run[1], dec}}))[0]
 	b.projectAndBuild(t, space)
 
@@ -51,7 +51,7 @@ func TestBuild_AnOutcomeCitingAnotherSessionsDecisionLinksThem(t *testing.T) {
 		require.NotContains(t, l.Seqs, ok, "a successful outcome links nothing")
 	}
 
-	b.append(t, space, b.ev("memory.invalidated", "plan", "", map[string]any{"target_seq": dec, "reason": "we never shipped that"}))
+	b.AppendSeqs(t, space, b.Event("memory.invalidated", "plan", "", map[string]any{"target_seq": dec, "reason": "we never shipped that"}))
 	b.projectAndBuild(t, space)
 	stale := b.artifacts(t, space, "artifact_type = 'causal' AND stale_at IS NOT NULL")
 	require.Len(t, stale, 1)
@@ -69,11 +69,11 @@ func TestBuild_AnOutcomeCitingAnotherSessionsDecisionLinksThem(t *testing.T) {
 func TestBuild_AnOutcomeLinksOnlyItsOwnSpacesEvents(t *testing.T) {
 	b := setup(t)
 	const tenantA, tenantB = "latent-outcome-a", "latent-outcome-b"
-	dec := b.append(t, tenantA,
-		b.ev("decision.recorded", "plan", "", map[string]string{"decision": "rotate the signing keys"}),
-		b.ev("decision.recorded", "plan", "", map[string]string{"decision": "drop the legacy endpoint"}))
-	b.append(t, tenantB, b.msg("run", "Nothing was decided here."), b.msg("run", "Still nothing."))
-	b.append(t, tenantB, b.ev("outcome.recorded", "eval", "", map[string]any{"session_id": "run", "status": "failure",
+	dec := b.AppendSeqs(t, tenantA,
+		b.Event("decision.recorded", "plan", "", map[string]string{"decision": "rotate the signing keys"}),
+		b.Event("decision.recorded", "plan", "", map[string]string{"decision": "drop the legacy endpoint"}))
+	b.AppendSeqs(t, tenantB, b.Message("run", "Nothing was decided here."), b.Message("run", "Still nothing."))
+	b.AppendSeqs(t, tenantB, b.Event("outcome.recorded", "eval", "", map[string]any{"session_id": "run", "status": "failure",
 		"summary": "It broke.", "evidence": []int64{dec[0], dec[1], 999}}))
 	b.projectAndBuild(t, tenantA)
 	b.projectAndBuild(t, tenantB)

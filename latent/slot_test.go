@@ -17,10 +17,10 @@ func TestBuild_ASessionNamedLikeAnothersPrefixKeepsItsArtifacts(t *testing.T) {
 	b := setup(t)
 	const space = "latent-slot-prefix"
 	link := func(s string) {
-		b.append(t, space,
-			b.ev("decision.recorded", s, "", map[string]string{"decision": "pin the toolchain in " + s}),
-			b.tool(s, "go build", "failure", "toolchain not found"),
-			b.tool(s, "go build", "success", ""))
+		b.AppendSeqs(t, space,
+			b.Event("decision.recorded", s, "", map[string]string{"decision": "pin the toolchain in " + s}),
+			b.Tool(s, "go build", "failure", "toolchain not found"),
+			b.Tool(s, "go build", "success", ""))
 	}
 	for _, s := range []string{"a", "a:b", "a#2"} {
 		link(s)
@@ -35,7 +35,7 @@ func TestBuild_ASessionNamedLikeAnothersPrefixKeepsItsArtifacts(t *testing.T) {
 	require.Len(t, slots, 6, "no two sessions share a slot")
 
 	// Session a gets a new event: it is derived again, the others are not touched.
-	b.append(t, space, b.msg("a", "The toolchain is pinned."))
+	b.AppendSeqs(t, space, b.Message("a", "The toolchain is pinned."))
 	b.projectAndBuild(t, space)
 	after := map[string]string{}
 	for _, a := range b.artifacts(t, space, "stale_at IS NULL AND artifact_type IN ('causal', 'episode')") {
@@ -56,9 +56,9 @@ func TestBuild_ASessionNamedLikeAnothersPrefixKeepsItsArtifacts(t *testing.T) {
 func TestBuild_PreferencesOfTwoHoldersNeverShareASlot(t *testing.T) {
 	b := setup(t)
 	const space = "latent-slot-pref"
-	b.append(t, space,
-		b.ev("preference.stated", "", "", map[string]string{"holder": "ana/editor", "topic": "theme", "preference": "dark"}),
-		b.ev("preference.stated", "", "", map[string]string{"holder": "ana", "topic": "editor/theme", "preference": "light"}))
+	b.AppendSeqs(t, space,
+		b.Event("preference.stated", "", "", map[string]string{"holder": "ana/editor", "topic": "theme", "preference": "dark"}),
+		b.Event("preference.stated", "", "", map[string]string{"holder": "ana", "topic": "editor/theme", "preference": "light"}))
 	b.projectAndBuild(t, space)
 	prefs := b.artifacts(t, space, "artifact_type = 'preference' AND stale_at IS NULL")
 	require.Len(t, prefs, 2)
@@ -75,9 +75,9 @@ func TestBuild_ToolNamesHoldingTheStepSeparatorAreOneStep(t *testing.T) {
 	const space = "latent-slot-steps"
 	for i := range 3 {
 		one, two := fmt.Sprintf("one-%d", i), fmt.Sprintf("two-%d", i)
-		b.append(t, space,
-			b.tool(one, "lint → fix", "success", ""), b.tool(one, "test", "success", ""),
-			b.tool(two, "lint", "success", ""), b.tool(two, "fix", "success", ""), b.tool(two, "test", "success", ""))
+		b.AppendSeqs(t, space,
+			b.Tool(one, "lint → fix", "success", ""), b.Tool(one, "test", "success", ""),
+			b.Tool(two, "lint", "success", ""), b.Tool(two, "fix", "success", ""), b.Tool(two, "test", "success", ""))
 	}
 	b.projectAndBuild(t, space)
 	var slots []string
@@ -96,9 +96,9 @@ func TestBuild_ALongSessionIsCutIntoEpisodes(t *testing.T) {
 	const space = "latent-long-session"
 	var evs []eventloom.NewEvent
 	for i := range 100 {
-		evs = append(evs, b.msg("long", fmt.Sprintf("Step %d of the migration: table %d is copied.", i, i)))
+		evs = append(evs, b.Message("long", fmt.Sprintf("Step %d of the migration: table %d is copied.", i, i)))
 	}
-	seqs := b.append(t, space, evs...)
+	seqs := b.AppendSeqs(t, space, evs...)
 	b.projectAndBuild(t, space)
 	eps := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
 	require.Len(t, eps, 3)
@@ -111,7 +111,7 @@ func TestBuild_ALongSessionIsCutIntoEpisodes(t *testing.T) {
 		space, eps[1].ID).Scan(&segment))
 	require.Equal(t, 2, segment)
 
-	b.append(t, space, b.msg("long", "The migration is done."))
+	b.AppendSeqs(t, space, b.Message("long", "The migration is done."))
 	b.projectAndBuild(t, space)
 	grown := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
 	require.Len(t, grown, 3)
@@ -138,9 +138,9 @@ func TestBuild_ALongSessionsCutKeepsAQuestionWithItsAnswer(t *testing.T) {
 		case i >= 96 && i < 110:
 			text = fmt.Sprintf("Is table %d next?", i)
 		}
-		evs = append(evs, b.msg("long", text))
+		evs = append(evs, b.Message("long", text))
 	}
-	seqs := b.append(t, space, evs...)
+	seqs := b.AppendSeqs(t, space, evs...)
 	b.projectAndBuild(t, space)
 	eps := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
 	require.Len(t, eps, 3)
@@ -157,13 +157,13 @@ func TestBuild_AnEndedTaskEndsItsEpisode(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	const space = "latent-task-episodes"
-	first := b.append(t, space,
-		b.msg("work", "Fix the CSV export of the billing report."),
-		b.tool("work", "go test", "success", ""),
-		b.ev("task.updated", "work", "", map[string]string{"task_id": "export", "status": "done"}))
-	second := b.append(t, space,
-		b.msg("work", "Now migrate the import job to the new queue."),
-		b.tool("work", "migrate", "failure", "lock timeout"))
+	first := b.AppendSeqs(t, space,
+		b.Message("work", "Fix the CSV export of the billing report."),
+		b.Tool("work", "go test", "success", ""),
+		b.Event("task.updated", "work", "", map[string]string{"task_id": "export", "status": "done"}))
+	second := b.AppendSeqs(t, space,
+		b.Message("work", "Now migrate the import job to the new queue."),
+		b.Tool("work", "migrate", "failure", "lock timeout"))
 	b.projectAndBuild(t, space)
 	outcome := func(id string) string {
 		var o string
@@ -179,7 +179,7 @@ func TestBuild_AnEndedTaskEndsItsEpisode(t *testing.T) {
 	require.Equal(t, second, eps[1].Seqs)
 	require.Equal(t, "failure", outcome(eps[1].ID))
 
-	b.append(t, space, b.tool("work", "migrate", "success", ""))
+	b.AppendSeqs(t, space, b.Tool("work", "migrate", "success", ""))
 	b.projectAndBuild(t, space)
 	grown := b.artifacts(t, space, "artifact_type = 'episode' AND stale_at IS NULL")
 	require.Len(t, grown, 2)

@@ -16,21 +16,21 @@ import (
 func TestBuild_ADecisionsSubjectLinksItToTheToolFailingInLaterSessions(t *testing.T) {
 	b := setup(t)
 	const space = "latent-subject-causal"
-	dec := b.append(t, space,
-		b.tool("plan", "migrate", "failure", "early failure before the decision"),
-		b.ev("decision.recorded", "plan", "", map[string]string{"decision": "run migrations with a 5s lock timeout", "subject": "The migrate step"}),
-		b.ev("decision.recorded", "plan", "", map[string]string{"decision": "ship on Fridays"}))[1]
+	dec := b.AppendSeqs(t, space,
+		b.Tool("plan", "migrate", "failure", "early failure before the decision"),
+		b.Event("decision.recorded", "plan", "", map[string]string{"decision": "run migrations with a 5s lock timeout", "subject": "The migrate step"}),
+		b.Event("decision.recorded", "plan", "", map[string]string{"decision": "ship on Fridays"}))[1]
 	var firsts []int64
 	for i, s := range []string{"run1", "run2", "run3", "run4"} {
-		seqs := b.append(t, space,
-			b.msg(s, "Starting the run."),
-			b.tool(s, "premigrate", "failure", "not named"),
-			b.tool(s, "migrate", "failure", fmt.Sprintf("lock timeout after %ds", 5+i)),
-			b.tool(s, "migrate", "failure", "again"),
-			b.tool(s, "deploy", "failure", "not named either"))
+		seqs := b.AppendSeqs(t, space,
+			b.Message(s, "Starting the run."),
+			b.Tool(s, "premigrate", "failure", "not named"),
+			b.Tool(s, "migrate", "failure", fmt.Sprintf("lock timeout after %ds", 5+i)),
+			b.Tool(s, "migrate", "failure", "again"),
+			b.Tool(s, "deploy", "failure", "not named either"))
 		firsts = append(firsts, seqs[2])
 	}
-	b.append(t, space, b.tool("plan", "migrate", "failure", "in the decision's own session"))
+	b.AppendSeqs(t, space, b.Tool("plan", "migrate", "failure", "in the decision's own session"))
 	b.projectAndBuild(t, space)
 
 	links := b.artifacts(t, space, "artifact_type = 'causal' AND slot LIKE 'causal-subject:%' AND stale_at IS NULL")
@@ -49,8 +49,8 @@ func TestBuild_ADecisionsSubjectLinksItToTheToolFailingInLaterSessions(t *testin
 
 	// A newer decision about the same subject supersedes the first: its links go stale, and the
 	// newer one links the failures after it.
-	newer := b.append(t, space, b.ev("decision.recorded", "plan2", "", map[string]string{"decision": "run migrations off-peak", "subject": "the migrate step"}))[0]
-	late := b.append(t, space, b.tool("run5", "migrate", "failure", "still locked"))[0]
+	newer := b.AppendSeqs(t, space, b.Event("decision.recorded", "plan2", "", map[string]string{"decision": "run migrations off-peak", "subject": "the migrate step"}))[0]
+	late := b.AppendSeqs(t, space, b.Tool("run5", "migrate", "failure", "still locked"))[0]
 	b.projectAndBuild(t, space)
 	require.Len(t, b.artifacts(t, space, "slot LIKE 'causal-subject:%' AND stale_at IS NOT NULL"), 3)
 	current := b.artifacts(t, space, "slot LIKE 'causal-subject:%' AND stale_at IS NULL")

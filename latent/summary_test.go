@@ -77,14 +77,14 @@ func TestSummaries_AnLLMSummarizesEachCurrentEpisodeOnceAndTheCacheFollowsItsArt
 	b := setup(t)
 	ctx := context.Background()
 	const space = "summaries"
-	b.append(t, space,
-		b.msg("s1", "The nightly backup writes its archive to cold storage."),
-		b.msg("s1", "Restores from cold storage take about four hours."),
-		b.msg("s2", "The deploy pipeline pushes images to the registry."),
-		b.msg("s2", "Registry pushes time out after thirty seconds."),
+	b.AppendSeqs(t, space,
+		b.Message("s1", "The nightly backup writes its archive to cold storage."),
+		b.Message("s1", "Restores from cold storage take about four hours."),
+		b.Message("s2", "The deploy pipeline pushes images to the registry."),
+		b.Message("s2", "Registry pushes time out after thirty seconds."),
 	)
 	b.projectAndBuild(t, space)
-	before, err := b.proj.Checksum(ctx, space)
+	before, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 
 	llm := newStandInLLM(t)
@@ -129,15 +129,15 @@ func TestSummaries_AnLLMSummarizesEachCurrentEpisodeOnceAndTheCacheFollowsItsArt
 		require.Equal(t, latent.MethodDeterministic, a.Method, "the artifact itself stays deterministic")
 		require.NotContains(t, a.Summary, "Summary: ")
 	}
-	after, err := b.proj.Checksum(ctx, space)
+	after, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, before, after, "the cache is not part of the artifacts")
 
 	// Another space with the same events has its own episodes: nothing of this space's cache.
 	const other = "summaries-other"
-	b.append(t, other,
-		b.msg("s1", "The nightly backup writes its archive to cold storage."),
-		b.msg("s1", "Restores from cold storage take about four hours."),
+	b.AppendSeqs(t, other,
+		b.Message("s1", "The nightly backup writes its archive to cold storage."),
+		b.Message("s1", "Restores from cold storage take about four hours."),
 	)
 	b.projectAndBuild(t, other)
 	otherPage, err := latent.List(ctx, b.db, latent.ListParams{SpaceID: other, Type: latent.TypeEpisode})
@@ -150,7 +150,7 @@ func TestSummaries_AnLLMSummarizesEachCurrentEpisodeOnceAndTheCacheFollowsItsArt
 	require.NotContains(t, pending, space)
 
 	// A new turn replaces s1's episode: its summary goes with it; the new version is asked for.
-	b.append(t, space, b.msg("s1", "Cold storage restores were tested last Friday."))
+	b.AppendSeqs(t, space, b.Message("s1", "Cold storage restores were tested last Friday."))
 	b.projectAndBuild(t, space)
 	rows = b.summaryRows(t, space)
 	require.Len(t, rows, 1, "the replaced episode's summary is gone")
@@ -176,11 +176,11 @@ func TestSummaries_AnEpisodeTheModelFailsOnDoesNotStopTheOthers(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	const space = "summaries-poison"
-	b.append(t, space,
-		b.msg("a", "POISON: the first session's text makes the model answer nothing."),
-		b.msg("a", "It has a second turn."),
-		b.msg("b", "The second session is about the backup schedule."),
-		b.msg("b", "Backups run nightly."),
+	b.AppendSeqs(t, space,
+		b.Message("a", "POISON: the first session's text makes the model answer nothing."),
+		b.Message("a", "It has a second turn."),
+		b.Message("b", "The second session is about the backup schedule."),
+		b.Message("b", "Backups run nightly."),
 	)
 	b.projectAndBuild(t, space)
 	llm := newStandInLLM(t)

@@ -19,12 +19,12 @@ func TestBuild_ArtifactsOfAnotherVersionAreDerivedAgain(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	const space = "latent-version"
-	b.append(t, space, b.workSession("s1")...)
-	b.append(t, space, b.workSession("s2")...)
-	b.append(t, space, b.workSession("s3")...)
+	b.AppendSeqs(t, space, b.workSession("s1")...)
+	b.AppendSeqs(t, space, b.workSession("s2")...)
+	b.AppendSeqs(t, space, b.workSession("s3")...)
 	b.projectAndBuild(t, space)
 	b.projectAndBuild(t, space) // projects the proposals
-	want, err := b.proj.Checksum(ctx, space)
+	want, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.NotZero(t, want.Artifacts)
 	pending, err := b.builder.PendingSpaces(ctx, 100)
@@ -56,7 +56,7 @@ func TestBuild_ArtifactsOfAnotherVersionAreDerivedAgain(t *testing.T) {
 	require.Zero(t, res.FromSeq)
 	require.Zero(t, res.Proposed, "the proposals were made before")
 	require.Empty(t, b.artifacts(t, space, fmt.Sprintf("slot = 'episode:old' OR projection_version <> %d", latent.ProjectionVersion)))
-	got, err := b.proj.Checksum(ctx, space)
+	got, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, want, got, "the same artifacts as a build by this version")
 	var version int32
@@ -77,8 +77,8 @@ func TestBuild_AnOlderWorkersWatermarkReadsAsVersion1(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	const space = "latent-old-worker"
-	b.append(t, space, b.workSession("s1")...)
-	_, err := b.proj.ProjectSpace(ctx, space)
+	b.AppendSeqs(t, space, b.workSession("s1")...)
+	_, err := b.Proj.ProjectSpace(ctx, space)
 	require.NoError(t, err)
 	_, err = b.db.Exec(ctx, `INSERT INTO latent_watermarks (space_id, built_seq) VALUES ($1, (SELECT projected_seq FROM projection_watermarks WHERE space_id = $1))
 		ON CONFLICT (space_id) DO UPDATE SET built_seq = excluded.built_seq, updated_at = clock_timestamp()`, space)

@@ -160,7 +160,7 @@ func TestHTTP_AuthOffNeedsNoTokenAndStdioCanBeBoundToOne(t *testing.T) {
 	// zaxy mcp with ZAXY_MCP_TOKEN: every call carries that token.
 	e := newEnv(t, true)
 	readA := e.token(t, auth.ScopeRead, "team-a")
-	bound := connectStdio(t, zmcp.Config{API: e.api, Token: readA})
+	bound := connectStdio(t, e.api, zmcp.Config{Token: readA})
 	e1 := toolError(t, bound, "memory_append", map[string]any{"space": "team-a", "type": "note", "content": "x"})
 	require.Equal(t, "forbidden", e1["code"])
 	e1 = toolError(t, bound, "memory_checkout", map[string]any{"space": "team-b", "query": "x"})

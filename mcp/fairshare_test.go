@@ -54,7 +54,7 @@ func TestHTTP_MCPToolCallsShareTheirTokensBudgetsAndPoolShare(t *testing.T) {
 	// HTTP request): the slow calls end at the request deadline, which is shortened so that
 	// the test does not wait the default 30 s for them.
 	apiHandler := apitest.NewHandler(t, api.Config{RequestTimeout: 15 * time.Second}, api.Services{Pool: pool, Store: store, Auth: e.tokens, Analytics: analytics}, nil)
-	h, err := zmcp.NewHTTPHandler(zmcp.HTTPConfig{Config: zmcp.Config{API: apiHandler, Profile: zmcp.ProfileFull}, Auth: e.tokens})
+	h, err := zmcp.NewHTTPHandler(zmcp.HTTPConfig{Config: zmcp.Config{Profile: zmcp.ProfileFull}}, zmcp.Services{API: apiHandler, Auth: e.tokens}, nil)
 	require.NoError(t, err)
 	srv := httptest.NewServer(zmcp.Mount(apiHandler, h))
 	t.Cleanup(srv.Close)

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zaxy/zaxy/api"
-	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 )
 
@@ -23,10 +23,6 @@ const envelopeBytes = 64 << 10
 // HTTPConfig configures the streamable HTTP endpoint.
 type HTTPConfig struct {
 	Config
-	// Auth checks bearer tokens: a request without a valid one gets 401 before MCP sees it, and
-	// each tool call is then authorized by the API for its space and scope. Nil serves without
-	// tokens (ZAXY_AUTH=off, loopback only).
-	Auth *auth.Store
 	// MaxBodyBytes caps a request body. Defaults to 1 MiB; the JSON-RPC envelope gets 64 KiB
 	// on top, so an argument the API accepts fits.
 	MaxBodyBytes int64
@@ -35,17 +31,20 @@ type HTTPConfig struct {
 // NewHTTPHandler returns the streamable HTTP endpoint. It is stateless (no Mcp-Session-Id:
 // any zaxy serve process answers any request, as the HTTP API does) and answers with JSON
 // rather than an event stream, since no tool streams. ?profile=core|full chooses the tools
-// listed; the default is cfg.Profile.
+// listed; the default is cfg.Profile. svc.Auth checks the bearer tokens (nil: none), svc.API
+// serves the tool calls; logger receives the SDK's and the endpoint's warnings and errors (nil
+// discards them).
 //
 // DNS rebinding protection (the SDK refuses a loopback connection whose Host is not a loopback
 // name) is kept when auth is off, the case it exists for, and dropped when a token is
 // required, so that a reverse proxy on the same host can forward to a loopback address.
 // Cross-site browser requests are refused either way (api.RefuseCrossSite, as on /v1).
-func NewHTTPHandler(cfg HTTPConfig) (http.Handler, error) {
+func NewHTTPHandler(cfg HTTPConfig, svc Services, logger *slog.Logger) (http.Handler, error) {
 	cfg.Config = cfg.WithDefaults()
-	if err := cfg.validate(); err != nil {
+	if err := errors.Join(cfg.validate(), svc.validate()); err != nil {
 		return nil, err
 	}
+	logger = sdkLogger(logger)
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
@@ -53,7 +52,7 @@ func NewHTTPHandler(cfg HTTPConfig) (http.Handler, error) {
 	for _, p := range Profiles {
 		c := cfg.Config
 		c.Profile = p
-		s, err := NewServer(c)
+		s, err := NewServer(c, svc, logger)
 		if err != nil {
 			return nil, err
 		}
@@ -68,9 +67,9 @@ func NewHTTPHandler(cfg HTTPConfig) (http.Handler, error) {
 	}, &sdk.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
-		Logger:                     cfg.Logger,
+		Logger:                     logger,
 		MaxRequestBodyBytes:        cfg.MaxBodyBytes + envelopeBytes,
-		DisableLocalhostProtection: cfg.Auth != nil,
+		DisableLocalhostProtection: svc.Auth != nil,
 	})
 	profiles := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, err := ParseProfile(r.URL.Query().Get("profile"), "profile"); err != nil {
@@ -80,7 +79,7 @@ func NewHTTPHandler(cfg HTTPConfig) (http.Handler, error) {
 		streamable.ServeHTTP(w, r)
 	})
 	noBatches := refuseBatches(profiles, cfg.MaxBodyBytes+envelopeBytes)
-	return api.RefuseCrossSite(cfg.Logger)(api.RequireToken(cfg.Auth, cfg.Logger)(noBatches)), nil
+	return api.RefuseCrossSite(logger)(api.RequireToken(svc.Auth, logger)(noBatches)), nil
 }
 
 // Mount returns a handler serving mcpHandler at Path and everything else with apiHandler.

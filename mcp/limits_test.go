@@ -1,7 +1,6 @@
 package mcp_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	zmcp "github.com/zaxy/zaxy/mcp"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // postVersion is post with an MCP-Protocol-Version header (none when version is "").
@@ -88,10 +88,9 @@ func TestHTTP_MCPToolResultsObeyTheAPIResponseCap(t *testing.T) {
 	for i := range 30 {
 		evs = append(evs, eventloom.NewEvent{Type: "note", Content: fmt.Sprintf("zebras %d %s", i, strings.Repeat("z", 2000))})
 	}
-	_, err := store.Append(context.Background(), &eventloom.AppendParams{SpaceID: "herd", Events: evs})
-	require.NoError(t, err)
+	fixture.Append(t, store, "herd", evs...)
 	apiHandler := apitest.NewHandler(t, api.Config{MaxResponseBytes: 16 << 10}, api.Services{Pool: pool, Store: store}, nil)
-	h, err := zmcp.NewHTTPHandler(zmcp.HTTPConfig{Config: zmcp.Config{API: apiHandler}})
+	h, err := zmcp.NewHTTPHandler(zmcp.HTTPConfig{}, zmcp.Services{API: apiHandler}, nil)
 	require.NoError(t, err)
 	srv := httptest.NewServer(zmcp.Mount(apiHandler, h))
 	t.Cleanup(srv.Close)

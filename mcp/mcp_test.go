@@ -17,8 +17,8 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	zmcp "github.com/zaxy/zaxy/mcp"
-	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // env is a migrated database of its own with the real API on it (River jobs are enqueued, not
@@ -45,10 +45,7 @@ func newEnv(t *testing.T, withAuth bool) *env {
 
 func (e *env) project(t *testing.T, space string) {
 	t.Helper()
-	p, err := projection.New(context.Background(), e.db.AppPool(t), projection.Config{})
-	require.NoError(t, err)
-	_, err = p.ProjectSpace(context.Background(), space)
-	require.NoError(t, err)
+	fixture.Project(t, e.db.AppPool(t), space)
 }
 
 // token issues a token for spaces with scope.
@@ -62,7 +59,7 @@ func (e *env) token(t *testing.T, scope string, spaces ...string) string {
 // serveHTTP starts what zaxy serve serves: the API with the MCP endpoint mounted at /mcp.
 func (e *env) serveHTTP(t *testing.T) *httptest.Server {
 	t.Helper()
-	h, err := zmcp.NewHTTPHandler(zmcp.HTTPConfig{Config: zmcp.Config{API: e.api}, Auth: e.tokens})
+	h, err := zmcp.NewHTTPHandler(zmcp.HTTPConfig{}, zmcp.Services{API: e.api, Auth: e.tokens}, nil)
 	require.NoError(t, err)
 	srv := httptest.NewServer(zmcp.Mount(e.api, h))
 	t.Cleanup(srv.Close)
@@ -91,15 +88,15 @@ func connectHTTP(t *testing.T, url, token string) *sdk.ClientSession {
 	return connect(t, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: hc, MaxRetries: -1})
 }
 
-// connectStdio serves cfg over a pair of pipes, as zaxy mcp serves its stdin and stdout, and
-// connects the SDK's client to the other ends.
-func connectStdio(t *testing.T, cfg zmcp.Config) *sdk.ClientSession {
+// connectStdio serves cfg, each call served by apiHandler, over a pair of pipes, as zaxy mcp
+// serves its stdin and stdout, and connects the SDK's client to the other ends.
+func connectStdio(t *testing.T, apiHandler http.Handler, cfg zmcp.Config) *sdk.ClientSession {
 	t.Helper()
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- zmcp.ServeStdio(ctx, cfg, serverIn, serverOut) }()
+	go func() { done <- zmcp.ServeStdio(ctx, cfg, zmcp.Services{API: apiHandler}, nil, serverIn, serverOut) }()
 	t.Cleanup(func() {
 		cancel()
 		_ = clientOut.Close()

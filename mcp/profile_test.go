@@ -74,8 +74,8 @@ func TestProfiles_CoreListsTheAgentToolsAndFullEveryOperation_OverBothTransports
 	ops := apiOperations(t, e)
 	sessions := map[string]map[string]*sdk.ClientSession{
 		"stdio": {
-			"core": connectStdio(t, zmcp.Config{API: e.api}),
-			"full": connectStdio(t, zmcp.Config{API: e.api, Profile: zmcp.ProfileFull}),
+			"core": connectStdio(t, e.api, zmcp.Config{}),
+			"full": connectStdio(t, e.api, zmcp.Config{Profile: zmcp.ProfileFull}),
 		},
 		"http": {
 			"core": connectHTTP(t, srv.URL+"/mcp", ""),
@@ -135,6 +135,6 @@ func TestHTTP_UnknownProfileIsABadRequest(t *testing.T) {
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
 	require.Equal(t, "invalid_request", body.Error.Code)
 	require.Contains(t, body.Error.Message, "profile")
-	_, err = zmcp.NewServer(zmcp.Config{API: e.api, Profile: "everything"})
+	_, err = zmcp.NewServer(zmcp.Config{Profile: "everything"}, zmcp.Services{API: e.api}, nil)
 	require.Error(t, err)
 }

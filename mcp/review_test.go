@@ -10,9 +10,9 @@ import (
 
 func TestReviewTools_ListAndDecideInTheFullProfile(t *testing.T) {
 	e := newEnv(t, false)
-	core := connectStdio(t, zmcp.Config{API: e.api})
+	core := connectStdio(t, e.api, zmcp.Config{})
 	require.NotContains(t, toolNames(t, core), "memory_review_list", "review is full profile only")
-	cs := connectStdio(t, zmcp.Config{API: e.api, Profile: zmcp.ProfileFull})
+	cs := connectStdio(t, e.api, zmcp.Config{Profile: zmcp.ProfileFull})
 	ok(t, cs, "memory_append", map[string]any{"space": "mr", "type": "message", "content": "Dana leads the infra team", "data": map[string]any{"role": "user"}})
 	ok(t, cs, "memory_append", map[string]any{"space": "mr", "type": "proposal.created",
 		"data": map[string]any{"kind": "belief_update", "evidence": []int{1}, "fact": map[string]any{"subject": "Dana", "predicate": "leads", "object": "infra team"}}})

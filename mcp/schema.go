@@ -61,7 +61,7 @@ var argDocs = map[string]string{
 	"limit":         "Caps the ranked results of a raw query, 1-200 (default 50); checkout packs by max_tokens instead.",
 	"no_record":     "Do not record what this call surfaced (the checkout.surfaced event); for dry runs.",
 	"retrieval_profile": "salience (the default): relevance times salience, memory unused for long or judged unhelpful " +
-		"left out; plain: relevance alone, as before salience existed.",
+		"left out; plain: relevance alone, salience not applied.",
 	"include_attenuated": "Also return memories whose salience fell below the floor (labelled attenuated), ranked by " +
 		"relevance alone: forgetting is ranking, never erasure.",
 	"working_set": "What you hold right now (open files, the task at hand, notes), included verbatim ahead of ranked memory; at most 50 entries and half of max_tokens.",

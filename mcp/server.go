@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"net/http"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -14,17 +13,12 @@ import (
 
 // Config configures a server.
 type Config struct {
-	// API serves the tool calls: the handler api.NewHandler returns. Required.
-	API http.Handler
 	// Profile is the tools listed: ProfileCore (default) or ProfileFull.
 	Profile string
 	// Token, when set, is the bearer token every tool call carries (zaxy mcp with
 	// ZAXY_MCP_TOKEN). When empty, a call carries the Authorization header of the HTTP request
 	// it arrived in, if any.
 	Token string
-	// Logger receives the SDK's warnings and errors (its per-session chatter is dropped: every
-	// tool call is logged already, as the API request it becomes); nil discards them.
-	Logger *slog.Logger
 	// Version is reported to clients as the server's version. Defaults to "dev".
 	Version string
 }
@@ -34,12 +28,6 @@ func (c Config) WithDefaults() Config {
 	if c.Profile == "" {
 		c.Profile = ProfileCore
 	}
-	if c.Logger == nil {
-		c.Logger = slog.New(slog.DiscardHandler)
-	}
-	if _, quiet := c.Logger.Handler().(warnings); !quiet {
-		c.Logger = slog.New(warnings{c.Logger.Handler()})
-	}
 	if c.Version == "" {
 		c.Version = "dev"
 	}
@@ -47,11 +35,21 @@ func (c Config) WithDefaults() Config {
 }
 
 func (c Config) validate() error {
-	if c.API == nil {
-		return errors.New("mcp: Config.API is required")
-	}
 	_, err := ParseProfile(c.Profile, "profile")
 	return err
+}
+
+// sdkLogger is what the SDK logs to: logger's warnings and errors (the SDK's per-session
+// chatter is dropped: every tool call is logged already, as the API request it becomes); a
+// nil logger discards them.
+func sdkLogger(logger *slog.Logger) *slog.Logger {
+	if logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	if _, quiet := logger.Handler().(warnings); quiet {
+		return logger
+	}
+	return slog.New(warnings{logger.Handler()})
 }
 
 // instructions tell the model how to use the server.
@@ -74,10 +72,11 @@ var schemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
 	return out, nil
 })
 
-// NewServer returns an MCP server listing cfg.Profile's tools, each call served by cfg.API.
-func NewServer(cfg Config) (*sdk.Server, error) {
+// NewServer returns an MCP server listing cfg.Profile's tools, each call served by svc.API.
+// logger receives the SDK's warnings and errors; nil discards them.
+func NewServer(cfg Config, svc Services, logger *slog.Logger) (*sdk.Server, error) {
 	cfg = cfg.WithDefaults()
-	if err := cfg.validate(); err != nil {
+	if err := errors.Join(cfg.validate(), svc.validate()); err != nil {
 		return nil, err
 	}
 	all, err := schemas()
@@ -85,7 +84,7 @@ func NewServer(cfg Config) (*sdk.Server, error) {
 		return nil, err
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "zaxy", Title: "Zaxy memory", Version: cfg.Version},
-		&sdk.ServerOptions{Instructions: instructions, Logger: cfg.Logger})
+		&sdk.ServerOptions{Instructions: instructions, Logger: sdkLogger(logger)})
 	caps := capabilities(cfg.Profile, all)
 	for _, t := range tools {
 		if !t.listed(cfg.Profile) {
@@ -99,14 +98,14 @@ func NewServer(cfg Config) (*sdk.Server, error) {
 			})
 			continue
 		}
-		s.AddTool(def, handler(cfg, t, all[t.name]))
+		s.AddTool(def, handler(cfg, svc, t, all[t.name]))
 	}
 	return s, nil
 }
 
-// handler serves calls of t: the request they stand for, with the bearer token, through the
-// API.
-func handler(cfg Config, t *tool, schema *jsonschema.Schema) sdk.ToolHandler {
+// handler serves calls of t: the request they stand for, with the bearer token, through
+// svc.API.
+func handler(cfg Config, svc Services, t *tool, schema *jsonschema.Schema) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		r, err := request(ctx, t, schema, req.Params.Arguments)
 		if err != nil {
@@ -120,7 +119,7 @@ func handler(cfg Config, t *tool, schema *jsonschema.Schema) sdk.ToolHandler {
 				r.Header.Set("Authorization", v)
 			}
 		}
-		return callAPI(cfg.API, t, r), nil
+		return callAPI(svc.API, t, r), nil
 	}
 }
 
@@ -132,10 +131,10 @@ func annotations(t *tool) *sdk.ToolAnnotations {
 		DestructiveHint: &no, OpenWorldHint: &no}
 }
 
-// ServeStdio serves cfg's tools over newline-delimited JSON-RPC on in and out until the client
-// closes in or ctx ends.
-func ServeStdio(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
-	s, err := NewServer(cfg)
+// ServeStdio serves cfg's tools, each call served by svc.API, over newline-delimited JSON-RPC
+// on in and out until the client closes in or ctx ends.
+func ServeStdio(ctx context.Context, cfg Config, svc Services, logger *slog.Logger, in io.Reader, out io.Writer) error {
+	s, err := NewServer(cfg, svc, logger)
 	if err != nil {
 		return err
 	}

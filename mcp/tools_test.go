@@ -15,7 +15,7 @@ func bothTransports(t *testing.T, e *env) map[string][2]*sdk.ClientSession {
 	t.Helper()
 	srv := e.serveHTTP(t)
 	return map[string][2]*sdk.ClientSession{
-		"stdio": {connectStdio(t, zmcp.Config{API: e.api}), connectStdio(t, zmcp.Config{API: e.api, Profile: zmcp.ProfileFull})},
+		"stdio": {connectStdio(t, e.api, zmcp.Config{}), connectStdio(t, e.api, zmcp.Config{Profile: zmcp.ProfileFull})},
 		"http":  {connectHTTP(t, srv.URL+"/mcp", ""), connectHTTP(t, srv.URL+"/mcp?profile=full", "")},
 	}
 }

@@ -17,72 +17,34 @@ import (
 	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 	"github.com/zaxy/zaxy/vocab"
 )
 
-// testBundle is one rolled-back transaction with a store, projector, artifact builder and
-// the actions on it.
+// testBundle is one rolled-back transaction with the log, an artifact builder and the actions
+// on it, and a clock scripting events a minute apart.
 type testBundle struct {
+	*fixture.Log
+	*fixture.Clock
 	db      pgx.Tx
-	store   *eventloom.Store
-	proj    *projection.Projector
 	builder *latent.Builder
 	actions *memoryaction.Actions
-	clock   time.Time
 }
 
 func setup(t *testing.T) *testBundle {
 	t.Helper()
-	ctx := context.Background()
 	tx := testcontainers.TestTx(t)
-	store := eventloom.NewStore(tx, nil, nil)
-	proj, err := projection.New(ctx, tx, projection.Config{})
+	log := fixture.New(t, tx, projection.Config{})
+	b, err := latent.NewBuilder(context.Background(), tx, log.Store, latent.Config{})
 	require.NoError(t, err)
-	b, err := latent.NewBuilder(ctx, tx, store, latent.Config{})
-	require.NoError(t, err)
-	return &testBundle{db: tx, store: store, proj: proj, builder: b, actions: memoryaction.New(tx, store),
-		clock: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
-}
-
-func (b *testBundle) ev(typ, session, content string, data any) eventloom.NewEvent {
-	b.clock = b.clock.Add(time.Minute)
-	at := b.clock
-	e := eventloom.NewEvent{Type: typ, SessionID: session, Content: content, OccurredAt: &at}
-	if data != nil {
-		raw, err := json.Marshal(data)
-		if err != nil {
-			panic(err)
-		}
-		e.Data = raw
-	}
-	return e
-}
-
-func (b *testBundle) tool(session, tool, outcome, errText string) eventloom.NewEvent {
-	d := map[string]string{"tool": tool, "outcome": outcome}
-	if errText != "" {
-		d["error"] = errText
-	}
-	return b.ev("tool_call.completed", session, "", d)
-}
-
-func (b *testBundle) append(t *testing.T, space string, events ...eventloom.NewEvent) []int64 {
-	t.Helper()
-	res, err := b.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
-	require.NoError(t, err)
-	seqs := make([]int64, len(res.Receipts))
-	for i, r := range res.Receipts {
-		seqs[i] = r.Seq
-	}
-	return seqs
+	return &testBundle{Log: log, Clock: fixture.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)),
+		db: tx, builder: b, actions: memoryaction.New(tx, log.Store)}
 }
 
 func (b *testBundle) projectAndBuild(t *testing.T, space string) {
 	t.Helper()
-	ctx := context.Background()
-	_, err := b.proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
-	_, err = b.builder.Build(ctx, space)
+	b.Project(t, space)
+	_, err := b.builder.Build(context.Background(), space)
 	require.NoError(t, err)
 }
 
@@ -90,15 +52,15 @@ func (b *testBundle) projectAndBuild(t *testing.T, space string) {
 // fails vet, fixes it with gofmt and finishes the task.
 func (b *testBundle) workSession(s string) []eventloom.NewEvent {
 	return []eventloom.NewEvent{
-		b.ev("message", s, fmt.Sprintf("Please fix the billing export bug in session %s.", s), map[string]string{"role": "user"}),
-		b.ev("decision.recorded", s, "", map[string]string{"decision": "enable go vet in CI"}),
-		b.tool(s, "git pull", "success", ""),
-		b.tool(s, "go build", "success", ""),
-		b.tool(s, "go test", "success", ""),
-		b.tool(s, "go vet", "failure", "vet: billing/export.go:42: unreachable code"),
-		b.tool(s, "gofmt", "success", ""),
-		b.tool(s, "go vet", "success", ""),
-		b.ev("task.updated", s, "", map[string]string{"task_id": "T-" + s, "status": "done"}),
+		b.Event("message", s, fmt.Sprintf("Please fix the billing export bug in session %s.", s), map[string]string{"role": "user"}),
+		b.Event("decision.recorded", s, "", map[string]string{"decision": "enable go vet in CI"}),
+		b.Tool(s, "git pull", "success", ""),
+		b.Tool(s, "go build", "success", ""),
+		b.Tool(s, "go test", "success", ""),
+		b.Tool(s, "go vet", "failure", "vet: billing/export.go:42: unreachable code"),
+		b.Tool(s, "gofmt", "success", ""),
+		b.Tool(s, "go vet", "success", ""),
+		b.Event("task.updated", s, "", map[string]string{"task_id": "T-" + s, "status": "done"}),
 	}
 }
 
@@ -120,7 +82,7 @@ func (b *testBundle) requireVerified(t *testing.T, space string, refs []memoryac
 		require.NoError(t, b.db.QueryRow(context.Background(), `SELECT hash FROM events WHERE space_id = $1 AND seq = $2`, space, r.Seq).Scan(&hash), "seq %d", r.Seq)
 		require.Equal(t, hex.EncodeToString(hash), r.Hash, "seq %d", r.Seq)
 	}
-	v, err := b.store.Verify(context.Background(), space)
+	v, err := b.Store.Verify(context.Background(), space)
 	require.NoError(t, err)
 	require.True(t, v.OK, "the chain verifies")
 }
@@ -137,7 +99,7 @@ func seqsOf(refs []memoryaction.SourceRef) []int64 {
 func seeded(t *testing.T, space string) *testBundle {
 	b := setup(t)
 	for _, s := range []string{"s1", "s2", "s3"} {
-		b.append(t, space, b.workSession(s)...)
+		b.AppendSeqs(t, space, b.workSession(s)...)
 	}
 	b.projectAndBuild(t, space)
 	return b
@@ -187,7 +149,7 @@ func TestPriors_ComeOnlyFromNonStaleArtifacts(t *testing.T) {
 	victim := old.SourceEventRefs[0].Seq
 
 	inv := int64(victim)
-	b.append(t, space, b.ev("memory.invalidated", "", "", vocab.MemoryInvalidated{TargetSeq: &inv, Reason: "that run was on a broken machine"}))
+	b.AppendSeqs(t, space, b.Event("memory.invalidated", "", "", vocab.MemoryInvalidated{TargetSeq: &inv, Reason: "that run was on a broken machine"}))
 	b.projectAndBuild(t, space)
 	var stale int
 	require.NoError(t, b.db.QueryRow(ctx, `SELECT count(*) FROM latent_artifacts WHERE space_id = $1 AND artifact_id = $2 AND stale_at IS NOT NULL`, space, old.ID).Scan(&stale))
@@ -238,8 +200,8 @@ func TestReflectBackward_ReadsSurfacedFeedbackAndOutcome(t *testing.T) {
 	const space = "ma-reflect"
 	b := seeded(t, space)
 	ctx := context.Background()
-	surfaced := b.append(t, space, b.ev("checkout.surfaced", "s4", "", map[string]any{"items": []map[string]any{{"item_id": "ev:1", "seqs": []int64{1}, "tier": "query"}}}))
-	b.append(t, space, b.tool("s4", "go vet", "failure", "vet: billing/export.go:7: unreachable code"))
+	surfaced := b.AppendSeqs(t, space, b.Event("checkout.surfaced", "s4", "", map[string]any{"items": []map[string]any{{"item_id": "ev:1", "seqs": []int64{1}, "tier": "query"}}}))
+	b.AppendSeqs(t, space, b.Tool("s4", "go vet", "failure", "vet: billing/export.go:7: unreachable code"))
 	fb, err := b.actions.ScoreMemoryAction(ctx, memoryaction.ScoreParams{SpaceID: space, Action: memoryaction.ActionProcedurePrior,
 		CitedSeqs: []int64{1}, Signal: "unhelpful", Who: memoryaction.Who{SessionID: "s4"}})
 	require.NoError(t, err)
@@ -367,8 +329,7 @@ func TestWritingActions_EachAppendsExactlyOneEventIdempotently(t *testing.T) {
 	require.JSONEq(t, fmt.Sprintf(`{"target_seqs":[%d],"signal":"helpful","memory_action":{"action":"record_known_unknown","seq":%[1]d}}`, ku.Event.Seq), data)
 
 	// A known unknown is a memory item once projected.
-	_, err = b.proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
+	b.Project(t, space)
 	var text string
 	require.NoError(t, b.db.QueryRow(ctx, `SELECT text FROM memory_items WHERE space_id = $1 AND item_id = $2`, space, memoryitem.EventID(ku.Event.Seq)).Scan(&text))
 	require.Equal(t, "Who owns the staging database?", text)
@@ -378,7 +339,7 @@ func TestActions_KeepSpacesApart(t *testing.T) {
 	const space, other = "ma-iso-a", "ma-iso-b"
 	b := seeded(t, space)
 	ctx := context.Background()
-	b.append(t, other, b.ev("message", "x1", "Nothing about tools here.", map[string]string{"role": "user"}))
+	b.AppendSeqs(t, other, b.Event("message", "x1", "Nothing about tools here.", map[string]string{"role": "user"}))
 	b.projectAndBuild(t, other)
 	fails, err := b.actions.FailurePrior(ctx, memoryaction.PriorParams{SpaceID: space, Tools: []string{"go vet"}})
 	require.NoError(t, err)
@@ -464,8 +425,8 @@ func TestCausalNeighborhood_AnOutcomeStatesItsCause(t *testing.T) {
 	const space = "ma-outcome-causal"
 	b := setup(t)
 	ctx := context.Background()
-	call := b.append(t, space, b.tool("agent", "migrate", "failure", "lock timeout"))[0]
-	out := b.append(t, space, b.ev("outcome.recorded", "eval", "", map[string]any{"session_id": "agent", "status": "partial",
+	call := b.AppendSeqs(t, space, b.Tool("agent", "migrate", "failure", "lock timeout"))[0]
+	out := b.AppendSeqs(t, space, b.Event("outcome.recorded", "eval", "", map[string]any{"session_id": "agent", "status": "partial",
 		"summary": "Half the tables were migrated.", "evidence": []int64{call}}))[0]
 	b.projectAndBuild(t, space)
 

@@ -103,8 +103,7 @@ func TestReadingActions_EachRecordsWhatItSurfacedInTheCallersSession(t *testing.
 	require.Equal(t, []string{"git pull", "go vet"}, got[2].Tools)
 	b.requireVerified(t, space, []memoryaction.SourceRef{{Seq: procs.Record.Seq, Hash: procs.Record.Hash.String()}})
 	// A record is bookkeeping: projected, it is no memory item checkout could rank.
-	_, err = b.proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
+	b.Project(t, space)
 	var items int
 	require.NoError(t, b.db.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND item_id = ANY ($2)`,
 		space, []string{memoryitem.EventID(procs.Record.Seq), memoryitem.EventID(refl.Record.Seq)}).Scan(&items))
@@ -171,20 +170,19 @@ func TestRetrospective_CreditsAWarningPriorAndBlamesAProcedureThatRanTheFailedSt
 
 	// agent-1 was warned about go vet and it failed anyway; agent-2 followed the procedure
 	// and its go test failed; agent-3 asked the same as agent-2 but its session went well.
-	b.append(t, space,
-		b.tool("agent-1", "go vet", "failure", "vet: unreachable code"),
-		b.ev("outcome.recorded", "agent-1", "", map[string]any{"session_id": "agent-1", "status": "failure", "summary": "vet failed"}),
-		b.tool("agent-2", "git pull", "success", ""),
-		b.tool("agent-2", "go build", "success", ""),
-		b.tool("agent-2", "go test", "failure", "FAIL billing"),
-		b.ev("outcome.recorded", "agent-2", "", map[string]any{"session_id": "agent-2", "status": "failure", "summary": "tests failed"}),
-		b.tool("agent-3", "git pull", "success", ""),
-		b.tool("agent-3", "go build", "success", ""),
-		b.tool("agent-3", "go test", "success", ""),
-		b.ev("outcome.recorded", "agent-3", "", map[string]any{"session_id": "agent-3", "status": "success", "summary": "green"}))
-	_, err = b.proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
-	as := retrospective.NewAssigner(b.db, b.store, nil)
+	b.AppendSeqs(t, space,
+		b.Tool("agent-1", "go vet", "failure", "vet: unreachable code"),
+		b.Event("outcome.recorded", "agent-1", "", map[string]any{"session_id": "agent-1", "status": "failure", "summary": "vet failed"}),
+		b.Tool("agent-2", "git pull", "success", ""),
+		b.Tool("agent-2", "go build", "success", ""),
+		b.Tool("agent-2", "go test", "failure", "FAIL billing"),
+		b.Event("outcome.recorded", "agent-2", "", map[string]any{"session_id": "agent-2", "status": "failure", "summary": "tests failed"}),
+		b.Tool("agent-3", "git pull", "success", ""),
+		b.Tool("agent-3", "go build", "success", ""),
+		b.Tool("agent-3", "go test", "success", ""),
+		b.Event("outcome.recorded", "agent-3", "", map[string]any{"session_id": "agent-3", "status": "success", "summary": "green"}))
+	b.Project(t, space)
+	as := retrospective.NewAssigner(b.db, b.Store, nil)
 	causes := map[string]string{}
 	for _, s := range []string{"agent-1", "agent-2", "agent-3"} {
 		res, err := as.Credit(ctx, space, s, 0)
@@ -267,14 +265,13 @@ func TestRetrospective_ARecordNamingAnotherSpacesArtifactRevisesNothing(t *testi
 	rec, err := json.Marshal(vocab.MemoryActionSurfaced{Action: memoryaction.ActionFailurePrior, Tools: []string{"go vet"},
 		Artifacts: []vocab.SurfacedArtifact{{ArtifactID: stolen.ID, Type: "failure", Tools: []string{"go vet"}, Confidence: 0.9, Seqs: []int64{1}}}})
 	require.NoError(t, err)
-	b.append(t, forger,
-		b.ev("message", "x", "Nothing to see here.", map[string]string{"role": "user"}),
-		b.ev(vocab.TypeMemoryActionSurfaced, "x", "", json.RawMessage(rec)),
-		b.tool("x", "go vet", "failure", "vet: unreachable code"),
-		b.ev("outcome.recorded", "x", "", map[string]any{"session_id": "x", "status": "failure", "summary": "vet failed"}))
-	_, err = b.proj.ProjectSpace(ctx, forger)
-	require.NoError(t, err)
-	res, err := retrospective.NewAssigner(b.db, b.store, nil).Credit(ctx, forger, "x", 0)
+	b.AppendSeqs(t, forger,
+		b.Event("message", "x", "Nothing to see here.", map[string]string{"role": "user"}),
+		b.Event(vocab.TypeMemoryActionSurfaced, "x", "", json.RawMessage(rec)),
+		b.Tool("x", "go vet", "failure", "vet: unreachable code"),
+		b.Event("outcome.recorded", "x", "", map[string]any{"session_id": "x", "status": "failure", "summary": "vet failed"}))
+	b.Project(t, forger)
+	res, err := retrospective.NewAssigner(b.db, b.Store, nil).Credit(ctx, forger, "x", 0)
 	require.NoError(t, err)
 	require.Equal(t, retrospective.CauseToolFailure, res.Attributions[0].Cause, "the record still counts as a warning in B")
 	require.Len(t, b.retroFeedback(t, forger, 0), 1)
@@ -289,9 +286,9 @@ func TestSimulateForward_WarnsOfAFailureADecisionsSubjectLinked(t *testing.T) {
 	const space = "ma-subject"
 	b := setup(t)
 	ctx := context.Background()
-	dec := b.append(t, space, b.ev("decision.recorded", "plan", "", map[string]string{"decision": "vet every package in CI", "subject": "go vet"}))[0]
+	dec := b.AppendSeqs(t, space, b.Event("decision.recorded", "plan", "", map[string]string{"decision": "vet every package in CI", "subject": "go vet"}))[0]
 	for _, s := range []string{"s1", "s2", "s3"} {
-		b.append(t, space, b.workSession(s)...)
+		b.AppendSeqs(t, space, b.workSession(s)...)
 	}
 	b.projectAndBuild(t, space)
 	sim, err := b.actions.SimulateForward(ctx, memoryaction.SimulateParams{SpaceID: space, Steps: []string{"go build", "go vet"},

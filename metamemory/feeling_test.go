@@ -17,37 +17,35 @@ import (
 	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
-// testBundle is one test's database, log, projector and feeling-of-knowing service.
+// testBundle is one test's log and feeling-of-knowing service.
 type testBundle struct {
-	pool  *pgxpool.Pool
-	store *eventloom.Store
-	proj  *projection.Projector
-	svc   *metamemory.Service
+	*fixture.Log
+	svc *metamemory.Service
 }
 
+// setup runs on a rolled-back test transaction.
 func setup(t *testing.T, lim metamemory.Limits) *testBundle {
 	t.Helper()
-	pool := testcontainers.NewDatabase(t).AppPool(t)
-	proj, err := projection.New(context.Background(), pool, projection.Config{})
-	require.NoError(t, err)
-	return &testBundle{pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj,
-		svc: metamemory.New(pool, metamemory.Config{Limits: lim})}
+	return setupOn(t, testcontainers.TestTx(t), lim)
+}
+
+func setupOn(t *testing.T, db pgexec.Executor, lim metamemory.Limits) *testBundle {
+	t.Helper()
+	return &testBundle{Log: fixture.New(t, db, projection.Config{}), svc: metamemory.New(db, metamemory.Config{Limits: lim})}
 }
 
 // remember appends messages to a space and projects it, as the workers would.
 func (b *testBundle) remember(t *testing.T, space string, texts ...string) {
 	t.Helper()
-	ctx := context.Background()
 	evs := make([]eventloom.NewEvent, len(texts))
 	for i, s := range texts {
 		evs[i] = eventloom.NewEvent{Type: "message", SessionID: "s1", Content: s, Data: json.RawMessage(`{"role":"user"}`)}
 	}
-	_, err := b.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: evs})
-	require.NoError(t, err)
-	_, err = b.proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
+	b.Append(t, space, evs...)
+	b.Project(t, space)
 }
 
 func (b *testBundle) feel(t *testing.T, space, query string) *metamemory.Feeling {
@@ -98,7 +96,6 @@ func TestFeel_RareKnownTermsAreLikely(t *testing.T) {
 // marathon; asking what Bob did at the marathon is less likely to find evidence.
 func TestFeel_AskingASpeakerAboutWhatOthersSaidIsLessLikely(t *testing.T) {
 	b := setup(t, metamemory.Limits{})
-	ctx := context.Background()
 	var evs []eventloom.NewEvent
 	say := func(actor, text string) {
 		evs = append(evs, eventloom.NewEvent{Type: "message", SessionID: "s1", Actor: actor, Content: text,
@@ -109,10 +106,8 @@ func TestFeel_AskingASpeakerAboutWhatOthersSaidIsLessLikely(t *testing.T) {
 	}
 	say("alice", "I finally ran the Boston marathon last spring, my knees still hurt.")
 	say("bob", "I spent the spring repainting the garage.")
-	_, err := b.store.Append(ctx, &eventloom.AppendParams{SpaceID: "fok-s", Events: evs})
-	require.NoError(t, err)
-	_, err = b.proj.ProjectSpace(ctx, "fok-s")
-	require.NoError(t, err)
+	b.Append(t, "fok-s", evs...)
+	b.Project(t, "fok-s")
 	alice := b.feel(t, "fok-s", "When did Alice run the Boston marathon?")
 	bob := b.feel(t, "fok-s", "When did Bob run the Boston marathon?")
 	require.Equal(t, []string{"alice"}, alice.Signals.Speakers)
@@ -136,14 +131,11 @@ func TestFeel_SeesATermAppendedAfterACachedAnswer(t *testing.T) {
 	require.True(t, b.feel(t, "fok-a", q).Sketch.Cached, "the second answer reads the cached sketch")
 
 	// Appended, not yet projected: not known, and the answer says how far behind it is.
-	_, err := b.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: "fok-a", Events: []eventloom.NewEvent{
-		{Type: "message", SessionID: "s1", Content: "The kayak rental is due back at the marina on Sunday.", Data: json.RawMessage(`{"role":"user"}`)}}})
-	require.NoError(t, err)
+	b.Append(t, "fok-a", eventloom.NewEvent{Type: "message", SessionID: "s1", Content: "The kayak rental is due back at the marina on Sunday.", Data: json.RawMessage(`{"role":"user"}`)})
 	pending := b.feel(t, "fok-a", q)
 	require.EqualValues(t, 1, pending.Sketch.ProjectionLag)
 	require.Contains(t, pending.Signals.UnknownTerms, "kayak")
-	_, err = b.proj.ProjectSpace(context.Background(), "fok-a")
-	require.NoError(t, err)
+	b.Project(t, "fok-a")
 	after := b.feel(t, "fok-a", q)
 	require.Zero(t, after.Sketch.ProjectionLag)
 	require.False(t, after.Sketch.Cached, "the new watermark invalidates the sketch")
@@ -172,7 +164,7 @@ func TestFeel_DeltaEqualsRebuild(t *testing.T) {
 	b.feel(t, "fok-a", q)
 	b.remember(t, "fok-a", "The kayak rental is due back at the marina on Sunday.", "Lunch with Biscuit at the marina.")
 	delta := b.feel(t, "fok-a", q)
-	fresh, err := metamemory.New(b.pool, metamemory.Config{}).Feel(context.Background(), &metamemory.Request{SpaceID: "fok-a", Query: q})
+	fresh, err := metamemory.New(b.DB, metamemory.Config{}).Feel(context.Background(), &metamemory.Request{SpaceID: "fok-a", Query: q})
 	require.NoError(t, err)
 	delta.Sketch, fresh.Sketch = metamemory.SketchInfo{}, metamemory.SketchInfo{}
 	require.Equal(t, fresh, delta)
@@ -182,7 +174,7 @@ func TestFeel_DeltaEqualsRebuild(t *testing.T) {
 // (through the tail filter), and past Limits.Spaces the least recently asked space is dropped.
 func TestFeel_BoundedSketchesAndSpaces(t *testing.T) {
 	b := setup(t, metamemory.Limits{})
-	svc := metamemory.New(b.pool, metamemory.Config{Limits: metamemory.Limits{Lexemes: 8, Spaces: 2}})
+	svc := metamemory.New(b.DB, metamemory.Config{Limits: metamemory.Limits{Lexemes: 8, Spaces: 2}})
 	b.remember(t, "fok-a", chatter()...)
 	b.remember(t, "fok-b", chatter()...)
 	b.remember(t, "fok-c", chatter()...)
@@ -288,19 +280,18 @@ func TestFeel_RunsNoVectorOrGraphStatement(t *testing.T) {
 // histogram (rows written here as the job writes them, for two spaces).
 func TestFeel_SalienceHistogramOnceSalienceIsMaterialised(t *testing.T) {
 	ctx := context.Background()
-	db := testcontainers.NewDatabase(t)
-	pool := db.AppPool(t)
-	proj, err := projection.New(ctx, pool, projection.Config{})
-	require.NoError(t, err)
-	b := &testBundle{pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj, svc: metamemory.New(pool, metamemory.Config{})}
+	tx := testcontainers.TestTx(t)
+	b := setupOn(t, tx, metamemory.Limits{})
 	b.remember(t, "fok-a", chatter()...)
 	require.Nil(t, b.feel(t, "fok-a", "greyhound").Signals.Salience)
-	_, err = db.AdminPool(t).Exec(ctx, `INSERT INTO salience_decayed (space_id, item_id, salience, attenuated, decayed_at)
-		VALUES ('fok-a', 'ev:1', 0.05, true, now()), ('fok-a', 'ev:2', 0.95, false, now()), ('fok-a', 'ev:3', 1.0, false, now()),
-		       ('fok-b', 'ev:1', 0.5, false, now())`)
-	require.NoError(t, err)
+	testcontainers.AsOwner(t, tx, func() { // the salience_decay job's rows
+		_, err := tx.Exec(ctx, `INSERT INTO salience_decayed (space_id, item_id, salience, attenuated, decayed_at)
+			VALUES ('fok-a', 'ev:1', 0.05, true, now()), ('fok-a', 'ev:2', 0.95, false, now()), ('fok-a', 'ev:3', 1.0, false, now()),
+			       ('fok-b', 'ev:1', 0.5, false, now())`)
+		require.NoError(t, err)
+	})
 	// A new sketch (the histogram is read when a sketch is built).
-	f, err := metamemory.New(pool, metamemory.Config{}).Feel(ctx, &metamemory.Request{SpaceID: "fok-a", Query: "greyhound"})
+	f, err := metamemory.New(tx, metamemory.Config{}).Feel(ctx, &metamemory.Request{SpaceID: "fok-a", Query: "greyhound"})
 	require.NoError(t, err)
 	require.NotNil(t, f.Signals.Salience)
 	require.Equal(t, []int64{1, 0, 0, 0, 0, 0, 0, 0, 0, 2}, f.Signals.Salience.Buckets)

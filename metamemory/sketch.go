@@ -118,8 +118,33 @@ func (s *sketch) bytes() int {
 var qDeltaTerms = sql.Query("metamemory/delta_terms")
 
 // qSpeakerTerms is the hand-written query of the (speaker, lexeme) pairs of the items projected
-// in a range of seqs.
+// in a range of seqs (unnest over a tsvector too).
 var qSpeakerTerms = sql.Query("metamemory/speaker_terms")
+
+// seqSpanArgs are the parameters of delta_terms.sql and speaker_terms.sql: the items of the
+// space projected from events with seq in (After, Upto].
+type seqSpanArgs struct {
+	SpaceID     string
+	After, Upto int64
+}
+
+// queryDeltaTerms runs delta_terms.sql.
+func queryDeltaTerms(ctx context.Context, db pgexec.Executor, a seqSpanArgs) ([]deltaTerm, error) {
+	rows, err := db.Query(ctx, qDeltaTerms, a.SpaceID, a.After, a.Upto)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByName[deltaTerm])
+}
+
+// querySpeakerTerms runs speaker_terms.sql.
+func querySpeakerTerms(ctx context.Context, db pgexec.Executor, a seqSpanArgs) ([]speakerPair, error) {
+	rows, err := db.Query(ctx, qSpeakerTerms, a.SpaceID, a.After, a.Upto)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByName[speakerPair])
+}
 
 // speakerPair is a row of speaker_terms.sql.
 type speakerPair struct {
@@ -130,11 +155,7 @@ type speakerPair struct {
 
 // readSpeakerTerms reads the (speaker, lexeme) pairs of the items projected in (after, upto].
 func readSpeakerTerms(ctx context.Context, tx pgx.Tx, space string, after, upto int64) ([]speakerPair, error) {
-	rows, err := tx.Query(ctx, qSpeakerTerms, space, after, upto)
-	if err != nil {
-		return nil, fmt.Errorf("feeling of knowing: speaker terms: %w", err)
-	}
-	pairs, err := pgx.CollectRows(rows, pgx.RowToStructByName[speakerPair])
+	pairs, err := querySpeakerTerms(ctx, tx, seqSpanArgs{SpaceID: space, After: after, Upto: upto})
 	if err != nil {
 		return nil, fmt.Errorf("feeling of knowing: speaker terms: %w", err)
 	}
@@ -240,11 +261,7 @@ func (s *sketch) applyDelta(ctx context.Context, tx pgx.Tx, space string, st dbs
 	if s.items+d.Items != st.Items || s.tokens+d.Tokens != st.Tokens || d.Items > int64(lim.DeltaItems) {
 		return false, nil
 	}
-	rows, err := tx.Query(ctx, qDeltaTerms, space, s.watermark, st.Watermark)
-	if err != nil {
-		return false, fmt.Errorf("feeling of knowing: delta terms: %w", err)
-	}
-	terms, err := pgx.CollectRows(rows, pgx.RowToStructByName[deltaTerm])
+	terms, err := queryDeltaTerms(ctx, tx, seqSpanArgs{SpaceID: space, After: s.watermark, Upto: st.Watermark})
 	if err != nil {
 		return false, fmt.Errorf("feeling of knowing: delta terms: %w", err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/retrospective"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 var sqlBlock = regexp.MustCompile("(?s)```sql\n(.*?)```")
@@ -44,10 +45,8 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 		ev("message", "s1", "Thanks Alice, the billing outage is fixed.", `{"role":"assistant"}`, nil),
 	}})
 	require.NoError(t, err)
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "demo", Events: []eventloom.NewEvent{
-		ev("memory.invalidated", "s1", "", `{"target_seq":4,"reason":"flaky runner, not a real failure"}`, nil),
-	}})
-	require.NoError(t, err)
+	fixture.Append(t, store, "demo",
+		ev("memory.invalidated", "s1", "", `{"target_seq":4,"reason":"flaky runner, not a real failure"}`, nil))
 	// One proposal awaiting review and one already rejected: only the first is in the queue.
 	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "demo", Events: []eventloom.NewEvent{
 		ev("proposal.created", "", "", `{"kind":"belief_update","evidence":[2,5],"confidence":0.6,"fact":{"subject":"Alice","predicate":"works at","object":"Initech"}}`, nil),
@@ -68,27 +67,22 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 	require.Equal(t, int64(1), res.Receipts[0].Seq)
 	// A pin, then the encoding gate on, a message and its repeat (items projected before the
 	// gate was on are not compared with).
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "demo", Events: []eventloom.NewEvent{
+	fixture.Append(t, store, "demo",
 		ev("memory.pinned", "", "", `{"target_seqs":[2],"reason":"the outage notes"}`, nil),
 		ev("gate.configured", "", "", `{"mode":"on"}`, nil),
 		ev("message", "s2", "The billing fix ships on Friday.", `{"role":"assistant"}`, nil),
-		ev("message", "s2", "the billing fix ships on friday", `{"role":"assistant"}`, nil),
-	}})
-	require.NoError(t, err)
+		ev("message", "s2", "the billing fix ships on friday", `{"role":"assistant"}`, nil))
 	_, err = proj.ProjectSpace(ctx, "demo")
 	require.NoError(t, err)
-	_, err = projection.NewEmbedder(pool, embedding.NewOffline(), 0).EmbedSpace(ctx, "demo")
-	require.NoError(t, err)
+	fixture.Embed(t, pool, "demo")
 	// An agent asks memory how deploy fails, finds nothing, and deploy fails: the retrospective
 	// pass blames the action for missing evidence.
 	_, err = memoryaction.New(pool, store).FailurePrior(ctx, memoryaction.PriorParams{SpaceID: "demo", Tools: []string{"deploy"},
 		Recording: memoryaction.Recording{SessionID: "s3"}})
 	require.NoError(t, err)
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "demo", Events: []eventloom.NewEvent{
+	fixture.Append(t, store, "demo",
 		ev("tool_call.completed", "s3", "", `{"tool":"deploy","outcome":"failure","error":"quota exceeded"}`, nil),
-		ev("outcome.recorded", "s3", "", `{"session_id":"s3","status":"failure","summary":"the deploy did not go out"}`, nil),
-	}})
-	require.NoError(t, err)
+		ev("outcome.recorded", "s3", "", `{"session_id":"s3","status":"failure","summary":"the deploy did not go out"}`, nil))
 	_, err = proj.ProjectSpace(ctx, "demo")
 	require.NoError(t, err)
 	_, err = retrospective.NewAssigner(pool, store, nil).Credit(ctx, "demo", "s3", 0)

@@ -18,16 +18,18 @@ import (
 // longer than the block.
 func TestHMACSHA256_MatchesGo(t *testing.T) {
 	ctx := context.Background()
-	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	for _, key := range [][]byte{{}, []byte("k"), make([]byte, 32), []byte(strings.Repeat("long key ", 20))} {
-		for _, msg := range []string{"", "transcript:abc:0", strings.Repeat("x", 1000)} {
-			var got []byte
-			require.NoError(t, pool.QueryRow(ctx, `SELECT zaxy_hmac_sha256($1, convert_to($2, 'UTF8'))`, key, msg).Scan(&got))
-			mac := hmac.New(sha256.New, key)
-			mac.Write([]byte(msg))
-			require.Equal(t, mac.Sum(nil), got, "key %q msg %q", key, msg)
+	tx := testcontainers.TestTx(t)
+	testcontainers.AsOwner(t, tx, func() {
+		for _, key := range [][]byte{{}, []byte("k"), make([]byte, 32), []byte(strings.Repeat("long key ", 20))} {
+			for _, msg := range []string{"", "transcript:abc:0", strings.Repeat("x", 1000)} {
+				var got []byte
+				require.NoError(t, tx.QueryRow(ctx, `SELECT zaxy_hmac_sha256($1, convert_to($2, 'UTF8'))`, key, msg).Scan(&got))
+				mac := hmac.New(sha256.New, key)
+				mac.Write([]byte(msg))
+				require.Equal(t, mac.Sum(nil), got, "key %q msg %q", key, msg)
+			}
 		}
-	}
+	})
 }
 
 // Migration 000053 re-keys the derived keys stored before it under each space's new secret,

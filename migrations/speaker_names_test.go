@@ -10,6 +10,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // Migration 000014 records the speakers of the events projected before it (and only those:
@@ -31,12 +32,9 @@ func TestSpeakerNamesMigration_BackfillsEventsProjectedBefore(t *testing.T) {
 		}
 		return eventloom.NewEvent{Type: "message", Actor: actor, Content: "hello", Data: data}
 	}
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "a", Events: []eventloom.NewEvent{
-		say("Maren", "Maren"), say("", "Tobias"), say("maren", ""), say("Late", "Later"),
-	}})
-	require.NoError(t, err)
-	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "b", Events: []eventloom.NewEvent{say("Ilse", "")}})
-	require.NoError(t, err)
+	fixture.Append(t, store, "a",
+		say("Maren", "Maren"), say("", "Tobias"), say("maren", ""), say("Late", "Later"))
+	fixture.Append(t, store, "b", say("Ilse", ""))
 	// Space a is projected up to seq 3, space b not at all.
 	_, err = pool.Exec(ctx, `INSERT INTO projection_watermarks (space_id, projected_seq) VALUES ('a', 3), ('b', 0)`)
 	require.NoError(t, err)

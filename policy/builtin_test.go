@@ -52,7 +52,7 @@ func TestPolicy_BuiltinVersionsPinAndRestore(t *testing.T) {
 	prom, err := b.svc.Promote(ctx, space, checkout.FirstBuiltinPolicyVersion, "test", nil)
 	require.NoError(t, err)
 	require.Equal(t, checkout.BuiltinPolicyVersion, prom.Previous)
-	b.index(t, space)
+	b.Index(t, space)
 	_, versions = packets(t, b, space)
 	for _, v := range versions {
 		require.Equal(t, checkout.FirstBuiltinPolicyVersion, v, "a pinned space ranks with builtin-1")
@@ -63,7 +63,7 @@ func TestPolicy_BuiltinVersionsPinAndRestore(t *testing.T) {
 	rb, err := b.svc.Rollback(ctx, space, "test", "back to the default")
 	require.NoError(t, err)
 	require.Equal(t, checkout.BuiltinPolicyVersion, rb.Restored)
-	b.index(t, space)
+	b.Index(t, space)
 	_, versions = packets(t, b, space)
 	for _, v := range versions {
 		require.Equal(t, checkout.BuiltinPolicyVersion, v)
@@ -71,9 +71,8 @@ func TestPolicy_BuiltinVersionsPinAndRestore(t *testing.T) {
 	requireRebuildKeeps(t, b, space, checkout.BuiltinPolicyVersion)
 }
 
-// TestPolicy_APromotionFromBuiltin1RollsBackToBuiltin1: a space that promoted a fitted policy
-// while builtin-1 was the default (its policy.promoted event names builtin-1 as previous) gets
-// builtin-1 back on rollback, in the log's replay and in the projection, before and after a
+// TestPolicy_APromotionFromBuiltin1RollsBackToBuiltin1: a space whose policy.promoted event
+// names builtin-1 as the policy it replaced gets builtin-1 back on rollback, in the log's replay and in the projection, before and after a
 // rebuild: a rollback restores the packets the space had, not the new default's.
 func TestPolicy_APromotionFromBuiltin1RollsBackToBuiltin1(t *testing.T) {
 	t.Parallel()
@@ -84,12 +83,12 @@ func TestPolicy_APromotionFromBuiltin1RollsBackToBuiltin1(t *testing.T) {
 	const version = "fit-00000000000b"
 	content, err := checkout.BuiltinPolicyOf(checkout.FirstBuiltinPolicyVersion).Content()
 	require.NoError(t, err)
-	_, err = b.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Admin: true, Events: []eventloom.NewEvent{
+	_, err = b.Store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Admin: true, Events: []eventloom.NewEvent{
 		{Type: "policy.proposed", Data: json.RawMessage(fmt.Sprintf(`{"version":%q,"base":"builtin-1","policy":%s}`, version, content))},
 		{Type: "policy.promoted", Data: json.RawMessage(fmt.Sprintf(`{"version":%q,"previous":"builtin-1"}`, version))},
 	}})
 	require.NoError(t, err)
-	b.index(t, space)
+	b.Index(t, space)
 	list, err := b.svc.List(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, version, list.Current)
@@ -99,7 +98,7 @@ func TestPolicy_APromotionFromBuiltin1RollsBackToBuiltin1(t *testing.T) {
 	rb, err := b.svc.Rollback(ctx, space, "test", "")
 	require.NoError(t, err)
 	require.Equal(t, checkout.FirstBuiltinPolicyVersion, rb.Restored)
-	b.index(t, space)
+	b.Index(t, space)
 	require.Equal(t, checkout.FirstBuiltinPolicyVersion, currentRow(t, b, space))
 	_, versions := packets(t, b, space)
 	for _, v := range versions {
@@ -113,11 +112,11 @@ func TestPolicy_APromotionFromBuiltin1RollsBackToBuiltin1(t *testing.T) {
 func requireRebuildKeeps(t *testing.T, b *bundle, space, version string) {
 	t.Helper()
 	ctx := context.Background()
-	sum, err := b.proj.Checksum(ctx, space)
+	sum, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
-	_, err = b.proj.Rebuild(ctx, space)
+	_, err = b.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
-	again, err := b.proj.Checksum(ctx, space)
+	again, err := b.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, sum.Digest, again.Digest)
 	require.Equal(t, version, currentRow(t, b, space))

@@ -17,45 +17,25 @@ import (
 	"github.com/zaxy/zaxy/policy"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 	"github.com/zaxy/zaxy/vocab"
 )
 
-// bundle is what every test here uses: a migrated database, the projector, checkout and the
-// policy service.
+// bundle is what every test here uses: the log on a migrated database of the test's own
+// (checkout.New takes a pool), checkout and the policy service.
 type bundle struct {
-	pool  *pgxpool.Pool
-	store *eventloom.Store
-	proj  *projection.Projector
-	co    *checkout.Service
-	svc   *policy.Service
+	*fixture.Log
+	pool *pgxpool.Pool
+	co   *checkout.Service
+	svc  *policy.Service
 }
 
 func setup(t *testing.T) *bundle {
 	t.Helper()
-	db := testcontainers.NewDatabase(t)
-	pool := db.AppPool(t)
-	proj, err := projection.New(context.Background(), pool, projection.Config{})
-	require.NoError(t, err)
-	store := eventloom.NewStore(pool, nil, nil)
-	return &bundle{pool: pool, store: store, proj: proj,
-		co: checkout.New(pool, store, checkout.Config{Embedder: embedding.NewOffline()}), svc: policy.New(pool, store)}
-}
-
-func (b *bundle) append(t *testing.T, space string, events ...eventloom.NewEvent) []eventloom.Receipt {
-	t.Helper()
-	res, err := b.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
-	require.NoError(t, err)
-	return res.Receipts
-}
-
-// index projects and embeds the space, as the workers would.
-func (b *bundle) index(t *testing.T, space string) {
-	t.Helper()
-	ctx := context.Background()
-	_, err := b.proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
-	_, err = projection.NewEmbedder(b.pool, embedding.NewOffline(), 0).EmbedSpace(ctx, space)
-	require.NoError(t, err)
+	pool := testcontainers.NewDatabase(t).AppPool(t)
+	log := fixture.New(t, pool, projection.Config{})
+	return &bundle{Log: log, pool: pool,
+		co: checkout.New(pool, log.Store, checkout.Config{Embedder: embedding.NewOffline()}), svc: policy.New(pool, log.Store)}
 }
 
 func msg(session, text string, day int) eventloom.NewEvent {
@@ -67,7 +47,7 @@ func msg(session, text string, day int) eventloom.NewEvent {
 // answer a question best (the offline embedder favours short, repetitive turns).
 func seed(t *testing.T, b *bundle, space string) {
 	t.Helper()
-	b.append(t, space,
+	b.Append(t, space,
 		msg("s1", "backup", 1),
 		msg("s1", "The nightly backup job writes its archive to the cold storage bucket at 02:00 every night after the batch window closes and the replicas catch up with the primary database cluster in the second region.", 2),
 		msg("s1", "backup backup backup archive", 3),
@@ -77,7 +57,7 @@ func seed(t *testing.T, b *bundle, space string) {
 		msg("s2", "registry registry images", 7),
 		msg("s2", "Pushing: the pipeline deploys through a push of each image; the internal one.", 8),
 	)
-	b.index(t, space)
+	b.Index(t, space)
 }
 
 // questions are the checkouts the space's agent made and judged.
@@ -125,7 +105,7 @@ func judge(t *testing.T, b *bundle, space string, invert bool) int {
 		data := func(id, signal string) json.RawMessage {
 			return json.RawMessage(fmt.Sprintf(`{"item_ids":[%q],"signal":%q,"checkout_seq":%d}`, id, signal, p.SurfacedSeq))
 		}
-		b.append(t, space,
+		b.Append(t, space,
 			eventloom.NewEvent{Type: "feedback.recorded", SessionID: session, Data: data(pos.ItemID, good)},
 			eventloom.NewEvent{Type: "feedback.recorded", SessionID: session, Data: data(neg.ItemID, bad)})
 		judged++
@@ -176,7 +156,7 @@ func TestPolicy_FitPromoteUseRollback(t *testing.T) {
 	const space = "policy-life"
 	seed(t, b, space)
 	require.Positive(t, judge(t, b, space, false), "the fixture must give the fit judged checkouts")
-	b.index(t, space)
+	b.Index(t, space)
 
 	before, versions := packets(t, b, space)
 	for _, v := range versions {
@@ -196,7 +176,7 @@ func TestPolicy_FitPromoteUseRollback(t *testing.T) {
 	require.Zero(t, refit.Seq, "a version proposed before is not proposed again")
 
 	// Proposing does not change ranking.
-	b.index(t, space)
+	b.Index(t, space)
 	proposed, _ := packets(t, b, space)
 	require.Equal(t, before, proposed)
 
@@ -204,7 +184,7 @@ func TestPolicy_FitPromoteUseRollback(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, checkout.BuiltinPolicyVersion, prom.Previous)
 	require.GreaterOrEqual(t, prom.Gate.ReplayCandidate, prom.Gate.ReplayCurrent)
-	b.index(t, space)
+	b.Index(t, space)
 	after, versions := packets(t, b, space)
 	for _, v := range versions {
 		require.Equal(t, fit.Version, v, "every packet records the policy it was ranked with")
@@ -217,14 +197,14 @@ func TestPolicy_FitPromoteUseRollback(t *testing.T) {
 	var data struct {
 		PolicyVersion string `json:"policy_version"`
 	}
-	page, err := b.store.Replay(ctx, &eventloom.ReplayParams{SpaceID: space, AfterSeq: p.SurfacedSeq - 1, UntilSeq: p.SurfacedSeq})
+	page, err := b.Store.Replay(ctx, &eventloom.ReplayParams{SpaceID: space, AfterSeq: p.SurfacedSeq - 1, UntilSeq: p.SurfacedSeq})
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(page.Events[0].Data, &data))
 	require.Equal(t, fit.Version, data.PolicyVersion)
 	qr, err := b.co.Query(ctx, &checkout.Request{SpaceID: space, Query: questions[0]})
 	require.NoError(t, err)
 	require.Equal(t, fit.Version, qr.PolicyVersion)
-	b.index(t, space)
+	b.Index(t, space)
 
 	// A rebuild from the log reproduces the policy tables.
 	requireRebuildKeeps(t, b, space, fit.Version)
@@ -248,7 +228,7 @@ func TestPolicy_FitPromoteUseRollback(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, fit.Version, rb.Version)
 	require.Equal(t, checkout.BuiltinPolicyVersion, rb.Restored)
-	b.index(t, space)
+	b.Index(t, space)
 	restored, versions := packets(t, b, space)
 	require.Equal(t, before, restored, "rollback restores the packets byte for byte")
 	for _, v := range versions {
@@ -293,7 +273,7 @@ func TestPolicy_GateRefusesAWorseReplay(t *testing.T) {
 	require.Equal(t, h, head(), "a refused promotion appends nothing")
 
 	// Nor can the gate be skipped by appending policy.promoted without admin rights.
-	_, err = b.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{{Type: "policy.promoted",
+	_, err = b.Store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{{Type: "policy.promoted",
 		Data: json.RawMessage(fmt.Sprintf(`{"version":%q,"previous":"builtin-1"}`, fit.Version))}}})
 	require.ErrorIs(t, err, eventloom.ErrInvalid)
 	require.ErrorContains(t, err, "policy.promoted may only be appended with admin rights")

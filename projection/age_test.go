@@ -20,9 +20,9 @@ type factView struct {
 	ClosedSeq                              any
 }
 
-func relationalFacts(t *testing.T, f *fixture, space string) []factView {
+func relationalFacts(t *testing.T, f *bundle, space string) []factView {
 	t.Helper()
-	rows, err := f.pool.Query(context.Background(),
+	rows, err := f.DB.Query(context.Background(),
 		`SELECT fact_id, subject_id, predicate, status, coalesce(object_id, ''), coalesce(value::text, 'null'), closed_seq
 		 FROM facts WHERE space_id = $1`, space)
 	require.NoError(t, err)
@@ -43,9 +43,9 @@ func relationalFacts(t *testing.T, f *fixture, space string) []factView {
 	return out
 }
 
-func cypherFacts(t *testing.T, f *fixture, space string) []factView {
+func cypherFacts(t *testing.T, f *bundle, space string) []factView {
 	t.Helper()
-	res, err := graph.Cypher(context.Background(), f.pool, graph.CypherParams{
+	res, err := graph.Cypher(context.Background(), f.DB, graph.CypherParams{
 		SpaceID: space, Columns: 7, Limit: 100000,
 		Query: `MATCH (s:Entity)-[f:FACT]->(o) RETURN f.id, s.id, f.predicate, f.status, o.id, o.value, f.closed_seq`,
 	})
@@ -71,21 +71,21 @@ func cypherFacts(t *testing.T, f *fixture, space string) []factView {
 	return out
 }
 
-func countEntities(t *testing.T, f *fixture, space string) (relational, age int) {
+func countEntities(t *testing.T, f *bundle, space string) (relational, age int) {
 	t.Helper()
-	require.NoError(t, f.pool.QueryRow(context.Background(), `SELECT count(*) FROM entities WHERE space_id = $1`, space).Scan(&relational))
-	res, err := graph.Cypher(context.Background(), f.pool, graph.CypherParams{SpaceID: space, Query: `MATCH (e:Entity) RETURN count(e)`})
+	require.NoError(t, f.DB.QueryRow(context.Background(), `SELECT count(*) FROM entities WHERE space_id = $1`, space).Scan(&relational))
+	res, err := graph.Cypher(context.Background(), f.DB, graph.CypherParams{SpaceID: space, Query: `MATCH (e:Entity) RETURN count(e)`})
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(res.Rows[0][0], &age))
 	return relational, age
 }
 
 func TestAGE_MirrorAgreesWithRelationalGraph(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 37})
-	require.True(t, f.proj.AGE(), "the test database has AGE")
+	f := newFixtureTx(t, projection.Config{BatchSize: 37})
+	require.True(t, f.Proj.AGE(), "the test database has AGE")
 	space := "agegraph"
 	randomWorkload(t, f, space, 800, 99)
-	f.project(t, space)
+	f.Project(t, space)
 
 	rel := relationalFacts(t, f, space)
 	require.NotEmpty(t, rel)
@@ -94,7 +94,7 @@ func TestAGE_MirrorAgreesWithRelationalGraph(t *testing.T) {
 	require.Equal(t, r, a)
 
 	// A rebuild drops and recreates the mirror; it still agrees.
-	_, err := f.proj.Rebuild(context.Background(), space)
+	_, err := f.Proj.Rebuild(context.Background(), space)
 	require.NoError(t, err)
 	require.Equal(t, rel, relationalFacts(t, f, space))
 	require.Equal(t, rel, cypherFacts(t, f, space))
@@ -105,12 +105,12 @@ func TestAGE_MirrorAgreesWithRelationalGraph(t *testing.T) {
 func TestCypher_IsReadOnlySpaceScopedAndBounded(t *testing.T) {
 	f := newFixture(t, projection.Config{})
 	ctx := context.Background()
-	f.append(t, "one", ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "knows", "object": "Bob"}))
-	f.append(t, "two", ev("fact.asserted", "", map[string]any{"subject": "Carol", "predicate": "knows", "object": "Dan"}))
-	f.project(t, "one")
-	f.project(t, "two")
+	f.Append(t, "one", ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "knows", "object": "Bob"}))
+	f.Append(t, "two", ev("fact.asserted", "", map[string]any{"subject": "Carol", "predicate": "knows", "object": "Dan"}))
+	f.Project(t, "one")
+	f.Project(t, "two")
 
-	res, err := graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "one", Query: `MATCH (e:Entity) RETURN e.name`})
+	res, err := graph.Cypher(ctx, f.DB, graph.CypherParams{SpaceID: "one", Query: `MATCH (e:Entity) RETURN e.name`})
 	require.NoError(t, err)
 	var names []string
 	for _, r := range res.Rows {
@@ -121,26 +121,26 @@ func TestCypher_IsReadOnlySpaceScopedAndBounded(t *testing.T) {
 	sort.Strings(names)
 	require.Equal(t, []string{"Alice", "Bob"}, names, "space two's entities are not reachable")
 
-	_, err = graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "one", Query: `CREATE (x:Entity {name: 'Mallory'}) RETURN x`})
+	_, err = graph.Cypher(ctx, f.DB, graph.CypherParams{SpaceID: "one", Query: `CREATE (x:Entity {name: 'Mallory'}) RETURN x`})
 	var ve interface{ Error() string }
 	require.ErrorAs(t, err, &ve)
 	require.ErrorContains(t, err, "read-only")
 
-	_, err = graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "one", Query: `RETURN 1 $$; DROP TABLE events; --`})
+	_, err = graph.Cypher(ctx, f.DB, graph.CypherParams{SpaceID: "one", Query: `RETURN 1 $$; DROP TABLE events; --`})
 	require.ErrorContains(t, err, "must not contain")
 	// AGE would run a schema-qualified SQL function with the service's role; refused.
-	_, err = graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "one", Query: "RETURN pg_catalog.current_user()"})
+	_, err = graph.Cypher(ctx, f.DB, graph.CypherParams{SpaceID: "one", Query: "RETURN pg_catalog.current_user()"})
 	require.ErrorIs(t, err, eventloom.ErrInvalid)
 	require.ErrorContains(t, err, "schema-qualified")
-	res, err = graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "one", Query: "MATCH (e:Entity) WHERE e.name = 'pg_catalog.now()' RETURN e.name"})
+	res, err = graph.Cypher(ctx, f.DB, graph.CypherParams{SpaceID: "one", Query: "MATCH (e:Entity) WHERE e.name = 'pg_catalog.now()' RETURN e.name"})
 	require.NoError(t, err, "the same text inside a string is only a string")
 	require.Empty(t, res.Rows)
 
-	_, err = graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "nope", Query: `MATCH (e) RETURN e`})
+	_, err = graph.Cypher(ctx, f.DB, graph.CypherParams{SpaceID: "nope", Query: `MATCH (e) RETURN e`})
 	require.Error(t, err)
 
 	// A query that runs too long is stopped by the statement timeout.
-	_, err = graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "one", Timeout: 50e6,
+	_, err = graph.Cypher(ctx, f.DB, graph.CypherParams{SpaceID: "one", Timeout: 50e6,
 		Query: `UNWIND range(1, 5000) AS x UNWIND range(1, 5000) AS y WITH x, y WHERE x + y < 0 RETURN x`})
 	require.ErrorIs(t, err, graph.ErrQueryTimeout)
 }
@@ -153,17 +153,17 @@ func TestAGEOff_ProjectionWorksAndCypherSaysSo(t *testing.T) {
 	_, err := admin.Exec(ctx, `DROP EXTENSION age CASCADE`)
 	require.NoError(t, err)
 
-	proj, err := projection.New(ctx, f.pool, projection.Config{})
+	proj, err := projection.New(ctx, f.DB, projection.Config{})
 	require.NoError(t, err)
 	require.False(t, proj.AGE())
-	f.append(t, "plain", ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "knows", "object": "Bob"}))
+	f.Append(t, "plain", ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "knows", "object": "Bob"}))
 	_, err = proj.ProjectSpace(ctx, "plain")
 	require.NoError(t, err)
 	require.Len(t, f.facts(t, graph.FactsParams{SpaceID: "plain"}), 1)
 	_, err = proj.Rebuild(ctx, "plain")
 	require.NoError(t, err)
 
-	_, err = graph.Cypher(ctx, f.pool, graph.CypherParams{SpaceID: "plain", Query: `MATCH (e:Entity) RETURN e`})
+	_, err = graph.Cypher(ctx, f.DB, graph.CypherParams{SpaceID: "plain", Query: `MATCH (e:Entity) RETURN e`})
 	require.ErrorIs(t, err, graph.ErrAGEOff)
 	require.ErrorContains(t, err, "not installed")
 }

@@ -36,13 +36,13 @@ func factEvent(rng *rand.Rand, subjects int) eventloom.NewEvent {
 		`{"subject":"component %d","predicate":"property %d","value":"setting %d"}`, rng.IntN(subjects), rng.IntN(10), rng.IntN(8))}
 }
 
-func loadSpace(b *testing.B, f *fixture, space string, n int, gen func(*rand.Rand) eventloom.NewEvent) {
+func loadSpace(b *testing.B, f *bundle, space string, n int, gen func(*rand.Rand) eventloom.NewEvent) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	batch := make([]eventloom.NewEvent, 0, 1000)
 	for i := 0; i < n; i++ {
 		batch = append(batch, gen(rng))
 		if len(batch) == cap(batch) || i == n-1 {
-			f.append(b, space, batch...)
+			f.Append(b, space, batch...)
 			batch = batch[:0]
 		}
 	}
@@ -54,7 +54,7 @@ func benchRebuild(b *testing.B, n int, gen func(*rand.Rand) eventloom.NewEvent) 
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := f.proj.Rebuild(ctx, "bench"); err != nil {
+		if _, err := f.Proj.Rebuild(ctx, "bench"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -92,15 +92,15 @@ func BenchmarkEmbed_Offline(b *testing.B) {
 	f := newFixture(b, projection.Config{})
 	loadSpace(b, f, "bench", 20000, messageEvent)
 	ctx := context.Background()
-	if _, err := f.proj.ProjectSpace(ctx, "bench"); err != nil {
+	if _, err := f.Proj.ProjectSpace(ctx, "bench"); err != nil {
 		b.Fatal(err)
 	}
-	emb := projection.NewEmbedder(f.pool, embedding.NewOffline(), 256)
+	emb := projection.NewEmbedder(f.DB, embedding.NewOffline(), 256)
 	b.ResetTimer()
 	total := 0
 	for b.Loop() {
 		b.StopTimer()
-		if _, err := f.pool.Exec(ctx, `DELETE FROM embeddings`); err != nil {
+		if _, err := f.DB.Exec(ctx, `DELETE FROM embeddings`); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
@@ -137,17 +137,17 @@ func BenchmarkRebuild_100kMixed(b *testing.B) {
 	f := newFixture(b, projection.Config{AGE: benchAGE})
 	loadSpace(b, f, "bench", n, mixedEvent)
 	ctx := context.Background()
-	emb := projection.NewEmbedder(f.pool, embedding.NewOffline(), 256)
+	emb := projection.NewEmbedder(f.DB, embedding.NewOffline(), 256)
 	// The space stays below promotion, so "cold" is computing and storing every vector; the
 	// one-time HNSW build of a promoted space is measured by zaxy bench checkout.
 	emb.SetHNSWThreshold(1 << 30)
 	var project, cold, warm time.Duration
 	for b.Loop() {
-		if _, err := f.pool.Exec(ctx, `DELETE FROM embeddings`); err != nil {
+		if _, err := f.DB.Exec(ctx, `DELETE FROM embeddings`); err != nil {
 			b.Fatal(err)
 		}
 		start := time.Now()
-		if _, err := f.proj.Rebuild(ctx, "bench"); err != nil {
+		if _, err := f.Proj.Rebuild(ctx, "bench"); err != nil {
 			b.Fatal(err)
 		}
 		project += time.Since(start)
@@ -156,7 +156,7 @@ func BenchmarkRebuild_100kMixed(b *testing.B) {
 		}
 		cold += time.Since(start)
 		start = time.Now()
-		if _, err := f.proj.Rebuild(ctx, "bench"); err != nil {
+		if _, err := f.Proj.Rebuild(ctx, "bench"); err != nil {
 			b.Fatal(err)
 		}
 		if k, err := emb.EmbedSpace(ctx, "bench"); err != nil || k != 0 {

@@ -23,7 +23,7 @@ const indexedChars = 65536
 // are not indexed, the statistics are the items', the events after them project, and a
 // rebuild gives the same projections.
 func TestProject_AdversarialTextsProjectOnABoundedPrefix(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	const space = "flood"
 	ghp := strings.Repeat("ghp_", 225000) + " floodtail"
 	hf := strings.Repeat(strings.Repeat("hf_", 341)+"\n", 1000) + "linetail"
@@ -31,13 +31,13 @@ func TestProject_AdversarialTextsProjectOnABoundedPrefix(t *testing.T) {
 	for i := range 3000 {
 		fmt.Fprintf(&handles, "@user%d ", i)
 	}
-	f.append(t, space, ev("note", ghp, nil), ev("note", hf, nil),
+	f.Append(t, space, ev("note", ghp, nil), ev("note", hf, nil),
 		ev("message", handles.String(), map[string]any{"role": "user"}),
 		ev("message", "the deploy after the flood is green", map[string]any{"role": "user"}))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	res, err := f.proj.ProjectSpace(ctx, space)
+	res, err := f.Proj.ProjectSpace(ctx, space)
 	require.NoError(t, err, "the adversarial events project")
 	require.Equal(t, int64(4), res.ProjectedSeq)
 
@@ -48,7 +48,7 @@ func TestProject_AdversarialTextsProjectOnABoundedPrefix(t *testing.T) {
 	}{{1, "ghp", "floodtail", ghp}, {2, "hf", "linetail", hf}} {
 		var text string
 		var head, tail, prefix bool
-		require.NoError(t, f.pool.QueryRow(ctx, `SELECT text, tsv @@ $2::tsquery, tsv @@ $3::tsquery,
+		require.NoError(t, f.DB.QueryRow(ctx, `SELECT text, tsv @@ $2::tsquery, tsv @@ $3::tsquery,
 			tsv = zaxy_path_tsv(ts_config, left(text, $4))
 			FROM memory_items WHERE space_id = $1 AND seq = $5`, space, c.head, c.tail, indexedChars, c.seq).
 			Scan(&text, &head, &tail, &prefix))
@@ -58,18 +58,18 @@ func TestProject_AdversarialTextsProjectOnABoundedPrefix(t *testing.T) {
 		require.True(t, prefix, "seq %d: the tsv is the bounded prefix's", c.seq)
 	}
 	var mentions int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM mentions WHERE space_id = $1 AND seq = 3`, space).Scan(&mentions))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM mentions WHERE space_id = $1 AND seq = 3`, space).Scan(&mentions))
 	require.Equal(t, projection.MaxEventMentions, mentions, "an event's mentions are bounded")
 	var green bool
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT tsv @@ 'green'::tsquery FROM memory_items WHERE space_id = $1 AND seq = 4`, space).Scan(&green))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT tsv @@ 'green'::tsquery FROM memory_items WHERE space_id = $1 AND seq = 4`, space).Scan(&green))
 	require.True(t, green, "the projection went on")
 	require.Equal(t, derivedTermStats(t, f, space), storedTermStats(t, f, space))
 
-	incremental, err := f.proj.Checksum(ctx, space)
+	incremental, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
-	_, err = f.proj.Rebuild(ctx, space)
+	_, err = f.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
-	rebuilt, err := f.proj.Checksum(ctx, space)
+	rebuilt, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, incremental, rebuilt, "a rebuild bounds the same work the same way")
 }
@@ -77,13 +77,13 @@ func TestProject_AdversarialTextsProjectOnABoundedPrefix(t *testing.T) {
 // A text parsed in chunks has the lexemes it had parsed whole: words, paths, dotted names and
 // identifiers shorter than 128 characters are never cut, whatever the text's length.
 func TestZaxyTSV_ChunksKeepTheLexemesOfAWholeParse(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	line := "The deploy of cmd/deploy/push.go failed in parseConfig; see os.Getenv and https://example.com/runbook, e-mail ops@example.com. "
 	for _, n := range []int{1, 2, 3, 7, 40, 200} {
 		text := strings.Repeat(line, n)
 		var same bool
-		require.NoError(t, f.pool.QueryRow(ctx, `SELECT
+		require.NoError(t, f.DB.QueryRow(ctx, `SELECT
 			ARRAY(SELECT lexeme FROM unnest(zaxy_tsv('english', $1)) ORDER BY 1) =
 			ARRAY(SELECT lexeme FROM unnest(zaxy_chunk_tsv('english', $1)) ORDER BY 1)`, text).Scan(&same))
 		require.True(t, same, "%d lines", n)

@@ -29,7 +29,7 @@ import (
 //   - reinforcing: a typed assertion restating the current fact (the same subject, predicate and
 //     value) reinforces that fact version with SignalRepeated; its own text, if any, is gated
 //     like any other.
-//   - novel: everything else, ranked as before.
+//   - novel: everything else, projected and ranked like any item.
 //
 // It reads only the log and the projections the log made, at projection time (embeddings are
 // computed later, asynchronously, so they take no part): an item is compared with every

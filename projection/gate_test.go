@@ -78,9 +78,9 @@ FROM (
 `
 
 // redundantOf reads the items of space the gate tagged, by item id.
-func (f *fixture) redundantOf(t *testing.T, space string) map[string]string {
+func (f *bundle) redundantOf(t *testing.T, space string) map[string]string {
 	t.Helper()
-	rows, err := f.pool.Query(context.Background(), `SELECT item_id, redundant_of FROM memory_items
+	rows, err := f.DB.Query(context.Background(), `SELECT item_id, redundant_of FROM memory_items
 		WHERE space_id = $1 AND redundant_of IS NOT NULL`, space)
 	require.NoError(t, err)
 	out := map[string]string{}
@@ -107,9 +107,9 @@ func cuedSaid(actor, content, cues string) eventloom.NewEvent {
 }
 
 func TestGate_RepeatIsRedundantAndReinforcesWhatItRepeats(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 2, Gate: projection.GateOff})
+	f := newFixtureTx(t, projection.Config{BatchSize: 2, Gate: projection.GateOff})
 	ctx := context.Background()
-	f.append(t, "rep",
+	f.Append(t, "rep",
 		said("ann", "Before the gate: the audit topic keeps seven days of events."),                                        // 1
 		ev("gate.configured", "", map[string]any{"mode": "on"}),                                                            // 2
 		said("ann", "Before the gate: the audit topic keeps seven days of events."),                                        // 3 novel: 1 predates the gate
@@ -127,7 +127,7 @@ func TestGate_RepeatIsRedundantAndReinforcesWhatItRepeats(t *testing.T) {
 		cuedSaid("ann", "The audit topic keeps seven days of events, and consumers run in eu-west.", `{"repo": "ledger"}`), // 15 4 under other cues: novel
 		cuedSaid("ann", "The audit topic keeps seven days of events, and consumers run in eu-west.", `{"repo":"ledger"}`),  // 16 repeat of 15, same cues
 	)
-	f.project(t, "rep")
+	f.Project(t, "rep")
 
 	require.Equal(t, map[string]string{"ev:5": "ev:4", "ev:8": "ev:4", "ev:16": "ev:15"}, f.redundantOf(t, "rep"))
 	four := f.salience(t, "rep", "ev:4")
@@ -136,49 +136,49 @@ func TestGate_RepeatIsRedundantAndReinforcesWhatItRepeats(t *testing.T) {
 	require.Equal(t, int64(8), *four.LastUseSeq, "a repetition refreshes recency")
 	require.Equal(t, "repeated", *four.LastUseSignal)
 	var repeated int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT repeated FROM salience WHERE space_id = 'rep' AND item_id = 'ev:4'`).Scan(&repeated))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT repeated FROM salience WHERE space_id = 'rep' AND item_id = 'ev:4'`).Scan(&repeated))
 	require.Equal(t, 2, repeated)
 
 	var factItem string
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT item_id FROM memory_items WHERE space_id = 'rep' AND seq = 12 AND kind = 'fact'`).Scan(&factItem))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT item_id FROM memory_items WHERE space_id = 'rep' AND seq = 12 AND kind = 'fact'`).Scan(&factItem))
 	fact := f.salience(t, "rep", factItem)
 	require.NotNil(t, fact, "the restated fact is reinforced")
 	require.InDelta(t, 1.02, fact.Reinforcement, 1e-12)
 
 	var started int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM salience_spaces WHERE space_id = 'rep' AND use_started_at IS NOT NULL`).Scan(&started))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM salience_spaces WHERE space_id = 'rep' AND use_started_at IS NOT NULL`).Scan(&started))
 	require.Zero(t, started, "a repetition is no consultation: disuse does not start")
 
-	incremental, err := f.proj.Checksum(ctx, "rep")
+	incremental, err := f.Proj.Checksum(ctx, "rep")
 	require.NoError(t, err)
-	_, err = f.proj.Rebuild(ctx, "rep")
+	_, err = f.Proj.Rebuild(ctx, "rep")
 	require.NoError(t, err)
-	rebuilt, err := f.proj.Checksum(ctx, "rep")
+	rebuilt, err := f.Proj.Checksum(ctx, "rep")
 	require.NoError(t, err)
 	require.Equal(t, incremental, rebuilt)
 
 	// Switching the gate off stops tagging from then on and keeps earlier tags.
-	f.append(t, "rep", ev("gate.configured", "", map[string]any{"mode": "off"}),
+	f.Append(t, "rep", ev("gate.configured", "", map[string]any{"mode": "off"}),
 		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west."))
-	f.project(t, "rep")
+	f.Project(t, "rep")
 	require.Len(t, f.redundantOf(t, "rep"), 3)
 }
 
 func TestGate_RebuildUnderAChangedSettingReversesTheTags(t *testing.T) {
-	on := newFixture(t, projection.Config{BatchSize: 7, Gate: projection.GateOn})
+	on := newFixtureTx(t, projection.Config{BatchSize: 7, Gate: projection.GateOn})
 	ctx := context.Background()
 	space := "rev"
 	// Incremental under the gate: appended and projected in small steps.
 	for i := range 6 {
 		randomWorkload(t, on, space, 100, uint64(40+i))
-		on.project(t, space)
+		on.Project(t, space)
 	}
-	incremental, err := on.proj.Checksum(ctx, space)
+	incremental, err := on.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	tagged := on.redundantOf(t, space)
 	require.NotEmpty(t, tagged, "the workload repeats its messages")
 
-	off, err := projection.New(ctx, on.pool, projection.Config{BatchSize: 50, Gate: projection.GateOff})
+	off, err := projection.New(ctx, on.DB, projection.Config{BatchSize: 50, Gate: projection.GateOff})
 	require.NoError(t, err)
 	_, err = off.Rebuild(ctx, space)
 	require.NoError(t, err)
@@ -187,7 +187,7 @@ func TestGate_RebuildUnderAChangedSettingReversesTheTags(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEqual(t, incremental.Digest, plain.Digest)
 
-	big, err := projection.New(ctx, on.pool, projection.Config{BatchSize: 1000, Gate: projection.GateOn})
+	big, err := projection.New(ctx, on.DB, projection.Config{BatchSize: 1000, Gate: projection.GateOn})
 	require.NoError(t, err)
 	_, err = big.Rebuild(ctx, space)
 	require.NoError(t, err)
@@ -198,27 +198,27 @@ func TestGate_RebuildUnderAChangedSettingReversesTheTags(t *testing.T) {
 }
 
 func TestGate_OffIsTheProjectionBeforeTheGate(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 13, Gate: projection.GateOff})
+	f := newFixtureTx(t, projection.Config{BatchSize: 13, Gate: projection.GateOff})
 	ctx := context.Background()
 	space := "off"
 	randomWorkload(t, f, space, 600, 9)
-	f.project(t, space)
-	sum, err := f.proj.Checksum(ctx, space)
+	f.Project(t, space)
+	sum, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.NotZero(t, sum.Reinforcements)
 	var before string
-	require.NoError(t, f.pool.QueryRow(ctx, checksumBeforeGate, space).Scan(&before, new(int64), new(int64), new(int64),
+	require.NoError(t, f.DB.QueryRow(ctx, checksumBeforeGate, space).Scan(&before, new(int64), new(int64), new(int64),
 		new(int64), new(int64), new(int64), new(int64), new(int64), new(int64)))
 	require.Equal(t, before, sum.Digest, "with the gate off the projection digests as before the gate")
 	var keys, tagged, repeated int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM gate_keys WHERE space_id = $1),
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM gate_keys WHERE space_id = $1),
 		(SELECT count(*) FROM memory_items WHERE space_id = $1 AND redundant_of IS NOT NULL),
 		(SELECT count(*) FROM reinforcements WHERE space_id = $1 AND signal = 'repeated')`, space).Scan(&keys, &tagged, &repeated))
 	require.Zero(t, keys+tagged+repeated)
 
 	// Without repetitions the multiplier is the one before the gate, bit for bit.
 	var differ int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM generate_series(0, 6) s, generate_series(0, 6) h,
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM generate_series(0, 6) s, generate_series(0, 6) h,
 		generate_series(0, 3) u, generate_series(0, 2) w, generate_series(0, 2) o, generate_series(0, 2) i
 		WHERE zaxy_salience_reinforcement(s, h, u, w, o, i) IS DISTINCT FROM zaxy_salience_reinforcement(s, h, u, w, o, i, 0)`).Scan(&differ))
 	require.Zero(t, differ)

@@ -43,17 +43,17 @@ func chatStandIn(t *testing.T, garbage *atomic.Bool) *httptest.Server {
 }
 
 func TestInferrer_StoresLabelledInferencesAndNeverTouchesAssertedFacts(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	var garbage atomic.Bool
 	garbage.Store(true)
 	srv := chatStandIn(t, &garbage)
 	llm, err := extract.NewOpenAIChat(extract.OpenAIChatConfig{BaseURL: srv.URL + "/v1", Model: "stand-in", MaxRetries: -1})
 	require.NoError(t, err)
-	inf := projection.NewInferrer(f.pool, llm, "stand-in@1")
+	inf := projection.NewInferrer(f.DB, llm, "stand-in@1")
 
 	space := "infer"
-	f.append(t, space,
+	f.Append(t, space,
 		ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "mentioned in", "value": "standup"}),
 		ev("message", "Alice joined the platform team", map[string]any{"role": "user"}),
 		ev("message", "Bob reviewed the migration", map[string]any{"role": "assistant"}),
@@ -62,12 +62,12 @@ func TestInferrer_StoresLabelledInferencesAndNeverTouchesAssertedFacts(t *testin
 	n, err := inf.InferSpace(ctx, space)
 	require.NoError(t, err)
 	require.Zero(t, n)
-	f.project(t, space)
+	f.Project(t, space)
 
 	// A garbage answer is an error and stores nothing.
 	_, err = inf.InferSpace(ctx, space)
 	require.ErrorIs(t, err, extract.ErrBadResponse)
-	got, err := graph.InferredFacts(ctx, f.pool, space, "", 0)
+	got, err := graph.InferredFacts(ctx, f.DB, space, "", 0)
 	require.NoError(t, err)
 	require.Empty(t, got)
 
@@ -75,7 +75,7 @@ func TestInferrer_StoresLabelledInferencesAndNeverTouchesAssertedFacts(t *testin
 	n, err = inf.InferSpace(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
-	got, err = graph.InferredFacts(ctx, f.pool, space, "alice", 0)
+	got, err = graph.InferredFacts(ctx, f.DB, space, "alice", 0)
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	require.Equal(t, "inferred", got[0].Authority)
@@ -90,7 +90,7 @@ func TestInferrer_StoresLabelledInferencesAndNeverTouchesAssertedFacts(t *testin
 	require.Equal(t, "current", facts[0].Status)
 
 	// Inferences survive a rebuild and are not asked for again.
-	_, err = f.proj.Rebuild(ctx, space)
+	_, err = f.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
 	n, err = inf.InferSpace(ctx, space)
 	require.NoError(t, err)

@@ -17,7 +17,7 @@ import (
 // superseded fact's reason), projects it in one batch, and compares the stored rows with
 // the expected lines.
 func TestBatchWrites_KeepNULLsAndValues(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	zero := 0.0
 	bob, alice := "Bob", "Alice"
@@ -35,12 +35,12 @@ func TestBatchWrites_KeepNULLsAndValues(t *testing.T) {
 	}
 	events[0].OccurredAt = at("2024-05-01T10:00:00Z")
 	events[4].OccurredAt = at("2024-05-02T10:00:00Z")
-	_, err := f.store.Append(ctx, &eventloom.AppendParams{SpaceID: "nulls", Events: events, IdempotencyKey: "k1"})
+	_, err := f.Store.Append(ctx, &eventloom.AppendParams{SpaceID: "nulls", Events: events, IdempotencyKey: "k1"})
 	require.NoError(t, err)
-	f.project(t, "nulls")
+	f.Project(t, "nulls")
 
 	var lines []string
-	rows, err := f.pool.Query(ctx, `
+	rows, err := f.DB.Query(ctx, `
 SELECT concat_ws('|', 'event', seq, type, CASE WHEN occurred_at = recorded_at THEN 'recorded' ELSE occurred_at::text END,
                  coalesce(data::text, '-'), coalesce(cues::text, '-'))
 FROM events WHERE space_id = $1

@@ -3,14 +3,12 @@ package projection_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/embedding"
@@ -18,22 +16,29 @@ import (
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
-type fixture struct {
-	db    *testcontainers.Database
-	pool  *pgxpool.Pool
-	store *eventloom.Store
-	proj  *projection.Projector
+// bundle is the log a test works with, and the test's own database when it has one (nil on a
+// test transaction).
+type bundle struct {
+	*fixture.Log
+	db *testcontainers.Database
 }
 
-func newFixture(t testing.TB, cfg projection.Config) *fixture {
+// newFixtureTx runs on a rolled-back test transaction: for a test that neither commits nor
+// needs a second session.
+func newFixtureTx(t testing.TB, cfg projection.Config) *bundle {
+	t.Helper()
+	return &bundle{Log: fixture.New(t, testcontainers.TestTx(t), cfg)}
+}
+
+// newFixture runs on a database of the test's own: for a test that runs several sessions,
+// cancels a statement, acts as the owner or times a pool-level bound.
+func newFixture(t testing.TB, cfg projection.Config) *bundle {
 	t.Helper()
 	db := testcontainers.NewDatabase(t)
-	pool := db.AppPool(t)
-	proj, err := projection.New(context.Background(), pool, cfg)
-	require.NoError(t, err)
-	return &fixture{db: db, pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj}
+	return &bundle{Log: fixture.New(t, db.AppPool(t), cfg), db: db}
 }
 
 func ev(typ, content string, data any) eventloom.NewEvent {
@@ -56,32 +61,9 @@ func at(s string) *time.Time {
 	return &t
 }
 
-func (f *fixture) append(t testing.TB, space string, events ...eventloom.NewEvent) []eventloom.Receipt {
+func (f *bundle) facts(t *testing.T, p graph.FactsParams) []graph.Fact {
 	t.Helper()
-	res, err := f.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
-	require.NoError(t, err)
-	return res.Receipts
-}
-
-// project applies a space's events, waiting while another worker (or a cancelled
-// transaction the server has not finished rolling back) holds the space.
-func (f *fixture) project(t *testing.T, space string) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute) // generous: a loaded machine; ends when the space is free
-	for {
-		_, err := f.proj.ProjectSpace(context.Background(), space)
-		if errors.Is(err, projection.ErrBusy) && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-			continue
-		}
-		require.NoError(t, err)
-		return
-	}
-}
-
-func (f *fixture) facts(t *testing.T, p graph.FactsParams) []graph.Fact {
-	t.Helper()
-	facts, err := graph.Facts(context.Background(), f.pool, p)
+	facts, err := graph.Facts(context.Background(), f.DB, p)
 	require.NoError(t, err)
 	return facts
 }
@@ -97,17 +79,17 @@ func valueOf(t *testing.T, f graph.Fact) string {
 }
 
 func TestProject_FactVersionsAreClosedNeverOverwritten(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	space := "facts"
 	occurred := func(e eventloom.NewEvent, ts string) eventloom.NewEvent { e.OccurredAt = at(ts); return e }
-	r := f.append(t, space,
+	r := f.Append(t, space,
 		occurred(ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "works at", "object": "Acme"}), "2024-01-01T00:00:00Z"),
 		occurred(ev("fact.asserted", "", map[string]any{"subject": "alice", "predicate": "Works  at", "object": "ACME"}), "2024-02-01T00:00:00Z"),
 		occurred(ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "works at", "object": "Globex"}), "2024-06-01T00:00:00Z"),
 		occurred(ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "city", "value": "Berlin"}), "2024-01-01T00:00:00Z"),
 	)
-	f.project(t, space)
+	f.Project(t, space)
 
 	// Now: Alice works at Globex (version 2) and lives in Berlin.
 	current := f.facts(t, graph.FactsParams{SpaceID: space, Entity: "ALICE"})
@@ -137,11 +119,11 @@ func TestProject_FactVersionsAreClosedNeverOverwritten(t *testing.T) {
 	require.Equal(t, "current", asOf[0].StatusThen)
 
 	// Retracting the current value closes it; retracting a value that is not current does nothing.
-	f.append(t, space,
+	f.Append(t, space,
 		ev("fact.retracted", "", map[string]any{"subject": "Alice", "predicate": "works at", "object": "Initech"}),
 		ev("fact.retracted", "", map[string]any{"subject": "Alice", "predicate": "works at", "reason": "left the company"}),
 	)
-	f.project(t, space)
+	f.Project(t, space)
 	current = f.facts(t, graph.FactsParams{SpaceID: space, Entity: "alice"})
 	require.Len(t, current, 1)
 	require.Equal(t, "city", current[0].Predicate)
@@ -149,7 +131,7 @@ func TestProject_FactVersionsAreClosedNeverOverwritten(t *testing.T) {
 	require.Len(t, all, 1, "as of the end of the log only the open fact remains")
 
 	var statuses []string
-	rows, err := f.pool.Query(ctx, `SELECT status || ':' || coalesce(close_reason, '') FROM facts WHERE space_id = $1 ORDER BY recorded_seq`, space)
+	rows, err := f.DB.Query(ctx, `SELECT status || ':' || coalesce(close_reason, '') FROM facts WHERE space_id = $1 ORDER BY recorded_seq`, space)
 	require.NoError(t, err)
 	for rows.Next() {
 		var s string
@@ -161,31 +143,31 @@ func TestProject_FactVersionsAreClosedNeverOverwritten(t *testing.T) {
 }
 
 func TestProject_InvalidationClosesFactsAndIsRecorded(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	space := "inval"
-	r := f.append(t, space,
+	r := f.Append(t, space,
 		ev("fact.asserted", "", map[string]any{"subject": "deploy", "predicate": "target", "value": "eu-west-1"}),
 		ev("message", "We deploy to eu-west-1 on Fridays", map[string]any{"role": "user"}),
 	)
-	f.append(t, space, ev("memory.invalidated", "", map[string]any{"target_seq": r[0].Seq, "reason": "wrong region"}))
-	f.project(t, space)
+	f.Append(t, space, ev("memory.invalidated", "", map[string]any{"target_seq": r[0].Seq, "reason": "wrong region"}))
+	f.Project(t, space)
 	require.Empty(t, f.facts(t, graph.FactsParams{SpaceID: space, Entity: "deploy"}))
 	asOf := f.facts(t, graph.FactsParams{SpaceID: space, Entity: "deploy", View: graph.ViewAsOf, AsOfSeq: r[1].Seq})
 	require.Len(t, asOf, 1, "before the invalidation memory still said it")
 	require.Equal(t, "invalidated", asOf[0].Status)
 	var reason string
-	require.NoError(t, f.pool.QueryRow(context.Background(),
+	require.NoError(t, f.DB.QueryRow(context.Background(),
 		`SELECT reason FROM invalidations WHERE space_id = $1 AND target_seq = $2`, space, r[0].Seq).Scan(&reason))
 	require.Equal(t, "wrong region", reason)
 }
 
 func TestProject_MentionsLinkEntitiesToByteRanges(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	space := "mentions"
 	text := "Ask @dana to review cmd/zaxy/main.go before Friday"
-	r := f.append(t, space, ev("message", text, map[string]any{"role": "user"}), ev("custom.thing", "@dana again", map[string]any{"x": 1}))
-	f.project(t, space)
-	rows, err := f.pool.Query(context.Background(),
+	r := f.Append(t, space, ev("message", text, map[string]any{"role": "user"}), ev("custom.thing", "@dana again", map[string]any{"x": 1}))
+	f.Project(t, space)
+	rows, err := f.DB.Query(context.Background(),
 		`SELECT m.start_byte, m.end_byte, m.seq, e.key FROM mentions m JOIN entities e USING (space_id, entity_id)
 		 WHERE m.space_id = $1 ORDER BY m.seq, m.start_byte`, space)
 	require.NoError(t, err)
@@ -204,26 +186,26 @@ func TestProject_MentionsLinkEntitiesToByteRanges(t *testing.T) {
 
 	// Both events are memory items (unknown types keep their text); full-text finds them.
 	var n int
-	require.NoError(t, f.pool.QueryRow(context.Background(),
+	require.NoError(t, f.DB.QueryRow(context.Background(),
 		`SELECT count(*) FROM memory_items WHERE space_id = $1 AND tsv @@ plainto_tsquery('english', 'dana')`, space).Scan(&n))
 	require.Equal(t, 2, n)
 }
 
 func TestProject_BadDataOfAKnownTypeKeepsItsText(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	space := "legacy"
 	// Written with plain SQL, as an event appended before validation existed could be.
-	_, err := f.pool.Exec(context.Background(), `INSERT INTO events (space_id, type, content, data) VALUES ($1, 'fact.asserted', 'legacy text', '{"subject": 7}')`, space)
+	_, err := f.DB.Exec(context.Background(), `INSERT INTO events (space_id, type, content, data) VALUES ($1, 'fact.asserted', 'legacy text', '{"subject": 7}')`, space)
 	require.NoError(t, err)
-	f.project(t, space)
+	f.Project(t, space)
 	var text string
-	require.NoError(t, f.pool.QueryRow(context.Background(), `SELECT text FROM memory_items WHERE space_id = $1`, space).Scan(&text))
+	require.NoError(t, f.DB.QueryRow(context.Background(), `SELECT text FROM memory_items WHERE space_id = $1`, space).Scan(&text))
 	require.Equal(t, "legacy text", text)
 }
 
 // randomWorkload appends n events of every kind the projector understands, with facts that
 // collide on purpose (few subjects, few predicates, few values).
-func randomWorkload(t testing.TB, f *fixture, space string, n int, seed uint64) {
+func randomWorkload(t testing.TB, f *bundle, space string, n int, seed uint64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	subjects := []string{"Alice", "Bob", "Carol", "repo zaxy", "Service Mesh"}
@@ -259,7 +241,7 @@ func randomWorkload(t testing.TB, f *fixture, space string, n int, seed uint64) 
 		batch = append(batch, e)
 		seq++
 		if len(batch) == 50 || i == n-1 {
-			f.append(t, space, batch...)
+			f.Append(t, space, batch...)
 			batch = nil
 		}
 	}
@@ -299,7 +281,7 @@ func TestProject_IncrementalEqualsRebuildUnderConcurrentWorkers(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for {
-				_, err := f.proj.ProjectSpace(ctx, space)
+				_, err := f.Proj.ProjectSpace(ctx, space)
 				if err == nil {
 					return
 				}
@@ -312,27 +294,27 @@ func TestProject_IncrementalEqualsRebuildUnderConcurrentWorkers(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	f.project(t, space)
-	lag, err := projection.Lag(ctx, f.pool, space)
+	f.Project(t, space)
+	lag, err := projection.Lag(ctx, f.DB, space)
 	require.NoError(t, err)
 	require.Equal(t, int64(0), lag[0].Lag)
 	require.Equal(t, int64(600), lag[0].ProjectedSeq)
 
-	incremental, err := f.proj.Checksum(ctx, space)
+	incremental, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.NotZero(t, incremental.Facts)
 	require.NotZero(t, incremental.Mentions)
 	require.NotZero(t, incremental.Reinforcements)
 
-	rebuilt, err := f.proj.Rebuild(ctx, space)
+	rebuilt, err := f.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, 600, rebuilt.Events)
-	after, err := f.proj.Checksum(ctx, space)
+	after, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, incremental, after)
 
 	// A rebuild with one big batch gives the same state too.
-	big, err := projection.New(ctx, f.pool, projection.Config{BatchSize: 1000})
+	big, err := projection.New(ctx, f.DB, projection.Config{BatchSize: 1000})
 	require.NoError(t, err)
 	_, err = big.Rebuild(ctx, space)
 	require.NoError(t, err)
@@ -347,45 +329,44 @@ func TestProject_CancelledMidBatchLeavesNothingHalfApplied(t *testing.T) {
 	randomWorkload(t, f, space, 1000, 7)
 	for i := 0; i < 20; i++ {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(1+i)*time.Millisecond)
-		_, _ = f.proj.ProjectSpace(ctx, space)
+		_, _ = f.Proj.ProjectSpace(ctx, space)
 		cancel()
 	}
-	f.project(t, space)
+	f.Project(t, space)
 	ctx := context.Background()
-	incremental, err := f.proj.Checksum(ctx, space)
+	incremental, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
-	_, err = f.proj.Rebuild(ctx, space)
+	_, err = f.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
-	rebuilt, err := f.proj.Checksum(ctx, space)
+	rebuilt, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, incremental, rebuilt)
 }
 
 func TestNew_RejectsUnknownTextSearchConfig(t *testing.T) {
-	db := testcontainers.NewDatabase(t)
-	_, err := projection.New(context.Background(), db.AppPool(t), projection.Config{TextSearchConfig: "klingon"})
+	_, err := projection.New(context.Background(), testcontainers.TestTx(t), projection.Config{TextSearchConfig: "klingon"})
 	require.ErrorContains(t, err, `text search configuration "klingon" does not exist`)
 }
 
 func TestRebuild_KeepsEmbeddingsOfUnchangedItemsAndPrunesTheRest(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	space := "emb"
-	f.append(t, space,
+	f.Append(t, space,
 		ev("message", "The deploy runs from cmd/deploy/main.go", map[string]any{"role": "user"}),
 		ev("fact.asserted", "", map[string]any{"subject": "deploy", "predicate": "owner", "value": "Dana"}),
 	)
-	f.project(t, space)
-	emb := projection.NewEmbedder(f.pool, embedding.NewOffline(), 0)
+	f.Project(t, space)
+	emb := projection.NewEmbedder(f.DB, embedding.NewOffline(), 0)
 	n, err := emb.EmbedSpace(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, 2, n, "the message and the fact version")
 
 	// An embedding of an item that no longer exists (as after a projection change) is pruned.
-	_, err = f.pool.Exec(ctx, `INSERT INTO embeddings (space_id, item_id, model, dim, embedding, text_hash)
+	_, err = f.DB.Exec(ctx, `INSERT INTO embeddings (space_id, item_id, model, dim, embedding, text_hash)
 		SELECT space_id, 'ev:999', model, dim, embedding, text_hash FROM embeddings WHERE space_id = $1 LIMIT 1`, space)
 	require.NoError(t, err)
-	res, err := f.proj.Rebuild(ctx, space)
+	res, err := f.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.EmbeddingsPruned)
 	n, err = emb.EmbedSpace(ctx, space)

@@ -40,9 +40,9 @@ type salienceLine struct {
 	lastSignal                                                     *string
 }
 
-func (f *fixture) salienceLines(t *testing.T, query, space string) []salienceLine {
+func (f *bundle) salienceLines(t *testing.T, query, space string) []salienceLine {
 	t.Helper()
-	rows, err := f.pool.Query(context.Background(), query, space)
+	rows, err := f.DB.Query(context.Background(), query, space)
 	require.NoError(t, err)
 	defer rows.Close()
 	var out []salienceLine
@@ -61,11 +61,11 @@ func (f *fixture) salienceLines(t *testing.T, query, space string) []salienceLin
 // and unpins, with uses recorded out of time order (backdated occurred_at), the folded rows
 // equal a recount of the whole ledger, and a rebuild in one batch gives the same rows again.
 func TestSalience_FoldingBatchesEqualsRecountingTheLedger(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 3})
+	f := newFixtureTx(t, projection.Config{BatchSize: 3})
 	ctx := context.Background()
 	space := "fold"
 	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	f.append(t, space,
+	f.Append(t, space,
 		withTime(ev("message", "the audit topic keeps seven days", map[string]any{"role": "user"}), t0),
 		withTime(ev("message", "consumers run in eu-west", map[string]any{"role": "user"}), t0),
 		withTime(ev("message", "the deploy window is Tuesday", map[string]any{"role": "user"}), t0),
@@ -91,12 +91,12 @@ func TestSalience_FoldingBatchesEqualsRecountingTheLedger(t *testing.T) {
 			}
 			batch = append(batch, withTime(e, when))
 		}
-		f.append(t, space, batch...)
+		f.Append(t, space, batch...)
 		if rng.IntN(2) == 0 {
-			f.project(t, space) // some appends are projected alone, others together
+			f.Project(t, space) // some appends are projected alone, others together
 		}
 	}
-	f.project(t, space)
+	f.Project(t, space)
 
 	folded := f.salienceLines(t, projectedSalience, space)
 	require.Len(t, folded, 3, "every message was reinforced")
@@ -112,9 +112,9 @@ func TestSalience_FoldingBatchesEqualsRecountingTheLedger(t *testing.T) {
 	}
 	require.Positive(t, pins+uses, "the script exercised pins and uses")
 
-	before, err := f.proj.Checksum(ctx, space)
+	before, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
-	whole, err := projection.New(ctx, f.pool, projection.Config{BatchSize: 1000})
+	whole, err := projection.New(ctx, f.DB, projection.Config{BatchSize: 1000})
 	require.NoError(t, err)
 	_, err = whole.Rebuild(ctx, space)
 	require.NoError(t, err)

@@ -21,10 +21,10 @@ type salienceRow struct {
 	Reinforcement                                              float64
 }
 
-func (f *fixture) salience(t *testing.T, space, item string) *salienceRow {
+func (f *bundle) salience(t *testing.T, space, item string) *salienceRow {
 	t.Helper()
 	var r salienceRow
-	err := f.pool.QueryRow(context.Background(), `SELECT surfaced, helpful, unhelpful, wrong, outdated, invalidated, pinned,
+	err := f.DB.QueryRow(context.Background(), `SELECT surfaced, helpful, unhelpful, wrong, outdated, invalidated, pinned,
 	       last_use_seq, last_use_signal, reinforcement FROM salience WHERE space_id = $1 AND item_id = $2`, space, item).
 		Scan(&r.Surfaced, &r.Helpful, &r.Unhelpful, &r.Wrong, &r.Outdated, &r.Invalidated, &r.Pinned, &r.LastUseSeq, &r.LastUseSignal, &r.Reinforcement)
 	if err != nil {
@@ -39,15 +39,15 @@ func withTime(e eventloom.NewEvent, t time.Time) eventloom.NewEvent {
 }
 
 func TestSalience_LedgerSumsWhatEachEventNamesAndRebuildReproducesIt(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 3})
+	f := newFixtureTx(t, projection.Config{BatchSize: 3})
 	ctx := context.Background()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	f.append(t, "led",
+	f.Append(t, "led",
 		withTime(ev("message", "the audit topic keeps seven days", map[string]any{"role": "user"}), t0),                      // 1
 		withTime(ev("message", "consumers run in eu-west", map[string]any{"role": "user"}), t0),                              // 2
 		withTime(ev("fact.asserted", "", map[string]any{"subject": "audit", "predicate": "owner", "value": "platform"}), t0), // 3
 	)
-	f.append(t, "led",
+	f.Append(t, "led",
 		withTime(ev("checkout.surfaced", "", map[string]any{"items": []map[string]any{{"item_id": "ev:1", "tier": "query", "seqs": []int{1}},
 			{"item_id": "ev:9", "tier": "query"}, {"item_id": "latent:2", "tier": "query", "seqs": []int{2}}}}), t0.AddDate(0, 0, 1)), // 4
 		withTime(ev("feedback.recorded", "", map[string]any{"target_seqs": []int{1, 1, 2}, "signal": "helpful"}), t0.AddDate(0, 0, 2)), // 5
@@ -58,7 +58,7 @@ func TestSalience_LedgerSumsWhatEachEventNamesAndRebuildReproducesIt(t *testing.
 		withTime(ev("salience.configured", "", map[string]any{"half_life_days": 7}), t0.AddDate(0, 0, 7)),                              // 10
 		withTime(ev("salience.configured", "", map[string]any{"floor": 0.2}), t0.AddDate(0, 0, 8)),                                     // 11
 	)
-	f.project(t, "led")
+	f.Project(t, "led")
 
 	one := f.salience(t, "led", "ev:1")
 	require.NotNil(t, one)
@@ -82,64 +82,64 @@ func TestSalience_LedgerSumsWhatEachEventNamesAndRebuildReproducesIt(t *testing.
 
 	var halfLife, floor float64
 	var used time.Time
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT half_life_days, floor, use_started_at FROM salience_spaces WHERE space_id = 'led'`).
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT half_life_days, floor, use_started_at FROM salience_spaces WHERE space_id = 'led'`).
 		Scan(&halfLife, &floor, &used))
 	require.Equal(t, 7.0, halfLife)
 	require.Equal(t, 0.2, floor)
 	require.True(t, used.Equal(t0.AddDate(0, 0, 1)), "use started with the first surfacing")
 
-	incremental, err := f.proj.Checksum(ctx, "led")
+	incremental, err := f.Proj.Checksum(ctx, "led")
 	require.NoError(t, err)
 	require.Equal(t, int64(7), incremental.Reinforcements)
-	_, err = f.proj.Rebuild(ctx, "led")
+	_, err = f.Proj.Rebuild(ctx, "led")
 	require.NoError(t, err)
-	rebuilt, err := f.proj.Checksum(ctx, "led")
+	rebuilt, err := f.Proj.Checksum(ctx, "led")
 	require.NoError(t, err)
 	require.Equal(t, incremental, rebuilt)
 
 	// A salience change moves the digest: the checksum covers the ledger.
-	f.append(t, "led", ev("feedback.recorded", "", map[string]any{"target_seqs": []int{1}, "signal": "unhelpful"}))
-	f.project(t, "led")
-	moved, err := f.proj.Checksum(ctx, "led")
+	f.Append(t, "led", ev("feedback.recorded", "", map[string]any{"target_seqs": []int{1}, "signal": "unhelpful"}))
+	f.Project(t, "led")
+	moved, err := f.Proj.Checksum(ctx, "led")
 	require.NoError(t, err)
 	require.NotEqual(t, incremental.Digest, moved.Digest)
 }
 
 func TestDecaySalience_MaterialisesAsOfItsRunAndCountsCrossings(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	f.append(t, "dec",
+	f.Append(t, "dec",
 		withTime(ev("message", "an old note", map[string]any{"role": "user"}), t0),
 		withTime(ev("fact.asserted", "", map[string]any{"subject": "audit", "predicate": "owner", "value": "platform"}), t0),
 		withTime(ev("feedback.recorded", "", map[string]any{"target_seqs": []int{1}, "signal": "unhelpful"}), t0),
 	)
-	f.project(t, "dec")
+	f.Project(t, "dec")
 	var items int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = 'dec'`).Scan(&items))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = 'dec'`).Scan(&items))
 
-	res, err := projection.DecaySalience(ctx, f.pool, "dec", t0.AddDate(0, 0, 10))
+	res, err := projection.DecaySalience(ctx, f.DB, "dec", t0.AddDate(0, 0, 10))
 	require.NoError(t, err)
 	require.Equal(t, int64(items), res.Items)
 	require.Zero(t, res.Attenuated)
 
-	res, err = projection.DecaySalience(ctx, f.pool, "dec", t0.AddDate(0, 0, 120))
+	res, err = projection.DecaySalience(ctx, f.DB, "dec", t0.AddDate(0, 0, 120))
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Attenuated, "the note; the asserted fact is exempt")
 	require.Equal(t, int64(1), res.NewlyAttenuated)
 	var sal float64
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT salience FROM salience_decayed WHERE space_id = 'dec' AND item_id = 'ev:1'`).Scan(&sal))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT salience FROM salience_decayed WHERE space_id = 'dec' AND item_id = 'ev:1'`).Scan(&sal))
 	require.InDelta(t, 0.7*0.0625, sal, 1e-9, "unhelpful × four half-lives")
 
 	pinAt := t0.AddDate(0, 0, 119)
-	f.append(t, "dec", withTime(ev("memory.pinned", "", map[string]any{"target_seqs": []int{1}}), pinAt))
-	f.project(t, "dec")
-	res, err = projection.DecaySalience(ctx, f.pool, "dec", t0.AddDate(0, 0, 120))
+	f.Append(t, "dec", withTime(ev("memory.pinned", "", map[string]any{"target_seqs": []int{1}}), pinAt))
+	f.Project(t, "dec")
+	res, err = projection.DecaySalience(ctx, f.DB, "dec", t0.AddDate(0, 0, 120))
 	require.NoError(t, err)
 	require.Zero(t, res.Attenuated)
 	require.Equal(t, int64(1), res.Restored)
 
-	pending, err := projection.DecayPendingSpaces(ctx, f.pool, time.Now(), 10)
+	pending, err := projection.DecayPendingSpaces(ctx, f.DB, time.Now(), 10)
 	require.NoError(t, err)
 	require.Equal(t, []string{"dec"}, pending, fmt.Sprint("the last run was as of ", t0.AddDate(0, 0, 120)))
 }

@@ -14,10 +14,10 @@ import (
 )
 
 // readSpeakers reads name_key → events with query ($1 the space).
-func readSpeakers(t *testing.T, f *fixture, space, query string) map[string]int64 {
+func readSpeakers(t *testing.T, f *bundle, space, query string) map[string]int64 {
 	t.Helper()
 	out := map[string]int64{}
-	rows, err := f.pool.Query(context.Background(), query, space)
+	rows, err := f.DB.Query(context.Background(), query, space)
 	require.NoError(t, err)
 	var key string
 	var n int64
@@ -27,13 +27,13 @@ func readSpeakers(t *testing.T, f *fixture, space, query string) map[string]int6
 }
 
 // storedSpeakers reads speaker_names.
-func storedSpeakers(t *testing.T, f *fixture, space string) map[string]int64 {
+func storedSpeakers(t *testing.T, f *bundle, space string) map[string]int64 {
 	return readSpeakers(t, f, space, `SELECT name_key, events FROM speaker_names WHERE space_id = $1`)
 }
 
 // derivedSpeakers computes the speaker names from scratch, from the projected events: what
 // the projection must hold.
-func derivedSpeakers(t *testing.T, f *fixture, space string) map[string]int64 {
+func derivedSpeakers(t *testing.T, f *bundle, space string) map[string]int64 {
 	return readSpeakers(t, f, space, `
 		SELECT lower(v.name), count(DISTINCT e.seq)
 		FROM events e
@@ -57,7 +57,7 @@ func turn(actor, name, text string) eventloom.NewEvent {
 }
 
 func TestSpeakerNames_IncrementalEqualsRebuildAndTheLog(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 7})
+	f := newFixtureTx(t, projection.Config{BatchSize: 7})
 	ctx := context.Background()
 	space := "speakers"
 	randomWorkload(t, f, space, 120, 11)
@@ -76,8 +76,8 @@ func TestSpeakerNames_IncrementalEqualsRebuildAndTheLog(t *testing.T) {
 	}
 	// Appended in small batches and projected between them, so batches start mid-conversation.
 	for i := 0; i < len(events); i += 9 {
-		f.append(t, space, events[i:min(i+9, len(events))]...)
-		f.project(t, space)
+		f.Append(t, space, events[i:min(i+9, len(events))]...)
+		f.Project(t, space)
 	}
 
 	incremental := storedSpeakers(t, f, space)
@@ -88,24 +88,24 @@ func TestSpeakerNames_IncrementalEqualsRebuildAndTheLog(t *testing.T) {
 	require.GreaterOrEqual(t, incremental["assistant"], int64(10))
 	require.NotContains(t, incremental, "", "an empty actor is no speaker")
 
-	sumBefore, err := f.proj.Checksum(ctx, space)
+	sumBefore, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, int64(len(incremental)), sumBefore.Speakers)
-	_, err = f.proj.Rebuild(ctx, space)
+	_, err = f.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, incremental, storedSpeakers(t, f, space))
-	sumAfter, err := f.proj.Checksum(ctx, space)
+	sumAfter, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, sumBefore, sumAfter)
 }
 
 func TestChecksum_ChangesWhenSpeakerNamesAreTamperedWith(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	space := "tamper-speakers"
-	f.append(t, space, turn("Maren", "Maren", "The lighthouse is red."), turn("Tobias", "Tobias", "And white."))
-	f.project(t, space)
-	clean, err := f.proj.Checksum(ctx, space)
+	f.Append(t, space, turn("Maren", "Maren", "The lighthouse is red."), turn("Tobias", "Tobias", "And white."))
+	f.Project(t, space)
+	clean, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, int64(2), clean.Speakers)
 
@@ -114,16 +114,16 @@ func TestChecksum_ChangesWhenSpeakerNamesAreTamperedWith(t *testing.T) {
 		`DELETE FROM speaker_names WHERE space_id = $1 AND name_key = 'tobias'`,
 		`INSERT INTO speaker_names (space_id, name_key, events) VALUES ($1, 'lighthouse', 1)`,
 	} {
-		tag, err := f.pool.Exec(ctx, tamper, space)
+		tag, err := f.DB.Exec(ctx, tamper, space)
 		require.NoError(t, err)
 		require.Equal(t, int64(1), tag.RowsAffected(), tamper)
-		got, err := f.proj.Checksum(ctx, space)
+		got, err := f.Proj.Checksum(ctx, space)
 		require.NoError(t, err)
 		require.NotEqual(t, clean.Digest, got.Digest, tamper)
 		// A rebuild repairs it.
-		_, err = f.proj.Rebuild(ctx, space)
+		_, err = f.Proj.Rebuild(ctx, space)
 		require.NoError(t, err)
-		repaired, err := f.proj.Checksum(ctx, space)
+		repaired, err := f.Proj.Checksum(ctx, space)
 		require.NoError(t, err)
 		require.Equal(t, clean, repaired, tamper)
 	}

@@ -37,16 +37,16 @@ func readTermStats(t *testing.T, q interface {
 }
 
 // stored reads term_stats and term_totals.
-func storedTermStats(t *testing.T, f *fixture, space string) termStats {
-	return readTermStats(t, f.pool, space,
+func storedTermStats(t *testing.T, f *bundle, space string) termStats {
+	return readTermStats(t, f.DB, space,
 		`SELECT lexeme, df FROM term_stats WHERE space_id = $1`,
 		`SELECT coalesce(sum(items), 0), coalesce(sum(tokens), 0) FROM term_totals WHERE space_id = $1`)
 }
 
 // derivedTermStats computes the statistics from scratch, from the items' text: what the
 // projection must hold.
-func derivedTermStats(t *testing.T, f *fixture, space string) termStats {
-	return readTermStats(t, f.pool, space,
+func derivedTermStats(t *testing.T, f *bundle, space string) termStats {
+	return readTermStats(t, f.DB, space,
 		`SELECT u.lexeme, count(*) FROM memory_items i, unnest(zaxy_tsv(i.ts_config, i.text)) u
 		 WHERE i.space_id = $1 GROUP BY u.lexeme`,
 		`SELECT count(*), coalesce(sum((SELECT coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0)
@@ -55,42 +55,42 @@ func derivedTermStats(t *testing.T, f *fixture, space string) termStats {
 }
 
 func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
-	f := newFixture(t, projection.Config{BatchSize: 7})
+	f := newFixtureTx(t, projection.Config{BatchSize: 7})
 	ctx := context.Background()
 	space := "terms"
 	randomWorkload(t, f, space, 300, 7)
-	f.append(t, space, ev("message", "Deploys deploy the deployed service; the service deploys again and again.", map[string]any{"role": "user"}))
-	f.project(t, space)
+	f.Append(t, space, ev("message", "Deploys deploy the deployed service; the service deploys again and again.", map[string]any{"role": "user"}))
+	f.Project(t, space)
 
 	incremental := storedTermStats(t, f, space)
 	require.Equal(t, derivedTermStats(t, f, space), incremental)
 	require.Greater(t, incremental.DF["deploy"], int64(0), "a lexeme, not a word, is counted")
 	require.NotContains(t, incremental.DF, "the", "stop words are not terms")
 	var items int64
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1`, space).Scan(&items))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1`, space).Scan(&items))
 	require.Equal(t, items, incremental.Items)
 	var deployLen int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT tsv_len FROM memory_items WHERE space_id = $1 AND text LIKE 'Deploys deploy%'`, space).Scan(&deployLen))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT tsv_len FROM memory_items WHERE space_id = $1 AND text LIKE 'Deploys deploy%'`, space).Scan(&deployLen))
 	require.Equal(t, 6, deployLen, "deploys deploy deployed service service deploys (the, and, again are stop words)")
 
-	sumBefore, err := f.proj.Checksum(ctx, space)
+	sumBefore, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, int64(len(incremental.DF)), sumBefore.Terms)
-	_, err = f.proj.Rebuild(ctx, space)
+	_, err = f.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, incremental, storedTermStats(t, f, space))
-	sumAfter, err := f.proj.Checksum(ctx, space)
+	sumAfter, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, sumBefore, sumAfter)
 }
 
 func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	space := "tamper"
 	randomWorkload(t, f, space, 60, 3)
-	f.project(t, space)
-	clean, err := f.proj.Checksum(ctx, space)
+	f.Project(t, space)
+	clean, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 
 	for _, tamper := range []string{
@@ -99,19 +99,19 @@ func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
 		`UPDATE term_totals SET tokens = tokens + 1 WHERE space_id = $1`,
 		`UPDATE term_totals SET items = items - 1 WHERE space_id = $1`,
 	} {
-		tx, err := f.pool.Begin(ctx)
+		tx, err := f.DB.Begin(ctx)
 		require.NoError(t, err)
 		tag, err := tx.Exec(ctx, tamper, space)
 		require.NoError(t, err)
 		require.Equal(t, int64(1), tag.RowsAffected(), tamper)
 		require.NoError(t, tx.Commit(ctx))
-		got, err := f.proj.Checksum(ctx, space)
+		got, err := f.Proj.Checksum(ctx, space)
 		require.NoError(t, err)
 		require.NotEqual(t, clean.Digest, got.Digest, tamper)
 		// A rebuild repairs it.
-		_, err = f.proj.Rebuild(ctx, space)
+		_, err = f.Proj.Rebuild(ctx, space)
 		require.NoError(t, err)
-		repaired, err := f.proj.Checksum(ctx, space)
+		repaired, err := f.Proj.Checksum(ctx, space)
 		require.NoError(t, err)
 		require.Equal(t, clean, repaired, tamper)
 	}
@@ -123,7 +123,7 @@ func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
 // its tsv covers the longest prefix that fits, the statistics stay the items', and the events
 // after it project.
 func TestTermStats_ATextTooManyWordsForOneTsvectorStillProjects(t *testing.T) {
-	f := newFixture(t, projection.Config{})
+	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
 	const space = "huge"
 	var b strings.Builder
@@ -131,18 +131,18 @@ func TestTermStats_ATextTooManyWordsForOneTsvectorStillProjects(t *testing.T) {
 		fmt.Fprintf(&b, "d%d/f%d/file%d.go ", i, i, i)
 	}
 	huge := b.String()
-	f.append(t, space, ev("message", huge, map[string]any{"role": "user"}), ev("message", "the next turn about deploys", map[string]any{"role": "user"}))
-	f.project(t, space)
+	f.Append(t, space, ev("message", huge, map[string]any{"role": "user"}), ev("message", "the next turn about deploys", map[string]any{"role": "user"}))
+	f.Project(t, space)
 
 	var text string
 	var first, last bool
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT text, tsv @@ 'file0.go'::tsquery, tsv @@ 'file21999.go'::tsquery
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT text, tsv @@ 'file0.go'::tsquery, tsv @@ 'file21999.go'::tsquery
 		FROM memory_items WHERE space_id = $1 AND seq = 1`, space).Scan(&text, &first, &last))
 	require.True(t, strings.HasPrefix(huge, text) && len(text) >= len(huge)-1, "the item keeps its whole text (%d of %d bytes)", len(text), len(huge))
 	require.True(t, first, "the prefix that fits is indexed")
 	require.False(t, last, "the rest is not")
 	var next int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND seq = 2`, space).Scan(&next))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND seq = 2`, space).Scan(&next))
 	require.Equal(t, 1, next, "the projection went on")
 	require.Equal(t, derivedTermStats(t, f, space), storedTermStats(t, f, space))
 }

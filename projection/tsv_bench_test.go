@@ -58,7 +58,7 @@ func BenchmarkZaxyTSV_Adversarial(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				var n int
-				if err := f.pool.QueryRow(ctx, `SELECT length(zaxy_tsv('english', $1))`, text).Scan(&n); err != nil {
+				if err := f.DB.QueryRow(ctx, `SELECT length(zaxy_tsv('english', $1))`, text).Scan(&n); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -95,7 +95,7 @@ func BenchmarkZaxyTSV_ShapeSearch(b *testing.B) {
 			}
 			start := time.Now()
 			var n int
-			if err := f.pool.QueryRow(ctx, `SELECT length(zaxy_tsv('english', $1))`, text).Scan(&n); err != nil {
+			if err := f.DB.QueryRow(ctx, `SELECT length(zaxy_tsv('english', $1))`, text).Scan(&n); err != nil {
 				b.Fatalf("%q: %v", unit, err)
 			}
 			all = append(all, found{unit, float64(time.Since(start).Microseconds()) / 1000 * (1 << 20) / float64(len(text))})

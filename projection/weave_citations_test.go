@@ -22,7 +22,7 @@ func TestWeaveCitations_ProjectEachWovenArtifactOnceAndRebuildTheSame(t *testing
 	f := newFixture(t, projection.Config{})
 	const space = "woven"
 	a, b := strings.Repeat("a", 64), strings.Repeat("b", 64)
-	f.append(t, space,
+	f.Append(t, space,
 		ev("message", "The deploy failed on a registry timeout.", map[string]string{"role": "user"}),
 		ev("checkout.surfaced", "", map[string]any{"items": []map[string]any{{"item_id": "ev:1"}},
 			"weave": map[string]any{"artifact_ids": []any{a, b, a, "not-an-id", 7, strings.ToUpper(b)}}}),
@@ -30,9 +30,9 @@ func TestWeaveCitations_ProjectEachWovenArtifactOnceAndRebuildTheSame(t *testing
 			"weave": map[string]any{"artifact_ids": "oops"}}),
 		ev("checkout.surfaced", "", map[string]any{"items": []map[string]any{}, "weave": map[string]any{"artifact_ids": []string{b}}}),
 	)
-	f.project(t, space)
+	f.Project(t, space)
 	cited := func() [][2]any {
-		rows, err := f.pool.Query(ctx, `SELECT artifact_id, seq FROM latent_weave_citations WHERE space_id = $1 ORDER BY seq, artifact_id`, space)
+		rows, err := f.DB.Query(ctx, `SELECT artifact_id, seq FROM latent_weave_citations WHERE space_id = $1 ORDER BY seq, artifact_id`, space)
 		require.NoError(t, err)
 		out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) ([2]any, error) {
 			var id string
@@ -46,15 +46,15 @@ func TestWeaveCitations_ProjectEachWovenArtifactOnceAndRebuildTheSame(t *testing
 	want := [][2]any{{a, int64(2)}, {b, int64(2)}, {b, int64(4)}}
 	require.Equal(t, want, cited())
 	var surfaced int
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM reinforcements WHERE space_id = $1 AND item_id = 'ev:1'`, space).Scan(&surfaced))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM reinforcements WHERE space_id = $1 AND item_id = 'ev:1'`, space).Scan(&surfaced))
 	require.Equal(t, 2, surfaced, "a weave that does not decode leaves the record's reinforcements alone")
 
-	incremental, err := f.proj.Checksum(ctx, space)
+	incremental, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
-	_, err = f.proj.Rebuild(ctx, space)
+	_, err = f.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, want, cited())
-	rebuilt, err := f.proj.Checksum(ctx, space)
+	rebuilt, err := f.Proj.Checksum(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, incremental, rebuilt)
 

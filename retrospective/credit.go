@@ -28,6 +28,7 @@ const maxTraceEvents = 5000
 // sql/retrospective).
 var queries = dbsqlc.New()
 
+// Hand-written (sql/retrospective/handwritten), each run through the typed wrapper below it.
 var (
 	qOutcomes        = sql.Query("retrospective/outcomes")
 	qOutcomeSessions = sql.Query("retrospective/outcome_sessions")
@@ -38,6 +39,112 @@ var (
 	qJudgedInsert    = sql.Query("retrospective/judged_insert")
 	qPendingOutcomes = sql.Query("retrospective/pending_outcomes")
 )
+
+// sessionArgs name one session of a space: lock.sql's parameters.
+type sessionArgs struct {
+	SpaceID, SessionID string
+}
+
+// execLock runs lock.sql: the session's retrospective pass is serialized for the transaction.
+func execLock(ctx context.Context, tx pgx.Tx, a sessionArgs) error {
+	_, err := tx.Exec(ctx, qLock, a.SpaceID, a.SessionID)
+	return err
+}
+
+// outcomesArgs are outcomes.sql's parameters: the outcomes of the session from seq FromSeq on.
+type outcomesArgs struct {
+	SpaceID, SessionID string
+	FromSeq            int64
+}
+
+// queryOutcomes runs outcomes.sql.
+func queryOutcomes(ctx context.Context, tx pgx.Tx, a outcomesArgs) ([]Event, error) {
+	return collectEvents(tx.Query(ctx, qOutcomes, a.SpaceID, a.SessionID, a.FromSeq))
+}
+
+// sessionTraceArgs are session_trace.sql's parameters: the newest Limit events of the session
+// before seq BeforeSeq, leaving out actor SkipActor's.
+type sessionTraceArgs struct {
+	SpaceID, SessionID string
+	BeforeSeq          int64
+	Limit              int
+	SkipActor          string
+}
+
+// querySessionTrace runs session_trace.sql.
+func querySessionTrace(ctx context.Context, tx pgx.Tx, a sessionTraceArgs) ([]Event, error) {
+	return collectEvents(tx.Query(ctx, qSessionTrace, a.SpaceID, a.SessionID, a.BeforeSeq, a.Limit, a.SkipActor))
+}
+
+// eventsBySeqArgs are events_by_seq.sql's parameters: the events of the space with these seqs.
+type eventsBySeqArgs struct {
+	SpaceID string
+	Seqs    []int64
+}
+
+// queryEventsBySeq runs events_by_seq.sql.
+func queryEventsBySeq(ctx context.Context, tx pgx.Tx, a eventsBySeqArgs) ([]Event, error) {
+	return collectEvents(tx.Query(ctx, qEventsBySeq, a.SpaceID, a.Seqs))
+}
+
+// judgementsArgs are judgements.sql's parameters: the judgements of the items ItemIDs made
+// outside session SessionID before seq BeforeSeq.
+type judgementsArgs struct {
+	SpaceID   string
+	ItemIDs   []string
+	BeforeSeq int64
+	SessionID string
+}
+
+// queryJudgements runs judgements.sql.
+func queryJudgements(ctx context.Context, tx pgx.Tx, a judgementsArgs) ([]Event, error) {
+	return collectEvents(tx.Query(ctx, qJudgements, a.SpaceID, a.ItemIDs, a.BeforeSeq, a.SessionID))
+}
+
+// judgedInsertArgs are judged_insert.sql's parameters: outcome OutcomeSeq of the space, about
+// session SessionID, was judged.
+type judgedInsertArgs struct {
+	SpaceID    string
+	OutcomeSeq int64
+	SessionID  string
+}
+
+// execJudgedInsert runs judged_insert.sql.
+func execJudgedInsert(ctx context.Context, tx pgx.Tx, a judgedInsertArgs) error {
+	_, err := tx.Exec(ctx, qJudgedInsert, a.SpaceID, a.OutcomeSeq, a.SessionID)
+	return err
+}
+
+// outcomeSessionsArgs are outcome_sessions.sql's parameters: the outcomes of the space with seq
+// in (After, Upto].
+type outcomeSessionsArgs struct {
+	SpaceID     string
+	After, Upto int64
+}
+
+// queryOutcomeSessions runs outcome_sessions.sql.
+func queryOutcomeSessions(ctx context.Context, db pgexec.Executor, a outcomeSessionsArgs) ([]PendingOutcome, error) {
+	rows, err := db.Query(ctx, qOutcomeSessions, a.SpaceID, a.After, a.Upto)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (PendingOutcome, error) {
+		var p PendingOutcome
+		return p, r.Scan(&p.SessionID, &p.FirstSeq)
+	})
+}
+
+// queryPendingOutcomes runs pending_outcomes.sql: at most limit sessions.
+func queryPendingOutcomes(ctx context.Context, db pgexec.Executor, limit int) ([]SpacePendingOutcome, error) {
+	rows, err := db.Query(ctx, qPendingOutcomes, limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (SpacePendingOutcome, error) {
+		var p SpacePendingOutcome
+		return p, r.Scan(&p.SpaceID, &p.SessionID, &p.FirstSeq)
+	})
+}
 
 // Assigner runs the retrospective pass: it judges a session's outcomes and appends the
 // feedback and proposals they call for.
@@ -86,14 +193,7 @@ type SpacePendingOutcome struct {
 // retrospective_credit job was lost (the worker stopped after projecting, or the job was
 // discarded after its retries). The sweep enqueues them again.
 func PendingOutcomes(ctx context.Context, db pgexec.Executor, limit int) ([]SpacePendingOutcome, error) {
-	rows, err := db.Query(ctx, qPendingOutcomes, limit)
-	if err != nil {
-		return nil, fmt.Errorf("read pending outcomes: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (SpacePendingOutcome, error) {
-		var p SpacePendingOutcome
-		return p, r.Scan(&p.SpaceID, &p.SessionID, &p.FirstSeq)
-	})
+	out, err := queryPendingOutcomes(ctx, db, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read pending outcomes: %w", err)
 	}
@@ -103,14 +203,7 @@ func PendingOutcomes(ctx context.Context, db pgexec.Executor, limit int) ([]Spac
 // OutcomeSessions lists the sessions of the outcome.recorded events in seqs (after, upto] of
 // space: what a projection batch applied and the pass must judge.
 func OutcomeSessions(ctx context.Context, db pgexec.Executor, space string, after, upto int64) ([]PendingOutcome, error) {
-	rows, err := db.Query(ctx, qOutcomeSessions, space, after, upto)
-	if err != nil {
-		return nil, fmt.Errorf("read outcome sessions: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (PendingOutcome, error) {
-		var p PendingOutcome
-		return p, r.Scan(&p.SessionID, &p.FirstSeq)
-	})
+	out, err := queryOutcomeSessions(ctx, db, outcomeSessionsArgs{SpaceID: space, After: after, Upto: upto})
 	if err != nil {
 		return nil, fmt.Errorf("read outcome sessions: %w", err)
 	}
@@ -123,10 +216,10 @@ func OutcomeSessions(ctx context.Context, db pgexec.Executor, space string, afte
 func (a *Assigner) Credit(ctx context.Context, space, session string, fromSeq int64) (*Result, error) {
 	res := &Result{}
 	err := pgx.BeginFunc(ctx, a.db, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, qLock, space, session); err != nil {
+		if err := execLock(ctx, tx, sessionArgs{SpaceID: space, SessionID: session}); err != nil {
 			return fmt.Errorf("lock retrospective of %q/%q: %w", space, session, err)
 		}
-		outcomes, err := readEvents(ctx, tx, qOutcomes, space, session, fromSeq)
+		outcomes, err := queryOutcomes(ctx, tx, outcomesArgs{SpaceID: space, SessionID: session, FromSeq: fromSeq})
 		if err != nil {
 			return fmt.Errorf("read outcomes: %w", err)
 		}
@@ -140,7 +233,7 @@ func (a *Assigner) Credit(ctx context.Context, space, session string, fromSeq in
 			if err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, qJudgedInsert, space, o.Seq, session); err != nil {
+			if err := execJudgedInsert(ctx, tx, judgedInsertArgs{SpaceID: space, OutcomeSeq: o.Seq, SessionID: session}); err != nil {
 				return fmt.Errorf("record outcome %d judged: %w", o.Seq, err)
 			}
 			res.Outcomes++
@@ -162,7 +255,7 @@ func (a *Assigner) Credit(ctx context.Context, space, session string, fromSeq in
 func (a *Assigner) Newer(ctx context.Context, space, session string, seq int64) (bool, error) {
 	var newer bool
 	err := pgx.BeginFunc(ctx, a.db, func(tx pgx.Tx) error {
-		evs, err := readEvents(ctx, tx, qOutcomes, space, session, seq+1)
+		evs, err := queryOutcomes(ctx, tx, outcomesArgs{SpaceID: space, SessionID: session, FromSeq: seq + 1})
 		newer = len(evs) > 0
 		return err
 	})
@@ -174,15 +267,15 @@ func (a *Assigner) Newer(ctx context.Context, space, session string, seq int64) 
 
 // readTrace reads what outcome o of session is judged against.
 func readTrace(ctx context.Context, tx pgx.Tx, space, session string, o Event) (*Trace, error) {
-	evs, err := readEvents(ctx, tx, qSessionTrace, space, session, o.Seq, maxTraceEvents, Actor)
+	evs, err := querySessionTrace(ctx, tx, sessionTraceArgs{SpaceID: space, SessionID: session, BeforeSeq: o.Seq, Limit: maxTraceEvents, SkipActor: Actor})
 	if err != nil {
 		return nil, fmt.Errorf("read trace of outcome %d: %w", o.Seq, err)
 	}
-	cited, err := readEvents(ctx, tx, qEventsBySeq, space, CitedSeqs(evs))
+	cited, err := queryEventsBySeq(ctx, tx, eventsBySeqArgs{SpaceID: space, Seqs: CitedSeqs(evs)})
 	if err != nil {
 		return nil, fmt.Errorf("read events cited by the surfaced items of outcome %d: %w", o.Seq, err)
 	}
-	judged, err := readEvents(ctx, tx, qJudgements, space, SurfacedIDs(evs), o.Seq, session)
+	judged, err := queryJudgements(ctx, tx, judgementsArgs{SpaceID: space, ItemIDs: SurfacedIDs(evs), BeforeSeq: o.Seq, SessionID: session})
 	if err != nil {
 		return nil, fmt.Errorf("read judgements of the surfaced items of outcome %d: %w", o.Seq, err)
 	}
@@ -193,8 +286,8 @@ func readTrace(ctx context.Context, tx pgx.Tx, space, session string, o Event) (
 	return t, nil
 }
 
-func readEvents(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]Event, error) {
-	rows, err := tx.Query(ctx, q, args...)
+// collectEvents reads the rows of a query of events (seq, type, actor, content, data).
+func collectEvents(rows pgx.Rows, err error) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}

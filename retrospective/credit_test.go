@@ -2,7 +2,6 @@ package retrospective_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -15,41 +14,24 @@ import (
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/retrospective"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
-// testBundle is what each test works with: one rolled-back transaction, a store, a projector
-// and the assigner on it.
+// testBundle is what each test works with: one rolled-back transaction, the log and the
+// assigner on it, and a clock scripting events a minute apart.
 type testBundle struct {
+	*fixture.Log
+	*fixture.Clock
 	db       pgx.Tx
-	store    *eventloom.Store
-	proj     *projection.Projector
 	assigner *retrospective.Assigner
-	clock    time.Time
 }
 
 func setup(t *testing.T) *testBundle {
 	t.Helper()
 	tx := testcontainers.TestTx(t)
-	store := eventloom.NewStore(tx, nil, nil)
-	proj, err := projection.New(context.Background(), tx, projection.Config{})
-	require.NoError(t, err)
-	return &testBundle{db: tx, store: store, proj: proj, assigner: retrospective.NewAssigner(tx, store, nil),
-		clock: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
-}
-
-// ev is an event of session occurring one minute after the previous one.
-func (b *testBundle) ev(typ, session, content string, data any) eventloom.NewEvent {
-	b.clock = b.clock.Add(time.Minute)
-	at := b.clock
-	raw, err := json.Marshal(data)
-	if err != nil {
-		panic(err)
-	}
-	return eventloom.NewEvent{Type: typ, SessionID: session, Content: content, OccurredAt: &at, Data: raw}
-}
-
-func (b *testBundle) msg(session, content string) eventloom.NewEvent {
-	return b.ev("message", session, content, map[string]string{"role": "user"})
+	log := fixture.New(t, tx, projection.Config{})
+	return &testBundle{Log: log, Clock: fixture.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)),
+		db: tx, assigner: retrospective.NewAssigner(tx, log.Store, nil)}
 }
 
 // surfaced is the checkout.surfaced event of a checkout in session that surfaced the event
@@ -59,7 +41,7 @@ func (b *testBundle) surfaced(session string, seqs ...int64) eventloom.NewEvent 
 	for _, s := range seqs {
 		items = append(items, map[string]any{"item_id": memoryitem.EventID(s), "seqs": []int64{s}, "tier": "query"})
 	}
-	return b.ev("checkout.surfaced", session, "", map[string]any{"purpose": "general", "query_sha256": "00", "max_tokens": 500, "used_tokens": 80, "items": items})
+	return b.Event("checkout.surfaced", session, "", map[string]any{"purpose": "general", "query_sha256": "00", "max_tokens": 500, "used_tokens": 80, "items": items})
 }
 
 func (b *testBundle) outcome(session, status string, evidence ...int64) eventloom.NewEvent {
@@ -70,24 +52,13 @@ func (b *testBundle) outcome(session, status string, evidence ...int64) eventloo
 	if len(evidence) > 0 {
 		d["evidence"] = evidence
 	}
-	return b.ev("outcome.recorded", session, "", d)
+	return b.Event("outcome.recorded", session, "", d)
 }
 
+// append appends events to space r and returns their seqs.
 func (b *testBundle) append(t *testing.T, events ...eventloom.NewEvent) []int64 {
 	t.Helper()
-	res, err := b.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: "r", Events: events})
-	require.NoError(t, err)
-	seqs := make([]int64, len(res.Receipts))
-	for i, r := range res.Receipts {
-		seqs[i] = r.Seq
-	}
-	return seqs
-}
-
-func (b *testBundle) project(t *testing.T) {
-	t.Helper()
-	_, err := b.proj.ProjectSpace(context.Background(), "r")
-	require.NoError(t, err)
+	return b.AppendSeqs(t, "r", events...)
 }
 
 func (b *testBundle) credit(t *testing.T, session string) *retrospective.Result {
@@ -132,14 +103,14 @@ func (b *testBundle) retroFeedback(t *testing.T) map[string]string {
 func TestCredit_FailureLowersTheSalienceOfTheMisleadingMemoryOnly(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	notes := b.append(t, b.msg("notes", "The deploy config lives at /etc/app.yaml."), b.msg("notes", "The staging host is called kestrel."))
+	notes := b.append(t, b.Message("notes", "The deploy config lives at /etc/app.yaml."), b.Message("notes", "The staging host is called kestrel."))
 	stale, other := notes[0], notes[1]
 	b.append(t,
 		b.surfaced("run", stale, other),
-		b.ev("memory.invalidated", "run", "", map[string]any{"target_seq": stale, "reason": "the config moved to /srv/app.yaml"}),
-		b.ev("tool_call.completed", "run", "", map[string]string{"tool": "deploy", "outcome": "failure", "error": "no such file"}),
+		b.Event("memory.invalidated", "run", "", map[string]any{"target_seq": stale, "reason": "the config moved to /srv/app.yaml"}),
+		b.Event("tool_call.completed", "run", "", map[string]string{"tool": "deploy", "outcome": "failure", "error": "no such file"}),
 		b.outcome("run", "failure"))
-	b.project(t)
+	b.Project(t, "r")
 	staleBefore, otherBefore := b.reinforcement(t, memoryitem.EventID(stale)), b.reinforcement(t, memoryitem.EventID(other))
 
 	res := b.credit(t, "run")
@@ -148,7 +119,7 @@ func TestCredit_FailureLowersTheSalienceOfTheMisleadingMemoryOnly(t *testing.T) 
 	require.Equal(t, "failure", att.Status)
 	require.Equal(t, retrospective.CauseStaleMemory, att.Cause)
 	require.Equal(t, map[string]string{memoryitem.EventID(stale): "unhelpful"}, b.retroFeedback(t))
-	b.project(t)
+	b.Project(t, "r")
 
 	require.Less(t, b.reinforcement(t, memoryitem.EventID(stale)), staleBefore, "the stale memory the failure rested on loses salience")
 	require.InDelta(t, otherBefore, b.reinforcement(t, memoryitem.EventID(other)), 1e-12, "the other surfaced memory is untouched")
@@ -157,10 +128,10 @@ func TestCredit_FailureLowersTheSalienceOfTheMisleadingMemoryOnly(t *testing.T) 
 func TestCredit_RerunAppendsNothing(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	notes := b.append(t, b.msg("notes", "Use the blue deploy script."))
+	notes := b.append(t, b.Message("notes", "Use the blue deploy script."))
 	b.append(t,
 		b.surfaced("run", notes[0]),
-		b.ev("tool_call.completed", "run", "", map[string]string{"tool": "make", "outcome": "failure", "error": "missing target"}),
+		b.Event("tool_call.completed", "run", "", map[string]string{"tool": "make", "outcome": "failure", "error": "missing target"}),
 		b.outcome("run", "failure", notes[0]))
 	first := b.credit(t, "run")
 	require.Equal(t, 1, first.Appended)
@@ -174,7 +145,7 @@ func TestCredit_RerunAppendsNothing(t *testing.T) {
 func TestCredit_OutcomeInOneSessionNeverTouchesItemsSurfacedOnlyInAnother(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	notes := b.append(t, b.msg("notes", "The cache is warmed by the nightly job."), b.msg("notes", "Builds run on the old runner pool."))
+	notes := b.append(t, b.Message("notes", "The cache is warmed by the nightly job."), b.Message("notes", "Builds run on the old runner pool."))
 	a, other := notes[0], notes[1]
 	b.append(t, b.surfaced("session-a", a), b.surfaced("session-b", other),
 		// The outcome cites both memories, but only the first was checked out into session-a.
@@ -188,14 +159,14 @@ func TestCredit_OutcomeInOneSessionNeverTouchesItemsSurfacedOnlyInAnother(t *tes
 func TestCredit_UnknownCauseIsRecordedAsUncertainty(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	notes := b.append(t, b.msg("notes", "The release train leaves on Thursdays."))
-	seqs := b.append(t, b.surfaced("run", notes[0]), b.msg("run", "Let us try the release."), b.outcome("run", "failure"))
+	notes := b.append(t, b.Message("notes", "The release train leaves on Thursdays."))
+	seqs := b.append(t, b.surfaced("run", notes[0]), b.Message("run", "Let us try the release."), b.outcome("run", "failure"))
 	res := b.credit(t, "run")
 	att := res.Attributions[0]
 	require.Equal(t, retrospective.CauseUnknown, att.Cause)
 	require.Zero(t, att.Confidence)
 	require.Empty(t, b.retroFeedback(t), "no memory is blamed for a cause the trace does not show")
-	b.project(t)
+	b.Project(t, "r")
 	var kind, status string
 	var evidence []int64
 	require.NoError(t, b.db.QueryRow(context.Background(), `SELECT p.kind, p.status, e.data->'evidence' FROM proposals p
@@ -208,11 +179,11 @@ func TestCredit_UnknownCauseIsRecordedAsUncertainty(t *testing.T) {
 func TestCredit_ClassifiesAnUndeclaredOutcomeFromTheSession(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	notes := b.append(t, b.msg("notes", "Run the linter before pushing."))
+	notes := b.append(t, b.Message("notes", "Run the linter before pushing."))
 	b.append(t, b.surfaced("run", notes[0]),
-		b.ev("tool_call.completed", "run", "", map[string]string{"tool": "lint", "outcome": "failure", "error": "E101"}),
-		b.ev("tool_call.completed", "run", "", map[string]string{"tool": "lint", "outcome": "success"}),
-		b.ev("task.updated", "run", "", map[string]string{"task_id": "t1", "status": "done"}),
+		b.Event("tool_call.completed", "run", "", map[string]string{"tool": "lint", "outcome": "failure", "error": "E101"}),
+		b.Event("tool_call.completed", "run", "", map[string]string{"tool": "lint", "outcome": "success"}),
+		b.Event("task.updated", "run", "", map[string]string{"task_id": "t1", "status": "done"}),
 		b.outcome("run", "", notes[0]))
 	att := b.credit(t, "run").Attributions[0]
 	require.Equal(t, "success", att.Status)
@@ -224,7 +195,7 @@ func TestCredit_ToolFailureWithoutMemoryProposesAFailurePrior(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	seqs := b.append(t,
-		b.ev("tool_call.completed", "run", "", map[string]string{"tool": "migrate", "outcome": "failure", "error": "lock timeout"}),
+		b.Event("tool_call.completed", "run", "", map[string]string{"tool": "migrate", "outcome": "failure", "error": "lock timeout"}),
 		b.outcome("run", "failure"))
 	att := b.credit(t, "run").Attributions[0]
 	require.Equal(t, retrospective.CauseToolFailure, att.Cause)
@@ -235,12 +206,12 @@ func TestCredit_ToolFailureWithoutMemoryProposesAFailurePrior(t *testing.T) {
 func TestCredit_MemoryInvalidatedFromAnotherSessionIsStale(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	notes := b.append(t, b.msg("notes", "The backup bucket is called vault-7."), b.msg("notes", "Backups run at midnight."))
+	notes := b.append(t, b.Message("notes", "The backup bucket is called vault-7."), b.Message("notes", "Backups run at midnight."))
 	b.append(t, b.surfaced("run", notes[0], notes[1]),
-		b.ev("memory.invalidated", "admin", "", map[string]any{"target_seq": notes[0], "reason": "renamed"}),
-		b.ev("tool_call.completed", "run", "", map[string]string{"tool": "backup", "outcome": "failure", "error": "no such bucket"}),
+		b.Event("memory.invalidated", "admin", "", map[string]any{"target_seq": notes[0], "reason": "renamed"}),
+		b.Event("tool_call.completed", "run", "", map[string]string{"tool": "backup", "outcome": "failure", "error": "no such bucket"}),
 		b.outcome("run", "failure"))
-	b.project(t) // the job follows the outcome's projection: the ledger holds the invalidation
+	b.Project(t, "r") // the job follows the outcome's projection: the ledger holds the invalidation
 	att := b.credit(t, "run").Attributions[0]
 	require.Equal(t, retrospective.CauseStaleMemory, att.Cause)
 	require.Equal(t, map[string]string{memoryitem.EventID(notes[0]): "unhelpful"}, b.retroFeedback(t))
@@ -249,9 +220,9 @@ func TestCredit_MemoryInvalidatedFromAnotherSessionIsStale(t *testing.T) {
 func TestCredit_MissingEvidenceBlamesTheCheckoutAndProposesAKnownUnknown(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	notes := b.append(t, b.msg("notes", "The office plants need water on Mondays."))
+	notes := b.append(t, b.Message("notes", "The office plants need water on Mondays."))
 	seqs := b.append(t, b.surfaced("run", notes[0]),
-		b.ev("tool_call.completed", "run", "", map[string]string{"tool": "publish", "outcome": "failure", "error": "quota exceeded"}),
+		b.Event("tool_call.completed", "run", "", map[string]string{"tool": "publish", "outcome": "failure", "error": "quota exceeded"}),
 		b.outcome("run", "failure"))
 	att := b.credit(t, "run").Attributions[0]
 	require.Equal(t, retrospective.CauseMissingEvidence, att.Cause)

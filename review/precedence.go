@@ -37,7 +37,7 @@ type Verdict int
 
 const (
 	// VerdictVersion: the newer statement becomes the next version and closes the older
-	// one (today's versioning for same-authority reassertion).
+	// one (what a same-authority reassertion does).
 	VerdictVersion Verdict = iota
 	// VerdictPropose: the older statement stands; both are labelled conflicted and a
 	// belief_update proposal of the newer one is put up for review.
@@ -61,7 +61,7 @@ func rank(authority string) int {
 // statement of weaker authority never silently replaces a stronger one: it is proposed for
 // review. Neither does anything replace a pinned or endorsed statement without review, except
 // a restatement of the same or stronger authority that is itself pinned. Everything else
-// versions as before.
+// versions (VerdictVersion).
 func Precedence(newer, older Claim) Verdict {
 	switch {
 	case rank(newer.Authority) < rank(older.Authority):

@@ -2,11 +2,8 @@ package review_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
@@ -17,77 +14,61 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/extract"
 	"github.com/zaxy/zaxy/graph"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/review"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
-// bundle is what every test here works with: a migrated database, the application role's
-// pool, a store, a projector and a decider.
+// bundle is what every test here works with: the log and a decider on one executor (a
+// rolled-back test transaction, or the application role's pool on a database of the test's
+// own), and that database when there is one.
 type bundle struct {
-	db      *testcontainers.Database
-	pool    *pgxpool.Pool
-	store   *eventloom.Store
-	proj    *projection.Projector
+	*fixture.Log
+	db      *testcontainers.Database // nil on a test transaction
+	pool    *pgxpool.Pool            // nil on a test transaction
 	decider *review.Decider
 }
 
+// setup runs on a database of the test's own, for the tests that check out (checkout.New
+// takes a pool) or decide from several sessions at once.
 func setup(t *testing.T) *bundle {
 	t.Helper()
 	db := testcontainers.NewDatabase(t)
-	b := &bundle{db: db, pool: db.AppPool(t)}
-	b.store = eventloom.NewStore(b.pool, nil, nil)
-	var err error
-	b.proj, err = projection.New(context.Background(), b.pool, projection.Config{})
-	require.NoError(t, err)
-	b.decider = review.NewDecider(b.pool, b.store)
+	pool := db.AppPool(t)
+	b := setupOn(t, pool)
+	b.db, b.pool = db, pool
 	return b
 }
 
+// setupTx runs on a rolled-back test transaction.
+func setupTx(t *testing.T) *bundle {
+	t.Helper()
+	return setupOn(t, testcontainers.TestTx(t))
+}
+
+func setupOn(t *testing.T, db pgexec.Executor) *bundle {
+	t.Helper()
+	log := fixture.New(t, db, projection.Config{})
+	return &bundle{Log: log, decider: review.NewDecider(db, log.Store)}
+}
+
 func ev(typ, content string, data any) eventloom.NewEvent {
-	e := eventloom.NewEvent{Type: typ, Content: content, Actor: "tester"}
-	if data != nil {
-		raw, err := json.Marshal(data)
-		if err != nil {
-			panic(err)
-		}
-		e.Data = raw
-	}
-	return e
-}
-
-func (b *bundle) append(t *testing.T, space string, events ...eventloom.NewEvent) []eventloom.Receipt {
-	t.Helper()
-	res, err := b.store.Append(context.Background(), &eventloom.AppendParams{SpaceID: space, Events: events})
-	require.NoError(t, err)
-	return res.Receipts
-}
-
-func (b *bundle) project(t *testing.T, space string) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute) // generous: a loaded machine; ends when the space is free
-	for {
-		_, err := b.proj.ProjectSpace(context.Background(), space)
-		if errors.Is(err, projection.ErrBusy) && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-			continue
-		}
-		require.NoError(t, err)
-		return
-	}
+	return eventloom.NewEvent{Type: typ, Content: content, Actor: "tester", Data: fixture.Data(data)}
 }
 
 func (b *bundle) head(t *testing.T, space string) int64 {
 	t.Helper()
 	var head int64
-	require.NoError(t, b.pool.QueryRow(context.Background(), `SELECT head_seq FROM spaces WHERE space_id = $1`, space).Scan(&head))
+	require.NoError(t, b.DB.QueryRow(context.Background(), `SELECT head_seq FROM spaces WHERE space_id = $1`, space).Scan(&head))
 	return head
 }
 
 func (b *bundle) facts(t *testing.T, space, entity string) []graph.Fact {
 	t.Helper()
-	facts, err := graph.Facts(context.Background(), b.pool, graph.FactsParams{SpaceID: space, Entity: entity})
+	facts, err := graph.Facts(context.Background(), b.DB, graph.FactsParams{SpaceID: space, Entity: entity})
 	require.NoError(t, err)
 	return facts
 }
@@ -101,7 +82,7 @@ type version struct {
 // history is every version of (entity, predicate), oldest first, read from the facts table.
 func (b *bundle) history(t *testing.T, space, entity, predicate string) []version {
 	t.Helper()
-	rows, err := b.pool.Query(context.Background(), `
+	rows, err := b.DB.Query(context.Background(), `
 		SELECT f.fact_id, f.status, f.review_status, coalesce(o.name, f.value #>> '{}'), f.superseded_by
 		FROM facts f JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id
 		LEFT JOIN entities o ON o.space_id = f.space_id AND o.entity_id = f.object_id
@@ -119,7 +100,7 @@ func (b *bundle) history(t *testing.T, space, entity, predicate string) []versio
 
 func (b *bundle) checksum(t *testing.T, space string) *projection.Checksum {
 	t.Helper()
-	c, err := b.proj.Checksum(context.Background(), space)
+	c, err := b.Proj.Checksum(context.Background(), space)
 	require.NoError(t, err)
 	return c
 }
@@ -133,21 +114,21 @@ func proposal(kind string, evidence []int64, fact map[string]any) map[string]any
 }
 
 func TestDecide_RejectChangesNoFactAndAcceptAppendsOneCitedAssertion(t *testing.T) {
-	b := setup(t)
+	b := setupTx(t)
 	ctx := context.Background()
 	space := "review"
-	rc := b.append(t, space,
+	rc := b.Append(t, space,
 		ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "works at", "object": "Acme"}),
 		ev("message", "Alice said she has moved to Beta", map[string]any{"role": "user"}),
 		ev("proposal.created", "", proposal("belief_update", []int64{2}, map[string]any{"subject": "Alice", "predicate": "works at", "object": "Beta"})),
 		ev("proposal.created", "", proposal("belief_update", []int64{2, 1}, map[string]any{"subject": "Alice", "predicate": "title", "value": "engineer"})),
 	)
-	b.project(t, space)
+	b.Project(t, space)
 	before := b.facts(t, space, "alice")
 	require.Len(t, before, 1)
 	require.Equal(t, "unreviewed", before[0].ReviewStatus)
 
-	page, err := review.List(ctx, b.pool, review.ListParams{SpaceID: space, Status: review.StatusPending})
+	page, err := review.List(ctx, b.DB, review.ListParams{SpaceID: space, Status: review.StatusPending})
 	require.NoError(t, err)
 	require.Len(t, page.Proposals, 2)
 	require.Equal(t, []graph.Evidence{{Seq: 1, Hash: rc[0].Hash}, {Seq: 2, Hash: rc[1].Hash}}, page.Proposals[1].Evidence)
@@ -157,9 +138,9 @@ func TestDecide_RejectChangesNoFactAndAcceptAppendsOneCitedAssertion(t *testing.
 	require.NoError(t, err)
 	require.Len(t, d.Events, 1)
 	require.Equal(t, review.StatusRejected, d.Status)
-	b.project(t, space)
+	b.Project(t, space)
 	require.Equal(t, before, b.facts(t, space, "alice"))
-	p, err := review.Get(ctx, b.pool, space, 4)
+	p, err := review.Get(ctx, b.DB, space, 4)
 	require.NoError(t, err)
 	require.Equal(t, review.StatusRejected, p.Status)
 	require.Equal(t, "reviewer", *p.DecidedBy)
@@ -173,7 +154,7 @@ func TestDecide_RejectChangesNoFactAndAcceptAppendsOneCitedAssertion(t *testing.
 	require.Len(t, d.Events, 2)
 	assertSeq := d.Events[1].Seq
 	var types []string
-	rows, err := b.pool.Query(ctx, `SELECT type FROM events WHERE space_id = $1 AND seq > 5 ORDER BY seq`, space)
+	rows, err := b.DB.Query(ctx, `SELECT type FROM events WHERE space_id = $1 AND seq > 5 ORDER BY seq`, space)
 	require.NoError(t, err)
 	for rows.Next() {
 		var typ string
@@ -182,7 +163,7 @@ func TestDecide_RejectChangesNoFactAndAcceptAppendsOneCitedAssertion(t *testing.
 	}
 	require.NoError(t, rows.Err())
 	require.Equal(t, []string{"proposal.accepted", "fact.asserted"}, types)
-	b.project(t, space)
+	b.Project(t, space)
 
 	now := b.facts(t, space, "alice")
 	require.Len(t, now, 1)
@@ -194,7 +175,7 @@ func TestDecide_RejectChangesNoFactAndAcceptAppendsOneCitedAssertion(t *testing.
 	hist := b.history(t, space, "alice", "works at")
 	require.Len(t, hist, 2)
 	require.Equal(t, "superseded", hist[0].Status)
-	p, err = review.Get(ctx, b.pool, space, 3)
+	p, err = review.Get(ctx, b.DB, space, 3)
 	require.NoError(t, err)
 	require.Equal(t, review.StatusAccepted, p.Status)
 	require.Equal(t, now[0].ID, *p.FactID)
@@ -222,12 +203,12 @@ func TestDecide_ReadsTheLogNotALaggingProjection(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	space := "lag"
-	b.append(t, space,
+	b.Append(t, space,
 		ev("message", "Bob prefers tabs", map[string]any{"role": "user"}),
 		ev("proposal.created", "Bob prefers tabs: indent with tabs everywhere", proposal("skill", []int64{1}, nil)),
 	)
 	// A proposal is review material, never memory, not even from the unprojected log.
-	packet, err := checkout.New(b.pool, b.store, checkout.Config{Embedder: embedding.NewOffline()}).
+	packet, err := checkout.New(b.pool, b.Store, checkout.Config{Embedder: embedding.NewOffline()}).
 		Checkout(ctx, &checkout.Request{SpaceID: space, Query: "does Bob prefer tabs?", NoRecord: true})
 	require.NoError(t, err)
 	var ids []string
@@ -246,8 +227,8 @@ func TestDecide_ReadsTheLogNotALaggingProjection(t *testing.T) {
 	require.Len(t, d.Events, 1, "accepting a skill appends the decision only")
 	_, err = b.decider.Decide(ctx, review.DecideParams{SpaceID: space, ProposalSeq: 2, Decision: review.DecisionReject, Actor: "r"})
 	require.ErrorIs(t, err, review.ErrNotPending)
-	b.project(t, space)
-	p, err := review.Get(ctx, b.pool, space, 2)
+	b.Project(t, space)
+	p, err := review.Get(ctx, b.DB, space, 2)
 	require.NoError(t, err)
 	require.Equal(t, review.StatusAccepted, p.Status)
 	require.Equal(t, int64(4), *p.DecidedSeq)
@@ -270,20 +251,20 @@ func TestInterference_InferredAgainstAssertedIsProposedAndLabelledConflicted(t *
 	b := setup(t)
 	ctx := context.Background()
 	space := "interference"
-	b.append(t, space,
+	b.Append(t, space,
 		ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "works at", "object": "Acme"}),
 		ev("message", "Alice mentioned her work at Acme", map[string]any{"role": "user"}),
 		ev("message", "Alice starts at Beta on Monday", map[string]any{"role": "user"}),
 	)
-	b.project(t, space)
-	inf := projection.NewInferrer(b.pool, inferLLM{}, "stand-in@1")
+	b.Project(t, space)
+	inf := projection.NewInferrer(b.DB, inferLLM{}, "stand-in@1")
 	n, err := inf.InferSpace(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
 	require.Equal(t, int64(4), b.head(t, space), "one proposal: the statement agreeing with the fact proposes nothing")
-	b.project(t, space)
+	b.Project(t, space)
 
-	page, err := review.List(ctx, b.pool, review.ListParams{SpaceID: space, Status: review.StatusOpen})
+	page, err := review.List(ctx, b.DB, review.ListParams{SpaceID: space, Status: review.StatusOpen})
 	require.NoError(t, err)
 	require.Len(t, page.Proposals, 1)
 	p := page.Proposals[0]
@@ -298,20 +279,20 @@ func TestInterference_InferredAgainstAssertedIsProposedAndLabelledConflicted(t *
 	require.Equal(t, "Acme", facts[0].Object.Name)
 	require.Equal(t, int32(1), facts[0].Version)
 	require.Equal(t, "conflicted", facts[0].ReviewStatus)
-	inferred, err := graph.InferredFacts(ctx, b.pool, space, "alice", 0)
+	inferred, err := graph.InferredFacts(ctx, b.DB, space, "alice", 0)
 	require.NoError(t, err)
 	require.Len(t, inferred, 2)
 	require.Equal(t, "conflicted", inferred[0].ReviewStatus, "seq 3's statement")
 	require.Equal(t, "unreviewed", inferred[1].ReviewStatus, "seq 2's statement agrees")
 
 	// Disclosure shows the label.
-	view, err := disclosure.Item(ctx, b.pool, disclosure.ItemParams{SpaceID: space, ID: memoryitem.FactID(facts[0].ID)})
+	view, err := disclosure.Item(ctx, b.DB, disclosure.ItemParams{SpaceID: space, ID: memoryitem.FactID(facts[0].ID)})
 	require.NoError(t, err)
 	require.Contains(t, view.Labels, "conflicted")
 	require.Contains(t, view.Text, "review conflicted")
 
 	// Checkout labels both and warns.
-	packet, err := checkout.New(b.pool, b.store, checkout.Config{Embedder: embedding.NewOffline()}).
+	packet, err := checkout.New(b.pool, b.Store, checkout.Config{Embedder: embedding.NewOffline()}).
 		Checkout(ctx, &checkout.Request{SpaceID: space, Query: "where does Alice work, Acme or Beta?"})
 	require.NoError(t, err)
 	labels := map[string]checkout.Labels{}
@@ -334,14 +315,14 @@ func TestInterference_InferredAgainstAssertedIsProposedAndLabelledConflicted(t *
 	// Accepting replaces the fact through review: the old version is marked rejected.
 	_, err = b.decider.Decide(ctx, review.DecideParams{SpaceID: space, ProposalSeq: p.Seq, Decision: review.DecisionAccept, Actor: "reviewer"})
 	require.NoError(t, err)
-	b.project(t, space)
+	b.Project(t, space)
 	hist := b.history(t, space, "alice", "works at")
 	require.Len(t, hist, 2)
 	require.Equal(t, "rejected", hist[0].ReviewStatus)
 	require.Equal(t, "superseded", hist[0].Status)
 	require.Equal(t, "accepted", hist[1].ReviewStatus)
 	require.Equal(t, "Beta", hist[1].Object)
-	inferred, err = graph.InferredFacts(ctx, b.pool, space, "alice", 0)
+	inferred, err = graph.InferredFacts(ctx, b.DB, space, "alice", 0)
 	require.NoError(t, err)
 	require.Equal(t, "accepted", inferred[0].ReviewStatus)
 
@@ -350,48 +331,48 @@ func TestInterference_InferredAgainstAssertedIsProposedAndLabelledConflicted(t *
 	require.NoError(t, err)
 	require.Zero(t, n)
 	incremental := b.checksum(t, space)
-	_, err = b.proj.Rebuild(ctx, space)
+	_, err = b.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, incremental, b.checksum(t, space))
 }
 
 func TestInterference_RejectedProposalUpholdsTheFact(t *testing.T) {
-	b := setup(t)
+	b := setupTx(t)
 	ctx := context.Background()
 	space := "uphold"
-	b.append(t, space,
+	b.Append(t, space,
 		ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "works at", "object": "Acme"}),
 		ev("message", "Alice visited Beta", map[string]any{"role": "user"}),
 	)
-	b.project(t, space)
-	_, err := projection.NewInferrer(b.pool, inferLLM{}, "stand-in@1").InferSpace(ctx, space)
+	b.Project(t, space)
+	_, err := projection.NewInferrer(b.DB, inferLLM{}, "stand-in@1").InferSpace(ctx, space)
 	require.NoError(t, err)
-	b.project(t, space)
+	b.Project(t, space)
 	_, err = b.decider.Decide(ctx, review.DecideParams{SpaceID: space, ProposalSeq: 3, Decision: review.DecisionDefer, Actor: "r"})
 	require.NoError(t, err)
-	b.project(t, space)
+	b.Project(t, space)
 	require.Equal(t, "conflicted", b.facts(t, space, "alice")[0].ReviewStatus, "deferred: still in conflict")
 	_, err = b.decider.Decide(ctx, review.DecideParams{SpaceID: space, ProposalSeq: 3, Decision: review.DecisionReject, Actor: "r"})
 	require.NoError(t, err)
-	b.project(t, space)
+	b.Project(t, space)
 	facts := b.facts(t, space, "alice")
 	require.Len(t, facts, 1)
 	require.Equal(t, "Acme", facts[0].Object.Name)
 	require.Equal(t, int32(1), facts[0].Version)
 	require.Equal(t, "accepted", facts[0].ReviewStatus, "upheld by the reviewer")
-	inferred, err := graph.InferredFacts(ctx, b.pool, space, "alice", 0)
+	inferred, err := graph.InferredFacts(ctx, b.DB, space, "alice", 0)
 	require.NoError(t, err)
 	require.Equal(t, "rejected", inferred[0].ReviewStatus)
 }
 
 func TestSameAuthorityReassertion_StillVersions(t *testing.T) {
-	b := setup(t)
+	b := setupTx(t)
 	space := "versions"
-	b.append(t, space,
+	b.Append(t, space,
 		ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "works at", "object": "Acme"}),
 		ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "works at", "object": "Globex"}),
 	)
-	b.project(t, space)
+	b.Project(t, space)
 	hist := b.history(t, space, "alice", "works at")
 	require.Len(t, hist, 2)
 	require.Equal(t, "superseded", hist[0].Status)
@@ -400,7 +381,7 @@ func TestSameAuthorityReassertion_StillVersions(t *testing.T) {
 	for _, f := range hist {
 		require.Equal(t, "unreviewed", f.ReviewStatus)
 	}
-	page, err := review.List(context.Background(), b.pool, review.ListParams{SpaceID: space})
+	page, err := review.List(context.Background(), b.DB, review.ListParams{SpaceID: space})
 	require.NoError(t, err)
 	require.Empty(t, page.Proposals, "no proposal for a same-authority reassertion")
 	require.Equal(t, review.VerdictVersion, review.Precedence(review.Claim{Authority: "asserted"}, review.Claim{Authority: "asserted"}))
@@ -410,10 +391,10 @@ func TestSameAuthorityReassertion_StillVersions(t *testing.T) {
 }
 
 func TestRebuild_SameChecksumAfterProposalsAndDecisions(t *testing.T) {
-	b := setup(t)
+	b := setupTx(t)
 	ctx := context.Background()
 	space := "rebuild"
-	b.append(t, space,
+	b.Append(t, space,
 		ev("fact.asserted", "", map[string]any{"subject": "Alice", "predicate": "works at", "object": "Acme"}),
 		ev("message", "Alice moved to Beta", map[string]any{"role": "user"}),
 		ev("proposal.created", "", map[string]any{"kind": "belief_update", "evidence": []int64{2}, "contradicts": "nonexistent",
@@ -421,7 +402,7 @@ func TestRebuild_SameChecksumAfterProposalsAndDecisions(t *testing.T) {
 		ev("proposal.created", "", proposal("consolidation", []int64{1, 2}, nil)),
 		ev("proposal.created", "", proposal("belief_update", []int64{2}, map[string]any{"subject": "Alice", "predicate": "city", "value": "Oslo"})),
 	)
-	b.project(t, space)
+	b.Project(t, space)
 	for _, d := range []review.DecideParams{
 		{SpaceID: space, ProposalSeq: 3, Decision: review.DecisionAccept, Actor: "a"},
 		{SpaceID: space, ProposalSeq: 4, Decision: review.DecisionDefer, Actor: "a", Reason: "later"},
@@ -429,35 +410,34 @@ func TestRebuild_SameChecksumAfterProposalsAndDecisions(t *testing.T) {
 	} {
 		_, err := b.decider.Decide(ctx, d)
 		require.NoError(t, err)
-		b.project(t, space) // one batch per decision: incremental
+		b.Project(t, space) // one batch per decision: incremental
 	}
 	// A decision a client appended about an already decided proposal changes nothing.
-	b.append(t, space, ev("proposal.deferred", "", map[string]any{"proposal_seq": 3}))
-	b.project(t, space)
+	b.Append(t, space, ev("proposal.deferred", "", map[string]any{"proposal_seq": 3}))
+	b.Project(t, space)
 	incremental := b.checksum(t, space)
 	require.Equal(t, int64(3), incremental.Proposals)
-	_, err := b.proj.Rebuild(ctx, space)
+	_, err := b.Proj.Rebuild(ctx, space)
 	require.NoError(t, err)
 	require.Equal(t, incremental, b.checksum(t, space))
-	p, err := review.Get(ctx, b.pool, space, 3)
+	p, err := review.Get(ctx, b.DB, space, 3)
 	require.NoError(t, err)
 	require.Equal(t, review.StatusAccepted, p.Status)
 }
 
 func TestReviewQueue_ListsPendingNotDecided(t *testing.T) {
-	b := setup(t)
+	tx := testcontainers.TestTx(t)
+	b := setupOn(t, tx)
 	ctx := context.Background()
 	space := "queue"
-	b.append(t, space,
+	b.Append(t, space,
 		ev("message", "Carol said the deploy needs a feature flag", map[string]any{"role": "user"}),
 		ev("proposal.created", "", proposal("skill", []int64{1}, nil)),
 		ev("proposal.created", "", proposal("belief_update", []int64{1}, map[string]any{"subject": "deploy", "predicate": "needs", "value": "feature flag"})),
 	)
 	_, err := b.decider.Decide(ctx, review.DecideParams{SpaceID: space, ProposalSeq: 2, Decision: review.DecisionReject, Actor: "r"})
 	require.NoError(t, err)
-	b.project(t, space)
-	rows, err := b.db.AdminPool(t).Query(ctx, `SELECT proposal_seq, kind, status, proposed, evidence_seqs, evidence_text FROM memory.review_queue WHERE space_id = $1`, space)
-	require.NoError(t, err)
+	b.Project(t, space)
 	type row struct {
 		Seq          int64
 		Kind, Status string
@@ -466,12 +446,16 @@ func TestReviewQueue_ListsPendingNotDecided(t *testing.T) {
 		EvidenceText string
 	}
 	var got []row
-	for rows.Next() {
-		var r row
-		require.NoError(t, rows.Scan(&r.Seq, &r.Kind, &r.Status, &r.Proposed, &r.EvidenceSeqs, &r.EvidenceText))
-		got = append(got, r)
-	}
-	require.NoError(t, rows.Err())
+	testcontainers.AsOwner(t, tx, func() { // the queue is the analyst's view
+		rows, err := tx.Query(ctx, `SELECT proposal_seq, kind, status, proposed, evidence_seqs, evidence_text FROM memory.review_queue WHERE space_id = $1`, space)
+		require.NoError(t, err)
+		for rows.Next() {
+			var r row
+			require.NoError(t, rows.Scan(&r.Seq, &r.Kind, &r.Status, &r.Proposed, &r.EvidenceSeqs, &r.EvidenceText))
+			got = append(got, r)
+		}
+		require.NoError(t, rows.Err())
+	})
 	require.Len(t, got, 1, "the rejected proposal is not in the queue")
 	require.Equal(t, int64(3), got[0].Seq)
 	require.Equal(t, "pending", got[0].Status)
@@ -484,7 +468,7 @@ func TestDecide_ConcurrentAcceptsAppendOnce(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	space := "race"
-	b.append(t, space,
+	b.Append(t, space,
 		ev("message", "Eve moved to Lisbon", map[string]any{"role": "user"}),
 		ev("proposal.created", "", proposal("belief_update", []int64{1}, map[string]any{"subject": "Eve", "predicate": "lives in", "object": "Lisbon"})),
 	)

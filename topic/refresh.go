@@ -49,6 +49,51 @@ var (
 	qQueryTerms   = sql.Query("topic/query_terms")
 )
 
+// termsInsertArgs are terms_insert.sql's parameters: a model's term vectors in SpaceID, one
+// vector per lexeme, in the same order.
+type termsInsertArgs struct {
+	SpaceID string
+	Lexemes []string
+	Vecs    []pgvector.Vector
+}
+
+// execTermsInsert runs terms_insert.sql.
+func execTermsInsert(ctx context.Context, tx pgx.Tx, a termsInsertArgs) error {
+	_, err := tx.Exec(ctx, qTermsInsert, a.SpaceID, a.Lexemes, a.Vecs)
+	return err
+}
+
+// topicsUpsertArgs are topics_upsert.sql's parameters: session topics of SpaceID, one session,
+// opener seq, time and vector per position.
+type topicsUpsertArgs struct {
+	SpaceID  string
+	Sessions []string
+	Seqs     []int64
+	Times    []time.Time
+	Vecs     []pgvector.Vector
+}
+
+// execTopicsUpsert runs topics_upsert.sql.
+func execTopicsUpsert(ctx context.Context, tx pgx.Tx, a topicsUpsertArgs) error {
+	_, err := tx.Exec(ctx, qTopicsUpsert, a.SpaceID, a.Sessions, a.Seqs, a.Times, a.Vecs)
+	return err
+}
+
+// queryTermsArgs are query_terms.sql's parameters: the lexemes of Query (text search
+// configuration TSConfig) that SpaceID's model knows.
+type queryTermsArgs struct {
+	SpaceID, Query, TSConfig string
+}
+
+// queryQueryTerms runs query_terms.sql.
+func queryQueryTerms(ctx context.Context, q Querier, a queryTermsArgs) ([]queryTerm, error) {
+	rows, err := q.Query(ctx, qQueryTerms, a.SpaceID, a.Query, a.TSConfig)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByName[queryTerm])
+}
+
 // queryTerm is a row of query_terms: a lexeme of the query, its frequency there and its
 // vector in the model.
 type queryTerm struct {
@@ -163,7 +208,7 @@ func (r *Refresher) rebuild(ctx context.Context, space string, projected int64) 
 			Terms: int32(len(m.Terms)), BuiltSeq: lastSeq, SeenSeq: projected, BuildMs: int32(buildMS)}); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, qTermsInsert, space, terms, vecs); err != nil {
+		if err := execTermsInsert(ctx, tx, termsInsertArgs{SpaceID: space, Lexemes: terms, Vecs: vecs}); err != nil {
 			return err
 		}
 		return topics.write(ctx, tx, space)
@@ -237,8 +282,7 @@ func (t *topicRows) write(ctx context.Context, tx pgx.Tx, space string) error {
 	if len(t.sessions) == 0 {
 		return nil
 	}
-	_, err := tx.Exec(ctx, qTopicsUpsert, space, t.sessions, t.seqs, t.times, t.vecs)
-	return err
+	return execTopicsUpsert(ctx, tx, topicsUpsertArgs{SpaceID: space, Sessions: t.sessions, Seqs: t.seqs, Times: t.times, Vecs: t.vecs})
 }
 
 // openers folds each session's first message (all sessions, or those without a topic) into
@@ -311,11 +355,7 @@ func lookupTerms(ctx context.Context, q pgexec.Executor, space string, lexemes [
 // search configuration tsConfig), or nil when the space has no model or the model knows
 // none of the query's words.
 func QueryVector(ctx context.Context, q Querier, space, tsConfig, query string) ([]float32, error) {
-	rows, err := q.Query(ctx, qQueryTerms, space, query, tsConfig)
-	if err != nil {
-		return nil, err
-	}
-	found, err := pgx.CollectRows(rows, pgx.RowToStructByName[queryTerm])
+	found, err := queryQueryTerms(ctx, q, queryTermsArgs{SpaceID: space, Query: query, TSConfig: tsConfig})
 	if err != nil {
 		return nil, err
 	}

@@ -6,58 +6,58 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 	"github.com/zaxy/zaxy/topic"
 )
 
-type fixture struct {
-	pool  *pgxpool.Pool
-	store *eventloom.Store
-	proj  *projection.Projector
-	ref   *topic.Refresher
+// bundle is a test's log and refresher on one executor.
+type bundle struct {
+	*fixture.Log
+	ref *topic.Refresher
 }
 
-func newFixture(t *testing.T) *fixture {
+// newFixture runs on a rolled-back test transaction.
+func newFixture(t *testing.T) *bundle {
 	t.Helper()
-	pool := testcontainers.NewDatabase(t).AppPool(t)
-	proj, err := projection.New(context.Background(), pool, projection.Config{})
-	require.NoError(t, err)
-	return &fixture{pool: pool, store: eventloom.NewStore(pool, nil, nil), proj: proj, ref: topic.NewRefresher(pool, topic.DefaultParams)}
+	return newFixtureOn(t, testcontainers.TestTx(t))
+}
+
+func newFixtureOn(t *testing.T, db pgexec.Executor) *bundle {
+	t.Helper()
+	return &bundle{Log: fixture.New(t, db, projection.Config{}), ref: topic.NewRefresher(db, topic.DefaultParams)}
 }
 
 // load appends events to space and projects them.
-func (f *fixture) load(t *testing.T, space string, events []eventloom.NewEvent) {
+func (f *bundle) load(t *testing.T, space string, events []eventloom.NewEvent) {
 	t.Helper()
-	ctx := context.Background()
-	_, err := f.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: events})
-	require.NoError(t, err)
-	_, err = f.proj.ProjectSpace(ctx, space)
-	require.NoError(t, err)
+	f.Append(t, space, events...)
+	f.Project(t, space)
 }
 
-func (f *fixture) count(t *testing.T, q string, args ...any) int {
+func (f *bundle) count(t *testing.T, q string, args ...any) int {
 	t.Helper()
 	var n int
-	require.NoError(t, f.pool.QueryRow(context.Background(), q, args...).Scan(&n))
+	require.NoError(t, f.DB.QueryRow(context.Background(), q, args...).Scan(&n))
 	return n
 }
 
 // nearest returns the session whose topic is closest to query, and whether its first
 // message shares a word (a lexeme) with the query.
-func (f *fixture) nearest(t *testing.T, space, query string) (string, bool) {
+func (f *bundle) nearest(t *testing.T, space, query string) (string, bool) {
 	t.Helper()
 	ctx := context.Background()
-	vec, err := topic.QueryVector(ctx, f.pool, space, "english", query)
+	vec, err := topic.QueryVector(ctx, f.DB, space, "english", query)
 	require.NoError(t, err)
 	require.NotNil(t, vec, "the model knows none of %q", query)
 	var session string
 	var shares bool
-	require.NoError(t, f.pool.QueryRow(ctx, `
+	require.NoError(t, f.DB.QueryRow(ctx, `
 		SELECT t.session_id, i.tsv @@ replace(plainto_tsquery('english', $3)::text, ' & ', ' | ')::tsquery
 		FROM latent_topics t JOIN memory_items i ON i.space_id = t.space_id AND i.seq = t.seq AND i.kind = 'event'
 		WHERE t.space_id = $1 ORDER BY t.vec <=> $2::vector LIMIT 1`,
@@ -72,7 +72,7 @@ func TestRefresh_TooFewItemsGiveNoModel(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, res.Rebuilt)
 	require.Zero(t, f.count(t, `SELECT count(*) FROM latent_models`))
-	vec, err := topic.QueryVector(context.Background(), f.pool, "small", "english", "camera")
+	vec, err := topic.QueryVector(context.Background(), f.DB, "small", "english", "camera")
 	require.NoError(t, err)
 	require.Nil(t, vec)
 }
@@ -109,14 +109,15 @@ func TestRefresh_BuildsAModelThatBridgesWordsTheTextsDoNotShare(t *testing.T) {
 }
 
 func TestRefresh_FoldsInNewSessionsAndRebuildsWhenTheSpaceGrows(t *testing.T) {
-	f := newFixture(t)
+	// Its own database: built_at is now(), the same for a whole test transaction.
+	f := newFixtureOn(t, testcontainers.NewDatabase(t).AppPool(t))
 	ctx := context.Background()
 	f.load(t, "g", corpus(2, 6, nil)) // 60 messages
 	res, err := f.ref.Refresh(ctx, "g")
 	require.NoError(t, err)
 	require.True(t, res.Rebuilt)
 	var builtAt1 string
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT built_at::text FROM latent_models WHERE space_id = 'g'`).Scan(&builtAt1))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT built_at::text FROM latent_models WHERE space_id = 'g'`).Scan(&builtAt1))
 
 	// One new session (2 messages, under a fifth of 60): folded in, no rebuild.
 	f.load(t, "g", []eventloom.NewEvent{
@@ -156,7 +157,7 @@ func TestRefresh_SameItemsGiveTheSameModel(t *testing.T) {
 		require.NoError(t, err)
 	}
 	terms := func(space string) []string {
-		rows, err := f.pool.Query(ctx, `SELECT lexeme || ' ' || vec::text FROM latent_terms WHERE space_id = $1 ORDER BY lexeme`, space)
+		rows, err := f.DB.Query(ctx, `SELECT lexeme || ' ' || vec::text FROM latent_terms WHERE space_id = $1 ORDER BY lexeme`, space)
 		require.NoError(t, err)
 		out, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		require.NoError(t, err)

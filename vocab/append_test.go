@@ -17,13 +17,12 @@ import (
 // one event of the batch is stored.
 func TestAppend_RejectsBadTypedDataAndAppendsNothing(t *testing.T) {
 	t.Parallel()
-	db := testcontainers.NewDatabase(t)
-	pool := db.AppPool(t)
-	store := eventloom.NewStore(pool, nil, nil)
+	tx := testcontainers.TestTx(t)
+	store := eventloom.NewStore(tx, nil, nil)
 	ctx := context.Background()
 	count := func(space string) int {
 		var n int
-		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM events WHERE space_id = $1`, space).Scan(&n))
+		require.NoError(t, tx.QueryRow(ctx, `SELECT count(*) FROM events WHERE space_id = $1`, space).Scan(&n))
 		return n
 	}
 	noSubject := eventloom.NewEvent{Type: "fact.asserted", Data: json.RawMessage(`{"predicate":"likes","value":"tea"}`)}

@@ -8,7 +8,7 @@ import (
 )
 
 // Complete fills in what a documented type lets the envelope say for data, and returns data
-// unchanged when there is nothing to fill. Today that is one rule: a message without
+// unchanged when there is nothing to fill. There is one rule: a message without
 // data.role (absent or null) whose actor is one of MessageRoles ("user", "assistant",
 // "system", "tool") takes that actor as its role, so {"type":"message","actor":"user",
 // "content":"hi"} is a valid message. Any other actor leaves data alone, and Validate then

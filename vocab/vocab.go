@@ -91,8 +91,8 @@ const DefaultBuiltinPolicyVersion = "builtin-7"
 var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, "builtin-2", "builtin-3", "builtin-4", "builtin-5", "builtin-6", DefaultBuiltinPolicyVersion}
 
 // ReplacedBuiltin is the version a space's first policy.promoted event replaces: the built-in
-// policy the event names as its previous one (the default of the binary that appended it,
-// builtin-1 for a promotion recorded before builtin-2), else the default.
+// policy the event names as its previous one (the default of the binary that appended it),
+// else DefaultBuiltinPolicyVersion.
 func ReplacedBuiltin(previous string) string {
 	if slices.Contains(BuiltinPolicyVersions, previous) {
 		return previous

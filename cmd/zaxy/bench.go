@@ -74,11 +74,11 @@ func (c *benchAppendCmd) run(ctx context.Context, env *env) error {
 		return invalid(err)
 	}
 	c.o.API = func(ctx context.Context, pool *pgxpool.Pool, store *eventloom.Store) (http.Handler, error) {
-		svc, err := buildServices(ctx, env.cfg, serviceDeps{pool: pool, analytics: pool, store: store, provider: provider}, env.logger)
+		svc, err := buildServices(ctx, env.cfg, api.Config{}, serviceDeps{pool: pool, analytics: pool, store: store, provider: provider}, env.logger)
 		if err != nil {
 			return nil, err
 		}
-		return api.NewHandler(api.Config{}, svc, env.logger)
+		return svc.handler, nil
 	}
 	rep, err := bench.Append(ctx, env.cfg.databaseURL, c.o)
 	if err != nil {

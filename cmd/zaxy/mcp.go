@@ -9,7 +9,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
@@ -82,22 +81,18 @@ func (c *mcpCmd) run(ctx context.Context, env *env) error {
 		}
 		store = eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
 	}
-	svc, err := buildServices(ctx, cfg, serviceDeps{pool: pool, analytics: pool, store: store, provider: provider, withAuth: cfg.mcpToken != ""}, logger)
+	svc, err := buildServices(ctx, cfg, cfg.http, serviceDeps{pool: pool, analytics: pool, store: store, provider: provider, withAuth: cfg.mcpToken != ""}, logger)
 	if err != nil {
 		return err
 	}
-	if svc.Auth != nil {
-		if _, err := svc.Auth.Authorize(ctx, cfg.mcpToken, "", auth.ScopeRead); errors.Is(err, auth.ErrUnauthenticated) {
+	if svc.api.Auth != nil {
+		if _, err := svc.api.Auth.Authorize(ctx, cfg.mcpToken, "", auth.ScopeRead); errors.Is(err, auth.ErrUnauthenticated) {
 			return invalid(errors.New("ZAXY_MCP_TOKEN is not a valid token (unknown or revoked; zaxy token list)"))
 		} else if err != nil {
 			return err
 		}
 	}
-	apiHandler, err := api.NewHandler(cfg.http, svc, logger)
-	if err != nil {
-		return err
-	}
-	err = mcp.ServeStdio(ctx, mcp.Config{API: apiHandler, Profile: c.profile, Token: cfg.mcpToken, Logger: logger}, env.stdin, env.stdout)
+	err = mcp.ServeStdio(ctx, mcp.Config{Profile: c.profile, Token: cfg.mcpToken}, svc.mcp, logger, env.stdin, env.stdout)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return err
 	}

@@ -98,25 +98,18 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 	if provider != nil {
 		logger.InfoContext(ctx, "embedder", "model", provider.Model(), "dimensions", provider.Dimensions(), "why", why)
 	}
-	svc, err := buildServices(ctx, cfg, serviceDeps{pool: pool, analytics: analytics, store: store, provider: provider, withAuth: !cfg.authOff}, logger)
-	if err != nil {
-		return err
-	}
 	httpCfg := cfg.http
 	httpCfg.ListenAddr = cfg.addr
-	apiHandler, err := api.NewHandler(httpCfg, svc, logger)
+	svc, err := buildServices(ctx, cfg, httpCfg, serviceDeps{pool: pool, analytics: analytics, store: store, provider: provider, withAuth: !cfg.authOff}, logger)
 	if err != nil {
 		return err
 	}
-	mcpHandler, err := mcp.NewHTTPHandler(mcp.HTTPConfig{
-		Config: mcp.Config{API: apiHandler, Profile: cfg.mcpProfile, Logger: logger},
-		Auth:   svc.Auth, MaxBodyBytes: httpCfg.MaxBodyBytes,
-	})
+	mcpHandler, err := mcp.NewHTTPHandler(mcp.HTTPConfig{Config: mcp.Config{Profile: cfg.mcpProfile}, MaxBodyBytes: httpCfg.MaxBodyBytes}, svc.mcp, logger)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           api.NoSniff(console.Mount(mcp.Mount(apiHandler, mcpHandler))),
+		Handler:           api.NoSniff(console.Mount(mcp.Mount(svc.handler, mcpHandler))),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       httpCfg.RequestTimeout,
 		WriteTimeout:      httpCfg.RequestTimeout + 5*time.Second,

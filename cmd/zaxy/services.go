@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net/http"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/memoryaction"
 	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/policy"
@@ -32,12 +34,37 @@ type serviceDeps struct {
 	withAuth        bool
 }
 
-// buildServices is zaxy's composition root: it builds every service the API serves with, once,
-// from the parsed configuration. zaxy serve, zaxy mcp and zaxy bench append serve through it,
-// so that every reader of what the projector wrote (checkout, the feeling of knowing, the
-// projector behind erasure) uses its text search configuration (ZAXY_TEXT_SEARCH_CONFIG), and
-// ingest's transcript batches follow the API's MaxBatch (ZAXY_MAX_BATCH).
-func buildServices(ctx context.Context, cfg *config, d serviceDeps, logger *slog.Logger) (api.Services, error) {
+// services are everything zaxy serves with, each built once by buildServices and shared by
+// every request.
+type services struct {
+	// api are the HTTP API's services.
+	api api.Services
+	// handler is the HTTP API (api.NewHandler on api).
+	handler http.Handler
+	// mcp are the MCP server's services: handler, and api's token store.
+	mcp mcp.Services
+}
+
+// buildServices is zaxy's composition root: it builds every service the HTTP API and the MCP
+// server serve with, once, from the parsed configuration (httpCfg configures the API's
+// handler). zaxy serve, zaxy mcp and zaxy bench append serve through it, so that every reader
+// of what the projector wrote (checkout, the feeling of knowing, the projector behind erasure)
+// uses its text search configuration (ZAXY_TEXT_SEARCH_CONFIG), and ingest's transcript
+// batches follow the API's MaxBatch (ZAXY_MAX_BATCH).
+func buildServices(ctx context.Context, cfg *config, httpCfg api.Config, d serviceDeps, logger *slog.Logger) (*services, error) {
+	svc, err := buildAPIServices(ctx, cfg, d, logger)
+	if err != nil {
+		return nil, err
+	}
+	h, err := api.NewHandler(httpCfg, svc, logger)
+	if err != nil {
+		return nil, err
+	}
+	return &services{api: svc, handler: h, mcp: mcp.Services{API: h, Auth: svc.Auth}}, nil
+}
+
+// buildAPIServices builds every service the HTTP API serves with.
+func buildAPIServices(ctx context.Context, cfg *config, d serviceDeps, logger *slog.Logger) (api.Services, error) {
 	mem := cfg.memory
 	svc := api.Services{Pool: d.pool, Store: d.store, Analytics: d.analytics, AnalyticsStore: d.store}
 	if d.analytics != d.pool {

@@ -8,22 +8,26 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
-// The composition root builds every service the API requires, from the configuration alone.
+// The composition root builds every service the API and the MCP server require, from the
+// configuration alone.
 func TestBuildServices_BuildsEveryServiceTheAPIRequires(t *testing.T) {
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
 	env := map[string]string{"ZAXY_DATABASE_URL": db.AppURL, "ZAXY_TEXT_SEARCH_CONFIG": "simple"}
 	cfg, err := readConfig(func(k string) string { return env[k] })
 	require.NoError(t, err)
-	svc, err := buildServices(t.Context(), cfg, serviceDeps{pool: pool, analytics: pool, store: eventloom.NewStore(pool, nil, nil), withAuth: true}, nil)
+	svc, err := buildServices(t.Context(), cfg, cfg.http, serviceDeps{pool: pool, analytics: pool, store: eventloom.NewStore(pool, nil, nil), withAuth: true}, nil)
 	require.NoError(t, err)
-	require.NotNil(t, svc.Auth)
-	_, err = api.NewHandler(cfg.http, svc, nil)
+	require.NotNil(t, svc.api.Auth)
+	require.NotNil(t, svc.handler)
+	require.NotNil(t, svc.mcp.API)
+	require.Same(t, svc.api.Auth, svc.mcp.Auth)
+	_, err = mcp.NewHTTPHandler(mcp.HTTPConfig{}, svc.mcp, nil)
 	require.NoError(t, err)
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
 // buildZaxy compiles this command into a temporary directory.
@@ -74,8 +75,7 @@ func TestWorker_SIGKILLMidProjectionEndsEqualToACleanRebuild(t *testing.T) {
 				batch[i] = eventloom.NewEvent{Type: "message", Content: fmt.Sprintf("@dana please check docs/svc-%d.md with Alice Chen", n%40), Data: []byte(`{"role":"user"}`)}
 			}
 		}
-		_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: batch})
-		require.NoError(t, err)
+		fixture.Append(t, store, space, batch...)
 	}
 
 	lag := func() projection.Status {

@@ -20,6 +20,13 @@ import (
 // <package>/internal/dbsqlc (so an Executor is accepted by every generated query), plus
 // SendBatch for pipelined round trips and Begin for writes that need their own transaction
 // (on a pgx.Tx, Begin opens a savepoint). *pgxpool.Pool, *pgx.Conn and pgx.Tx implement it.
+//
+// Only a *pgxpool.Pool is safe for concurrent use: each call takes a connection of its own. A
+// *pgx.Conn and a pgx.Tx run one statement at a time, and a call made while another's rows are
+// still open fails (conn busy). So code that runs queries from several goroutines at once (the
+// lanes of one checkout, the per-space workers of a job) must be given a pool; code given a
+// connection or a transaction runs its queries one after another, reading each result to its
+// end before the next.
 type Executor interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
