@@ -118,7 +118,7 @@ func (s *server) afterTurn(r *http.Request) (any, error) {
 				path := fmt.Sprintf("events[%d].", i)
 				var err error
 				if events[i], err = eventloom.DecodeEvent(raw, path); err == nil {
-					err = events[i].Validate(path)
+					err = eventloom.ValidateEvent(&events[i], path)
 				}
 				if err != nil {
 					return nil, err

@@ -185,7 +185,7 @@ func TestPolicyContent_AddressesStayWhatTheyWere(t *testing.T) {
 
 func TestPolicyMechanism_NamedRecordOrRejected(t *testing.T) {
 	for _, v := range vocab.BuiltinPolicyVersions {
-		require.Equal(t, checkout.FirstMechanismVersion, checkout.BuiltinPolicyOf(v).Mechanism().Version, v)
+		require.Equal(t, checkout.FirstMechanismVersion, checkout.MechanismOf(checkout.BuiltinPolicyOf(v).MechanismVersion).Version, v)
 	}
 	m := checkout.MechanismOf(checkout.FirstMechanismVersion)
 	require.InDelta(t, 2.0/61, m.RankScore(2, 1), 1e-15)
@@ -197,7 +197,7 @@ func TestPolicyMechanism_NamedRecordOrRejected(t *testing.T) {
 	require.ErrorContains(t, err, `no mechanism record "mechanism-99"`)
 	p, err := checkout.DecodePolicy("fit-0123456789ab", append(content[:len(content)-1:len(content)-1], []byte(`,"mechanism_version":"mechanism-1"}`)...))
 	require.NoError(t, err)
-	require.Same(t, m, p.Mechanism())
+	require.Same(t, m, checkout.MechanismOf(p.MechanismVersion))
 }
 
 // TestMechanism1_StaysWhatItIs pins the first mechanism record: every built-in policy ranks

@@ -10,7 +10,7 @@ package checkout
 // about an error would fill a packet with "bash last_error ... (superseded)" lines. Each
 // version's event ranks for itself, and a change of a fact in the packet is still a warning.
 // Policy.CollapseRepeatedFacts; never with the plain profile.
-func collapseRepeatedFacts(fused []*scored, items map[string]*Item) []*scored {
+func collapseRepeatedFacts(fused []*scored, items map[string]*rankedItem) []*scored {
 	first := map[string]int{} // statement -> its place in out
 	out := fused[:0]
 	for _, c := range fused {

@@ -16,12 +16,6 @@ import (
 	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
-// Cues are what the agent is doing when it checks out (task, repo, tool, phase and free keys):
-// a flat object of short strings, compared with the cues events were appended with. An item
-// whose event (a fact's: the event that recorded it) carries the same value under the same key
-// is boosted (cueBoost, Mechanism.CueBoostPerMatch), and phase and tool steer the inferred purpose (cuePurpose).
-type Cues map[string]string
-
 // Limits of a request's cues.
 const (
 	maxCueKeys      = 16
@@ -31,9 +25,9 @@ const (
 
 var cueKeyPattern = regexp.MustCompile(cueKeyPatternRE)
 
-// validate names the first bad key or value: at most 16 keys, each 1–32 characters of lower-case
+// validateCues names the first bad key or value: at most 16 keys, each 1–32 characters of lower-case
 // letters, digits and underscores starting with a letter, each value 1–200 characters.
-func (c Cues) validate() error {
+func validateCues(c Cues) error {
 	if len(c) > maxCueKeys {
 		return &eventloom.ValidationError{Field: "cues", Message: "must have at most " + strconv.Itoa(maxCueKeys) + " keys, got " + strconv.Itoa(len(c))}
 	}
@@ -106,11 +100,11 @@ func cueBoost(m *Mechanism, n int) float64 {
 // cues (a fact's: the event that recorded it) and records the boost in its components. It reads
 // the cues of the fetched items' events from the log by seq in one query (the primary key: the
 // candidates are few, so no index on cues is needed). Without cues it does nothing.
-func applyCues(ctx context.Context, q pgexec.Executor, m *Mechanism, space string, want Cues, fused []*scored, items map[string]*Item) error {
+func applyCues(ctx context.Context, q pgexec.Executor, m *Mechanism, space string, want Cues, fused []*scored, items map[string]*rankedItem) error {
 	if len(want) == 0 {
 		return nil
 	}
-	seqOf := func(it *Item) int64 {
+	seqOf := func(it *rankedItem) int64 {
 		if it.fact != nil {
 			return it.fact.recordedSeq
 		}

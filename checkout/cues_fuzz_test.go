@@ -28,7 +28,7 @@ func FuzzCuesValidate(f *testing.F) {
 		if json.Unmarshal(body, &c) != nil {
 			return
 		}
-		err := c.validate()
+		err := validateCues(c)
 		if err == nil {
 			if len(c) > maxCueKeys {
 				t.Fatalf("accepted %d keys", len(c))

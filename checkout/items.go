@@ -18,65 +18,10 @@ import (
 	"github.com/zaxy/zaxy/memoryitem"
 )
 
-// Citation points at the event a claim comes from. Start and End, when set, are the
-// character range of the event's content an excerpt took.
-type Citation struct {
-	Seq   int64          `json:"seq"`
-	Hash  eventloom.Hash `json:"hash"`
-	Start *int           `json:"start,omitempty"`
-	End   *int           `json:"end,omitempty"`
-}
-
-// Labels say how far an item can be trusted and whether memory has moved on from it.
-type Labels struct {
-	// Authority is "log" for events, or a fact's authority (asserted, extracted, inferred).
-	Authority    string `json:"authority"`
-	ReviewStatus string `json:"review_status,omitempty"`
-	Inferred     bool   `json:"inferred,omitempty"`
-	// Stale: the item is not in the projections yet (found in the raw log) or its validity
-	// window has ended.
-	Stale bool `json:"stale,omitempty"`
-	// Attenuated: memory marked it (invalidated, closed), or its salience fell below the
-	// space's floor (AttenuatedBy "salience"); it left default ranking.
-	Attenuated bool `json:"attenuated,omitempty"`
-	// AttenuatedBy is "salience" when the item is attenuated for its salience (disuse or
-	// negative feedback), "redundant" when the encoding gate found it repeats RedundantOf;
-	// invalidated and closed items keep their own labels.
-	AttenuatedBy string `json:"attenuated_by,omitempty"`
-	// RedundantOf is the ranked item this one repeats (docs/projections.md, "Encoding gate"):
-	// it leaves default ranking, and the item it repeats was reinforced instead.
-	RedundantOf string `json:"redundant_of,omitempty"`
-	Superseded  bool   `json:"superseded,omitempty"`
-	Invalidated string `json:"invalidated,omitempty"`
-	// Conflicted: a statement of another authority contradicts this one and a proposal
-	// awaits review (a fact whose review_status is conflicted, or an event a model inferred
-	// the contradicting statement from). docs/projections.md, "Interference".
-	Conflicted bool `json:"conflicted,omitempty"`
-}
-
-// Item is one memory in a packet or a query result.
-type Item struct {
-	// Ref is the citation marker in the rendered text ([Ref]).
-	Ref    int    `json:"ref,omitempty"`
-	ItemID string `json:"item_id"`
-	// Kind is the event type, or "fact".
-	Kind       string               `json:"kind"`
-	Text       string               `json:"text"`
-	Tokens     int                  `json:"tokens"`
-	Score      float64              `json:"score"`
-	Components map[string]Component `json:"components,omitempty"`
-	Labels     Labels               `json:"labels"`
-	Citations  []Citation           `json:"citations"`
-	SessionID  string               `json:"session_id,omitempty"`
-	OccurredAt *time.Time           `json:"occurred_at,omitempty"`
-	// Salience is how the item's salience multiplied its score (absent with the plain profile).
-	Salience *Salience `json:"salience,omitempty"`
-	// Repeats counts the later events the encoding gate found repeating this item (up to the
-	// checkout's as_of, none invalidated); the last of them is the item's last citation.
-	// Absent with the plain profile, which ranks every copy as itself (docs/checkout.md,
-	// "Redundant items").
-	Repeats int `json:"repeats,omitempty"`
-
+// rankedItem is an Item as checkout ranks it: the Item a packet or a query result shows, and
+// what the ranking read with it, which no answer shows.
+type rankedItem struct {
+	Item
 	boostKind string
 	// role is a message's data.role and speaker who said it (data.name, else the actor)
 	// (speaker.go).
@@ -91,7 +36,7 @@ type Item struct {
 
 // ownCitations are the events the item itself comes from: its citations without the last
 // repeat's (Repeats), which stands for the same words said again.
-func (it *Item) ownCitations() []Citation {
+func (it *rankedItem) ownCitations() []Citation {
 	if it.Repeats > 0 {
 		return it.Citations[:len(it.Citations)-1]
 	}
@@ -121,16 +66,16 @@ type itemFetch struct {
 
 // newItemFetch is the item fetch of a checkout of r asking q at asOf with mechanism m.
 func (s *Service) newItemFetch(r *Request, q *question, asOf time.Time, m *Mechanism) itemFetch {
-	return itemFetch{db: s.pool, space: r.SpaceID, words: q.words, asOf: asOf, withSalience: !r.plain(), maxChars: m.MaxItemChars}
+	return itemFetch{db: s.pool, space: r.SpaceID, words: q.words, asOf: asOf, withSalience: !plainProfile(r), maxChars: m.MaxItemChars}
 }
 
 // items loads the items with the given ids (and the fact versions they superseded, returned
 // separately), events and facts in one query each. Event items already read (prefetched, by
 // id) are taken from there.
-func (f itemFetch) items(ctx context.Context, ids []string, prefetched map[string]*Item) (map[string]*Item, []*Item, error) {
+func (f itemFetch) items(ctx context.Context, ids []string, prefetched map[string]*rankedItem) (map[string]*rankedItem, []*rankedItem, error) {
 	var seqs []int64
 	var factIDs []string
-	items := map[string]*Item{}
+	items := map[string]*rankedItem{}
 	for _, id := range ids {
 		if it := prefetched[id]; it != nil {
 			items[id] = it
@@ -151,7 +96,7 @@ func (f itemFetch) items(ctx context.Context, ids []string, prefetched map[strin
 }
 
 // events reads the event items of seqs into items.
-func (f itemFetch) events(ctx context.Context, seqs []int64, items map[string]*Item) error {
+func (f itemFetch) events(ctx context.Context, seqs []int64, items map[string]*rankedItem) error {
 	withSalience := f.withSalience
 	if len(seqs) > 0 {
 		rows, err := f.db.Query(ctx, qFetchEvents, f.space, seqs, f.asOf)
@@ -207,8 +152,8 @@ func (f itemFetch) events(ctx context.Context, seqs []int64, items map[string]*I
 
 // facts reads the fact items of factIDs into items and returns the fact versions they
 // superseded.
-func (f itemFetch) facts(ctx context.Context, factIDs []string, items map[string]*Item) ([]*Item, error) {
-	var previous []*Item
+func (f itemFetch) facts(ctx context.Context, factIDs []string, items map[string]*rankedItem) ([]*rankedItem, error) {
+	var previous []*rankedItem
 	asOf, withSalience := f.asOf, f.withSalience
 	if len(factIDs) > 0 {
 		rows, err := f.db.Query(ctx, qFetchFacts, f.space, factIDs, asOf)
@@ -228,12 +173,12 @@ func (f itemFetch) facts(ctx context.Context, factIDs []string, items map[string
 			fr := factRow{id: r.FactID, subject: r.SubjectName, predicate: r.Predicate, object: valueText(r.ObjectName, r.Value),
 				status: r.Status, supersededBy: r.SupersededBy, version: r.Version, validTo: r.ValidTo,
 				recordedSeq: r.RecordedSeq, closeReason: r.CloseReason}
-			it := &Item{
-				ItemID: memoryitem.FactID(fr.id), Kind: "fact", boostKind: "fact", fact: &fr,
+			it := &rankedItem{boostKind: "fact", fact: &fr, Item: Item{
+				ItemID: memoryitem.FactID(fr.id), Kind: "fact",
 				Text: fmt.Sprintf("%s %s %s", fr.subject, fr.predicate, fr.object),
 				Labels: Labels{Authority: r.Authority, ReviewStatus: r.ReviewStatus, Inferred: r.Inferred,
 					Conflicted: r.ReviewStatus == "conflicted" && r.Status == "current"},
-			}
+			}}
 			var ev []Citation
 			if err := json.Unmarshal([]byte(r.Evidence), &ev); err != nil {
 				return struct{}{}, fmt.Errorf("fact %s evidence: %w", fr.id, err)
@@ -282,11 +227,11 @@ func valueText(object, value *string) string {
 
 // cutEventItem renders an event as an item: its content (an excerpt of maxChars around the
 // query's words when longer), or a summary of its data when it has no text.
-func cutEventItem(seq int64, typ, session, content, data string, hash []byte, words []string, maxChars int) *Item {
-	it := &Item{
-		ItemID: memoryitem.EventID(seq), Kind: typ, boostKind: typ, SessionID: session,
+func cutEventItem(seq int64, typ, session, content, data string, hash []byte, words []string, maxChars int) *rankedItem {
+	it := &rankedItem{boostKind: typ, Item: Item{
+		ItemID: memoryitem.EventID(seq), Kind: typ, SessionID: session,
 		Labels: Labels{Authority: "log"},
-	}
+	}}
 	cite := Citation{Seq: seq, Hash: hash}
 	text := strings.TrimSpace(content)
 	if utf8.RuneCountInString(text) > maxChars {

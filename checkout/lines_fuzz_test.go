@@ -61,9 +61,9 @@ func FuzzLineWhoWhen(f *testing.F) {
 	f.Fuzz(func(t *testing.T, speaker, role, text string) {
 		at := time.Date(2023, 5, 8, 23, 30, 0, 0, time.FixedZone("x", 2*3600))
 		cite := Citation{Seq: 7, Hash: make(eventloom.Hash, 32)}
-		it := &Item{Kind: "message", Text: text, OccurredAt: &at, Citations: []Citation{cite}, speaker: speaker, role: role}
-		ev := WeaveEvidence{Kind: "message", Text: text, Citation: cite, whoWhen: lineWhoWhen(at, "message", speaker, role)}
-		for prefix, got := range map[string]string{"[3] ": renderLine(3, it, true), "[W3] ": evidenceLine(3, ev)} {
+		it := &rankedItem{Item: Item{Kind: "message", Text: text, OccurredAt: &at, Citations: []Citation{cite}}, speaker: speaker, role: role}
+		ev := WeaveEvidence{Kind: "message", Text: text, Citation: cite}
+		for prefix, got := range map[string]string{"[3] ": renderLine(3, it, true), "[W3] ": evidenceLine(3, ev, lineWhoWhen(at, "message", speaker, role))} {
 			if strings.ContainsAny(got, "\n\r\v\f\u0085\u2028\u2029") {
 				t.Fatalf("%q holds a line break", got)
 			}

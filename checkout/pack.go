@@ -30,7 +30,7 @@ func packTier(rk *ranking, used map[string]bool, tokens *int, budget int, p *Pac
 		}
 		it.Tokens = cost
 		spent += cost
-		t.Items = append(t.Items, it)
+		t.Items = append(t.Items, &it.Item)
 	}
 	if len(t.Items) > 0 {
 		*tokens += spent
@@ -46,12 +46,12 @@ func packQuery(rk *ranking, used map[string]bool, tokens *int, budget int, p *Pa
 	t := Tier{Name: TierQuery, Items: []*Item{}}
 	header := EstimateTokens(tierHeader[TierQuery] + "\n")
 	type cand struct {
-		it    *Item
+		it    *rankedItem
 		c     *scored
 		cost  int
 		value float64
 	}
-	m := rk.policy.Mechanism()
+	m := mechanismOf(rk.policy)
 	var cands []cand
 	for i, c := range rk.fused {
 		if i == m.QueryCandidates {
@@ -74,7 +74,7 @@ func packQuery(rk *ranking, used map[string]bool, tokens *int, budget int, p *Pa
 		spent += c.cost
 		c.it.Score, c.it.Components, c.it.Tokens = c.c.score, c.c.components, c.cost
 		used[c.it.ItemID] = true
-		t.Items = append(t.Items, c.it)
+		t.Items = append(t.Items, &c.it.Item)
 	}
 	// Within the tier, the best first.
 	slices.SortStableFunc(t.Items, func(a, b *Item) int { return cmp.Compare(b.Score, a.Score) })

@@ -201,7 +201,7 @@ func TestCheckout_BuiltinPolicyVersionsGiveTheirGoldenPackets(t *testing.T) {
 				require.NotEqual(t, prev, answers, "no packet of the fixture shows what %s changed", version)
 			}
 			prev = answers
-			got, err := json.MarshalIndent(goldenVersion{Version: version, Policy: content, Mechanism: p.Mechanism(),
+			got, err := json.MarshalIndent(goldenVersion{Version: version, Policy: content, Mechanism: checkout.MechanismOf(p.MechanismVersion),
 				Answers: answers}, "", " ")
 			require.NoError(t, err)
 			got = append(got, '\n')

@@ -20,11 +20,11 @@ type eventPrefetch struct {
 	queued    []int64
 	running   bool
 	done      sync.WaitGroup
-	items     map[string]*Item
+	items     map[string]*rankedItem
 }
 
 func newEventPrefetch(ctx context.Context, fetch itemFetch) *eventPrefetch {
-	return &eventPrefetch{ctx: ctx, fetch: fetch, requested: map[int64]bool{}, items: map[string]*Item{}}
+	return &eventPrefetch{ctx: ctx, fetch: fetch, requested: map[int64]bool{}, items: map[string]*rankedItem{}}
 }
 
 // add asks for the event items among ids, those not asked for before.
@@ -58,7 +58,7 @@ func (p *eventPrefetch) run() {
 			return
 		}
 		p.mu.Unlock()
-		got := map[string]*Item{}
+		got := map[string]*rankedItem{}
 		if err := p.fetch.events(p.ctx, seqs, got); err != nil {
 			continue
 		}
@@ -71,7 +71,7 @@ func (p *eventPrefetch) run() {
 }
 
 // wait returns the events read, once no read is in flight.
-func (p *eventPrefetch) wait() map[string]*Item {
+func (p *eventPrefetch) wait() map[string]*rankedItem {
 	p.done.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -15,75 +15,6 @@ import (
 	"github.com/zaxy/zaxy/vocab"
 )
 
-// Prior is a procedure or causal link offered before a step: suggestive, cited, verified.
-type Prior struct {
-	ArtifactID string `json:"artifact_id"`
-	Type       string `json:"type"`
-	Summary    string `json:"summary"`
-	// Confidence is what the prior is ranked by: the artifact's latest confidence revision
-	// (revise_confidence, or the retrospective pass), else ProducedConfidence, the producer's.
-	Confidence         float64 `json:"confidence"`
-	ProducedConfidence float64 `json:"produced_confidence"`
-	// Steps are a procedure's tool sequence.
-	Steps []string `json:"steps,omitempty"`
-	// Sessions counts the sessions a procedure recurred in.
-	Sessions int `json:"sessions,omitempty"`
-	// Match is the goal words the prior shares (why it was chosen).
-	Match     []string   `json:"match"`
-	Label     string     `json:"label"`
-	Citations []Citation `json:"citations"`
-}
-
-// FailurePrior is a repeated failure offered before a step: how it failed the last times,
-// and what fixed it.
-type FailurePrior struct {
-	ArtifactID string `json:"artifact_id"`
-	Tool       string `json:"tool"`
-	Error      string `json:"error"`
-	// Confidence and ProducedConfidence as a Prior's.
-	Confidence         float64 `json:"confidence"`
-	ProducedConfidence float64 `json:"produced_confidence"`
-	// Last are the latest occurrences (at most Mechanism.PriorFailureLast), newest first.
-	Last []FailureOccurrence `json:"last"`
-	// Fix is the most common sequence of calls that fixed it (empty: simply retried).
-	Fix []string `json:"fix"`
-	// Text says it in a sentence: "last 3 times this failed because ...".
-	Text      string     `json:"text"`
-	Match     []string   `json:"match"`
-	Label     string     `json:"label"`
-	Citations []Citation `json:"citations"`
-}
-
-// FailureOccurrence is one cited failure and its fix.
-type FailureOccurrence struct {
-	FailureSeq int64 `json:"failure_seq"`
-	// Error is the failed call's own error message (the artifact groups them normalized).
-	Error  string   `json:"error,omitempty"`
-	FixSeq int64    `json:"fix_seq,omitempty"`
-	Steps  []string `json:"steps"`
-}
-
-// Prospective is a prospective pass's answer: the weave plus the priors for the step.
-type Prospective struct {
-	SpaceID         string         `json:"space_id"`
-	Goal            string         `json:"goal"`
-	ReasoningPhase  string         `json:"reasoning_phase"`
-	Purpose         string         `json:"purpose"`
-	Weave           *Weave         `json:"weave"`
-	ProcedurePriors []Prior        `json:"procedure_priors"`
-	FailurePriors   []FailurePrior `json:"failure_priors"`
-	CausalContext   []Prior        `json:"causal_context"`
-	// MissingEvidence are explicit warnings of what memory does not know for this step.
-	MissingEvidence []Warning `json:"missing_evidence"`
-	// Rejected are priors left out because a cited event no longer verifies.
-	Rejected []RejectedArtifact `json:"rejected"`
-	// TokenEstimate is the estimate of Text's tokens (EstimateTokens).
-	TokenEstimate int     `json:"token_estimate"`
-	Text          string  `json:"text"`
-	SurfacedSeq   int64   `json:"surfaced_seq,omitempty"`
-	TotalMS       float64 `json:"total_ms"`
-}
-
 // Prospective runs the prospective pass before a step: the weave (half the budget) plus the
 // procedure priors, failure priors and causal context whose words the goal shares, each citing
 // events verified at query time, and explicit missing-evidence warnings. Everything is read
@@ -91,7 +22,7 @@ type Prospective struct {
 // WeaveMemory does.
 func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective, error) {
 	start := time.Now()
-	req, err := r.request(DefaultProspectiveTokens)
+	req, err := stepRequest(r, DefaultProspectiveTokens)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +30,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	if err != nil {
 		return nil, err
 	}
-	mech := rk.usedPolicy().Mechanism()
+	mech := mechanismOf(rk.usedPolicy())
 	rows, err := queries.ProspectivePriors(ctx, s.pool, dbsqlc.ProspectivePriorsParams{SpaceID: req.SpaceID, MaxRows: int32(mech.PriorRows)})
 	if err != nil {
 		return nil, fmt.Errorf("read priors: %w", err)
@@ -133,7 +64,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 		}
 	}
 	scratch := &Weave{}
-	arts, err := s.verifyArtifacts(ctx, req.SpaceID, ids, req.AsOf, scratch)
+	arts, err := s.verifyArtifacts(ctx, req.SpaceID, ids, req.AsOf, scratch, newWovenState())
 	if err != nil {
 		return nil, err
 	}
@@ -203,11 +134,11 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 				Message: fmt.Sprintf("no fix is recorded for %s failing with %q", flatLine(f.Tool), f.Error)})
 		}
 	}
-	p.Text = p.render(mech)
+	p.Text = renderProspective(p, mech)
 	p.TokenEstimate = EstimateTokens(p.Text)
 	if !req.NoRecord {
-		if p.SurfacedSeq, err = s.recordSurfaced(ctx, req, &Packet{Purpose: w.Purpose, Tiers: []Tier{}, Budget: Budget{Used: p.TokenEstimate}, Weave: w,
-			priors: recorded}); err != nil {
+		if p.SurfacedSeq, err = s.recordSurfaced(ctx, req, &Packet{Purpose: w.Purpose, Tiers: []Tier{}, Budget: Budget{Used: p.TokenEstimate}, Weave: w},
+			recorded); err != nil {
 			return nil, err
 		}
 		w.SurfacedSeq = p.SurfacedSeq
@@ -285,10 +216,10 @@ func sharedWords(goal []string, text string) []string {
 	return out
 }
 
-// render is the pass as prompt text: the weave, then the priors, each labelled suggestive with
-// its cited seqs (at most m's WeaveSummaryChars of a summary), then the missing-evidence
-// warnings.
-func (p *Prospective) render(m *Mechanism) string {
+// renderProspective is pass p as prompt text: the weave, then the priors, each labelled
+// suggestive with its cited seqs (at most m's WeaveSummaryChars of a summary), then the
+// missing-evidence warnings.
+func renderProspective(p *Prospective, m *Mechanism) string {
 	var b strings.Builder
 	b.WriteString(p.Weave.Text)
 	cites := func(cs []Citation) string {

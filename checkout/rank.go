@@ -20,8 +20,8 @@ type ranking struct {
 	lanes           map[string]LaneStat
 	recent          []string
 	lag             int64
-	items           map[string]*Item
-	previous        []*Item
+	items           map[string]*rankedItem
+	previous        []*rankedItem
 	stable          []string
 	// salience is the salience diagnostics (nil with the plain profile).
 	salience *SalienceStats
@@ -48,7 +48,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	if rk.policy, err = s.CurrentPolicy(ctx, r.SpaceID); err != nil {
 		return nil, err
 	}
-	m := rk.policy.Mechanism()
+	m := mechanismOf(rk.policy)
 	rk.fetch = s.newItemFetch(r, q, rk.asOf, m)
 	in := s.newLaneInput(r, q, rk.asOf, rk.policy)
 	// The lanes' events are read as the lanes return (prefetch.go).
@@ -145,7 +145,7 @@ func (s *Service) startSideReads(ctx context.Context, r *Request, rk *ranking, w
 		}
 		if withTiers {
 			rk.stable, err = queries.StableFacts(ctx, s.pool, dbsqlc.StableFactsParams{SpaceID: r.SpaceID, AsOf: rk.asOf,
-				OmitToolState: rk.policy.StableOmitsToolState, MaxRows: int32(rk.policy.Mechanism().StableK)})
+				OmitToolState: rk.policy.StableOmitsToolState, MaxRows: int32(mechanismOf(rk.policy).StableK)})
 			if err != nil {
 				sr.err = fmt.Errorf("checkout %q: %w", r.SpaceID, err)
 			}

@@ -11,7 +11,7 @@ func (rk *ranking) usedQuestion() *question { return rk.question }
 func (rk *ranking) usedPurpose() string { return rk.purpose }
 
 // fetchedItems are the items rk fetched for its candidates, by item id.
-func (rk *ranking) fetchedItems() map[string]*Item { return rk.items }
+func (rk *ranking) fetchedItems() map[string]*rankedItem { return rk.items }
 
 // rankedEvents are the events of rk's best n fused candidates, best first, with each one's
 // place among them (0 is the best): an event item is its seq, a fact item the events it cites

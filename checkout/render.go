@@ -12,10 +12,10 @@ var tierHeader = map[string]string{
 	TierQuery:   "## Relevant memory",
 }
 
-// renderTiers renders packet p: it numbers the items in tier order and writes p.Text, each
+// renderTiers renders packet p, whose items are those of items: it numbers the items in tier order and writes p.Text, each
 // non-empty tier's header and lines, then the weave's text. It records the stable prefix's
 // length and returns the last marker.
-func renderTiers(p *Packet, whoWhen bool) int {
+func renderTiers(p *Packet, items map[string]*rankedItem, whoWhen bool) int {
 	var b strings.Builder
 	ref := 0
 	for _, t := range p.Tiers {
@@ -26,7 +26,7 @@ func renderTiers(p *Packet, whoWhen bool) int {
 		for _, it := range t.Items {
 			ref++
 			it.Ref = ref
-			b.WriteString(renderLine(ref, it, whoWhen) + "\n")
+			b.WriteString(renderLine(ref, items[it.ItemID], whoWhen) + "\n")
 		}
 		if t.Name == TierStable {
 			p.Diagnostics.StablePrefixBytes = b.Len()
@@ -43,7 +43,7 @@ func renderTiers(p *Packet, whoWhen bool) int {
 // whoWhen an event's text opens with when it happened and who said it (lineWhoWhen). What was
 // remembered (the text, a speaker's name, an invalidation's reason) is shown as remembered
 // text, which cannot imitate the marker or a citation (remembered).
-func renderLine(ref int, it *Item, whoWhen bool) string {
+func renderLine(ref int, it *rankedItem, whoWhen bool) string {
 	var b strings.Builder
 	if ref > 0 {
 		fmt.Fprintf(&b, "[%d] ", ref)

@@ -5,27 +5,26 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
+	"github.com/zaxy/zaxy/checkout/checkoutwire"
 	"github.com/zaxy/zaxy/eventloom"
 )
 
 // Purposes a checkout can be made for; each weighs the lanes and kinds of memory differently
 // (fusion.go).
 const (
-	PurposeGeneral        = "general"
-	PurposePlanning       = "planning"
-	PurposeExploration    = "exploration"
-	PurposeImplementation = "implementation"
-	PurposeDebugging      = "debugging"
-	PurposeReview         = "review"
-	PurposeRefactoring    = "refactoring"
+	PurposeGeneral        = checkoutwire.PurposeGeneral
+	PurposePlanning       = checkoutwire.PurposePlanning
+	PurposeExploration    = checkoutwire.PurposeExploration
+	PurposeImplementation = checkoutwire.PurposeImplementation
+	PurposeDebugging      = checkoutwire.PurposeDebugging
+	PurposeReview         = checkoutwire.PurposeReview
+	PurposeRefactoring    = checkoutwire.PurposeRefactoring
 )
 
 // Purposes lists every purpose.
-var Purposes = []string{PurposeGeneral, PurposePlanning, PurposeExploration, PurposeImplementation,
-	PurposeDebugging, PurposeReview, PurposeRefactoring}
+var Purposes = checkoutwire.Purposes
 
 // Lane names.
 const (
@@ -54,56 +53,8 @@ const (
 	maxSessionIDChars = 256
 )
 
-// Request is a checkout (or a raw query) of one space.
-type Request struct {
-	// SpaceID is the space to read. Required.
-	SpaceID string `json:"-"`
-	// Query is what the agent is about to do or asks. Required.
-	Query string `json:"query"`
-	// Purpose is one of Purposes; empty means inferred from the query (InferPurpose).
-	Purpose string `json:"purpose,omitempty"`
-	// MaxTokens is the packet's budget, MinMaxTokens..MaxMaxTokens. Default 2000.
-	MaxTokens int `json:"max_tokens,omitempty"`
-	// AsOf asks about another time: facts valid then and events that had occurred by then.
-	// Default now.
-	AsOf *time.Time `json:"as_of,omitempty"`
-	// SessionID is the agent's session; its recent events form the session tier. At most 256
-	// characters; the checkout.surfaced record carries it redacted (SurfacedEvent).
-	SessionID string `json:"session_id,omitempty"`
-	// Actor is who the checkout.surfaced record names as its actor; empty means "zaxy". It is
-	// never read from a request body: the API sets it to the bearer token ("token/<id>"), so
-	// a record says who asked, not who the caller claims to be.
-	Actor string `json:"-"`
-	// DisableLanes switches lanes off, for ablations.
-	DisableLanes []string `json:"disable_lanes,omitempty"`
-	// Limit caps the ranked results of a raw query (1–200, default 50).
-	Limit int `json:"limit,omitempty"`
-	// NoRecord skips appending the checkout.surfaced event (benchmarks, dry runs).
-	NoRecord bool `json:"no_record,omitempty"`
-	// RetrievalProfile is "salience" (the default) or "plain": the ranking without salience.
-	RetrievalProfile string `json:"retrieval_profile,omitempty"`
-	// IncludeAttenuated keeps items whose salience fell below the floor, labelled attenuated,
-	// and ranks by relevance alone (explicit recall: forgetting is ranking, never erasure).
-	IncludeAttenuated bool `json:"include_attenuated,omitempty"`
-	// Cues describe what the agent is doing (task, repo, tool, phase, free keys; cues.go):
-	// items whose events carry the same cues rank higher, and phase and tool steer the inferred
-	// purpose.
-	Cues Cues `json:"cues,omitempty"`
-	// Weave asks for a memory weave (weave.go): a section built from precomputed latent
-	// artifacts for this reasoning step, sharing the budget. Off by default.
-	Weave bool `json:"weave,omitempty"`
-	// ReasoningPhase is the step the weave serves (orient, plan, act, reflect); giving it turns
-	// the weave on. Default: the purpose's phase.
-	ReasoningPhase string `json:"reasoning_phase,omitempty"`
-	// WhoWhen opens each event's line in the rendered text with the UTC day it happened and,
-	// for a message, who said it ("2023-05-08 Caroline: "), in the tiers and the weave's
-	// evidence, so a model reading the text can tell who said what and when. Off by default:
-	// it costs a few tokens a line (docs/checkout.md, "Who and when").
-	WhoWhen bool `json:"who_when,omitempty"`
-}
-
-// validate checks r and fills defaults; errors name the field.
-func (r *Request) validate() error {
+// validateRequest checks r and fills defaults; errors name the field.
+func validateRequest(r *Request) error {
 	if err := eventloom.ValidateSpaceID(r.SpaceID); err != nil {
 		return err
 	}
@@ -142,7 +93,7 @@ func (r *Request) validate() error {
 	if r.ReasoningPhase != "" && !slices.Contains(Phases, r.ReasoningPhase) {
 		return &eventloom.ValidationError{Field: "reasoning_phase", Message: "must be one of " + strings.Join(Phases, ", ") + ", got " + r.ReasoningPhase}
 	}
-	if err := r.Cues.validate(); err != nil {
+	if err := validateCues(r.Cues); err != nil {
 		return err
 	}
 	if r.Limit == 0 {
@@ -154,10 +105,11 @@ func (r *Request) validate() error {
 	return nil
 }
 
-func (r *Request) laneOn(lane string) bool { return !slices.Contains(r.DisableLanes, lane) }
+// laneOn reports whether r leaves lane on (DisableLanes does not name it).
+func laneOn(r *Request, lane string) bool { return !slices.Contains(r.DisableLanes, lane) }
 
-// plain reports whether the request asks for the plain profile (no salience).
-func (r *Request) plain() bool { return r.RetrievalProfile == ProfilePlain }
+// plainProfile reports whether the request asks for the plain profile (no salience).
+func plainProfile(r *Request) bool { return r.RetrievalProfile == ProfilePlain }
 
 // purposeRules map words of a query to a purpose, tried in order; the first match wins.
 // Words that are also everyday verbs of a conversation ("build", "write", "add", "plan",

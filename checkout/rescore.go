@@ -6,16 +6,18 @@ import (
 
 // itemRescorer is a factor of a fused candidate's score that reads only the policy, the
 // question and the candidate's item (1 leaves the score as it is).
-type itemRescorer func(p *Policy, q *question, it *Item) float64
+type itemRescorer func(p *Policy, q *question, it *rankedItem) float64
 
 // itemRescorers multiply each fused candidate's score, in this order.
 var itemRescorers = []itemRescorer{kindBoost, speakerPrior, namedSpeakerPrior, temporalPrior, attenuation}
 
 // kindBoost is the policy's boost of what the item is (event type or "fact") for the purpose.
-func kindBoost(p *Policy, q *question, it *Item) float64 { return p.KindBoost(q.purpose, it.boostKind) }
+func kindBoost(p *Policy, q *question, it *rankedItem) float64 {
+	return p.KindBoost(q.purpose, it.boostKind)
+}
 
 // speakerPrior favours the turns of the role a first-person question asks about (speaker.go).
-func speakerPrior(p *Policy, q *question, it *Item) float64 {
+func speakerPrior(p *Policy, q *question, it *rankedItem) float64 {
 	if q.asked != "" && it.role == q.asked {
 		return p.SpeakerBoost
 	}
@@ -23,7 +25,7 @@ func speakerPrior(p *Policy, q *question, it *Item) float64 {
 }
 
 // namedSpeakerPrior favours the turns of a speaker the question names.
-func namedSpeakerPrior(p *Policy, q *question, it *Item) float64 {
+func namedSpeakerPrior(p *Policy, q *question, it *rankedItem) float64 {
 	if q.named.names(it.speaker) {
 		return p.NamedSpeakerBoost
 	}
@@ -31,7 +33,7 @@ func namedSpeakerPrior(p *Policy, q *question, it *Item) float64 {
 }
 
 // temporalPrior favours memory from a time the question names (when.go).
-func temporalPrior(p *Policy, q *question, it *Item) float64 {
+func temporalPrior(p *Policy, q *question, it *rankedItem) float64 {
 	if q.windows().matches(it) {
 		return p.TemporalBoost
 	}
@@ -40,14 +42,14 @@ func temporalPrior(p *Policy, q *question, it *Item) float64 {
 
 // attenuation lowers what memory has moved on from: an invalidated event, a closed fact
 // version.
-func attenuation(p *Policy, q *question, it *Item) float64 {
+func attenuation(p *Policy, q *question, it *rankedItem) float64 {
 	switch {
 	case !it.Labels.Attenuated:
 		return 1
 	case it.Labels.Invalidated != "":
-		return p.Mechanism().AttenuateInvalidated
+		return mechanismOf(p).AttenuateInvalidated
 	default:
-		return p.Mechanism().AttenuateClosed
+		return mechanismOf(p).AttenuateClosed
 	}
 }
 
@@ -79,7 +81,7 @@ func boostItems(_ context.Context, _ *Service, _ *Request, rk *ranking) error {
 // weighSalience reads the items redundant candidates repeat and weighs the candidates by
 // salience (applySalience); not with the plain profile.
 func weighSalience(ctx context.Context, _ *Service, r *Request, rk *ranking) error {
-	if r.plain() {
+	if plainProfile(r) {
 		return nil
 	}
 	if !r.IncludeAttenuated {
@@ -93,12 +95,12 @@ func weighSalience(ctx context.Context, _ *Service, r *Request, rk *ranking) err
 
 // boostCues boosts the candidates whose events carry the request's cues (cues.go).
 func boostCues(ctx context.Context, s *Service, r *Request, rk *ranking) error {
-	return applyCues(ctx, s.pool, rk.policy.Mechanism(), r.SpaceID, r.Cues, rk.fused, rk.items)
+	return applyCues(ctx, s.pool, mechanismOf(rk.policy), r.SpaceID, r.Cues, rk.fused, rk.items)
 }
 
 // addSession adds each candidate's session context (session_context.go).
 func addSession(_ context.Context, _ *Service, _ *Request, rk *ranking) error {
-	addSessionContext(rk.policy.Mechanism().SessionContextShare, rk.fused, rk.items)
+	addSessionContext(mechanismOf(rk.policy).SessionContextShare, rk.fused, rk.items)
 	return nil
 }
 
@@ -111,7 +113,7 @@ func sortRanking(_ context.Context, _ *Service, _ *Request, rk *ranking) error {
 // collapseRepeated ranks the fact versions that state the same thing as one (collapse.go),
 // when the policy says so; not with the plain profile.
 func collapseRepeated(_ context.Context, _ *Service, r *Request, rk *ranking) error {
-	if rk.policy.CollapseRepeatedFacts && !r.plain() {
+	if rk.policy.CollapseRepeatedFacts && !plainProfile(r) {
 		rk.fused = collapseRepeatedFacts(rk.fused, rk.items)
 	}
 	return nil

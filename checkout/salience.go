@@ -29,46 +29,6 @@ const AttenuatedBySalience = "salience"
 // redundant (Labels.RedundantOf names the ranked item it repeats).
 const AttenuatedByRedundancy = "redundant"
 
-// Salience is how an item's salience was composed (docs/checkout.md, Salience):
-// Value = Base × Reinforcement × Decay, raised to Floor when the item is exempt.
-type Salience struct {
-	// Value is the item's salience; below Floor the item is attenuated unless Exempt.
-	Value float64 `json:"value"`
-	// Multiplier is what multiplied the item's fused relevance: Value^SalienceWeight of the
-	// policy's mechanism record (Mechanism.SalienceWeight).
-	Multiplier float64 `json:"multiplier"`
-	// Base is the multiplier of what the item is (event, or fact by authority).
-	Base float64 `json:"base"`
-	// Reinforcement is the multiplier of its history of use and feedback.
-	Reinforcement float64 `json:"reinforcement"`
-	// Decay is 0.5^(whole days since LastUseAt / HalfLifeDays), 1 while the space's memory
-	// has never been used.
-	Decay float64 `json:"decay"`
-	// LastUseAt is the item's last use (a recall, helpful feedback or a pin), else when it
-	// occurred.
-	LastUseAt *time.Time `json:"last_use_at,omitempty"`
-	// LastUseSeq and LastUseSignal name the event of the last use, if any: the log's record of
-	// why the item is (again) salient.
-	LastUseSeq    *int64 `json:"last_use_seq,omitempty"`
-	LastUseSignal string `json:"last_use_signal,omitempty"`
-	// Floor is the space's floor; below it an item is attenuated unless Exempt.
-	Floor        float64 `json:"floor"`
-	HalfLifeDays float64 `json:"half_life_days"`
-	// Exempt says why the floor does not apply: "pinned" or "asserted".
-	Exempt string `json:"exempt,omitempty"`
-}
-
-// SalienceStats are a packet's or query's salience diagnostics.
-type SalienceStats struct {
-	// Attenuated counts the candidates left out for being below the floor.
-	Attenuated int `json:"attenuated"`
-	// Redundant counts the candidates left out for repeating a ranked item (the encoding gate).
-	Redundant int `json:"redundant,omitempty"`
-	// IncludeAttenuated echoes the request: attenuated items were kept, labelled, and the
-	// ranking was relevance alone.
-	IncludeAttenuated bool `json:"include_attenuated,omitempty"`
-}
-
 // salienceCols are the sal_ columns of the item fetch (sql/checkout/handwritten/fetch_*.sql).
 type salienceCols struct {
 	Base          float64    `db:"sal_base"`
@@ -102,8 +62,8 @@ func (c salienceCols) salience(authority string) *Salience {
 	return s
 }
 
-// attenuated reports whether the salience leaves its item out of default ranking.
-func (s *Salience) attenuated() bool { return s.Exempt == "" && s.Value < s.Floor }
+// attenuated reports whether salience s leaves its item out of default ranking.
+func attenuated(s *Salience) bool { return s.Exempt == "" && s.Value < s.Floor }
 
 // roundSalience keeps nine decimals, so a value is the same however the float arithmetic
 // of the database and Go round it.
@@ -118,7 +78,7 @@ func roundSalience(v float64) float64 { return math.Round(v*1e9) / 1e9 }
 // the candidates kept.
 func applySalience(r *Request, rk *ranking, fused []*scored) []*scored {
 	rk.salience = &SalienceStats{IncludeAttenuated: r.IncludeAttenuated}
-	weight := rk.policy.Mechanism().SalienceWeight
+	weight := mechanismOf(rk.policy).SalienceWeight
 	for _, it := range rk.items {
 		if it.Salience != nil {
 			it.Salience.Multiplier = roundSalience(math.Pow(it.Salience.Value, weight))
@@ -146,7 +106,7 @@ func applySalience(r *Request, rk *ranking, fused []*scored) []*scored {
 			}
 			continue
 		}
-		if it.Salience == nil || !it.Salience.attenuated() {
+		if it.Salience == nil || !attenuated(it.Salience) {
 			continue
 		}
 		it.Labels.Attenuated = true
@@ -178,7 +138,7 @@ func applySalience(r *Request, rk *ranking, fused []*scored) []*scored {
 		}
 		c := &scored{itemID: id, score: credit[id].score, components: maps.Clone(credit[id].components)}
 		if it.Labels.Invalidated != "" {
-			c.score *= rk.policy.Mechanism().AttenuateInvalidated
+			c.score *= mechanismOf(rk.policy).AttenuateInvalidated
 		}
 		kept = append(kept, c)
 	}

@@ -10,14 +10,6 @@ import (
 	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
-// LaneStat is one lane's diagnostics.
-type LaneStat struct {
-	Count int     `json:"count"`
-	MS    float64 `json:"ms"`
-	Off   bool    `json:"off,omitempty"`
-	Error string  `json:"error,omitempty"`
-}
-
 // lane is one way of finding candidates for a question. Each runs on a goroutine of its own
 // once the lanes it reads (after) are done, on its own pooled connection: the lanes do not
 // share one snapshot, so an append landing meanwhile may show in one lane and not another.
@@ -93,7 +85,7 @@ type laneInput struct {
 }
 
 func (s *Service) newLaneInput(r *Request, q *question, asOf time.Time, pol *Policy) *laneInput {
-	return &laneInput{svc: s, db: s.pool, req: r, q: q, asOf: asOf, policy: pol, mech: pol.Mechanism(),
+	return &laneInput{svc: s, db: s.pool, req: r, q: q, asOf: asOf, policy: pol, mech: mechanismOf(pol),
 		weigh: s.laneWeigher(pol, q.purpose), results: map[string]laneResult{}}
 }
 
@@ -113,7 +105,7 @@ func (in *laneInput) offStat(l lane) (LaneStat, bool) {
 	if rs, ok := l.(readStep); ok {
 		name = rs.serves()
 	}
-	if !in.req.laneOn(name) {
+	if !laneOn(in.req, name) {
 		return LaneStat{Off: true}, true
 	}
 	if g, ok := l.(gatedLane); ok {

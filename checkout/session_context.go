@@ -10,7 +10,7 @@ const ComponentSession = "session"
 // is left alone and does not count). It runs on the boosted scores, after the boosts, and
 // shows in the item's components as the "session" part: an item's score is the sum of its
 // lane components times its boosts, plus its session part.
-func addSessionContext(share float64, fused []*scored, items map[string]*Item) {
+func addSessionContext(share float64, fused []*scored, items map[string]*rankedItem) {
 	best, second := map[string]float64{}, map[string]float64{}
 	for _, c := range fused {
 		it := items[c.itemID]

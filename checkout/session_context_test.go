@@ -9,9 +9,9 @@ import (
 const sessionContextShare = 0.3 // mechanism-1's
 
 func TestAddSessionContext_AnItemGainsFromTheBestOtherItemOfItsSession(t *testing.T) {
-	items := map[string]*Item{
-		"a1": {SessionID: "a"}, "a2": {SessionID: "a"}, "a3": {SessionID: "a"},
-		"b1": {SessionID: "b"},
+	items := map[string]*rankedItem{
+		"a1": {Item: Item{SessionID: "a"}}, "a2": {Item: Item{SessionID: "a"}}, "a3": {Item: Item{SessionID: "a"}},
+		"b1": {Item: Item{SessionID: "b"}},
 		"n1": {},
 	}
 	fused := []*scored{

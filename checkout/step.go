@@ -16,37 +16,14 @@ const (
 	DefaultProspectiveTokens = 1500
 )
 
-// StepRequest asks for a weave (the weave_memory action) or a prospective pass: the step an
-// agent is about to take.
-type StepRequest struct {
-	// SpaceID is the space to read. Required.
-	SpaceID string `json:"-"`
-	// Goal is what the step is for, in words. Required; it is the query the lanes rank with.
-	Goal string `json:"goal"`
-	// ReasoningPhase is orient, plan, act or reflect. Default: the purpose's phase.
-	ReasoningPhase string `json:"reasoning_phase,omitempty"`
-	// Purpose is one of Purposes; empty means inferred from the goal.
-	Purpose string `json:"purpose,omitempty"`
-	// MaxTokens is the budget (weave: DefaultWeaveTokens; prospective: DefaultProspectiveTokens).
-	MaxTokens int `json:"max_tokens,omitempty"`
-	// SessionID is the agent's session; the surfacing is recorded in it.
-	SessionID string `json:"session_id,omitempty"`
-	// Cues describe what the agent is doing (cues.go).
-	Cues Cues `json:"cues,omitempty"`
-	// NoRecord skips appending the checkout.surfaced event that records the weave.
-	NoRecord bool `json:"no_record,omitempty"`
-	// Actor is the record's actor (Request.Actor); never read from a body.
-	Actor string `json:"-"`
-}
-
-// request is the checkout request whose ranking the step's weave starts from.
-func (r *StepRequest) request(defaultTokens int) (*Request, error) {
+// stepRequest is the checkout request whose ranking the step's weave starts from.
+func stepRequest(r *StepRequest, defaultTokens int) (*Request, error) {
 	if r.MaxTokens == 0 {
 		r.MaxTokens = defaultTokens
 	}
 	req := &Request{SpaceID: r.SpaceID, Query: r.Goal, Purpose: r.Purpose, MaxTokens: r.MaxTokens, SessionID: r.SessionID,
 		Cues: r.Cues, ReasoningPhase: r.ReasoningPhase, Weave: true, NoRecord: r.NoRecord, Actor: r.Actor}
-	if err := req.validate(); err != nil {
+	if err := validateRequest(req); err != nil {
 		var ve *eventloom.ValidationError
 		if errors.As(err, &ve) && ve.Field == "query" {
 			ve.Field = "goal"
@@ -60,7 +37,7 @@ func (r *StepRequest) request(defaultTokens int) (*Request, error) {
 // precomputed artifacts around what the lanes rank for the goal, recorded (unless NoRecord) as
 // a checkout.surfaced event carrying the weave (no items: the weave reinforces nothing).
 func (s *Service) WeaveMemory(ctx context.Context, r *StepRequest) (*Weave, error) {
-	req, err := r.request(DefaultWeaveTokens)
+	req, err := stepRequest(r, DefaultWeaveTokens)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +46,7 @@ func (s *Service) WeaveMemory(ctx context.Context, r *StepRequest) (*Weave, erro
 		return nil, err
 	}
 	if !req.NoRecord {
-		if w.SurfacedSeq, err = s.recordSurfaced(ctx, req, &Packet{Purpose: w.Purpose, Tiers: []Tier{}, Budget: Budget{Used: w.Budget.Used}, Weave: w}); err != nil {
+		if w.SurfacedSeq, err = s.recordSurfaced(ctx, req, &Packet{Purpose: w.Purpose, Tiers: []Tier{}, Budget: Budget{Used: w.Budget.Used}, Weave: w}, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -37,10 +37,10 @@ type SurfacedLane struct {
 	Weight float64 `json:"weight"`
 }
 
-// recordSurfaced appends the checkout.surfaced event listing what the packet surfaced; it is
-// bookkeeping, never retrieved as memory.
-func (s *Service) recordSurfaced(ctx context.Context, r *Request, p *Packet) (int64, error) {
-	ev, err := SurfacedEvent(r, p)
+// recordSurfaced appends the checkout.surfaced event listing what the packet surfaced, with a
+// prospective pass's priors; it is bookkeeping, never retrieved as memory.
+func (s *Service) recordSurfaced(ctx context.Context, r *Request, p *Packet, priors []vocab.SurfacedArtifact) (int64, error) {
+	ev, err := surfacedEvent(r, p, priors)
 	if err != nil {
 		return 0, err
 	}
@@ -79,6 +79,11 @@ func recordedSessionID(id string) string {
 // those item ids (docs/checkout.md, Salience). A caller that checks out with NoRecord and
 // records the surfacing itself (a simulation setting occurred_at) appends this event.
 func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
+	return surfacedEvent(r, p, nil)
+}
+
+// surfacedEvent is SurfacedEvent with a prospective pass's priors.
+func surfacedEvent(r *Request, p *Packet, priors []vocab.SurfacedArtifact) (eventloom.NewEvent, error) {
 	sum := sha256.Sum256([]byte(r.Query))
 	data := struct {
 		Purpose     string         `json:"purpose"`
@@ -94,7 +99,7 @@ func SurfacedEvent(r *Request, p *Packet) (eventloom.NewEvent, error) {
 		// the pass by.
 		Priors []vocab.SurfacedArtifact `json:"priors,omitempty"`
 	}{Purpose: p.Purpose, QuerySHA256: hex.EncodeToString(sum[:]), MaxTokens: r.MaxTokens, UsedTokens: p.Budget.Used, Items: []surfacedItem{},
-		PolicyVersion: p.Diagnostics.PolicyVersion, Weave: p.Weave.surfaced(), Priors: p.priors}
+		PolicyVersion: p.Diagnostics.PolicyVersion, Weave: surfacedWeave(p.Weave), Priors: priors}
 	for _, t := range p.Tiers {
 		for _, it := range t.Items {
 			si := surfacedItem{ItemID: it.ItemID, Tier: t.Name, Attenuated: it.Labels.AttenuatedBy == AttenuatedBySalience}

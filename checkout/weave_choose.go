@@ -19,7 +19,7 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 		SourceEventRefs: []Citation{}, Evidence: []WeaveEvidence{}, Inferred: []WeaveArtifact{}, Warnings: []Warning{},
 		Rejected: []RejectedArtifact{}, Budget: WeaveBudget{Tokens: p.budget}, ExpectedUse: WeaveExpectedUse, ProhibitedUse: WeaveProhibitedUse}
 	// The ranked events, best first, and the place of each among them.
-	p.mech, p.question = rk.usedPolicy().Mechanism(), rk.usedQuestion()
+	p.mech, p.question, p.woven = mechanismOf(rk.usedPolicy()), rk.usedQuestion(), newWovenState()
 	seqs, rankOf := rk.rankedEvents(p.mech.WeaveCandidateItems)
 	rows, err := queries.WeaveArtifacts(ctx, s.pool, dbsqlc.WeaveArtifactsParams{SpaceID: p.space, Seqs: nonNilSeqs(seqs),
 		CitedLimit: int32(p.mech.WeaveCitedLimit), Types: weavePhaseTypes, Phase: p.phase, PhaseLimit: int32(p.mech.WeavePhaseLimit)})
@@ -57,9 +57,9 @@ func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsql
 			if reason != "superseded" {
 				reason = "stale"
 			}
-			w.reject(r.ArtifactID, r.ArtifactType, reason, deref(r.StaleSeq), fmt.Sprintf("a cited event was %s by seq %d", *r.StaleReason, deref(r.StaleSeq)))
+			rejectArtifact(w, r.ArtifactID, r.ArtifactType, reason, deref(r.StaleSeq), fmt.Sprintf("a cited event was %s by seq %d", *r.StaleReason, deref(r.StaleSeq)))
 		case r.ReviewStatus == "rejected":
-			w.reject(r.ArtifactID, r.ArtifactType, "rejected_in_review", 0, "its proposal was rejected in review")
+			rejectArtifact(w, r.ArtifactID, r.ArtifactType, "rejected_in_review", 0, "its proposal was rejected in review")
 		default:
 			score := 0.0
 			for _, seq := range r.Hits {
@@ -83,16 +83,16 @@ func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsql
 	for i, c := range cands {
 		ids[i], picked[c.id] = c.id, c
 	}
-	arts, err := s.verifyArtifacts(ctx, p.space, ids, p.asOf, w)
+	arts, err := s.verifyArtifacts(ctx, p.space, ids, p.asOf, w, p.woven)
 	if err != nil {
 		return nil, err
 	}
 	for i := range arts {
 		c := picked[arts[i].ArtifactID]
-		arts[i].score, arts[i].Confidence = c.score, roundConfidence(c.confidence) // as revised
+		p.woven.score[arts[i].ArtifactID], arts[i].Confidence = c.score, roundConfidence(c.confidence) // as revised
 	}
 	slices.SortStableFunc(arts, func(a, b WeaveArtifact) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.ArtifactID, b.ArtifactID))
+		return cmp.Or(cmp.Compare(p.woven.score[b.ArtifactID], p.woven.score[a.ArtifactID]), cmp.Compare(a.ArtifactID, b.ArtifactID))
 	})
 	return arts, nil
 }
@@ -100,9 +100,9 @@ func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsql
 // roundConfidence rounds c to three decimals, as the weave reports confidences.
 func roundConfidence(c float64) float64 { return math.Round(c*1000) / 1000 }
 
-// reject records an artifact the weave refused, with a warning naming it: after_as_of when it
+// rejectArtifact records an artifact the weave refused, with a warning naming it: after_as_of when it
 // cites an event that had not occurred by the checkout's as_of, else stale.
-func (w *Weave) reject(id, typ, reason string, seq int64, detail string) {
+func rejectArtifact(w *Weave, id, typ, reason string, seq int64, detail string) {
 	code := WeaveWarnStale
 	if reason == rejectedAfterAsOf {
 		code = WeaveWarnAfterAsOf

@@ -27,7 +27,7 @@ import (
 // answers a question often shares no word with a question about it, so the lanes rank the
 // question and not the answer; the episode knows the order, the lanes do not. An episode is
 // woven with its first shown event.
-func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts []WeaveArtifact, rankOf map[int64]int, fetched map[string]*Item) (*Weave, error) {
+func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts []WeaveArtifact, rankOf map[int64]int, fetched map[string]*rankedItem) (*Weave, error) {
 	var structured, episodes []*WeaveArtifact
 	for i := range arts {
 		if arts[i].Type == "episode" {
@@ -91,7 +91,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		}
 		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e, words, p.mech.MaxItemChars), words, p.mech.WeaveExcerptChars), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
 		if p.whoWhen {
-			ev.whoWhen = lineWhoWhen(e.OccurredAt, e.Type, e.Speaker, e.Role)
+			p.woven.whoWhen[seq] = lineWhoWhen(e.OccurredAt, e.Type, e.Speaker, e.Role)
 		}
 		if it := fetched[memoryitem.EventID(seq)]; it != nil && it.Repeats > 0 {
 			last := it.Citations[len(it.Citations)-1]
@@ -103,7 +103,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	cost := func(lines []WeaveEvidence) int {
 		n := 0
 		for _, ev := range lines {
-			n += EstimateTokens(evidenceLine(maxRef, ev)+"\n") + EstimateTokens(fmt.Sprintf("W%d, ", maxRef))
+			n += EstimateTokens(evidenceLine(maxRef, ev, p.woven.whoWhen[ev.Citation.Seq])+"\n") + EstimateTokens(fmt.Sprintf("W%d, ", maxRef))
 		}
 		return n
 	}
@@ -127,7 +127,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 				lines = append(lines, ev)
 			}
 		}
-		c := EstimateTokens(inferredLine(*a, nil, p.mech.WeaveInferredChars)+"\n") + cost(lines)
+		c := EstimateTokens(inferredLine(*a, nil, p.mech.WeaveInferredChars, p.woven.when[a.ArtifactID])+"\n") + cost(lines)
 		if spent+c > p.budget {
 			w.Budget.Omitted++
 			continue
@@ -150,7 +150,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		}
 		extra := 0
 		if !woven[r.episode.ArtifactID] {
-			extra = EstimateTokens(inferredLine(*r.episode, nil, p.mech.WeaveInferredChars) + "\n")
+			extra = EstimateTokens(inferredLine(*r.episode, nil, p.mech.WeaveInferredChars, p.woven.when[r.episode.ArtifactID]) + "\n")
 		}
 		if spent+extra+cost(lines) > p.budget && len(lines) > 1 {
 			lines = lines[:1] // the event alone, without its exchange
@@ -169,7 +169,9 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		}
 	}
 	// Evidence lists the artifacts citing each line; the woven artifacts keep their score order.
-	slices.SortStableFunc(w.Inferred, func(a, b WeaveArtifact) int { return cmp.Compare(b.score, a.score) })
+	slices.SortStableFunc(w.Inferred, func(a, b WeaveArtifact) int {
+		return cmp.Compare(p.woven.score[b.ArtifactID], p.woven.score[a.ArtifactID])
+	})
 	w.ArtifactIDs = w.ArtifactIDs[:0]
 	for _, a := range w.Inferred {
 		w.ArtifactIDs = append(w.ArtifactIDs, a.ArtifactID)
@@ -190,7 +192,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 			}
 		}
 		switch {
-		case len(a.contradicts) > 0:
+		case len(p.woven.contradicts[a.ArtifactID]) > 0:
 			w.Warnings = append(w.Warnings, Warning{Code: WeaveWarnConflicted, ItemID: "artifact:" + a.ArtifactID,
 				Message: fmt.Sprintf("%s artifact %s contradicts an earlier one; prefer the evidence lines", a.Type, a.ArtifactID[:12])})
 		case a.Confidence < p.mech.WeaveLowConfidence:

@@ -28,7 +28,7 @@ func renderWeave(p weaveParams, w *Weave, budget int) string {
 	if len(w.Evidence) > 0 {
 		b.WriteString(evidenceHeader + "\n")
 		for _, ev := range w.Evidence {
-			b.WriteString(evidenceLine(ev.Ref, ev) + "\n")
+			b.WriteString(evidenceLine(ev.Ref, ev, p.woven.whoWhen[ev.Citation.Seq]) + "\n")
 		}
 	}
 	if len(w.Inferred) > 0 {
@@ -38,7 +38,7 @@ func renderWeave(p weaveParams, w *Weave, budget int) string {
 			evRef[ev.Citation.Seq] = ev.Ref
 		}
 		for _, a := range w.Inferred {
-			b.WriteString(inferredLine(a, evRef, p.mech.WeaveInferredChars) + "\n")
+			b.WriteString(inferredLine(a, evRef, p.mech.WeaveInferredChars, p.woven.when[a.ArtifactID]) + "\n")
 		}
 	}
 	// Warnings as fit the budget (all of them are in Warnings).
@@ -57,19 +57,21 @@ func renderWeave(p weaveParams, w *Weave, budget int) string {
 	return b.String()
 }
 
-func evidenceLine(ref int, ev WeaveEvidence) string {
+// evidenceLine renders an evidence line, opened by whoWhen (empty unless the checkout asks for
+// who_when).
+func evidenceLine(ref int, ev WeaveEvidence, whoWhen string) string {
 	short := func(c Citation) string {
 		return fmt.Sprintf("seq %d #%s", c.Seq, c.Hash.String()[:min(8, len(c.Hash)*2)])
 	}
 	if ev.LastRepeat != nil {
-		return flatLine(fmt.Sprintf("[W%d] %s%s (%s; %s; %s)", ref, ev.whoWhen, remembered(ev.Text), repeatedLater(ev.Repeats), short(ev.Citation), short(*ev.LastRepeat)))
+		return flatLine(fmt.Sprintf("[W%d] %s%s (%s; %s; %s)", ref, whoWhen, remembered(ev.Text), repeatedLater(ev.Repeats), short(ev.Citation), short(*ev.LastRepeat)))
 	}
-	return flatLine(fmt.Sprintf("[W%d] %s%s (%s)", ref, ev.whoWhen, remembered(ev.Text), short(ev.Citation)))
+	return flatLine(fmt.Sprintf("[W%d] %s%s (%s)", ref, whoWhen, remembered(ev.Text), short(ev.Citation)))
 }
 
-// inferredLine renders an artifact, showing at most chars of its summary; evRef (nil when
-// estimating) maps its cited seqs to evidence markers.
-func inferredLine(a WeaveArtifact, evRef map[int64]int, chars int) string {
+// inferredLine renders an artifact (an episode at its time window when), showing at most chars
+// of its summary; evRef (nil when estimating) maps its cited seqs to evidence markers.
+func inferredLine(a WeaveArtifact, evRef map[int64]int, chars int, when string) string {
 	var cites []string
 	for _, c := range a.Citations {
 		if r, ok := evRef[c.Seq]; ok {
@@ -87,8 +89,8 @@ func inferredLine(a WeaveArtifact, evRef map[int64]int, chars int) string {
 		// Its extractive summary is sentences of the same session the lanes could rank; a cut of
 		// it told a reader little, so the line shows it only as an LLM summary.
 		text = ""
-		if a.when != "" {
-			head = "episode, " + a.when
+		if when != "" {
+			head = "episode, " + when
 		}
 	}
 	if a.LLMSummary != nil {

@@ -17,7 +17,7 @@ import (
 // (weave_verify.sql; with asOf, also that it had occurred by then) and returns those whose
 // sources all verify, in id order; the others are rejected with the first source that failed
 // and why.
-func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []string, asOf *time.Time, w *Weave) ([]WeaveArtifact, error) {
+func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []string, asOf *time.Time, w *Weave, woven *wovenState) ([]WeaveArtifact, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -41,7 +41,7 @@ func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []strin
 	for _, r := range rows {
 		if r.BadSeq != 0 {
 			if r.Reason == rejectedAfterAsOf {
-				w.reject(r.ArtifactID, r.ArtifactType, rejectedAfterAsOf, r.BadSeq, fmt.Sprintf("cited seq %d had not occurred by as_of", r.BadSeq))
+				rejectArtifact(w, r.ArtifactID, r.ArtifactType, rejectedAfterAsOf, r.BadSeq, fmt.Sprintf("cited seq %d had not occurred by as_of", r.BadSeq))
 				continue
 			}
 			reason := "unverified"
@@ -53,7 +53,7 @@ func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []strin
 			}
 			what := map[string]string{"missing": "is not an event of the space", "hash_mismatch": "does not match the hash the artifact cites",
 				"erased": "was erased", "invalidated": "was invalidated", "superseded": "was superseded"}[r.Reason]
-			w.reject(r.ArtifactID, r.ArtifactType, reason, r.AtSeq, fmt.Sprintf("cited seq %d %s (seq %d); the artifact has not been rebuilt since", r.BadSeq, what, r.AtSeq))
+			rejectArtifact(w, r.ArtifactID, r.ArtifactType, reason, r.AtSeq, fmt.Sprintf("cited seq %d %s (seq %d); the artifact has not been rebuilt since", r.BadSeq, what, r.AtSeq))
 			continue
 		}
 		var refs []struct {
@@ -66,9 +66,10 @@ func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []strin
 		a := WeaveArtifact{ArtifactID: r.ArtifactID, Type: r.ArtifactType, Summary: r.Summary, Confidence: roundConfidence(float64(r.Confidence)),
 			ProducedConfidence: roundConfidence(float64(r.Confidence)),
 			ReviewStatus:       r.ReviewStatus, ReasoningPhase: r.ReasoningPhase, Label: "suggestive", Authority: "non_authoritative",
-			Payload: json.RawMessage(r.Payload), contradicts: r.Contradicts, Citations: make([]Citation, 0, len(refs))}
+			Payload: json.RawMessage(r.Payload), Citations: make([]Citation, 0, len(refs))}
+		woven.contradicts[a.ArtifactID] = r.Contradicts
 		if a.Type == "episode" {
-			a.when = episodeWhen(r.ValidFrom, r.ValidTo)
+			woven.when[a.ArtifactID] = episodeWhen(r.ValidFrom, r.ValidTo)
 		}
 		if r.LlmSummary != "" {
 			a.LLMSummary = &WeaveLLMSummary{Model: r.LlmModel, Summary: r.LlmSummary, Method: "llm-assisted"}
@@ -87,7 +88,7 @@ func (s *Service) verifyArtifacts(ctx context.Context, space string, ids []strin
 
 // weaveEvidence returns the events of seqs, by seq: those the checkout already fetched as
 // items from them, the others read (one query, none when every one was fetched).
-func (s *Service) weaveEvidence(ctx context.Context, space string, seqs []int64, fetched map[string]*Item) (map[int64]dbsqlc.WeaveEvidenceRow, error) {
+func (s *Service) weaveEvidence(ctx context.Context, space string, seqs []int64, fetched map[string]*rankedItem) (map[int64]dbsqlc.WeaveEvidenceRow, error) {
 	out := map[int64]dbsqlc.WeaveEvidenceRow{}
 	var read []int64
 	for _, seq := range seqs {

@@ -30,7 +30,7 @@ const maxTextWindow = 31 * 24 * time.Hour
 // window, or its text names a time of at most maxTextWindow, read against when it occurred,
 // that overlaps one ("I helped at the food drive on December 10th", said on 10 January,
 // matches "in December").
-func (ws timeWindows) matches(it *Item) bool {
+func (ws timeWindows) matches(it *rankedItem) bool {
 	if len(ws) == 0 || it.OccurredAt == nil {
 		return false
 	}

@@ -75,9 +75,9 @@ func TestTimeWindows_Contains(t *testing.T) {
 func TestTimeWindows_MatchesItemsByWhenTheyOccurredOrTheDayTheyName(t *testing.T) {
 	asked := time.Date(2024, 1, 10, 23, 0, 0, 0, time.UTC)
 	december := parseTimeWindows("How many days did I spend at church in December?", asked)
-	item := func(y int, m time.Month, d int, text string) *Item {
+	item := func(y int, m time.Month, d int, text string) *rankedItem {
 		at := time.Date(y, m, d, 12, 0, 0, 0, time.UTC)
-		return &Item{Text: text, OccurredAt: &at}
+		return &rankedItem{Item: Item{Text: text, OccurredAt: &at}}
 	}
 	require.True(t, december.matches(item(2023, 12, 24, "Midnight mass was lovely.")))
 	require.True(t, december.matches(item(2024, 1, 10, "I helped at the holiday food drive on December 10th.")))
@@ -86,6 +86,6 @@ func TestTimeWindows_MatchesItemsByWhenTheyOccurredOrTheDayTheyName(t *testing.T
 	require.False(t, december.matches(item(2024, 1, 10, "I sang in the choir on January 7th.")))
 	require.False(t, december.matches(item(2024, 1, 10, "Last year was a busy one.")), "a year is too long a time to count")
 	require.False(t, december.matches(item(2024, 1, 10, "Nothing in particular.")))
-	require.False(t, december.matches(&Item{Text: "on December 10th"}), "no occurred_at")
+	require.False(t, december.matches(&rankedItem{Item: Item{Text: "on December 10th"}}), "no occurred_at")
 	require.False(t, timeWindows(nil).matches(item(2023, 12, 24, "Midnight mass.")))
 }

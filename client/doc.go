@@ -2,10 +2,11 @@
 // the OpenAPI document (api/openapi.json), retries with backoff for calls that are safe to
 // repeat, and Idempotency-Key support for appends. docs/client.md shows it in use.
 //
-// Requests and answers are the server's own types where they live in a domain package
-// (eventloom.NewEvent, checkout.Request, checkout.Packet, graph.Fact, review.Proposal, ...), so
-// the two cannot disagree about a field; this package defines only the shapes the server keeps
-// inside its api package (query parameters, a few bodies and answers). Tests run every method
+// Requests and answers are the server's own types, from the wire leaves beside the domains
+// (eventloomwire.NewEvent, checkoutwire.Request, checkoutwire.Packet, graphwire.Fact,
+// reviewwire.Proposal, ...), so the two cannot disagree about a field, and a client program links
+// no database code; this package defines only the shapes the server keeps inside its api package
+// (query parameters, a few bodies and answers). Tests run every method
 // against a real server, fail when the OpenAPI document gains an operation without a method
 // here, and compare this package's request shapes with the server's field by field.
 //

@@ -6,19 +6,19 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/zaxy/zaxy/erasure"
-	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/erasure/erasurewire"
+	"github.com/zaxy/zaxy/eventloom/eventloomwire"
+	"github.com/zaxy/zaxy/ingest/ingestwire"
 )
 
 // AppendEvents appends events to space, all or nothing (operation appendEvents, scope write).
 // The database assigns each event's seq and hash; the result's receipts are in the order given.
 // Pass WithIdempotencyKey to make the call safe to repeat: it is then retried, and a repeat
 // answers with the original receipts (Replayed true).
-func (c *Client) AppendEvents(ctx context.Context, space string, events []eventloom.NewEvent, opts ...CallOption) (*eventloom.AppendResult, error) {
-	var res eventloom.AppendResult
+func (c *Client) AppendEvents(ctx context.Context, space string, events []eventloomwire.NewEvent, opts ...CallOption) (*eventloomwire.AppendResult, error) {
+	var res eventloomwire.AppendResult
 	body := struct {
-		Events []eventloom.NewEvent `json:"events"`
+		Events []eventloomwire.NewEvent `json:"events"`
 	}{events}
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "events"), body: body}, &res, opts)
 	return result(&res, err)
@@ -40,20 +40,20 @@ type ReplayParams struct {
 
 // ReplayEvents reads one page of space's log in seq order (operation replayEvents, scope read).
 // Continue with AfterSeq set to the page's NextAfterSeq while it is not 0.
-func (c *Client) ReplayEvents(ctx context.Context, space string, p *ReplayParams, opts ...CallOption) (*eventloom.ReplayPage, error) {
-	var res eventloom.ReplayPage
+func (c *Client) ReplayEvents(ctx context.Context, space string, p *ReplayParams, opts ...CallOption) (*eventloomwire.ReplayPage, error) {
+	var res eventloomwire.ReplayPage
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "events"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }
 
 // Verify recomputes space's hash chain (operation verifyChain, scope read): method "go"
 // (in the server, the default when "") or "sql" (in Postgres).
-func (c *Client) Verify(ctx context.Context, space, method string, opts ...CallOption) (*eventloom.VerifyResult, error) {
+func (c *Client) Verify(ctx context.Context, space, method string, opts ...CallOption) (*eventloomwire.VerifyResult, error) {
 	q := url.Values{}
 	if method != "" {
 		q.Set("method", method)
 	}
-	var res eventloom.VerifyResult
+	var res eventloomwire.VerifyResult
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "verify"), query: q, safe: true}, &res, opts)
 	return result(&res, err)
 }
@@ -70,8 +70,8 @@ type EraseRequest struct {
 
 // Erase tombstones one event's content and data and purges what was derived from it
 // (operation eraseEvent, scope admin). It is not retried: a repeat answers 409 not_erasable.
-func (c *Client) Erase(ctx context.Context, space string, r *EraseRequest, opts ...CallOption) (*erasure.Result, error) {
-	var res erasure.Result
+func (c *Client) Erase(ctx context.Context, space string, r *EraseRequest, opts ...CallOption) (*erasurewire.Result, error) {
+	var res erasurewire.Result
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "erasures"), body: r}, &res, opts)
 	return result(&res, err)
 }
@@ -79,8 +79,8 @@ func (c *Client) Erase(ctx context.Context, space string, r *EraseRequest, opts 
 // IngestDocuments chunks documents into document.chunk events (operation ingestDocuments,
 // scope write). An unchanged document appends nothing, so the call is retried like a read.
 // p.SpaceID is ignored: space names the space.
-func (c *Client) IngestDocuments(ctx context.Context, space string, p *ingest.DocumentsParams, opts ...CallOption) (*ingest.DocumentsResult, error) {
-	var res ingest.DocumentsResult
+func (c *Client) IngestDocuments(ctx context.Context, space string, p *ingestwire.DocumentsParams, opts ...CallOption) (*ingestwire.DocumentsResult, error) {
+	var res ingestwire.DocumentsResult
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "documents"), body: p, safe: true}, &res, opts)
 	return result(&res, err)
 }
@@ -88,8 +88,8 @@ func (c *Client) IngestDocuments(ctx context.Context, space string, p *ingest.Do
 // IngestTranscript imports conversation turns as message events (operation ingestTranscript,
 // scope write). Each batch is keyed by the transcript's content, so a repeat appends nothing
 // and the call is retried like a read. p.SpaceID is ignored: space names the space.
-func (c *Client) IngestTranscript(ctx context.Context, space string, p *ingest.TranscriptParams, opts ...CallOption) (*ingest.TranscriptResult, error) {
-	var res ingest.TranscriptResult
+func (c *Client) IngestTranscript(ctx context.Context, space string, p *ingestwire.TranscriptParams, opts ...CallOption) (*ingestwire.TranscriptResult, error) {
+	var res ingestwire.TranscriptResult
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "transcripts"), body: p, safe: true}, &res, opts)
 	return result(&res, err)
 }

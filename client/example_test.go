@@ -8,9 +8,9 @@ import (
 	"log"
 	"os"
 
-	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/checkoutwire"
 	"github.com/zaxy/zaxy/client"
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/eventloom/eventloomwire"
 )
 
 // Example remembers a decision and checks memory out before the next task, against the
@@ -28,7 +28,7 @@ func remember(ctx context.Context, out io.Writer, baseURL, token string) error {
 	}
 	// An Idempotency-Key makes the append safe to retry: the client retries it on 429, 503
 	// and dropped connections, and the server appends it once.
-	res, err := c.AppendEvents(ctx, "acme-web", []eventloom.NewEvent{{
+	res, err := c.AppendEvents(ctx, "acme-web", []eventloomwire.NewEvent{{
 		Type:      "message",
 		SessionID: "run-42",
 		Content:   "We deploy through the blue cluster from now on.",
@@ -39,7 +39,7 @@ func remember(ctx context.Context, out io.Writer, baseURL, token string) error {
 	}
 	fmt.Fprintf(out, "appended seq %d\n", res.Receipts[0].Seq)
 
-	packet, err := c.Checkout(ctx, "acme-web", &checkout.Request{
+	packet, err := c.Checkout(ctx, "acme-web", &checkoutwire.Request{
 		Query:     "how do we deploy?",
 		SessionID: "run-42",
 		MaxTokens: 800,

@@ -5,9 +5,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/zaxy/zaxy/disclosure"
-	"github.com/zaxy/zaxy/graph"
-	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/disclosure/disclosurewire"
+	"github.com/zaxy/zaxy/graph/graphwire"
+	"github.com/zaxy/zaxy/projection/projectionwire"
 )
 
 // FactsParams selects the facts of Facts; zero fields are left out.
@@ -27,10 +27,10 @@ type FactsParams struct {
 // FactsResult is the answer of Facts.
 type FactsResult struct {
 	// View is current, at or as_of.
-	View  graph.View   `json:"view"`
-	Facts []graph.Fact `json:"facts"`
+	View  graphwire.View   `json:"view"`
+	Facts []graphwire.Fact `json:"facts"`
 	// Inferred holds the LLM extractor's statements when FactsParams.IncludeInferred.
-	Inferred []graph.InferredFact `json:"inferred,omitempty"`
+	Inferred []graphwire.InferredFact `json:"inferred,omitempty"`
 }
 
 // Facts lists the temporal graph's facts (operation listFacts, scope read).
@@ -42,9 +42,9 @@ func (c *Client) Facts(ctx context.Context, space string, p *FactsParams, opts .
 
 // EntityResult is the answer of Entity.
 type EntityResult struct {
-	Entity *graph.Entity `json:"entity"`
+	Entity *graphwire.Entity `json:"entity"`
 	// Facts are the entity's current facts.
-	Facts []graph.Fact `json:"facts"`
+	Facts []graphwire.Fact `json:"facts"`
 }
 
 // Entity returns an entity, by id or name, with its current facts (operation getEntity,
@@ -57,8 +57,8 @@ func (c *Client) Entity(ctx context.Context, space, entity string, opts ...CallO
 
 // Projection returns space's head seq, projected seq and lag (operation getProjection, scope
 // read).
-func (c *Client) Projection(ctx context.Context, space string, opts ...CallOption) (*projection.Status, error) {
-	var res projection.Status
+func (c *Client) Projection(ctx context.Context, space string, opts ...CallOption) (*projectionwire.Status, error) {
+	var res projectionwire.Status
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "projection"), safe: true}, &res, opts)
 	return result(&res, err)
 }
@@ -77,8 +77,8 @@ type CypherRequest struct {
 
 // Cypher runs a read-only Cypher query on space's Apache AGE graph (operation cypher, scope
 // read); a server without AGE answers 501 age_unavailable.
-func (c *Client) Cypher(ctx context.Context, space string, r *CypherRequest, opts ...CallOption) (*graph.CypherResult, error) {
-	var res graph.CypherResult
+func (c *Client) Cypher(ctx context.Context, space string, r *CypherRequest, opts ...CallOption) (*graphwire.CypherResult, error) {
+	var res graphwire.CypherResult
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "cypher"), body: r, safe: true}, &res, opts)
 	return result(&res, err)
 }
@@ -91,8 +91,8 @@ type IndexParams struct {
 
 // Index returns what topics exist in space, each with the token cost of loading it
 // (operation getIndex, scope read).
-func (c *Client) Index(ctx context.Context, space string, p *IndexParams, opts ...CallOption) (*disclosure.IndexView, error) {
-	var res disclosure.IndexView
+func (c *Client) Index(ctx context.Context, space string, p *IndexParams, opts ...CallOption) (*disclosurewire.IndexView, error) {
+	var res disclosurewire.IndexView
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "index"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }
@@ -109,16 +109,16 @@ type TimelineParams struct {
 
 // Timeline returns space's recent actions and decisions, newest first, cited (operation
 // getTimeline, scope read).
-func (c *Client) Timeline(ctx context.Context, space string, p *TimelineParams, opts ...CallOption) (*disclosure.TimelineView, error) {
-	var res disclosure.TimelineView
+func (c *Client) Timeline(ctx context.Context, space string, p *TimelineParams, opts ...CallOption) (*disclosurewire.TimelineView, error) {
+	var res disclosurewire.TimelineView
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "timeline"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }
 
 // Item returns one event, fact, entity, session, type or predicate in full, by the id the
 // index and timeline views give (operation getItem, scope read).
-func (c *Client) Item(ctx context.Context, space, id string, opts ...CallOption) (*disclosure.ItemView, error) {
-	var res disclosure.ItemView
+func (c *Client) Item(ctx context.Context, space, id string, opts ...CallOption) (*disclosurewire.ItemView, error) {
+	var res disclosurewire.ItemView
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "items", id), safe: true}, &res, opts)
 	return result(&res, err)
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/latent/latentwire"
 )
 
 // ArtifactsParams filters and pages Artifacts; every field is optional.
@@ -23,8 +23,8 @@ type ArtifactsParams struct {
 
 // Artifacts lists a page of space's latent artifacts, each with the weaves that cited it
 // (operation listArtifacts, scope read).
-func (c *Client) Artifacts(ctx context.Context, space string, p *ArtifactsParams, opts ...CallOption) (*latent.Page, error) {
-	var res latent.Page
+func (c *Client) Artifacts(ctx context.Context, space string, p *ArtifactsParams, opts ...CallOption) (*latentwire.Page, error) {
+	var res latentwire.Page
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "artifacts"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }

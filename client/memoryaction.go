@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/zaxy/zaxy/memoryaction"
+	"github.com/zaxy/zaxy/memoryaction/memoryactionwire"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -94,70 +94,70 @@ type ScoreRequest struct {
 
 // SimulateForward walks a candidate plan against memory (operation simulateForward, scope
 // read): procedures, risks and evidence needs, all cited. It appends nothing and is retried.
-func (c *Client) SimulateForward(ctx context.Context, space string, r *SimulateRequest, opts ...CallOption) (*memoryaction.Simulation, error) {
-	var res memoryaction.Simulation
+func (c *Client) SimulateForward(ctx context.Context, space string, r *SimulateRequest, opts ...CallOption) (*memoryactionwire.Simulation, error) {
+	var res memoryactionwire.Simulation
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "actions", "simulate-forward"), body: r, safe: true}, &res, opts)
 	return result(&res, err)
 }
 
 // ReflectBackward looks back on a session (operation reflectBackward, scope read).
-func (c *Client) ReflectBackward(ctx context.Context, space string, r *ReflectRequest, opts ...CallOption) (*memoryaction.Reflection, error) {
-	var res memoryaction.Reflection
+func (c *Client) ReflectBackward(ctx context.Context, space string, r *ReflectRequest, opts ...CallOption) (*memoryactionwire.Reflection, error) {
+	var res memoryactionwire.Reflection
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "actions", "reflect-backward"), body: r, safe: true}, &res, opts)
 	return result(&res, err)
 }
 
 // ProcedurePrior ranks the space's current procedures for a goal or tool sequence (operation
 // retrieveProcedurePrior, scope read).
-func (c *Client) ProcedurePrior(ctx context.Context, space string, r *PriorRequest, opts ...CallOption) (*memoryaction.Priors, error) {
-	var res memoryaction.Priors
+func (c *Client) ProcedurePrior(ctx context.Context, space string, r *PriorRequest, opts ...CallOption) (*memoryactionwire.Priors, error) {
+	var res memoryactionwire.Priors
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "actions", "retrieve-procedure-prior"), body: r, safe: true}, &res, opts)
 	return result(&res, err)
 }
 
 // FailurePrior ranks the space's current failure patterns for a goal or tool sequence
 // (operation retrieveFailurePrior, scope read).
-func (c *Client) FailurePrior(ctx context.Context, space string, r *PriorRequest, opts ...CallOption) (*memoryaction.Priors, error) {
-	var res memoryaction.Priors
+func (c *Client) FailurePrior(ctx context.Context, space string, r *PriorRequest, opts ...CallOption) (*memoryactionwire.Priors, error) {
+	var res memoryactionwire.Priors
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "actions", "retrieve-failure-prior"), body: r, safe: true}, &res, opts)
 	return result(&res, err)
 }
 
 // CausalNeighborhood returns the causal links around an event, tool or entity (operation
 // queryCausalNeighborhood, scope read).
-func (c *Client) CausalNeighborhood(ctx context.Context, space string, r *NeighborhoodRequest, opts ...CallOption) (*memoryaction.Neighborhood, error) {
-	var res memoryaction.Neighborhood
+func (c *Client) CausalNeighborhood(ctx context.Context, space string, r *NeighborhoodRequest, opts ...CallOption) (*memoryactionwire.Neighborhood, error) {
+	var res memoryactionwire.Neighborhood
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "actions", "query-causal-neighborhood"), body: r, safe: true}, &res, opts)
 	return result(&res, err)
 }
 
 // ProposeMemoryUpdate appends one proposal.created for review (operation proposeMemoryUpdate,
 // scope write). Pass WithIdempotencyKey to make it safe to repeat.
-func (c *Client) ProposeMemoryUpdate(ctx context.Context, space string, r *ProposeRequest, opts ...CallOption) (*memoryaction.Appended, error) {
+func (c *Client) ProposeMemoryUpdate(ctx context.Context, space string, r *ProposeRequest, opts ...CallOption) (*memoryactionwire.Appended, error) {
 	return c.appendAction(ctx, space, "propose-memory-update", r, opts)
 }
 
 // ReviseConfidence appends one memory.confidence_revised (operation reviseConfidence, scope
 // write).
-func (c *Client) ReviseConfidence(ctx context.Context, space string, r *ReviseRequest, opts ...CallOption) (*memoryaction.Appended, error) {
+func (c *Client) ReviseConfidence(ctx context.Context, space string, r *ReviseRequest, opts ...CallOption) (*memoryactionwire.Appended, error) {
 	return c.appendAction(ctx, space, "revise-confidence", r, opts)
 }
 
 // RecordKnownUnknown appends one memory.known_unknown (operation recordKnownUnknown, scope
 // write).
-func (c *Client) RecordKnownUnknown(ctx context.Context, space string, r *KnownUnknownRequest, opts ...CallOption) (*memoryaction.Appended, error) {
+func (c *Client) RecordKnownUnknown(ctx context.Context, space string, r *KnownUnknownRequest, opts ...CallOption) (*memoryactionwire.Appended, error) {
 	return c.appendAction(ctx, space, "record-known-unknown", r, opts)
 }
 
 // ScoreMemoryAction appends one feedback.recorded judging a memory action (operation
 // scoreMemoryAction, scope write).
-func (c *Client) ScoreMemoryAction(ctx context.Context, space string, r *ScoreRequest, opts ...CallOption) (*memoryaction.Appended, error) {
+func (c *Client) ScoreMemoryAction(ctx context.Context, space string, r *ScoreRequest, opts ...CallOption) (*memoryactionwire.Appended, error) {
 	return c.appendAction(ctx, space, "score-memory-action", r, opts)
 }
 
 // appendAction posts a writing memory action.
-func (c *Client) appendAction(ctx context.Context, space, action string, body any, opts []CallOption) (*memoryaction.Appended, error) {
-	var res memoryaction.Appended
+func (c *Client) appendAction(ctx context.Context, space, action string, body any, opts []CallOption) (*memoryactionwire.Appended, error) {
+	var res memoryactionwire.Appended
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "actions", action), body: body}, &res, opts)
 	return result(&res, err)
 }

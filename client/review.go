@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/zaxy/zaxy/review"
+	"github.com/zaxy/zaxy/review/reviewwire"
 )
 
 // ProposalsParams filters and pages ListProposals.
@@ -19,16 +19,16 @@ type ProposalsParams struct {
 }
 
 // ListProposals lists space's review queue (operation listProposals, scope read).
-func (c *Client) ListProposals(ctx context.Context, space string, p *ProposalsParams, opts ...CallOption) (*review.Page, error) {
-	var res review.Page
+func (c *Client) ListProposals(ctx context.Context, space string, p *ProposalsParams, opts ...CallOption) (*reviewwire.Page, error) {
+	var res reviewwire.Page
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "proposals"), query: encodeQuery(p), safe: true}, &res, opts)
 	return result(&res, err)
 }
 
 // GetProposal returns the proposal created by the event at seq (operation getProposal, scope
 // read).
-func (c *Client) GetProposal(ctx context.Context, space string, seq int64, opts ...CallOption) (*review.Proposal, error) {
-	var res review.Proposal
+func (c *Client) GetProposal(ctx context.Context, space string, seq int64, opts ...CallOption) (*reviewwire.Proposal, error) {
+	var res reviewwire.Proposal
 	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "proposals", strconv.FormatInt(seq, 10)), safe: true}, &res, opts)
 	return result(&res, err)
 }
@@ -46,26 +46,26 @@ type DecisionRequest struct {
 
 // AcceptProposal accepts the proposal at seq (operation acceptProposal, scope write):
 // its material is appended as memory. Concurrent accepts append once.
-func (c *Client) AcceptProposal(ctx context.Context, space string, seq int64, r *DecisionRequest, opts ...CallOption) (*review.Decision, error) {
+func (c *Client) AcceptProposal(ctx context.Context, space string, seq int64, r *DecisionRequest, opts ...CallOption) (*reviewwire.Decision, error) {
 	return c.decide(ctx, space, seq, "accept", r, opts)
 }
 
 // RejectProposal rejects the proposal at seq (operation rejectProposal, scope write).
-func (c *Client) RejectProposal(ctx context.Context, space string, seq int64, r *DecisionRequest, opts ...CallOption) (*review.Decision, error) {
+func (c *Client) RejectProposal(ctx context.Context, space string, seq int64, r *DecisionRequest, opts ...CallOption) (*reviewwire.Decision, error) {
 	return c.decide(ctx, space, seq, "reject", r, opts)
 }
 
 // DeferProposal defers the proposal at seq (operation deferProposal, scope write).
-func (c *Client) DeferProposal(ctx context.Context, space string, seq int64, r *DecisionRequest, opts ...CallOption) (*review.Decision, error) {
+func (c *Client) DeferProposal(ctx context.Context, space string, seq int64, r *DecisionRequest, opts ...CallOption) (*reviewwire.Decision, error) {
 	return c.decide(ctx, space, seq, "defer", r, opts)
 }
 
 // decide posts a decision on a proposal.
-func (c *Client) decide(ctx context.Context, space string, seq int64, decision string, r *DecisionRequest, opts []CallOption) (*review.Decision, error) {
+func (c *Client) decide(ctx context.Context, space string, seq int64, decision string, r *DecisionRequest, opts []CallOption) (*reviewwire.Decision, error) {
 	if r == nil {
 		r = &DecisionRequest{}
 	}
-	var res review.Decision
+	var res reviewwire.Decision
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "proposals", strconv.FormatInt(seq, 10), decision), body: r}, &res, opts)
 	return result(&res, err)
 }

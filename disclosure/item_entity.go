@@ -87,7 +87,7 @@ func renderEntity(e *EntityItem) (string, []Citation) {
 		fmt.Fprintf(&b, "\nmentioned in (%d of %d events, newest first):", len(e.MentionedIn), e.MentionedInTotal)
 		for i := range e.MentionedIn {
 			b.WriteString("\n")
-			b.WriteString(e.MentionedIn[i].render())
+			b.WriteString(renderLine(&e.MentionedIn[i]))
 			cites.add(e.MentionedIn[i].Seq, e.MentionedIn[i].Hash)
 		}
 	}

@@ -117,7 +117,7 @@ func renderList(kind string, l *ListItem) (string, []Citation) {
 	fmt.Fprintf(&b, ": %d events, #%d..#%d; newest %d:", l.Total, l.FirstSeq, l.LastSeq, len(l.Events))
 	for i := range l.Events {
 		b.WriteString("\n")
-		b.WriteString(l.Events[i].render())
+		b.WriteString(renderLine(&l.Events[i]))
 		cites.add(l.Events[i].Seq, l.Events[i].Hash)
 	}
 	return b.String(), cites.list()

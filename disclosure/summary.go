@@ -12,35 +12,6 @@ import (
 	"github.com/zaxy/zaxy/vocab"
 )
 
-// Citation names an event by its seq and hash. Every claim a view renders cites one.
-type Citation struct {
-	Seq  int64          `json:"seq"`
-	Hash eventloom.Hash `json:"hash"`
-}
-
-// Invalidation says a later memory.invalidated event marked an event (or entity) wrong.
-type Invalidation struct {
-	// By cites the invalidating event.
-	By     Citation `json:"by"`
-	Reason string   `json:"reason"`
-}
-
-// EventLine is an event summarized to one line: its first line of text, or for typed events
-// the gist of its data (the decision, the task's status, the tool's outcome, the fact).
-type EventLine struct {
-	Seq        int64          `json:"seq"`
-	Hash       eventloom.Hash `json:"hash"`
-	Type       string         `json:"type"`
-	SessionID  string         `json:"session_id,omitempty"`
-	Actor      string         `json:"actor,omitempty"`
-	OccurredAt time.Time      `json:"occurred_at"`
-	Summary    string         `json:"summary"`
-	// Labels: "invalidated" when a memory.invalidated event targets it; "superseded",
-	// "retracted" or "invalidated" when a fact it recorded has since been closed that way.
-	Labels      []string      `json:"labels"`
-	Invalidated *Invalidation `json:"invalidated,omitempty"`
-}
-
 // Label names used in the views.
 const (
 	LabelInvalidated  = "invalidated"
@@ -69,11 +40,8 @@ func marker(seq int64, h eventloom.Hash) string {
 	return "#" + strconv.FormatInt(seq, 10) + "@" + s
 }
 
-// renderTime is how timestamps appear in rendered text (UTC, minutes).
-func renderTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
-
-// render is the line of an event in a listing: marker, time, summary and labels.
-func (l *EventLine) render() string {
+// renderLine is the line of an event in a listing: marker, time, summary and labels.
+func renderLine(l *EventLine) string {
 	var b strings.Builder
 	b.WriteString(marker(l.Seq, l.Hash))
 	b.WriteByte(' ')
@@ -83,6 +51,9 @@ func (l *EventLine) render() string {
 	writeLabels(&b, l.Labels)
 	return b.String()
 }
+
+// renderTime is how timestamps appear in rendered text (UTC, minutes).
+func renderTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
 
 func writeLabels(b *strings.Builder, labels []string) {
 	if len(labels) > 0 {

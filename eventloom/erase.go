@@ -73,16 +73,6 @@ func (p *EraseParams) Validate() error {
 	return CheckText("actor", p.Actor, maxActorLen)
 }
 
-// Erasure is the record of one erasure.
-type Erasure struct {
-	SpaceID string `json:"space_id"`
-	// Seq is the erased event.
-	Seq int64 `json:"seq"`
-	// ErasureSeq and ErasureHash are those of the erasure.recorded event appended.
-	ErasureSeq  int64 `json:"erasure_seq"`
-	ErasureHash Hash  `json:"erasure_hash"`
-}
-
 // EraseTx appends the erasure.recorded event naming p.Seq and replaces that event's content
 // and data with the tombstone, inside tx (through the zaxy_erase function, the one UPDATE the
 // log allows). The caller purges the projections in the same transaction (package erasure).

@@ -3,36 +3,13 @@ package eventloom
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"strconv"
-)
 
-// Hash is a SHA-256 digest; it is written as lowercase hex in JSON and text.
-type Hash []byte
+	"github.com/zaxy/zaxy/eventloom/eventloomwire"
+)
 
 // ZeroHash is the prev_hash of the first event of every space: 32 zero bytes.
 var ZeroHash = Hash(make([]byte, sha256.Size))
-
-// String returns the hash as lowercase hex.
-func (h Hash) String() string { return hex.EncodeToString(h) }
-
-// MarshalJSON writes the hash as a hex string.
-func (h Hash) MarshalJSON() ([]byte, error) { return json.Marshal(h.String()) }
-
-// UnmarshalJSON reads a hex string.
-func (h *Hash) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	d, err := hex.DecodeString(s)
-	if err != nil || len(d) != sha256.Size {
-		return fmt.Errorf("hash must be 64 hex characters")
-	}
-	*h = d
-	return nil
-}
 
 // CanonicalTimeLayout is how timestamps appear in the hashed bytes (always UTC).
 const CanonicalTimeLayout = "2006-01-02T15:04:05.000000Z"
@@ -63,44 +40,13 @@ func CanonicalBytes(e *Event) []byte {
 	return buf
 }
 
-// HexBytes is a byte string written as lowercase hex in JSON (an event's salt).
-type HexBytes []byte
-
-// MarshalJSON writes the bytes as a hex string.
-func (b HexBytes) MarshalJSON() ([]byte, error) { return json.Marshal(hex.EncodeToString(b)) }
-
-// UnmarshalJSON reads a hex string.
-func (b *HexBytes) UnmarshalJSON(raw []byte) error {
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return err
-	}
-	d, err := hex.DecodeString(s)
-	if err != nil {
-		return fmt.Errorf("must be hex")
-	}
-	*b = d
-	return nil
-}
-
 // Hash rule versions (events.hash_version).
 const (
 	// HashV1 hashes content and data inline; such events cannot be erased.
-	HashV1 = 1
+	HashV1 = eventloomwire.HashV1
 	// HashV2 hashes a salted digest of content and data (BodyDigest), so they can be erased.
-	HashV2 = 2
+	HashV2 = eventloomwire.HashV2
 )
-
-// Version returns the event's hash rule version (HashV1 when HashVersion is unset).
-func (e *Event) Version() int {
-	if e.HashVersion == 0 {
-		return HashV1
-	}
-	return e.HashVersion
-}
-
-// Erased reports whether the event's content and data were replaced by the tombstone.
-func (e *Event) Erased() bool { return e.ErasedBySeq != 0 }
 
 // ComputeBodyDigest returns SHA-256(salt || field(content) || field(data)), the digest a
 // version 2 event's hash covers in place of its content and data (data as its jsonb text).

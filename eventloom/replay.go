@@ -55,13 +55,6 @@ type ReplayParams struct {
 	Limit int
 }
 
-// ReplayPage is one page of events.
-type ReplayPage struct {
-	Events []Event `json:"events"`
-	// NextAfterSeq is the cursor for the next page; 0 when this page is the last.
-	NextAfterSeq int64 `json:"next_after_seq,omitempty"`
-}
-
 // Replay returns one page of a space's events. An unknown space is ErrNotFound.
 func (s *Store) Replay(ctx context.Context, p *ReplayParams) (*ReplayPage, error) {
 	if err := ValidateSpaceID(p.SpaceID); err != nil {

@@ -48,11 +48,11 @@ func ValidateIdempotencyKey(key string) error {
 	return nil
 }
 
-// Validate checks one event; field names in errors are prefixed with path (e.g. "events[3].").
+// ValidateEvent checks one event; field names in errors are prefixed with path (e.g. "events[3].").
 // It first completes the event's data as its type allows (vocab.Complete: a message whose actor
 // is user, assistant, system or tool gets that data.role when it has none), so the event that
 // is stored, and hashed, says it.
-func (e *NewEvent) Validate(path string) error {
+func ValidateEvent(e *NewEvent, path string) error {
 	switch {
 	case e.Type == "":
 		return invalid(path+"type", "is required")
@@ -139,7 +139,7 @@ func ValidateBatch(events []NewEvent) error {
 		if len(events) > 1 {
 			path = fmt.Sprintf("events[%d].", i)
 		}
-		if err := events[i].Validate(path); err != nil {
+		if err := ValidateEvent(&events[i], path); err != nil {
 			return err
 		}
 	}

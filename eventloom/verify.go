@@ -54,23 +54,6 @@ const (
 	MethodSQL = "sql"
 )
 
-// VerifyResult reports whether a space's chain is intact and, if not, the first broken seq.
-type VerifyResult struct {
-	SpaceID string `json:"space_id"`
-	OK      bool   `json:"ok"`
-	// Events is the number of events present.
-	Events int64 `json:"events"`
-	// HeadSeq and HeadHash are those of the last event present.
-	HeadSeq  int64 `json:"head_seq"`
-	HeadHash Hash  `json:"head_hash"`
-	// BrokenSeq is the first seq at which the chain is broken (0 when OK).
-	BrokenSeq int64 `json:"broken_seq,omitempty"`
-	// Reason says what is wrong at BrokenSeq.
-	Reason string `json:"reason,omitempty"`
-	// Method is MethodGo or MethodSQL.
-	Method string `json:"method"`
-}
-
 // Verify recomputes every hash of a space in Go, checks every prev_hash link, gapless seq from 1
 // and the recorded chain head. It runs in one REPEATABLE READ snapshot. An unknown space is
 // ErrNotFound.
@@ -114,7 +97,7 @@ func (s *Store) Verify(ctx context.Context, spaceID string) (*VerifyResult, erro
 			// The erased events that name this seq as their erasure record.
 			for _, x := range erasures[e.Seq] {
 				if !(e.Type == ErasureType && erasureTarget(e.Data) == strconv.FormatInt(x, 10)) {
-					res.breakAt(x, reasonErasureUnbound)
+					breakAt(res, x, reasonErasureUnbound)
 				}
 			}
 			delete(erasures, e.Seq)
@@ -155,7 +138,7 @@ func (s *Store) Verify(ctx context.Context, spaceID string) (*VerifyResult, erro
 		}
 		for _, xs := range erasures { // erasure records past the end of the log
 			for _, x := range xs {
-				res.breakAt(x, reasonErasureUnbound)
+				breakAt(res, x, reasonErasureUnbound)
 			}
 		}
 		if res.Events == 0 && noHead {
@@ -179,13 +162,6 @@ func (s *Store) Verify(ctx context.Context, spaceID string) (*VerifyResult, erro
 
 // reasonErasureUnbound is the verify reason for an erased event without its erasure record.
 const reasonErasureUnbound = "the event is erased but no later erasure.recorded event names it"
-
-// breakAt records a break at seq unless an earlier one is already recorded.
-func (res *VerifyResult) breakAt(seq int64, reason string) {
-	if res.BrokenSeq == 0 || seq < res.BrokenSeq {
-		res.BrokenSeq, res.Reason = seq, reason
-	}
-}
 
 // erasureTarget is data->>'seq' of an erasure record: the seq it names, as text ("" when
 // absent or not a number or string).
@@ -257,4 +233,11 @@ func (s *Store) VerifyWith(ctx context.Context, spaceID, method string) (*Verify
 		return s.VerifySQL(ctx, spaceID)
 	}
 	return nil, invalid("method", "must be %q or %q, got %q", MethodGo, MethodSQL, method)
+}
+
+// breakAt records a break at seq in res unless an earlier one is already recorded.
+func breakAt(res *VerifyResult, seq int64, reason string) {
+	if res.BrokenSeq == 0 || seq < res.BrokenSeq {
+		res.BrokenSeq, res.Reason = seq, reason
+	}
 }

@@ -24,76 +24,6 @@ const (
 	maxNameLen      = 512
 )
 
-// Turn is one conversation turn of a transcript.
-type Turn struct {
-	// Role is user, assistant, system or tool.
-	Role string `json:"role"`
-	// Content is the turn's text; it must not be blank.
-	Content string `json:"content"`
-	// SessionID, when empty, is TranscriptParams.SessionID.
-	SessionID string `json:"session_id,omitempty"`
-	// Actor says who produced the turn; optional.
-	Actor string `json:"actor,omitempty"`
-	// OccurredAt is when the turn happened; nil means when it is recorded.
-	OccurredAt *time.Time `json:"occurred_at,omitempty"`
-	// Name is the speaker's name; optional.
-	Name string `json:"name,omitempty"`
-}
-
-// Validate checks a turn; field names in errors are prefixed with path (e.g. "turns[3]." or
-// "line 7: ").
-func (t *Turn) Validate(path string) error {
-	if t.Role == "" {
-		return invalid(path+"role", "is required (one of %s)", strings.Join(vocab.MessageRoles, ", "))
-	}
-	if !slices.Contains(vocab.MessageRoles, t.Role) {
-		return invalid(path+"role", "must be one of %s, got %q", strings.Join(vocab.MessageRoles, ", "), t.Role)
-	}
-	if strings.TrimSpace(t.Content) == "" {
-		return invalid(path+"content", "is required and must not be blank")
-	}
-	for _, f := range []struct {
-		name, value string
-		max         int
-	}{{"content", t.Content, 0}, {"session_id", t.SessionID, maxSessionIDLen}, {"actor", t.Actor, maxActorLen}, {"name", t.Name, maxNameLen}} {
-		if err := checkText(path+f.name, f.value, f.max); err != nil {
-			return err
-		}
-	}
-	if t.OccurredAt != nil {
-		if y := t.OccurredAt.UTC().Year(); y < 1 || y > 9999 {
-			return invalid(path+"occurred_at", "must be between years 0001 and 9999")
-		}
-	}
-	return nil
-}
-
-// TranscriptParams is one transcript import into a space; its JSON form is the body of
-// POST /v1/spaces/{space}/transcripts (DecodeTranscriptBody).
-type TranscriptParams struct {
-	// SpaceID is the space to append to.
-	SpaceID string `json:"-"`
-	// SessionID is the session of turns that do not name one; optional.
-	SessionID string `json:"session_id,omitempty"`
-	// Turns are appended in order as message events.
-	Turns []Turn `json:"turns"`
-}
-
-// TranscriptResult reports a transcript import.
-type TranscriptResult struct {
-	SpaceID string `json:"space_id"`
-	// Receipts are in the order of the turns.
-	Receipts []eventloom.Receipt `json:"events"`
-	// Replayed is true when every batch had been appended before (nothing new was appended).
-	Replayed bool `json:"replayed"`
-	// Batches is how many appends the import took; AppendedBatches how many of them were new.
-	Batches         int `json:"batches"`
-	AppendedBatches int `json:"appended_batches"`
-	// Redactions counts the secrets replaced in the turns' content, actor and name (0 when
-	// the space's redaction is off).
-	Redactions int `json:"redactions"`
-}
-
 // Transcript appends turns as "message" events: content is the redacted turn content, data
 // is {"role", "name"?}. Every turn is validated before anything is appended (an error names
 // the turn as turns[i].field). The turns are appended in batches of Config.TranscriptBatch,
@@ -198,11 +128,39 @@ func transcriptEvents(ctx context.Context, p *TranscriptParams, redactOn bool) (
 	return events, redactions, nil
 }
 
+// validateTurn checks a turn; field names in errors are prefixed with path (e.g. "turns[3]." or
+// "line 7: ").
+func validateTurn(t *Turn, path string) error {
+	if t.Role == "" {
+		return invalid(path+"role", "is required (one of %s)", strings.Join(vocab.MessageRoles, ", "))
+	}
+	if !slices.Contains(vocab.MessageRoles, t.Role) {
+		return invalid(path+"role", "must be one of %s, got %q", strings.Join(vocab.MessageRoles, ", "), t.Role)
+	}
+	if strings.TrimSpace(t.Content) == "" {
+		return invalid(path+"content", "is required and must not be blank")
+	}
+	for _, f := range []struct {
+		name, value string
+		max         int
+	}{{"content", t.Content, 0}, {"session_id", t.SessionID, maxSessionIDLen}, {"actor", t.Actor, maxActorLen}, {"name", t.Name, maxNameLen}} {
+		if err := checkText(path+f.name, f.value, f.max); err != nil {
+			return err
+		}
+	}
+	if t.OccurredAt != nil {
+		if y := t.OccurredAt.UTC().Year(); y < 1 || y > 9999 {
+			return invalid(path+"occurred_at", "must be between years 0001 and 9999")
+		}
+	}
+	return nil
+}
+
 // messageData is the data of a message event (vocab.Message).
 type messageData = vocab.Message
 
 func turnEvent(ctx context.Context, t *Turn, defaultSession, path string, redactOn bool) (eventloom.NewEvent, int, error) {
-	if err := t.Validate(path); err != nil {
+	if err := validateTurn(t, path); err != nil {
 		return eventloom.NewEvent{}, 0, err
 	}
 	content, redactions := t.Content, 0
@@ -244,7 +202,7 @@ func ParseTranscript(r io.Reader) ([]Turn, error) {
 		path := fmt.Sprintf("line %d: ", line)
 		t, err := decodeTurn(sc.Bytes(), path)
 		if err == nil {
-			err = t.Validate(path)
+			err = validateTurn(&t, path)
 		}
 		if err != nil {
 			return nil, err

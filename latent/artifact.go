@@ -56,12 +56,6 @@ const (
 // planning but never stands as a fact.
 const AuthorityNonAuthoritative = "non_authoritative"
 
-// SourceRef cites one event.
-type SourceRef struct {
-	Seq  int64  `json:"seq"`
-	Hash string `json:"hash"`
-}
-
 // Artifact is one derived artifact (a row of latent_artifacts).
 type Artifact struct {
 	// ID is the content address (Address), hex sha256.

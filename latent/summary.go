@@ -160,17 +160,6 @@ func clipWords(s string, n int) string {
 	return strings.TrimSpace(cut) + "…"
 }
 
-// LLMSummary is an LLM-assisted summary of an artifact, as the artifact listing reports it:
-// labelled, never evidence.
-type LLMSummary struct {
-	Model   string `json:"model"`
-	Summary string `json:"summary"`
-	// Method is always "llm-assisted" and Authority "non_authoritative".
-	Method    string    `json:"method"`
-	Authority string    `json:"authority"`
-	CreatedAt time.Time `json:"created_at"`
-}
-
 // llmSummaries reads the summaries of ids in space, by artifact id.
 func llmSummaries(ctx context.Context, db pgexec.Executor, space string, ids []string) (map[string][]LLMSummary, error) {
 	out := map[string][]LLMSummary{}

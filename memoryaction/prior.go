@@ -26,18 +26,6 @@ type PriorParams struct {
 	Recording `json:"-"`
 }
 
-// Priors is a ranked list of artifacts, best first, with every event they cite.
-type Priors struct {
-	Action string     `json:"action"`
-	Priors []Artifact `json:"priors"`
-	// SourceEventRefs are all the events the priors cite, in seq order.
-	SourceEventRefs []SourceRef `json:"source_event_refs"`
-	// Use says what the priors are for and what they are not.
-	Use string `json:"use"`
-	// Record is the memory_action.surfaced event recording the answer (absent with no_record).
-	Record *eventloom.Receipt `json:"record,omitempty"`
-}
-
 // validate normalizes the tools and checks that the request asks for something.
 func (p *PriorParams) validate() error {
 	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {

@@ -162,7 +162,7 @@ func (it *replayItem) score(p *checkout.Policy, purpose string) float64 {
 		lanes = append(lanes, l)
 	}
 	slices.Sort(lanes) // add up in one order, so equal inputs give equal sums
-	m, s := p.Mechanism(), 0.0
+	m, s := checkout.MechanismOf(p.MechanismVersion), 0.0
 	for _, l := range lanes {
 		s += m.RankScore(p.Weight(purpose, l)*it.scale[l], it.ranks[l])
 	}

@@ -89,28 +89,6 @@ func (s *Service) dataset(ctx context.Context, space string, lc *lifecycle) (*da
 	return buildDataset(rows, lc), nil
 }
 
-// Entry is one version in a listing.
-type Entry struct {
-	Version string `json:"version"`
-	// Status is "current", "previous" (on the rollback history) or "proposed".
-	Status string           `json:"status"`
-	Policy *checkout.Policy `json:"policy"`
-	// Proposal is the policy.proposed event and the fit (absent for a built-in policy).
-	Proposal *Proposed `json:"proposal,omitempty"`
-}
-
-// Listing is a space's retrieval policies.
-type Listing struct {
-	SpaceID string `json:"space_id"`
-	// Current is the version the log makes current; Projected the one checkout ranks with now
-	// (they differ only until the projector has applied the latest policy event).
-	Current   string `json:"current"`
-	Projected string `json:"projected"`
-	// History are the versions a rollback would restore, the next one last.
-	History  []string `json:"history"`
-	Policies []Entry  `json:"policies"`
-}
-
 // List returns the space's policies: the built-in ones (oldest first) and every proposed
 // version, newest proposal last, each with its status.
 func (s *Service) List(ctx context.Context, space string) (*Listing, error) {
@@ -146,17 +124,6 @@ func (s *Service) List(ctx context.Context, space string) (*Listing, error) {
 		out.Policies = append(out.Policies, Entry{Version: v, Status: status(v), Policy: p.Policy, Proposal: p})
 	}
 	return out, nil
-}
-
-// FitResult is a fit's outcome: the proposed version, its policy and diagnostics, and the
-// policy.proposed event (Seq 0 when the version had been proposed before).
-type FitResult struct {
-	Version     string           `json:"version"`
-	Base        string           `json:"base"`
-	Policy      *checkout.Policy `json:"policy"`
-	Diagnostics FitDiagnostics   `json:"diagnostics"`
-	SourceSeqs  []int64          `json:"source_seqs"`
-	Seq         int64            `json:"seq,omitempty"`
 }
 
 // Fit learns lane weights from the space's judged checkouts, starting from the current policy,
@@ -210,37 +177,10 @@ func (s *Service) Fit(ctx context.Context, space, actor string) (*FitResult, err
 	return res, nil
 }
 
-// Gate is a regression gate's numbers: the replay metric of the current policy and the
-// candidate on the space's own history, and the dev benchmarks' recall when measured.
-type Gate struct {
-	Current         string  `json:"current"`
-	ReplayCheckouts int     `json:"replay_checkouts"`
-	ReplayPairs     int     `json:"replay_pairs"`
-	ReplayCurrent   float64 `json:"replay_current"`
-	ReplayCandidate float64 `json:"replay_candidate"`
-	Dev             []Dev   `json:"dev,omitempty"`
-}
-
-// Dev is one dev benchmark's recall under the current policy and the candidate.
-type Dev struct {
-	Name      string  `json:"name"`
-	Metric    string  `json:"metric"`
-	Current   float64 `json:"current"`
-	Candidate float64 `json:"candidate"`
-}
-
 // DevMeasure measures a policy on the dev benchmarks, one Dev entry per benchmark with only
 // the named policy's number filled in (Current); the gate calls it for the current policy and
 // the candidate.
 type DevMeasure func(ctx context.Context, p *checkout.Policy) ([]Dev, error)
-
-// Promotion is a promotion's outcome.
-type Promotion struct {
-	Version  string `json:"version"`
-	Previous string `json:"previous"`
-	Gate     Gate   `json:"gate"`
-	Seq      int64  `json:"seq"`
-}
 
 // Promote makes version the space's current policy if it passes the regression gate: its
 // replay metric on the space's own judged checkouts is at least the current policy's, and,
@@ -321,13 +261,6 @@ func measureDev(ctx context.Context, dev DevMeasure, cur, cand *checkout.Policy)
 		out[i] = Dev{Name: before[i].Name, Metric: before[i].Metric, Current: before[i].Current, Candidate: after[i].Current}
 	}
 	return out, nil
-}
-
-// Rollback is a rollback's outcome.
-type Rollback struct {
-	Version  string `json:"version"`
-	Restored string `json:"restored"`
-	Seq      int64  `json:"seq"`
 }
 
 // Rollback withdraws the current policy and restores the one its promotion replaced

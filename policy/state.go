@@ -1,26 +1,12 @@
 package policy
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/policy/internal/dbsqlc"
 	"github.com/zaxy/zaxy/vocab"
 )
-
-// Proposed is a proposed policy as its policy.proposed event states it.
-type Proposed struct {
-	Policy *checkout.Policy `json:"policy"`
-	// Base is the version the fit started from.
-	Base string `json:"base"`
-	// Fit is the fit's diagnostics (FitDiagnostics).
-	Fit json.RawMessage `json:"fit,omitempty"`
-	// Seq is the policy.proposed event.
-	Seq int64 `json:"seq"`
-	// SourceSeqs are the events the fit learned from.
-	SourceSeqs []int64 `json:"source_seqs,omitempty"`
-}
 
 // lifecycle is a space's policy lifecycle replayed from its policy.* events, with the same
 // rules as the projection (sql/projection/policy_*.sql).

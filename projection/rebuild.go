@@ -172,16 +172,6 @@ func (p *Projector) Checksum(ctx context.Context, space string) (*Checksum, erro
 		Reinforcements: r.Reinforcements, Artifacts: r.Artifacts}, nil
 }
 
-// Status is a space's projection progress.
-type Status struct {
-	SpaceID      string     `json:"space_id"`
-	HeadSeq      int64      `json:"head_seq"`
-	ProjectedSeq int64      `json:"projected_seq"`
-	Lag          int64      `json:"lag"`
-	HeadAt       time.Time  `json:"head_at"`
-	ProjectedAt  *time.Time `json:"projected_at,omitempty"`
-}
-
 // Lag returns the projection status of space, or of every space when space is "".
 func Lag(ctx context.Context, db Querier, space string) ([]Status, error) {
 	rows, err := queries.Status(ctx, db, space)

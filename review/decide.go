@@ -42,16 +42,6 @@ type DecideParams struct {
 	Reason string
 }
 
-// Decision is what a decision appended.
-type Decision struct {
-	ProposalSeq int64 `json:"proposal_seq"`
-	// Status is the proposal's status now: accepted, rejected or deferred.
-	Status string `json:"status"`
-	// Events are the receipts of the appended events: the decision, and for an accepted
-	// belief_update the fact.asserted after it.
-	Events []eventloom.Receipt `json:"events"`
-}
-
 // Decider decides proposals by appending to the log.
 type Decider struct {
 	db    pgexec.Executor

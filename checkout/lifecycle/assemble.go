@@ -11,26 +11,6 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 )
 
-// AssembleRequest asks for the context of an agent's next step.
-type AssembleRequest struct {
-	checkout.Request
-	// WorkingSet is what the agent holds right now (open files, the task at hand, notes);
-	// it is included verbatim, ahead of ranked memory, within the budget.
-	WorkingSet []string `json:"working_set,omitempty"`
-}
-
-// Assembled is assembled context: recent session replay, ranked memory (with the verbatim
-// lane), the working set, and a recovery packet when the session was just resumed.
-type Assembled struct {
-	Packet     *checkout.Packet `json:"packet"`
-	WorkingSet []string         `json:"working_set"`
-	Recovery   *Recovery        `json:"recovery,omitempty"`
-	// Text is the prompt-ready whole: the packet's text, then the working set.
-	Text string `json:"text"`
-	// Tokens is the estimate for Text; it never exceeds the request's max_tokens.
-	Tokens int `json:"tokens"`
-}
-
 const workingSetHeader = "## Working set"
 
 // maxWorkingSetItems caps the working set's entries.
@@ -103,15 +83,6 @@ type AfterTurnRequest struct {
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
 }
 
-// AfterTurnResult is the receipts of the appended turn and the next context.
-type AfterTurnResult struct {
-	Receipts []eventloom.Receipt `json:"receipts"`
-	// Redactions counts the secrets replaced in the turn's events before they were stored
-	// (eventloom.AppendResult.Redactions).
-	Redactions int        `json:"redactions"`
-	Context    *Assembled `json:"context"`
-}
-
 // AfterTurn appends the finished turn, then assembles the context for the next one. With no
 // query it uses the turn's last message as the query.
 func (s *Service) AfterTurn(ctx context.Context, r *AfterTurnRequest) (*AfterTurnResult, error) {
@@ -139,7 +110,7 @@ func (s *Service) AfterTurn(ctx context.Context, r *AfterTurnRequest) (*AfterTur
 	}
 	// Validate the context request before appending, so a bad request appends nothing.
 	probe := r.Request
-	if err := probe.Validate(); err != nil {
+	if err := checkout.ValidateRequest(&probe); err != nil {
 		return nil, err
 	}
 	res, err := s.store.Append(ctx, &eventloom.AppendParams{SpaceID: r.SpaceID, Events: r.Events, IdempotencyKey: r.IdempotencyKey})

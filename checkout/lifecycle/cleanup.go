@@ -4,26 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 )
-
-// CleanupRequest records that a subagent finished.
-type CleanupRequest struct {
-	checkout.Request
-	// SubagentID names the subagent; required.
-	SubagentID string `json:"-"`
-	// Outcome is how it ended: success, failure or cancelled.
-	Outcome string `json:"outcome"`
-	// Summary is the subagent's own account, kept in the cleanup event.
-	Summary string `json:"summary,omitempty"`
-}
-
-// Cleanup is the cleanup event's receipt and a handoff bundle of the subagent's session.
-type Cleanup struct {
-	Receipt eventloom.Receipt `json:"receipt"`
-	Handoff *Handoff          `json:"handoff"`
-}
 
 // CleanupSubagent appends a subagent.cleaned_up event in the subagent's session and returns
 // it with a handoff bundle the parent can continue from.

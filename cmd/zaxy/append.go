@@ -105,7 +105,7 @@ func (c *appendCmd) run(ctx context.Context, env *env) error {
 		}
 		e, err := eventloom.DecodeEvent(append([]byte(nil), sc.Bytes()...), fmt.Sprintf("line %d: ", line))
 		if err == nil {
-			err = e.Validate(fmt.Sprintf("line %d: ", line))
+			err = eventloom.ValidateEvent(&e, fmt.Sprintf("line %d: ", line))
 		}
 		if err != nil {
 			return fmt.Errorf("%w (nothing from this batch was appended)", err)

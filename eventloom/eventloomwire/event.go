@@ -1,4 +1,4 @@
-package eventloom
+package eventloomwire
 
 import (
 	"encoding/json"
@@ -60,3 +60,22 @@ type Receipt struct {
 	RecordedAt time.Time `json:"recorded_at"`
 	OccurredAt time.Time `json:"occurred_at"`
 }
+
+// Hash rule versions (events.hash_version).
+const (
+	// HashV1 hashes content and data inline; such events cannot be erased.
+	HashV1 = 1
+	// HashV2 hashes a salted digest of content and data (BodyDigest), so they can be erased.
+	HashV2 = 2
+)
+
+// Version returns the event's hash rule version (HashV1 when HashVersion is unset).
+func (e *Event) Version() int {
+	if e.HashVersion == 0 {
+		return HashV1
+	}
+	return e.HashVersion
+}
+
+// Erased reports whether the event's content and data were replaced by the tombstone.
+func (e *Event) Erased() bool { return e.ErasedBySeq != 0 }

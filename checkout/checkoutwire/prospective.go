@@ -1,0 +1,70 @@
+package checkoutwire
+
+// Prior is a procedure or causal link offered before a step: suggestive, cited, verified.
+type Prior struct {
+	ArtifactID string `json:"artifact_id"`
+	Type       string `json:"type"`
+	Summary    string `json:"summary"`
+	// Confidence is what the prior is ranked by: the artifact's latest confidence revision
+	// (revise_confidence, or the retrospective pass), else ProducedConfidence, the producer's.
+	Confidence         float64 `json:"confidence"`
+	ProducedConfidence float64 `json:"produced_confidence"`
+	// Steps are a procedure's tool sequence.
+	Steps []string `json:"steps,omitempty"`
+	// Sessions counts the sessions a procedure recurred in.
+	Sessions int `json:"sessions,omitempty"`
+	// Match is the goal words the prior shares (why it was chosen).
+	Match     []string   `json:"match"`
+	Label     string     `json:"label"`
+	Citations []Citation `json:"citations"`
+}
+
+// FailurePrior is a repeated failure offered before a step: how it failed the last times,
+// and what fixed it.
+type FailurePrior struct {
+	ArtifactID string `json:"artifact_id"`
+	Tool       string `json:"tool"`
+	Error      string `json:"error"`
+	// Confidence and ProducedConfidence as a Prior's.
+	Confidence         float64 `json:"confidence"`
+	ProducedConfidence float64 `json:"produced_confidence"`
+	// Last are the latest occurrences (at most Mechanism.PriorFailureLast), newest first.
+	Last []FailureOccurrence `json:"last"`
+	// Fix is the most common sequence of calls that fixed it (empty: simply retried).
+	Fix []string `json:"fix"`
+	// Text says it in a sentence: "last 3 times this failed because ...".
+	Text      string     `json:"text"`
+	Match     []string   `json:"match"`
+	Label     string     `json:"label"`
+	Citations []Citation `json:"citations"`
+}
+
+// FailureOccurrence is one cited failure and its fix.
+type FailureOccurrence struct {
+	FailureSeq int64 `json:"failure_seq"`
+	// Error is the failed call's own error message (the artifact groups them normalized).
+	Error  string   `json:"error,omitempty"`
+	FixSeq int64    `json:"fix_seq,omitempty"`
+	Steps  []string `json:"steps"`
+}
+
+// Prospective is a prospective pass's answer: the weave plus the priors for the step.
+type Prospective struct {
+	SpaceID         string         `json:"space_id"`
+	Goal            string         `json:"goal"`
+	ReasoningPhase  string         `json:"reasoning_phase"`
+	Purpose         string         `json:"purpose"`
+	Weave           *Weave         `json:"weave"`
+	ProcedurePriors []Prior        `json:"procedure_priors"`
+	FailurePriors   []FailurePrior `json:"failure_priors"`
+	CausalContext   []Prior        `json:"causal_context"`
+	// MissingEvidence are explicit warnings of what memory does not know for this step.
+	MissingEvidence []Warning `json:"missing_evidence"`
+	// Rejected are priors left out because a cited event no longer verifies.
+	Rejected []RejectedArtifact `json:"rejected"`
+	// TokenEstimate is the estimate of Text's tokens (EstimateTokens).
+	TokenEstimate int     `json:"token_estimate"`
+	Text          string  `json:"text"`
+	SurfacedSeq   int64   `json:"surfaced_seq,omitempty"`
+	TotalMS       float64 `json:"total_ms"`
+}

@@ -1,0 +1,8 @@
+// Package erasurewire holds the erasure operation's answer, the type that crosses HTTP. Package
+// erasure keeps their names through type aliases; package client imports this package instead, so a
+// client program links no database code.
+//
+// Each domain's wire types live in a leaf beside the domain (<domain>/<domain>wire, as
+// eventloom/eventloomwire explains). This one must never import pgx, a domain package or anything
+// that does I/O: only the standard library and other leaves.
+package erasurewire

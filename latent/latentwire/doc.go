@@ -1,0 +1,9 @@
+// Package latentwire holds the latent artifacts' types that cross HTTP: a page of the artifact
+// listing, its artifacts with their LLM-assisted summaries and the events they cite. Package latent
+// keeps their names through type aliases; package client imports this package instead, so a client
+// program links no database code.
+//
+// Each domain's wire types live in a leaf beside the domain (<domain>/<domain>wire, as
+// eventloom/eventloomwire explains). This one must never import pgx, a domain package or anything
+// that does I/O: only the standard library and other leaves.
+package latentwire

@@ -1,0 +1,9 @@
+// Package policywire holds the policy operations' types that cross HTTP: the listing of a space's
+// policies, a fit's result with its diagnostics, the regression gate, a promotion and a rollback.
+// Package policy keeps their names through type aliases; package client imports this package
+// instead, so a client program links no database code.
+//
+// Each domain's wire types live in a leaf beside the domain (<domain>/<domain>wire, as
+// eventloom/eventloomwire explains). This one must never import pgx, a domain package or anything
+// that does I/O: only the standard library and other leaves.
+package policywire

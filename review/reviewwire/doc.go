@@ -1,0 +1,8 @@
+// Package reviewwire holds the review queue's types that cross HTTP: proposals, a page of them and
+// what a decision appended. Package review keeps their names through type aliases; package client
+// imports this package instead, so a client program links no database code.
+//
+// Each domain's wire types live in a leaf beside the domain (<domain>/<domain>wire, as
+// eventloom/eventloomwire explains). This one must never import pgx, a domain package or anything
+// that does I/O: only the standard library and other leaves.
+package reviewwire
