@@ -46,6 +46,15 @@ CREATE FUNCTION zaxy_importing(p_space text) RETURNS boolean
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path FROM CURRENT
 RETURN EXISTS (SELECT FROM space_imports i WHERE i.space_id = p_space AND i.xid = pg_current_xact_id());
 
+-- Only the roles that append may ask (the trigger runs as the appending role): not PUBLIC.
+REVOKE EXECUTE ON FUNCTION zaxy_importing(text) FROM PUBLIC;
+DO $$
+BEGIN
+  IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'zaxy_app') THEN
+    GRANT EXECUTE ON FUNCTION zaxy_importing(text) TO zaxy_app;
+  END IF;
+END $$;
+
 -- The chain link trigger of 000011 with the import path: when zaxy.import names the row's space
 -- and zaxy_importing confirms it, recorded_at, occurred_at, hash_version, salt and (for an
 -- erased event) body_digest and erased_by_seq are the row's; seq, prev_hash, the body digest of
