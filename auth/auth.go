@@ -20,6 +20,7 @@ import (
 	"github.com/zaxy/zaxy/auth/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // Scopes, weakest first.
@@ -67,10 +68,10 @@ var queries = dbsqlc.New()
 // never shown again.
 func (s *Store) Create(ctx context.Context, spaces []string, scope, label string) (*Token, string, error) {
 	if _, ok := scopeRank[scope]; !ok {
-		return nil, "", &eventloom.ValidationError{Field: "scope", Message: "must be read, write or admin"}
+		return nil, "", &validation.Error{Field: "scope", Message: "must be read, write or admin"}
 	}
 	if len(spaces) == 0 {
-		return nil, "", &eventloom.ValidationError{Field: "space", Message: "give at least one space (or * for all)"}
+		return nil, "", &validation.Error{Field: "space", Message: "give at least one space (or * for all)"}
 	}
 	for _, sp := range spaces {
 		if sp == AllSpaces {

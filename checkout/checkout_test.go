@@ -18,6 +18,7 @@ import (
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 	testfixture "github.com/zaxy/zaxy/testcontainers/fixture"
+	"github.com/zaxy/zaxy/validation"
 )
 
 type fixture struct {
@@ -229,7 +230,7 @@ func TestCheckout_RejectsBadInput(t *testing.T) {
 		{checkout.Request{SpaceID: "Bad Space", Query: "x"}, "space"},
 	} {
 		_, err := f.svc.Checkout(context.Background(), &tc.req)
-		var ve *eventloom.ValidationError
+		var ve *validation.Error
 		require.ErrorAs(t, err, &ve, tc.field)
 		require.Equal(t, tc.field, ve.Field)
 	}

@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // Limits of a request's cues.
@@ -29,17 +29,17 @@ var cueKeyPattern = regexp.MustCompile(cueKeyPatternRE)
 // letters, digits and underscores starting with a letter, each value 1–200 characters.
 func validateCues(c Cues) error {
 	if len(c) > maxCueKeys {
-		return &eventloom.ValidationError{Field: "cues", Message: "must have at most " + strconv.Itoa(maxCueKeys) + " keys, got " + strconv.Itoa(len(c))}
+		return &validation.Error{Field: "cues", Message: "must have at most " + strconv.Itoa(maxCueKeys) + " keys, got " + strconv.Itoa(len(c))}
 	}
 	for _, k := range slices.Sorted(maps.Keys(c)) {
 		if !cueKeyPattern.MatchString(k) {
-			return &eventloom.ValidationError{Field: "cues", Message: fmt.Sprintf("key %q must be 1-32 lower-case letters, digits or underscores, starting with a letter", k)}
+			return &validation.Error{Field: "cues", Message: fmt.Sprintf("key %q must be 1-32 lower-case letters, digits or underscores, starting with a letter", k)}
 		}
 		switch v := strings.TrimSpace(c[k]); {
 		case v == "":
-			return &eventloom.ValidationError{Field: "cues." + k, Message: "must not be empty"}
+			return &validation.Error{Field: "cues." + k, Message: "must not be empty"}
 		case utf8.RuneCountInString(v) > maxCueValueLen:
-			return &eventloom.ValidationError{Field: "cues." + k, Message: "must be at most " + strconv.Itoa(maxCueValueLen) + " characters"}
+			return &validation.Error{Field: "cues." + k, Message: "must be at most " + strconv.Itoa(maxCueValueLen) + " characters"}
 		}
 	}
 	return nil

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // FuzzCuesValidate holds the cue check's contract on any request body: what it accepts has at
 // most maxCueKeys keys, each matching the key pattern, each value 1-maxCueValueLen characters
-// once trimmed; what it refuses is a *eventloom.ValidationError naming cues or cues.<key> of a
+// once trimmed; what it refuses is a *validation.Error naming cues or cues.<key> of a
 // key the request holds. Cues reach SQL only as parameters; this keeps the shape promise the
 // docs make (docs/api.md) from drifting.
 func FuzzCuesValidate(f *testing.F) {
@@ -43,7 +43,7 @@ func FuzzCuesValidate(f *testing.F) {
 			}
 			return
 		}
-		var ve *eventloom.ValidationError
+		var ve *validation.Error
 		if !errors.As(err, &ve) {
 			t.Fatalf("refusal is no ValidationError: %v", err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // cued is a message with cues.
@@ -152,7 +153,7 @@ func TestQuery_RejectsBadCues(t *testing.T) {
 		{many, "cues"},
 	} {
 		_, err := f.svc.Query(ctx, &checkout.Request{SpaceID: "any", Query: "x", Cues: tc.cues})
-		var ve *eventloom.ValidationError
+		var ve *validation.Error
 		require.True(t, errors.As(err, &ve), "%v: %v", tc.cues, err)
 		require.Equal(t, tc.field, ve.Field, ve.Message)
 		_, err = f.svc.Checkout(ctx, &checkout.Request{SpaceID: "any", Query: "x", Cues: tc.cues})

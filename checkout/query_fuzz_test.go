@@ -12,12 +12,13 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // FuzzQuery: a checkout's query is any caller's text (HTTP, MCP, the Go API), and every lane
 // reads it: the keyword lane through zaxy_path_tsv (paths, dotted names and camel-case
 // identifiers split in SQL), the exact lane's keys, the speaker and time readers. Whatever the
-// text, a raw query either ranks or is refused with a *eventloom.ValidationError naming query;
+// text, a raw query either ranks or is refused with a *validation.Error naming query;
 // no lane fails on it (a failing lane is reported in lanes[...].error, so that is checked too),
 // and the tokenizer keeps every lexeme to_tsvector gives.
 func FuzzQuery(f *testing.F) {
@@ -50,7 +51,7 @@ func FuzzQuery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, q string) {
 		res, err := svc.Query(ctx, &checkout.Request{SpaceID: "fuzz", Query: q})
 		if err != nil {
-			var ve *eventloom.ValidationError
+			var ve *validation.Error
 			if !errors.As(err, &ve) || ve.Field != "query" {
 				t.Fatalf("%q: error %v is not a ValidationError on query", q, err)
 			}

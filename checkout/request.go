@@ -9,6 +9,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout/checkoutwire"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // Purposes a checkout can be made for; each weighs the lanes and kinds of memory differently
@@ -60,38 +61,38 @@ func validateRequest(r *Request) error {
 	}
 	switch q := strings.TrimSpace(r.Query); {
 	case q == "":
-		return &eventloom.ValidationError{Field: "query", Message: "is required"}
+		return &validation.Error{Field: "query", Message: "is required"}
 	case utf8.RuneCountInString(q) > maxQueryChars:
-		return &eventloom.ValidationError{Field: "query", Message: "must be at most 4000 characters"}
+		return &validation.Error{Field: "query", Message: "must be at most 4000 characters"}
 	case !utf8.ValidString(q) || strings.ContainsRune(q, 0):
 		// Postgres's text holds neither, so every lane would fail on it (FuzzQuery).
-		return &eventloom.ValidationError{Field: "query", Message: "must be valid UTF-8 without NUL characters"}
+		return &validation.Error{Field: "query", Message: "must be valid UTF-8 without NUL characters"}
 	}
 	if err := eventloom.CheckText("session_id", r.SessionID, maxSessionIDChars); err != nil {
 		return err
 	}
 	if r.Purpose != "" && !slices.Contains(Purposes, r.Purpose) {
-		return &eventloom.ValidationError{Field: "purpose", Message: "must be one of " + strings.Join(Purposes, ", ") + ", got " + r.Purpose}
+		return &validation.Error{Field: "purpose", Message: "must be one of " + strings.Join(Purposes, ", ") + ", got " + r.Purpose}
 	}
 	if r.MaxTokens == 0 {
 		r.MaxTokens = DefaultMaxTokens
 	}
 	if r.MaxTokens < MinMaxTokens || r.MaxTokens > MaxMaxTokens {
-		return &eventloom.ValidationError{Field: "max_tokens", Message: "must be between 200 and 32000"}
+		return &validation.Error{Field: "max_tokens", Message: "must be between 200 and 32000"}
 	}
 	if r.AsOf != nil && (r.AsOf.Year() < 1 || r.AsOf.Year() > 9999) {
-		return &eventloom.ValidationError{Field: "as_of", Message: "must be a time between years 0001 and 9999"}
+		return &validation.Error{Field: "as_of", Message: "must be a time between years 0001 and 9999"}
 	}
 	for i, l := range r.DisableLanes {
 		if !slices.Contains(Lanes, l) {
-			return &eventloom.ValidationError{Field: "disable_lanes", Message: "unknown lane " + l + " at index " + strconv.Itoa(i) + "; lanes are " + strings.Join(Lanes, ", ")}
+			return &validation.Error{Field: "disable_lanes", Message: "unknown lane " + l + " at index " + strconv.Itoa(i) + "; lanes are " + strings.Join(Lanes, ", ")}
 		}
 	}
 	if r.RetrievalProfile != "" && !slices.Contains(Profiles, r.RetrievalProfile) {
-		return &eventloom.ValidationError{Field: "retrieval_profile", Message: "must be one of " + strings.Join(Profiles, ", ") + ", got " + r.RetrievalProfile}
+		return &validation.Error{Field: "retrieval_profile", Message: "must be one of " + strings.Join(Profiles, ", ") + ", got " + r.RetrievalProfile}
 	}
 	if r.ReasoningPhase != "" && !slices.Contains(Phases, r.ReasoningPhase) {
-		return &eventloom.ValidationError{Field: "reasoning_phase", Message: "must be one of " + strings.Join(Phases, ", ") + ", got " + r.ReasoningPhase}
+		return &validation.Error{Field: "reasoning_phase", Message: "must be one of " + strings.Join(Phases, ", ") + ", got " + r.ReasoningPhase}
 	}
 	if err := validateCues(r.Cues); err != nil {
 		return err
@@ -100,7 +101,7 @@ func validateRequest(r *Request) error {
 		r.Limit = 50
 	}
 	if r.Limit < 1 || r.Limit > 200 {
-		return &eventloom.ValidationError{Field: "limit", Message: "must be between 1 and 200"}
+		return &validation.Error{Field: "limit", Message: "must be between 1 and 200"}
 	}
 	return nil
 }

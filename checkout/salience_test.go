@@ -13,6 +13,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/memoryitem"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // salienceSpace is a space whose memory has been in use for 200 days: an old note nobody
@@ -261,7 +262,7 @@ func TestSalience_PlainProfileIsTodaysPacketByteForByte(t *testing.T) {
 func TestSalience_UnknownProfileIsRefused(t *testing.T) {
 	f := newFixture(t)
 	_, err := f.svc.Query(context.Background(), &checkout.Request{SpaceID: "x", Query: "q", RetrievalProfile: "fancy"})
-	require.ErrorIs(t, err, eventloom.ErrInvalid)
+	require.ErrorIs(t, err, validation.ErrInvalid)
 	require.ErrorContains(t, err, "retrieval_profile")
 }
 

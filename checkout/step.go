@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // Budgets of a weave request and of a prospective pass.
@@ -24,7 +24,7 @@ func stepRequest(r *StepRequest, defaultTokens int) (*Request, error) {
 	req := &Request{SpaceID: r.SpaceID, Query: r.Goal, Purpose: r.Purpose, MaxTokens: r.MaxTokens, SessionID: r.SessionID,
 		Cues: r.Cues, ReasoningPhase: r.ReasoningPhase, Weave: true, NoRecord: r.NoRecord, Actor: r.Actor}
 	if err := validateRequest(req); err != nil {
-		var ve *eventloom.ValidationError
+		var ve *validation.Error
 		if errors.As(err, &ve) && ve.Field == "query" {
 			ve.Field = "goal"
 		}

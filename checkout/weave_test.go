@@ -16,6 +16,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/memoryitem"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // traceClock spaces scripted events a minute apart.
@@ -292,7 +293,7 @@ func TestCheckout_WithoutWeaveIsByteIdenticalWhateverTheArtifacts(t *testing.T) 
 	_, err = f.svc.Checkout(ctx, &checkout.Request{SpaceID: "w3", Query: "billing", ReasoningPhase: "dream"})
 	require.ErrorContains(t, err, "reasoning_phase")
 	_, err = f.svc.WeaveMemory(ctx, &checkout.StepRequest{SpaceID: "w3", Goal: " "})
-	var ve *eventloom.ValidationError
+	var ve *validation.Error
 	require.ErrorAs(t, err, &ve)
 	require.Equal(t, "goal", ve.Field, "a step request's errors name its own field")
 }

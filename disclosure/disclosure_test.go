@@ -19,6 +19,7 @@ import (
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 	"github.com/zaxy/zaxy/testcontainers/fixture"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // bundle is the log every test works with, on a test transaction or a pool as the
@@ -389,7 +390,7 @@ func TestViews_RejectBadInputNamingTheField(t *testing.T) {
 		}, "id"},
 	} {
 		err := tc.call()
-		var ve *eventloom.ValidationError
+		var ve *validation.Error
 		require.True(t, errors.As(err, &ve), "%s: %v", tc.name, err)
 		require.Equal(t, tc.field, ve.Field, tc.name)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zaxy/zaxy/disclosure/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // IndexParams selects an index.
@@ -39,12 +40,12 @@ func checkMaxTokens(n *int, def int) error {
 		*n = def
 	}
 	if *n < MinMaxTokens || *n > MaxMaxTokens {
-		return &eventloom.ValidationError{Field: "max_tokens", Message: fmt.Sprintf("must be between %d and %d", MinMaxTokens, MaxMaxTokens)}
+		return &validation.Error{Field: "max_tokens", Message: fmt.Sprintf("must be between %d and %d", MinMaxTokens, MaxMaxTokens)}
 	}
 	return nil
 }
 
-// Index returns the index of a space. Errors: a *eventloom.ValidationError naming "space" or
+// Index returns the index of a space. Errors: a *validation.Error naming "space" or
 // "max_tokens" for bad input, one matching eventloom.ErrNotFound for an unknown space.
 func Index(ctx context.Context, q Querier, p IndexParams) (*IndexView, error) {
 	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {

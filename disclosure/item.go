@@ -12,6 +12,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/memoryitem"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // Item kinds.
@@ -64,7 +65,7 @@ func (r ref) canonical() string {
 	return r.name
 }
 
-func badID(msg string) error { return &eventloom.ValidationError{Field: "id", Message: msg} }
+func badID(msg string) error { return &validation.Error{Field: "id", Message: msg} }
 
 // parseRef parses an item id; errors name the field "id".
 func parseRef(id string) (ref, error) {
@@ -116,7 +117,7 @@ func parseRef(id string) (ref, error) {
 }
 
 // Item returns one item of a space in full, with its citations, labels and token cost.
-// Errors: a *eventloom.ValidationError naming "space" or "id" for bad input, one matching
+// Errors: a *validation.Error naming "space" or "id" for bad input, one matching
 // eventloom.ErrNotFound for an unknown space, ErrItemNotFound for an unknown item or a
 // bookkeeping event.
 func Item(ctx context.Context, q Querier, p ItemParams) (*ItemView, error) {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 func TestEstimateTokens_IsCeilOfCharactersOverFour(t *testing.T) {
@@ -80,7 +80,7 @@ func TestParseRef_AcceptsKnownFormatsAndNamesTheField(t *testing.T) {
 	for _, in := range []string{"", "42", "ev:", "ev:0", "ev:-1", "ev:+3", "ev:x", "fact:", "fact:e0123456789", "fact:F0123456789",
 		"Alice", "entity:f0123456789abc", "session:", "type:Bad Type", "predicate:  ", "blob:1", "e012"} {
 		_, err := parseRef(in)
-		var ve *eventloom.ValidationError
+		var ve *validation.Error
 		require.True(t, errors.As(err, &ve), "%q: %v", in, err)
 		require.Equal(t, "id", ve.Field, in)
 	}

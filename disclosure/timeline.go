@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -38,20 +39,20 @@ type TimelineParams struct {
 const minLineRunes = 35
 
 // Timeline returns the recent actions and decisions of a space. Errors: a
-// *eventloom.ValidationError naming "space", "session_id", "max_tokens" or "before_seq" for
+// *validation.Error naming "space", "session_id", "max_tokens" or "before_seq" for
 // bad input, one matching eventloom.ErrNotFound for an unknown space.
 func Timeline(ctx context.Context, q Querier, p TimelineParams) (*TimelineView, error) {
 	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
 		return nil, err
 	}
 	if utf8.RuneCountInString(p.SessionID) > 256 {
-		return nil, &eventloom.ValidationError{Field: "session_id", Message: "must be at most 256 characters"}
+		return nil, &validation.Error{Field: "session_id", Message: "must be at most 256 characters"}
 	}
 	if err := checkMaxTokens(&p.MaxTokens, DefaultTimelineTokens); err != nil {
 		return nil, err
 	}
 	if p.BeforeSeq < 0 {
-		return nil, &eventloom.ValidationError{Field: "before_seq", Message: "must be a positive integer"}
+		return nil, &validation.Error{Field: "before_seq", Message: "must be a positive integer"}
 	}
 	before := p.BeforeSeq
 	if before == 0 {

@@ -40,7 +40,7 @@ func New(db pgexec.Executor, store *eventloom.Store, proj *projection.Projector,
 // waits for the space's projector: the erasure record, the tombstone and the erasure of the
 // derived proposals commit at once, and the projections are purged after (Result.PurgeSeq). An
 // unknown event is eventloom.ErrNotFound; one hashed under version 1, already erased or itself
-// an erasure record is eventloom.ErrNotErasable; bad parameters are eventloom.ErrInvalid naming
+// an erasure record is eventloom.ErrNotErasable; bad parameters are validation.ErrInvalid naming
 // the field. Nothing is changed unless everything is.
 func (s *Service) Erase(ctx context.Context, p *eventloom.EraseParams) (*Result, error) {
 	if err := p.Validate(); err != nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/zaxy/zaxy/testcontainers"
 	"github.com/zaxy/zaxy/testcontainers/fixture"
 	"github.com/zaxy/zaxy/topic"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // marker is the word planted in the erased events; nothing else in the test uses it.
@@ -296,7 +297,7 @@ func TestErase_Refusals(t *testing.T) {
 	require.ErrorIs(t, err, eventloom.ErrNotErasable)
 	require.ErrorContains(t, err, "version 1")
 	require.ErrorIs(t, erase(99, "legal"), eventloom.ErrNotFound)
-	var ve *eventloom.ValidationError
+	var ve *validation.Error
 	require.ErrorAs(t, erase(r[0].Seq, "  "), &ve)
 	require.Equal(t, "reason", ve.Field)
 	require.ErrorAs(t, erase(r[0].Seq, strings.Repeat("x", eventloom.MaxErasureReasonLen+1)), &ve)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // ErrAGEOff means Apache AGE is not installed (or cannot be loaded), so the Cypher mirror
@@ -94,18 +95,18 @@ func Cypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, err
 	q := strings.TrimSpace(p.Query)
 	switch {
 	case q == "":
-		return nil, &eventloom.ValidationError{Field: "query", Message: "is required"}
+		return nil, &validation.Error{Field: "query", Message: "is required"}
 	case utf8.RuneCountInString(q) > maxCypherLen:
-		return nil, &eventloom.ValidationError{Field: "query", Message: fmt.Sprintf("must be at most %d characters", maxCypherLen)}
+		return nil, &validation.Error{Field: "query", Message: fmt.Sprintf("must be at most %d characters", maxCypherLen)}
 	}
 	if p.Timeout < time.Millisecond || p.Timeout > MaxCypherTimeout {
-		return nil, &eventloom.ValidationError{Field: "timeout_ms", Message: fmt.Sprintf("must be between 1 and %d", MaxCypherTimeout.Milliseconds())}
+		return nil, &validation.Error{Field: "timeout_ms", Message: fmt.Sprintf("must be between 1 and %d", MaxCypherTimeout.Milliseconds())}
 	}
 	if err := CheckCypher(p.Query); err != nil {
 		return nil, err
 	}
 	if p.Columns < 1 || p.Columns > 32 {
-		return nil, &eventloom.ValidationError{Field: "columns", Message: "must be between 1 and 32"}
+		return nil, &validation.Error{Field: "columns", Message: "must be between 1 and 32"}
 	}
 	return runCypher(ctx, db, p)
 }
@@ -223,17 +224,17 @@ func cypherError(err error, p CypherParams) error {
 	case pgErr.Code == "ZX021":
 		return fmt.Errorf("%w: %s (max_value_bytes %d)", ErrResponseTooLarge, pgErr.Message, p.MaxValueBytes)
 	case pgErr.Code == "25006":
-		return &eventloom.ValidationError{Field: "query", Message: "must only read: the Cypher endpoint is read-only"}
+		return &validation.Error{Field: "query", Message: "must only read: the Cypher endpoint is read-only"}
 	case pgErr.Code == "ZX022":
-		return &eventloom.ValidationError{Field: "query", Message: "must only read: " + pgErr.Message}
+		return &validation.Error{Field: "query", Message: "must only read: " + pgErr.Message}
 	case pgErr.Code == "55P03":
 		return fmt.Errorf("%w: it waited over the 500 ms lock timeout (the graph is being written by the projector); retry", ErrQueryTimeout)
 	case strings.HasPrefix(pgErr.Code, "54"), pgErr.Code == "53200":
 		// 54001 stack depth limit exceeded, 54000 program limits, 53200 out of memory.
-		return &eventloom.ValidationError{Field: "query", Message: "is too complex to run: " + pgErr.Message}
+		return &validation.Error{Field: "query", Message: "is too complex to run: " + pgErr.Message}
 	case strings.HasPrefix(pgErr.Code, "22"), strings.HasPrefix(pgErr.Code, "42"),
 		pgErr.Code == "3F000", pgErr.Code == "XX000", pgErr.Code == "2202E", pgErr.Code == "0A000":
-		return &eventloom.ValidationError{Field: "query", Message: pgErr.Message}
+		return &validation.Error{Field: "query", Message: pgErr.Message}
 	}
 	return fmt.Errorf("run cypher: %w", err)
 }

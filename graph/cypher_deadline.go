@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // The Cypher deadline and memory cap. Inside one expression AGE never checks for interrupts,
@@ -76,7 +76,7 @@ func runOnPool(ctx context.Context, pool *pgxpool.Pool, stmt string, p CypherPar
 	}
 	switch killed {
 	case killMemory:
-		return &eventloom.ValidationError{Field: "query", Message: fmt.Sprintf(
+		return &validation.Error{Field: "query", Message: fmt.Sprintf(
 			"used more than %d MiB of database memory, so it was stopped (collect(), ORDER BY and DISTINCT hold every row they see: narrow the MATCH, or aggregate fewer rows)",
 			cmp.Or(p.MaxMemory, DefaultCypherMaxMemory)>>20)}
 	case killContext:

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // The Cypher filter. AGE hands any function name it does not know to Postgres, so
@@ -118,7 +118,7 @@ func set(words ...string) map[string]bool {
 
 // refuse is the filter's error: always on the field query.
 func refuse(format string, args ...any) error {
-	return &eventloom.ValidationError{Field: "query", Message: fmt.Sprintf(format, args...)}
+	return &validation.Error{Field: "query", Message: fmt.Sprintf(format, args...)}
 }
 
 // tokenizeCypher splits q into tokens as AGE's scanner would, dropping whitespace and
@@ -311,7 +311,7 @@ func scanString(q string, i int) (int, error) {
 // CheckCypher refuses a query that is anything but a bounded read of the space's own graph:
 // a write or procedural clause (bare or `backquoted`), a qualified function name, a function
 // outside the allowlist, a parameter, a cast, text AGE would read differently from the filter,
-// or a query past the bounds of checkCypherBounds. The error is an *eventloom.ValidationError
+// or a query past the bounds of checkCypherBounds. The error is an *validation.Error
 // on the field query.
 func CheckCypher(q string) error {
 	toks, err := tokenizeCypher(q)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // sandboxSpace appends an event to space (so it exists), creates its AGE graph and puts one
@@ -72,7 +73,7 @@ func runRaw(t *testing.T, app Querier, space, q string) (*CypherResult, error) {
 func requireDenied(t *testing.T, err error, q string) {
 	t.Helper()
 	require.Error(t, err, q)
-	var ve *eventloom.ValidationError
+	var ve *validation.Error
 	require.True(t, errors.As(err, &ve), "%s: %v", q, err)
 	require.Equal(t, "query", ve.Field)
 }
@@ -206,7 +207,7 @@ func TestCypher_CapsBytesAndValues(t *testing.T) {
 	// Client errors raised while running the query are 400s on query, not 500s.
 	for _, q := range []string{"RETURN 1 / 0", "MATCH (a:Entity) RETURN a.name + [1] * 'x'"} {
 		_, err := Cypher(ctx, app, CypherParams{SpaceID: "sbx-cap", Query: q})
-		var ve *eventloom.ValidationError
+		var ve *validation.Error
 		var pgErr *pgconn.PgError
 		require.True(t, errors.As(err, &ve), "%s: %v (pg %v)", q, err, errors.As(err, &pgErr))
 		require.Equal(t, "query", ve.Field)

@@ -13,8 +13,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // cypherEscapes are the payloads of issue 12 and their variants: each must be refused.
@@ -173,7 +173,7 @@ func TestCheckCypher_RefusesEveryEscapeOnTheQueryField(t *testing.T) {
 	for _, q := range cypherEscapes {
 		err := CheckCypher(q)
 		require.Error(t, err, "%q", q)
-		var ve *eventloom.ValidationError
+		var ve *validation.Error
 		require.True(t, errors.As(err, &ve), "%q: %v", q, err)
 		require.Equal(t, "query", ve.Field, "%q", q)
 	}
@@ -301,7 +301,7 @@ func FuzzCypherFilter(f *testing.F) {
 	f.Fuzz(func(t *testing.T, q string) {
 		err := CheckCypher(q)
 		if err != nil {
-			var ve *eventloom.ValidationError
+			var ve *validation.Error
 			if !errors.As(err, &ve) || ve.Field != "query" {
 				t.Fatalf("%q: error %v is not a ValidationError on query", q, err)
 			}

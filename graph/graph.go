@@ -10,11 +10,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph/graphwire"
 	"github.com/zaxy/zaxy/graph/internal/dbsqlc"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/sql"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // ErrEntityNotFound means the entity does not exist in the space.
@@ -92,10 +92,10 @@ func Facts(ctx context.Context, q Querier, p FactsParams) ([]Fact, error) {
 	case ViewCurrent, ViewAt:
 	case ViewAsOf:
 		if p.AsOfSeq < 0 {
-			return nil, fmt.Errorf("%w: as_of_seq must be 0 or more", eventloom.ErrInvalid)
+			return nil, fmt.Errorf("%w: as_of_seq must be 0 or more", validation.ErrInvalid)
 		}
 	default:
-		return nil, fmt.Errorf("%w: unknown view %q", eventloom.ErrInvalid, p.View)
+		return nil, fmt.Errorf("%w: unknown view %q", validation.ErrInvalid, p.View)
 	}
 	entityID := ""
 	if p.Entity != "" {

@@ -77,7 +77,7 @@ func (e *DocumentsError) Unwrap() error { return e.Err }
 // the space's secret (eventloom.Store.DerivedKeys), so re-ingesting an unchanged document into
 // the space appends nothing and a changed one appends a new version; an erasure of one of its
 // chunks forgets the key, and the same version sent again is appended anew. All documents are validated before anything is appended (errors for bad input
-// are *eventloom.ValidationError naming the field, e.g. "documents[0].text"). They are then
+// are *validation.Error naming the field, e.g. "documents[0].text"). They are then
 // appended in order, in transactions of whole documents holding at most
 // Config.MaxGroupChunks chunks (a larger document is a transaction of its own), so a large
 // upload holds the space's lock only briefly at a time and never stores part of a document.

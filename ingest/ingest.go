@@ -5,6 +5,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // Config holds the ingest limits.
@@ -73,7 +74,7 @@ func New(db pgexec.Executor, store *eventloom.Store, cfg Config) (*Ingester, err
 // invalid returns the eventloom validation error naming field, which the API maps to a 400
 // with details.field.
 func invalid(field, format string, args ...any) error {
-	return &eventloom.ValidationError{Field: field, Message: fmt.Sprintf(format, args...)}
+	return &validation.Error{Field: field, Message: fmt.Sprintf(format, args...)}
 }
 
 // checkText rejects what Postgres text cannot store and caps the length in characters

@@ -15,6 +15,7 @@ import (
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/redact"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/validation"
 )
 
 type fixture struct {
@@ -197,7 +198,7 @@ func TestDocuments_BadInputAnywhereAppendsNothing(t *testing.T) {
 	// One new document and one invalid one: nothing is appended.
 	_, err = f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "bad-input",
 		Documents: []ingest.Document{{Path: "c.txt", Text: "gamma"}, {Path: "d.txt", Text: "bad\x00"}}})
-	var ve *eventloom.ValidationError
+	var ve *validation.Error
 	require.ErrorAs(t, err, &ve)
 	require.Equal(t, "documents[1].text", ve.Field)
 	require.Equal(t, 2, f.count(t))
@@ -225,12 +226,12 @@ func TestDocuments_RejectsBadInputNamingTheField(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "s", Documents: []ingest.Document{tc.doc}})
-		var ve *eventloom.ValidationError
+		var ve *validation.Error
 		require.ErrorAs(t, err, &ve, tc.name)
 		require.Equal(t, tc.field, ve.Field, tc.name)
 	}
 	_, err := f.in.Documents(ctx, &ingest.DocumentsParams{SpaceID: "Bad Space", Documents: []ingest.Document{{Path: "a", Text: "x"}}})
-	require.ErrorIs(t, err, eventloom.ErrInvalid)
+	require.ErrorIs(t, err, validation.ErrInvalid)
 	require.Equal(t, 0, f.count(t))
 }
 
@@ -379,7 +380,7 @@ func TestTranscript_BadLineAppendsNothing(t *testing.T) {
 	}
 	for _, tc := range cases {
 		turns, err := ingest.ParseTranscript(strings.NewReader(tc.jsonl))
-		require.ErrorIs(t, err, eventloom.ErrInvalid, tc.name)
+		require.ErrorIs(t, err, validation.ErrInvalid, tc.name)
 		require.Contains(t, err.Error(), tc.err, tc.name)
 		require.Nil(t, turns, tc.name)
 	}
@@ -388,7 +389,7 @@ func TestTranscript_BadLineAppendsNothing(t *testing.T) {
 	f := newFixtureTx(t, ingest.Config{TranscriptBatch: 1})
 	_, err := f.in.Transcript(context.Background(), &ingest.TranscriptParams{SpaceID: "chat-bad", Turns: []ingest.Turn{
 		{Role: "user", Content: "fine"}, {Role: "user", Content: "fine too"}, {Role: "boss", Content: "x"}}})
-	var ve *eventloom.ValidationError
+	var ve *validation.Error
 	require.True(t, errors.As(err, &ve))
 	require.Equal(t, "turns[2].role", ve.Field)
 	require.Equal(t, 0, f.count(t))
@@ -406,7 +407,7 @@ func TestDecodeBodies_NameTheField(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := ingest.DecodeDocumentsBody([]byte(tc.body))
-		var ve *eventloom.ValidationError
+		var ve *validation.Error
 		require.ErrorAs(t, err, &ve, tc.name)
 		require.Equal(t, tc.field, ve.Field, tc.name)
 	}
@@ -419,11 +420,11 @@ func TestDecodeBodies_NameTheField(t *testing.T) {
 	require.Equal(t, "s", tp.SessionID)
 	require.Equal(t, []ingest.Turn{{Role: "user", Content: "hi"}}, tp.Turns)
 	_, err = ingest.DecodeTranscriptBody([]byte(`{"turns":[{"role":"user","content":"hi"},{"role":1}]}`))
-	var ve *eventloom.ValidationError
+	var ve *validation.Error
 	require.ErrorAs(t, err, &ve)
 	require.Equal(t, "turns[1].role", ve.Field)
 	_, err = ingest.DecodeTranscriptBody([]byte(`{"turns":`))
-	require.ErrorIs(t, err, eventloom.ErrInvalid)
+	require.ErrorIs(t, err, validation.ErrInvalid)
 }
 
 func TestDerivedKeysAreValidIdempotencyKeys(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // An append with ProjectLater (a checkout's surfaced record) commits without its projection
@@ -44,7 +45,7 @@ func TestOutbox_ProjectLaterLeavesTheJobToItsCaller(t *testing.T) {
 	require.Equal(t, 1, allJobs())
 
 	_, err = store.Append(ctx, &eventloom.AppendParams{SpaceID: "pl", ProjectLater: true, Events: []eventloom.NewEvent{{Type: "message"}}})
-	require.ErrorIs(t, err, eventloom.ErrInvalid, "bad input is refused the same way")
+	require.ErrorIs(t, err, validation.ErrInvalid, "bad input is refused the same way")
 	require.Equal(t, 3, count(t, tx, `SELECT count(*) FROM events WHERE space_id = 'pl'`))
 
 	now, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "pl", Events: []eventloom.NewEvent{{Type: "message", Actor: "user", Content: "third"}}})

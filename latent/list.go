@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/latent/internal/dbsqlc"
+	"github.com/zaxy/zaxy/validation"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -46,23 +46,23 @@ type ListParams struct {
 // List returns one page of a space's artifacts in id order, each with the weaves that cited
 // it and its LLM-assisted summaries: two queries (sql/latent/artifacts_page.sql, then the
 // page's summaries). A bad parameter is an
-// *eventloom.ValidationError naming it. A space without artifacts (or unknown) gives an
+// *validation.Error naming it. A space without artifacts (or unknown) gives an
 // empty page.
 func List(ctx context.Context, db pgexec.Executor, p ListParams) (*Page, error) {
 	if p.Limit == 0 {
 		p.Limit = DefaultListLimit
 	}
 	if p.Limit < 1 || p.Limit > MaxListLimit {
-		return nil, &eventloom.ValidationError{Field: "limit", Message: fmt.Sprintf("must be an integer between 1 and %d", MaxListLimit)}
+		return nil, &validation.Error{Field: "limit", Message: fmt.Sprintf("must be an integer between 1 and %d", MaxListLimit)}
 	}
 	if p.Type != "" && !slices.Contains(artifactTypes, p.Type) {
-		return nil, &eventloom.ValidationError{Field: "type", Message: fmt.Sprintf("must be one of episode, procedure, failure, preference, causal, got %q", p.Type)}
+		return nil, &validation.Error{Field: "type", Message: fmt.Sprintf("must be one of episode, procedure, failure, preference, causal, got %q", p.Type)}
 	}
 	if len(p.EntityID) > 256 {
-		return nil, &eventloom.ValidationError{Field: "entity", Message: "must be an entity id of at most 256 bytes"}
+		return nil, &validation.Error{Field: "entity", Message: "must be an entity id of at most 256 bytes"}
 	}
 	if p.After != "" && !vocab.IsArtifactID(p.After) {
-		return nil, &eventloom.ValidationError{Field: "after", Message: "must be an artifact id (64 lowercase hex digits), a page's next_after"}
+		return nil, &validation.Error{Field: "after", Message: "must be an artifact id (64 lowercase hex digits), a page's next_after"}
 	}
 	rows, err := queries.ArtifactsPage(ctx, db, dbsqlc.ArtifactsPageParams{
 		SpaceID: p.SpaceID, IncludeStale: p.IncludeStale, ArtifactType: p.Type, EntityID: p.EntityID,

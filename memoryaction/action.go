@@ -14,6 +14,7 @@ import (
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/memoryaction/internal/dbsqlc"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // queries are this package's generated queries (memoryaction/internal/dbsqlc, from
@@ -192,16 +193,16 @@ func overlap(goal map[string]bool, text string) float64 {
 // normTools lower-cases and trims tool names as the producers do, naming a bad one.
 func normTools(field string, tools []string, required bool) ([]string, error) {
 	if len(tools) == 0 && required {
-		return nil, &eventloom.ValidationError{Field: field, Message: "must list at least one tool (step)"}
+		return nil, &validation.Error{Field: field, Message: "must list at least one tool (step)"}
 	}
 	if len(tools) > maxTools {
-		return nil, &eventloom.ValidationError{Field: field, Message: fmt.Sprintf("may list at most %d tools, got %d", maxTools, len(tools))}
+		return nil, &validation.Error{Field: field, Message: fmt.Sprintf("may list at most %d tools, got %d", maxTools, len(tools))}
 	}
 	out := make([]string, len(tools))
 	for i, t := range tools {
 		t = strings.ToLower(strings.TrimSpace(t))
 		if t == "" || len(t) > 512 {
-			return nil, &eventloom.ValidationError{Field: fmt.Sprintf("%s[%d]", field, i), Message: "must be a tool name of 1-512 characters"}
+			return nil, &validation.Error{Field: fmt.Sprintf("%s[%d]", field, i), Message: "must be a tool name of 1-512 characters"}
 		}
 		out[i] = t
 	}
@@ -214,7 +215,7 @@ func limit(n int) (int, error) {
 		return defaultLimit, nil
 	}
 	if n < 1 || n > maxLimit {
-		return 0, &eventloom.ValidationError{Field: "limit", Message: fmt.Sprintf("must be an integer between 1 and %d", maxLimit)}
+		return 0, &validation.Error{Field: "limit", Message: fmt.Sprintf("must be an integer between 1 and %d", maxLimit)}
 	}
 	return n, nil
 }
@@ -222,7 +223,7 @@ func limit(n int) (int, error) {
 // text checks an optional free-text field of at most maxChars characters.
 func text(field, s string, maxChars int) error {
 	if len([]rune(s)) > maxChars {
-		return &eventloom.ValidationError{Field: field, Message: fmt.Sprintf("must be at most %d characters", maxChars)}
+		return &validation.Error{Field: field, Message: fmt.Sprintf("must be at most %d characters", maxChars)}
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 	"github.com/zaxy/zaxy/testcontainers/fixture"
+	"github.com/zaxy/zaxy/validation"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -369,7 +370,7 @@ func TestActions_KeepSpacesApart(t *testing.T) {
 
 func requireField(t *testing.T, err error, field string) {
 	t.Helper()
-	var ve *eventloom.ValidationError
+	var ve *validation.Error
 	require.ErrorAs(t, err, &ve)
 	require.Equal(t, field, ve.Field, ve.Error())
 }

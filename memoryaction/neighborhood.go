@@ -8,6 +8,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // NeighborhoodParams names what to look around: an event, a tool or an entity (at least one;
@@ -34,12 +35,12 @@ func (a *Actions) CausalNeighborhood(ctx context.Context, p NeighborhoodParams) 
 		return nil, err
 	}
 	if p.Seq < 0 {
-		return nil, &eventloom.ValidationError{Field: "seq", Message: "must be a positive integer"}
+		return nil, &validation.Error{Field: "seq", Message: "must be a positive integer"}
 	}
 	tool := strings.ToLower(strings.TrimSpace(p.Tool))
 	entity := strings.ToLower(strings.TrimSpace(p.Entity))
 	if p.Seq == 0 && tool == "" && entity == "" {
-		return nil, &eventloom.ValidationError{Field: "seq", Message: "is required (or give tool or entity)"}
+		return nil, &validation.Error{Field: "seq", Message: "is required (or give tool or entity)"}
 	}
 	if err := text("tool", p.Tool, 512); err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // PriorParams asks for procedure or failure priors: artifacts ranked for a goal, a tool
@@ -37,7 +38,7 @@ func (p *PriorParams) validate() error {
 	}
 	p.Tools = tools
 	if strings.TrimSpace(p.Goal) == "" && len(p.Tools) == 0 {
-		return &eventloom.ValidationError{Field: "goal", Message: "is required (or give tools)"}
+		return &validation.Error{Field: "goal", Message: "is required (or give tools)"}
 	}
 	if err := text("goal", p.Goal, maxGoalChars); err != nil {
 		return err

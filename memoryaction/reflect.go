@@ -11,6 +11,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/memoryaction/internal/dbsqlc"
+	"github.com/zaxy/zaxy/validation"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -41,7 +42,7 @@ func (a *Actions) ReflectBackward(ctx context.Context, p ReflectParams) (*Reflec
 		return nil, err
 	}
 	if strings.TrimSpace(p.SessionID) == "" || len(p.SessionID) > 256 {
-		return nil, &eventloom.ValidationError{Field: "session_id", Message: "must be a session id of 1-256 characters"}
+		return nil, &validation.Error{Field: "session_id", Message: "must be a session id of 1-256 characters"}
 	}
 	rec := Recording{SessionID: p.SessionID, Actor: p.Actor, NoRecord: p.NoRecord}
 	if err := rec.validate(); err != nil {

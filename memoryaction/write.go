@@ -13,6 +13,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/memoryaction/internal/dbsqlc"
 	"github.com/zaxy/zaxy/review"
+	"github.com/zaxy/zaxy/validation"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -43,11 +44,11 @@ func (a *Actions) append(ctx context.Context, action, space string, who Who, ev 
 // types is not nil, of one of types), naming field[i] of the first that does not.
 func (a *Actions) checkSeqs(ctx context.Context, space, field string, seqs []int64, types []string) error {
 	if len(seqs) > maxEvidence {
-		return &eventloom.ValidationError{Field: field, Message: fmt.Sprintf("may list at most %d seqs", maxEvidence)}
+		return &validation.Error{Field: field, Message: fmt.Sprintf("may list at most %d seqs", maxEvidence)}
 	}
 	for i, s := range seqs {
 		if s < 1 {
-			return &eventloom.ValidationError{Field: fmt.Sprintf("%s[%d]", field, i), Message: "must be a positive integer"}
+			return &validation.Error{Field: fmt.Sprintf("%s[%d]", field, i), Message: "must be a positive integer"}
 		}
 	}
 	if len(seqs) == 0 {
@@ -65,11 +66,11 @@ func (a *Actions) checkSeqs(ctx context.Context, space, field string, seqs []int
 		r, ok := found[s]
 		switch {
 		case !ok:
-			return &eventloom.ValidationError{Field: fmt.Sprintf("%s[%d]", field, i), Message: fmt.Sprintf("no event %d in this space", s)}
+			return &validation.Error{Field: fmt.Sprintf("%s[%d]", field, i), Message: fmt.Sprintf("no event %d in this space", s)}
 		case r.Erased:
-			return &eventloom.ValidationError{Field: fmt.Sprintf("%s[%d]", field, i), Message: fmt.Sprintf("event %d is erased", s)}
+			return &validation.Error{Field: fmt.Sprintf("%s[%d]", field, i), Message: fmt.Sprintf("event %d is erased", s)}
 		case types != nil && !slices.Contains(types, r.Type):
-			return &eventloom.ValidationError{Field: fmt.Sprintf("%s[%d]", field, i), Message: fmt.Sprintf("event %d is a %s, not one a memory action appends (%s)", s, r.Type, strings.Join(types, ", "))}
+			return &validation.Error{Field: fmt.Sprintf("%s[%d]", field, i), Message: fmt.Sprintf("event %d is a %s, not one a memory action appends (%s)", s, r.Type, strings.Join(types, ", "))}
 		}
 	}
 	return nil
@@ -100,19 +101,19 @@ func (a *Actions) ProposeMemoryUpdate(ctx context.Context, p ProposeParams) (*Ap
 		return nil, err
 	}
 	if p.Kind != vocab.ProposalBeliefUpdate && p.Kind != vocab.ProposalConsolidation {
-		return nil, &eventloom.ValidationError{Field: "kind", Message: fmt.Sprintf("must be belief_update or consolidation, got %q", p.Kind)}
+		return nil, &validation.Error{Field: "kind", Message: fmt.Sprintf("must be belief_update or consolidation, got %q", p.Kind)}
 	}
 	if len(p.Evidence) == 0 {
-		return nil, &eventloom.ValidationError{Field: "evidence", Message: "must list the seqs of the events the proposal rests on"}
+		return nil, &validation.Error{Field: "evidence", Message: "must list the seqs of the events the proposal rests on"}
 	}
 	if p.Kind == vocab.ProposalBeliefUpdate && p.Fact == nil {
-		return nil, &eventloom.ValidationError{Field: "fact", Message: "is required for a belief_update: the fact it proposes, shaped as fact.asserted data"}
+		return nil, &validation.Error{Field: "fact", Message: "is required for a belief_update: the fact it proposes, shaped as fact.asserted data"}
 	}
 	if p.Kind != vocab.ProposalBeliefUpdate && p.Fact != nil {
-		return nil, &eventloom.ValidationError{Field: "fact", Message: "is only allowed for a belief_update"}
+		return nil, &validation.Error{Field: "fact", Message: "is only allowed for a belief_update"}
 	}
 	if p.Confidence != nil && (*p.Confidence < 0 || *p.Confidence > 1) {
-		return nil, &eventloom.ValidationError{Field: "confidence", Message: "must be a number between 0 and 1"}
+		return nil, &validation.Error{Field: "confidence", Message: "must be a number between 0 and 1"}
 	}
 	if err := text("rationale", p.Rationale, maxTextChars); err != nil {
 		return nil, err
@@ -123,7 +124,7 @@ func (a *Actions) ProposeMemoryUpdate(ctx context.Context, p ProposeParams) (*Ap
 	d := vocab.ProposalCreated{Kind: p.Kind, Evidence: p.Evidence, Confidence: p.Confidence, Fact: p.Fact, Rationale: p.Rationale}
 	if p.ArtifactID != "" {
 		if p.Kind != vocab.ProposalConsolidation {
-			return nil, &eventloom.ValidationError{Field: "artifact_id", Message: "is only allowed for a consolidation"}
+			return nil, &validation.Error{Field: "artifact_id", Message: "is only allowed for a consolidation"}
 		}
 		art, err := a.artifact(ctx, p.SpaceID, p.ArtifactID)
 		if err != nil {
@@ -145,9 +146,9 @@ func (a *Actions) ProposeMemoryUpdate(ctx context.Context, p ProposeParams) (*Ap
 // fieldsUnderData renames a validation error of the appended event's data ("data.fact.subject")
 // to the request field it came from ("fact.subject").
 func fieldsUnderData(err error) error {
-	var ve *eventloom.ValidationError
+	var ve *validation.Error
 	if errors.As(err, &ve) {
-		return &eventloom.ValidationError{Field: strings.TrimPrefix(ve.Field, "data."), Message: ve.Message}
+		return &validation.Error{Field: strings.TrimPrefix(ve.Field, "data."), Message: ve.Message}
 	}
 	return err
 }
@@ -155,7 +156,7 @@ func fieldsUnderData(err error) error {
 // artifact reads one current artifact, or ErrArtifactNotFound.
 func (a *Actions) artifact(ctx context.Context, space, id string) (*dbsqlc.ArtifactGetRow, error) {
 	if id == "" {
-		return nil, &eventloom.ValidationError{Field: "artifact_id", Message: "is required"}
+		return nil, &validation.Error{Field: "artifact_id", Message: "is required"}
 	}
 	r, err := queries.ArtifactGet(ctx, a.db, dbsqlc.ArtifactGetParams{SpaceID: space, ArtifactID: id})
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -190,10 +191,10 @@ func (a *Actions) ReviseConfidence(ctx context.Context, p ReviseParams) (*Append
 		return nil, err
 	}
 	if p.Confidence < 0 || p.Confidence > 1 {
-		return nil, &eventloom.ValidationError{Field: "confidence", Message: "must be a number between 0 and 1"}
+		return nil, &validation.Error{Field: "confidence", Message: "must be a number between 0 and 1"}
 	}
 	if strings.TrimSpace(p.Reason) == "" {
-		return nil, &eventloom.ValidationError{Field: "reason", Message: "is required: say why the confidence changes"}
+		return nil, &validation.Error{Field: "reason", Message: "is required: say why the confidence changes"}
 	}
 	if err := text("reason", p.Reason, maxTextChars); err != nil {
 		return nil, err
@@ -249,7 +250,7 @@ func (a *Actions) RecordKnownUnknown(ctx context.Context, p KnownUnknownParams) 
 	}
 	q := strings.TrimSpace(p.Question)
 	if q == "" {
-		return nil, &eventloom.ValidationError{Field: "question", Message: "is required: what is not known"}
+		return nil, &validation.Error{Field: "question", Message: "is required: what is not known"}
 	}
 	if err := text("question", q, 4000); err != nil {
 		return nil, err
@@ -304,16 +305,16 @@ func (a *Actions) ScoreMemoryAction(ctx context.Context, p ScoreParams) (*Append
 		return nil, err
 	}
 	if !slices.Contains(vocab.MemoryActions, p.Action) {
-		return nil, &eventloom.ValidationError{Field: "action", Message: fmt.Sprintf("must be one of %s, got %q", strings.Join(vocab.MemoryActions, ", "), p.Action)}
+		return nil, &validation.Error{Field: "action", Message: fmt.Sprintf("must be one of %s, got %q", strings.Join(vocab.MemoryActions, ", "), p.Action)}
 	}
 	if !slices.Contains(vocab.FeedbackSignal, p.Signal) {
-		return nil, &eventloom.ValidationError{Field: "signal", Message: fmt.Sprintf("must be one of %s, got %q", strings.Join(vocab.FeedbackSignal, ", "), p.Signal)}
+		return nil, &validation.Error{Field: "signal", Message: fmt.Sprintf("must be one of %s, got %q", strings.Join(vocab.FeedbackSignal, ", "), p.Signal)}
 	}
 	if p.ActionSeq < 0 {
-		return nil, &eventloom.ValidationError{Field: "action_seq", Message: "must be a positive integer"}
+		return nil, &validation.Error{Field: "action_seq", Message: "must be a positive integer"}
 	}
 	if p.ActionSeq == 0 && len(p.CitedSeqs) == 0 {
-		return nil, &eventloom.ValidationError{Field: "action_seq", Message: "is required (or give cited_seqs, the events a reading action cited)"}
+		return nil, &validation.Error{Field: "action_seq", Message: "is required (or give cited_seqs, the events a reading action cited)"}
 	}
 	if err := text("comment", p.Comment, maxTextChars); err != nil {
 		return nil, err
@@ -322,7 +323,7 @@ func (a *Actions) ScoreMemoryAction(ctx context.Context, p ScoreParams) (*Append
 	var targets []int64
 	if p.ActionSeq > 0 {
 		if err := a.checkSeqs(ctx, p.SpaceID, "action_seq", []int64{p.ActionSeq}, actionEventTypes); err != nil {
-			var ve *eventloom.ValidationError
+			var ve *validation.Error
 			if errors.As(err, &ve) {
 				ve.Field = "action_seq"
 			}

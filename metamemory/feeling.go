@@ -13,6 +13,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/metamemory/internal/dbsqlc"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // MaxQueryChars is the longest query a feeling of knowing takes, as checkout's.
@@ -54,11 +55,11 @@ func validateRequest(r *Request) error {
 	}
 	switch q := strings.TrimSpace(r.Query); {
 	case q == "":
-		return &eventloom.ValidationError{Field: "query", Message: "is required"}
+		return &validation.Error{Field: "query", Message: "is required"}
 	case utf8.RuneCountInString(q) > MaxQueryChars:
-		return &eventloom.ValidationError{Field: "query", Message: fmt.Sprintf("must be at most %d characters", MaxQueryChars)}
+		return &validation.Error{Field: "query", Message: fmt.Sprintf("must be at most %d characters", MaxQueryChars)}
 	case !utf8.ValidString(q) || strings.ContainsRune(q, 0):
-		return &eventloom.ValidationError{Field: "query", Message: "must be valid UTF-8 without NUL"}
+		return &validation.Error{Field: "query", Message: "must be valid UTF-8 without NUL"}
 	}
 	return nil
 }

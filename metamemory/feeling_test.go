@@ -18,6 +18,7 @@ import (
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 	"github.com/zaxy/zaxy/testcontainers/fixture"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // testBundle is one test's log and feeling-of-knowing service.
@@ -203,7 +204,7 @@ func TestFeel_RejectsBadInput(t *testing.T) {
 		{SpaceID: "", Query: "greyhound"},
 	} {
 		_, err := b.svc.Feel(context.Background(), &r)
-		var ve *eventloom.ValidationError
+		var ve *validation.Error
 		require.ErrorAs(t, err, &ve, "%q", r.Query)
 	}
 }

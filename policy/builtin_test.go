@@ -11,6 +11,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/policy"
+	"github.com/zaxy/zaxy/validation"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -47,7 +48,7 @@ func TestPolicy_BuiltinVersionsPinAndRestore(t *testing.T) {
 	require.ErrorIs(t, err, policy.ErrPolicyNotFound)
 	require.ErrorContains(t, err, "builtin-9 is not a built-in policy (builtin-1, builtin-2, builtin-3, builtin-4, builtin-5, builtin-6, builtin-7)")
 	_, err = b.svc.Promote(ctx, space, checkout.BuiltinPolicyVersion, "test", nil)
-	require.ErrorIs(t, err, eventloom.ErrInvalid, "the default is already current")
+	require.ErrorIs(t, err, validation.ErrInvalid, "the default is already current")
 
 	prom, err := b.svc.Promote(ctx, space, checkout.FirstBuiltinPolicyVersion, "test", nil)
 	require.NoError(t, err)

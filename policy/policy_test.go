@@ -18,6 +18,7 @@ import (
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
 	"github.com/zaxy/zaxy/testcontainers/fixture"
+	"github.com/zaxy/zaxy/validation"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -275,12 +276,12 @@ func TestPolicy_GateRefusesAWorseReplay(t *testing.T) {
 	// Nor can the gate be skipped by appending policy.promoted without admin rights.
 	_, err = b.Store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{{Type: "policy.promoted",
 		Data: json.RawMessage(fmt.Sprintf(`{"version":%q,"previous":"builtin-1"}`, fit.Version))}}})
-	require.ErrorIs(t, err, eventloom.ErrInvalid)
+	require.ErrorIs(t, err, validation.ErrInvalid)
 	require.ErrorContains(t, err, "policy.promoted may only be appended with admin rights")
 	require.Equal(t, h, head())
 
 	_, err = b.svc.Promote(ctx, space, checkout.BuiltinPolicyVersion, "test", nil)
-	require.ErrorIs(t, err, eventloom.ErrInvalid, "builtin-1 is already current")
+	require.ErrorIs(t, err, validation.ErrInvalid, "builtin-1 is already current")
 	_, err = b.svc.Promote(ctx, space, "fit-000000000000", "test", nil)
 	require.ErrorIs(t, err, policy.ErrPolicyNotFound)
 }

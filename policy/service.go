@@ -14,6 +14,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/policy/internal/dbsqlc"
+	"github.com/zaxy/zaxy/validation"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -203,7 +204,7 @@ func (s *Service) Promote(ctx context.Context, space, version, actor string, dev
 		return nil, fmt.Errorf("%w: space %q never proposed %s (zaxy policy list)", ErrPolicyNotFound, space, version)
 	}
 	if version == lc.current {
-		return nil, &eventloom.ValidationError{Field: "version", Message: fmt.Sprintf("%s is already the current policy of %q", version, space)}
+		return nil, &validation.Error{Field: "version", Message: fmt.Sprintf("%s is already the current policy of %q", version, space)}
 	}
 	ds, err := s.dataset(ctx, space, lc)
 	if err != nil {

@@ -8,9 +8,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // factView is one fact as both graphs should agree on it.
@@ -130,7 +130,7 @@ func TestCypher_IsReadOnlySpaceScopedAndBounded(t *testing.T) {
 	require.ErrorContains(t, err, "must not contain")
 	// AGE would run a schema-qualified SQL function with the service's role; refused.
 	_, err = graph.Cypher(ctx, f.DB, graph.CypherParams{SpaceID: "one", Query: "RETURN pg_catalog.current_user()"})
-	require.ErrorIs(t, err, eventloom.ErrInvalid)
+	require.ErrorIs(t, err, validation.ErrInvalid)
 	require.ErrorContains(t, err, "schema-qualified")
 	res, err = graph.Cypher(ctx, f.DB, graph.CypherParams{SpaceID: "one", Query: "MATCH (e:Entity) WHERE e.name = 'pg_catalog.now()' RETURN e.name"})
 	require.NoError(t, err, "the same text inside a string is only a string")

@@ -12,6 +12,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/review/internal/dbsqlc"
+	"github.com/zaxy/zaxy/validation"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -62,10 +63,10 @@ func NewDecider(db pgexec.Executor, store *eventloom.Store) *Decider {
 func (d *Decider) Decide(ctx context.Context, p DecideParams) (*Decision, error) {
 	typ, ok := decisionTypes[p.Decision]
 	if !ok {
-		return nil, &eventloom.ValidationError{Field: "decision", Message: fmt.Sprintf("must be accept, reject or defer, got %q", p.Decision)}
+		return nil, &validation.Error{Field: "decision", Message: fmt.Sprintf("must be accept, reject or defer, got %q", p.Decision)}
 	}
 	if p.ProposalSeq < 1 {
-		return nil, &eventloom.ValidationError{Field: "proposal_seq", Message: "must be a positive integer"}
+		return nil, &validation.Error{Field: "proposal_seq", Message: "must be a positive integer"}
 	}
 	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
 		return nil, err

@@ -10,9 +10,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/review/internal/dbsqlc"
+	"github.com/zaxy/zaxy/validation"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -79,13 +79,13 @@ func List(ctx context.Context, db pgexec.Executor, p ListParams) (*Page, error) 
 		p.Limit = 100
 	}
 	if p.Limit < 1 || p.Limit > 1000 {
-		return nil, &eventloom.ValidationError{Field: "limit", Message: "must be an integer between 1 and 1000"}
+		return nil, &validation.Error{Field: "limit", Message: "must be an integer between 1 and 1000"}
 	}
 	if p.AfterSeq < 0 {
-		return nil, &eventloom.ValidationError{Field: "after_seq", Message: "must be a non-negative integer"}
+		return nil, &validation.Error{Field: "after_seq", Message: "must be a non-negative integer"}
 	}
 	if p.Status != "" && !slices.Contains(listStatuses, p.Status) {
-		return nil, &eventloom.ValidationError{Field: "status", Message: fmt.Sprintf("must be one of pending, accepted, rejected, deferred, open, got %q", p.Status)}
+		return nil, &validation.Error{Field: "status", Message: fmt.Sprintf("must be one of pending, accepted, rejected, deferred, open, got %q", p.Status)}
 	}
 	rows, err := queries.ProposalsList(ctx, db, dbsqlc.ProposalsListParams{SpaceID: p.SpaceID, AfterSeq: p.AfterSeq,
 		Status: p.Status, MaxRows: int32(min(p.Limit+1, math.MaxInt32))})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // TestAppend_RejectsBadTypedDataAndAppendsNothing is the round trip through the Eventloom:
@@ -29,8 +30,8 @@ func TestAppend_RejectsBadTypedDataAndAppendsNothing(t *testing.T) {
 
 	// One event: the field is named relative to the event.
 	_, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: "v1", Events: []eventloom.NewEvent{noSubject}})
-	require.ErrorIs(t, err, eventloom.ErrInvalid)
-	var ve *eventloom.ValidationError
+	require.ErrorIs(t, err, validation.ErrInvalid)
+	var ve *validation.Error
 	require.True(t, errors.As(err, &ve))
 	require.Equal(t, "data.subject", ve.Field)
 	require.ErrorContains(t, err, "data.subject")
@@ -41,7 +42,7 @@ func TestAppend_RejectsBadTypedDataAndAppendsNothing(t *testing.T) {
 		{Type: "message", Content: "fine", Data: json.RawMessage(`{"role":"user"}`)},
 		noSubject,
 	}})
-	require.ErrorIs(t, err, eventloom.ErrInvalid)
+	require.ErrorIs(t, err, validation.ErrInvalid)
 	require.True(t, errors.As(err, &ve))
 	require.Equal(t, "events[1].data.subject", ve.Field)
 	require.Zero(t, count("v2"))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 const workingSetHeader = "## Working set"
@@ -22,7 +23,7 @@ func (s *Service) Assemble(ctx context.Context, r *AssembleRequest) (*Assembled,
 		r.MaxTokens = checkout.DefaultMaxTokens
 	}
 	if len(r.WorkingSet) > maxWorkingSetItems {
-		return nil, &eventloom.ValidationError{Field: "working_set", Message: fmt.Sprintf("may hold at most %d entries", maxWorkingSetItems)}
+		return nil, &validation.Error{Field: "working_set", Message: fmt.Sprintf("may hold at most %d entries", maxWorkingSetItems)}
 	}
 	ws := ""
 	if len(r.WorkingSet) > 0 {
@@ -30,12 +31,12 @@ func (s *Service) Assemble(ctx context.Context, r *AssembleRequest) (*Assembled,
 	}
 	wsTokens := checkout.EstimateTokens(ws)
 	if wsTokens > r.MaxTokens/2 {
-		return nil, &eventloom.ValidationError{Field: "working_set", Message: fmt.Sprintf("takes %d tokens, more than half of max_tokens (%d)", wsTokens, r.MaxTokens)}
+		return nil, &validation.Error{Field: "working_set", Message: fmt.Sprintf("takes %d tokens, more than half of max_tokens (%d)", wsTokens, r.MaxTokens)}
 	}
 	req := r.Request
 	req.MaxTokens = r.MaxTokens - wsTokens
 	if req.MaxTokens < checkout.MinMaxTokens {
-		return nil, &eventloom.ValidationError{Field: "max_tokens", Message: fmt.Sprintf("leaves %d tokens for memory after the working set; at least %d are needed", req.MaxTokens, checkout.MinMaxTokens)}
+		return nil, &validation.Error{Field: "max_tokens", Message: fmt.Sprintf("leaves %d tokens for memory after the working set; at least %d are needed", req.MaxTokens, checkout.MinMaxTokens)}
 	}
 	p, err := s.checkout.Checkout(ctx, &req)
 	if err != nil {
@@ -87,10 +88,10 @@ type AfterTurnRequest struct {
 // query it uses the turn's last message as the query.
 func (s *Service) AfterTurn(ctx context.Context, r *AfterTurnRequest) (*AfterTurnResult, error) {
 	if len(r.Events) == 0 {
-		return nil, &eventloom.ValidationError{Field: "events", Message: "must hold the finished turn's events"}
+		return nil, &validation.Error{Field: "events", Message: "must hold the finished turn's events"}
 	}
 	if r.SessionID == "" {
-		return nil, &eventloom.ValidationError{Field: "session_id", Message: "is required"}
+		return nil, &validation.Error{Field: "session_id", Message: "is required"}
 	}
 	for i := range r.Events {
 		if r.Events[i].SessionID == "" {

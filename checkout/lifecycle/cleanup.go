@@ -5,18 +5,19 @@ import (
 	"encoding/json"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // CleanupSubagent appends a subagent.cleaned_up event in the subagent's session and returns
 // it with a handoff bundle the parent can continue from.
 func (s *Service) CleanupSubagent(ctx context.Context, r *CleanupRequest) (*Cleanup, error) {
 	if r.SubagentID == "" || len(r.SubagentID) > 128 {
-		return nil, &eventloom.ValidationError{Field: "subagent_id", Message: "must be 1-128 characters"}
+		return nil, &validation.Error{Field: "subagent_id", Message: "must be 1-128 characters"}
 	}
 	switch r.Outcome {
 	case "success", "failure", "cancelled":
 	default:
-		return nil, &eventloom.ValidationError{Field: "outcome", Message: "must be success, failure or cancelled"}
+		return nil, &validation.Error{Field: "outcome", Message: "must be success, failure or cancelled"}
 	}
 	if r.SessionID == "" {
 		r.SessionID = "subagent:" + r.SubagentID

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout/lifecycle/internal/dbsqlc"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 func scanTail(row pgx.CollectableRow) (TailEvent, error) {
@@ -24,13 +25,13 @@ func scanTail(row pgx.CollectableRow) (TailEvent, error) {
 // about the query (a checkout; the query defaults to the session's open work).
 func (s *Service) HandoffBundle(ctx context.Context, r *HandoffRequest) (*Handoff, error) {
 	if r.SessionID == "" {
-		return nil, &eventloom.ValidationError{Field: "session_id", Message: "is required"}
+		return nil, &validation.Error{Field: "session_id", Message: "is required"}
 	}
 	if r.TailEvents == 0 {
 		r.TailEvents = 20
 	}
 	if r.TailEvents < 1 || r.TailEvents > 200 {
-		return nil, &eventloom.ValidationError{Field: "tail_events", Message: "must be between 1 and 200"}
+		return nil, &validation.Error{Field: "tail_events", Message: "must be between 1 and 200"}
 	}
 	if strings.TrimSpace(r.Query) == "" {
 		r.Query = "open tasks, decisions and findings of session " + r.SessionID

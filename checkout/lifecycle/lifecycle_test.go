@@ -17,6 +17,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/testcontainers"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // fixture is a database with a projector and the lifecycle on a checkout service.
@@ -164,9 +165,9 @@ func TestContextLifecycle_AssembleAfterTurnHandoffCleanupResume(t *testing.T) {
 
 	// Bad input.
 	_, err = f.life.AfterTurn(ctx, &lifecycle.AfterTurnRequest{AssembleRequest: lifecycle.AssembleRequest{Request: checkout.Request{SpaceID: space, SessionID: "s1"}}})
-	require.ErrorIs(t, err, eventloom.ErrInvalid)
+	require.ErrorIs(t, err, validation.ErrInvalid)
 	_, err = f.life.CleanupSubagent(ctx, &lifecycle.CleanupRequest{Request: checkout.Request{SpaceID: space}, SubagentID: "scout", Outcome: "meh"})
-	require.ErrorIs(t, err, eventloom.ErrInvalid)
+	require.ErrorIs(t, err, validation.ErrInvalid)
 	_, err = f.life.HandoffBundle(ctx, &lifecycle.HandoffRequest{Request: checkout.Request{SpaceID: space, SessionID: "nobody"}})
 	require.ErrorIs(t, err, eventloom.ErrNotFound)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // recoveryK caps each recovery section.
@@ -92,7 +93,7 @@ func recoveryText(kind, content, data string) string {
 // the recovery packet.
 func (s *Service) Resume(ctx context.Context, space, session string) (*Recovery, error) {
 	if session == "" {
-		return nil, &eventloom.ValidationError{Field: "session_id", Message: "is required"}
+		return nil, &validation.Error{Field: "session_id", Message: "is required"}
 	}
 	res, err := s.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{{
 		Type: SessionResumedType, SessionID: session, Actor: "zaxy", Data: json.RawMessage(`{}`),
