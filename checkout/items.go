@@ -8,12 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
 	"github.com/zaxy/zaxy/disclosure"
-	"github.com/zaxy/zaxy/eventloom"
-	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/memoryitem"
 )
@@ -99,26 +95,12 @@ func (f itemFetch) items(ctx context.Context, ids []string, prefetched map[strin
 func (f itemFetch) events(ctx context.Context, seqs []int64, items map[string]*rankedItem) error {
 	withSalience := f.withSalience
 	if len(seqs) > 0 {
-		rows, err := f.db.Query(ctx, qFetchEvents, f.space, seqs, f.asOf)
+		rows, err := queryFetchEvents(ctx, f.db, fetchEventsArgs{SpaceID: f.space, Seqs: seqs, AsOf: f.asOf})
 		if err != nil {
 			return fmt.Errorf("fetch events: %w", err)
 		}
-		if _, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
-			r, err := pgx.RowToStructByNameLax[struct {
-				eventloom.Row
-				Role        string  `db:"role"`
-				Speaker     string  `db:"speaker"`
-				Invalidated *string `db:"invalidated"`
-				Conflicted  bool    `db:"conflicted"`
-				RedundantOf *string `db:"redundant_of"`
-				Repeats     int     `db:"repeats"`
-				RepeatSeq   *int64  `db:"repeat_seq"`
-				RepeatHash  []byte  `db:"repeat_hash"`
-				salienceCols
-			}](row)
-			if err != nil {
-				return struct{}{}, err
-			}
+		for i := range rows {
+			r := &rows[i]
 			e := r.Event()
 			it := cutEventItem(e.Seq, e.Type, e.SessionID, e.Content, string(e.Data), e.Hash, f.words, f.maxChars)
 			it.role, it.speaker = r.Role, r.Speaker
@@ -142,9 +124,6 @@ func (f itemFetch) events(ctx context.Context, seqs []int64, items map[string]*r
 				it.Salience = r.salienceCols.salience(it.Labels.Authority)
 			}
 			items[it.ItemID] = it
-			return struct{}{}, nil
-		}); err != nil {
-			return fmt.Errorf("fetch events: %w", err)
 		}
 	}
 	return nil
@@ -156,19 +135,12 @@ func (f itemFetch) facts(ctx context.Context, factIDs []string, items map[string
 	var previous []*rankedItem
 	asOf, withSalience := f.asOf, f.withSalience
 	if len(factIDs) > 0 {
-		rows, err := f.db.Query(ctx, qFetchFacts, f.space, factIDs, asOf)
+		rows, err := queryFetchFacts(ctx, f.db, fetchFactsArgs{SpaceID: f.space, FactIDs: factIDs, AsOf: asOf})
 		if err != nil {
 			return nil, fmt.Errorf("fetch facts: %w", err)
 		}
-		if _, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
-			r, err := pgx.RowToStructByNameLax[struct {
-				graph.FactRow
-				Asked bool `db:"asked"`
-				salienceCols
-			}](row)
-			if err != nil {
-				return struct{}{}, err
-			}
+		for i := range rows {
+			r := &rows[i]
 			asked := r.Asked
 			fr := factRow{id: r.FactID, subject: r.SubjectName, predicate: r.Predicate, object: valueText(r.ObjectName, r.Value),
 				status: r.Status, supersededBy: r.SupersededBy, version: r.Version, validTo: r.ValidTo,
@@ -181,7 +153,7 @@ func (f itemFetch) facts(ctx context.Context, factIDs []string, items map[string
 			}}
 			var ev []Citation
 			if err := json.Unmarshal([]byte(r.Evidence), &ev); err != nil {
-				return struct{}{}, fmt.Errorf("fact %s evidence: %w", fr.id, err)
+				return nil, fmt.Errorf("fetch facts: fact %s evidence: %w", fr.id, err)
 			}
 			it.Citations = ev
 			if fr.status != "current" {
@@ -202,9 +174,6 @@ func (f itemFetch) facts(ctx context.Context, factIDs []string, items map[string
 			} else {
 				previous = append(previous, it)
 			}
-			return struct{}{}, nil
-		}); err != nil {
-			return nil, fmt.Errorf("fetch facts: %w", err)
 		}
 	}
 	return previous, nil

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
@@ -53,11 +51,7 @@ func Keyword(ctx context.Context, q pgexec.Executor, p KeywordParams) ([]Keyword
 	if p.Candidates <= 0 {
 		p.Candidates = KeywordCandidates
 	}
-	rows, err := q.Query(ctx, qLaneKeyword, p.SpaceID, p.Query, p.TextSearchConfig, p.AsOf, p.K, p.Candidates)
-	if err != nil {
-		return nil, fmt.Errorf("keyword lane: %w", err)
-	}
-	hits, err := pgx.CollectRows(rows, pgx.RowToStructByName[KeywordHit])
+	hits, err := queryLaneKeyword(ctx, q, &p)
 	if err != nil {
 		return nil, fmt.Errorf("keyword lane: %w", err)
 	}

@@ -24,8 +24,8 @@ func (exactLane) run(ctx context.Context, in *laneInput) laneResult {
 	res := laneResult{name: LaneExact}
 	b := &pgx.Batch{}
 	dbsqlc.QueueGenericPlan(b)
-	b.Queue(qLaneExact, in.req.SpaceID, in.q.keys, in.asOf, in.mech.LaneK, in.mech.SpeakerTail).Query(func(rows pgx.Rows) error {
-		hits, err := pgx.CollectRows(rows, pgx.RowToStructByName[entityHit])
+	a := laneExactArgs{SpaceID: in.req.SpaceID, Keys: in.q.keys, AsOf: in.asOf, K: in.mech.LaneK, SpeakerTail: in.mech.SpeakerTail}
+	queueLaneExact(b, a, func(hits []entityHit, err error) error {
 		seen := map[string]bool{}
 		for _, h := range hits {
 			res.items = append(res.items, h.Item)

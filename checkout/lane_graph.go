@@ -1,10 +1,6 @@
 package checkout
 
-import (
-	"context"
-
-	"github.com/jackc/pgx/v5"
-)
+import "context"
 
 // graphLane ranks the items one fact hop away from the exact lane's matched entities
 // (lane_graph.sql), each scaled by the specificity of the entity it was reached from.
@@ -19,12 +15,12 @@ func (graphLane) run(ctx context.Context, in *laneInput) laneResult {
 	if len(exact.entities) == 0 {
 		return res
 	}
-	rows, err := in.db.Query(ctx, qLaneGraph, in.req.SpaceID, exact.entities, in.asOf, in.mech.LaneK, exact.specs)
+	hits, err := queryLaneGraph(ctx, in.db, laneGraphArgs{SpaceID: in.req.SpaceID, Entities: exact.entities, AsOf: in.asOf,
+		K: in.mech.LaneK, Specs: exact.specs})
 	if err != nil {
 		res.err = err
 		return res
 	}
-	hits, err := pgx.CollectRows(rows, pgx.RowToStructByName[entityHit])
 	for _, h := range hits {
 		res.items = append(res.items, h.Item)
 		res.scales = append(res.scales, h.Spec)

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/pgvector/pgvector-go"
 
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
 	"github.com/zaxy/zaxy/internal/pgexec"
@@ -84,10 +83,10 @@ func Vector(ctx context.Context, pool pgexec.Executor, p VectorParams) ([]Vector
 			return nil, err
 		}
 	}
-	query, k := qVectorExact, p.K
+	k := p.K
 	b := &pgx.Batch{}
 	if promoted {
-		query, k = qVectorHNSW, min(k, p.MaxIndexRows)
+		k = min(k, p.MaxIndexRows)
 		dbsqlc.QueueVectorHNSWSettings(b, strconv.Itoa(p.EfSearch))
 	} else {
 		// Ground truth: no index may stand in for the scan.
@@ -97,9 +96,9 @@ func Vector(ctx context.Context, pool pgexec.Executor, p VectorParams) ([]Vector
 	// as a literal; it is an integer checked above. The batch runs in one implicit transaction,
 	// so the settings above hold for this query only.
 	var hits []VectorHit
-	b.Queue(fmt.Sprintf(query, p.Dimensions), p.SpaceID, p.Model, pgvector.NewVector(p.Vector), k, p.AsOf).Query(func(rows pgx.Rows) error {
-		var err error
-		hits, err = pgx.CollectRows(rows, pgx.RowToStructByName[VectorHit])
+	a := vectorArgs{HNSW: promoted, Dimensions: p.Dimensions, SpaceID: p.SpaceID, Model: p.Model, Vector: p.Vector, K: k, AsOf: p.AsOf}
+	queueVector(b, a, func(h []VectorHit, err error) error {
+		hits = h
 		return err
 	})
 	if err := pool.SendBatch(ctx, b).Close(); err != nil {
