@@ -48,13 +48,13 @@ func loadEntities(ctx context.Context, q Querier, space string, ids []string) (m
 		e.Facts, e.MentionedIn = []graph.Fact{}, []EventLine{}
 		out[e.ID] = e
 	}
-	facts, err := queryGrouped(ctx, q, "entity facts", qEntityFacts, scanGroupedFact, space, ids, entityFactsLimit)
+	facts, err := queryEntityFacts(ctx, q, entityFactsArgs{SpaceID: space, EntityIDs: ids, Limit: entityFactsLimit})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("query entity facts: %w", err)
 	}
-	lines, err := queryGrouped(ctx, q, "entity mentions", qEntityMentions, scanGroupedLine, space, ids, entityMentionsLimit)
+	lines, err := queryEntityMentions(ctx, q, entityMentionsArgs{SpaceID: space, EntityIDs: ids, Limit: entityMentionsLimit})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("query entity mentions: %w", err)
 	}
 	for id, e := range out {
 		if fs := facts.items[id]; fs != nil {

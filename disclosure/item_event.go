@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/disclosure/internal/dbsqlc"
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/memoryitem"
 )
@@ -18,10 +17,8 @@ import (
 // invalidations, the facts it asserted and its mentions. A bookkeeping event is not an item.
 func eventItem(ctx context.Context, q Querier, space string, seq int64, head *spaceHead) (*ItemView, error) {
 	var e EventItem
-	rows, err := q.Query(ctx, qEvent, space, seq)
-	if err == nil {
-		e.Event, err = pgx.CollectExactlyOneRow(rows, eventloom.ScanEvent)
-	}
+	var err error
+	e.Event, err = queryEvent(ctx, q, eventArgs{SpaceID: space, Seq: seq})
 	e.SpaceID = space
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, notFound(space, memoryitem.EventID(seq))
@@ -41,8 +38,8 @@ func eventItem(ctx context.Context, q Querier, space string, seq int64, head *sp
 	for _, r := range invs {
 		e.Invalidations = append(e.Invalidations, Invalidation{By: Citation{Seq: r.Seq, Hash: r.Hash}, Reason: r.Reason})
 	}
-	if e.Facts, err = queryFacts(ctx, q, "event facts", qEventFacts, space, seq); err != nil {
-		return nil, err
+	if e.Facts, err = queryEventFacts(ctx, q, eventFactsArgs{SpaceID: space, Seq: seq}); err != nil {
+		return nil, fmt.Errorf("query event facts: %w", err)
 	}
 	mentions, err := queries.EventMentions(ctx, q, dbsqlc.EventMentionsParams{SpaceID: space, Seq: seq})
 	if err != nil {

@@ -61,16 +61,16 @@ func renderWindow(f *graph.Fact) string {
 // factItem is fact id in full: its current version with its earlier versions, rendered with
 // their citations.
 func factItem(ctx context.Context, q Querier, space, id string) (*ItemView, error) {
-	facts, err := queryFacts(ctx, q, "fact", qFact, space, id)
+	facts, err := queryFact(ctx, q, factArgs{SpaceID: space, FactID: id})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("query fact: %w", err)
 	}
 	if len(facts) == 0 {
 		return nil, notFound(space, memoryitem.FactID(id))
 	}
 	f := FactItem{Fact: facts[0], Statement: factStatement(&facts[0])}
-	if f.Versions, err = queryFacts(ctx, q, "fact versions", qFactVersions, space, f.Subject.ID, f.Predicate); err != nil {
-		return nil, err
+	if f.Versions, err = queryFactVersions(ctx, q, factVersionsArgs{SpaceID: space, SubjectID: f.Subject.ID, Predicate: f.Predicate}); err != nil {
+		return nil, fmt.Errorf("query fact versions: %w", err)
 	}
 	v := &ItemView{Fact: &f, Labels: factLabels(&f.Fact)}
 	cites := citations{}

@@ -68,26 +68,26 @@ func loadLists(ctx context.Context, q Querier, space, kind string, stats []listS
 	}
 	switch kind {
 	case KindPredicate:
-		facts, err := queryGrouped(ctx, q, "predicate facts", qPredicateFacts, scanGroupedFact, space, names, listLimit)
+		facts, err := queryPredicateFacts(ctx, q, predicateFactsArgs{SpaceID: space, Predicates: names, Limit: listLimit})
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("query predicate facts: %w", err)
 		}
 		for name, l := range out {
 			l.Facts = facts.items[name]
 		}
 		return out, nil
 	case KindSession:
-		lines, err := queryGrouped(ctx, q, "session events", qSessionEvents, scanGroupedLine, space, names, listLimit)
+		lines, err := querySessionEvents(ctx, q, sessionEventsArgs{SpaceID: space, SessionIDs: names, Limit: listLimit})
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("query session events: %w", err)
 		}
 		for name, l := range out {
 			l.Events = lines.items[name]
 		}
 	case KindEventType:
-		lines, err := queryGrouped(ctx, q, "type events", qTypeEvents, scanGroupedLine, space, names, firsts, listLimit)
+		lines, err := queryTypeEvents(ctx, q, typeEventsArgs{SpaceID: space, Types: names, FirstSeqs: firsts, Limit: listLimit})
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("query type events: %w", err)
 		}
 		for name, l := range out {
 			l.Events = lines.items[name]

@@ -25,7 +25,8 @@ var queries = dbsqlc.New()
 // The hand-written queries (sql/disclosure/handwritten): their rows are the shared event and
 // fact rows (eventloom.Row, graph.FactRow) or the event line (dbsqlc.LineRow), some after a
 // group key and total (dbsqlc.GroupKey); index_log groups by GROUPING SETS, which sqlc cannot
-// follow.
+// follow. Each runs through a typed wrapper: those below, queryTimeline (timeline.go) and
+// queryIndexLog (index.go).
 var (
 	qEvent           = sql.Query("disclosure/event")
 	qEventFacts      = sql.Query("disclosure/event_facts")
@@ -153,17 +154,11 @@ type grouped[T any] struct {
 	total map[string]int64
 }
 
-// queryGrouped runs query (named name in errors), whose rows start with a group key (grp and,
-// for some, total), and collects what scan reads per group.
-func queryGrouped[T any](ctx context.Context, q Querier, name, query string,
-	scan func(pgx.CollectableRow) (dbsqlc.GroupKey, T, error), args ...any,
-) (grouped[T], error) {
+// collectGrouped reads rows that start with a group key (grp and, for some, total) and
+// collects what scan reads per group.
+func collectGrouped[T any](rows pgx.Rows, scan func(pgx.CollectableRow) (dbsqlc.GroupKey, T, error)) (grouped[T], error) {
 	g := grouped[T]{items: map[string][]T{}, total: map[string]int64{}}
-	rows, err := q.Query(ctx, query, args...)
-	if err != nil {
-		return g, fmt.Errorf("query %s: %w", name, err)
-	}
-	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
+	_, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
 		key, v, err := scan(row)
 		if err != nil {
 			return struct{}{}, err
@@ -172,21 +167,154 @@ func queryGrouped[T any](ctx context.Context, q Querier, name, query string,
 		g.total[key.Group] = key.Total
 		return struct{}{}, nil
 	})
-	if err != nil {
-		return g, fmt.Errorf("query %s: %w", name, err)
-	}
-	return g, nil
+	return g, err
 }
 
-// queryFacts runs a fact query (named name in errors) without a group key.
-func queryFacts(ctx context.Context, q Querier, name, query string, args ...any) ([]graph.Fact, error) {
-	rows, err := q.Query(ctx, query, args...)
+// eventArgs are event.sql's parameters: the event of SpaceID at Seq.
+type eventArgs struct {
+	SpaceID string
+	Seq     int64
+}
+
+// queryEvent runs event.sql; its error matches pgx.ErrNoRows when there is no such event.
+func queryEvent(ctx context.Context, q Querier, a eventArgs) (eventloom.Event, error) {
+	rows, err := q.Query(ctx, qEvent, a.SpaceID, a.Seq)
 	if err != nil {
-		return nil, fmt.Errorf("query %s: %w", name, err)
+		return eventloom.Event{}, err
 	}
-	facts, err := pgx.CollectRows(rows, graph.ScanFact)
+	return pgx.CollectExactlyOneRow(rows, eventloom.ScanEvent)
+}
+
+// eventFactsArgs are event_facts.sql's parameters: the fact versions the event of SpaceID at
+// Seq recorded.
+type eventFactsArgs struct {
+	SpaceID string
+	Seq     int64
+}
+
+// queryEventFacts runs event_facts.sql.
+func queryEventFacts(ctx context.Context, q Querier, a eventFactsArgs) ([]graph.Fact, error) {
+	rows, err := q.Query(ctx, qEventFacts, a.SpaceID, a.Seq)
 	if err != nil {
-		return nil, fmt.Errorf("query %s: %w", name, err)
+		return nil, err
 	}
-	return facts, nil
+	return pgx.CollectRows(rows, graph.ScanFact)
+}
+
+// factArgs are fact.sql's parameters: the fact version of SpaceID with id FactID.
+type factArgs struct {
+	SpaceID string
+	FactID  string
+}
+
+// queryFact runs fact.sql: no fact, or the one.
+func queryFact(ctx context.Context, q Querier, a factArgs) ([]graph.Fact, error) {
+	rows, err := q.Query(ctx, qFact, a.SpaceID, a.FactID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, graph.ScanFact)
+}
+
+// factVersionsArgs are fact_versions.sql's parameters: every version of the (SubjectID,
+// Predicate) pair of SpaceID.
+type factVersionsArgs struct {
+	SpaceID   string
+	SubjectID string
+	Predicate string
+}
+
+// queryFactVersions runs fact_versions.sql.
+func queryFactVersions(ctx context.Context, q Querier, a factVersionsArgs) ([]graph.Fact, error) {
+	rows, err := q.Query(ctx, qFactVersions, a.SpaceID, a.SubjectID, a.Predicate)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, graph.ScanFact)
+}
+
+// entityFactsArgs are entity_facts.sql's parameters: the newest Limit fact versions of SpaceID
+// about each of EntityIDs.
+type entityFactsArgs struct {
+	SpaceID   string
+	EntityIDs []string
+	Limit     int
+}
+
+// queryEntityFacts runs entity_facts.sql, grouped by entity id.
+func queryEntityFacts(ctx context.Context, q Querier, a entityFactsArgs) (grouped[graph.Fact], error) {
+	rows, err := q.Query(ctx, qEntityFacts, a.SpaceID, a.EntityIDs, a.Limit)
+	if err != nil {
+		return grouped[graph.Fact]{}, err
+	}
+	return collectGrouped(rows, scanGroupedFact)
+}
+
+// entityMentionsArgs are entity_mentions.sql's parameters: the newest Limit events of SpaceID
+// mentioning each of EntityIDs.
+type entityMentionsArgs struct {
+	SpaceID   string
+	EntityIDs []string
+	Limit     int
+}
+
+// queryEntityMentions runs entity_mentions.sql, grouped by entity id.
+func queryEntityMentions(ctx context.Context, q Querier, a entityMentionsArgs) (grouped[EventLine], error) {
+	rows, err := q.Query(ctx, qEntityMentions, a.SpaceID, a.EntityIDs, a.Limit)
+	if err != nil {
+		return grouped[EventLine]{}, err
+	}
+	return collectGrouped(rows, scanGroupedLine)
+}
+
+// predicateFactsArgs are predicate_facts.sql's parameters: the newest Limit fact versions of
+// SpaceID with each of Predicates.
+type predicateFactsArgs struct {
+	SpaceID    string
+	Predicates []string
+	Limit      int
+}
+
+// queryPredicateFacts runs predicate_facts.sql, grouped by predicate.
+func queryPredicateFacts(ctx context.Context, q Querier, a predicateFactsArgs) (grouped[graph.Fact], error) {
+	rows, err := q.Query(ctx, qPredicateFacts, a.SpaceID, a.Predicates, a.Limit)
+	if err != nil {
+		return grouped[graph.Fact]{}, err
+	}
+	return collectGrouped(rows, scanGroupedFact)
+}
+
+// sessionEventsArgs are session_events.sql's parameters: the newest Limit events of each of
+// SessionIDs of SpaceID.
+type sessionEventsArgs struct {
+	SpaceID    string
+	SessionIDs []string
+	Limit      int
+}
+
+// querySessionEvents runs session_events.sql, grouped by session id.
+func querySessionEvents(ctx context.Context, q Querier, a sessionEventsArgs) (grouped[EventLine], error) {
+	rows, err := q.Query(ctx, qSessionEvents, a.SpaceID, a.SessionIDs, a.Limit)
+	if err != nil {
+		return grouped[EventLine]{}, err
+	}
+	return collectGrouped(rows, scanGroupedLine)
+}
+
+// typeEventsArgs are type_events.sql's parameters: the newest Limit events of each of Types
+// of SpaceID, each no older than its seq in FirstSeqs.
+type typeEventsArgs struct {
+	SpaceID   string
+	Types     []string
+	FirstSeqs []int64
+	Limit     int
+}
+
+// queryTypeEvents runs type_events.sql, grouped by type.
+func queryTypeEvents(ctx context.Context, q Querier, a typeEventsArgs) (grouped[EventLine], error) {
+	rows, err := q.Query(ctx, qTypeEvents, a.SpaceID, a.Types, a.FirstSeqs, a.Limit)
+	if err != nil {
+		return grouped[EventLine]{}, err
+	}
+	return collectGrouped(rows, scanGroupedLine)
 }
