@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/validation"
@@ -63,11 +61,7 @@ func (s *Service) Assemble(ctx context.Context, r *AssembleRequest) (*Assembled,
 
 // lastEventIs reports whether the session's latest non-bookkeeping event has type typ.
 func (s *Service) lastEventIs(ctx context.Context, space, session, typ string) (bool, error) {
-	rows, err := s.pool.Query(ctx, qSessionTail, space, session, 1)
-	if err != nil {
-		return false, fmt.Errorf("read session: %w", err)
-	}
-	tail, err := pgx.CollectRows(rows, scanTail)
+	tail, err := querySessionTail(ctx, s.pool, sessionTailArgs{SpaceID: space, SessionID: session, Limit: 1})
 	if err != nil {
 		return false, fmt.Errorf("read session: %w", err)
 	}

@@ -44,11 +44,7 @@ func (s *Service) HandoffBundle(ctx context.Context, r *HandoffRequest) (*Handof
 	if h.Summary, err = s.summarize(ctx, r.SpaceID, r.SessionID); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, qSessionTail, r.SpaceID, r.SessionID, r.TailEvents)
-	if err != nil {
-		return nil, fmt.Errorf("handoff: %w", err)
-	}
-	if h.Tail, err = pgx.CollectRows(rows, scanTail); err != nil {
+	if h.Tail, err = querySessionTail(ctx, s.pool, sessionTailArgs{SpaceID: r.SpaceID, SessionID: r.SessionID, Limit: r.TailEvents}); err != nil {
 		return nil, fmt.Errorf("handoff: %w", err)
 	}
 	v, err := s.store.Verify(ctx, r.SpaceID)

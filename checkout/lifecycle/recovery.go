@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/validation"
@@ -19,11 +17,7 @@ const recoveryK = 10
 // Recover builds the recovery packet of a session from the log (not the projections, which
 // may lag): every item cites its event.
 func (s *Service) Recover(ctx context.Context, space, session string) (*Recovery, error) {
-	rows, err := s.pool.Query(ctx, qRecovery, space, session, recoveryK)
-	if err != nil {
-		return nil, fmt.Errorf("recover session: %w", err)
-	}
-	found, err := pgx.CollectRows(rows, pgx.RowToStructByName[recoveryRow])
+	found, err := queryRecovery(ctx, s.pool, recoveryArgs{SpaceID: space, SessionID: session, K: recoveryK})
 	if err != nil {
 		return nil, fmt.Errorf("recover session: %w", err)
 	}
