@@ -95,10 +95,38 @@ type Hold struct {
 	once   sync.Once
 }
 
+// The hand-written statements (sql/slotlock/handwritten), each queued through the typed
+// wrapper below.
 var (
 	qTake    = zsql.Query("slotlock/take")
 	qRelease = zsql.Query("slotlock/release")
 )
+
+// takeArgs are take.sql's parameters: take N free slots of Budget, whose slots are 0 to
+// Limit-1, skipping Held (the slots this session already holds).
+type takeArgs struct {
+	Budget string
+	Limit  int
+	N      int
+	Held   []int32
+}
+
+// queueTake queues take.sql on b; its one row is the slots taken (none when fewer than N
+// were free).
+func queueTake(b *pgx.Batch, a takeArgs) {
+	b.Queue(qTake, a.Budget, a.Limit, a.N, a.Held)
+}
+
+// releaseArgs are release.sql's parameters: give back slot Slots[i] of budget Budgets[i].
+type releaseArgs struct {
+	Budgets []string
+	Slots   []int32
+}
+
+// queueRelease queues release.sql on b; its one row is how many of the slots were held.
+func queueRelease(b *pgx.Batch, a releaseArgs) {
+	b.Queue(qRelease, a.Budgets, a.Slots)
+}
 
 // Open returns Locks on the database at connString (the pool parameters a URL may carry are
 // ignored) and opens its lease connections, named application_name zaxy-budget unless the URL
@@ -234,7 +262,7 @@ func (l *Locks) TakeAll(ctx context.Context, asks ...Ask) ([]*Hold, error) {
 	got := make([][]int32, len(asks))
 	err = l.run(c, func(b *pgx.Batch, skip map[string][]int32) func(pgx.BatchResults) error {
 		for _, a := range asks {
-			b.Queue(qTake, a.Budget, a.Limit, min(max(a.N, 1), max(a.Limit, 1)), skip[a.Budget])
+			queueTake(b, takeArgs{Budget: a.Budget, Limit: a.Limit, N: min(max(a.N, 1), max(a.Limit, 1)), Held: skip[a.Budget]})
 		}
 		return func(br pgx.BatchResults) error {
 			for i := range asks {
@@ -287,7 +315,7 @@ func (l *Locks) run(c *leaseConn, queue func(*pgx.Batch, map[string][]int32) fun
 	}
 	b := &pgx.Batch{}
 	if len(budgets) > 0 {
-		b.Queue(qRelease, budgets, slots)
+		queueRelease(b, releaseArgs{Budgets: budgets, Slots: slots})
 	}
 	var read func(pgx.BatchResults) error
 	if queue != nil {
