@@ -27,6 +27,57 @@ var (
 	qExportKeys   = zsql.Query("spacelog/export_keys")
 )
 
+// exportHeadRow is export_head.sql's row: the space's chain head and the snapshot's time.
+type exportHeadRow struct {
+	HeadSeq    int64
+	HeadHash   eventloom.Hash
+	ExportedAt time.Time
+}
+
+// queryExportHead runs export_head.sql for the space; pgx.ErrNoRows when it has no events.
+func queryExportHead(ctx context.Context, tx pgx.Tx, spaceID string) (exportHeadRow, error) {
+	var r exportHeadRow
+	err := tx.QueryRow(ctx, qExportHead, spaceID).Scan(&r.HeadSeq, &r.HeadHash, &r.ExportedAt)
+	return r, err
+}
+
+// exportSecretRow is export_secret.sql's row: the space's secret and when it was made.
+type exportSecretRow struct {
+	Secret    eventloom.HexBytes
+	CreatedAt time.Time
+}
+
+// queryExportSecret runs export_secret.sql for the space; pgx.ErrNoRows when it has none.
+func queryExportSecret(ctx context.Context, tx pgx.Tx, spaceID string) (exportSecretRow, error) {
+	var r exportSecretRow
+	err := tx.QueryRow(ctx, qExportSecret, spaceID).Scan(&r.Secret, &r.CreatedAt)
+	return r, err
+}
+
+// exportArgs are the parameters of export_events.sql and export_keys.sql: what of SpaceID is
+// exported, up to its chain head HeadSeq.
+type exportArgs struct {
+	SpaceID string
+	HeadSeq int64
+}
+
+// queryExportEvents runs export_events.sql; its rows, streamed, are read by eventloom.ScanEvent.
+func queryExportEvents(ctx context.Context, tx pgx.Tx, a exportArgs) (pgx.Rows, error) {
+	return tx.Query(ctx, qExportEvents, a.SpaceID, a.HeadSeq)
+}
+
+// queryExportKeys runs export_keys.sql; its rows, streamed, are read by scanExportKey.
+func queryExportKeys(ctx context.Context, tx pgx.Tx, a exportArgs) (pgx.Rows, error) {
+	return tx.Query(ctx, qExportKeys, a.SpaceID, a.HeadSeq)
+}
+
+// scanExportKey reads a row of export_keys.sql.
+func scanExportKey(rows pgx.Rows) (keyLine, error) {
+	k := keyLine{Kind: kindKey}
+	err := rows.Scan(&k.Key, &k.RequestHash, &k.FirstSeq, &k.LastSeq, &k.CreatedAt)
+	return k, err
+}
+
 // Export writes space's whole log to w: a header, the space's secret, every event up to the
 // chain head in seq order, the idempotency records and a trailer, one JSON object per line. It
 // reads one REPEATABLE READ snapshot (appends that commit meanwhile are not in the file) and
@@ -51,29 +102,27 @@ func Export(ctx context.Context, db pgexec.Executor, w io.Writer, space string) 
 }
 
 func export(ctx context.Context, tx pgx.Tx, x *lineWriter, sum *Summary) error {
-	h := headerLine{Kind: kindHeader, Format: Format, Version: Version, SpaceID: sum.SpaceID}
-	err := tx.QueryRow(ctx, qExportHead, sum.SpaceID).Scan(&h.HeadSeq, &h.HeadHash, &h.ExportedAt)
+	head, err := queryExportHead(ctx, tx, sum.SpaceID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return fmt.Errorf("%w: space %q has no events", eventloom.ErrNotFound, sum.SpaceID)
 	}
 	if err != nil {
 		return fmt.Errorf("read chain head: %w", err)
 	}
-	h.ExportedAt = h.ExportedAt.UTC()
+	h := headerLine{Kind: kindHeader, Format: Format, Version: Version, SpaceID: sum.SpaceID,
+		HeadSeq: head.HeadSeq, HeadHash: head.HeadHash, ExportedAt: head.ExportedAt.UTC()}
 	x.object(h)
 
-	var s secretLine
-	err = tx.QueryRow(ctx, qExportSecret, sum.SpaceID).Scan(&s.Secret, &s.CreatedAt)
+	secret, err := queryExportSecret(ctx, tx, sum.SpaceID)
 	switch {
 	case err == nil:
-		s.Kind, s.CreatedAt = kindSecret, s.CreatedAt.UTC()
-		x.object(s)
+		x.object(secretLine{Kind: kindSecret, Secret: secret.Secret, CreatedAt: secret.CreatedAt.UTC()})
 		sum.SpaceSecret = true
 	case !errors.Is(err, pgx.ErrNoRows):
 		return fmt.Errorf("read space secret: %w", err)
 	}
 
-	rows, err := tx.Query(ctx, qExportEvents, sum.SpaceID, h.HeadSeq)
+	rows, err := queryExportEvents(ctx, tx, exportArgs{SpaceID: sum.SpaceID, HeadSeq: h.HeadSeq})
 	if err != nil {
 		return fmt.Errorf("read events: %w", err)
 	}
@@ -101,13 +150,13 @@ func export(ctx context.Context, tx pgx.Tx, x *lineWriter, sum *Summary) error {
 			sum.Events, sum.HeadSeq, h.HeadSeq)
 	}
 
-	rows, err = tx.Query(ctx, qExportKeys, sum.SpaceID, h.HeadSeq)
+	rows, err = queryExportKeys(ctx, tx, exportArgs{SpaceID: sum.SpaceID, HeadSeq: h.HeadSeq})
 	if err != nil {
 		return fmt.Errorf("read idempotency keys: %w", err)
 	}
 	for rows.Next() {
-		k := keyLine{Kind: kindKey}
-		if err := rows.Scan(&k.Key, &k.RequestHash, &k.FirstSeq, &k.LastSeq, &k.CreatedAt); err != nil {
+		k, err := scanExportKey(rows)
+		if err != nil {
 			rows.Close()
 			return fmt.Errorf("read idempotency keys: %w", err)
 		}

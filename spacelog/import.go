@@ -23,6 +23,39 @@ var (
 	qImportSecret = zsql.Query("spacelog/import_secret")
 )
 
+// execImportBegin runs import_begin.sql for the space.
+func execImportBegin(ctx context.Context, tx pgx.Tx, spaceID string) error {
+	_, err := tx.Exec(ctx, qImportBegin, spaceID)
+	return err
+}
+
+// importSecretArgs are import_secret.sql's parameters: the exported Secret of SpaceID, made at
+// CreatedAt.
+type importSecretArgs struct {
+	SpaceID   string
+	Secret    []byte
+	CreatedAt time.Time
+}
+
+// execImportSecret runs import_secret.sql.
+func execImportSecret(ctx context.Context, tx pgx.Tx, a importSecretArgs) error {
+	_, err := tx.Exec(ctx, qImportSecret, a.SpaceID, a.Secret, a.CreatedAt)
+	return err
+}
+
+// queryImportEvents runs import_events.sql with b's space and columns; its rows are each
+// inserted event's seq and hash, in order.
+func queryImportEvents(ctx context.Context, tx pgx.Tx, b *batch) (pgx.Rows, error) {
+	return tx.Query(ctx, qImportEvents, b.space, b.types, b.sessions, b.actors, b.occurred, b.recorded,
+		b.contents, b.data, b.cues, b.versions, b.salts, b.digests, b.erasedBy)
+}
+
+// execImportKeys runs import_keys.sql with k's space and columns.
+func execImportKeys(ctx context.Context, tx pgx.Tx, k *keyBatch) error {
+	_, err := tx.Exec(ctx, qImportKeys, k.space, k.key, k.hash, k.first, k.last, k.created)
+	return err
+}
+
 // Import batch bounds: a batch is inserted when it holds this many events or bytes of content
 // and data, so memory stays bounded whatever the size of the log.
 const (
@@ -78,7 +111,7 @@ func importTx(ctx context.Context, tx pgx.Tx, r io.Reader, p ImportParams) (*Sum
 	if err := checkTarget(h, p); err != nil {
 		return nil, err
 	}
-	if _, err := tx.Exec(ctx, qImportBegin, p.Space); err != nil {
+	if err := execImportBegin(ctx, tx, p.Space); err != nil {
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == sqlstateNotEmpty {
 			return nil, fmt.Errorf("%w: %s", ErrNotEmpty, pgErr.Message)
@@ -89,7 +122,7 @@ func importTx(ctx context.Context, tx pgx.Tx, r io.Reader, p ImportParams) (*Sum
 		return nil, fmt.Errorf("begin import: %w", err)
 	}
 	b := &batch{space: p.Space}
-	var keys keyBatch
+	keys := keyBatch{space: p.Space}
 	seen := map[string]int64{}
 	for {
 		rec, err := rd.next()
@@ -98,7 +131,8 @@ func importTx(ctx context.Context, tx pgx.Tx, r io.Reader, p ImportParams) (*Sum
 		}
 		switch {
 		case rec.secret != nil:
-			if _, err := tx.Exec(ctx, qImportSecret, p.Space, []byte(rec.secret.Secret), rec.secret.CreatedAt); err != nil {
+			a := importSecretArgs{SpaceID: p.Space, Secret: []byte(rec.secret.Secret), CreatedAt: rec.secret.CreatedAt}
+			if err := execImportSecret(ctx, tx, a); err != nil {
 				return nil, fmt.Errorf("import space secret: %w", err)
 			}
 		case rec.event != nil:
@@ -118,7 +152,7 @@ func importTx(ctx context.Context, tx pgx.Tx, r io.Reader, p ImportParams) (*Sum
 			}
 			keys.add(rec.key)
 			if len(keys.key) >= batchEvents {
-				if err := keys.flush(ctx, tx, p.Space); err != nil {
+				if err := keys.flush(ctx, tx); err != nil {
 					return nil, err
 				}
 			}
@@ -126,7 +160,7 @@ func importTx(ctx context.Context, tx pgx.Tx, r io.Reader, p ImportParams) (*Sum
 			if err := b.flush(ctx, tx); err != nil {
 				return nil, err
 			}
-			if err := keys.flush(ctx, tx, p.Space); err != nil {
+			if err := keys.flush(ctx, tx); err != nil {
 				return nil, err
 			}
 			if p.Outbox != nil {
@@ -239,8 +273,7 @@ func (b *batch) flush(ctx context.Context, tx pgx.Tx) error {
 	if len(b.seqs) == 0 {
 		return nil
 	}
-	rows, err := tx.Query(ctx, qImportEvents, b.space, b.types, b.sessions, b.actors, b.occurred, b.recorded,
-		b.contents, b.data, b.cues, b.versions, b.salts, b.digests, b.erasedBy)
+	rows, err := queryImportEvents(ctx, tx, b)
 	if err != nil {
 		return b.insertError(err)
 	}
@@ -290,8 +323,10 @@ func (b *batch) reset() {
 	b.bytes = 0
 }
 
-// keyBatch is the idempotency records read and not yet inserted.
+// keyBatch is the idempotency records of space read and not yet inserted, as the columns of
+// import_keys.sql.
 type keyBatch struct {
+	space   string
 	key     []string
 	hash    [][]byte
 	first   []int64
@@ -307,13 +342,13 @@ func (k *keyBatch) add(l *keyLine) {
 	k.created = append(k.created, l.CreatedAt)
 }
 
-func (k *keyBatch) flush(ctx context.Context, tx pgx.Tx, space string) error {
+func (k *keyBatch) flush(ctx context.Context, tx pgx.Tx) error {
 	if len(k.key) == 0 {
 		return nil
 	}
-	if _, err := tx.Exec(ctx, qImportKeys, space, k.key, k.hash, k.first, k.last, k.created); err != nil {
+	if err := execImportKeys(ctx, tx, k); err != nil {
 		return fmt.Errorf("import idempotency keys: %w", err)
 	}
-	*k = keyBatch{key: k.key[:0], hash: k.hash[:0], first: k.first[:0], last: k.last[:0], created: k.created[:0]}
+	*k = keyBatch{space: k.space, key: k.key[:0], hash: k.hash[:0], first: k.first[:0], last: k.last[:0], created: k.created[:0]}
 	return nil
 }
