@@ -134,7 +134,7 @@ func runCypher(ctx context.Context, db Querier, p CypherParams) (*CypherResult, 
 	if !hasRunner {
 		return nil, fmt.Errorf("%w: space %q has no Cypher sandbox (the migrating role could not create its role; see docs/operations.md, then zaxy migrate as a superuser and zaxy rebuild --space)", ErrAGEOff, p.SpaceID)
 	}
-	stmt := sql.QueryIdent("graph/cypher_run", pgx.Identifier{"zaxy_cypher", res.Graph})
+	stmt := cypherRunStmt(res.Graph)
 	if pool, ok := db.(*pgxpool.Pool); ok {
 		if err := runOnPool(ctx, pool, stmt, p, res); err != nil {
 			return nil, err
@@ -175,10 +175,22 @@ func runInTx(ctx context.Context, tx pgx.Tx, stmt string, p CypherParams, res *C
 	return nil
 }
 
+// cypherRunStmt is cypher_run.sql for the runner of graph, zaxy_cypher.<graph>, quoted in by
+// sql.QueryIdent.
+func cypherRunStmt(graph string) string {
+	return sql.QueryIdent("graph/cypher_run", pgx.Identifier{"zaxy_cypher", graph})
+}
+
+// queryCypherRun runs stmt (cypherRunStmt) with p's Query, Columns, Limit, MaxValueBytes and
+// MaxBytes as its parameters; its rows, streamed, are each one row's values.
+func queryCypherRun(ctx context.Context, tx pgx.Tx, stmt string, p *CypherParams) (pgx.Rows, error) {
+	return tx.Query(ctx, stmt, p.Query, p.Columns, p.Limit, p.MaxValueBytes, p.MaxBytes)
+}
+
 // readCypherRows runs the runner and collects its rows into res, stopping at the row and
 // byte caps.
 func readCypherRows(ctx context.Context, tx pgx.Tx, stmt string, p CypherParams, res *CypherResult) error {
-	rows, err := tx.Query(ctx, stmt, p.Query, p.Columns, p.Limit, p.MaxValueBytes, p.MaxBytes)
+	rows, err := queryCypherRun(ctx, tx, stmt, &p)
 	if err != nil {
 		return err
 	}
