@@ -96,7 +96,7 @@ func (s *Store) Verify(ctx context.Context, spaceID string) (*VerifyResult, erro
 			res.Events++
 			// The erased events that name this seq as their erasure record.
 			for _, x := range erasures[e.Seq] {
-				if !(e.Type == ErasureType && erasureTarget(e.Data) == strconv.FormatInt(x, 10)) {
+				if !(e.Type == ErasureType && ErasureTarget(e.Data) == strconv.FormatInt(x, 10)) {
 					breakAt(res, x, reasonErasureUnbound)
 				}
 			}
@@ -163,9 +163,9 @@ func (s *Store) Verify(ctx context.Context, spaceID string) (*VerifyResult, erro
 // reasonErasureUnbound is the verify reason for an erased event without its erasure record.
 const reasonErasureUnbound = "the event is erased but no later erasure.recorded event names it"
 
-// erasureTarget is data->>'seq' of an erasure record: the seq it names, as text ("" when
-// absent or not a number or string).
-func erasureTarget(data []byte) string {
+// ErasureTarget is data->>'seq' of an erasure record: the seq it names, as text ("" when
+// absent or not a number or string), read as zaxy_verify reads it.
+func ErasureTarget(data []byte) string {
 	var d map[string]any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

@@ -245,7 +245,7 @@ func (r *reader) checkEvent(e *eventloom.Event) error {
 		r.erasures[e.ErasedBySeq] = append(r.erasures[e.ErasedBySeq], e.Seq)
 	}
 	for _, x := range r.erasures[e.Seq] {
-		if e.Type != eventloom.ErasureType || erasureTarget(e.Data) != strconv.FormatInt(x, 10) {
+		if e.Type != eventloom.ErasureType || eventloom.ErasureTarget(e.Data) != strconv.FormatInt(x, 10) {
 			return r.fail(x, "the event is erased but no later erasure.recorded event names it (seq %d does not)", e.Seq)
 		}
 	}
@@ -331,24 +331,6 @@ func checkFields(e *eventloom.Event) error {
 		return err
 	}
 	return eventloom.CheckText("content", e.Content, 0)
-}
-
-// erasureTarget is data->>'seq' of an erasure record: the seq it names, as text ("" when
-// absent or not a number or string).
-func erasureTarget(data []byte) string {
-	var d map[string]any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if dec.Decode(&d) != nil {
-		return ""
-	}
-	switch v := d["seq"].(type) {
-	case json.Number:
-		return v.String()
-	case string:
-		return v
-	}
-	return ""
 }
 
 // firstUnboundErasure is the lowest erased seq whose erasure record the file has not reached
