@@ -25,6 +25,7 @@ import (
 	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/migrations"
 	"github.com/zaxy/zaxy/policy"
+	"github.com/zaxy/zaxy/replica"
 	"github.com/zaxy/zaxy/review"
 )
 
@@ -104,6 +105,9 @@ type server struct {
 	review                 *review.Decider
 	metrics                *metrics
 	logger                 *slog.Logger
+	// replicas routes reads to standbys (nil: none); standbyStores are the log read on each.
+	replicas      *replica.Set
+	standbyStores map[*replica.Standby]*eventloom.Store
 }
 
 // NewHandler returns the HTTP handler for the whole API: a chi router (so chi.Walk can list
@@ -125,7 +129,14 @@ func NewHandler(cfg Config, svc Services, logger *slog.Logger) (http.Handler, er
 	if svc.Analytics != svc.Pool {
 		s.analyticsGate = newFairGate(poolConns(svc.Analytics))
 	}
-	s.metrics = newMetrics(s.pool)
+	s.replicas = svc.Replicas
+	if s.replicas.Enabled() {
+		s.standbyStores = map[*replica.Standby]*eventloom.Store{}
+		for _, st := range s.replicas.Standbys() {
+			s.standbyStores[st] = eventloom.NewStore(st.Pool, nil, logger)
+		}
+	}
+	s.metrics = newMetrics(s.pool, s.replicas)
 	r := chi.NewRouter()
 	r.Use(NoSniff, requestID, traceRequest, s.instrument, s.recoverer, s.checkHost, RefuseCrossSite(logger), s.bodyDeadline, s.deadline)
 	r.NotFound(s.routeNotFound)

@@ -43,6 +43,8 @@ type config struct {
 	jobTimeout, rescueAfter time.Duration
 	// tracing is where spans go (the standard OTEL_* variables); off without an endpoint.
 	tracing otlp.Config
+	// replicas are the standbys zaxy serve reads from (ZAXY_REPLICA_*).
+	replicas replicaConfig
 }
 
 // errNoDatabaseURL is the error of a command that needs the database when none is configured.
@@ -81,6 +83,9 @@ func readConfig(getenv func(string) string) (*config, error) {
 		return nil, err
 	}
 	if c.tracing, err = readTracingConfig(r); err != nil {
+		return nil, err
+	}
+	if c.replicas, err = readReplicaConfig(r); err != nil {
 		return nil, err
 	}
 	switch v := r.str("ZAXY_AUTH"); v {
