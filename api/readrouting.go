@@ -117,7 +117,7 @@ func (s *server) routedRead(r *http.Request, t replica.Token, h handlerFunc) (an
 	if !s.replicas.Enabled() {
 		v, err := h(s, r)
 		if err != nil {
-			return nil, err
+			return nil, &headedError{error: err, header: http.Header{replica.ReadFromHeader: {replica.FromPrimary}}}
 		}
 		return withHeader(v, replica.ReadFromHeader, replica.FromPrimary), nil
 	}
@@ -145,10 +145,20 @@ func (s *server) routedRead(r *http.Request, t replica.Token, h handlerFunc) (an
 		v, err = attempt(c)
 	}
 	if err != nil {
-		return nil, err
+		return nil, &headedError{error: err, header: http.Header{replica.ReadFromHeader: {c.From()}}}
 	}
 	return withHeader(v, replica.ReadFromHeader, c.From()), nil
 }
+
+// headedError is a handler's error answered with headers (serve sets them before writing the
+// error): a read's replica.ReadFromHeader, so that a 404 from a standby says where it came from.
+type headedError struct {
+	error
+	header http.Header
+}
+
+// Unwrap is the error answered.
+func (e *headedError) Unwrap() error { return e.error }
 
 // connectionLost reports whether err says the server could not be reached or went away: an
 // error of SQLSTATE class 08 or 57P, or one that is no server error at all (a refused or
