@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/zaxy/zaxy/doctor"
 	"github.com/zaxy/zaxy/replica"
 )
 
@@ -64,10 +65,34 @@ func openReplicas(ctx context.Context, cfg *config, primary *pgxpool.Pool, logge
 			close()
 			return nil, nil, fmt.Errorf("open standby %d of ZAXY_REPLICA_URLS: %w", i+1, err)
 		}
-		c := pool.Config().ConnConfig
-		standbys = append(standbys, &replica.Standby{Name: net.JoinHostPort(c.Host, fmt.Sprint(c.Port)), Pool: pool})
+		standbys = append(standbys, &replica.Standby{Name: poolName(pool), Pool: pool})
 	}
 	set = replica.NewSet(primary, standbys, replica.Config{Wait: cfg.replicas.wait, MaxLag: cfg.replicas.maxLag, Logger: logger})
 	go set.Run(ctx)
 	return set, close, nil
+}
+
+// doctorStandbys opens a small pool on each standby of ZAXY_REPLICA_URLS for zaxy doctor's
+// standby checks; close closes them.
+func doctorStandbys(ctx context.Context, cfg *config) (standbys []doctor.Standby, close func(), err error) {
+	close = func() {
+		for _, st := range standbys {
+			st.Pool.Close()
+		}
+	}
+	for i, u := range cfg.replicas.urls {
+		pool, err := newPoolSized(ctx, u, 2, "zaxy-doctor")
+		if err != nil {
+			close()
+			return nil, nil, fmt.Errorf("open standby %d of ZAXY_REPLICA_URLS: %w", i+1, err)
+		}
+		standbys = append(standbys, doctor.Standby{Name: poolName(pool), Pool: pool})
+	}
+	return standbys, close, nil
+}
+
+// poolName is a pool's host:port.
+func poolName(pool *pgxpool.Pool) string {
+	c := pool.Config().ConnConfig
+	return net.JoinHostPort(c.Host, fmt.Sprint(c.Port))
 }
