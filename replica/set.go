@@ -252,15 +252,17 @@ func (s *Set) wait(ctx context.Context, t Token) (Choice, bool) {
 	}
 }
 
-// replayLSN asks a standby its replay position; a server that is not in recovery has none
-// and is an error.
+// replayLSN asks a standby its replay position. A server that is not in recovery (never was,
+// or was promoted: its replay position then stays where recovery ended) is an error, so reads
+// never take a former standby for one.
 func replayLSN(ctx context.Context, pool *pgxpool.Pool) (LSN, error) {
 	var text *string
-	if err := pool.QueryRow(ctx, `SELECT pg_last_wal_replay_lsn()::text`).Scan(&text); err != nil {
+	var recovering bool
+	if err := pool.QueryRow(ctx, `SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text`).Scan(&recovering, &text); err != nil {
 		return 0, fmt.Errorf("read replay position: %w", err)
 	}
-	if text == nil {
-		return 0, errors.New("read replay position: the server is not a standby")
+	if !recovering || text == nil {
+		return 0, errors.New("read replay position: the server is not a standby (not in recovery)")
 	}
 	return ParseLSN(*text)
 }
