@@ -33,7 +33,7 @@ type replicaEnv struct {
 	pool    *pgxpool.Pool
 }
 
-func newReplicaEnv(t *testing.T, delay time.Duration) *replicaEnv {
+func newReplicaEnv(t testing.TB, delay time.Duration) *replicaEnv {
 	t.Helper()
 	primary := testcontainers.StartCluster(t, "rywprimary")
 	db := primary.NewDatabase(t)
@@ -53,7 +53,7 @@ func newReplicaEnv(t *testing.T, delay time.Duration) *replicaEnv {
 }
 
 // waitFor polls cond until it holds, failing the test after two minutes.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for !cond() {
@@ -65,7 +65,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // call makes one request and returns its status, headers and body.
-func (e *replicaEnv) call(t *testing.T, method, path, body string, header ...string) (int, http.Header, string) {
+func (e *replicaEnv) call(t testing.TB, method, path, body string, header ...string) (int, http.Header, string) {
 	t.Helper()
 	req, err := http.NewRequest(method, e.url+path, strings.NewReader(body))
 	require.NoError(t, err)
@@ -218,4 +218,46 @@ func TestReplica_StandbyStoppedMidLoad(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	require.Empty(t, failures, "no request fails while the standby stops and starts")
+}
+
+// BenchmarkReplica_Read is one replay read of a small space over HTTP: without standbys (as a
+// single cluster serves it), and with one standby, sending a token the last measurement covers
+// (served by the standby: the consistency check without a round trip) or a token no standby has
+// reached (the primary after the wait is skipped: ZAXY_REPLICA_WAIT is 1 ns here, so this is the
+// cost of one poll and the fallback).
+func BenchmarkReplica_Read(b *testing.B) {
+	e := newReplicaEnv(b, 0)
+	status, h, body := e.call(b, http.MethodPost, "/v1/spaces/bench/events", `{"type":"note","content":"x"}`)
+	require.Equal(b, http.StatusCreated, status, body)
+	token := h.Get(replica.Header)
+	tok, err := replica.ParseToken(token)
+	require.NoError(b, err)
+	e.standby.WaitReplay(b, tok.LSN.String())
+	waitFor(b, "the measurement to cover the token", func() bool { return e.set.Standbys()[0].Replay() >= tok.LSN })
+	single := httptest.NewServer(apitest.NewHandler(b, api.Config{}, api.Services{Pool: e.pool, Store: eventloom.NewStore(e.pool, nil, nil)}, nil))
+	b.Cleanup(single.Close)
+	noWait := replica.NewSet(e.pool, e.set.Standbys(), replica.Config{Wait: time.Nanosecond, MaxLag: time.Minute})
+	fallback := httptest.NewServer(apitest.NewHandler(b, api.Config{}, api.Services{Pool: e.pool, Store: eventloom.NewStore(e.pool, nil, nil), Replicas: noWait}, nil))
+	b.Cleanup(fallback.Close)
+	ahead := replica.Token{LSN: tok.LSN + 1<<30}.String()
+	run := func(b *testing.B, url, token, from string) {
+		req, err := http.NewRequest(http.MethodGet, url+"/v1/spaces/bench/events?limit=1", nil)
+		require.NoError(b, err)
+		if token != "" {
+			req.Header.Set(replica.Header, token)
+		}
+		for b.Loop() {
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(b, err)
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || resp.Header.Get(replica.ReadFromHeader) != from {
+				b.Fatalf("status %d from %q", resp.StatusCode, resp.Header.Get(replica.ReadFromHeader))
+			}
+		}
+	}
+	b.Run("single-cluster", func(b *testing.B) { run(b, single.URL, "", replica.FromPrimary) })
+	b.Run("replica-covered-token", func(b *testing.B) { run(b, e.url, token, replica.FromReplica) })
+	b.Run("replica-no-token", func(b *testing.B) { run(b, e.url, "", replica.FromReplica) })
+	b.Run("primary-after-one-poll", func(b *testing.B) { run(b, fallback.URL, ahead, replica.FromPrimary) })
 }

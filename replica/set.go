@@ -231,10 +231,9 @@ func (s *Set) wait(ctx context.Context, t Token) (Choice, bool) {
 	if best == nil {
 		return Choice{}, false
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.Wait)
-	defer cancel()
-	tick := time.NewTicker(pollInterval)
-	defer tick.Stop()
+	// The deadline is checked between polls rather than set on the poll's context: a poll cut
+	// off mid-query would cost the pool its connection.
+	deadline := time.Now().Add(s.cfg.Wait)
 	for {
 		l, err := replayLSN(ctx, best.Pool)
 		if err != nil {
@@ -244,10 +243,16 @@ func (s *Set) wait(ctx context.Context, t Token) (Choice, bool) {
 		if l >= t.LSN {
 			return Choice{Pool: best.Pool, Standby: best}, true
 		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return Choice{}, false
+		}
+		timer := time.NewTimer(min(pollInterval, left))
 		select {
 		case <-ctx.Done():
+			timer.Stop()
 			return Choice{}, false
-		case <-tick.C:
+		case <-timer.C:
 		}
 	}
 }
