@@ -108,6 +108,8 @@ type server struct {
 	// replicas routes reads to standbys (nil: none); standbyStores are the log read on each.
 	replicas      *replica.Set
 	standbyStores map[*replica.Standby]*eventloom.Store
+	// standbyCheckouts rank on each standby and record on the primary.
+	standbyCheckouts map[*replica.Standby]*checkout.Service
 }
 
 // NewHandler returns the HTTP handler for the whole API: a chi router (so chi.Walk can list
@@ -132,8 +134,10 @@ func NewHandler(cfg Config, svc Services, logger *slog.Logger) (http.Handler, er
 	s.replicas = svc.Replicas
 	if s.replicas.Enabled() {
 		s.standbyStores = map[*replica.Standby]*eventloom.Store{}
+		s.standbyCheckouts = map[*replica.Standby]*checkout.Service{}
 		for _, st := range s.replicas.Standbys() {
 			s.standbyStores[st] = eventloom.NewStore(st.Pool, nil, logger)
+			s.standbyCheckouts[st] = s.checkout.ReadingFrom(st.Pool, s.standbyStores[st])
 		}
 	}
 	s.metrics = newMetrics(s.pool, s.replicas)

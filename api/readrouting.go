@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/replica"
 )
@@ -22,6 +23,9 @@ var replicaRoutes = map[string]bool{
 	"GET /events": true, "GET /verify": true, "GET /facts": true, "GET /entities/{entity}": true,
 	"POST /cypher": true, "GET /index": true, "GET /timeline": true, "GET /items/{id}": true,
 	"GET /salience": true, "GET /artifacts": true, "GET /proposals": true, "GET /proposals/{seq}": true,
+	// Checkout ranks on the standby and records what it surfaced on the primary
+	// (checkout.Service.ReadingFrom).
+	"POST /checkout": true, "POST /query": true,
 }
 
 // onReplica reports whether the route may run on a standby.
@@ -46,6 +50,15 @@ func (s *server) readStore(r *http.Request, primary *eventloom.Store) *eventloom
 		return s.standbyStores[c.Standby]
 	}
 	return primary
+}
+
+// checkoutFor is the checkout service of a routed read: the one ranking on the standby Pick
+// chose, or Services.Checkout.
+func (s *server) checkoutFor(r *http.Request) *checkout.Service {
+	if c, ok := r.Context().Value(readChoiceKey{}).(replica.Choice); ok && c.Standby != nil {
+		return s.standbyCheckouts[c.Standby]
+	}
+	return s.checkout
 }
 
 // requestToken reads the request's replica.Header: the zero Token when it is absent, a 400

@@ -261,3 +261,32 @@ func BenchmarkReplica_Read(b *testing.B) {
 	b.Run("replica-no-token", func(b *testing.B) { run(b, e.url, "", replica.FromReplica) })
 	b.Run("primary-after-one-poll", func(b *testing.B) { run(b, fallback.URL, ahead, replica.FromPrimary) })
 }
+
+// TestReplica_CheckoutRanksOnTheStandbyAndRecordsOnThePrimary: with the token of an append the
+// projector has not reached, a checkout served by the standby finds the append through the
+// verbatim lane's read of the not-yet-projected tail there, and records what it surfaced on the
+// primary (the standby is read-only).
+func TestReplica_CheckoutRanksOnTheStandbyAndRecordsOnThePrimary(t *testing.T) {
+	t.Parallel()
+	e := newReplicaEnv(t, 0)
+	status, h, body := e.call(t, http.MethodPost, "/v1/spaces/co/events", `{"type":"note","content":"the registry timeout is 45 seconds zanzibar"}`)
+	require.Equal(t, http.StatusCreated, status, body)
+	token := h.Get(replica.Header)
+	tok, err := replica.ParseToken(token)
+	require.NoError(t, err)
+	e.standby.WaitReplay(t, tok.LSN.String())
+	waitFor(t, "the measurement to cover the token", func() bool { return e.set.Standbys()[0].Replay() >= tok.LSN })
+
+	status, h, body = e.call(t, http.MethodPost, "/v1/spaces/co/checkout", `{"query":"registry timeout zanzibar","max_tokens":500}`, replica.Header, token)
+	require.Equal(t, http.StatusOK, status, body)
+	require.Equal(t, replica.FromReplica, h.Get(replica.ReadFromHeader))
+	require.Contains(t, body, "zanzibar", "the unprojected append reaches the packet through the standby's tail")
+	var recorded int
+	require.NoError(t, e.pool.QueryRow(t.Context(), `SELECT count(*) FROM events WHERE space_id = 'co' AND type = 'checkout.surfaced'`).Scan(&recorded))
+	require.Equal(t, 1, recorded, "the surfacing is recorded on the primary")
+
+	status, h, body = e.call(t, http.MethodPost, "/v1/spaces/co/query", `{"query":"registry timeout zanzibar"}`, replica.Header, token)
+	require.Equal(t, http.StatusOK, status, body)
+	require.Equal(t, replica.FromReplica, h.Get(replica.ReadFromHeader))
+	require.Contains(t, body, "zanzibar")
+}
