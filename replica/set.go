@@ -101,10 +101,12 @@ type Stats struct {
 
 // Set is a primary and its standbys. Its methods are safe for concurrent use.
 type Set struct {
-	primary                              *pgxpool.Pool
-	standbys                             []*Standby
-	cfg                                  Config
-	next                                 atomic.Uint64
+	primary  *pgxpool.Pool
+	standbys []*Standby
+	cfg      Config
+	// next turns the standbys reads start their search at.
+	next atomic.Uint64
+	// primaryN, replicaN, waits and fallbacks are Stats.
 	primaryN, replicaN, waits, fallbacks atomic.Uint64
 	// samples are the primary's recent WAL positions, oldest first, for measuring lag.
 	mu      sync.Mutex
