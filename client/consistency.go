@@ -61,10 +61,11 @@ func tokenLSN(token string) (uint64, bool) {
 	return h<<32 | l, true
 }
 
-// ConsistencyToken is the consistency token the client holds: the latest a write answered
-// it, which it sends with every request ("" before any). Another process continuing this
-// session passes it to WithConsistencyToken.
-func (c *Client) ConsistencyToken() string { return c.consistency.get() }
+// ConsistencyToken is the consistency token c holds: the latest a write answered it, which it
+// sends with every request ("" before any). Another process continuing this session passes it
+// to WithConsistencyToken. (A function rather than a method: every method of Client is an API
+// operation.)
+func ConsistencyToken(c *Client) string { return c.consistency.get() }
 
 // WithConsistencyToken starts the client's session from token (another client's
 // ConsistencyToken), so that its reads see that client's writes.

@@ -43,10 +43,10 @@ func TestClient_CarriesTheConsistencyToken(t *testing.T) {
 
 	writer, err := client.New(srv.URL)
 	require.NoError(t, err)
-	require.Empty(t, writer.ConsistencyToken())
+	require.Empty(t, client.ConsistencyToken(writer))
 	_, err = writer.AppendEvents(ctx, "session", []eventloom.NewEvent{{Type: "note", Content: "written"}})
 	require.NoError(t, err)
-	token := writer.ConsistencyToken()
+	token := client.ConsistencyToken(writer)
 	_, err = replica.ParseToken(token)
 	require.NoError(t, err, "the client kept its append's token")
 	page, err := writer.ReplayEvents(ctx, "session", nil)
