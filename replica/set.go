@@ -92,7 +92,8 @@ func (s *Standby) observe(l LSN) {
 type Stats struct {
 	// Primary and Replica count the reads each served.
 	Primary, Replica uint64
-	// Waits counts the reads with a token that waited for a standby to reach it.
+	// Waits counts the reads with a token that waited for a healthy standby to reach it (a read
+	// with no healthy standby goes to the primary at once).
 	Waits uint64
 	// Fallbacks counts the reads with a token that no standby reached in time, so the primary
 	// served them.
@@ -187,7 +188,6 @@ func (s *Set) Pick(ctx context.Context, t Token) Choice {
 	if t.IsZero() {
 		return s.count(Choice{Pool: s.primary})
 	}
-	s.waits.Add(1)
 	if c, ok := s.wait(ctx, t); ok {
 		return s.count(c)
 	}
@@ -233,6 +233,7 @@ func (s *Set) wait(ctx context.Context, t Token) (Choice, bool) {
 	if best == nil {
 		return Choice{}, false
 	}
+	s.waits.Add(1)
 	// The deadline is checked between polls rather than set on the poll's context: a poll cut
 	// off mid-query would cost the pool its connection.
 	deadline := time.Now().Add(s.cfg.Wait)
