@@ -38,5 +38,5 @@ func (s *server) listArtifacts(r *http.Request) (any, error) {
 		}
 		p.Limit = int(*q.Limit)
 	}
-	return latent.List(r.Context(), budgeted(r.Context(), s.pool, "limit"), p)
+	return latent.List(r.Context(), budgeted(r.Context(), readPool(r, s.pool), "limit"), p)
 }

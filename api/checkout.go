@@ -81,7 +81,7 @@ func serveCheckout[B checkoutBodies, R any](s *server, r *http.Request, status i
 func (s *server) checkoutPacket(r *http.Request) (any, error) {
 	return serveCheckout(s, r, http.StatusOK, (*CheckoutBody).base,
 		func(ctx context.Context, _ *CheckoutBody, req *checkout.Request) (*checkout.Packet, error) {
-			p, err := s.checkout.Checkout(ctx, req)
+			p, err := s.checkoutFor(r).Checkout(ctx, req)
 			if err == nil {
 				s.metrics.observeCheckout(p)
 			}
@@ -93,7 +93,7 @@ func (s *server) checkoutPacket(r *http.Request) (any, error) {
 func (s *server) query(r *http.Request) (any, error) {
 	return serveCheckout(s, r, http.StatusOK, (*CheckoutBody).base,
 		func(ctx context.Context, _ *CheckoutBody, req *checkout.Request) (*checkout.QueryResult, error) {
-			return s.checkout.Query(ctx, req)
+			return s.checkoutFor(r).Query(ctx, req)
 		})
 }
 

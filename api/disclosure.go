@@ -28,7 +28,7 @@ func (s *server) index(r *http.Request) (any, error) {
 	if err := decodeQuery(r.URL.Query(), &q); err != nil {
 		return nil, err
 	}
-	return disclosure.Index(r.Context(), s.analytics, disclosure.IndexParams{
+	return disclosure.Index(r.Context(), readPool(r, s.analytics), disclosure.IndexParams{
 		SpaceID: chi.URLParam(r, "space"), MaxTokens: int(explicit(q.MaxTokens)),
 	})
 }
@@ -40,7 +40,7 @@ func (s *server) timeline(r *http.Request) (any, error) {
 	if err := decodeQuery(r.URL.Query(), &q); err != nil {
 		return nil, err
 	}
-	return disclosure.Timeline(r.Context(), s.analytics, disclosure.TimelineParams{
+	return disclosure.Timeline(r.Context(), readPool(r, s.analytics), disclosure.TimelineParams{
 		SpaceID: chi.URLParam(r, "space"), SessionID: q.SessionID,
 		MaxTokens: int(explicit(q.MaxTokens)), BeforeSeq: explicit(q.BeforeSeq),
 	})
@@ -53,5 +53,5 @@ func (s *server) item(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return disclosure.Item(r.Context(), budgeted(r.Context(), s.analytics, ""), disclosure.ItemParams{SpaceID: chi.URLParam(r, "space"), ID: id})
+	return disclosure.Item(r.Context(), budgeted(r.Context(), readPool(r, s.analytics), ""), disclosure.ItemParams{SpaceID: chi.URLParam(r, "space"), ID: id})
 }

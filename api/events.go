@@ -63,11 +63,11 @@ func (s *server) replayEvents(r *http.Request) (any, error) {
 		}
 		p.Limit = int(*q.Limit)
 	}
-	next, err := s.boundReplay(r.Context(), &p, s.cfg.MaxResponseBytes)
+	next, err := s.boundReplay(r.Context(), readPool(r, s.pool), &p, s.cfg.MaxResponseBytes)
 	if err != nil {
 		return nil, err
 	}
-	page, err := s.store.Replay(r.Context(), &p)
+	page, err := s.readStore(r, s.store).Replay(r.Context(), &p)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (s *server) verify(r *http.Request) (any, error) {
 	if err := decodeQuery(r.URL.Query(), &q); err != nil {
 		return nil, err
 	}
-	return s.analyticsStore.VerifyWith(r.Context(), chi.URLParam(r, "space"), q.Method)
+	return s.readStore(r, s.analyticsStore).VerifyWith(r.Context(), chi.URLParam(r, "space"), q.Method)
 }
 
 // mayAppendPrivileged checks the events only an admin may append (vocab.Privileged:

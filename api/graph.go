@@ -47,7 +47,7 @@ func (s *server) listFacts(r *http.Request) (any, error) {
 		}
 		p.Limit = int(*q.Limit)
 	}
-	db := budgeted(r.Context(), s.analytics, "limit")
+	db := budgeted(r.Context(), readPool(r, s.analytics), "limit")
 	facts, err := graph.Facts(r.Context(), db, p)
 	if err != nil {
 		return nil, err
@@ -81,11 +81,11 @@ func (s *server) getEntity(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := graph.ResolveEntity(r.Context(), s.analytics, space, entity)
+	e, err := graph.ResolveEntity(r.Context(), readPool(r, s.analytics), space, entity)
 	if err != nil {
 		return nil, err
 	}
-	facts, err := graph.Facts(r.Context(), budgeted(r.Context(), s.analytics, ""), graph.FactsParams{SpaceID: space, Entity: e.ID})
+	facts, err := graph.Facts(r.Context(), budgeted(r.Context(), readPool(r, s.analytics), ""), graph.FactsParams{SpaceID: space, Entity: e.ID})
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func (s *server) cypher(r *http.Request) (any, error) {
 	// The values' text may grow when encoded (a vertex's text form becomes a JSON string with
 	// its quotes escaped), so the result stops at half the response cap and is marked
 	// truncated; the response cap stays the backstop.
-	return graph.Cypher(r.Context(), s.analytics, graph.CypherParams{
+	return graph.Cypher(r.Context(), readPool(r, s.analytics), graph.CypherParams{
 		SpaceID: chi.URLParam(r, "space"), Query: req.Query, Columns: req.Columns, Timeout: timeout, Limit: req.Limit,
 		MaxBytes: s.cfg.MaxResponseBytes / 2,
 	})

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 )
@@ -57,6 +58,12 @@ func (s *server) serve(h handlerFunc, capBytes int64) http.Handler {
 			err = writeResponse(w, v, capBytes)
 		}
 		if err != nil {
+			var he *headedError
+			if errors.As(err, &he) {
+				for k, vs := range he.header {
+					w.Header()[k] = vs
+				}
+			}
 			writeError(w, r, s.logger, err)
 		}
 	})

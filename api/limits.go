@@ -263,7 +263,7 @@ func queryReplayFit(ctx context.Context, db pgexec.Executor, a replayFitArgs) (r
 // hold and, when they would pass limit bytes, ends the page at the last row that fits
 // (p.UntilSeq, p.Limit). It returns the cursor of the rest (0 when the page is whole).
 // fitReplayPage then trims to the exact encoded size.
-func (s *server) boundReplay(ctx context.Context, p *eventloom.ReplayParams, limit int64) (int64, error) {
+func (s *server) boundReplay(ctx context.Context, db pgexec.Executor, p *eventloom.ReplayParams, limit int64) (int64, error) {
 	if p.AfterSeq < 0 || p.UntilSeq < 0 {
 		return 0, nil // the store refuses them, naming the field
 	}
@@ -275,7 +275,7 @@ func (s *server) boundReplay(ctx context.Context, p *eventloom.ReplayParams, lim
 	if p.UntilSeq > 0 {
 		until = &p.UntilSeq
 	}
-	page, err := queryReplayFit(ctx, s.pool, replayFitArgs{SpaceID: p.SpaceID, AfterSeq: p.AfterSeq, UntilSeq: until,
+	page, err := queryReplayFit(ctx, db, replayFitArgs{SpaceID: p.SpaceID, AfterSeq: p.AfterSeq, UntilSeq: until,
 		SessionID: p.SessionID, RecordedBefore: p.RecordedBefore, Rows: rows, Budget: limit - pageOverheadBytes})
 	if err != nil {
 		return 0, fmt.Errorf("measure replay page: %w", err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/doctor"
+	"github.com/zaxy/zaxy/replica"
 )
 
 // metrics are the Prometheus series /metrics serves. Each handler has its own registry.
@@ -22,7 +23,7 @@ type metrics struct {
 	lanes    *prometheus.HistogramVec
 }
 
-func newMetrics(pool *pgxpool.Pool) *metrics {
+func newMetrics(pool *pgxpool.Pool, replicas *replica.Set) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -37,7 +38,7 @@ func newMetrics(pool *pgxpool.Pool) *metrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25},
 		}, []string{"lane"}),
 	}
-	m.registry.MustRegister(m.requests, m.appended, m.lanes, &dbCollector{pool: pool},
+	m.registry.MustRegister(m.requests, m.appended, m.lanes, &dbCollector{pool: pool}, &replicaCollector{set: replicas},
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
 }

@@ -43,7 +43,7 @@ func (s *server) listProposals(r *http.Request) (any, error) {
 		}
 		p.Limit = int(*q.Limit)
 	}
-	return review.List(r.Context(), budgeted(r.Context(), s.pool, "limit"), p)
+	return review.List(r.Context(), budgeted(r.Context(), readPool(r, s.pool), "limit"), p)
 }
 
 // proposalSeq reads the {seq} path parameter.
@@ -65,7 +65,7 @@ func (s *server) getProposal(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return review.Get(r.Context(), s.pool, chi.URLParam(r, "space"), seq)
+	return review.Get(r.Context(), readPool(r, s.pool), chi.URLParam(r, "space"), seq)
 }
 
 // decide returns the handler of POST /proposals/{seq}/<decision>: it appends the decision

@@ -137,7 +137,7 @@ func (s *server) mountSpaceRoutes(r chi.Router) {
 			capBytes = s.cfg.MaxResponseBytes
 		}
 		r.With(s.authorize(rt.scope), s.requireJSON, s.limitInFlight(rt.kind), s.validSpace).
-			Method(rt.method, rt.pattern, s.serve(s.shareOf(rt.kind, rt.handle), capBytes))
+			Method(rt.method, rt.pattern, s.serve(s.shareOf(rt.kind, s.consistent(rt, rt.handle)), capBytes))
 	}
 }
 

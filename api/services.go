@@ -15,6 +15,7 @@ import (
 	"github.com/zaxy/zaxy/memoryaction"
 	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/policy"
+	"github.com/zaxy/zaxy/replica"
 	"github.com/zaxy/zaxy/review"
 )
 
@@ -55,6 +56,10 @@ type Services struct {
 	// the database, shared by every instance on it (OpenSharedBudgets); nil keeps them per
 	// process.
 	SharedBudgets *SharedBudgets
+	// Replicas routes the reads that may run on a standby (replicaRoutes) and gives writes their
+	// consistency token; nil, or a set without standbys, reads everything from Pool and
+	// Analytics and answers writes without a token.
+	Replicas *replica.Set
 }
 
 // validate names every required service s lacks.

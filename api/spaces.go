@@ -92,7 +92,7 @@ type salienceResponse struct {
 // salience_decay job last materialised it (metamemory.Salience).
 func (s *server) salience(r *http.Request) (any, error) {
 	space := chi.URLParam(r, "space")
-	h, err := metamemory.Salience(r.Context(), s.pool, space)
+	h, err := metamemory.Salience(r.Context(), readPool(r, s.pool), space)
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,10 @@ type Service struct {
 	// pool serves the lanes, which run concurrently.
 	pool  *pgxpool.Pool
 	store *eventloom.Store
-	cfg   Config
+	// log is where requireSpace reads whether a space exists: store, or a standby's log for a
+	// Service ReadingFrom it.
+	log *eventloom.Store
+	cfg Config
 	// decoded holds the fitted policies read so far, by version (CurrentPolicy).
 	decoded sync.Map
 }
@@ -59,7 +62,7 @@ func New(pool *pgxpool.Pool, store *eventloom.Store, cfg Config) *Service {
 
 // requireSpace fails with eventloom.ErrNotFound when space has no events.
 func (s *Service) requireSpace(ctx context.Context, space string) error {
-	ok, err := s.store.SpaceExists(ctx, space)
+	ok, err := s.reads().SpaceExists(ctx, space)
 	if err != nil {
 		return fmt.Errorf("checkout %q: %w", space, err)
 	}

@@ -21,6 +21,8 @@ type Client struct {
 	userAgent string
 	// strict refuses answers with fields the result type lacks (tests: drift from the server).
 	strict bool
+	// consistency is the session's consistency token (consistency.go).
+	consistency consistency
 }
 
 // Option configures a Client (New).
@@ -178,10 +180,14 @@ func (c *Client) send(ctx context.Context, method, u string, body []byte, o *cal
 	if o.requestID != "" {
 		req.Header.Set("X-Request-Id", o.requestID)
 	}
+	if t := c.consistency.get(); t != "" {
+		req.Header.Set(consistencyHeader, t)
+	}
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("client: %s %s: %w", method, req.URL.Path, err)
 	}
+	c.consistency.observe(resp.Header.Get(consistencyHeader))
 	return resp, nil
 }
 

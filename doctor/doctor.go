@@ -48,6 +48,11 @@ type Options struct {
 	// StallAfter is how long a space's projection may stand before one event before the
 	// stalled_projection check fails naming it. Defaults to DefaultStallAfter.
 	StallAfter time.Duration
+	// Standbys are the primary's standbys reads are served from, each checked for its lag.
+	Standbys []Standby
+	// MaxStandbyLag is the lag past which a standby's check warns (DefaultMaxStandbyLag when
+	// zero).
+	MaxStandbyLag time.Duration
 }
 
 // queries are this package's generated queries (doctor/internal/dbsqlc, from sql/doctor).
@@ -82,6 +87,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) *Report {
 	}
 	r.stalled(ctx, pool, opts.StallAfter)
 	r.jobs(ctx, pool)
+	r.standbys(ctx, pool, opts.Standbys, opts.MaxStandbyLag)
 	r.embeddings(ctx, pool, opts)
 	return r.done()
 }

@@ -52,7 +52,7 @@ func NewHTTPHandler(cfg HTTPConfig, svc Services, logger *slog.Logger) (http.Han
 	for _, p := range Profiles {
 		c := cfg.Config
 		c.Profile = p
-		s, err := NewServer(c, svc, logger)
+		s, err := newServer(c, svc, logger, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -157,9 +157,10 @@ func afterTurnText(body []byte) string {
 }
 
 // callAPI serves req with h and returns the result.
-func callAPI(h http.Handler, t *tool, req *http.Request) *sdk.CallToolResult {
+func callAPI(h http.Handler, t *tool, req *http.Request, sess *session) *sdk.CallToolResult {
 	rec := newRecorder()
 	h.ServeHTTP(rec, req)
+	sess.observe(rec.header)
 	return result(t, rec.status, rec.body.Bytes())
 }
 

@@ -73,8 +73,15 @@ var schemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
 })
 
 // NewServer returns an MCP server listing cfg.Profile's tools, each call served by svc.API.
-// logger receives the SDK's warnings and errors; nil discards them.
+// logger receives the SDK's warnings and errors; nil discards them. The server is one session:
+// it carries the Zaxy-Consistency token its calls are answered on to the calls after them.
 func NewServer(cfg Config, svc Services, logger *slog.Logger) (*sdk.Server, error) {
+	return newServer(cfg, svc, logger, &session{})
+}
+
+// newServer is NewServer carrying the consistency token in sess; nil carries none (the HTTP
+// endpoint, stateless: each request forwards its own header).
+func newServer(cfg Config, svc Services, logger *slog.Logger, sess *session) (*sdk.Server, error) {
 	cfg = cfg.WithDefaults()
 	if err := errors.Join(cfg.validate(), svc.validate()); err != nil {
 		return nil, err
@@ -98,14 +105,14 @@ func NewServer(cfg Config, svc Services, logger *slog.Logger) (*sdk.Server, erro
 			})
 			continue
 		}
-		s.AddTool(def, handler(cfg, svc, t, all[t.name]))
+		s.AddTool(def, handler(cfg, svc, t, all[t.name], sess))
 	}
 	return s, nil
 }
 
-// handler serves calls of t: the request they stand for, with the bearer token, through
-// svc.API.
-func handler(cfg Config, svc Services, t *tool, schema *jsonschema.Schema) sdk.ToolHandler {
+// handler serves calls of t: the request they stand for, with the bearer token and the
+// session's consistency token (sess, or the HTTP request's own header), through svc.API.
+func handler(cfg Config, svc Services, t *tool, schema *jsonschema.Schema, sess *session) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		r, err := request(ctx, t, schema, req.Params.Arguments)
 		if err != nil {
@@ -119,7 +126,13 @@ func handler(cfg Config, svc Services, t *tool, schema *jsonschema.Schema) sdk.T
 				r.Header.Set("Authorization", v)
 			}
 		}
-		return callAPI(svc.API, t, r), nil
+		if req.Extra != nil && req.Extra.Header != nil {
+			if v := req.Extra.Header.Get(consistencyHeader); v != "" {
+				r.Header.Set(consistencyHeader, v)
+			}
+		}
+		sess.prepare(r)
+		return callAPI(svc.API, t, r, sess), nil
 	}
 }
 

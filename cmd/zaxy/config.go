@@ -45,6 +45,8 @@ type config struct {
 	tracing otlp.Config
 	// sharedBudgets keeps the per-caller budgets in the database (ZAXY_SHARED_BUDGETS=on).
 	sharedBudgets bool
+	// replicas are the standbys zaxy serve reads from (ZAXY_REPLICA_*).
+	replicas replicaConfig
 }
 
 // errNoDatabaseURL is the error of a command that needs the database when none is configured.
@@ -86,6 +88,9 @@ func readConfig(getenv func(string) string) (*config, error) {
 		return nil, err
 	}
 	if c.sharedBudgets, err = readSharedBudgets(r); err != nil {
+		return nil, err
+	}
+	if c.replicas, err = readReplicaConfig(r); err != nil {
 		return nil, err
 	}
 	switch v := r.str("ZAXY_AUTH"); v {

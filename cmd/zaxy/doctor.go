@@ -42,8 +42,13 @@ func (c *doctorCmd) run(ctx context.Context, env *env) error {
 		report = &doctor.Report{Checks: []doctor.Check{{Name: "database", Status: doctor.StatusFail, Message: env.dbErr.Error(),
 			Remedy: "check ZAXY_DATABASE_URL, or run 'make db' for a local one"}}}
 	} else {
+		standbys, closeStandbys, err := doctorStandbys(ctx, env.cfg)
+		if err != nil {
+			return err
+		}
+		defer closeStandbys()
 		report = doctor.Run(ctx, env.pool, doctor.Options{Embedder: provider, EmbedderReason: why, ProbeEmbedder: !c.noProbe, FullChains: c.full,
-			StallAfter: c.stallAfter})
+			StallAfter: c.stallAfter, Standbys: standbys, MaxStandbyLag: env.cfg.replicas.maxLag})
 	}
 	if c.asJSON {
 		_ = json.NewEncoder(env.stdout).Encode(report)

@@ -10,6 +10,7 @@ import (
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/mcp"
+	"github.com/zaxy/zaxy/replica"
 )
 
 // option is one environment variable zaxy reads: the one place its name, default and meaning
@@ -45,6 +46,12 @@ var options = []option{
 		doc: "analytics pool: cypher, facts, entities, index, timeline, items, verify (at most 10000)"},
 	{name: "ZAXY_DB_WORKER_CONNS", defDoc: "`ZAXY_WORKERS` + " + strconv.Itoa(workerConnsExtra),
 		doc: "River and its jobs' pool (at least 2, at most 10000)"},
+	{name: "ZAXY_REPLICA_URLS",
+		doc: "comma-separated PostgreSQL URLs of streaming standbys of the primary: `zaxy serve` runs the reads that may run on a standby there, with read-your-writes (docs/scaling.md); each gets a pool of `ZAXY_DB_POOL_CONNS` + `ZAXY_DB_ANALYTICS_CONNS` connections"},
+	{name: "ZAXY_REPLICA_WAIT", def: shortDuration(replica.DefaultWait),
+		doc: "how long a read carrying a `Zaxy-Consistency` token waits for a standby to reach it before the primary serves it"},
+	{name: "ZAXY_REPLICA_MAX_LAG", def: shortDuration(replica.DefaultMaxLag),
+		doc: "a standby lagging the primary by more than this serves no reads until it catches up"},
 	{name: "ZAXY_MAX_IN_FLIGHT", def: strconv.Itoa(api.DefaultMaxInFlight),
 		doc: "requests one token (auth off: one space) may have in flight under `/v1/spaces`; more get 429"},
 	{name: "ZAXY_MAX_ANALYTICS_IN_FLIGHT", def: strconv.Itoa(api.DefaultMaxAnalyticsInFlight),

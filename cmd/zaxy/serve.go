@@ -91,6 +91,11 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 	}
 	defer analytics.Close()
 	store := eventloom.NewStore(pool, jobs.NewOutbox(w.client), logger)
+	replicas, closeReplicas, err := openReplicas(ctx, cfg, pool, logger)
+	if err != nil {
+		return err
+	}
+	defer closeReplicas()
 	provider, why, err := cfg.memory.embedProviderWhy()
 	if err != nil {
 		return err
@@ -107,7 +112,7 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 	}
 	httpCfg := cfg.http
 	httpCfg.ListenAddr = cfg.addr
-	svc, err := buildServices(ctx, cfg, httpCfg, serviceDeps{pool: pool, analytics: analytics, store: store, provider: provider, withAuth: !cfg.authOff, sharedBudgets: shared}, logger)
+	svc, err := buildServices(ctx, cfg, httpCfg, serviceDeps{pool: pool, analytics: analytics, store: store, provider: provider, withAuth: !cfg.authOff, sharedBudgets: shared, replicas: replicas}, logger)
 	if err != nil {
 		return err
 	}

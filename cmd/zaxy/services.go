@@ -20,6 +20,7 @@ import (
 	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/policy"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/replica"
 	"github.com/zaxy/zaxy/review"
 )
 
@@ -35,6 +36,8 @@ type serviceDeps struct {
 	// sharedBudgets, when set, keeps the API's in-flight budgets and fair pool shares in the
 	// database, shared with every instance (ZAXY_SHARED_BUDGETS); nil counts them per process.
 	sharedBudgets *api.SharedBudgets
+	// replicas routes reads to standbys; nil without ZAXY_REPLICA_URLS.
+	replicas *replica.Set
 }
 
 // services are everything zaxy serves with, each built once by buildServices and shared by
@@ -69,7 +72,7 @@ func buildServices(ctx context.Context, cfg *config, httpCfg api.Config, d servi
 // buildAPIServices builds every service the HTTP API serves with.
 func buildAPIServices(ctx context.Context, cfg *config, d serviceDeps, logger *slog.Logger) (api.Services, error) {
 	mem := cfg.memory
-	svc := api.Services{Pool: d.pool, Store: d.store, Analytics: d.analytics, AnalyticsStore: d.store, SharedBudgets: d.sharedBudgets}
+	svc := api.Services{Pool: d.pool, Store: d.store, Analytics: d.analytics, AnalyticsStore: d.store, SharedBudgets: d.sharedBudgets, Replicas: d.replicas}
 	if d.analytics != d.pool {
 		svc.AnalyticsStore = eventloom.NewStore(d.analytics, nil, logger)
 	}

@@ -1,0 +1,198 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/replica"
+)
+
+// replicaRoutes are the operations under spacePrefix that may run on a standby
+// (Services.Replicas): reads of one space that append nothing and need nothing of the primary
+// (no LISTEN, no recorded surfacing). Each answers replica.ReadFromHeader.
+var replicaRoutes = map[string]bool{
+	"GET /events": true, "GET /verify": true, "GET /facts": true, "GET /entities/{entity}": true,
+	"POST /cypher": true, "GET /index": true, "GET /timeline": true, "GET /items/{id}": true,
+	"GET /salience": true, "GET /artifacts": true, "GET /proposals": true, "GET /proposals/{seq}": true,
+	// Checkout ranks on the standby and records what it surfaced on the primary
+	// (checkout.Service.ReadingFrom).
+	"POST /checkout": true, "POST /query": true,
+}
+
+// onReplica reports whether the route may run on a standby.
+func (rt *spaceRoute) onReplica() bool { return replicaRoutes[rt.method+" "+rt.pattern] }
+
+// readChoiceKey carries a request's replica.Choice in its context.
+type readChoiceKey struct{}
+
+// readPool is the pool a routed read runs on: the standby Pick chose, or primary (the pool the
+// route uses on the primary: Services.Pool or Services.Analytics).
+func readPool(r *http.Request, primary *pgxpool.Pool) *pgxpool.Pool {
+	if c, ok := r.Context().Value(readChoiceKey{}).(replica.Choice); ok && c.Standby != nil {
+		return c.Pool
+	}
+	return primary
+}
+
+// readStore is the log as a routed read sees it: a store on the standby Pick chose, or
+// primary.
+func (s *server) readStore(r *http.Request, primary *eventloom.Store) *eventloom.Store {
+	if c, ok := r.Context().Value(readChoiceKey{}).(replica.Choice); ok && c.Standby != nil {
+		return s.standbyStores[c.Standby]
+	}
+	return primary
+}
+
+// checkoutFor is the checkout service of a routed read: the one ranking on the standby Pick
+// chose, or Services.Checkout.
+func (s *server) checkoutFor(r *http.Request) *checkout.Service {
+	if c, ok := r.Context().Value(readChoiceKey{}).(replica.Choice); ok && c.Standby != nil {
+		return s.standbyCheckouts[c.Standby]
+	}
+	return s.checkout
+}
+
+// requestToken reads the request's replica.Header: the zero Token when it is absent, a 400
+// naming the header when it is malformed.
+func requestToken(r *http.Request) (replica.Token, error) {
+	v := r.Header.Get(replica.Header)
+	if v == "" {
+		return replica.Token{}, nil
+	}
+	t, err := replica.ParseToken(v)
+	if err != nil {
+		return replica.Token{}, &eventloom.ValidationError{Field: replica.Header,
+			Message: "must be a token a write answered in the " + replica.Header + " header (lsn:<hex>/<hex>), got " + truncate(v, 64)}
+	}
+	return t, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// consistent wraps a route's handler with read-your-writes: it validates the request's token;
+// a read route (onReplica) runs where Services.Replicas picks for that token and answers
+// replica.ReadFromHeader (a standby that fails it with a server-side error is retried on the
+// primary); a write route (scope write or admin) answers replica.Header with the primary's WAL
+// position after it succeeded, when standbys are configured.
+func (s *server) consistent(rt *spaceRoute, h handlerFunc) handlerFunc {
+	switch {
+	case rt.onReplica():
+		return func(s *server, r *http.Request) (any, error) {
+			t, err := requestToken(r)
+			if err != nil {
+				return nil, err
+			}
+			return s.routedRead(r, t, h)
+		}
+	case rt.scope != auth.ScopeRead:
+		return func(s *server, r *http.Request) (any, error) {
+			if _, err := requestToken(r); err != nil {
+				return nil, err
+			}
+			v, err := h(s, r)
+			if err != nil || !s.replicas.Enabled() {
+				return v, err
+			}
+			t, err := s.replicas.Token(r.Context())
+			if err != nil {
+				// The write committed: answer it, without a token (a later read with an older
+				// token, or none, may miss it on a standby).
+				s.logger.WarnContext(r.Context(), "read the consistency token", "error", err)
+				return v, nil
+			}
+			return withHeader(v, replica.Header, t.String()), nil
+		}
+	}
+	return func(s *server, r *http.Request) (any, error) {
+		if _, err := requestToken(r); err != nil {
+			return nil, err
+		}
+		return h(s, r)
+	}
+}
+
+// routedRead runs a read route's handler where the replica set picks for token t.
+func (s *server) routedRead(r *http.Request, t replica.Token, h handlerFunc) (any, error) {
+	if !s.replicas.Enabled() {
+		v, err := h(s, r)
+		if err != nil {
+			return nil, &headedError{error: err, header: http.Header{replica.ReadFromHeader: {replica.FromPrimary}}}
+		}
+		return withHeader(v, replica.ReadFromHeader, replica.FromPrimary), nil
+	}
+	var body []byte
+	if r.Body != nil && r.Body != http.NoBody {
+		var err error
+		if body, err = io.ReadAll(r.Body); err != nil {
+			return nil, err
+		}
+	}
+	attempt := func(c replica.Choice) (any, error) {
+		if body != nil {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		return h(s, r.WithContext(context.WithValue(r.Context(), readChoiceKey{}, c)))
+	}
+	c := s.replicas.Pick(r.Context(), t)
+	v, err := attempt(c)
+	if err != nil && c.Standby != nil && r.Context().Err() == nil && toAPIError(err).status >= 500 {
+		s.logger.WarnContext(r.Context(), "a read failed on a standby: retrying on the primary", "standby", c.Standby.Name, "error", err)
+		if connectionLost(err) {
+			s.replicas.Failed(c.Standby)
+		}
+		c = s.replicas.Fallback()
+		v, err = attempt(c)
+	}
+	if err != nil {
+		return nil, &headedError{error: err, header: http.Header{replica.ReadFromHeader: {c.From()}}}
+	}
+	return withHeader(v, replica.ReadFromHeader, c.From()), nil
+}
+
+// headedError is a handler's error answered with headers (serve sets them before writing the
+// error): a read's replica.ReadFromHeader, so that a 404 from a standby says where it came from.
+type headedError struct {
+	error
+	header http.Header
+}
+
+// Unwrap is the error answered.
+func (e *headedError) Unwrap() error { return e.error }
+
+// connectionLost reports whether err says the server could not be reached or went away: an
+// error of SQLSTATE class 08 or 57P, or one that is no server error at all (a refused or
+// broken connection); the standby is down, not the query wrong.
+func connectionLost(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return len(pe.Code) == 5 && (pe.Code[:2] == "08" || pe.Code[:3] == "57P")
+	}
+	return true
+}
+
+// withHeader returns a handler's answer v with header k set to val.
+func withHeader(v any, k, val string) *response {
+	resp, ok := v.(*response)
+	if !ok {
+		resp = &response{status: http.StatusOK, body: v}
+	}
+	if resp.header == nil {
+		resp.header = http.Header{}
+	}
+	resp.header.Set(k, val)
+	return resp
+}
