@@ -108,11 +108,9 @@ type server struct {
 
 	// shared, when set, holds the in-flight budgets and fair shares across every instance.
 	shared *SharedBudgets
-	// replicas routes reads to standbys (nil: none); standbyStores are the log read on each.
-	replicas      *replica.Set
-	standbyStores map[*replica.Standby]*eventloom.Store
-	// standbyCheckouts rank on each standby and record on the primary.
-	standbyCheckouts map[*replica.Standby]*checkout.Service
+	// replicas routes reads to standbys (nil: none); standbys are the services each serves with.
+	replicas *replica.Set
+	standbys map[*replica.Standby]StandbyServices
 }
 
 // NewHandler returns the HTTP handler for the whole API: a chi router (so chi.Walk can list
@@ -136,15 +134,7 @@ func NewHandler(cfg Config, svc Services, logger *slog.Logger) (http.Handler, er
 		s.analyticsGate.name = "analytics"
 	}
 	s.shared = svc.SharedBudgets
-	s.replicas = svc.Replicas
-	if s.replicas.Enabled() {
-		s.standbyStores = map[*replica.Standby]*eventloom.Store{}
-		s.standbyCheckouts = map[*replica.Standby]*checkout.Service{}
-		for _, st := range s.replicas.Standbys() {
-			s.standbyStores[st] = eventloom.NewStore(st.Pool, nil, logger)
-			s.standbyCheckouts[st] = s.checkout.ReadingFrom(st.Pool, s.standbyStores[st])
-		}
-	}
+	s.replicas, s.standbys = svc.Replicas, svc.Standbys
 	s.metrics = newMetrics(s.pool, s.replicas)
 	r := chi.NewRouter()
 	r.Use(NoSniff, requestID, traceRequest, s.instrument, s.recoverer, s.checkHost, RefuseCrossSite(logger), s.bodyDeadline, s.deadline)

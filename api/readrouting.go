@@ -47,7 +47,7 @@ func readPool(r *http.Request, primary *pgxpool.Pool) *pgxpool.Pool {
 // primary.
 func (s *server) readStore(r *http.Request, primary *eventloom.Store) *eventloom.Store {
 	if c, ok := r.Context().Value(readChoiceKey{}).(replica.Choice); ok && c.Standby != nil {
-		return s.standbyStores[c.Standby]
+		return s.standbys[c.Standby].Store
 	}
 	return primary
 }
@@ -56,7 +56,7 @@ func (s *server) readStore(r *http.Request, primary *eventloom.Store) *eventloom
 // chose, or Services.Checkout.
 func (s *server) checkoutFor(r *http.Request) *checkout.Service {
 	if c, ok := r.Context().Value(readChoiceKey{}).(replica.Choice); ok && c.Standby != nil {
-		return s.standbyCheckouts[c.Standby]
+		return s.standbys[c.Standby].Checkout
 	}
 	return s.checkout
 }

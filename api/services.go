@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -60,6 +61,30 @@ type Services struct {
 	// consistency token; nil, or a set without standbys, reads everything from Pool and
 	// Analytics and answers writes without a token.
 	Replicas *replica.Set
+	// Standbys are the services a read routed to each standby of Replicas uses, one entry per
+	// standby (StandbyServicesOf builds them); required when Replicas has standbys.
+	Standbys map[*replica.Standby]StandbyServices
+}
+
+// StandbyServices are what a read served by one standby runs on: the log read there and a
+// checkout that ranks there and records its surfacing on the primary.
+type StandbyServices struct {
+	Store    *eventloom.Store
+	Checkout *checkout.Service
+}
+
+// StandbyServicesOf builds the services of every standby of replicas, with checkout ranking on
+// each standby's pool (checkout.Service.ReadingFrom); nil without standbys.
+func StandbyServicesOf(replicas *replica.Set, primary *checkout.Service, logger *slog.Logger) map[*replica.Standby]StandbyServices {
+	if !replicas.Enabled() {
+		return nil
+	}
+	out := map[*replica.Standby]StandbyServices{}
+	for _, st := range replicas.Standbys() {
+		store := eventloom.NewStore(st.Pool, nil, logger)
+		out[st] = StandbyServices{Store: store, Checkout: primary.ReadingFrom(st.Pool, store)}
+	}
+	return out
 }
 
 // validate names every required service s lacks.
@@ -75,6 +100,14 @@ func (s Services) validate() error {
 		{"MemoryActions", s.MemoryActions == nil}, {"Review", s.Review == nil},
 	}
 	var errs []error
+	if s.Replicas.Enabled() {
+		for _, st := range s.Replicas.Standbys() {
+			if sv, ok := s.Standbys[st]; !ok || sv.Store == nil || sv.Checkout == nil {
+				errs = append(errs, errors.New("api: Services.Standbys needs each standby of Replicas (StandbyServicesOf)"))
+				break
+			}
+		}
+	}
 	for _, r := range required {
 		if r.nil {
 			errs = append(errs, fmt.Errorf("api: Services.%s is required", r.name))

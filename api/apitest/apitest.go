@@ -74,6 +74,9 @@ func Services(t testing.TB, cfg api.Config, svc api.Services, logger *slog.Logge
 	if svc.Review == nil {
 		svc.Review = review.NewDecider(pool, svc.Store)
 	}
+	if svc.Standbys == nil {
+		svc.Standbys = api.StandbyServicesOf(svc.Replicas, svc.Checkout, logger)
+	}
 	return svc
 }
 
