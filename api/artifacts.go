@@ -5,8 +5,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // ArtifactsQuery is the query string of GET /artifacts.
@@ -34,7 +34,7 @@ func (s *server) listArtifacts(r *http.Request) (any, error) {
 		IncludeStale: q.IncludeStale, After: q.After}
 	if q.Limit != nil {
 		if *q.Limit < 1 || *q.Limit > latent.MaxListLimit {
-			return nil, &eventloom.ValidationError{Field: "limit", Message: "must be an integer between 1 and 200"}
+			return nil, &validation.Error{Field: "limit", Message: "must be an integer between 1 and 200"}
 		}
 		p.Limit = int(*q.Limit)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/testcontainers"
 	"github.com/zaxy/zaxy/testcontainers/fixture"
+	"github.com/zaxy/zaxy/validation"
 )
 
 func TestHTTP_AuthTokensReachOnlyTheirSpacesAndScopes(t *testing.T) {
@@ -103,7 +104,7 @@ func TestHTTP_AuthTokensReachOnlyTheirSpacesAndScopes(t *testing.T) {
 	require.NoError(t, db.AdminPool(t).QueryRow(ctx, `SELECT count(*) FROM api_tokens WHERE position(convert_to($1, 'UTF8') in hash) > 0`, readA).Scan(&n))
 	require.Zero(t, n)
 	_, _, err = tokens.Create(ctx, []string{"a"}, "superuser", "")
-	require.ErrorIs(t, err, eventloom.ErrInvalid)
+	require.ErrorIs(t, err, validation.ErrInvalid)
 	_, _, err = tokens.Create(ctx, []string{"Bad Space"}, auth.ScopeRead, "")
-	require.ErrorIs(t, err, eventloom.ErrInvalid)
+	require.ErrorIs(t, err, validation.ErrInvalid)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/checkout/lifecycle"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 func (b *CheckoutBody) base() *CheckoutBody { return b }
@@ -33,7 +34,7 @@ func (b *CheckoutBody) request(r *http.Request) (*checkout.Request, error) {
 	if b.AsOf != "" {
 		t, err := time.Parse(time.RFC3339Nano, b.AsOf)
 		if err != nil {
-			return nil, &eventloom.ValidationError{Field: "as_of", Message: "must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z"}
+			return nil, &validation.Error{Field: "as_of", Message: "must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z"}
 		}
 		req.AsOf = &t
 	}
@@ -111,7 +112,7 @@ func (s *server) afterTurn(r *http.Request) (any, error) {
 	return serveCheckout(s, r, http.StatusCreated, func(b *AfterTurnBody) *CheckoutBody { return &b.CheckoutBody },
 		func(ctx context.Context, b *AfterTurnBody, req *checkout.Request) (*lifecycle.AfterTurnResult, error) {
 			if len(b.Events) > s.cfg.MaxBatch {
-				return nil, &eventloom.ValidationError{Field: "events", Message: fmt.Sprintf("may hold at most %d events", s.cfg.MaxBatch)}
+				return nil, &validation.Error{Field: "events", Message: fmt.Sprintf("may hold at most %d events", s.cfg.MaxBatch)}
 			}
 			events := make([]eventloom.NewEvent, len(b.Events))
 			for i, raw := range b.Events {

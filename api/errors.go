@@ -18,6 +18,7 @@ import (
 	"github.com/zaxy/zaxy/memoryaction"
 	"github.com/zaxy/zaxy/policy"
 	"github.com/zaxy/zaxy/review"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // apiError is an error with its HTTP status and snake_case code.
@@ -59,7 +60,7 @@ func ErrorResponse(err error) (int, ErrorBody) {
 // except through an *apiError for a condition only the API knows (a batch over MaxBatch).
 func toAPIError(err error) *apiError {
 	var ae *apiError
-	var ve *eventloom.ValidationError
+	var ve *validation.Error
 	var mbe *http.MaxBytesError
 	var be *bodyError
 	var de *ingest.DocumentsError

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -59,7 +60,7 @@ func (s *server) replayEvents(r *http.Request) (any, error) {
 		AfterSeq: q.AfterSeq, UntilSeq: q.UntilSeq, RecordedBefore: q.RecordedBefore}
 	if q.Limit != nil {
 		if *q.Limit < 1 || *q.Limit > 1000 {
-			return nil, &eventloom.ValidationError{Field: "limit", Message: "must be an integer between 1 and 1000"}
+			return nil, &validation.Error{Field: "limit", Message: "must be an integer between 1 and 1000"}
 		}
 		p.Limit = int(*q.Limit)
 	}

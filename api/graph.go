@@ -10,6 +10,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // factsResponse is the body of GET /v1/spaces/{space}/facts.
@@ -30,20 +31,20 @@ func (s *server) listFacts(r *http.Request) (any, error) {
 	}
 	p := graph.FactsParams{SpaceID: space, Entity: q.Entity, View: graph.ViewCurrent}
 	if q.At != nil && q.AsOfSeq != nil {
-		return nil, &eventloom.ValidationError{Field: "at", Message: "give at most one of at and as_of_seq"}
+		return nil, &validation.Error{Field: "at", Message: "give at most one of at and as_of_seq"}
 	}
 	if q.At != nil {
 		p.View, p.At = graph.ViewAt, *q.At
 	}
 	if q.AsOfSeq != nil {
 		if *q.AsOfSeq < 0 {
-			return nil, &eventloom.ValidationError{Field: "as_of_seq", Message: "must be a non-negative integer"}
+			return nil, &validation.Error{Field: "as_of_seq", Message: "must be a non-negative integer"}
 		}
 		p.View, p.AsOfSeq = graph.ViewAsOf, *q.AsOfSeq
 	}
 	if q.Limit != nil {
 		if *q.Limit < 1 || *q.Limit > 10000 {
-			return nil, &eventloom.ValidationError{Field: "limit", Message: "must be an integer between 1 and 10000"}
+			return nil, &validation.Error{Field: "limit", Message: "must be an integer between 1 and 10000"}
 		}
 		p.Limit = int(*q.Limit)
 	}
@@ -117,11 +118,11 @@ func (s *server) cypher(r *http.Request) (any, error) {
 	}
 	// Checked as a count of milliseconds before it becomes a Duration, which would overflow.
 	if req.TimeoutMS < 0 || int64(req.TimeoutMS) > graph.MaxCypherTimeout.Milliseconds() {
-		return nil, &eventloom.ValidationError{Field: "timeout_ms", Message: fmt.Sprintf("must be between 1 and %d", graph.MaxCypherTimeout.Milliseconds())}
+		return nil, &validation.Error{Field: "timeout_ms", Message: fmt.Sprintf("must be between 1 and %d", graph.MaxCypherTimeout.Milliseconds())}
 	}
 	timeout := time.Duration(req.TimeoutMS) * time.Millisecond
 	if req.Limit < 0 || req.Limit > 10000 {
-		return nil, &eventloom.ValidationError{Field: "limit", Message: "must be between 1 and 10000"}
+		return nil, &validation.Error{Field: "limit", Message: "must be between 1 and 10000"}
 	}
 	// The values' text may grow when encoded (a vertex's text form becomes a JSON string with
 	// its quotes escaped), so the result stops at half the response cap and is marked

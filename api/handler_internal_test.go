@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 func TestServe_WritesTheValueOrTheErrorBody(t *testing.T) {
@@ -41,7 +41,7 @@ func TestServe_WritesTheValueOrTheErrorBody(t *testing.T) {
 	require.Equal(t, "[1]\n", rec.Body.String())
 
 	rec = serve(func(*server, *http.Request) (any, error) {
-		return nil, &eventloom.ValidationError{Field: "limit", Message: "must be positive"}
+		return nil, &validation.Error{Field: "limit", Message: "must be positive"}
 	}, 0, "")
 	require.Equal(t, http.StatusBadRequest, rec.Code)
 	require.Equal(t, "invalid_request", errorCode(rec))

@@ -6,8 +6,8 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/strictjson"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // readJSON decodes a request body (bounded by serve) into dst with strictjson.Decode: unknown
@@ -22,9 +22,9 @@ func readJSON(r *http.Request, dst any) error {
 	if err := strictjson.Decode(body, dst); err != nil {
 		var se *strictjson.Error
 		if errors.As(err, &se) {
-			return &eventloom.ValidationError{Field: cmp.Or(se.Path, "body"), Message: se.Message}
+			return &validation.Error{Field: cmp.Or(se.Path, "body"), Message: se.Message}
 		}
-		return &eventloom.ValidationError{Field: "body", Message: err.Error()}
+		return &validation.Error{Field: "body", Message: err.Error()}
 	}
 	return nil
 }

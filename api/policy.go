@@ -9,7 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -70,7 +70,7 @@ func (s *server) promotePolicy(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if !policyVersionParam.MatchString(version) {
-		return nil, &eventloom.ValidationError{Field: "version", Message: "must be " + strings.Join(vocab.BuiltinPolicyVersions, ", ") + " or fit-<12 hex digits>"}
+		return nil, &validation.Error{Field: "version", Message: "must be " + strings.Join(vocab.BuiltinPolicyVersions, ", ") + " or fit-<12 hex digits>"}
 	}
 	b, err := readPolicyAction(r)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 var timeType = reflect.TypeFor[time.Time]()
@@ -45,7 +45,7 @@ func decodeQuery(q url.Values, dst any) error {
 		case ft == timeType:
 			tm, err := time.Parse(time.RFC3339Nano, raw)
 			if err != nil {
-				return &eventloom.ValidationError{Field: name, Message: "must be an RFC 3339 timestamp"}
+				return &validation.Error{Field: name, Message: "must be an RFC 3339 timestamp"}
 			}
 			val = reflect.ValueOf(tm)
 		case ft.Kind() == reflect.String:
@@ -53,12 +53,12 @@ func decodeQuery(q url.Values, dst any) error {
 		case ft.Kind() == reflect.Int || ft.Kind() == reflect.Int64:
 			n, err := strconv.ParseInt(raw, 10, 64)
 			if err != nil {
-				return &eventloom.ValidationError{Field: name, Message: "must be an integer"}
+				return &validation.Error{Field: name, Message: "must be an integer"}
 			}
 			val = reflect.ValueOf(n).Convert(ft)
 		case ft.Kind() == reflect.Bool:
 			if raw != "true" && raw != "false" {
-				return &eventloom.ValidationError{Field: name, Message: "must be true or false"}
+				return &validation.Error{Field: name, Message: "must be true or false"}
 			}
 			val = reflect.ValueOf(raw == "true")
 		default:
@@ -82,7 +82,7 @@ func pathParam(r *http.Request, name, field string) (string, error) {
 	if r.URL.RawPath != "" {
 		u, err := url.PathUnescape(v)
 		if err != nil {
-			return "", &eventloom.ValidationError{Field: field, Message: "must be a valid path segment"}
+			return "", &validation.Error{Field: field, Message: "must be a valid path segment"}
 		}
 		v = u
 	}
@@ -96,10 +96,10 @@ func pathParam(r *http.Request, name, field string) (string, error) {
 // NUL), naming it, before it reaches a query and comes back as SQLSTATE 22021.
 func checkParam(field, v string) error {
 	if !utf8.ValidString(v) {
-		return &eventloom.ValidationError{Field: field, Message: "must be valid UTF-8"}
+		return &validation.Error{Field: field, Message: "must be valid UTF-8"}
 	}
 	if strings.IndexByte(v, 0) >= 0 {
-		return &eventloom.ValidationError{Field: field, Message: "must not contain NUL characters"}
+		return &validation.Error{Field: field, Message: "must not contain NUL characters"}
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/replica"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // replicaRoutes are the operations under spacePrefix that may run on a standby
@@ -70,7 +71,7 @@ func requestToken(r *http.Request) (replica.Token, error) {
 	}
 	t, err := replica.ParseToken(v)
 	if err != nil {
-		return replica.Token{}, &eventloom.ValidationError{Field: replica.Header,
+		return replica.Token{}, &validation.Error{Field: replica.Header,
 			Message: "must be a token a write answered in the " + replica.Header + " header (lsn:<hex>/<hex>), got " + truncate(v, 64)}
 	}
 	return t, nil

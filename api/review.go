@@ -6,8 +6,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/review"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // ProposalsQuery is the query string of GET /proposals.
@@ -39,7 +39,7 @@ func (s *server) listProposals(r *http.Request) (any, error) {
 	p := review.ListParams{SpaceID: chi.URLParam(r, "space"), Status: q.Status, AfterSeq: q.AfterSeq}
 	if q.Limit != nil {
 		if *q.Limit < 1 || *q.Limit > 1000 {
-			return nil, &eventloom.ValidationError{Field: "limit", Message: "must be an integer between 1 and 1000"}
+			return nil, &validation.Error{Field: "limit", Message: "must be an integer between 1 and 1000"}
 		}
 		p.Limit = int(*q.Limit)
 	}
@@ -54,7 +54,7 @@ func proposalSeq(r *http.Request) (int64, error) {
 	}
 	seq, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || seq < 1 {
-		return 0, &eventloom.ValidationError{Field: "seq", Message: "must be the positive seq of a proposal.created event"}
+		return 0, &validation.Error{Field: "seq", Message: "must be the positive seq of a proposal.created event"}
 	}
 	return seq, nil
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/strictjson"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // internalOrigin is the made-up origin of the requests tool calls become; they never leave
@@ -39,9 +40,9 @@ func request(ctx context.Context, t *tool, schema *jsonschema.Schema, raw json.R
 		var se *strictjson.Error
 		switch {
 		case errors.As(err, &se):
-			return nil, &eventloom.ValidationError{Field: cmp.Or(se.Path, "arguments"), Message: se.Message}
+			return nil, &validation.Error{Field: cmp.Or(se.Path, "arguments"), Message: se.Message}
 		case err != nil:
-			return nil, &eventloom.ValidationError{Field: "arguments", Message: "must be a JSON object"}
+			return nil, &validation.Error{Field: "arguments", Message: "must be a JSON object"}
 		}
 		args = fields
 	}
@@ -52,7 +53,7 @@ func request(ctx context.Context, t *tool, schema *jsonschema.Schema, raw json.R
 	slices.Sort(names)
 	for _, name := range names {
 		if _, ok := schema.Properties[name]; !ok {
-			return nil, &eventloom.ValidationError{Field: name, Message: knownArgs(schema)}
+			return nil, &validation.Error{Field: name, Message: knownArgs(schema)}
 		}
 	}
 	space, err := take(args, "space")
@@ -69,7 +70,7 @@ func request(ctx context.Context, t *tool, schema *jsonschema.Schema, raw json.R
 			return nil, err
 		}
 		if v == "" {
-			return nil, &eventloom.ValidationError{Field: arg, Message: "is required"}
+			return nil, &validation.Error{Field: arg, Message: "is required"}
 		}
 		path = strings.Replace(path, "{"+param+"}", url.PathEscape(v), 1)
 	}
@@ -124,7 +125,7 @@ func take(args map[string]json.RawMessage, name string) (string, error) {
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", &eventloom.ValidationError{Field: name, Message: "must be a string"}
+		return "", &validation.Error{Field: name, Message: "must be a string"}
 	}
 	return s, nil
 }
@@ -172,7 +173,7 @@ func queryString(args map[string]json.RawMessage) (string, error) {
 		dec.UseNumber()
 		var v any
 		if err := dec.Decode(&v); err != nil {
-			return "", &eventloom.ValidationError{Field: name, Message: "is not valid JSON"}
+			return "", &validation.Error{Field: name, Message: "is not valid JSON"}
 		}
 		switch v := v.(type) {
 		case nil:
@@ -183,7 +184,7 @@ func queryString(args map[string]json.RawMessage) (string, error) {
 		case bool:
 			q.Set(name, strconv.FormatBool(v))
 		default:
-			return "", &eventloom.ValidationError{Field: name, Message: "must be a string, a number or a boolean"}
+			return "", &validation.Error{Field: name, Message: "must be a string, a number or a boolean"}
 		}
 	}
 	return q.Encode(), nil

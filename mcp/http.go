@@ -11,7 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zaxy/zaxy/api"
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // Path is where zaxy serve mounts the streamable HTTP endpoint, beside the API.
@@ -119,7 +119,7 @@ func refuseBatches(next http.Handler, limit int64) http.Handler {
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if !errors.As(err, &mbe) {
-				err = &eventloom.ValidationError{Field: "body", Message: "could not be read: " + err.Error()}
+				err = &validation.Error{Field: "body", Message: "could not be read: " + err.Error()}
 			}
 			writeError(w, err)
 			return

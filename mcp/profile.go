@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // Profiles name the sets of tools a server lists.
@@ -22,13 +22,13 @@ var Profiles = []string{ProfileCore, ProfileFull}
 const maxCoreTools = 8
 
 // ParseProfile returns the profile s names; empty is core. A bad name is an
-// eventloom.ValidationError naming field.
+// validation.Error naming field.
 func ParseProfile(s, field string) (string, error) {
 	if s == "" {
 		return ProfileCore, nil
 	}
 	if !slices.Contains(Profiles, s) {
-		return "", &eventloom.ValidationError{Field: field, Message: "must be " + strings.Join(Profiles, " or ") + ", got " + s}
+		return "", &validation.Error{Field: field, Message: "must be " + strings.Join(Profiles, " or ") + ", got " + s}
 	}
 	return s, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/migrations"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // dbNeed is what of the database the runner prepares before a command runs.
@@ -103,9 +104,9 @@ func (e *exitError) Unwrap() error { return e.err }
 // invalid marks err as the caller's mistake: exit status 2.
 func invalid(err error) error { return &exitError{code: 2, err: err} }
 
-// invalidIf is invalid(err) when err wraps eventloom.ErrInvalid, and err otherwise.
+// invalidIf is invalid(err) when err wraps validation.ErrInvalid, and err otherwise.
 func invalidIf(err error) error {
-	if errors.Is(err, eventloom.ErrInvalid) {
+	if errors.Is(err, validation.ErrInvalid) {
 		return invalid(err)
 	}
 	return err

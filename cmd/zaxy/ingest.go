@@ -15,6 +15,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // textExts are the extensions a directory walk ingests.
@@ -207,7 +208,7 @@ func (c *ingestTranscriptCmd) run(ctx context.Context, env *env) error {
 	}
 	res, err := in.Transcript(ctx, &ingest.TranscriptParams{SpaceID: c.space, SessionID: c.session, Turns: turns})
 	if err != nil {
-		var ve *eventloom.ValidationError
+		var ve *validation.Error
 		if errors.As(err, &ve) {
 			return fmt.Errorf("%s: %w (nothing was appended)", name, err)
 		}

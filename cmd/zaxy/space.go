@@ -14,6 +14,7 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/spacelog"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // spaceExportCmd: zaxy space export --space S [--out FILE] [--json]. Writes the space's whole
@@ -143,7 +144,7 @@ func (c *spaceImportCmd) run(ctx context.Context, env *env) error {
 			Outbox: jobs.NewOutbox(client)})
 	}
 	if err != nil {
-		if errors.Is(err, eventloom.ErrInvalid) {
+		if errors.Is(err, validation.ErrInvalid) {
 			return invalid(err)
 		}
 		return err
