@@ -40,8 +40,11 @@ func (s *Service) PPRNeighbourhood(ctx context.Context, space string, seeds []st
 // PPRNodeBudget is the PPR lane's node budget.
 var PPRNodeBudget = mechanism1.PPRNodeBudget
 
-// ExcerptWindow is excerptWindow: where a window of width runes of text starts to show words.
-var ExcerptWindow = excerptWindow
+// ExcerptWindow is excerptWindow with FirstMechanismVersion's record: where a window of width
+// runes of text starts to show words.
+func ExcerptWindow(text []rune, words []string, width int) int {
+	return excerptWindow(mechanism1, text, words, width)
+}
 
 // DefinedBuiltinPolicyVersions are the versions checkout defines a built-in policy for, sorted.
 func DefinedBuiltinPolicyVersions() []string { return slices.Sorted(maps.Keys(builtinPolicies)) }
