@@ -205,6 +205,11 @@ func TestPolicyMechanism_NamedRecordOrRejected(t *testing.T) {
 func TestMechanism1_StaysWhatItIs(t *testing.T) {
 	require.Equal(t, checkout.Mechanism{
 		Version:               checkout.FirstMechanismVersion,
+		MinWordBytes:          3,
+		EntityKeyWords:        4,
+		NameWords:             3,
+		MonthYears:            10,
+		MaxTextWindowDays:     31,
 		RRFK:                  60,
 		AttenuateInvalidated:  0.2,
 		AttenuateClosed:       0.3,

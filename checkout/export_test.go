@@ -11,7 +11,7 @@ import (
 func (s *Service) LaneVerbatimPast(ctx context.Context, space, query string, floor *int64) ([]string, error) {
 	r := &Request{SpaceID: space, Query: query}
 	now := time.Now()
-	res := s.newLaneInput(r, newQuestion(r, now), now, builtinPolicy).verbatim(ctx, floor)
+	res := s.newLaneInput(r, newQuestion(r, now, mechanismOf(builtinPolicy)), now, builtinPolicy).verbatim(ctx, floor)
 	return res.items, res.err
 }
 

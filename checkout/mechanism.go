@@ -5,13 +5,33 @@ package checkout
 const FirstMechanismVersion = "mechanism-1"
 
 // Mechanism is the part of ranking a fit does not learn: fusion's constant, the attenuations
-// and the other shares and caps checkout ranks, packs and weaves with. A policy names its record
+// and the other shares and caps checkout ranks, packs and weaves with, and the word counts and
+// spans its question is read with. A policy names its record
 // (Policy.MechanismVersion); a record never changes once a policy names it, so a built-in
 // version ranks the same forever. A change to the mechanism is a new record and a new
 // built-in version naming it (docs/checkout.md, "Retrieval policy").
 type Mechanism struct {
 	// Version names the record.
 	Version string
+
+	// MinWordBytes is the fewest bytes a content word of the question has (contentWords): the
+	// verbatim lane matches the content words, excerpts are placed by them.
+	MinWordBytes int
+	// EntityKeyWords is the most words a candidate entity key of the question spans (queryKeys,
+	// the exact lane's).
+	EntityKeyWords int
+	// NameWords is the most words a speaker's name the question is searched for spans
+	// (nameCandidates).
+	NameWords int
+	// MonthYears is how many years back a day or month the question names without a year
+	// ("in June") reaches (parseTimeWindows).
+	MonthYears int
+	// MaxTextWindowDays is the longest time, in days, an item's own text may name and still
+	// match a time the question names (timeWindows.matches): a day, a week or a month ("on
+	// December 10th", "last week", "in mid-February"), not "last year" or "before 2020", which
+	// overlap nearly anything.
+	MaxTextWindowDays int
+
 	// RRFK is reciprocal-rank fusion's constant: an item at rank r in a lane weighed w scores
 	// w/(RRFK+r) (RankScore).
 	RRFK int
@@ -135,6 +155,11 @@ type Mechanism struct {
 // mechanism1 is FirstMechanismVersion.
 var mechanism1 = &Mechanism{
 	Version:               FirstMechanismVersion,
+	MinWordBytes:          3,
+	EntityKeyWords:        4,
+	NameWords:             3,
+	MonthYears:            10,
+	MaxTextWindowDays:     31,
 	RRFK:                  60,
 	AttenuateInvalidated:  0.2,
 	AttenuateClosed:       0.3,
