@@ -8,18 +8,9 @@ import (
 	"unicode/utf8"
 )
 
-// maxExcerptOccurrences bounds each query word's occurrences an excerpt's window is chosen
-// among (its first ones in the text): a megabyte of log repeating a query word costs no more
-// than this many, and a rarer word is still found after it.
-const maxExcerptOccurrences = 1024
-
-// maxExcerptWords bounds the query words an excerpt is placed by (the query's first ones): each
-// is looked for through the whole text, and the longest query holds hundreds (60 ms for a
-// megabyte of log with 600 of them, 7.6 ms with this many: BenchmarkExcerptWindow_1MBLongQuery).
-const maxExcerptWords = 32
-
 // excerptWindow returns where a window of width runes of text should start to show the most of
-// words (lower-case query words, contentWords): it finds the most distinct words a window
+// words (lower-case query words, contentWords), placed by the first m.MaxExcerptWords of them
+// and each one's first m.MaxExcerptOccurrences occurrences: it finds the most distinct words a window
 // holds, then the shortest run of text holding that many (the earliest of equal ones), and
 // starts a quarter of its width before that run, within the text; 0 when no word occurs or the
 // text fits.
@@ -29,11 +20,11 @@ const maxExcerptWords = 32
 // most occurrences: a word every line
 // repeats ("refund_test.go") would pull the window to where it is densest and leave the
 // explanation at its cut edge.
-func excerptWindow(text []rune, words []string, width int) int {
+func excerptWindow(m *Mechanism, text []rune, words []string, width int) int {
 	if len(text) <= width || len(words) == 0 {
 		return 0
 	}
-	words = words[:min(len(words), maxExcerptWords)]
+	words = words[:min(len(words), m.MaxExcerptWords)]
 	// One rune for one rune, so offsets in lower are offsets in text.
 	lower := make([]rune, len(text))
 	for i, r := range text {
@@ -46,7 +37,7 @@ func excerptWindow(text []rune, words []string, width int) int {
 		if word == "" {
 			continue
 		}
-		for from, n := 0, 0; n < maxExcerptOccurrences; n++ {
+		for from, n := 0, 0; n < m.MaxExcerptOccurrences; n++ {
 			i := strings.Index(s[from:], word)
 			if i < 0 {
 				break
@@ -111,13 +102,13 @@ func excerptWindow(text []rune, words []string, width int) int {
 	return max(0, min(occ[first].at-width/4, len(text)-width))
 }
 
-// cutAround returns text cut to width runes around words (excerptWindow), with an ellipsis on
+// cutAround returns text cut to width runes around words (excerptWindow with m), with an ellipsis on
 // each side where text was cut, and the range [start, end) it kept; text whole when it fits.
-func cutAround(text []rune, words []string, width int) (out string, start, end int) {
+func cutAround(m *Mechanism, text []rune, words []string, width int) (out string, start, end int) {
 	if len(text) <= width {
 		return string(text), 0, len(text)
 	}
-	start = excerptWindow(text, words, width)
+	start = excerptWindow(m, text, words, width)
 	end = start + width
 	out = string(text[start:end])
 	if start > 0 {

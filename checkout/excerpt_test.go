@@ -126,7 +126,7 @@ func FuzzExcerptWindow(f *testing.F) {
 }
 
 // BenchmarkExcerptWindow_1MB places a window in a megabyte of log whose every line holds a
-// query word (the occurrences capped at maxExcerptOccurrences).
+// query word (the occurrences capped at Mechanism.MaxExcerptOccurrences).
 func BenchmarkExcerptWindow_1MB(b *testing.B) {
 	var sb strings.Builder
 	for sb.Len() < 1<<20 {

@@ -11,7 +11,7 @@ import (
 func (s *Service) LaneVerbatimPast(ctx context.Context, space, query string, floor *int64) ([]string, error) {
 	r := &Request{SpaceID: space, Query: query}
 	now := time.Now()
-	res := s.newLaneInput(r, newQuestion(r, now), now, builtinPolicy).verbatim(ctx, floor)
+	res := s.newLaneInput(r, newQuestion(r, now, mechanismOf(builtinPolicy)), now, builtinPolicy).verbatim(ctx, floor)
 	return res.items, res.err
 }
 
@@ -40,8 +40,11 @@ func (s *Service) PPRNeighbourhood(ctx context.Context, space string, seeds []st
 // PPRNodeBudget is the PPR lane's node budget.
 var PPRNodeBudget = mechanism1.PPRNodeBudget
 
-// ExcerptWindow is excerptWindow: where a window of width runes of text starts to show words.
-var ExcerptWindow = excerptWindow
+// ExcerptWindow is excerptWindow with FirstMechanismVersion's record: where a window of width
+// runes of text starts to show words.
+func ExcerptWindow(text []rune, words []string, width int) int {
+	return excerptWindow(mechanism1, text, words, width)
+}
 
 // DefinedBuiltinPolicyVersions are the versions checkout defines a built-in policy for, sorted.
 func DefinedBuiltinPolicyVersions() []string { return slices.Sorted(maps.Keys(builtinPolicies)) }

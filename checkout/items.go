@@ -50,19 +50,19 @@ type factRow struct {
 }
 
 // itemFetch reads a checkout's items: as of asOf, with their salience when withSalience, a
-// long event's text cut to maxChars around the question's words.
+// long event's text cut to mech.MaxItemChars around the question's words.
 type itemFetch struct {
 	db           pgexec.Executor
 	space        string
 	words        []string
 	asOf         time.Time
 	withSalience bool
-	maxChars     int
+	mech         *Mechanism
 }
 
 // newItemFetch is the item fetch of a checkout of r asking q at asOf with mechanism m.
 func (s *Service) newItemFetch(r *Request, q *question, asOf time.Time, m *Mechanism) itemFetch {
-	return itemFetch{db: s.pool, space: r.SpaceID, words: q.words, asOf: asOf, withSalience: !plainProfile(r), maxChars: m.MaxItemChars}
+	return itemFetch{db: s.pool, space: r.SpaceID, words: q.words, asOf: asOf, withSalience: !plainProfile(r), mech: m}
 }
 
 // items loads the items with the given ids (and the fact versions they superseded, returned
@@ -102,7 +102,7 @@ func (f itemFetch) events(ctx context.Context, seqs []int64, items map[string]*r
 		for i := range rows {
 			r := &rows[i]
 			e := r.Event()
-			it := cutEventItem(e.Seq, e.Type, e.SessionID, e.Content, string(e.Data), e.Hash, f.words, f.maxChars)
+			it := cutEventItem(e.Seq, e.Type, e.SessionID, e.Content, string(e.Data), e.Hash, f.words, f.mech)
 			it.role, it.speaker = r.Role, r.Speaker
 			it.event = &dbsqlc.WeaveEvidenceRow{Seq: e.Seq, Hash: e.Hash, Type: e.Type, Content: e.Content, Data: string(e.Data),
 				OccurredAt: e.OccurredAt, Role: r.Role, Speaker: r.Speaker}
@@ -194,20 +194,20 @@ func valueText(object, value *string) string {
 	return *value
 }
 
-// cutEventItem renders an event as an item: its content (an excerpt of maxChars around the
-// query's words when longer), or a summary of its data when it has no text.
-func cutEventItem(seq int64, typ, session, content, data string, hash []byte, words []string, maxChars int) *rankedItem {
+// cutEventItem renders an event as an item: its content (an excerpt of m.MaxItemChars around
+// the query's words when longer), or a summary of its data when it has no text.
+func cutEventItem(seq int64, typ, session, content, data string, hash []byte, words []string, m *Mechanism) *rankedItem {
 	it := &rankedItem{boostKind: typ, Item: Item{
 		ItemID: memoryitem.EventID(seq), Kind: typ, SessionID: session,
 		Labels: Labels{Authority: "log"},
 	}}
 	cite := Citation{Seq: seq, Hash: hash}
 	text := strings.TrimSpace(content)
-	if utf8.RuneCountInString(text) > maxChars {
+	if utf8.RuneCountInString(text) > m.MaxItemChars {
 		// A long text (a document, a tool's output) is an excerpt around the query's words; the
 		// citation says which characters.
 		var start, end int
-		text, start, end = cutAround([]rune(text), words, maxChars)
+		text, start, end = cutAround(m, []rune(text), words, m.MaxItemChars)
 		cite.Start, cite.End = &start, &end
 	}
 	if typ == "tool_call.completed" {

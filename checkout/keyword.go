@@ -29,13 +29,16 @@ type KeywordParams struct {
 	// index while their summed document frequency stays within it (at least the rarest term),
 	// and at most this many items are scored. Defaults to KeywordCandidates.
 	Candidates int
+	// K1 and B are BM25's term-frequency saturation and length normalization. Zero K1 and B
+	// default to FirstMechanismVersion's (Mechanism.BM25K1, BM25B).
+	K1, B float64
 }
 
 // KeywordCandidates is Keyword's default candidate budget, for callers outside a checkout; a
 // checkout's keyword lane uses its mechanism record's (Mechanism.KeywordCandidates).
 const KeywordCandidates = 1000
 
-// Keyword ranks a space's memory items by Okapi BM25 (k1 1.2, b 0.75) against the query's
+// Keyword ranks a space's memory items by Okapi BM25 (KeywordParams.K1, B) against the query's
 // lexemes, over the space's term statistics (document frequencies, item lengths and their
 // average, kept by the projector): best first, ties by item id. One round trip.
 func Keyword(ctx context.Context, q pgexec.Executor, p KeywordParams) ([]KeywordHit, error) {
@@ -50,6 +53,9 @@ func Keyword(ctx context.Context, q pgexec.Executor, p KeywordParams) ([]Keyword
 	}
 	if p.Candidates <= 0 {
 		p.Candidates = KeywordCandidates
+	}
+	if p.K1 == 0 && p.B == 0 {
+		p.K1, p.B = mechanism1.BM25K1, mechanism1.BM25B
 	}
 	hits, err := queryLaneKeyword(ctx, q, &p)
 	if err != nil {

@@ -42,9 +42,9 @@ func (exactLane) run(ctx context.Context, in *laneInput) laneResult {
 	return res
 }
 
-// queryKeys are the candidate entity keys of a query: every 1–4 word window, normalized,
-// plus tokens that look like ids, handles or paths.
-func queryKeys(query string) []string {
+// queryKeys are the candidate entity keys of a query: every window of one to maxWords words,
+// normalized, plus tokens that look like ids, handles or paths.
+func queryKeys(query string, maxWords int) []string {
 	words := strings.FieldsFunc(query, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",;:!?\"()[]{}", r)
 	})
@@ -53,7 +53,7 @@ func queryKeys(query string) []string {
 	}
 	seen := map[string]bool{}
 	var keys []string
-	for n := 1; n <= 4; n++ {
+	for n := 1; n <= maxWords; n++ {
 		for i := 0; i+n <= len(words); i++ {
 			k := graph.Key(strings.Join(words[i:i+n], " "))
 			if k != "" && !seen[k] && !stopword[k] {
@@ -65,7 +65,8 @@ func queryKeys(query string) []string {
 	return keys
 }
 
-// stopword holds single words never worth an exact entity match.
+// stopword holds single words never worth an exact entity match, a content word or a speaker's
+// name. It is a fixed list, the question's vocabulary: a mechanism record does not carry it.
 var stopword = map[string]bool{}
 
 func init() {

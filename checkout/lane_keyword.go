@@ -17,7 +17,7 @@ func (keywordLane) after() []string { return []string{laneWatermark} }
 func (keywordLane) run(ctx context.Context, in *laneInput) laneResult {
 	res := laneResult{name: LaneKeyword}
 	hits, err := Keyword(ctx, in.db, KeywordParams{SpaceID: in.req.SpaceID, Query: in.q.text, TextSearchConfig: in.svc.cfg.TextSearchConfig,
-		AsOf: in.asOf, K: in.mech.LaneK, Candidates: in.mech.KeywordCandidates})
+		AsOf: in.asOf, K: in.mech.LaneK, Candidates: in.mech.KeywordCandidates, K1: in.mech.BM25K1, B: in.mech.BM25B})
 	for _, h := range hits {
 		res.items = append(res.items, h.ItemID)
 		res.relevance = append(res.relevance, h.Score)

@@ -5,13 +5,33 @@ package checkout
 const FirstMechanismVersion = "mechanism-1"
 
 // Mechanism is the part of ranking a fit does not learn: fusion's constant, the attenuations
-// and the other shares and caps checkout ranks, packs and weaves with. A policy names its record
+// and the other shares and caps checkout ranks, packs and weaves with, and the word counts and
+// spans its question is read with. A policy names its record
 // (Policy.MechanismVersion); a record never changes once a policy names it, so a built-in
 // version ranks the same forever. A change to the mechanism is a new record and a new
 // built-in version naming it (docs/checkout.md, "Retrieval policy").
 type Mechanism struct {
 	// Version names the record.
 	Version string
+
+	// MinWordBytes is the fewest bytes a content word of the question has (contentWords): the
+	// verbatim lane matches the content words, excerpts are placed by them.
+	MinWordBytes int
+	// EntityKeyWords is the most words a candidate entity key of the question spans (queryKeys,
+	// the exact lane's).
+	EntityKeyWords int
+	// NameWords is the most words a speaker's name the question is searched for spans
+	// (nameCandidates).
+	NameWords int
+	// MonthYears is how many years back a day or month the question names without a year
+	// ("in June") reaches (parseTimeWindows).
+	MonthYears int
+	// MaxTextWindowDays is the longest time, in days, an item's own text may name and still
+	// match a time the question names (timeWindows.matches): a day, a week or a month ("on
+	// December 10th", "last week", "in mid-February"), not "last year" or "before 2020", which
+	// overlap nearly anything.
+	MaxTextWindowDays int
+
 	// RRFK is reciprocal-rank fusion's constant: an item at rank r in a lane weighed w scores
 	// w/(RRFK+r) (RankScore).
 	RRFK int
@@ -52,6 +72,9 @@ type Mechanism struct {
 	VerbatimRows int
 	// KeywordCandidates is the keyword lane's candidate budget (KeywordParams.Candidates).
 	KeywordCandidates int
+	// BM25K1 and BM25B are the keyword lane's Okapi BM25 term-frequency saturation (k1) and
+	// length normalization (b) (KeywordParams.K1, B; lane_keyword.sql).
+	BM25K1, BM25B float64
 	// HNSWMaxK caps the rows the vector lane takes through the HNSW index
 	// (VectorParams.MaxIndexRows).
 	HNSWMaxK int
@@ -75,6 +98,13 @@ type Mechanism struct {
 	// MaxItemChars caps an item's text; a longer event's text is an excerpt around the
 	// question's words (items.go).
 	MaxItemChars int
+	// MaxExcerptWords bounds the question's words an excerpt is placed by (its first ones):
+	// each is looked for through the whole text, and the longest question holds hundreds
+	// (BenchmarkExcerptWindow_1MBLongQuery). MaxExcerptOccurrences bounds each word's
+	// occurrences the window is chosen among (its first ones in the text): a megabyte of log
+	// repeating a word costs no more than this many, and a rarer word is still found after it
+	// (excerpt.go).
+	MaxExcerptWords, MaxExcerptOccurrences int
 
 	// StableShare and SessionShare are the shares of a packet's budget (what the weave left of
 	// it) the stable and session tiers may take at most; the query tier gets the rest and
@@ -124,52 +154,61 @@ type Mechanism struct {
 
 // mechanism1 is FirstMechanismVersion.
 var mechanism1 = &Mechanism{
-	Version:              FirstMechanismVersion,
-	RRFK:                 60,
-	AttenuateInvalidated: 0.2,
-	AttenuateClosed:      0.3,
-	SalienceWeight:       0.25,
-	SessionContextShare:  0.3,
-	CueBoostPerMatch:     1.2,
-	CueBoostMax:          1.5,
-	LaneK:                100,
-	RecentK:              10,
-	ReplyK:               30,
-	StableK:              40,
-	TopicK:               20,
-	SpeakerTail:          1000,
-	VerbatimRows:         1000,
-	KeywordCandidates:    1000,
-	HNSWMaxK:             40,
-	RemedyFollow:         6,
-	RemedyMinShare:       0.5,
-	PPRRestart:           0.15,
-	PPRHops:              2,
-	PPRFanout:            20,
-	PPRFrontier:          32,
-	PPRNodeBudget:        500,
-	PPRIterations:        30,
-	PPRVectorSeeds:       5,
-	MaxItemChars:         1200,
-	StableShare:          0.25,
-	SessionShare:         0.20,
-	QueryCandidates:      60,
-	MinValueTokens:       300,
-	WeaveShare:           0.5,
-	WeaveCandidateItems:  60,
-	WeaveCitedLimit:      64,
-	WeavePhaseLimit:      16,
-	WeaveVerifyLimit:     16,
-	WeaveVerifySources:   384,
-	WeaveEvidencePer:     3,
-	WeaveExcerptChars:    280,
-	WeaveInferredChars:   100,
-	WeaveSummaryChars:    240,
-	WeaveLowConfidence:   0.5,
-	PriorRows:            200,
-	PriorVerify:          6,
-	MaxPriors:            3,
-	PriorFailureLast:     3,
+	Version:               FirstMechanismVersion,
+	MinWordBytes:          3,
+	EntityKeyWords:        4,
+	NameWords:             3,
+	MonthYears:            10,
+	MaxTextWindowDays:     31,
+	RRFK:                  60,
+	AttenuateInvalidated:  0.2,
+	AttenuateClosed:       0.3,
+	SalienceWeight:        0.25,
+	SessionContextShare:   0.3,
+	CueBoostPerMatch:      1.2,
+	CueBoostMax:           1.5,
+	LaneK:                 100,
+	RecentK:               10,
+	ReplyK:                30,
+	StableK:               40,
+	TopicK:                20,
+	SpeakerTail:           1000,
+	VerbatimRows:          1000,
+	KeywordCandidates:     1000,
+	BM25K1:                1.2,
+	BM25B:                 0.75,
+	HNSWMaxK:              40,
+	RemedyFollow:          6,
+	RemedyMinShare:        0.5,
+	PPRRestart:            0.15,
+	PPRHops:               2,
+	PPRFanout:             20,
+	PPRFrontier:           32,
+	PPRNodeBudget:         500,
+	PPRIterations:         30,
+	PPRVectorSeeds:        5,
+	MaxItemChars:          1200,
+	MaxExcerptWords:       32,
+	MaxExcerptOccurrences: 1024,
+	StableShare:           0.25,
+	SessionShare:          0.20,
+	QueryCandidates:       60,
+	MinValueTokens:        300,
+	WeaveShare:            0.5,
+	WeaveCandidateItems:   60,
+	WeaveCitedLimit:       64,
+	WeavePhaseLimit:       16,
+	WeaveVerifyLimit:      16,
+	WeaveVerifySources:    384,
+	WeaveEvidencePer:      3,
+	WeaveExcerptChars:     280,
+	WeaveInferredChars:    100,
+	WeaveSummaryChars:     240,
+	WeaveLowConfidence:    0.5,
+	PriorRows:             200,
+	PriorVerify:           6,
+	MaxPriors:             3,
+	PriorFailureLast:      3,
 }
 
 // mechanisms are the mechanism records by version.

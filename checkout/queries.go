@@ -81,7 +81,7 @@ func queryLaneGraph(ctx context.Context, db pgexec.Executor, a laneGraphArgs) ([
 // queryLaneKeyword runs lane_keyword.sql with p's fields, its defaults already applied
 // (Keyword).
 func queryLaneKeyword(ctx context.Context, db pgexec.Executor, p *KeywordParams) ([]KeywordHit, error) {
-	rows, err := db.Query(ctx, qLaneKeyword, p.SpaceID, p.Query, p.TextSearchConfig, p.AsOf, p.K, p.Candidates)
+	rows, err := db.Query(ctx, qLaneKeyword, p.SpaceID, p.Query, p.TextSearchConfig, p.AsOf, p.K, p.Candidates, p.K1, p.B)
 	if err != nil {
 		return nil, err
 	}

@@ -35,14 +35,15 @@ type question struct {
 	whenDone chan struct{}
 }
 
-// newQuestion analyses r's question, asked at asOf. The time windows are parsed on a goroutine
-// of their own, so that they are ready by the time the rescorers read them.
-func newQuestion(r *Request, asOf time.Time) *question {
+// newQuestion analyses r's question, asked at asOf, with the word counts and spans of
+// mechanism m. The time windows are parsed on a goroutine of their own, so that they are ready
+// by the time the rescorers read them.
+func newQuestion(r *Request, asOf time.Time, m *Mechanism) *question {
 	q := &question{
 		text:     r.Query,
-		words:    contentWords(r.Query),
-		keys:     queryKeys(r.Query),
-		names:    nameCandidates(r.Query),
+		words:    contentWords(r.Query, m.MinWordBytes),
+		keys:     queryKeys(r.Query, m.EntityKeyWords),
+		names:    nameCandidates(r.Query, m.NameWords),
 		asked:    speakerOf(r.Query),
 		named:    newSpeakerNamer(r.Query),
 		purpose:  r.Purpose,
@@ -53,7 +54,7 @@ func newQuestion(r *Request, asOf time.Time) *question {
 	}
 	go func() {
 		defer close(q.whenDone)
-		q.when = parseTimeWindows(r.Query, asOf)
+		q.when = parseTimeWindows(m, r.Query, asOf)
 	}()
 	return q
 }
@@ -64,13 +65,13 @@ func (q *question) windows() timeWindows {
 	return q.when
 }
 
-// contentWords are the lowercased query words of three or more letters that are not
+// contentWords are the lowercased query words of minBytes or more bytes that are not
 // stopwords.
-func contentWords(query string) []string {
+func contentWords(query string, minBytes int) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(w) >= 3 && !stopword[w] && !seen[w] {
+		if len(w) >= minBytes && !stopword[w] && !seen[w] {
 			seen[w] = true
 			out = append(out, w)
 		}

@@ -33,22 +33,22 @@ type ranking struct {
 	fetch itemFetch
 }
 
-// rank answers r's question: it analyses the question once, reads the space's policy, runs the
-// lanes (lanePlan, runLanes) beside the side reads, fuses them, reads the best candidates'
-// items and rescores them (rescoreSteps). keep is how many items the caller shows; withTiers
-// reads the stable tier's facts too.
+// rank answers r's question: it reads the space's policy, analyses the question once with the
+// policy's mechanism, runs the lanes (lanePlan, runLanes) beside the side reads, fuses them,
+// reads the best candidates' items and rescores them (rescoreSteps). keep is how many items
+// the caller shows; withTiers reads the stable tier's facts too.
 func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool) (*ranking, error) {
 	rk := &ranking{lanes: map[string]LaneStat{}, asOf: time.Now().UTC()}
 	if r.AsOf != nil {
 		rk.asOf = r.AsOf.UTC()
 	}
-	q := newQuestion(r, rk.asOf)
-	rk.question, rk.purpose, rk.purposeInferred, rk.speaker = q, q.purpose, q.purposeInferred, q.asked
 	var err error
 	if rk.policy, err = s.CurrentPolicy(ctx, r.SpaceID); err != nil {
 		return nil, err
 	}
 	m := mechanismOf(rk.policy)
+	q := newQuestion(r, rk.asOf, m)
+	rk.question, rk.purpose, rk.purposeInferred, rk.speaker = q, q.purpose, q.purposeInferred, q.asked
 	rk.fetch = s.newItemFetch(r, q, rk.asOf, m)
 	in := s.newLaneInput(r, q, rk.asOf, rk.policy)
 	// The lanes' events are read as the lanes return (prefetch.go).

@@ -34,7 +34,7 @@ func namedSpeakerPrior(p *Policy, q *question, it *rankedItem) float64 {
 
 // temporalPrior favours memory from a time the question names (when.go).
 func temporalPrior(p *Policy, q *question, it *rankedItem) float64 {
-	if q.windows().matches(it) {
+	if q.windows().matches(mechanismOf(p), it) {
 		return p.TemporalBoost
 	}
 	return 1

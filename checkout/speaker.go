@@ -84,14 +84,11 @@ func (n *speakerNamer) names(speaker string) bool {
 	return v
 }
 
-// maxNameWords is the longest speaker name, in words, a query is searched for.
-const maxNameWords = 3
-
-// nameCandidates are the lower-cased sequences of one to maxNameWords words of a query that
+// nameCandidates are the lower-cased sequences of one to maxWords words of a query that
 // could be a speaker's name (speaker_names keys are lower-cased actors and data.name values):
 // words split at spaces, stripped of surrounding punctuation and a possessive 's. Role names
 // are left out (the first-person rule's).
-func nameCandidates(query string) []string {
+func nameCandidates(query string, maxWords int) []string {
 	var words []string
 	for _, f := range strings.Fields(query) {
 		w := strings.ToLower(strings.Trim(f, ",.;:!?\"()[]{}"))
@@ -102,7 +99,7 @@ func nameCandidates(query string) []string {
 	}
 	seen := map[string]bool{}
 	var out []string
-	for n := 1; n <= maxNameWords; n++ {
+	for n := 1; n <= maxWords; n++ {
 		for i := 0; i+n <= len(words); i++ {
 			c := strings.Join(words[i:i+n], " ")
 			if !seen[c] && !roleNames[c] && !stopword[c] {

@@ -40,7 +40,7 @@ func TestSpeakerNamer_NamesWholeNamesNotRolesOrParts(t *testing.T) {
 }
 
 func TestNameCandidates_AndWithoutNames(t *testing.T) {
-	c := nameCandidates("What did Melanie's son and Mel O'Brien paint, user?")
+	c := nameCandidates("What did Melanie's son and Mel O'Brien paint, user?", mechanism1.NameWords)
 	require.Contains(t, c, "melanie")
 	require.Contains(t, c, "mel o'brien")
 	require.NotContains(t, c, "user", "roles are not names")

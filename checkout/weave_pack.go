@@ -89,7 +89,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		if shownBody[body(seq)] {
 			return WeaveEvidence{}, false
 		}
-		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(eventText(e, words, p.mech.MaxItemChars), words, p.mech.WeaveExcerptChars), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
+		ev := WeaveEvidence{Kind: e.Type, Text: excerpt(p.mech, eventText(p.mech, e, words), words, p.mech.WeaveExcerptChars), Citation: Citation{Seq: seq, Hash: e.Hash}, Follows: follows}
 		if p.whoWhen {
 			p.woven.whoWhen[seq] = lineWhoWhen(e.OccurredAt, e.Type, e.Speaker, e.Role)
 		}
@@ -144,7 +144,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		lines := []WeaveEvidence{first}
 		if next, ok := after[r.seq]; ok {
 			if reply, ok := line(next, r.seq); ok && (asks(first.Text) || (p.statements && named.names(messageName(src[next])))) &&
-				utf8.RuneCountInString(strings.TrimSpace(eventText(src[next], words, p.mech.MaxItemChars))) <= p.mech.WeaveExcerptChars {
+				utf8.RuneCountInString(strings.TrimSpace(eventText(p.mech, src[next], words))) <= p.mech.WeaveExcerptChars {
 				lines = append(lines, reply)
 			}
 		}
@@ -351,15 +351,15 @@ func weaveID(p weaveParams, w *Weave) string {
 }
 
 // eventText is a cited event's text as evidence: its content (an excerpt around words when
-// longer than maxChars, as an item's), or its type and data.
-func eventText(e dbsqlc.WeaveEvidenceRow, words []string, maxChars int) string {
-	it := cutEventItem(e.Seq, e.Type, "", e.Content, e.Data, e.Hash, words, maxChars)
+// longer than m.MaxItemChars, as an item's), or its type and data.
+func eventText(m *Mechanism, e dbsqlc.WeaveEvidenceRow, words []string) string {
+	it := cutEventItem(e.Seq, e.Type, "", e.Content, e.Data, e.Hash, words, m)
 	return it.Text
 }
 
-// excerpt cuts text to width characters around the query's words (excerptWindow).
-func excerpt(text string, words []string, width int) string {
-	out, _, _ := cutAround([]rune(strings.TrimSpace(text)), words, width)
+// excerpt cuts text to width characters around the query's words (excerptWindow with m).
+func excerpt(m *Mechanism, text string, words []string, width int) string {
+	out, _, _ := cutAround(m, []rune(strings.TrimSpace(text)), words, width)
 	return out
 }
 

@@ -21,24 +21,20 @@ type timeWindow struct{ from, to time.Time }
 // falls in any of them matches.
 type timeWindows []timeWindow
 
-// maxTextWindow is the longest time an item's own text may name and still count
-// (matches): a day, a week or a month ("on December 10th", "last week", "in mid-February"),
-// not "last year" or "before 2020", which overlap nearly anything.
-const maxTextWindow = 31 * 24 * time.Hour
-
 // matches reports whether it is memory from a time the question names: it occurred inside a
-// window, or its text names a time of at most maxTextWindow, read against when it occurred,
-// that overlaps one ("I helped at the food drive on December 10th", said on 10 January,
-// matches "in December").
-func (ws timeWindows) matches(it *rankedItem) bool {
+// window, or its text names a time of at most m.MaxTextWindowDays, read against when it
+// occurred, that overlaps one ("I helped at the food drive on December 10th", said on 10
+// January, matches "in December").
+func (ws timeWindows) matches(m *Mechanism, it *rankedItem) bool {
 	if len(ws) == 0 || it.OccurredAt == nil {
 		return false
 	}
 	if ws.contains(it.OccurredAt) {
 		return true
 	}
-	for _, c := range parseTimeWindows(it.Text, *it.OccurredAt) {
-		if c.from.IsZero() || c.to.Sub(c.from) > maxTextWindow {
+	longest := time.Duration(m.MaxTextWindowDays) * 24 * time.Hour
+	for _, c := range parseTimeWindows(m, it.Text, *it.OccurredAt) {
+		if c.from.IsZero() || c.to.Sub(c.from) > longest {
 			continue
 		}
 		for _, w := range ws {
@@ -62,9 +58,6 @@ func (ws timeWindows) contains(t *time.Time) bool {
 	}
 	return false
 }
-
-// monthYears is how many years back a month named without a year ("in June") reaches.
-const monthYears = 10
 
 var monthNumber = map[string]time.Month{
 	"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
@@ -116,8 +109,10 @@ var (
 // parseTimeWindows returns the windows the query's time expressions name, relative to now
 // (the question's time), in UTC. A window that starts after now is dropped (memory holds
 // nothing from then). "before X" and "until X" open the window back to the beginning; "after X"
-// runs from X's end to now, "since X" from its start to now.
-func parseTimeWindows(query string, now time.Time) timeWindows {
+// runs from X's end to now, "since X" from its start to now. A day or month named without a
+// year ("in June") is each of the last mech.MonthYears years'. The expressions and the spans
+// they name are the question's grammar, fixed for every mechanism.
+func parseTimeWindows(mech *Mechanism, query string, now time.Time) timeWindows {
 	now = now.UTC()
 	q := []byte(strings.ToLower(query))
 	var ws timeWindows
@@ -176,10 +171,10 @@ func parseTimeWindows(query string, now time.Time) timeWindows {
 		from := time.Date(y, mo, 1, 0, 0, 0, 0, time.UTC)
 		return timeWindow{from, from.AddDate(0, 1, 0)}
 	}
-	// everyYear is the day or month in each of the last monthYears years up to now.
+	// everyYear is the day or month in each of the last mech.MonthYears years up to now.
 	everyYear := func(f func(y int) []timeWindow) []timeWindow {
 		out := []timeWindow{}
-		for y := now.Year(); y > now.Year()-monthYears; y-- {
+		for y := now.Year(); y > now.Year()-mech.MonthYears; y-- {
 			out = append(out, f(y)...)
 		}
 		return out
@@ -205,7 +200,8 @@ func parseTimeWindows(query string, now time.Time) timeWindows {
 		return []timeWindow{month(y, monthNumber[m[1]])}
 	})
 	each(reThisMonthN, func(m []string) []timeWindow { return []timeWindow{month(now.Year(), monthNumber[m[1]])} })
-	// "in June": every June of the last monthYears years (the question may be asked long after).
+	// "in June": every June of the last mech.MonthYears years (the question may be asked long
+	// after).
 	each(reMonthAlone, func(m []string) []timeWindow {
 		return everyYear(func(y int) []timeWindow { return []timeWindow{month(y, monthNumber[m[1]])} })
 	})

@@ -43,7 +43,7 @@ func TestParseTimeWindows_ReadsExplicitAndRelativeTimes(t *testing.T) {
 			return ws
 		}()},
 	} {
-		require.Equal(t, tc.want, parseTimeWindows(tc.query, now), tc.query)
+		require.Equal(t, tc.want, parseTimeWindows(mechanism1, tc.query, now), tc.query)
 	}
 }
 
@@ -59,7 +59,7 @@ func TestParseTimeWindows_IgnoresWordsThatAreNotTimes(t *testing.T) {
 		"Can you recommend a show to watch tonight?",
 		"When did Caroline go to the support group?",
 	} {
-		require.Empty(t, parseTimeWindows(q, now), q)
+		require.Empty(t, parseTimeWindows(mechanism1, q, now), q)
 	}
 }
 
@@ -74,18 +74,18 @@ func TestTimeWindows_Contains(t *testing.T) {
 
 func TestTimeWindows_MatchesItemsByWhenTheyOccurredOrTheDayTheyName(t *testing.T) {
 	asked := time.Date(2024, 1, 10, 23, 0, 0, 0, time.UTC)
-	december := parseTimeWindows("How many days did I spend at church in December?", asked)
+	december := parseTimeWindows(mechanism1, "How many days did I spend at church in December?", asked)
 	item := func(y int, m time.Month, d int, text string) *rankedItem {
 		at := time.Date(y, m, d, 12, 0, 0, 0, time.UTC)
 		return &rankedItem{Item: Item{Text: text, OccurredAt: &at}}
 	}
-	require.True(t, december.matches(item(2023, 12, 24, "Midnight mass was lovely.")))
-	require.True(t, december.matches(item(2024, 1, 10, "I helped at the holiday food drive on December 10th.")))
-	require.True(t, december.matches(item(2024, 1, 3, "Last week I sang in the choir.")), "27 December to 2 January overlaps December")
-	require.True(t, december.matches(item(2024, 1, 10, "I washed the car on Monday, December 18th.")))
-	require.False(t, december.matches(item(2024, 1, 10, "I sang in the choir on January 7th.")))
-	require.False(t, december.matches(item(2024, 1, 10, "Last year was a busy one.")), "a year is too long a time to count")
-	require.False(t, december.matches(item(2024, 1, 10, "Nothing in particular.")))
-	require.False(t, december.matches(&rankedItem{Item: Item{Text: "on December 10th"}}), "no occurred_at")
-	require.False(t, timeWindows(nil).matches(item(2023, 12, 24, "Midnight mass.")))
+	require.True(t, december.matches(mechanism1, item(2023, 12, 24, "Midnight mass was lovely.")))
+	require.True(t, december.matches(mechanism1, item(2024, 1, 10, "I helped at the holiday food drive on December 10th.")))
+	require.True(t, december.matches(mechanism1, item(2024, 1, 3, "Last week I sang in the choir.")), "27 December to 2 January overlaps December")
+	require.True(t, december.matches(mechanism1, item(2024, 1, 10, "I washed the car on Monday, December 18th.")))
+	require.False(t, december.matches(mechanism1, item(2024, 1, 10, "I sang in the choir on January 7th.")))
+	require.False(t, december.matches(mechanism1, item(2024, 1, 10, "Last year was a busy one.")), "a year is too long a time to count")
+	require.False(t, december.matches(mechanism1, item(2024, 1, 10, "Nothing in particular.")))
+	require.False(t, december.matches(mechanism1, &rankedItem{Item: Item{Text: "on December 10th"}}), "no occurred_at")
+	require.False(t, timeWindows(nil).matches(mechanism1, item(2023, 12, 24, "Midnight mass.")))
 }

@@ -1,6 +1,6 @@
--- Keyword lane: Okapi BM25 (k1 1.2, b 0.75) over the space's term statistics (term_stats,
--- term_totals; docs/checkout.md). $1 space, $2 query, $3 text search configuration, $4 as_of,
--- $5 how many to return, $6 the candidate budget.
+-- Keyword lane: Okapi BM25 over the space's term statistics (term_stats, term_totals;
+-- docs/checkout.md). $1 space, $2 query, $3 text search configuration, $4 as_of, $5 how many to
+-- return, $6 the candidate budget, $7 k1 and $8 b (Mechanism.BM25K1, BM25B).
 --
 -- Query terms are the distinct lexemes of zaxy_path_tsv($3, $2) (to_tsvector and the segments of its paths, migration 000046) that occur in the space. Two
 -- stages: the GIN index finds the items holding any of the rarest terms, taken in order of
@@ -36,7 +36,7 @@ WITH terms AS (
   LIMIT $6
 )
 SELECT c.item_id,
-       sum(t.idf * u.tf * 2.2::float8 / (u.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * c.tsv_len / avg.len))) AS score
+       sum(t.idf * u.tf * ($7::float8 + 1) / (u.tf + $7::float8 * (1 - $8::float8 + $8::float8 * c.tsv_len / avg.len))) AS score
 FROM cand c
 CROSS JOIN avg
 CROSS JOIN LATERAL (SELECT l.lexeme, coalesce(array_length(l.positions, 1), 1) AS tf
