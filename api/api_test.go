@@ -67,6 +67,7 @@ func TestHTTP_AppendReplayVerify(t *testing.T) {
 	e := newEnv(t)
 	status, out := e.do(t, "POST", "/v1/spaces/s1/events", `{"type":"message","content":"hi","session_id":"a","data":{"role":"user"}}`)
 	require.Equal(t, 201, status, out)
+	require.NotContains(t, out, "consistency", "without standbys a write answers no consistency token")
 	evs := out["events"].([]any)
 	require.EqualValues(t, 1, evs[0].(map[string]any)["seq"])
 	status, out = e.do(t, "POST", "/v1/spaces/s1/events", `{"events":[{"type":"message","content":"x","data":{"role":"user"}},{"type":"task.updated","data":{"task_id":"1","status":"open"}}]}`)

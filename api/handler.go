@@ -22,6 +22,9 @@ type response struct {
 	status int
 	header http.Header
 	body   any
+	// consistency, when set, is added to a JSON object body as its "consistency" field: a
+	// write's consistency token (replica.Token), the same the replica.Header carries.
+	consistency string
 }
 
 // withStatus answers body with status.
@@ -73,13 +76,16 @@ func (s *server) serve(h handlerFunc, capBytes int64) http.Handler {
 // before writing anything, so that a body past capBytes (when positive), or one that cannot be
 // encoded, is returned as an error for the caller to answer instead.
 func writeResponse(w http.ResponseWriter, v any, capBytes int64) error {
-	status, header := http.StatusOK, http.Header(nil)
+	status, header, consistency := http.StatusOK, http.Header(nil), ""
 	if resp, ok := v.(*response); ok {
-		status, header, v = resp.status, resp.header, resp.body
+		status, header, v, consistency = resp.status, resp.header, resp.body, resp.consistency
 	}
 	b, err := encodeJSON(v)
 	if err != nil {
 		return err
+	}
+	if consistency != "" {
+		b = withField(b, consistencyField, consistency)
 	}
 	if capBytes > 0 && int64(len(b)) > capBytes {
 		return responseTooLarge(capBytes, "")
@@ -92,6 +98,31 @@ func writeResponse(w http.ResponseWriter, v any, capBytes int64) error {
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
 	return nil
+}
+
+// consistencyField is the field of a write's JSON object answer that carries its consistency
+// token, beside the replica.Header.
+const consistencyField = "consistency"
+
+// withField adds the string field k = val to b, an encoded JSON object ending in a newline as
+// encodeJSON writes it, as its last field. Any other body (an array, a string, null) is
+// returned unchanged.
+func withField(b []byte, k, val string) []byte {
+	body := bytes.TrimRight(b, "\n")
+	if len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' {
+		return b
+	}
+	kv, _ := json.Marshal(k)
+	vv, _ := json.Marshal(val)
+	out := make([]byte, 0, len(body)+len(kv)+len(vv)+3)
+	out = append(out, body[:len(body)-1]...)
+	if len(bytes.TrimSpace(body[1:len(body)-1])) > 0 {
+		out = append(out, ',')
+	}
+	out = append(out, kv...)
+	out = append(out, ':')
+	out = append(out, vv...)
+	return append(out, '}', '\n')
 }
 
 // encodeJSON is v as the API writes it: no HTML escaping, one trailing newline.

@@ -70,3 +70,27 @@ func TestServe_WritesTheValueOrTheErrorBody(t *testing.T) {
 	require.Equal(t, http.StatusRequestEntityTooLarge, rec.Code)
 	require.Equal(t, "body_too_large", errorCode(rec))
 }
+
+// TestWriteResponse_AddsTheConsistencyFieldToObjectBodies: a response with a consistency token
+// answers it as the last field of an object body (empty or not) and leaves any other body as
+// it is; without one the body is unchanged.
+func TestWriteResponse_AddsTheConsistencyFieldToObjectBodies(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		body        any
+		consistency string
+		want        string
+	}{
+		{map[string]int{"seq": 1}, "lsn:0/16B3F20", `{"seq":1,"consistency":"lsn:0/16B3F20"}`},
+		{struct{}{}, "lsn:0/1", `{"consistency":"lsn:0/1"}`},
+		{[]int{1, 2}, "lsn:0/1", `[1,2]`},
+		{nil, "lsn:0/1", `null`},
+		{map[string]int{"seq": 1}, "", `{"seq":1}`},
+	} {
+		rec := httptest.NewRecorder()
+		require.NoError(t, writeResponse(rec, &response{status: http.StatusCreated, body: tc.body, consistency: tc.consistency}, 0))
+		require.Equal(t, http.StatusCreated, rec.Code)
+		require.Equal(t, tc.want+"\n", rec.Body.String())
+		require.True(t, json.Valid(rec.Body.Bytes()))
+	}
+}

@@ -88,7 +88,8 @@ func truncate(s string, n int) string {
 // a read route (onReplica) runs where Services.Replicas picks for that token and answers
 // replica.ReadFromHeader (a standby that fails it with a server-side error is retried on the
 // primary); a write route (scope write or admin) answers replica.Header with the primary's WAL
-// position after it succeeded, when standbys are configured.
+// position after it succeeded, when standbys are configured, and the same token as the
+// "consistency" field of a JSON object body (writeResponse).
 func (s *server) consistent(rt *spaceRoute, h handlerFunc) handlerFunc {
 	switch {
 	case rt.onReplica():
@@ -115,7 +116,9 @@ func (s *server) consistent(rt *spaceRoute, h handlerFunc) handlerFunc {
 				s.logger.WarnContext(r.Context(), "read the consistency token", "error", err)
 				return v, nil
 			}
-			return withHeader(v, replica.Header, t.String()), nil
+			resp := withHeader(v, replica.Header, t.String())
+			resp.consistency = t.String()
+			return resp, nil
 		}
 	}
 	return func(s *server, r *http.Request) (any, error) {

@@ -84,7 +84,7 @@ func (e *replicaEnv) call(t testing.TB, method, path, body string, header ...str
 }
 
 // TestReplica_ReadYourWrites: behind a standby that applies each commit 2 s late, a write
-// answers a Zaxy-Consistency token; a read sending it back sees the write (from the primary
+// answers a Zaxy-Consistency token, in the header and as its body's consistency field; a read sending it back sees the write (from the primary
 // after the bounded wait while the standby lags, from the standby once it has replayed the
 // token); a read without the token is served by the standby; a malformed token is a 400
 // naming the header; /metrics counts each kind of read, the waits and the fallbacks.
@@ -104,7 +104,12 @@ func TestReplica_ReadYourWrites(t *testing.T) {
 	status, h, body = e.call(t, http.MethodPost, "/v1/spaces/ryw/events", `{"type":"fact.asserted","content":"second","data":{"subject":"Alice","predicate":"knows","object":"Bob"}}`)
 	wrote := time.Now()
 	require.Equal(t, http.StatusCreated, status, body)
-	token := h.Get(replica.Header)
+	var answer struct {
+		Consistency string `json:"consistency"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &answer))
+	require.Equal(t, h.Get(replica.Header), answer.Consistency, "the append's body carries the header's token")
+	token := answer.Consistency
 	second, err := replica.ParseToken(token)
 	require.NoError(t, err)
 	require.Greater(t, second.LSN, tok.LSN)

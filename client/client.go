@@ -208,6 +208,9 @@ func decode(resp *http.Response, out any, strict bool) error {
 		*v = append((*v)[:0], b...)
 		return nil
 	}
+	if strict && resp.Header.Get(consistencyHeader) != "" {
+		b = withoutConsistencyField(b)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if strict {
 		dec.DisallowUnknownFields()

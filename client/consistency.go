@@ -1,6 +1,7 @@
 package client
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,6 +42,29 @@ func (c *consistency) observe(token string) {
 		}
 	}
 	c.token = token
+}
+
+// consistencyField is the field of a write's JSON object answer that repeats its
+// consistencyHeader; the client reads the header and no result type has the field.
+const consistencyField = "consistency"
+
+// withoutConsistencyField is the JSON object answer b without its consistencyField, so that
+// strict decoding (tests) refuses only fields the result type truly lacks. Any other answer is
+// returned unchanged.
+func withoutConsistencyField(b []byte) []byte {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return b
+	}
+	if _, ok := fields[consistencyField]; !ok {
+		return b
+	}
+	delete(fields, consistencyField)
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return b
+	}
+	return out
 }
 
 // tokenLSN reads a token of the form lsn:<hex>/<hex> as one number.
