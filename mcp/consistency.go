@@ -10,6 +10,24 @@ import (
 // (docs/scaling.md).
 const consistencyHeader = "Zaxy-Consistency"
 
+// metaConsistency is the _meta key that carries a consistency token: in a tool result, the
+// token the write it made was answered (also its structured content's consistency field when
+// that is an object); in a tool call, the token to read after, for a client of the stateless
+// HTTP endpoint that cannot set the request header.
+const metaConsistency = "zaxy/consistency"
+
+// callToken is the consistency token a tool call sends: the HTTP request's own header, else the
+// call's _meta metaConsistency when it is a string ("" when neither).
+func callToken(header http.Header, meta map[string]any) string {
+	if header != nil {
+		if v := header.Get(consistencyHeader); v != "" {
+			return v
+		}
+	}
+	v, _ := meta[metaConsistency].(string)
+	return v
+}
+
 // session is the consistency token of one MCP session (a server over stdio: one client): the
 // latest a tool call was answered, sent with every call after it, so that the session's reads
 // see its writes without the agent doing anything.

@@ -156,12 +156,17 @@ func afterTurnText(body []byte) string {
 	return b.String()
 }
 
-// callAPI serves req with h and returns the result.
+// callAPI serves req with h and returns the result; a result whose answer carried a
+// consistency token (a write, with standbys configured) has it in _meta as metaConsistency.
 func callAPI(h http.Handler, t *tool, req *http.Request, sess *session) *sdk.CallToolResult {
 	rec := newRecorder()
 	h.ServeHTTP(rec, req)
 	sess.observe(rec.header)
-	return result(t, rec.status, rec.body.Bytes())
+	res := result(t, rec.status, rec.body.Bytes())
+	if tok := rec.header.Get(consistencyHeader); tok != "" {
+		res.Meta[metaConsistency] = tok
+	}
+	return res
 }
 
 // weaveText renders a weave or a prospective pass as its text (the JSON when it has none).

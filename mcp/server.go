@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/http"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -111,7 +112,8 @@ func newServer(cfg Config, svc Services, logger *slog.Logger, sess *session) (*s
 }
 
 // handler serves calls of t: the request they stand for, with the bearer token and the
-// session's consistency token (sess, or the HTTP request's own header), through svc.API.
+// session's consistency token (sess, else the HTTP request's own header or the call's _meta
+// metaConsistency: callToken), through svc.API.
 func handler(cfg Config, svc Services, t *tool, schema *jsonschema.Schema, sess *session) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		r, err := request(ctx, t, schema, req.Params.Arguments)
@@ -126,10 +128,12 @@ func handler(cfg Config, svc Services, t *tool, schema *jsonschema.Schema, sess 
 				r.Header.Set("Authorization", v)
 			}
 		}
-		if req.Extra != nil && req.Extra.Header != nil {
-			if v := req.Extra.Header.Get(consistencyHeader); v != "" {
-				r.Header.Set(consistencyHeader, v)
-			}
+		var header http.Header
+		if req.Extra != nil {
+			header = req.Extra.Header
+		}
+		if v := callToken(header, req.Params.Meta); v != "" {
+			r.Header.Set(consistencyHeader, v)
 		}
 		sess.prepare(r)
 		return callAPI(svc.API, t, r, sess), nil
