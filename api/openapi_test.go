@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/replica"
 )
 
 // TestOpenAPI_DescribesEveryRouteAndNoOther fails when a route exists without a described
@@ -94,5 +95,48 @@ func TestOpenAPI_SecurityMatchesTheServer(t *testing.T) {
 				require.Equal(t, http.StatusUnauthorized, rec.Code, "%s %s is documented as needing a token", method, path)
 			}
 		}
+	}
+}
+
+// TestOpenAPI_DescribesTheConsistencyHeaders fails when the document and the routes disagree on
+// read-your-writes: every route that may run on a standby takes the Zaxy-Consistency request
+// header and answers Zaxy-Read-From, every write answers Zaxy-Consistency on success, and no
+// other route claims either.
+func TestOpenAPI_DescribesTheConsistencyHeaders(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	require.NoError(t, json.Unmarshal(openAPI, &doc))
+	for i := range spaceRoutes {
+		rt := &spaceRoutes[i]
+		raw, ok := doc.Paths[spacePrefix+rt.pattern][strings.ToLower(rt.method)]
+		require.True(t, ok, "%s %s is not described", rt.method, rt.pattern)
+		var op struct {
+			Parameters []struct {
+				Ref string `json:"$ref"`
+			} `json:"parameters"`
+			Responses map[string]struct {
+				Headers map[string]json.RawMessage `json:"headers"`
+			} `json:"responses"`
+		}
+		require.NoError(t, json.Unmarshal(raw, &op))
+		takesToken := false
+		for _, p := range op.Parameters {
+			takesToken = takesToken || p.Ref == "#/components/parameters/ZaxyConsistency"
+		}
+		write := rt.scope != auth.ScopeRead
+		require.Equal(t, rt.onReplica(), takesToken, "%s %s: the Zaxy-Consistency request header", rt.method, rt.pattern)
+		successes := 0
+		for code, resp := range op.Responses {
+			if code[0] != '2' {
+				continue
+			}
+			successes++
+			_, readFrom := resp.Headers[replica.ReadFromHeader]
+			_, token := resp.Headers[replica.Header]
+			require.Equal(t, rt.onReplica(), readFrom, "%s %s %s: the Zaxy-Read-From header", rt.method, rt.pattern, code)
+			require.Equal(t, write, token, "%s %s %s: the Zaxy-Consistency header", rt.method, rt.pattern, code)
+		}
+		require.NotZero(t, successes, "%s %s describes no success", rt.method, rt.pattern)
 	}
 }
