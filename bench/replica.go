@@ -118,6 +118,10 @@ type ReplicaLoad struct {
 	ReplicaShare float64 `json:"replica_share"`
 	ReadP50MS    float64 `json:"read_p50_ms"`
 	ReadP95MS    float64 `json:"read_p95_ms"`
+	// IdleReadP50MS and IdleReadP95MS are the same readers' latencies for half the duration
+	// before the writer starts (no token yet: every read on the healthy standby, no wait).
+	IdleReadP50MS float64 `json:"idle_read_p50_ms"`
+	IdleReadP95MS float64 `json:"idle_read_p95_ms"`
 }
 
 // ReplicaCheck is the consistency check's cost: Set.Pick in process (nanoseconds) and the round
@@ -148,6 +152,7 @@ func (rep *ReplicaReport) WriteText(w io.Writer) {
 	l := rep.Load
 	fmt.Fprintf(w, "load: %.0fs, writer %d/s (%d writes), %d readers with the latest token: %d reads, replica %d (%.1f%%), primary %d, waits %d, fallbacks %d; read p50 %.1f ms p95 %.1f ms\n",
 		l.Seconds, l.WriteRate, l.Writes, l.Readers, l.Reads, l.Replica, 100*l.ReplicaShare, l.Primary, l.Waits, l.Fallbacks, l.ReadP50MS, l.ReadP95MS)
+	fmt.Fprintf(w, "the same readers before the writer started: read p50 %.1f ms p95 %.1f ms\n", l.IdleReadP50MS, l.IdleReadP95MS)
 	c := rep.Check
 	fmt.Fprintf(w, "consistency check per read: no standbys %.0f ns, covered token %.0f ns, no token %.0f ns, header parse %.0f ns; write token round trip %.2f ms, standby poll %.2f ms\n",
 		c.NoStandbysNS, c.CoveredTokenNS, c.NoTokenNS, c.ParseHeaderNS, c.WriteTokenMS, c.StandbyPollMS)
@@ -259,9 +264,16 @@ func Replica(ctx context.Context, dbURL, standbyURL string, o ReplicaOptions) (*
 	if rep.StandbyP50MS, rep.StandbyP95MS, err = timeCheckouts(standbySvc); err != nil {
 		return nil, fmt.Errorf("checkout on the standby: %w", err)
 	}
+	idle := o
+	idle.WriteRate, idle.LoadDuration = 0, o.LoadDuration/2
+	idleLoad, err := replicaLoad(ctx, set, store, primarySvc, standbySvc, texts[n:n+q], idle)
+	if err != nil {
+		return nil, err
+	}
 	if rep.Load, err = replicaLoad(ctx, set, store, primarySvc, standbySvc, texts[n:n+q], o); err != nil {
 		return nil, err
 	}
+	rep.Load.IdleReadP50MS, rep.Load.IdleReadP95MS = idleLoad.ReadP50MS, idleLoad.ReadP95MS
 	if rep.Check, err = replicaCheck(ctx, set, st); err != nil {
 		return nil, err
 	}
@@ -296,7 +308,7 @@ func catchUp(ctx context.Context, set *replica.Set, st *replica.Standby) error {
 	}
 }
 
-// replicaLoad runs the writer and the readers for o.LoadDuration.
+// replicaLoad runs the writer (none when o.WriteRate is 0) and the readers for o.LoadDuration.
 func replicaLoad(ctx context.Context, set *replica.Set, store *eventloom.Store, primarySvc, standbySvc *checkout.Service, queries []string, o ReplicaOptions) (ReplicaLoad, error) {
 	l := ReplicaLoad{WriteRate: o.WriteRate, Readers: o.Readers}
 	runCtx, cancel := context.WithCancel(ctx)
@@ -320,6 +332,9 @@ func replicaLoad(ctx context.Context, set *replica.Set, store *eventloom.Store, 
 	stop := start.Add(o.LoadDuration)
 	var wg sync.WaitGroup
 	wg.Go(func() {
+		if o.WriteRate == 0 {
+			return
+		}
 		tick := time.NewTicker(time.Second / time.Duration(o.WriteRate))
 		defer tick.Stop()
 		for i := 0; time.Now().Before(stop); i++ {
