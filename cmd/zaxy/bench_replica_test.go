@@ -15,7 +15,8 @@ import (
 
 // TestBenchReplicaCommand_MeasuresAStandby runs zaxy bench replica small against a real
 // streaming standby (skipped unless testcontainers.LocalClusters): every section reports, the
-// standby serves reads under the writer, the copied space arrives, and --out holds the JSON.
+// standby serves reads under the writer (a wait of 5 s, which a loaded machine's replay meets),
+// the copied space arrives, and --out holds the JSON.
 func TestBenchReplicaCommand_MeasuresAStandby(t *testing.T) {
 	primary := testcontainers.StartCluster(t, "benchrepl")
 	standby := testcontainers.StartStandby(t, primary, testcontainers.StandbyOptions{})
@@ -33,7 +34,7 @@ func TestBenchReplicaCommand_MeasuresAStandby(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "replica.json")
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"bench", "replica", "--memories", "200", "--queries", "10", "--warmup", "2",
-		"--corpus", "/nonexistent", "--write-rate", "20", "--duration", "2s", "--copy-events", "500", "--out", out},
+		"--corpus", "/nonexistent", "--write-rate", "20", "--duration", "2s", "--copy-events", "500", "--wait", "5s", "--out", out},
 		getenv, nil, &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
 	require.Contains(t, stdout.String(), "ranked on the standby")
