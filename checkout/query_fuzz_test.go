@@ -65,9 +65,12 @@ func FuzzQuery(f *testing.F) {
 		if !utf8.ValidString(q) || strings.ContainsRune(q, 0) {
 			t.Fatalf("%q: ranked text Postgres cannot hold", q)
 		}
+		// A text of more than 256 characters is parsed in chunks, and a run of 128 or more
+		// non-blank characters in it is cut (migration 000051): only there may a lexeme differ.
 		var missing int
 		if err := pool.QueryRow(ctx, `SELECT count(*) FROM unnest(to_tsvector('english', $1)) u
-			WHERE u.lexeme <> ALL (SELECT lexeme FROM unnest(zaxy_path_tsv('english', $1)))`, q).Scan(&missing); err != nil {
+			WHERE u.lexeme <> ALL (SELECT lexeme FROM unnest(zaxy_path_tsv('english', $1)))
+			  AND NOT (length($1) > 256 AND $1 ~ '[^[:space:]]{128}')`, q).Scan(&missing); err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
 		if missing > 0 {
