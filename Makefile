@@ -6,7 +6,7 @@ export PATH := $(PATH):/usr/local/go/bin
 # Starts (or reuses) the database and exports ZAXY_ADMIN_DATABASE_URL and ZAXY_DATABASE_URL.
 DB_ENV = eval "$$(bash testcontainers/postgres.sh start | sed -n 's/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1="\2"/p')"
 
-.PHONY: run test fuzz db db-stop db-status db-remove db-replica db-replica-stop db-replica-status db-replica-remove build bench vet models generate
+.PHONY: run test clients fuzz db db-stop db-status db-remove db-replica db-replica-stop db-replica-status db-replica-remove build bench vet models generate
 
 # Pretrained weights, installed once into a cache outside the clone (docs/operations.md).
 # The word-vector embedder (embedding.WordVecPackage) reads $(WORDVEC_BIN); zaxy finds it through
@@ -86,10 +86,30 @@ run: build models
 # Debian's chromium package when it is missing (docs/console.md). The suite runs under the race
 # detector: about 17 minutes on 2 cores at load 12-15, the slowest package (cmd/zaxy) about 5;
 # -timeout bounds each package's test binary.
-test: models
+test: models clients
 	@bash testcontainers/chromium.sh >/dev/null
 	@$(DB_ENV) && ZAXY_REQUIRE_MODELS=1 ZAXY_TEST_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" $(GO) test -race -count=1 -timeout 30m ./...
 	@$(MAKE) --no-print-directory fuzz
+
+# The TypeScript and Python clients (docs/clients.md). TestClients (package clients, part of make
+# test) generates the TypeScript client's types from api/openapi.json, compiles it and runs
+# node --test and python3 -m unittest against a live server; this installs what it needs: the
+# npm packages pinned by clients/typescript/package-lock.json, into its node_modules (gitignored)
+# from a cache outside the clone, again only when the lock file changes. A missing or old node,
+# npm or python3 fails here.
+NPM_CACHE ?= /var/cache/zaxy/npm
+TS_CLIENT := clients/typescript
+
+clients: $(TS_CLIENT)/node_modules/.package-lock.json
+
+$(TS_CLIENT)/node_modules/.package-lock.json: $(TS_CLIENT)/package-lock.json $(TS_CLIENT)/package.json
+	@command -v node >/dev/null && node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || \
+	  { echo "make: the TypeScript client's tests need Node.js 20 or later (node; docs/clients.md)" >&2; exit 1; }
+	@command -v npm >/dev/null || { echo "make: the TypeScript client's tests need npm (docs/clients.md)" >&2; exit 1; }
+	@command -v python3 >/dev/null && python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
+	  { echo "make: the Python client's tests need Python 3.10 or later (python3; docs/clients.md)" >&2; exit 1; }
+	cd $(TS_CLIENT) && npm ci --cache $(NPM_CACHE) --prefer-offline --no-audit --no-fund
+	@touch $@
 
 # The boundary parsers, fuzzed each for a count of inputs (their seed corpora also run in every
 # go test): the Cypher filter, the policy version check, the checkout cue check, the event
