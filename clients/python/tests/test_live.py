@@ -92,5 +92,16 @@ class LiveTest(unittest.TestCase):
         self.assertEqual(401, cm.exception.status)
 
 
+@unittest.skipUnless(os.environ.get("ZAXY_URL"), "ZAXY_URL is not set: no live server to test against")
+class ExampleTest(unittest.TestCase):
+    def test_the_example_of_docs_clients_md_runs(self):
+        from examples.remember import remember
+
+        out = remember("py-example-" + secrets.token_hex(4))
+        self.assertTrue(out.startswith("appended seq 1\n"), out)
+        self.assertIn("blue cluster", out)
+        self.assertTrue(out.endswith("refused: 400 invalid_request at cues"), out)
+
+
 if __name__ == "__main__":
     unittest.main()

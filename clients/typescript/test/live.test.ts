@@ -100,3 +100,13 @@ describe("a live server", live, () => {
     assert.ok(data);
   });
 });
+
+describe("the example of docs/clients.md", live, () => {
+  it("runs against a live server", async () => {
+    const { remember } = await import("../examples/remember.js");
+    const out = await remember("ts-example-" + randomBytes(4).toString("hex"));
+    assert.match(out, /^appended seq 1\n/);
+    assert.match(out, /blue cluster/);
+    assert.match(out, /refused: 400 invalid_request at cues$/);
+  });
+});
