@@ -19,8 +19,33 @@ import (
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/replica"
 	"github.com/zaxy/zaxy/testcontainers"
 )
+
+// newStandbyServer is the real API (auth off) on a primary whose reads go to a standby that
+// applies each commit an hour late, so that only a read carrying its write's consistency token
+// sees the write (docs/scaling.md). It skips the test unless local clusters can be started.
+func newStandbyServer(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	primary := testcontainers.StartCluster(t, "clientsryw")
+	db := primary.NewDatabase(t)
+	pool := db.AppPool(t)
+	standby := testcontainers.StartStandby(t, primary, testcontainers.StandbyOptions{ApplyDelay: time.Hour})
+	set := replica.NewSet(pool, []*replica.Standby{{Name: "standby", Pool: standby.Database(db).AppPool(t)}},
+		replica.Config{Wait: 50 * time.Millisecond, MaxLag: 2 * time.Hour, HealthInterval: 50 * time.Millisecond})
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { set.Run(rctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: eventloom.NewStore(pool, nil, nil), Replicas: set}, nil))
+	t.Cleanup(srv.Close)
+	for !set.Standbys()[0].Up() {
+		time.Sleep(20 * time.Millisecond) // the standby is measured up on its first health check
+	}
+	return srv.URL
+}
 
 // liveServer is the real API over a fresh database with River's workers projecting what is
 // appended, as zaxy serve runs it, and a write-scoped token for every space.
@@ -53,6 +78,12 @@ func newLiveServer(t *testing.T) *liveServer {
 // rather than lost in the test binary's panic.
 func (srv *liveServer) run(t *testing.T, dir, name string, args ...string) {
 	t.Helper()
+	srv.runEnv(t, nil, dir, name, args...)
+}
+
+// runEnv is run with env added to the command's environment.
+func (srv *liveServer) runEnv(t *testing.T, env []string, dir, name string, args ...string) {
+	t.Helper()
 	ctx := t.Context()
 	if deadline, ok := t.Deadline(); ok {
 		var cancel context.CancelFunc
@@ -61,7 +92,7 @@ func (srv *liveServer) run(t *testing.T, dir, name string, args ...string) {
 	}
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "ZAXY_URL="+srv.url, "ZAXY_TOKEN="+srv.token, "NO_COLOR=1")
+	cmd.Env = append(append(os.Environ(), "ZAXY_URL="+srv.url, "ZAXY_TOKEN="+srv.token, "NO_COLOR=1"), env...)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s %s (in %s):\n%s", name, strings.Join(args, " "), dir, out)
 	require.NoError(t, err, "%s %s failed; its output is above", name, strings.Join(args, " "))
@@ -82,7 +113,9 @@ func need(t *testing.T, name, why string) string {
 // TestClients runs the TypeScript client's suite (node --test, after generating its types
 // from api/openapi.json and compiling it) and the Python client's (python3 -m unittest)
 // against a live server: each appends, checks out and verifies every citation against replay,
-// lists facts and maps a refused body to its typed error.
+// lists facts and maps a refused body to its typed error. Then, behind a standby an hour late,
+// each client reads its own write by the consistency token it carries (skipped unless local
+// clusters can be started, as make test provides).
 func TestClients(t *testing.T) {
 	srv := newLiveServer(t)
 
@@ -105,5 +138,15 @@ func TestClients(t *testing.T) {
 		require.NoError(t, err)
 		python := need(t, "python3", "the Python client's tests need Python 3.10 or later (docs/clients.md)")
 		srv.run(t, dir, python, "-m", "unittest", "discover", "-v", "-s", "tests", "-t", ".")
+	})
+
+	t.Run("read your writes", func(t *testing.T) {
+		env := []string{"ZAXY_RYW_URL=" + newStandbyServer(t)}
+		ts, err := filepath.Abs("typescript")
+		require.NoError(t, err)
+		py, err := filepath.Abs("python")
+		require.NoError(t, err)
+		srv.runEnv(t, env, ts, "node", "--test", "dist/test/readyourwrites.test.js")
+		srv.runEnv(t, env, py, "python3", "-m", "unittest", "-v", "tests.test_read_your_writes")
 	})
 }
