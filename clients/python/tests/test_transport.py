@@ -44,7 +44,7 @@ def serve(script):
             pass
 
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
     return srv
 
 
@@ -70,6 +70,13 @@ class TransportTest(unittest.TestCase):
         self.assertEqual([7.0, 2.0], self.slept)
         self.assertEqual(3, len(self.script.seen))
         self.assertEqual("Bearer zx_t", self.script.seen[0][2]["Authorization"])
+
+    def test_a_checkout_a_post_that_only_reads_is_retried(self):
+        c = self.client((503, {"Retry-After": "1"}, BUSY), (200, {}, {"text": "packet", "tiers": []}))
+        self.assertEqual("packet", c.checkout("s", "q", max_tokens=10).text)
+        self.assertEqual([1.0], self.slept)
+        self.assertEqual([("POST", "/v1/spaces/s/checkout", b'{"query": "q", "max_tokens": 10}')] * 2,
+                         [(m, p, b) for m, p, _, b in self.script.seen])
 
     def test_retries_are_bounded(self):
         c = self.client(*[(503, {"Retry-After": "1"}, BUSY)] * 4)

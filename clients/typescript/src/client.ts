@@ -60,8 +60,8 @@ export interface AppendOptions extends CallOptions {
   idempotencyKey?: string;
 }
 
-/** The POSTs under /v1/spaces/{space} that only read, and so are safe to repeat. */
-const READ_POSTS = /^\/v1\/spaces\/[^/]+\/(checkout|query|cypher|context\/assemble|handoff|feeling-of-knowing|weave|prospective|actions\/(simulate-forward|reflect-backward|retrieve-procedure-prior|retrieve-failure-prior|query-causal-neighborhood))$/;
+/** The POSTs under /v1/spaces/{space} that only read, and so are safe to repeat (the server may sit under a path prefix). */
+const READ_POSTS = /\/v1\/spaces\/[^/]+\/(checkout|query|cypher|context\/assemble|handoff|feeling-of-knowing|weave|prospective|actions\/(simulate-forward|reflect-backward|retrieve-procedure-prior|retrieve-failure-prior|query-causal-neighborhood))$/;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

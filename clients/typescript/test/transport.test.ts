@@ -14,7 +14,7 @@ const servers: { close(): void }[] = [];
 after(() => servers.forEach((s) => s.close()));
 
 /** A client of a server giving answers in order; seen holds the requests, slept the waits. */
-async function scripted(answers: Answer[], options: { retry?: ZaxyClientRetry; consistencyToken?: string } = {}) {
+async function scripted(answers: Answer[], options: { retry?: ZaxyClientRetry; consistencyToken?: string; prefix?: string } = {}) {
   const seen: Seen[] = [];
   const slept: number[] = [];
   const server = createServer((req, res) => {
@@ -32,7 +32,7 @@ async function scripted(answers: Answer[], options: { retry?: ZaxyClientRetry; c
   servers.push(server);
   const { port } = server.address() as AddressInfo;
   const client = new ZaxyClient({
-    url: `http://127.0.0.1:${port}/`, token: "zx_t", retry: options.retry ?? { minBackoffMs: 1, maxBackoffMs: 2 },
+    url: `http://127.0.0.1:${port}${options.prefix ?? "/"}`, token: "zx_t", retry: options.retry ?? { minBackoffMs: 1, maxBackoffMs: 2 },
     ...(options.consistencyToken ? { consistencyToken: options.consistencyToken } : {}),
     sleep: async (ms) => { slept.push(ms); },
   });
@@ -51,6 +51,13 @@ describe("the transport", () => {
     assert.deepEqual(slept, [7000, 2000]);
     assert.equal(seen.length, 3);
     assert.equal(seen[0]!.headers["authorization"], "Bearer zx_t");
+  });
+
+  it("retries a checkout, a POST that only reads, under a path prefix too", async () => {
+    const { client, seen, slept } = await scripted([[503, { "Retry-After": "1" }, BUSY], [200, {}, { text: "packet" }]], { prefix: "/zaxy/" });
+    assert.equal((await client.checkout("s", "q")).text, "packet");
+    assert.deepEqual(slept, [1000]);
+    assert.deepEqual(seen.map((x) => [x.method, x.url, x.body]), Array(2).fill(["POST", "/zaxy/v1/spaces/s/checkout", '{"query":"q"}']));
   });
 
   it("bounds the retries", async () => {
