@@ -37,11 +37,13 @@ type Services struct {
 	// Auth checks bearer tokens on every /v1 route; nil serves without authentication (zaxy
 	// serve sets it unless ZAXY_AUTH=off on a loopback address).
 	Auth *auth.Store
-	// Checkout answers /checkout and /query.
+	// Checkout answers /checkout, /query, /weave and /prospective (on a standby, its
+	// ReadingFrom in Standbys).
 	Checkout *checkout.Service
-	// Lifecycle answers /context, /handoff, the subagent cleanups and the session resumes.
+	// Lifecycle answers /context, /handoff, the subagent cleanups and the session resumes
+	// (/context/assemble and /handoff on a standby: its ReadingFrom in Standbys).
 	Lifecycle *lifecycle.Service
-	// FeelingOfKnowing answers /feeling-of-knowing.
+	// FeelingOfKnowing answers /feeling-of-knowing (on a standby, its ReadingFrom in Standbys).
 	FeelingOfKnowing *metamemory.Service
 	// Ingest serves /documents and /transcripts.
 	Ingest *ingest.Ingester
@@ -49,7 +51,8 @@ type Services struct {
 	Erasure *erasure.Service
 	// Policies serves /policies.
 	Policies *policy.Service
-	// MemoryActions serves /actions.
+	// MemoryActions serves /actions (the reading ones on a standby: its ReadingFrom in
+	// Standbys).
 	MemoryActions *memoryaction.Actions
 	// Review decides the proposals under /review.
 	Review *review.Decider
