@@ -112,7 +112,9 @@ func TestDockerfiles_RunLinesParseUnderTheirShell(t *testing.T) {
 	requireDash(t)
 	root := repoRoot(t)
 	files := dockerfiles(t, root)
+	require.Contains(t, files, "Dockerfile")
 	require.Contains(t, files, filepath.Join("testcontainers", "Dockerfile"))
+	require.Contains(t, files, filepath.Join("deploy", "postgres", "Dockerfile"))
 	for _, f := range files {
 		src, err := os.ReadFile(filepath.Join(root, f))
 		require.NoError(t, err)
