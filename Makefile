@@ -3,6 +3,10 @@ SHELL := /bin/bash
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
+# Rewrites postgres.sh's ZAXY_X=<url> lines as `export ZAXY_X='<url>'` and drops anything else, so
+# `eval "$(make -s db)"` exports them (postgres.sh writes its progress to stderr).
+EXPORTS = sed -n -e "s/'/'\\\\''/g" -e "s/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1='\2'/p"
+
 # Starts (or reuses) the database and exports ZAXY_ADMIN_DATABASE_URL and ZAXY_DATABASE_URL.
 DB_ENV = eval "$$(bash testcontainers/postgres.sh start | sed -n 's/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1="\2"/p')"
 
@@ -34,7 +38,7 @@ build:
 # ZAXY_REPLICA_PORT (default 25432) and prints ZAXY_REPLICA_URL=<url> last; db-replica-remove
 # deletes the standby and its replication slot.
 db:
-	@bash testcontainers/postgres.sh start
+	@set -o pipefail; bash testcontainers/postgres.sh start | $(EXPORTS)
 
 db-stop:
 	@bash testcontainers/postgres.sh stop
@@ -46,7 +50,7 @@ db-remove:
 	@bash testcontainers/postgres.sh remove
 
 db-replica:
-	@bash testcontainers/postgres.sh replica start
+	@set -o pipefail; bash testcontainers/postgres.sh replica start | $(EXPORTS)
 
 db-replica-stop:
 	@bash testcontainers/postgres.sh replica stop
