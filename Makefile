@@ -35,7 +35,7 @@ build:
 # The local clusters (docs/scaling.md, "Local clusters"). Each target acts on the default cluster
 # (127.0.0.1:54329), or on the independent cluster ZAXY_PG_INSTANCE=<name> (whose first start
 # needs ZAXY_PG_PORT=<port>, e.g. 25433). db-replica starts a streaming standby of it on
-# ZAXY_REPLICA_PORT (default 25432) and prints ZAXY_REPLICA_URL=<url> last; db-replica-remove
+# ZAXY_REPLICA_PORT (default 25432) and prints export ZAXY_REPLICA_URL='<url>' last; db-replica-remove
 # deletes the standby and its replication slot.
 db:
 	@set -o pipefail; bash testcontainers/postgres.sh start | $(EXPORTS)
