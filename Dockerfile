@@ -12,6 +12,8 @@
 ARG GO_VERSION=1.26
 
 FROM golang:${GO_VERSION}-trixie AS build
+# go.mod's go line may name a newer patch release than a cached image holds: fetch it then.
+ENV GOTOOLCHAIN=auto
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN --mount=type=cache,target=/go/pkg/mod go mod download
