@@ -1,3 +1,4 @@
+# syntax=docker/dockerfile:1
 # Zaxy's service image: `docker build -t zaxy .` (compose.yaml builds it too; docs/operations.md,
 # "Docker and compose"). The binary is built with plain `go build` from a clone with its .git, so
 # it carries the module version and VCS revision (`zaxy version`); a context without .git builds
