@@ -3,6 +3,10 @@ SHELL := /bin/bash
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
+# Rewrites postgres.sh's ZAXY_X=<url> lines as `export ZAXY_X='<url>'` and drops anything else, so
+# `eval "$(make -s db)"` exports them (postgres.sh writes its progress to stderr).
+EXPORTS = sed -n -e "s/'/'\\\\''/g" -e "s/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1='\2'/p"
+
 # Starts (or reuses) the database and exports ZAXY_ADMIN_DATABASE_URL and ZAXY_DATABASE_URL.
 DB_ENV = eval "$$(bash testcontainers/postgres.sh start | sed -n 's/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1="\2"/p')"
 
@@ -31,10 +35,10 @@ build:
 # The local clusters (docs/scaling.md, "Local clusters"). Each target acts on the default cluster
 # (127.0.0.1:54329), or on the independent cluster ZAXY_PG_INSTANCE=<name> (whose first start
 # needs ZAXY_PG_PORT=<port>, e.g. 25433). db-replica starts a streaming standby of it on
-# ZAXY_REPLICA_PORT (default 25432) and prints ZAXY_REPLICA_URL=<url> last; db-replica-remove
+# ZAXY_REPLICA_PORT (default 25432) and prints export ZAXY_REPLICA_URL='<url>' last; db-replica-remove
 # deletes the standby and its replication slot.
 db:
-	@bash testcontainers/postgres.sh start
+	@set -o pipefail; bash testcontainers/postgres.sh start | $(EXPORTS)
 
 db-stop:
 	@bash testcontainers/postgres.sh stop
@@ -46,7 +50,7 @@ db-remove:
 	@bash testcontainers/postgres.sh remove
 
 db-replica:
-	@bash testcontainers/postgres.sh replica start
+	@set -o pipefail; bash testcontainers/postgres.sh replica start | $(EXPORTS)
 
 db-replica-stop:
 	@bash testcontainers/postgres.sh replica stop
