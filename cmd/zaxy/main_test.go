@@ -21,7 +21,7 @@ func TestVerifyCommand_ReportsBrokenSeqAndExitsOne(t *testing.T) {
 	require.Equal(t, 0, run(ctx, []string{"append", "--space", "cli", "--type", "message", "--content", "one", "--data", `{"role":"user"}`}, getenv, nil, &out, &errOut), errOut.String())
 	lines := strings.NewReader("{\"type\":\"note\",\"content\":\"two\"}\n{\"type\":\"note\",\"content\":\"three\"}\n")
 	require.Equal(t, 0, run(ctx, []string{"append", "--space", "cli", "--json"}, getenv, lines, &out, &errOut), errOut.String())
-	require.Equal(t, 1, run(ctx, []string{"append", "--space", "cli"}, getenv, strings.NewReader("{\"type\":\"BAD\"}\n"), &out, &errOut))
+	require.Equal(t, 2, run(ctx, []string{"append", "--space", "cli"}, getenv, strings.NewReader("{\"type\":\"BAD\"}\n"), &out, &errOut))
 	require.Contains(t, errOut.String(), "line 1: type")
 	out.Reset()
 	require.Equal(t, 0, run(ctx, []string{"verify", "--space", "cli"}, getenv, nil, &out, &errOut), errOut.String())
