@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/client"
+	"github.com/zaxy/zaxy/internal/buildinfo"
 	"github.com/zaxy/zaxy/testcontainers"
 	"github.com/zaxy/zaxy/vocab"
 )
@@ -173,6 +174,15 @@ func TestRemote_CommandsGoThroughTheServer(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "HTTP 401")
 	require.Contains(t, errOut, "ZAXY_TOKEN")
+
+	// The server reports the build zaxy version prints, in /healthz and /metrics.
+	health, err := api.Health(t.Context())
+	require.NoError(t, err)
+	bi := buildinfo.Get()
+	require.Equal(t, client.Status{Status: "ok", Version: bi.Version, Revision: bi.Revision, GoVersion: bi.GoVersion}, *health)
+	metrics, err := api.Metrics(t.Context())
+	require.NoError(t, err)
+	require.Contains(t, metrics, fmt.Sprintf(`zaxy_build_info{goversion=%q,revision=%q,version=%q} 1`, bi.GoVersion, bi.Revision, bi.Version))
 
 	// A space with no events: facts answers nothing and says so, without failing.
 	code, out, errOut = zx.run(t, "", "facts", "--space", "typo")
