@@ -122,6 +122,7 @@ var errFailed = &exitError{code: 1}
 // run parses args, reads the configuration once, runs the command and returns the exit
 // status: 0, 1 for a failure, 2 for a usage error or bad input.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+	args, getenv = leadingRemoteFlags(args, getenv)
 	if len(args) == 0 || isHelp(args[0]) {
 		switch {
 		case len(args) > 1 && args[1] == "env":

@@ -135,6 +135,8 @@ func TestRun_ExitStatusAndErrors(t *testing.T) {
 			stderr: []string{"zaxy verify: connect to database"}},
 		{args: []string{"verify", "--space", "a"}, env: map[string]string{"ZAXY_URL": "http://127.0.0.1:1"}, code: 1,
 			stderr: []string{"zaxy verify: cannot reach the server at http://127.0.0.1:1 (ZAXY_URL)"}},
+		{args: []string{"--url", "http://127.0.0.1:1", "--token=t", "verify", "--space", "a"}, code: 1,
+			stderr: []string{"zaxy verify: cannot reach the server at http://127.0.0.1:1 (ZAXY_URL)"}},
 		{args: []string{"verify", "--space", "a", "--url", "ftp://x"}, code: 2, stderr: []string{"zaxy verify: ZAXY_URL (or --url): client: base URL must be http(s)"}},
 		{args: []string{"serve"}, code: 2, stderr: []string{"zaxy serve: ZAXY_DATABASE_URL is not set"}},
 		{args: []string{"migrate"}, code: 2, stderr: []string{"zaxy migrate: ZAXY_DATABASE_URL is not set"}},

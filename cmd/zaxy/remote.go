@@ -35,6 +35,34 @@ func remoteFlags(fs *flag.FlagSet, cfg *config) {
 	fs.StringVar(&cfg.token, "token", cfg.token, "bearer token for --url (default $ZAXY_TOKEN)")
 }
 
+// leadingRemoteFlags takes --url and --token given before the command (zaxy --url U facts
+// ...) as ZAXY_URL and ZAXY_TOKEN, and returns the arguments from the command on.
+func leadingRemoteFlags(args []string, getenv func(string) string) ([]string, func(string) string) {
+	set := map[string]string{}
+	for len(args) > 0 {
+		name, value, inline := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
+		env := map[string]string{"url": "ZAXY_URL", "token": "ZAXY_TOKEN"}[name]
+		if env == "" || !strings.HasPrefix(args[0], "-") || (!inline && len(args) < 2) {
+			break
+		}
+		if inline {
+			args = args[1:]
+		} else {
+			value, args = args[1], args[2:]
+		}
+		set[env] = value
+	}
+	if len(set) == 0 {
+		return args, getenv
+	}
+	return args, func(k string) string {
+		if v, ok := set[k]; ok {
+			return v
+		}
+		return getenv(k)
+	}
+}
+
 // newAPIClient is the client of cfg.url that remote commands call.
 func newAPIClient(cfg *config) (*client.Client, error) {
 	opts := []client.Option{client.WithUserAgent("zaxy-cli/" + buildinfo.Get().Version)}
