@@ -80,3 +80,20 @@ func TestCommands_RefuseADatabaseOfAnotherSchema(t *testing.T) {
 	run(ctx, []string{"doctor", "--no-probe"}, getenv, nil, &out, &errOut)
 	require.Contains(t, out.String(), "schema", "doctor runs and reports the schema: %s", out.String())
 }
+
+// TestAppendCommand_BulkFromStdinOnTheDatabase: without ZAXY_URL a bulk append with
+// --idempotency-prefix goes to the database the same way: a summary, and a re-run appends
+// nothing.
+func TestAppendCommand_BulkFromStdinOnTheDatabase(t *testing.T) {
+	db := testcontainers.NewDatabase(t)
+	getenv := dbEnv(db)
+	lines := "{\"type\":\"note\",\"content\":\"one\"}\n{\"type\":\"note\",\"content\":\"two\"}\n{\"type\":\"note\",\"content\":\"three\"}\n"
+	var out, errOut bytes.Buffer
+	args := []string{"append", "--space", "bulk", "--idempotency-prefix", "p", "--batch", "2"}
+	require.Equal(t, 0, run(t.Context(), args, getenv, strings.NewReader(lines), &out, &errOut), errOut.String())
+	require.Equal(t, "appended 3, already present 0, seq 1-3 (2 batches)\n", out.String())
+	out.Reset()
+	require.Equal(t, 0, run(t.Context(), args, getenv, strings.NewReader(lines), &out, &errOut), errOut.String())
+	require.Equal(t, "appended 0, already present 3, seq 1-3 (2 batches)\n", out.String())
+	require.Empty(t, errOut.String(), "no progress line off a terminal")
+}
