@@ -232,10 +232,6 @@ func (e *env) openDatabase(ctx context.Context, need dbNeed) (func(), error) {
 		return func() {}, nil
 	}
 	pool, err := openPool(ctx, e.cfg.databaseURL)
-	if err != nil && e.cfg.databaseURL != "" {
-		// A database that cannot be reached is a failure (exit 1), not a usage error.
-		err = &exitError{code: 1, err: err}
-	}
 	if err == nil && need != dbProbe {
 		// A command on a database of another schema would fail on the first query that
 		// differs, perhaps after part of its work: it refuses before it starts.
