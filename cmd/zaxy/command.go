@@ -192,6 +192,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	default:
 		var closeDB func()
 		if closeDB, err = e.openDatabase(ctx, c.db); err != nil {
+			if errors.Is(err, errNoDatabaseURL) && cfg.url != "" {
+				err = fmt.Errorf("%w; ZAXY_URL is set, but zaxy %s has no HTTP route and works on the database", err, c.name)
+			}
 			return fail(exitCode(err, 2), err)
 		}
 		defer closeDB()

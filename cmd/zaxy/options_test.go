@@ -140,6 +140,8 @@ func TestRun_ExitStatusAndErrors(t *testing.T) {
 		{args: []string{"verify", "--space", "a", "--url", "ftp://x"}, code: 2, stderr: []string{"zaxy verify: ZAXY_URL (or --url): client: base URL must be http(s)"}},
 		{args: []string{"serve"}, code: 2, stderr: []string{"zaxy serve: ZAXY_DATABASE_URL is not set"}},
 		{args: []string{"migrate"}, code: 2, stderr: []string{"zaxy migrate: ZAXY_DATABASE_URL is not set"}},
+		{args: []string{"rebuild", "--all"}, env: map[string]string{"ZAXY_URL": "http://127.0.0.1:1"}, code: 2,
+			stderr: []string{"zaxy rebuild: ZAXY_DATABASE_URL is not set (run 'make db' to get one); ZAXY_URL is set, but zaxy rebuild has no HTTP route"}},
 		{args: []string{"verify", "--spaces", "a"}, code: 2, stderr: []string{"flag provided but not defined: -spaces", "usage: zaxy verify --space S"}},
 		{args: []string{"verify", "--space", "a", "extra"}, code: 2, stderr: []string{`zaxy verify: unexpected argument "extra"`}},
 		{args: []string{"bench", "append", "--events", "10"}, code: 2, stderr: []string{"zaxy bench append: --events must be at least 800, got 10", "usage: zaxy bench append"}},
