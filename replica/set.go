@@ -12,6 +12,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
+// ErrAurora is why an Aurora replica serves no reads: it shares the writer's storage volume and
+// reports its lag through aurora_replica_status(), not as a WAL replay position on the scale of
+// the writer's pg_current_wal_lsn(), so a token cannot be checked against it.
+var ErrAurora = errors.New("read replay position: the server is Aurora (aurora_version() exists), whose replicas report no WAL replay position a consistency token can be checked against; remove it from ZAXY_REPLICA_URLS")
+
 // Defaults of Config.
 const (
 	// DefaultWait is how long a read with a token waits for a standby to reach it before it
@@ -260,17 +265,26 @@ func (s *Set) wait(ctx context.Context, t Token) (Choice, bool) {
 	}
 }
 
-// replayLSN asks a standby its replay position. A server that is not in recovery (never was,
-// or was promoted: its replay position then stays where recovery ended) is an error, so reads
-// never take a former standby for one.
+// replayLSN asks a standby its replay position. Every answer but a WAL replay position of a
+// streaming standby is an error, so reads never run on a server whose position cannot be
+// compared with the primary's tokens: a server not in recovery (never was, or was promoted: its
+// replay position then stays where recovery ended), one in recovery that reports no replay
+// position (pg_last_wal_replay_lsn() NULL), one where that function fails, and Aurora
+// (ErrAurora).
 func replayLSN(ctx context.Context, pool *pgxpool.Pool) (LSN, error) {
 	var text *string
-	var recovering bool
-	if err := pool.QueryRow(ctx, `SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text`).Scan(&recovering, &text); err != nil {
+	var recovering, aurora bool
+	if err := pool.QueryRow(ctx, `SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text, to_regproc('aurora_version') IS NOT NULL`).
+		Scan(&recovering, &text, &aurora); err != nil {
 		return 0, fmt.Errorf("read replay position: %w", err)
 	}
-	if !recovering || text == nil {
+	switch {
+	case aurora:
+		return 0, ErrAurora
+	case !recovering:
 		return 0, errors.New("read replay position: the server is not a standby (not in recovery)")
+	case text == nil:
+		return 0, errors.New("read replay position: the server is in recovery but reports no replay position (pg_last_wal_replay_lsn() is NULL), so no token can be checked on it")
 	}
 	return ParseLSN(*text)
 }
