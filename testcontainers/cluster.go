@@ -163,7 +163,8 @@ func (c *Cluster) CurrentLSN(tb testing.TB) string {
 
 // Stop stops the cluster (a fast shutdown: sessions are ended, nothing committed is lost) in
 // the middle of a test, as a primary that fails would: connections to it fail from then on. Its
-// data stays until the test ends, when it is removed.
+// data stays until the test ends, when it is removed with its databases (their own cleanup
+// then only logs that it cannot reach them).
 func (c *Cluster) Stop(tb testing.TB) {
 	tb.Helper()
 	if _, err := runClusterScript([]string{"ZAXY_PG_INSTANCE=" + c.Name}, "stop"); err != nil {

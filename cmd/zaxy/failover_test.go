@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/replica"
 	"github.com/zaxy/zaxy/testcontainers"
@@ -260,4 +262,82 @@ func TestServe_PrimaryFailsAndItsStandbyIsPromoted(t *testing.T) {
 			return st[0].ProjectedSeq
 		},
 		func(w int64) bool { return w == 12 })
+}
+
+// With asynchronous replication a failover loses what the promoted standby never received, and
+// nothing else: the standby is stopped, three appends commit on the primary (one with an
+// idempotency key), the standby comes back unable to stream (its slot is gone, as if the
+// network to the primary were cut) and is promoted once the primary fails. Its timeline starts
+// before the lost appends' token; its chain is the prefix the appends before them built and
+// verifies; the next append takes the first lost seq with another hash (a receipt of a lost
+// event no longer matches the log); and a retry of the lost append with its idempotency key
+// appends it again.
+func TestFailover_AsynchronousLosesTheUnsentTailAndTheChainStillVerifies(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	primary := testcontainers.StartCluster(t, "asyncprim")
+	db := primary.NewDatabase(t)
+	standby := testcontainers.StartStandby(t, primary, testcontainers.StandbyOptions{})
+	old := eventloom.NewStore(db.AppPool(t), nil, nil)
+	const space = "async"
+	note := func(s string) []eventloom.NewEvent { return []eventloom.NewEvent{{Type: "note", Content: s}} }
+	for i := range 5 {
+		_, err := old.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: note(fmt.Sprintf("replicated %d", i))})
+		require.NoError(t, err)
+	}
+	standby.CatchUp(t)
+	kept, err := old.Verify(ctx, space)
+	require.NoError(t, err)
+
+	standby.Stop(t)
+	var lost []*eventloom.AppendResult
+	for i := range 3 {
+		p := &eventloom.AppendParams{SpaceID: space, Events: note(fmt.Sprintf("lost %d", i))}
+		if i == 0 {
+			p.IdempotencyKey = "lost-0"
+		}
+		res, err := old.Append(ctx, p)
+		require.NoError(t, err)
+		lost = append(lost, res)
+	}
+	lostToken, err := replica.ParseLSN(primary.CurrentLSN(t))
+	require.NoError(t, err)
+	// Cut the standby off: without its slot it cannot stream from the primary.
+	var dropped int
+	queryRow(t, primary.AdminURL, `SELECT count(pg_drop_replication_slot(slot_name)) FROM pg_replication_slots WHERE NOT active`, &dropped)
+	require.Equal(t, 1, dropped)
+	standby.Start(t)
+	primary.Stop(t)
+	start, err := replica.ParseLSN(standby.Promote(t))
+	require.NoError(t, err)
+	require.Less(t, start, lostToken, "the new timeline starts before the lost appends' token")
+
+	promoted := eventloom.NewStore(standby.Database(db).AppPool(t), nil, nil)
+	v, err := promoted.Verify(ctx, space)
+	require.NoError(t, err)
+	require.True(t, v.OK, v.Reason)
+	require.Equal(t, kept.HeadSeq, v.HeadSeq, "the promoted chain is the prefix the standby had")
+	require.Equal(t, kept.HeadHash, v.HeadHash)
+
+	next, err := promoted.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: note("after the failover")})
+	require.NoError(t, err)
+	require.Equal(t, lost[0].Receipts[0].Seq, next.Receipts[0].Seq, "the first lost seq is given to the next append")
+	require.NotEqual(t, lost[0].Receipts[0].Hash, next.Receipts[0].Hash, "a receipt of a lost event no longer matches the log")
+
+	retried, err := promoted.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: note("lost 0"), IdempotencyKey: "lost-0"})
+	require.NoError(t, err)
+	require.Equal(t, next.Receipts[0].Seq+1, retried.Receipts[0].Seq, "the retry appends the lost event again")
+	v, err = promoted.Verify(ctx, space)
+	require.NoError(t, err)
+	require.True(t, v.OK, v.Reason)
+	require.Equal(t, kept.HeadSeq+2, v.HeadSeq)
+}
+
+// queryRow runs q once on dsn and scans its row into dest.
+func queryRow(t *testing.T, dsn, q string, dest ...any) {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dsn)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	require.NoError(t, conn.QueryRow(context.Background(), q).Scan(dest...))
 }
