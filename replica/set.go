@@ -71,6 +71,11 @@ type Standby struct {
 	up atomic.Bool
 	// lagNanos is its last measured lag behind the primary.
 	lagNanos atomic.Int64
+	// unproven is whether its last restartpoint is on an older timeline than the primary's and it
+	// has not yet been seen following the primary's (timeline.go): it serves no reads meanwhile.
+	unproven atomic.Bool
+	// timeline is the health loop's check of its timeline.
+	timeline timelineCheck
 }
 
 // Replay is the standby's last measured replay position.
@@ -114,6 +119,8 @@ type Set struct {
 	next atomic.Uint64
 	// primaryN, replicaN, waits and fallbacks are Stats.
 	primaryN, replicaN, waits, fallbacks atomic.Uint64
+	// primaryTLI is the primary's timeline as last measured (0: unknown).
+	primaryTLI atomic.Uint32
 	// samples are the primary's recent WAL positions, oldest first, for measuring lag.
 	mu      sync.Mutex
 	samples []sample
@@ -210,7 +217,9 @@ func (s *Set) count(c Choice) Choice {
 }
 
 // healthy reports whether reads may use st.
-func (s *Set) healthy(st *Standby) bool { return st.Up() && st.Lag() <= s.cfg.MaxLag }
+func (s *Set) healthy(st *Standby) bool {
+	return st.Up() && st.Lag() <= s.cfg.MaxLag && !st.unproven.Load()
+}
 
 // pickCovering returns a healthy standby whose measured position has reached t, taking them in
 // turn so reads spread over the standbys.
@@ -307,8 +316,10 @@ func (s *Set) Run(ctx context.Context) {
 	}
 }
 
-// Measure takes one measurement: the primary's position, then each standby's replay position
-// and lag. A standby that does not answer within the health interval is marked down.
+// Measure takes one measurement: the primary's position and timeline, then each standby's
+// replay position, lag and timeline. A standby that does not answer within the health interval
+// is marked down; one on an older timeline serves no reads until it is seen following the
+// primary's (timeline.go).
 func (s *Set) Measure(ctx context.Context) {
 	now := time.Now()
 	if t, err := s.Token(ctx); err == nil {
@@ -317,6 +328,9 @@ func (s *Set) Measure(ctx context.Context) {
 			s.samples = append(s.samples, sample{at: now, lsn: t.LSN})
 		}
 		s.mu.Unlock()
+	}
+	if tli, err := primaryTimeline(ctx, s.primary); err == nil {
+		s.primaryTLI.Store(tli)
 	}
 	var wg sync.WaitGroup
 	for _, st := range s.standbys {
@@ -338,6 +352,17 @@ func (s *Set) measure(ctx context.Context, st *Standby) {
 	}
 	st.observe(l)
 	st.lagNanos.Store(int64(s.lagOf(l, time.Now())))
+	primaryTLI := s.primaryTLI.Load()
+	standbyTLI, _ := standbyTimeline(ctx, st.Pool) // 0, nothing to check, when it cannot be read
+	ok, started, proved := st.timeline.follows(primaryTLI, standbyTLI, l)
+	st.unproven.Store(!ok)
+	if started {
+		s.cfg.Logger.Warn("standby on an older timeline than the primary: no reads from it until it replays past its position",
+			"standby", st.Name, "replay_lsn", l.String(), "standby_timeline", standbyTLI, "primary_timeline", primaryTLI)
+	}
+	if proved {
+		s.cfg.Logger.Info("standby follows the primary's timeline", "standby", st.Name, "replay_lsn", l.String(), "primary_timeline", primaryTLI)
+	}
 	if !st.up.Swap(true) {
 		s.cfg.Logger.Info("standby up", "standby", st.Name, "replay_lsn", l.String())
 	}
