@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -290,9 +291,13 @@ func TestFailover_AsynchronousLosesTheUnsentTailAndTheChainStillVerifies(t *test
 	require.NoError(t, err)
 
 	standby.Stop(t)
+	// Long texts that do not compress, so the lost WAL outweighs what the promotion writes.
+	noise := make([]byte, 4000)
+	_, _ = rand.Read(noise)
+	lostText := func(i int) string { return fmt.Sprintf("lost %d %x", i, noise) }
 	var lost []*eventloom.AppendResult
 	for i := range 3 {
-		p := &eventloom.AppendParams{SpaceID: space, Events: note(fmt.Sprintf("lost %d", i))}
+		p := &eventloom.AppendParams{SpaceID: space, Events: note(lostText(i))}
 		if i == 0 {
 			p.IdempotencyKey = "lost-0"
 		}
@@ -324,7 +329,7 @@ func TestFailover_AsynchronousLosesTheUnsentTailAndTheChainStillVerifies(t *test
 	require.Equal(t, lost[0].Receipts[0].Seq, next.Receipts[0].Seq, "the first lost seq is given to the next append")
 	require.NotEqual(t, lost[0].Receipts[0].Hash, next.Receipts[0].Hash, "a receipt of a lost event no longer matches the log")
 
-	retried, err := promoted.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: note("lost 0"), IdempotencyKey: "lost-0"})
+	retried, err := promoted.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: note(lostText(0)), IdempotencyKey: "lost-0"})
 	require.NoError(t, err)
 	require.Equal(t, next.Receipts[0].Seq+1, retried.Receipts[0].Seq, "the retry appends the lost event again")
 	v, err = promoted.Verify(ctx, space)
