@@ -144,18 +144,18 @@ var errorResponses = map[string]struct {
 	description string
 	retryAfter  bool
 }{
-	"BadRequest":       {400, "400 invalid_request: a parameter, header or body field is wrong; details.field names it (e.g. events[2].data.subject). Also unsupported_media_type (415) for a body that is not application/json, and body_incomplete or body_timeout for a body that did not arrive whole.", false},
-	"Unauthorized":     {401, "401 unauthorized: no valid bearer token (Authorization: Bearer zx_...; zaxy token create).", false},
-	"Forbidden":        {403, "403 forbidden: the token does not reach this space, or lacks the scope the route needs (read < write < admin); /metrics needs a token for every space.", false},
-	"NotFound":         {404, "404: the thing the path or body names does not exist: entity_not_found, item_not_found, proposal_not_found, policy_not_found, artifact_not_found, event_not_found, or space_not_found for a write that needs an earlier event (an erasure, a decision). details.field names the parameter.", false},
-	"Conflict":         {409, "409: the write conflicts with the log: idempotency_conflict (the Idempotency-Key was used with another body), chain_broken, not_erasable, proposal_not_pending, policy_gate_failed, policy_changed or nothing_to_roll_back.", false},
-	"BodyTooLarge":     {413, "413 body_too_large: the body passed ZAXY_MAX_BODY_BYTES (details.limit_bytes), or batch_too_large: more events than ZAXY_MAX_BATCH (details.max).", false},
-	"ResponseTooLarge": {413, "413 response_too_large: the answer would pass the response byte cap (ZAXY_MAX_RESPONSE_BYTES, 4 MiB by default) and no cursor fits. List reads (facts, entities, items, artifacts, proposals) stop reading rows at the cap. details.limit_bytes is the cap; details.field, when present, names the parameter that makes the answer smaller (limit). A route that takes a body also answers 413 body_too_large for a body past ZAXY_MAX_BODY_BYTES.", false},
-	"TooLarge":         {413, "413 body_too_large: the body passed ZAXY_MAX_BODY_BYTES; or response_too_large: the answer would pass the response byte cap (ZAXY_MAX_RESPONSE_BYTES, 4 MiB by default; details.field, when present, names the parameter that makes it smaller).", false},
-	"TooManyRequests":  {429, "429 too_many_requests: the caller (its token; with auth off, the space) already has its budget of requests in flight (details.budget: requests, or analytics for Cypher, facts, entities, index, timeline, items and verify; details.limit). Never queued; retry after Retry-After seconds.", true},
-	"Unavailable":      {503, "503 pool_busy: the request's deadline passed while it waited for its caller's fair share of a connection pool (each caller holds at most half of a pool's connections; details.pool is hot-path or analytics, details.share the connections one caller may hold); request_timeout: it did not finish before its deadline; database_unavailable: the database refused or dropped the connection. Cypher and the feeling of knowing also answer 503 erasure_pending while an erasure's purge is pending in the space. Retry after Retry-After seconds.", true},
-	"NotReady":         {503, "503 database_unreachable or schema_out_of_date: the server cannot serve yet.", false},
-	"Error":            {0, "An error (docs/api.md lists the codes).", false},
+	"BadRequest":           {400, "400 invalid_request: a parameter, header or body field is wrong; details.field names it (e.g. events[2].data.subject). Also body_incomplete for a body shorter than its Content-Length (a body that stalls is 408 body_timeout).", false},
+	"Unauthorized":         {401, "401 unauthorized: no valid bearer token (Authorization: Bearer zx_...; zaxy token create).", false},
+	"Forbidden":            {403, "403 forbidden: the token does not reach this space, or lacks the scope the route needs (read < write < admin; /metrics needs a token for every space). Every route also answers 403 host_not_allowed to a Host header that is not the server's (no DNS rebinding) and cross_site_request to a browser request from another site (docs/api.md, Request boundary).", false},
+	"NotFound":             {404, "404: the thing the path or body names does not exist: entity_not_found, item_not_found, proposal_not_found, policy_not_found, artifact_not_found, event_not_found, or space_not_found for a write that needs an earlier event (an erasure, a decision). details.field names the parameter.", false},
+	"Conflict":             {409, "409: the write conflicts with the log: idempotency_conflict (the Idempotency-Key was used with another body), chain_broken, not_erasable, proposal_not_pending, policy_gate_failed, policy_changed or nothing_to_roll_back.", false},
+	"BodyTooLarge":         {413, "413 body_too_large: the body passed ZAXY_MAX_BODY_BYTES (details.limit_bytes), or batch_too_large: more events than ZAXY_MAX_BATCH (details.max).", false},
+	"ResponseTooLarge":     {413, "413 response_too_large: the answer would pass the response byte cap (ZAXY_MAX_RESPONSE_BYTES, 4 MiB by default) and no cursor fits. List reads (facts, entities, items, artifacts, proposals) stop reading rows at the cap. details.limit_bytes is the cap; details.field, when present, names the parameter that makes the answer smaller (limit). A route that takes a body also answers 413 body_too_large for a body past ZAXY_MAX_BODY_BYTES.", false},
+	"TooManyRequests":      {429, "429 too_many_requests: the caller (its token; with auth off, the space) already has its budget of requests in flight (details.budget: requests, or analytics for Cypher, facts, entities, index, timeline, items and verify; details.limit). Never queued; retry after Retry-After seconds.", true},
+	"PoolBusy":             {503, "503 pool_busy: the request's deadline passed while it waited for its caller's fair share of a connection pool (each caller holds at most half of a pool's connections; details.pool is hot-path or analytics, details.share the connections one caller may hold); request_timeout: it did not finish before its deadline; database_unavailable: the database refused or dropped the connection. Cypher and the feeling of knowing also answer 503 erasure_pending while an erasure's purge is pending in the space. Retry after Retry-After seconds.", true},
+	"NotReady":             {503, "503 database_unreachable or schema_out_of_date: the server cannot serve yet.", false},
+	"UnsupportedMediaType": {415, "415 unsupported_media_type: the body is not sent as application/json.", false},
+	"Error":                {0, "An error (docs/api.md lists the codes).", false},
 }
 
 // buildOpenAPI generates the document from allRoutes, operations and the Go types.
@@ -337,14 +337,17 @@ func mediaOf(path string) string {
 	return "application/json"
 }
 
-// errorsOf are the 4XX and 503 answers a route can give, each a component response's name: a
-// token route answers 401 and 403; a route under a space 400 (the space, its parameters), 429
-// and 503; one with a body 413 for it, a capped read 413 for its answer; op.errors add 404
-// and 409.
+// errorsOf are the 4XX and 503 answers a route can give, each a component response's name:
+// every route 403 (the request boundary), a token route 401, a route with a body 415; a route
+// under a space 400 (the space, its parameters), 429 and 503; a capped read 413 for its answer
+// (or its body), another route with a body 413 for the body; op.errors add 404 and 409.
 func errorsOf(rt routeFacts, op *operation) map[int]string {
-	out := map[int]string{}
+	out := map[int]string{403: "Forbidden"} // host_not_allowed, cross_site_request
 	if rt.token {
-		out[401], out[403] = "Unauthorized", "Forbidden"
+		out[401] = "Unauthorized"
+	}
+	if op.body != nil {
+		out[415] = "UnsupportedMediaType"
 	}
 	if strings.HasPrefix(rt.path, spacePrefix) {
 		out[400], out[429], out[503] = "BadRequest", "TooManyRequests", "PoolBusy"
