@@ -17,7 +17,8 @@ const (
 	CodeCrossSiteRequest = "cross_site_request"
 	// CodeRouteNotFound (404): no operation has this path.
 	CodeRouteNotFound = "route_not_found"
-	// CodeSpaceNotFound (404): a write that needs an earlier event names a space with none.
+	// CodeSpaceNotFound (404): what needs earlier events (a policy change, a Cypher query before
+	// the first projection) asked of a space with none. Reads of such a space answer empty.
 	CodeSpaceNotFound = "space_not_found"
 	// CodeEventNotFound (404): the space has no event with that seq.
 	CodeEventNotFound = "event_not_found"
