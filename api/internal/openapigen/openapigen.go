@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -159,14 +158,4 @@ func (s *Schemas) QueryParameters(v any) ([]Parameter, error) {
 		return nil, fmt.Errorf("%T has no query parameters", v)
 	}
 	return out, nil
-}
-
-// SortedNames lists the component names in order.
-func (s *Schemas) SortedNames() []string {
-	names := make([]string, 0, len(s.defs))
-	for n := range s.defs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
