@@ -44,7 +44,8 @@ type operation struct {
 	// result is the success body's Go type; nil: not a JSON object of ours.
 	result any
 	// errors are the 4XX statuses beyond those every route of its kind can answer: 404 for a
-	// route that reads or acts on one thing by id, 409 for a write that can conflict.
+	// route that reads or acts on one thing by id, 409 for a write that can conflict, 422 for
+	// work that can be refused (a Cypher timeout, nothing to fit).
 	errors []int
 }
 
@@ -154,6 +155,7 @@ var errorResponses = map[string]struct {
 	"TooManyRequests":      {429, "429 too_many_requests: the caller (its token; with auth off, the space) already has its budget of requests in flight (details.budget: requests, or analytics for Cypher, facts, entities, index, timeline, items and verify; details.limit). Never queued; retry after Retry-After seconds.", true},
 	"PoolBusy":             {503, "503 pool_busy: the request's deadline passed while it waited for its caller's fair share of a connection pool (each caller holds at most half of a pool's connections; details.pool is hot-path or analytics, details.share the connections one caller may hold); request_timeout: it did not finish before its deadline; database_unavailable: the database refused or dropped the connection. Cypher and the feeling of knowing also answer 503 erasure_pending while an erasure's purge is pending in the space. Retry after Retry-After seconds.", true},
 	"NotReady":             {503, "503 database_unreachable or schema_out_of_date: the server cannot serve yet.", false},
+	"Unprocessable":        {422, "422: the request is well formed but cannot be done: query_timeout (a Cypher query ran past its statement timeout), nothing_to_learn (no recorded feedback to fit a policy on).", false},
 	"UnsupportedMediaType": {415, "415 unsupported_media_type: the body is not sent as application/json.", false},
 	"Error":                {0, "An error (docs/api.md lists the codes).", false},
 }
@@ -340,7 +342,7 @@ func mediaOf(path string) string {
 // errorsOf are the 4XX and 503 answers a route can give, each a component response's name:
 // every route 403 (the request boundary), a token route 401, a route with a body 415; a route
 // under a space 400 (the space, its parameters), 429 and 503; a capped read 413 for its answer
-// (or its body), another route with a body 413 for the body; op.errors add 404 and 409.
+// (or its body), another route with a body 413 for the body; op.errors add 404, 409 and 422.
 func errorsOf(rt routeFacts, op *operation) map[int]string {
 	out := map[int]string{403: "Forbidden"} // host_not_allowed, cross_site_request
 	if rt.token {
@@ -362,7 +364,7 @@ func errorsOf(rt routeFacts, op *operation) map[int]string {
 		out[503] = "NotReady"
 	}
 	for _, code := range op.errors {
-		out[code] = map[int]string{404: "NotFound", 409: "Conflict"}[code]
+		out[code] = map[int]string{404: "NotFound", 409: "Conflict", 422: "Unprocessable"}[code]
 	}
 	return out
 }

@@ -134,6 +134,7 @@ var operations = map[string]operation{
 		body:        CypherBody{},
 		status:      200, success: "Success; the body is JSON (docs/api.md).",
 		result: graphwire.CypherResult{},
+		errors: []int{404, 422},
 	},
 	"GET /v1/spaces/{space}/index": {
 		query: IndexQuery{},
@@ -360,7 +361,7 @@ var operations = map[string]operation{
 		bodyOptional: true,
 		status:       201, success: "Success; the body is JSON (docs/api.md).",
 		result: policywire.FitResult{},
-		errors: []int{409},
+		errors: []int{404, 409, 422},
 	},
 	"POST /v1/spaces/{space}/policies/rollback": {
 		id: "rollbackPolicy", summary: "Roll back the retrieval policy",
@@ -369,7 +370,7 @@ var operations = map[string]operation{
 		bodyOptional: true,
 		status:       201, success: "Success; the body is JSON (docs/api.md).",
 		result: policywire.Rollback{},
-		errors: []int{409},
+		errors: []int{404, 409},
 	},
 	"POST /v1/spaces/{space}/policies/{version}/promote": {
 		id: "promotePolicy", summary: "Promote a retrieval policy",
