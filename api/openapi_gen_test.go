@@ -15,6 +15,7 @@ import (
 
 	"github.com/zaxy/zaxy/api/internal/openapigen"
 	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/replica"
 )
 
@@ -215,6 +216,7 @@ func buildOpenAPI(t *testing.T) []byte {
 	for key := range operations {
 		require.True(t, seen[key], "operations describes %s, which is no route", key)
 	}
+	closeSets(gen)
 	schemas := components["schemas"].(map[string]any)
 	for name, s := range gen.Components() {
 		require.NotContains(t, schemas, name)
@@ -233,6 +235,50 @@ func buildOpenAPI(t *testing.T) []byte {
 	out := buf.Bytes()
 	for esc, c := range map[string]string{`\u003c`: "<", `\u003e`: ">", `\u0026`: "&"} {
 		out = bytes.ReplaceAll(out, []byte(esc), []byte(c))
+	}
+	return out
+}
+
+// closedSets are the request fields whose values come from a closed set, with the Go values
+// the server checks them against; closeSets makes them enums in every request body's schema.
+var closedSets = map[string][]string{
+	"purpose":           checkout.Purposes,
+	"retrieval_profile": checkout.Profiles,
+	"reasoning_phase":   checkout.Phases,
+}
+
+// closeSets sets the enums of closedSets (and of disable_lanes' items, checkout.Lanes) on the
+// schemas of the request bodies, once every body is registered.
+func closeSets(gen *openapigen.Schemas) {
+	for _, op := range operations {
+		bodies, ok := op.body.(oneOfTypes)
+		if !ok {
+			bodies = oneOfTypes{op.body}
+		}
+		for _, b := range bodies {
+			if b == nil {
+				continue
+			}
+			s := gen.Components()[gen.Name(b)]
+			if s == nil || s.Properties == nil {
+				continue
+			}
+			for name, vals := range closedSets {
+				if p, ok := s.Properties.Get(name); ok && p.Type == "string" {
+					p.Enum = enum(vals)
+				}
+			}
+			if p, ok := s.Properties.Get("disable_lanes"); ok && p.Items != nil {
+				p.Items.Enum = enum(checkout.Lanes)
+			}
+		}
+	}
+}
+
+func enum(vals []string) []any {
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		out[i] = v
 	}
 	return out
 }

@@ -69,6 +69,9 @@ func (s *Schemas) name(t reflect.Type) string {
 	return n
 }
 
+// Name is the component name of v's type (a struct Ref has registered).
+func (s *Schemas) Name(v any) string { return s.name(reflect.TypeOf(v)) }
+
 // Ref returns the schema of v's type: a reference into components.schemas for a named struct
 // (registered with every named type it uses), the schema itself otherwise.
 func (s *Schemas) Ref(v any) (*jsonschema.Schema, error) {
