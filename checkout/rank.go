@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
+	"github.com/zaxy/zaxy/tokenize"
 )
 
 // ranking is the fused result of the lanes with what the packet needs besides.
@@ -31,6 +32,8 @@ type ranking struct {
 	question *question
 	// fetch reads the ranking's items.
 	fetch itemFetch
+	// tok counts the tokens the request's budget is spent in (Request.Tokenizer).
+	tok tokenize.Counter
 }
 
 // rank answers r's question: it reads the space's policy, analyses the question once with the
@@ -43,6 +46,9 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		rk.asOf = r.AsOf.UTC()
 	}
 	var err error
+	if rk.tok, err = s.Tokenizer(r.Tokenizer); err != nil {
+		return nil, err
+	}
 	if rk.policy, err = s.CurrentPolicy(ctx, r.SpaceID); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,8 @@ type Elided struct {
 type Budget struct {
 	Requested int      `json:"requested"`
 	Used      int      `json:"used"`
+	// Tokenizer is what Requested and Used count in (Request.Tokenizer).
+	Tokenizer string   `json:"tokenizer"`
 	Elided    []Elided `json:"elided"`
 }
 
