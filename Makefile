@@ -153,7 +153,7 @@ FUZZ_TARGETS = FuzzCypherFilter:./graph:100000x FuzzPolicyVersion:./vocab:180000
 	FuzzJSON:./redact:200000x FuzzSlots:./latent:100000x FuzzActionRecord:./retrospective:120000x \
 	FuzzWovenArtifacts:./projection:100000x FuzzEventData:./eventloom:150000x FuzzQuery:./checkout:5000x \
 	FuzzExcerptWindow:./checkout:100000x FuzzLineWhoWhen:./checkout:50000x FuzzFlatLine:./checkout:50000x \
-	FuzzReadFile:./spacelog:150000x
+	FuzzReadFile:./spacelog:150000x FuzzCount:./tokenize:20000x
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

@@ -13,6 +13,7 @@ import (
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/tokenize"
 )
 
 // DatasetReport is the summary file RunDataset writes beside its ranked lines.
@@ -27,6 +28,8 @@ type DatasetReport struct {
 	DisabledLanes []string `json:"disabled_lanes"`
 	// WhoWhen: the packets opened each event's line with its day and speaker (--who-when).
 	WhoWhen bool `json:"who_when,omitempty"`
+	// Tokens is every fused packet's text counted by each tokenizer (TokenCheck).
+	Tokens *TokenCheck `json:"tokens"`
 	*Summary
 }
 
@@ -73,6 +76,9 @@ type DatasetParams struct {
 	// WhoWhen asks every packet for who_when (checkout.Request.WhoWhen): each event's line
 	// opens with its day and speaker, at the cost of the tokens they take.
 	WhoWhen bool
+	// Tokenizer is what the packets' budget counts in (checkout.Request.Tokenizer); empty means
+	// checkout's default, chars4.
+	Tokenizer string
 	// Options configure Run; Out and KeywordOut are set by RunDataset.
 	Options Options
 }
@@ -91,6 +97,12 @@ func RunDataset(ctx context.Context, p *DatasetParams) error {
 		retriever.(*checkoutRetriever).whoWhen = true
 		name += "; lines open with their day and speaker (who_when)"
 	}
+	cr := retriever.(*checkoutRetriever)
+	cr.tokenizer = p.Tokenizer
+	if cr.tokenizer == "" {
+		cr.tokenizer = tokenize.Chars4
+	}
+	cr.tokens = newPacketTokenTally(cr.tokenizer, opts.withDefaults().PacketTokens)
 
 	base := strings.TrimSuffix(out, ".jsonl")
 	keywordPath, summaryPath := base+".keyword.jsonl", base+".summary.json"
@@ -115,7 +127,7 @@ func RunDataset(ctx context.Context, p *DatasetParams) error {
 	if err := keyword.close(); err != nil {
 		return fmt.Errorf("write %s: %w", keywordPath, err)
 	}
-	rep := DatasetReport{Dataset: p.Dataset, File: p.File, Retriever: name, Embedder: p.EmbedderName, Lanes: lanes, DisabledLanes: disabled, WhoWhen: p.WhoWhen, Summary: sum}
+	rep := DatasetReport{Dataset: p.Dataset, File: p.File, Retriever: name, Embedder: p.EmbedderName, Lanes: lanes, DisabledLanes: disabled, WhoWhen: p.WhoWhen, Tokens: cr.tokens.check(), Summary: sum}
 	if provider != nil {
 		rep.Embedder = provider.Model()
 	}
@@ -131,6 +143,7 @@ func RunDataset(ctx context.Context, p *DatasetParams) error {
 	}
 	fmt.Fprintf(opts.Summary, "\nrun: %s (--reuse-run %s asks its spaces again)\nretriever: %s\nlanes: %s; disabled: %s\nembedder: %s\nwrote %s, %s, %s\n", sum.Run, sum.Run, name,
 		strings.Join(lanes, ", "), orNone(disabled), rep.Embedder, out, keywordPath, summaryPath)
+	rep.Tokens.WriteText(opts.Summary)
 	return nil
 }
 

@@ -53,6 +53,10 @@ type checkoutRetriever struct {
 	disabled []string
 	// whoWhen asks the packets for who_when (DatasetParams.WhoWhen).
 	whoWhen bool
+	// tokenizer is the packets' tokenizer (DatasetParams.Tokenizer; empty: checkout's default).
+	tokenizer string
+	// tokens, when set, counts every fused packet's text under every tokenizer.
+	tokens *packetTokenTally
 	// fok answers the feeling of knowing (Feeler).
 	fok *metamemory.Service
 }
@@ -116,13 +120,17 @@ func (c *checkoutRetriever) Rank(ctx context.Context, space, question string, as
 
 // Packet runs a checkout (recording nothing) and returns the seqs its items cite.
 func (c *checkoutRetriever) Packet(ctx context.Context, space, question string, asOf time.Time, maxTokens int, keywordOnly bool) ([]int64, int, error) {
-	r := &checkout.Request{SpaceID: space, Query: strings.TrimSpace(question), AsOf: &asOf, MaxTokens: maxTokens, NoRecord: true, DisableLanes: c.disabled, WhoWhen: c.whoWhen}
+	r := &checkout.Request{SpaceID: space, Query: strings.TrimSpace(question), AsOf: &asOf, MaxTokens: maxTokens, NoRecord: true, DisableLanes: c.disabled, WhoWhen: c.whoWhen,
+		Tokenizer: c.tokenizer}
 	if keywordOnly {
 		r.DisableLanes = allButKeyword()
 	}
 	p, err := c.svc.Checkout(ctx, r)
 	if err != nil {
 		return nil, 0, err
+	}
+	if c.tokens != nil && !keywordOnly {
+		c.tokens.add(p.Text)
 	}
 	var seqs []int64
 	for _, t := range p.Tiers {

@@ -226,8 +226,9 @@ func cutEventItem(seq int64, typ, session, content, data string, hash []byte, wo
 	return it
 }
 
-// EstimateTokens is the deterministic token estimate packets are budgeted with, the same as
-// the disclosure views': one token per four characters, rounded up.
+// EstimateTokens is the chars4 count, one token per four characters rounded up: the disclosure
+// views' estimate, and what a packet is budgeted with when neither its request nor its service
+// names a tokenizer (Service.Tokenizer).
 func EstimateTokens(s string) int { return disclosure.EstimateTokens(s) }
 
 // seqOfItem returns the seq of an event item id ("ev:12"), or 0.

@@ -12,14 +12,14 @@ import (
 func packTier(rk *ranking, used map[string]bool, tokens *int, budget int, p *Packet, whoWhen bool,
 	name string, ids []string, scores map[string]*scored, limit int) Tier {
 	t := Tier{Name: name, Items: []*Item{}}
-	spent := EstimateTokens(tierHeader[name] + "\n")
+	spent := rk.count(tierHeader[name] + "\n")
 	for _, id := range ids {
 		it := rk.items[id]
 		if it == nil || used[id] {
 			continue
 		}
 		line := renderLine(maxRef, it, whoWhen)
-		cost := EstimateTokens(line + "\n")
+		cost := rk.count(line + "\n")
 		if *tokens+spent+cost > budget || spent+cost > limit {
 			p.Budget.Elided = append(p.Budget.Elided, Elided{ItemID: id, Tokens: cost, Reason: "over the " + name + " tier's share of the budget"})
 			continue
@@ -44,7 +44,7 @@ func packTier(rk *ranking, used map[string]bool, tokens *int, budget int, p *Pac
 // spent.
 func packQuery(rk *ranking, used map[string]bool, tokens *int, budget int, p *Packet, whoWhen bool) Tier {
 	t := Tier{Name: TierQuery, Items: []*Item{}}
-	header := EstimateTokens(tierHeader[TierQuery] + "\n")
+	header := rk.count(tierHeader[TierQuery] + "\n")
 	type cand struct {
 		it    *rankedItem
 		c     *scored
@@ -61,7 +61,7 @@ func packQuery(rk *ranking, used map[string]bool, tokens *int, budget int, p *Pa
 		if it == nil || used[c.itemID] {
 			continue
 		}
-		cost := EstimateTokens(renderLine(maxRef, it, whoWhen) + "\n")
+		cost := rk.count(renderLine(maxRef, it, whoWhen) + "\n")
 		cands = append(cands, cand{it: it, c: c, cost: cost, value: c.score / float64(max(cost, m.MinValueTokens))})
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.value, a.value) })
@@ -87,3 +87,44 @@ func packQuery(rk *ranking, used map[string]bool, tokens *int, budget int, p *Pa
 // maxRef is the widest citation marker an item's cost is estimated with, so numbering the
 // items afterwards can never push the packet over its budget.
 const maxRef = 99999
+
+// fitRendered renders p and makes sure its text is within budget as a whole. Lines are
+// budgeted one by one, and a byte-pair encoding can count a text as more than the sum of its
+// lines (a merge across a line's end, a citation marker numbered wider than its estimate), so
+// while the rendered text is over the budget the least valuable item shown is elided and p
+// rendered again: the query tier's last (its worst), then the session tier's first (its
+// oldest), then the stable tier's last. It sets p.Budget.Used and returns the last marker.
+func fitRendered(p *Packet, rk *ranking, budget int, whoWhen bool) int {
+	for {
+		ref := renderTiers(p, rk.items, whoWhen)
+		p.Budget.Used = rk.count(p.Text)
+		if p.Budget.Used <= budget {
+			return ref
+		}
+		if !elideOne(p) {
+			return ref
+		}
+	}
+}
+
+// elideOne removes the least valuable item from p's tiers (fitRendered's order) and records
+// it as elided; it reports false when the tiers are empty.
+func elideOne(p *Packet) bool {
+	for _, name := range []string{TierQuery, TierSession, TierStable} {
+		for i := range p.Tiers {
+			t := &p.Tiers[i]
+			if t.Name != name || len(t.Items) == 0 {
+				continue
+			}
+			at := len(t.Items) - 1
+			if name == TierSession {
+				at = 0
+			}
+			it := t.Items[at]
+			t.Items = slices.Delete(t.Items, at, at+1)
+			p.Budget.Elided = append(p.Budget.Elided, Elided{ItemID: it.ItemID, Tokens: it.Tokens, Reason: "over the token budget once rendered"})
+			return true
+		}
+	}
+	return false
+}

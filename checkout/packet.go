@@ -33,7 +33,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	}
 	p := &Packet{
 		SpaceID: r.SpaceID, Query: r.Query, Purpose: rk.purpose, PurposeInferred: rk.purposeInferred, AsOf: rk.asOf,
-		Warnings: []Warning{}, Budget: Budget{Requested: r.MaxTokens, Elided: []Elided{}},
+		Warnings: []Warning{}, Budget: Budget{Requested: r.MaxTokens, Tokenizer: rk.tok.Name(), Elided: []Elided{}},
 		Diagnostics: Diagnostics{Lanes: rk.lanes, ProjectionLag: rk.lag, Candidates: len(rk.fused), Salience: rk.salience,
 			PolicyVersion: rk.policy.Version},
 	}
@@ -71,8 +71,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	query := packQuery(rk, used, &tokens, budget, p, r.WhoWhen)
 	p.Tiers = []Tier{stable, session, query}
 	p.Warnings = append(p.Warnings, warnings(rk, used)...)
-	ref := renderTiers(p, rk.items, r.WhoWhen)
-	p.Budget.Used = EstimateTokens(p.Text)
+	ref := fitRendered(p, rk, r.MaxTokens, r.WhoWhen)
 	pack.SetAttributes(tracing.CountKey.Int(ref))
 	pack.End()
 	if !r.NoRecord && !rk.noSpace {

@@ -20,7 +20,7 @@ func (s *Service) Query(ctx context.Context, r *Request) (*QueryResult, error) {
 		}
 		if it := rk.items[c.itemID]; it != nil {
 			it.Score, it.Components = c.score, c.components
-			it.Tokens = EstimateTokens(it.Text)
+			it.Tokens = rk.count(it.Text)
 			res.Items = append(res.Items, &it.Item)
 		}
 	}

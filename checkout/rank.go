@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zaxy/zaxy/checkout/internal/dbsqlc"
+	"github.com/zaxy/zaxy/tokenize"
 )
 
 // ranking is the fused result of the lanes with what the packet needs besides.
@@ -33,6 +34,8 @@ type ranking struct {
 	fetch itemFetch
 	// noSpace: the space has no events; the answer is empty and records nothing.
 	noSpace bool
+	// tok counts the tokens the request's budget is spent in (Request.Tokenizer).
+	tok tokenize.Counter
 }
 
 // rank answers r's question: it reads the space's policy, analyses the question once with the
@@ -45,6 +48,9 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 		rk.asOf = r.AsOf.UTC()
 	}
 	var err error
+	if rk.tok, err = s.Tokenizer(r.Tokenizer); err != nil {
+		return nil, err
+	}
 	if rk.policy, err = s.CurrentPolicy(ctx, r.SpaceID); err != nil {
 		return nil, err
 	}

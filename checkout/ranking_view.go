@@ -10,6 +10,9 @@ func (rk *ranking) usedQuestion() *question { return rk.question }
 // usedPurpose is the purpose rk was ranked for (asked or inferred).
 func (rk *ranking) usedPurpose() string { return rk.purpose }
 
+// count is the tokens s takes under the request's tokenizer.
+func (rk *ranking) count(s string) int { return rk.tok.Count(s) }
+
 // fetchedItems are the items rk fetched for its candidates, by item id.
 func (rk *ranking) fetchedItems() map[string]*rankedItem { return rk.items }
 

@@ -18,6 +18,7 @@ var tierHeader = map[string]string{
 func renderTiers(p *Packet, items map[string]*rankedItem, whoWhen bool) int {
 	var b strings.Builder
 	ref := 0
+	p.Diagnostics.StablePrefixBytes = 0
 	for _, t := range p.Tiers {
 		if len(t.Items) == 0 {
 			continue

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout/checkoutwire"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/tokenize"
 	"github.com/zaxy/zaxy/validation"
 )
 
@@ -79,6 +80,9 @@ func validateRequest(r *Request) error {
 	}
 	if r.MaxTokens < MinMaxTokens || r.MaxTokens > MaxMaxTokens {
 		return &validation.Error{Field: "max_tokens", Message: "must be between 200 and 32000"}
+	}
+	if r.Tokenizer != "" && !tokenize.Valid(r.Tokenizer) {
+		return &validation.Error{Field: "tokenizer", Message: "must be one of " + strings.Join(tokenize.Names, ", ") + ", got " + r.Tokenizer}
 	}
 	if r.AsOf != nil && (r.AsOf.Year() < 1 || r.AsOf.Year() > 9999) {
 		return &validation.Error{Field: "as_of", Message: "must be a time between years 0001 and 9999"}

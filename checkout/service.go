@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/tokenize"
+	"github.com/zaxy/zaxy/validation"
 )
 
 // Config configures a Service.
@@ -29,6 +32,9 @@ type Config struct {
 	// current one is: benchmarks and the policy regression gate measure a candidate with it.
 	// Defaults to nil: each checkout reads its space's current policy (built-in when none).
 	Policy *Policy
+	// Tokenizer counts a request's max_tokens when the request names no tokenizer. Defaults
+	// to tokenize.Default (chars4).
+	Tokenizer tokenize.Counter
 }
 
 // Service answers checkouts and raw queries.
@@ -54,6 +60,9 @@ func New(pool *pgxpool.Pool, store *eventloom.Store, cfg Config) *Service {
 	if cfg.EfSearch == 0 {
 		cfg.EfSearch = 100
 	}
+	if cfg.Tokenizer == nil {
+		cfg.Tokenizer = tokenize.Default
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -69,4 +78,18 @@ func (s *Service) spaceExists(ctx context.Context, space string) (bool, error) {
 		return false, fmt.Errorf("checkout %q: %w", space, err)
 	}
 	return ok, nil
+}
+
+// Tokenizer returns the counter a request naming tokenizer name is budgeted with: the named
+// one, or the service's default when name is empty. An unknown name is a validation error on
+// the field tokenizer.
+func (s *Service) Tokenizer(name string) (tokenize.Counter, error) {
+	if name == "" {
+		return s.cfg.Tokenizer, nil
+	}
+	c, err := tokenize.Get(name)
+	if err != nil {
+		return nil, &validation.Error{Field: "tokenizer", Message: "must be one of " + strings.Join(tokenize.Names, ", ") + ", got " + name}
+	}
+	return c, nil
 }

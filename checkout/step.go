@@ -21,7 +21,7 @@ func stepRequest(r *StepRequest, defaultTokens int) (*Request, error) {
 	if r.MaxTokens == 0 {
 		r.MaxTokens = defaultTokens
 	}
-	req := &Request{SpaceID: r.SpaceID, Query: r.Goal, Purpose: r.Purpose, MaxTokens: r.MaxTokens, SessionID: r.SessionID,
+	req := &Request{SpaceID: r.SpaceID, Query: r.Goal, Purpose: r.Purpose, MaxTokens: r.MaxTokens, Tokenizer: r.Tokenizer, SessionID: r.SessionID,
 		Cues: r.Cues, ReasoningPhase: r.ReasoningPhase, Weave: true, NoRecord: r.NoRecord, Actor: r.Actor}
 	if err := validateRequest(req); err != nil {
 		var ve *validation.Error

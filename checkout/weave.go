@@ -70,6 +70,9 @@ type weaveParams struct {
 	// woven is what the weave keeps of its artifacts and evidence lines that the answer does
 	// not show (set by buildWeave).
 	woven *wovenState
+	// count is the tokens a text takes under the request's tokenizer (set by buildWeave from
+	// the ranking).
+	count func(string) int
 }
 
 // wovenState is what a weave keeps of its artifacts (by id) and evidence lines (by seq) that

@@ -17,9 +17,9 @@ import (
 func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*Weave, error) {
 	w := &Weave{Goal: p.goal, ReasoningPhase: p.phase, Purpose: p.purpose, ArtifactIDs: []string{},
 		SourceEventRefs: []Citation{}, Evidence: []WeaveEvidence{}, Inferred: []WeaveArtifact{}, Warnings: []Warning{},
-		Rejected: []RejectedArtifact{}, Budget: WeaveBudget{Tokens: p.budget}, ExpectedUse: WeaveExpectedUse, ProhibitedUse: WeaveProhibitedUse}
+		Rejected: []RejectedArtifact{}, Budget: WeaveBudget{Tokens: p.budget, Tokenizer: rk.tok.Name()}, ExpectedUse: WeaveExpectedUse, ProhibitedUse: WeaveProhibitedUse}
 	// The ranked events, best first, and the place of each among them.
-	p.mech, p.question, p.woven = mechanismOf(rk.usedPolicy()), rk.usedQuestion(), newWovenState()
+	p.mech, p.question, p.woven, p.count = mechanismOf(rk.usedPolicy()), rk.usedQuestion(), newWovenState(), rk.count
 	seqs, rankOf := rk.rankedEvents(p.mech.WeaveCandidateItems)
 	rows, err := queries.WeaveArtifacts(ctx, s.pool, dbsqlc.WeaveArtifactsParams{SpaceID: p.space, Seqs: nonNilSeqs(seqs),
 		CitedLimit: int32(p.mech.WeaveCitedLimit), Types: weavePhaseTypes, Phase: p.phase, PhaseLimit: int32(p.mech.WeavePhaseLimit)})

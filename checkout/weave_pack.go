@@ -65,7 +65,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		return nil, err
 	}
 	words, named := p.question.words, p.question.named
-	fixed := EstimateTokens(weaveHeader(p) + "\n" + evidenceHeader + "\n" + inferredHeader + "\n")
+	fixed := p.count(weaveHeader(p) + "\n" + evidenceHeader + "\n" + inferredHeader + "\n")
 	spent := fixed
 	// shown: the events shown; shownBody: their type, content and data. An event identical to
 	// one shown (an agent's identical tool outputs, which a failure pattern cites one by one) is
@@ -103,7 +103,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 	cost := func(lines []WeaveEvidence) int {
 		n := 0
 		for _, ev := range lines {
-			n += EstimateTokens(evidenceLine(maxRef, ev, p.woven.whoWhen[ev.Citation.Seq])+"\n") + EstimateTokens(fmt.Sprintf("W%d, ", maxRef))
+			n += p.count(evidenceLine(maxRef, ev, p.woven.whoWhen[ev.Citation.Seq])+"\n") + p.count(fmt.Sprintf("W%d, ", maxRef))
 		}
 		return n
 	}
@@ -127,7 +127,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 				lines = append(lines, ev)
 			}
 		}
-		c := EstimateTokens(inferredLine(*a, nil, p.mech.WeaveInferredChars, p.woven.when[a.ArtifactID])+"\n") + cost(lines)
+		c := p.count(inferredLine(*a, nil, p.mech.WeaveInferredChars, p.woven.when[a.ArtifactID])+"\n") + cost(lines)
 		if spent+c > p.budget {
 			w.Budget.Omitted++
 			continue
@@ -150,7 +150,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		}
 		extra := 0
 		if !woven[r.episode.ArtifactID] {
-			extra = EstimateTokens(inferredLine(*r.episode, nil, p.mech.WeaveInferredChars, p.woven.when[r.episode.ArtifactID]) + "\n")
+			extra = p.count(inferredLine(*r.episode, nil, p.mech.WeaveInferredChars, p.woven.when[r.episode.ArtifactID]) + "\n")
 		}
 		if spent+extra+cost(lines) > p.budget && len(lines) > 1 {
 			lines = lines[:1] // the event alone, without its exchange
@@ -215,7 +215,7 @@ func (s *Service) packWeave(ctx context.Context, p weaveParams, w *Weave, arts [
 		return w, nil
 	}
 	w.Text = renderWeave(p, w, p.budget)
-	w.Budget.Used = EstimateTokens(w.Text)
+	w.Budget.Used = p.count(w.Text)
 	return w, nil
 }
 

@@ -49,7 +49,7 @@ func renderWeave(p weaveParams, w *Weave, budget int) string {
 		if i == 0 {
 			extra = header + line
 		}
-		if EstimateTokens(b.String()+extra) > budget {
+		if p.count(b.String()+extra) > budget {
 			break
 		}
 		b.WriteString(extra)

@@ -15,7 +15,8 @@ import (
 // switchProfile says how to change the listed tools, over either transport.
 const switchProfile = "stdio: start zaxy mcp with --profile full (or ZAXY_MCP_PROFILE=full), e.g. " +
 	`"args": ["mcp", "--profile", "full"] in an mcpServers entry; streamable HTTP: connect to /mcp?profile=full ` +
-	"(zaxy serve's default is ZAXY_MCP_PROFILE). Tools outside the profile are not callable until it is switched."
+	"(zaxy serve's default is ZAXY_MCP_PROFILE); profiles are core, compact and full. Tools outside the profile are " +
+	"not callable until it is switched, except through memory_manage (compact and full)."
 
 // Capabilities is memory_capabilities' answer: the whole surface, whatever the profile.
 type Capabilities struct {
@@ -56,8 +57,9 @@ func capabilities(profile string, schemas map[string]*jsonschema.Schema) *Capabi
 	c := &Capabilities{
 		Profile: profile,
 		Profiles: map[string]string{
-			ProfileCore: fmt.Sprintf("the tools an agent needs every turn (at most %d): memory_checkout first, then append, query, assemble, feedback, invalidate and this one", maxCoreTools),
-			ProfileFull: "a tool for every operation of the HTTP API: replay, verify, ingest, facts, entities, projection lag, Cypher, index, timeline, items, after-turn, handoff, subagent cleanup, session resume",
+			ProfileCore:    fmt.Sprintf("the tools an agent needs every turn (at most %d): memory_checkout first, then append, query, assemble, feedback, invalidate and this one", maxCoreTools),
+			ProfileCompact: "the fewest definitions: memory_checkout, memory_append, memory_feedback, this one and memory_manage, which runs every other tool by name",
+			ProfileFull:    "a tool for every operation of the HTTP API: replay, verify, ingest, facts, entities, projection lag, Cypher, index, timeline, items, after-turn, handoff, subagent cleanup, session resume",
 		},
 		SwitchProfile: switchProfile,
 		Auth: "over HTTP every call carries the connection's bearer token and reaches only that token's spaces " +
@@ -113,8 +115,8 @@ func (c *Capabilities) text() string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "Profiles: core = %s; full = %s.\nSwitch profile: %s\nAuth: %s\nErrors: %s\n",
-		c.Profiles[ProfileCore], c.Profiles[ProfileFull], c.SwitchProfile, c.Auth, c.Errors)
+	fmt.Fprintf(&b, "Profiles: core = %s; compact = %s; full = %s.\nSwitch profile: %s\nAuth: %s\nErrors: %s\n",
+		c.Profiles[ProfileCore], c.Profiles[ProfileCompact], c.Profiles[ProfileFull], c.SwitchProfile, c.Auth, c.Errors)
 	return b.String()
 }
 

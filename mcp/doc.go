@@ -7,5 +7,6 @@
 // not copies of them; tool input schemas are inferred from the Go types the API's handlers
 // decode (api.CheckoutBody, eventloom.NewEvent, ...). The package holds no domain logic and
 // never touches the database itself. Profiles choose which tools are listed: core (the few an
-// agent needs every turn) or full (every operation).
+// agent needs every turn, in lean definitions), compact (fewer still, the rest reached through
+// memory_manage by name) or full (every operation).
 package mcp

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/tokenize"
 	"github.com/zaxy/zaxy/vocab"
 )
 
@@ -112,6 +113,10 @@ var argDocs = map[string]string{
 		"from (verified), inferred context labelled suggestive; off by default.",
 	"who_when": "Open each event's line with the day it happened (UTC) and, for a message, who said it " +
 		"(\"2023-05-08 Caroline: \"), so you can tell who said what and when; off by default (a few tokens a line).",
+	"operation": "The tool to run (one the compact profile does not list).",
+	"arguments": "That tool's arguments as a JSON object, space excepted (memory_capabilities lists them).",
+	"tokenizer": "What max_tokens counts in: o200k_base (GPT-4o and later), cl100k_base (GPT-4) or chars4 " +
+		"(characters/4); default the server's (ZAXY_TOKENIZER).",
 	"reasoning_phase": "The reasoning step a weave serves: orient, plan, act or reflect (default the purpose's); giving it turns the weave on.",
 }
 
@@ -124,6 +129,7 @@ var argEnums = map[string][]string{
 	"outcome":           {"success", "failure", "cancelled"},
 	"method":            {"go", "sql"},
 	"role":              vocab.MessageRoles,
+	"tokenizer":         tokenize.Names,
 	"format":            {"markdown", "text"},
 }
 

@@ -73,6 +73,7 @@ var schemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
 		}
 		out[t.name] = s
 	}
+	out[manageTool].Properties["operation"].Enum = enum(manageOperations())
 	return out, nil
 })
 
@@ -97,19 +98,23 @@ func newServer(cfg Config, svc Services, logger *slog.Logger, sess *session) (*s
 	s := sdk.NewServer(&sdk.Implementation{Name: "zaxy", Title: "Zaxy memory", Version: cfg.Version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: sdkLogger(logger)})
 	caps := capabilities(cfg.Profile, all)
+	listed := listedSchemas(cfg.Profile, all)
 	for _, t := range tools {
 		if !t.listed(cfg.Profile) {
 			continue
 		}
-		def := &sdk.Tool{Name: t.name, Title: t.title, Description: t.description, InputSchema: all[t.name],
-			Annotations: annotations(t)}
-		if t.method == "" {
+		def := &sdk.Tool{Name: t.name, Title: t.title, Description: t.describe(cfg.Profile), InputSchema: listed[t.name],
+			OutputSchema: outputSchema(t, cfg.Profile), Annotations: annotations(t)}
+		switch t.name {
+		case "memory_capabilities":
 			s.AddTool(def, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 				return capabilitiesResult(caps)
 			})
-			continue
+		case manageTool:
+			s.AddTool(def, manageHandler(cfg, svc, all, sess))
+		default:
+			s.AddTool(def, handler(cfg, svc, t, all[t.name], sess))
 		}
-		s.AddTool(def, handler(cfg, svc, t, all[t.name], sess))
 	}
 	return s, nil
 }
@@ -143,12 +148,15 @@ func handler(cfg Config, svc Services, t *tool, schema *jsonschema.Schema, sess 
 	}
 }
 
-// annotations are t's hints: nothing is ever destroyed (the log is append-only), reads are
+// annotations are t's hints (its title is the tool's own): nothing is ever destroyed (the log is append-only), reads are
 // read-only and idempotent, and no tool reaches outside Zaxy.
 func annotations(t *tool) *sdk.ToolAnnotations {
 	no := false
-	return &sdk.ToolAnnotations{Title: t.title, ReadOnlyHint: t.readOnly, IdempotentHint: t.readOnly,
-		DestructiveHint: &no, OpenWorldHint: &no}
+	a := &sdk.ToolAnnotations{ReadOnlyHint: t.readOnly, IdempotentHint: t.readOnly, OpenWorldHint: &no}
+	if !t.readOnly {
+		a.DestructiveHint = &no // meaningful only for a tool that writes
+	}
+	return a
 }
 
 // ServeStdio serves cfg's tools, each call served by svc.API, over newline-delimited JSON-RPC

@@ -158,6 +158,13 @@ var tools = []*tool{
 			"Call it when the listed tools do not cover what you need.",
 		input: reflect.TypeFor[capabilitiesInput](), readOnly: true,
 	},
+	{
+		name: manageTool, title: "Any other memory operation",
+		description: "Runs any tool the compact profile does not list, by name: operation is the tool, arguments " +
+			"its own arguments (without space, which goes beside operation). memory_capabilities lists each " +
+			"tool's arguments; the call is checked and answered exactly as a call of that tool is.",
+		input: reflect.TypeFor[manageInput](), required: []string{"space", "operation"},
+	},
 
 	// Full profile only.
 	{

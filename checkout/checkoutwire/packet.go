@@ -27,8 +27,10 @@ type Elided struct {
 
 // Budget reports the packet's token accounting.
 type Budget struct {
-	Requested int      `json:"requested"`
-	Used      int      `json:"used"`
+	Requested int `json:"requested"`
+	Used      int `json:"used"`
+	// Tokenizer is what Requested and Used count in (Request.Tokenizer).
+	Tokenizer string   `json:"tokenizer"`
 	Elided    []Elided `json:"elided"`
 }
 

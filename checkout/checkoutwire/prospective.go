@@ -62,9 +62,11 @@ type Prospective struct {
 	MissingEvidence []Warning `json:"missing_evidence"`
 	// Rejected are priors left out because a cited event no longer verifies.
 	Rejected []RejectedArtifact `json:"rejected"`
-	// TokenEstimate is the estimate of Text's tokens (EstimateTokens).
-	TokenEstimate int     `json:"token_estimate"`
-	Text          string  `json:"text"`
-	SurfacedSeq   int64   `json:"surfaced_seq,omitempty"`
-	TotalMS       float64 `json:"total_ms"`
+	// TokenEstimate is Text's tokens under Tokenizer.
+	TokenEstimate int `json:"token_estimate"`
+	// Tokenizer is what TokenEstimate and max_tokens count in (Request.Tokenizer).
+	Tokenizer   string  `json:"tokenizer"`
+	Text        string  `json:"text"`
+	SurfacedSeq int64   `json:"surfaced_seq,omitempty"`
+	TotalMS     float64 `json:"total_ms"`
 }

@@ -30,6 +30,9 @@ type Request struct {
 	Purpose string `json:"purpose,omitempty"`
 	// MaxTokens is the packet's budget, MinMaxTokens..MaxMaxTokens. Default 2000.
 	MaxTokens int `json:"max_tokens,omitempty"`
+	// Tokenizer is what MaxTokens counts in: o200k_base, cl100k_base or chars4
+	// (ceil(characters/4)). Default: the server's (ZAXY_TOKENIZER).
+	Tokenizer string `json:"tokenizer,omitempty"`
 	// AsOf asks about another time: facts valid then and events that had occurred by then.
 	// Default now.
 	AsOf *time.Time `json:"as_of,omitempty"`

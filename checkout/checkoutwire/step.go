@@ -13,6 +13,8 @@ type StepRequest struct {
 	Purpose string `json:"purpose,omitempty"`
 	// MaxTokens is the budget (weave: DefaultWeaveTokens; prospective: DefaultProspectiveTokens).
 	MaxTokens int `json:"max_tokens,omitempty"`
+	// Tokenizer is what MaxTokens counts in (Request.Tokenizer). Default: the server's.
+	Tokenizer string `json:"tokenizer,omitempty"`
 	// SessionID is the agent's session; the surfacing is recorded in it.
 	SessionID string `json:"session_id,omitempty"`
 	// Cues describe what the agent is doing (checkout/cues.go).

@@ -43,6 +43,8 @@ type Weave struct {
 type WeaveBudget struct {
 	Tokens int `json:"tokens"`
 	Used   int `json:"used"`
+	// Tokenizer is what Tokens and Used count in (Request.Tokenizer).
+	Tokenizer string `json:"tokenizer"`
 	// Omitted counts accepted artifacts left out for the budget.
 	Omitted int `json:"omitted"`
 }

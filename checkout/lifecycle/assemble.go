@@ -7,6 +7,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/tokenize"
 	"github.com/zaxy/zaxy/validation"
 )
 
@@ -27,7 +28,11 @@ func (s *Service) Assemble(ctx context.Context, r *AssembleRequest) (*Assembled,
 	if len(r.WorkingSet) > 0 {
 		ws = workingSetHeader + "\n- " + strings.Join(r.WorkingSet, "\n- ") + "\n"
 	}
-	wsTokens := checkout.EstimateTokens(ws)
+	tok, err := s.checkout.Tokenizer(r.Tokenizer)
+	if err != nil {
+		return nil, err
+	}
+	wsTokens := tok.Count(ws)
 	if wsTokens > r.MaxTokens/2 {
 		return nil, &validation.Error{Field: "working_set", Message: fmt.Sprintf("takes %d tokens, more than half of max_tokens (%d)", wsTokens, r.MaxTokens)}
 	}
@@ -55,12 +60,11 @@ func (s *Service) Assemble(ctx context.Context, r *AssembleRequest) (*Assembled,
 			}
 		}
 	}
-	p, err := s.checkout.Checkout(ctx, &req)
+	packed, err := s.assemble(ctx, &req, ws, tok)
 	if err != nil {
 		return nil, err
 	}
-	a.Packet, a.Text = p, p.Text+ws
-	a.Tokens = checkout.EstimateTokens(a.Text)
+	a.Packet, a.Text, a.Tokens = packed.Packet, packed.Text, packed.Tokens
 	return a, nil
 }
 
@@ -122,4 +126,18 @@ func (s *Service) AfterTurn(ctx context.Context, r *AfterTurnRequest) (*AfterTur
 		return nil, err
 	}
 	return &AfterTurnResult{Receipts: res.Receipts, Redactions: res.Redactions, Context: a}, nil
+}
+
+// assemble checks out req and appends the working set ws, counting the whole with tok. The
+// packet's text ends with a line break and ws opens with a header, so every encoding splits the
+// joined text where the parts meet and counts it as the sum of its parts: the packet's budget
+// plus the working set's tokens, which is budget at most.
+func (s *Service) assemble(ctx context.Context, req *checkout.Request, ws string, tok tokenize.Counter) (*Assembled, error) {
+	p, err := s.checkout.Checkout(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	a := &Assembled{Packet: p, Text: p.Text + ws}
+	a.Tokens = tok.Count(a.Text)
+	return a, nil
 }

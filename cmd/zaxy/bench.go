@@ -19,6 +19,7 @@ import (
 	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/tokenize"
 )
 
 // benchAppendCmd: zaxy bench append [--events N] [--runs N] [--pool N]
@@ -166,7 +167,7 @@ func (c *benchCheckoutCmd) run(ctx context.Context, env *env) error {
 
 // benchDatasetCmd: zaxy bench longmemeval|locomo --file F --out ranked.jsonl [--limit N]
 // [--parallel P] [--k K] [--packet-tokens T] [--disable-lanes L,L] [--embedder NAME]
-// [--reuse-run RUN] [--ppr-weight W] [--who-when]; package bench's RunDataset on ZAXY_DATABASE_URL's database (each case
+// [--reuse-run RUN] [--ppr-weight W] [--who-when] [--tokenizer T]; package bench's RunDataset on ZAXY_DATABASE_URL's database (each case
 // appended into a fresh space; the events stay: the log is append-only). --disable-lanes
 // switches checkout lanes off for an ablation (the fused ranking and packet; the keyword-only
 // ones are unchanged); --embedder overrides ZAXY_EMBEDDER for the run, so it names the
@@ -180,6 +181,7 @@ type benchDatasetCmd struct {
 	disabled                 []string
 	pprWeight                float64
 	whoWhen                  bool
+	tokenizer                string
 	memory                   memoryConfig
 }
 
@@ -196,6 +198,7 @@ func (c *benchDatasetCmd) flags(fs *flag.FlagSet, cfg *config) {
 	fs.StringVar(&c.reuse, "reuse-run", "", "ask the spaces of an earlier run (its summary's run) again instead of appending the file anew")
 	fs.Float64Var(&c.pprWeight, "ppr-weight", 0, "fusion weight of the personalized PageRank lane, 0-5 (0: off, checkout's default)")
 	fs.BoolVar(&c.whoWhen, "who-when", false, "ask the packets for who_when: each event's line opens with its day and speaker")
+	fs.StringVar(&c.tokenizer, "tokenizer", "", "what --packet-tokens counts in: "+strings.Join(tokenize.Names, ", ")+" (default: ZAXY_TOKENIZER's)")
 }
 
 func (c *benchDatasetCmd) validate(args []string) error {
@@ -216,6 +219,12 @@ func (c *benchDatasetCmd) validate(args []string) error {
 		return fmt.Errorf("--packet-tokens must be at least 1, got %d", c.tok)
 	case c.pprWeight < 0 || c.pprWeight > 5:
 		return fmt.Errorf("--ppr-weight must be between 0 and 5, got %g", c.pprWeight)
+	}
+	if c.tokenizer == "" {
+		c.tokenizer = c.memory.tokenizer
+	}
+	if !tokenize.Valid(c.tokenizer) {
+		return fmt.Errorf("--tokenizer must be one of %s, got %q", strings.Join(tokenize.Names, ", "), c.tokenizer)
 	}
 	var err error
 	if c.disabled, err = parseLaneList(c.disable); err != nil {
@@ -250,7 +259,8 @@ func (c *benchDatasetCmd) run(ctx context.Context, env *env) error {
 		Dataset: c.dataset, File: c.file, Cases: cases, Out: c.out,
 		Pool: env.pool, Projector: proj, Embedder: emb, Provider: provider, EmbedderName: c.memory.embedder,
 		TextSearchConfig: c.memory.textSearchConfig, DisabledLanes: c.disabled, PPRWeight: c.pprWeight, WhoWhen: c.whoWhen,
-		Options: bench.Options{Limit: c.limit, Parallel: c.parallel, K: c.k, PacketTokens: c.tok, Logger: env.logger, Summary: env.stdout, Reuse: c.reuse},
+		Tokenizer: c.tokenizer,
+		Options:   bench.Options{Limit: c.limit, Parallel: c.parallel, K: c.k, PacketTokens: c.tok, Logger: env.logger, Summary: env.stdout, Reuse: c.reuse},
 	})
 }
 

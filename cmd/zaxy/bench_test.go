@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -243,4 +244,45 @@ func TestBenchLatentCommand_RunsTheLanesAndRejectsBadFlags(t *testing.T) {
 		require.Equal(t, 2, run(ctx, args, getenv, nil, &stdout, &stderr), args)
 		require.Contains(t, stderr.String(), "usage: zaxy bench latent", args)
 	}
+}
+
+// TestBenchLoCoMoCommand_BudgetsInTheNamedTokenizer: --tokenizer picks what --packet-tokens
+// counts in, and the summary counts every fused packet under each tokenizer: none is over the
+// budget in the one it was packed in. A tokenizer not in the list is refused.
+func TestBenchLoCoMoCommand_BudgetsInTheNamedTokenizer(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	getenv := dbEnv(db)
+	out := filepath.Join(t.TempDir(), "ranked.jsonl")
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"bench", "locomo", "--file", "../../bench/testdata/locomo_mini.json", "--out", out,
+		"--tokenizer", "cl100k_base", "--packet-tokens", "200"}, getenv, nil, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	require.Contains(t, stdout.String(), "packets budgeted in cl100k_base to 200 tokens (8 fused packets)")
+	var sum struct {
+		Tokens struct {
+			Tokenizer string `json:"tokenizer"`
+			Budget    int    `json:"budget"`
+			Packets   int    `json:"packets"`
+			Counts    map[string]struct {
+				Max  int `json:"max"`
+				Over int `json:"over_budget"`
+			} `json:"counts"`
+		} `json:"tokens"`
+	}
+	b, err := os.ReadFile(strings.TrimSuffix(out, ".jsonl") + ".summary.json")
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &sum))
+	require.Equal(t, "cl100k_base", sum.Tokens.Tokenizer)
+	require.Equal(t, 8, sum.Tokens.Packets)
+	require.Len(t, sum.Tokens.Counts, 3)
+	require.Zero(t, sum.Tokens.Counts["cl100k_base"].Over)
+	require.LessOrEqual(t, sum.Tokens.Counts["cl100k_base"].Max, 200)
+	require.Positive(t, sum.Tokens.Counts["o200k_base"].Max)
+
+	stderr.Reset()
+	code = run(ctx, []string{"bench", "locomo", "--file", "../../bench/testdata/locomo_mini.json", "--out", out, "--tokenizer", "gpt2"},
+		getenv, nil, &stdout, &stderr)
+	require.NotEqual(t, 0, code)
+	require.Contains(t, stderr.String(), "--tokenizer must be one of o200k_base, cl100k_base, chars4")
 }

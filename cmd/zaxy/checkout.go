@@ -64,7 +64,7 @@ func (c *checkoutCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return invalid(err)
 	}
-	svc := checkout.New(env.pool, env.store, checkout.Config{TextSearchConfig: mem.textSearchConfig, Embedder: provider, Logger: env.logger})
+	svc := checkout.New(env.pool, env.store, checkout.Config{TextSearchConfig: mem.textSearchConfig, Embedder: provider, Logger: env.logger, Tokenizer: mem.counter()})
 	p, err := svc.Checkout(ctx, &c.r)
 	if err != nil {
 		return invalidIf(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/projection"
+	"github.com/zaxy/zaxy/tokenize"
 )
 
 // config is zaxy's environment, read once by the runner (readConfig) through the options
@@ -187,6 +188,7 @@ func (c *config) readJobTiming(r envReader) error {
 // memoryConfig is the projection and embedding configuration.
 type memoryConfig struct {
 	textSearchConfig string
+	tokenizer        string // what max_tokens counts in by default (tokenize.Names)
 	gate             string // on or off: the encoding gate's server default
 	embedder         string // auto, wordvec, use, offline, openai or off
 	modelDir         string // the model cache (ZAXY_MODEL_DIR)
@@ -200,6 +202,7 @@ func readMemoryConfig(r envReader) (memoryConfig, error) {
 	c := memoryConfig{
 		textSearchConfig: r.str("ZAXY_TEXT_SEARCH_CONFIG"),
 		gate:             r.str("ZAXY_GATE"),
+		tokenizer:        r.str("ZAXY_TOKENIZER"),
 		embedder:         r.str("ZAXY_EMBEDDER"),
 		modelDir:         r.str("ZAXY_MODEL_DIR"),
 		openai: embedding.OpenAIConfig{
@@ -217,6 +220,9 @@ func readMemoryConfig(r envReader) (memoryConfig, error) {
 			return c, fmt.Errorf("ZAXY_EMBEDDING_DIMENSIONS must be a positive integer, got %q", v)
 		}
 		c.openai.Dimensions = n
+	}
+	if !tokenize.Valid(c.tokenizer) {
+		return c, fmt.Errorf("ZAXY_TOKENIZER must be one of %s, got %q", strings.Join(tokenize.Names, ", "), c.tokenizer)
 	}
 	if c.gate != projection.GateOn && c.gate != projection.GateOff {
 		return c, fmt.Errorf("ZAXY_GATE must be on or off, got %q", c.gate)
@@ -259,4 +265,12 @@ func loopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// counter is the tokenizer a request's max_tokens counts in when it names none (ZAXY_TOKENIZER).
+func (c memoryConfig) counter() tokenize.Counter {
+	if t, err := tokenize.Get(c.tokenizer); err == nil {
+		return t
+	}
+	return tokenize.Default
 }

@@ -22,9 +22,9 @@ func main() {
 
 // commands are every zaxy command, in the order `zaxy --help` lists them.
 var commands = []command{
-	{name: "serve", synopsis: "[--migrate] [--profile core|full]", db: dbURL, new: func() runner { return &serveCmd{} },
+	{name: "serve", synopsis: "[--migrate] [--profile core|compact|full]", db: dbURL, new: func() runner { return &serveCmd{} },
 		help: "HTTP API, the MCP endpoint /mcp (streamable HTTP) and River workers\nin-process (refuses an out-of-date schema)"},
-	{name: "mcp", synopsis: "[--profile core|full] [--workers]", db: dbURL, new: func() runner { return &mcpCmd{} },
+	{name: "mcp", synopsis: "[--profile core|compact|full] [--workers]", db: dbURL, new: func() runner { return &mcpCmd{} },
 		help: "MCP server over stdio for agents (docs/mcp.md); --workers also projects here"},
 	{name: "worker", db: dbURL, new: func() runner { return &workerCmd{} },
 		help: "River workers only (no HTTP)"},

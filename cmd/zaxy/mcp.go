@@ -20,7 +20,7 @@ import (
 // stdin closes.
 const mcpShutdownTimeout = 10 * time.Second
 
-// mcpCmd: zaxy mcp [--profile core|full] [--workers]. Serves the MCP tools over stdio (JSON-RPC
+// mcpCmd: zaxy mcp [--profile core|compact|full] [--workers]. Serves the MCP tools over stdio (JSON-RPC
 // lines on stdin and stdout; logs go to stderr) until the client closes stdin. Tool calls run
 // through the HTTP API's handler in this process, without a listener. The process is trusted
 // with its database credentials, as every zaxy command is; ZAXY_MCP_TOKEN narrows it to one
@@ -34,7 +34,7 @@ type mcpCmd struct {
 }
 
 func (c *mcpCmd) flags(fs *flag.FlagSet, cfg *config) {
-	fs.StringVar(&c.profile, "profile", cfg.mcpProfile, "tools to list: core (at most 8, default) or full (every operation)")
+	fs.StringVar(&c.profile, "profile", cfg.mcpProfile, "tools to list: core (at most 8, default), compact (5, the rest through memory_manage) or full (every operation)")
 	fs.BoolVar(&c.withWorkers, "workers", false, "also run River workers in this process, as zaxy serve does")
 }
 

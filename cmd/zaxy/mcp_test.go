@@ -83,7 +83,7 @@ func TestMCPCommand_ServesToolsOverStdio(t *testing.T) {
 	var out, errOut bytes.Buffer
 	getenv := dbEnv(db)
 	require.Equal(t, 2, run(ctx, []string{"mcp", "--profile", "everything"}, getenv, strings.NewReader(""), &out, &errOut))
-	require.Contains(t, errOut.String(), "--profile: must be core or full")
+	require.Contains(t, errOut.String(), "--profile: must be core, compact or full")
 	withToken := func(k string) string {
 		if k == "ZAXY_MCP_TOKEN" {
 			return "zx_000000000000_forged"

@@ -11,6 +11,7 @@ import (
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/replica"
+	"github.com/zaxy/zaxy/tokenize"
 )
 
 // option is one environment variable zaxy reads: the one place its name, default and meaning
@@ -69,12 +70,14 @@ var options = []option{
 	{name: "ZAXY_AUTH", def: "on",
 		doc: "`on`: every `/v1` and `/mcp` route needs `Authorization: Bearer <token>` from `zaxy token create`; `off`: no tokens, only on a loopback `ZAXY_ADDR` (`make run` sets `off`)"},
 	{name: "ZAXY_MCP_PROFILE", def: mcp.ProfileCore,
-		doc: "MCP tools listed by `zaxy mcp` and by `/mcp` without `?profile=`: `core` (at most 8) or `full` (every API operation); `--profile` wins"},
+		doc: "MCP tools listed by `zaxy mcp` and by `/mcp` without `?profile=`: `core` (at most 8), `compact` (checkout, append, feedback, capabilities and `memory_manage`, which runs every other tool by name) or `full` (every API operation); `--profile` wins"},
 	{name: "ZAXY_MCP_TOKEN",
 		doc: "`zaxy mcp` acts as this bearer token, reaching only its spaces and scope; unset, the process is trusted with its database credentials"},
 	{name: "ZAXY_SPACE", doc: "default `--space` of `zaxy ingest`"},
 	{name: "ZAXY_TEXT_SEARCH_CONFIG", def: "english",
 		doc: "Postgres text search configuration for memory text (rebuild after changing it)"},
+	{name: "ZAXY_TOKENIZER", def: tokenize.O200kBase,
+		doc: "what a request's `max_tokens` counts in when it names no `tokenizer`: `o200k_base` (GPT-4o, GPT-4.1, GPT-5, o-series), `cl100k_base` (GPT-4, GPT-3.5) or `chars4` (ceil(characters/4), the estimate with no tables; docs/checkout.md, Token budgets)"},
 	{name: "ZAXY_GATE", def: "on",
 		doc: "write-time encoding gate of spaces that never recorded `gate.configured`: `on` tags items repeating an earlier one as redundant (docs/projections.md, Encoding gate) or `off` (rebuild after changing it)"},
 	{name: "ZAXY_EMBEDDER", def: "auto",

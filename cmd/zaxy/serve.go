@@ -26,7 +26,7 @@ import (
 	"github.com/zaxy/zaxy/topic"
 )
 
-// serveCmd: zaxy serve [--migrate] [--profile core|full].
+// serveCmd: zaxy serve [--migrate] [--profile core|compact|full].
 type serveCmd struct {
 	migrate bool
 	profile string
@@ -34,7 +34,7 @@ type serveCmd struct {
 
 func (c *serveCmd) flags(fs *flag.FlagSet, cfg *config) {
 	fs.BoolVar(&c.migrate, "migrate", false, "apply the schema migrations first")
-	fs.StringVar(&c.profile, "profile", cfg.mcpProfile, "tools /mcp lists by default: core or full")
+	fs.StringVar(&c.profile, "profile", cfg.mcpProfile, "tools /mcp lists by default: core, compact or full")
 }
 
 func (c *serveCmd) validate(args []string) error {

@@ -79,7 +79,7 @@ func buildAPIServices(ctx context.Context, cfg *config, d serviceDeps, logger *s
 	if d.withAuth {
 		svc.Auth = auth.NewStore(d.pool)
 	}
-	svc.Checkout = checkout.New(d.pool, d.store, checkout.Config{TextSearchConfig: mem.textSearchConfig, Embedder: d.provider, Logger: logger})
+	svc.Checkout = checkout.New(d.pool, d.store, checkout.Config{TextSearchConfig: mem.textSearchConfig, Embedder: d.provider, Logger: logger, Tokenizer: mem.counter()})
 	svc.Lifecycle = lifecycle.New(d.pool, d.store, svc.Checkout)
 	svc.FeelingOfKnowing = metamemory.New(d.pool, metamemory.Config{TextSearchConfig: mem.textSearchConfig, Logger: logger})
 	in, err := ingest.New(d.pool, d.store, ingest.Config{TranscriptBatch: cfg.http.WithDefaults().MaxBatch})
