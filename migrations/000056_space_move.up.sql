@@ -149,7 +149,8 @@ CREATE TRIGGER idempotency_keys_no_delete BEFORE DELETE ON idempotency_keys
   FOR EACH ROW EXECUTE FUNCTION zaxy_reject_delete();
 
 -- Drops the source copy of a moved space: its AGE graph, every row of every table of this
--- schema with a space_id column (children before the tables they reference), and its freeze.
+-- schema with a space_id column (children before the tables they reference) but the move
+-- bookkeeping and the placement directory, and its freeze.
 -- Refuses a space that is not moved (ZX051). Returns the events deleted. Runs as the owner.
 CREATE FUNCTION zaxy_space_drop(p_space text) RETURNS bigint
 LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
@@ -173,7 +174,7 @@ BEGIN
   FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
   WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')
     AND a.attname = 'space_id' AND NOT a.attisdropped
-    AND c.relname NOT IN ('space_freezes', 'space_drops', 'space_imports');
+    AND c.relname NOT IN ('space_freezes', 'space_drops', 'space_imports', 'space_placements');
   WHILE cardinality(left_tables) > 0 LOOP
     -- The tables no other remaining table references.
     SELECT array_agg(x) INTO ready FROM unnest(left_tables) x

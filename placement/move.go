@@ -58,6 +58,17 @@ type MoveResult struct {
 	// Paused is how long appends were refused (freeze to flip); Took the whole move.
 	Paused time.Duration `json:"paused_ns"`
 	Took   time.Duration `json:"took_ns"`
+	// Steps is how long each step took: freeze (waiting for the appends in flight), catch_up
+	// (the source's projections to its head), copy (export into import, and verify), rebuild
+	// (the target's projections) and flip.
+	Steps map[string]time.Duration `json:"steps_ns"`
+}
+
+// step records how long the step that began at start took.
+func (r *MoveResult) step(name string, start time.Time) time.Time {
+	now := time.Now()
+	r.Steps[name] = now.Sub(start)
+	return now
 }
 
 // ErrChecksumMismatch means the projections rebuilt on the target differ from the source's: the
@@ -99,7 +110,7 @@ func (m *Mover) Move(ctx context.Context, space, to string) (*MoveResult, error)
 	if err != nil {
 		return nil, err
 	}
-	res := &MoveResult{SpaceID: space, From: src.Name, To: dst.Name}
+	res := &MoveResult{SpaceID: space, From: src.Name, To: dst.Name, Steps: map[string]time.Duration{}}
 	if _, err := queries.PlacementBeginMove(ctx, m.Directory.db, beginMoveParams(space, src.Name, to)); err != nil {
 		return nil, fmt.Errorf("begin move of %q: %w", space, err)
 	}
@@ -109,17 +120,21 @@ func (m *Mover) Move(ctx context.Context, space, to string) (*MoveResult, error)
 		return nil, fmt.Errorf("freeze %q on %s: %w", space, src.Name, err)
 	}
 	m.log(ctx, "space frozen on its cluster", "space_id", space, "cluster", src.Name, "head_seq", head)
+	t := res.step("freeze", frozenAt)
 	srcSum, err := m.caughtUp(ctx, src, space, head)
 	if err != nil {
 		return nil, err
 	}
+	t = res.step("catch_up", t)
 	if err := m.copyLog(ctx, src, dst, space, res); err != nil {
 		return nil, err
 	}
+	t = res.step("copy", t)
 	dstSum, err := m.rebuilt(ctx, dst, space, res)
 	if err != nil {
 		return nil, err
 	}
+	t = res.step("rebuild", t)
 	if srcSum.Digest != dstSum.Digest {
 		return nil, fmt.Errorf("move %q: %w: %+v on %s, %+v on %s", space, ErrChecksumMismatch, *srcSum, src.Name, *dstSum, dst.Name)
 	}
@@ -127,6 +142,7 @@ func (m *Mover) Move(ctx context.Context, space, to string) (*MoveResult, error)
 	if _, err := queries.PlacementFlip(ctx, m.Directory.db, flipParams(space, to)); err != nil {
 		return nil, fmt.Errorf("flip %q to %s: %w", space, to, err)
 	}
+	res.step("flip", t)
 	res.Paused = time.Since(frozenAt)
 	if _, err := src.DB.Exec(ctx, `SELECT zaxy_space_moved($1)`, space); err != nil {
 		return nil, fmt.Errorf("mark %q moved on %s (the directory has flipped; run the move again to mark it): %w", space, src.Name, err)
@@ -231,6 +247,7 @@ func (m *Mover) rebuilt(ctx context.Context, dst Site, space string, res *MoveRe
 	if _, err := dst.Projector.Rebuild(ctx, space); err != nil {
 		return nil, fmt.Errorf("rebuild %q on %s: %w", space, dst.Name, err)
 	}
+	m.log(ctx, "projections rebuilt on the target", "space_id", space, "cluster", dst.Name)
 	if dst.Latent != nil {
 		if _, err := dst.Latent.Rebuild(ctx, space); err != nil {
 			return nil, fmt.Errorf("build latent artifacts of %q on %s: %w", space, dst.Name, err)

@@ -38,6 +38,8 @@ var commands = []command{
 		help: "write a space's whole log, hashes, idempotency records and secret as JSON lines\n(docs/scaling.md); to stdout unless --out (--json)"},
 	{name: "space import", synopsis: "--space S [FILE|-]", db: dbTry, interspersed: true, new: func() runner { return &spaceImportCmd{} },
 		help: "import an export into the empty space S in one transaction, verifying every line;\na bad file is refused naming the first bad seq (--head-hash HEX, --check, --json;\nruns as the schema owner)"},
+	{name: "space move", synopsis: "--space S --to NAME | --finish | --abandon", db: dbURL, new: func() runner { return &spaceMoveCmd{} },
+		help: "move a space to another cluster of ZAXY_CLUSTERS by its log: appends pause (503),\nthe log is copied and verified, projections rebuilt and compared, the directory\nflips; --finish drops the read-only copy left behind, --abandon gives up a move\nthat did not flip (--json; runs as the schema owner)"},
 	{name: "erase", synopsis: "--space S --seq N --reason R", db: dbStore, new: func() runner { return &eraseCmd{} },
 		help: "replace one event's content and data with a tombstone, record the erasure\nin the log and purge everything derived from it (--actor A, --json)"},
 	{name: "ingest docs", synopsis: "PATH...", db: dbStore, interspersed: true, new: func() runner { return &ingestDocsCmd{} },
