@@ -92,7 +92,7 @@ func ParseClusters(clusters, weights, home string) ([]Cluster, error) {
 			return nil, validation.Errorf("ZAXY_CLUSTER_WEIGHTS", "entry %q must be name=weight for a cluster of ZAXY_CLUSTERS", entry)
 		}
 		f, err := strconv.ParseFloat(w, 64)
-		if err != nil || f < 0 || f > 1e6 {
+		if err != nil || !(f >= 0 && f <= 1e6) {
 			return nil, validation.Errorf("ZAXY_CLUSTER_WEIGHTS", "weight %q of cluster %q must be a number from 0 to 1000000", w, name)
 		}
 		out[i].Weight = f
