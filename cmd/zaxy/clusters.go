@@ -63,6 +63,9 @@ func clusterConfig(cfg *config, cl placement.Cluster) *config {
 	c := *cfg
 	c.databaseURL = cl.URL
 	c.replicas.urls = cl.ReplicaURLs
+	if len(cfg.clusters) > 0 {
+		c.replicas.cluster = cl.Name
+	}
 	return &c
 }
 
