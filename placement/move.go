@@ -274,4 +274,6 @@ func (m *Mover) logger() *slog.Logger {
 	return m.Logger
 }
 
-func (m *Mover) log(ctx context.Context, msg string, args ...any) { m.logger().InfoContext(ctx, msg, args...) }
+func (m *Mover) log(ctx context.Context, msg string, args ...any) {
+	m.logger().InfoContext(ctx, msg, args...)
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/zaxy/zaxy/placement"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zaxy/zaxy/placement"
 
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/embedding"
