@@ -43,7 +43,8 @@ type clusterRouter struct {
 // cluster the directory places it on (placing a new space by the rule on its first request that
 // a token reaching it makes, so that nobody else can fill the directory), answered with
 // ClusterHeader; GET /v1/spaces asks every cluster and merges their answers; /readyz is ready
-// when every cluster is; everything else is the home cluster's. The directory is read on every
+// when every cluster is; /metrics merges every cluster's series under a cluster label;
+// everything else is the home cluster's. The directory is read on every
 // request, so a move's flip is seen by every instance at once.
 func NewClusterRouter(c Clusters) (http.Handler, error) {
 	if c.Directory == nil {
@@ -70,6 +71,8 @@ func (cr *clusterRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		cr.listSpaces(w, r)
 	case r.URL.Path == "/readyz":
 		cr.readyz(w, r)
+	case r.URL.Path == "/metrics" && r.Method == http.MethodGet:
+		cr.metrics(w, r)
 	case strings.HasPrefix(r.URL.Path, "/v1/spaces/"):
 		cr.routeSpace(w, r)
 	default:

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -118,4 +119,25 @@ func TestClusterRouter_PlacesByTheRuleAndRoutesEverySpaceToItsCluster(t *testing
 	status, out = e.do(t, "GET", "/v1/spaces", "", bearer(narrow)...)
 	require.Equal(t, 200, status, out)
 	require.Len(t, out["spaces"], 1)
+
+	// /metrics: every cluster's series under its label, the process's once; a narrow token is
+	// refused as on one cluster.
+	req, err := http.NewRequest("GET", srv.URL+"/metrics", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+all)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, 200, resp.StatusCode, string(body))
+	text := string(body)
+	require.Contains(t, text, `zaxy_events_appended_total{cluster="b"} 1`)
+	require.Contains(t, text, `zaxy_events_appended_total{cluster="home"} 1`)
+	require.Equal(t, 1, strings.Count(text, "\ngo_goroutines "), text)
+	req.Header.Set("Authorization", "Bearer "+narrow)
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, 403, resp.StatusCode)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -216,20 +217,43 @@ func (st *clusterStack) close(timeout time.Duration) {
 	}
 }
 
-// work runs River workers only (no HTTP) until ctx ends, then stops River and the pool.
+// work runs River workers only (no HTTP) until ctx ends, then stops River and the pool; with
+// ZAXY_CLUSTERS it runs them on every cluster.
 func work(ctx context.Context, cfg *config, logger *slog.Logger, stdout io.Writer) error {
 	stopTracing, err := startTracing(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
 	defer stopTracing()
-	w, err := startWorkers(ctx, cfg, logger)
-	if err != nil {
-		return err
+	clusters := servedClusters(cfg)
+	started := make([]*workers, 0, len(clusters))
+	defer func() {
+		for _, w := range started {
+			_ = w.stop(cfg.shutdownTimeout)
+		}
+	}()
+	for _, cl := range clusters {
+		w, err := startWorkers(ctx, clusterConfig(cfg, cl), logger)
+		if err != nil {
+			if len(cfg.clusters) > 0 {
+				return fmt.Errorf("cluster %s: %w", cl.Name, err)
+			}
+			return err
+		}
+		started = append(started, w)
 	}
-	fmt.Fprintf(stdout, "zaxy worker running %d workers\n", cfg.workers)
+	if len(cfg.clusters) > 0 {
+		fmt.Fprintf(stdout, "zaxy worker running %d workers on each of %d clusters\n", cfg.workers, len(clusters))
+	} else {
+		fmt.Fprintf(stdout, "zaxy worker running %d workers\n", cfg.workers)
+	}
 	<-ctx.Done()
-	return w.stop(cfg.shutdownTimeout)
+	var errs []error
+	for _, w := range started {
+		errs = append(errs, w.stop(cfg.shutdownTimeout))
+	}
+	started = nil
+	return errors.Join(errs...)
 }
 
 // workers are River's started client and the worker pool it runs on.
