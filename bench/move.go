@@ -168,8 +168,8 @@ func moveEvent(i int) eventloom.NewEvent {
 // WriteText writes the report for people.
 func (rep *MoveReport) WriteText(w io.Writer) {
 	for _, r := range rep.Moves {
-		fmt.Fprintf(w, "move a space of %d events: appends paused %.2fs (freeze %.3fs, catch-up %.2fs, copy+verify %.2fs, rebuild+compare %.2fs, flip %.3fs), --finish %.2fs\n",
-			r.Events, r.PausedSeconds, r.Steps["freeze"], r.Steps["catch_up"], r.Steps["copy"], r.Steps["rebuild"], r.Steps["flip"], r.FinishSeconds)
+		fmt.Fprintf(w, "move a space of %d events: %.1fs in all; copied and projected while appends go on %.1fs; appends paused %.2fs (freeze %.3fs, catch-up %.2fs, copy+verify %.2fs, rebuild+compare %.2fs, flip %.3fs); --finish %.2fs\n",
+			r.Events, r.TookSeconds, r.Steps["precopy"], r.PausedSeconds, r.Steps["freeze"], r.Steps["catch_up"], r.Steps["copy"], r.Steps["rebuild"], r.Steps["flip"], r.FinishSeconds)
 	}
 	fmt.Fprintf(w, "load average %s\n", rep.LoadAverage)
 }

@@ -1,3 +1,4 @@
+DROP FUNCTION zaxy_import_continue(text, bigint, bytea);
 DROP TRIGGER events_no_delete ON events;
 CREATE TRIGGER events_no_delete BEFORE DELETE ON events
   FOR EACH ROW EXECUTE FUNCTION zaxy_reject_change();

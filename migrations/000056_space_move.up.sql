@@ -201,6 +201,25 @@ BEGIN
   RETURN dropped;
 END $$;
 
+-- Opens, in the current transaction, the import of the events of p_space after seq p_after, onto
+-- a copy of its log that ends there with hash p_after_hash (a move copies a space's log once
+-- while appends go on, then only what was appended meanwhile, under the freeze): takes the chain
+-- lock, refuses a space whose head is not that (ZX041), records the import and sets zaxy.import
+-- as zaxy_import_begin does. Not granted to the application role.
+CREATE FUNCTION zaxy_import_continue(p_space text, p_after bigint, p_after_hash bytea) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(1517840761, hashtext(p_space));
+  IF NOT EXISTS (SELECT FROM spaces s WHERE s.space_id = p_space AND s.head_seq = p_after AND s.head_hash = p_after_hash) THEN
+    RAISE EXCEPTION 'space % does not end at seq % with the given hash here: the events after it cannot continue it', p_space, p_after
+      USING ERRCODE = 'ZX041';
+  END IF;
+  INSERT INTO space_imports (space_id) VALUES (p_space) ON CONFLICT DO NOTHING;
+  PERFORM set_config('zaxy.import', p_space, true);
+END $$;
+
+REVOKE EXECUTE ON FUNCTION zaxy_import_continue(text, bigint, bytea) FROM PUBLIC;
+
 REVOKE EXECUTE ON FUNCTION zaxy_space_freeze(text, text), zaxy_space_unfreeze(text), zaxy_space_moved(text),
   zaxy_space_drop(text) FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION zaxy_space_dropping(text) FROM PUBLIC;

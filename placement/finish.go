@@ -64,14 +64,29 @@ func (m *Mover) Abandon(ctx context.Context, space string) error {
 	if err != nil {
 		return err
 	}
-	// The partial copy on the target, if any: frozen and marked moved there, it is dropped as a
-	// finished move's source copy is.
-	err = pgx.BeginFunc(ctx, dst.DB, func(tx pgx.Tx) error {
+	if err := dropCopy(ctx, dst, space, src.Name); err != nil {
+		return err
+	}
+	if _, err := src.DB.Exec(ctx, `SELECT zaxy_space_unfreeze($1)`, space); err != nil {
+		return fmt.Errorf("unfreeze %q on %s: %w", space, src.Name, err)
+	}
+	if _, err := queries.PlacementAbandon(ctx, m.Directory.db, space); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("abandon the move of %q: %w", space, err)
+	}
+	m.log(ctx, "move abandoned", "space_id", space, "cluster", src.Name, "target", dst.Name)
+	return nil
+}
+
+// dropCopy drops the copy a move made of space on s (from the cluster called from), if any:
+// frozen and marked moved there in one transaction, it is dropped as a finished move's source
+// copy is.
+func dropCopy(ctx context.Context, s Site, space, from string) error {
+	err := pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
 		var exists bool
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT FROM spaces WHERE space_id = $1)`, space).Scan(&exists); err != nil || !exists {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `SELECT zaxy_space_freeze($1, $2)`, space, src.Name); err != nil {
+		if _, err := tx.Exec(ctx, `SELECT zaxy_space_freeze($1, $2)`, space, from); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `SELECT zaxy_space_moved($1)`, space); err != nil {
@@ -81,15 +96,8 @@ func (m *Mover) Abandon(ctx context.Context, space string) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("drop the partial copy of %q on %s: %w", space, dst.Name, err)
+		return fmt.Errorf("drop the copy of %q on %s: %w", space, s.Name, err)
 	}
-	if _, err := src.DB.Exec(ctx, `SELECT zaxy_space_unfreeze($1)`, space); err != nil {
-		return fmt.Errorf("unfreeze %q on %s: %w", space, src.Name, err)
-	}
-	if _, err := queries.PlacementAbandon(ctx, m.Directory.db, space); err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("abandon the move of %q: %w", space, err)
-	}
-	m.log(ctx, "move abandoned", "space_id", space, "cluster", src.Name, "target", dst.Name)
 	return nil
 }
 

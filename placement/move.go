@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/eventloom"
@@ -58,9 +59,11 @@ type MoveResult struct {
 	// Paused is how long appends were refused (freeze to flip); Took the whole move.
 	Paused time.Duration `json:"paused_ns"`
 	Took   time.Duration `json:"took_ns"`
-	// Steps is how long each step took: freeze (waiting for the appends in flight), catch_up
-	// (the source's projections to its head), copy (export into import, and verify), rebuild
-	// (the target's projections) and flip.
+	// Steps is how long each step took: precopy (the log copied and projected while appends go
+	// on), then, appends paused: freeze (waiting for the appends in flight), catch_up (the
+	// source's projections to its head), copy (the events appended since the precopy, and
+	// verify), rebuild (the target's projections to the same head, its latent artifacts and
+	// the checksums) and flip.
 	Steps map[string]time.Duration `json:"steps_ns"`
 }
 
@@ -75,14 +78,18 @@ func (r *MoveResult) step(name string, start time.Time) time.Time {
 // move stopped before its flip, with the source still frozen.
 var ErrChecksumMismatch = errors.New("the projections rebuilt on the target differ from the source's")
 
-// Move moves space to cluster to: it freezes the space on its cluster (appends answer 503 with
-// Retry-After from then on; the appends in flight finish first), brings the source's projections
-// up to its head, copies the log verbatim (spacelog export into import, which verifies every
-// hash on the target), verifies the chain there, rebuilds the projections there and compares
-// their checksum with the source's, then flips the directory: from the flip on every instance
-// serves the space from the target, and appends resume there. The source copy stays frozen and
-// read-only until Finish drops it. A move that fails before its flip leaves the space frozen and
-// the directory naming the target: running it again resumes it, Abandon gives it up.
+// Move moves space to cluster to. While appends go on, it copies the log as it stands (spacelog
+// export into import, which verifies every hash on the target) and projects it there. Then it
+// freezes the space on its cluster (appends answer 503 with Retry-After from then on; the
+// appends in flight finish first), brings the source's projections up to its head, copies the
+// events appended since the first copy (spacelog.CopyTail; the whole log again when an erasure
+// was recorded meanwhile), verifies the chain on the target, brings the target's projections up
+// to the same head, rebuilds the latent artifacts there and compares the projections' checksum
+// with the source's, then flips the directory: from the flip on every instance serves the space
+// from the target, and appends resume there. Appends pause only for the second part. The
+// source copy stays frozen and read-only until Finish drops it. A move that fails before its
+// flip leaves the directory naming the target (and the space frozen if it got that far):
+// running it again resumes it, Abandon gives it up.
 func (m *Mover) Move(ctx context.Context, space, to string) (*MoveResult, error) {
 	began := time.Now()
 	if err := eventloom.ValidateSpaceID(space); err != nil {
@@ -114,23 +121,28 @@ func (m *Mover) Move(ctx context.Context, space, to string) (*MoveResult, error)
 	if _, err := queries.PlacementBeginMove(ctx, m.Directory.db, beginMoveParams(space, src.Name, to)); err != nil {
 		return nil, fmt.Errorf("begin move of %q: %w", space, err)
 	}
+	copied, err := m.precopy(ctx, src, dst, space, res)
+	if err != nil {
+		return nil, err
+	}
+	t := res.step("precopy", began)
 	frozenAt := time.Now()
 	var head int64
 	if err := src.DB.QueryRow(ctx, `SELECT zaxy_space_freeze($1, $2)`, space, to).Scan(&head); err != nil {
 		return nil, fmt.Errorf("freeze %q on %s: %w", space, src.Name, err)
 	}
-	m.log(ctx, "space frozen on its cluster", "space_id", space, "cluster", src.Name, "head_seq", head)
-	t := res.step("freeze", frozenAt)
-	srcSum, err := m.caughtUp(ctx, src, space, head)
+	m.log(ctx, "space frozen on its cluster", "space_id", space, "cluster", src.Name, "head_seq", head, "copied_seq", copied)
+	t = res.step("freeze", t)
+	srcSum, err := m.checksum(ctx, src, space, head, false)
 	if err != nil {
 		return nil, err
 	}
 	t = res.step("catch_up", t)
-	if err := m.copyLog(ctx, src, dst, space, res); err != nil {
+	if err := m.copyRest(ctx, src, dst, space, copied, res); err != nil {
 		return nil, err
 	}
 	t = res.step("copy", t)
-	dstSum, err := m.rebuilt(ctx, dst, space, res)
+	dstSum, err := m.checksum(ctx, dst, space, head, true)
 	if err != nil {
 		return nil, err
 	}
@@ -178,58 +190,45 @@ func (m *Mover) placed(ctx context.Context, space string) (Placement, error) {
 	return Placement{}, validation.Errorf("space", "space %q has events on several clusters (%v) and no placement: pin it first", space, on)
 }
 
-// caughtUp brings space's projections on src up to head (projecting what the workers have not
-// yet, waiting while one of them holds the space) and returns their checksum.
-func (m *Mover) caughtUp(ctx context.Context, src Site, space string, head int64) (*projection.Checksum, error) {
-	poll := m.Poll
-	if poll == 0 {
-		poll = 100 * time.Millisecond
+// precopy copies space's log from src to dst as it stands, unless dst holds a copy already (a
+// move run again), and projects it there; it returns the seq the copy ends at.
+func (m *Mover) precopy(ctx context.Context, src, dst Site, space string, res *MoveResult) (int64, error) {
+	head, _, err := chainHead(ctx, dst, space)
+	if err != nil {
+		return 0, err
 	}
-	for {
-		st, err := projection.Lag(ctx, src.DB, space)
+	if head > 0 {
+		res.Resumed = true
+	} else {
+		sum, err := m.copyWhole(ctx, src, dst, space)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
-		if len(st) == 1 && st[0].ProjectedSeq >= head {
-			break
-		}
-		if _, err := src.Projector.ProjectSpace(ctx, space); err != nil && !errors.Is(err, projection.ErrBusy) {
-			return nil, fmt.Errorf("project %q on %s before the move: %w", space, src.Name, err)
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(poll):
-		}
+		head = sum.HeadSeq
 	}
-	if src.Latent != nil {
-		if _, err := src.Latent.Build(ctx, space); err != nil {
-			return nil, fmt.Errorf("build latent artifacts of %q on %s before the move: %w", space, src.Name, err)
-		}
+	if err := m.projectTo(ctx, dst, space, head); err != nil {
+		return 0, err
 	}
-	return src.Projector.Checksum(ctx, space)
+	m.log(ctx, "log copied while appends go on", "space_id", space, "to", dst.Name, "head_seq", head, "resumed", res.Resumed)
+	return head, nil
 }
 
-// copyLog streams space's export from src into an import on dst and verifies the chain there.
-// A log already on dst (a move run again) is kept when its head is the source's.
-func (m *Mover) copyLog(ctx context.Context, src, dst Site, space string, res *MoveResult) error {
-	pr, pw := io.Pipe()
-	exported := make(chan *spacelog.Summary, 1)
-	go func() {
-		sum, err := spacelog.Export(ctx, src.DB, pw, space)
-		exported <- sum
-		pw.CloseWithError(err)
-	}()
-	sum, err := spacelog.Import(ctx, dst.DB, pr, spacelog.ImportParams{Space: space, Outbox: dst.Outbox})
-	pr.CloseWithError(errors.New("import stopped reading"))
-	srcSum := <-exported
-	if errors.Is(err, spacelog.ErrNotEmpty) && srcSum != nil {
-		res.Resumed = true
-		sum = srcSum
-	} else if err != nil {
+// copyRest brings dst's copy of space, which ends at seq copied, up to src's frozen head and
+// verifies the chain there: the events after copied, or, when the log changed before copied
+// (an erasure) or the copy is not a prefix of the source's, the whole log again.
+func (m *Mover) copyRest(ctx context.Context, src, dst Site, space string, copied int64, res *MoveResult) error {
+	sum, err := spacelog.CopyTail(ctx, src.DB, dst.DB, spacelog.TailParams{Space: space, After: copied, Outbox: dst.Outbox})
+	if errors.Is(err, spacelog.ErrTailNotCopyable) || errors.Is(err, spacelog.ErrNotContinued) {
+		m.log(ctx, "copying the whole log again", "space_id", space, "to", dst.Name, "why", err.Error())
+		if err := dropCopy(ctx, dst, space, src.Name); err != nil {
+			return err
+		}
+		sum, err = m.copyWhole(ctx, src, dst, space)
+	}
+	if err != nil {
 		return fmt.Errorf("copy the log of %q from %s to %s: %w", space, src.Name, dst.Name, err)
 	}
-	res.Events, res.HeadSeq, res.HeadHash = sum.Events, sum.HeadSeq, sum.HeadHash
+	res.HeadSeq, res.HeadHash = sum.HeadSeq, sum.HeadHash
 	v, err := eventloom.NewStore(dst.DB, nil, m.logger()).Verify(ctx, space)
 	if err != nil {
 		return fmt.Errorf("verify %q on %s: %w", space, dst.Name, err)
@@ -238,22 +237,83 @@ func (m *Mover) copyLog(ctx context.Context, src, dst Site, space string, res *M
 		return fmt.Errorf("verify %q on %s: the copy ends at seq %d (ok=%v, broken at %d: %s), the source at seq %d: the move stopped before its flip",
 			space, dst.Name, v.HeadSeq, v.OK, v.BrokenSeq, v.Reason, sum.HeadSeq)
 	}
-	m.log(ctx, "log copied and verified", "space_id", space, "to", dst.Name, "events", sum.Events, "resumed", res.Resumed)
+	res.Events = v.Events
+	m.log(ctx, "log copied and verified", "space_id", space, "to", dst.Name, "events", v.Events)
 	return nil
 }
 
-// rebuilt rebuilds space's projections (and latent artifacts) on dst and returns their checksum.
-func (m *Mover) rebuilt(ctx context.Context, dst Site, space string, res *MoveResult) (*projection.Checksum, error) {
-	if _, err := dst.Projector.Rebuild(ctx, space); err != nil {
-		return nil, fmt.Errorf("rebuild %q on %s: %w", space, dst.Name, err)
+// copyWhole streams space's export from src into an import on dst.
+func (m *Mover) copyWhole(ctx context.Context, src, dst Site, space string) (*spacelog.Summary, error) {
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := spacelog.Export(ctx, src.DB, pw, space)
+		pw.CloseWithError(err)
+	}()
+	sum, err := spacelog.Import(ctx, dst.DB, pr, spacelog.ImportParams{Space: space, Outbox: dst.Outbox})
+	pr.CloseWithError(errors.New("import stopped reading"))
+	if err != nil {
+		return nil, fmt.Errorf("copy the log of %q from %s to %s: %w", space, src.Name, dst.Name, err)
 	}
-	m.log(ctx, "projections rebuilt on the target", "space_id", space, "cluster", dst.Name)
-	if dst.Latent != nil {
-		if _, err := dst.Latent.Rebuild(ctx, space); err != nil {
-			return nil, fmt.Errorf("build latent artifacts of %q on %s: %w", space, dst.Name, err)
+	return sum, nil
+}
+
+// projectTo brings space's projections on s up to head, projecting what the workers have not
+// yet and waiting while one of them holds the space.
+func (m *Mover) projectTo(ctx context.Context, s Site, space string, head int64) error {
+	poll := m.Poll
+	if poll == 0 {
+		poll = 100 * time.Millisecond
+	}
+	for {
+		st, err := projection.Lag(ctx, s.DB, space)
+		if err != nil {
+			return err
+		}
+		if len(st) == 1 && st[0].ProjectedSeq >= head {
+			return nil
+		}
+		if _, err := s.Projector.ProjectSpace(ctx, space); err != nil && !errors.Is(err, projection.ErrBusy) {
+			return fmt.Errorf("project %q on %s: %w", space, s.Name, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(poll):
 		}
 	}
-	return dst.Projector.Checksum(ctx, space)
+}
+
+// checksum brings space's projections on s up to head, builds its latent artifacts (rebuilds
+// them, when rebuild says so: the target's are built from the log at once, as a rebuild would)
+// and returns the projections' checksum.
+func (m *Mover) checksum(ctx context.Context, s Site, space string, head int64, rebuild bool) (*projection.Checksum, error) {
+	if err := m.projectTo(ctx, s, space, head); err != nil {
+		return nil, err
+	}
+	if s.Latent != nil {
+		build := s.Latent.Build
+		if rebuild {
+			build = s.Latent.Rebuild
+		}
+		if _, err := build(ctx, space); err != nil {
+			return nil, fmt.Errorf("build latent artifacts of %q on %s: %w", space, s.Name, err)
+		}
+	}
+	return s.Projector.Checksum(ctx, space)
+}
+
+// chainHead is space's chain head on s; 0 when it has no events there.
+func chainHead(ctx context.Context, s Site, space string) (int64, []byte, error) {
+	var head int64
+	var hash []byte
+	err := s.DB.QueryRow(ctx, `SELECT head_seq, head_hash FROM spaces WHERE space_id = $1`, space).Scan(&head, &hash)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil, nil
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("read the chain head of %q on %s: %w", space, s.Name, err)
+	}
+	return head, hash, nil
 }
 
 func (m *Mover) site(field, name string) (Site, error) {
