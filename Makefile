@@ -3,10 +3,14 @@ SHELL := /bin/bash
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
+# Rewrites postgres.sh's ZAXY_X=<url> lines as `export ZAXY_X='<url>'` and drops anything else, so
+# `eval "$(make -s db)"` exports them (postgres.sh writes its progress to stderr).
+EXPORTS = sed -n -e "s/'/'\\\\''/g" -e "s/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1='\2'/p"
+
 # Starts (or reuses) the database and exports ZAXY_ADMIN_DATABASE_URL and ZAXY_DATABASE_URL.
 DB_ENV = eval "$$(bash testcontainers/postgres.sh start | sed -n 's/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1="\2"/p')"
 
-.PHONY: run test fuzz db db-stop db-status db-remove db-replica db-replica-stop db-replica-status db-replica-remove build bench vet models generate
+.PHONY: run test clients fuzz db db-stop db-status db-remove db-replica db-replica-stop db-replica-status db-replica-remove build bench vet models generate
 
 # Pretrained weights, installed once into a cache outside the clone (docs/operations.md).
 # The word-vector embedder (embedding.WordVecPackage) reads $(WORDVEC_BIN); zaxy finds it through
@@ -31,10 +35,10 @@ build:
 # The local clusters (docs/scaling.md, "Local clusters"). Each target acts on the default cluster
 # (127.0.0.1:54329), or on the independent cluster ZAXY_PG_INSTANCE=<name> (whose first start
 # needs ZAXY_PG_PORT=<port>, e.g. 25433). db-replica starts a streaming standby of it on
-# ZAXY_REPLICA_PORT (default 25432) and prints ZAXY_REPLICA_URL=<url> last; db-replica-remove
+# ZAXY_REPLICA_PORT (default 25432) and prints export ZAXY_REPLICA_URL='<url>' last; db-replica-remove
 # deletes the standby and its replication slot.
 db:
-	@bash testcontainers/postgres.sh start
+	@set -o pipefail; bash testcontainers/postgres.sh start | $(EXPORTS)
 
 db-stop:
 	@bash testcontainers/postgres.sh stop
@@ -46,7 +50,7 @@ db-remove:
 	@bash testcontainers/postgres.sh remove
 
 db-replica:
-	@bash testcontainers/postgres.sh replica start
+	@set -o pipefail; bash testcontainers/postgres.sh replica start | $(EXPORTS)
 
 db-replica-stop:
 	@bash testcontainers/postgres.sh replica stop
@@ -86,10 +90,30 @@ run: build models
 # Debian's chromium package when it is missing (docs/console.md). The suite runs under the race
 # detector: about 17 minutes on 2 cores at load 12-15, the slowest package (cmd/zaxy) about 5;
 # -timeout bounds each package's test binary.
-test: models
+test: models clients
 	@bash testcontainers/chromium.sh >/dev/null
 	@$(DB_ENV) && ZAXY_REQUIRE_MODELS=1 ZAXY_TEST_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" $(GO) test -race -count=1 -timeout 30m ./...
 	@$(MAKE) --no-print-directory fuzz
+
+# The TypeScript and Python clients (docs/clients.md). TestClients (package clients, part of make
+# test) generates the TypeScript client's types from api/openapi.json, compiles it and runs
+# node --test and python3 -m unittest against a live server; this installs what it needs: the
+# npm packages pinned by clients/typescript/package-lock.json, into its node_modules (gitignored)
+# from a cache outside the clone, again only when the lock file changes. A missing or old node,
+# npm or python3 fails here.
+NPM_CACHE ?= /var/cache/zaxy/npm
+TS_CLIENT := clients/typescript
+
+clients: $(TS_CLIENT)/node_modules/.package-lock.json
+
+$(TS_CLIENT)/node_modules/.package-lock.json: $(TS_CLIENT)/package-lock.json $(TS_CLIENT)/package.json
+	@command -v node >/dev/null && node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || \
+	  { echo "make: the TypeScript client's tests need Node.js 20 or later (node; docs/clients.md)" >&2; exit 1; }
+	@command -v npm >/dev/null || { echo "make: the TypeScript client's tests need npm (docs/clients.md)" >&2; exit 1; }
+	@command -v python3 >/dev/null && python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
+	  { echo "make: the Python client's tests need Python 3.10 or later (python3; docs/clients.md)" >&2; exit 1; }
+	cd $(TS_CLIENT) && npm ci --cache $(NPM_CACHE) --prefer-offline --no-audit --no-fund
+	@touch $@
 
 # The boundary parsers, fuzzed each for a count of inputs (their seed corpora also run in every
 # go test): the Cypher filter, the policy version check, the checkout cue check, the event

@@ -102,7 +102,7 @@ func (s *server) query(r *http.Request) (any, error) {
 func (s *server) assemble(r *http.Request) (any, error) {
 	return serveCheckout(s, r, http.StatusOK, func(b *AssembleBody) *CheckoutBody { return &b.CheckoutBody },
 		func(ctx context.Context, b *AssembleBody, req *checkout.Request) (*lifecycle.Assembled, error) {
-			return s.lifecycle.Assemble(ctx, &lifecycle.AssembleRequest{Request: *req, WorkingSet: b.WorkingSet})
+			return s.lifecycleFor(r).Assemble(ctx, &lifecycle.AssembleRequest{Request: *req, WorkingSet: b.WorkingSet})
 		})
 }
 
@@ -136,7 +136,7 @@ func (s *server) afterTurn(r *http.Request) (any, error) {
 func (s *server) handoff(r *http.Request) (any, error) {
 	return serveCheckout(s, r, http.StatusOK, func(b *HandoffBody) *CheckoutBody { return &b.CheckoutBody },
 		func(ctx context.Context, b *HandoffBody, req *checkout.Request) (*lifecycle.Handoff, error) {
-			return s.lifecycle.HandoffBundle(ctx, &lifecycle.HandoffRequest{Request: *req, TailEvents: b.TailEvents})
+			return s.lifecycleFor(r).HandoffBundle(ctx, &lifecycle.HandoffRequest{Request: *req, TailEvents: b.TailEvents})
 		})
 }
 

@@ -22,5 +22,5 @@ func (s *server) feelingOfKnowing(r *http.Request) (any, error) {
 	if err := readJSON(r, &body); err != nil {
 		return nil, err
 	}
-	return s.feeling.Feel(r.Context(), &metamemory.Request{SpaceID: chi.URLParam(r, "space"), Query: body.Query})
+	return s.feelingFor(r).Feel(r.Context(), &metamemory.Request{SpaceID: chi.URLParam(r, "space"), Query: body.Query})
 }

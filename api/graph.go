@@ -98,7 +98,7 @@ func (s *server) getEntity(r *http.Request) (any, error) {
 
 // projectionStatus serves GET /v1/spaces/{space}/projection: the space's projection lag.
 func (s *server) projectionStatus(r *http.Request) (any, error) {
-	st, err := projection.Lag(r.Context(), s.pool, chi.URLParam(r, "space"))
+	st, err := projection.Lag(r.Context(), readPool(r, s.pool), chi.URLParam(r, "space"))
 	if err != nil {
 		return nil, err
 	}

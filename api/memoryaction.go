@@ -132,7 +132,7 @@ func (s *server) procedurePrior(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions.ProcedurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit,
+	return s.memoryActionsFor(r).ProcedurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit,
 		Recording: s.recording(r, b.RecordBody)})
 }
 
@@ -142,7 +142,7 @@ func (s *server) failurePrior(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions.FailurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit,
+	return s.memoryActionsFor(r).FailurePrior(r.Context(), memoryaction.PriorParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Tools: b.Tools, Limit: b.Limit,
 		Recording: s.recording(r, b.RecordBody)})
 }
 
@@ -152,7 +152,7 @@ func (s *server) simulateForward(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions.SimulateForward(r.Context(), memoryaction.SimulateParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Steps: b.Steps,
+	return s.memoryActionsFor(r).SimulateForward(r.Context(), memoryaction.SimulateParams{SpaceID: chi.URLParam(r, "space"), Goal: b.Goal, Steps: b.Steps,
 		Recording: s.recording(r, b.RecordBody)})
 }
 
@@ -162,7 +162,7 @@ func (s *server) reflectBackward(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions.ReflectBackward(r.Context(), memoryaction.ReflectParams{SpaceID: chi.URLParam(r, "space"), SessionID: b.SessionID,
+	return s.memoryActionsFor(r).ReflectBackward(r.Context(), memoryaction.ReflectParams{SpaceID: chi.URLParam(r, "space"), SessionID: b.SessionID,
 		Actor: s.readActor(r, b.Actor), NoRecord: b.NoRecord})
 }
 
@@ -172,7 +172,7 @@ func (s *server) causalNeighborhood(r *http.Request) (any, error) {
 	if err := readJSON(r, &b); err != nil {
 		return nil, err
 	}
-	return s.memoryActions.CausalNeighborhood(r.Context(), memoryaction.NeighborhoodParams{SpaceID: chi.URLParam(r, "space"),
+	return s.memoryActionsFor(r).CausalNeighborhood(r.Context(), memoryaction.NeighborhoodParams{SpaceID: chi.URLParam(r, "space"),
 		Seq: b.Seq, Tool: b.Tool, Entity: b.Entity, Limit: b.Limit, Recording: s.recording(r, b.RecordBody)})
 }
 

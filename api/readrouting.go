@@ -12,21 +12,32 @@ import (
 
 	"github.com/zaxy/zaxy/auth"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/checkout/lifecycle"
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/memoryaction"
+	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/replica"
 	"github.com/zaxy/zaxy/validation"
 )
 
 // replicaRoutes are the operations under spacePrefix that may run on a standby
 // (Services.Replicas): reads of one space that append nothing and need nothing of the primary
-// (no LISTEN, no recorded surfacing). Each answers replica.ReadFromHeader.
+// (no LISTEN), or reads whose only write is the record of what they surfaced, appended on the
+// primary as their last step. Each answers replica.ReadFromHeader.
 var replicaRoutes = map[string]bool{
 	"GET /events": true, "GET /verify": true, "GET /facts": true, "GET /entities/{entity}": true,
 	"POST /cypher": true, "GET /index": true, "GET /timeline": true, "GET /items/{id}": true,
 	"GET /salience": true, "GET /artifacts": true, "GET /proposals": true, "GET /proposals/{seq}": true,
-	// Checkout ranks on the standby and records what it surfaced on the primary
-	// (checkout.Service.ReadingFrom).
-	"POST /checkout": true, "POST /query": true,
+	"GET /projection": true, "POST /feeling-of-knowing": true,
+	// Checkout and the ranking passes over it rank on the standby and record what they surfaced
+	// on the primary (checkout.Service.ReadingFrom, lifecycle.Service.ReadingFrom).
+	"POST /checkout": true, "POST /query": true, "POST /context/assemble": true, "POST /handoff": true,
+	"POST /weave": true, "POST /prospective": true,
+	// The reading memory actions answer from the standby and record on the primary
+	// (memoryaction.Actions.ReadingFrom).
+	"POST /actions/simulate-forward": true, "POST /actions/reflect-backward": true,
+	"POST /actions/retrieve-procedure-prior": true, "POST /actions/retrieve-failure-prior": true,
+	"POST /actions/query-causal-neighborhood": true,
 }
 
 // onReplica reports whether the route may run on a standby.
@@ -44,11 +55,20 @@ func readPool(r *http.Request, primary *pgxpool.Pool) *pgxpool.Pool {
 	return primary
 }
 
+// standbyOf is the services of the standby Pick chose for a routed read, and false when the
+// read runs on the primary.
+func (s *server) standbyOf(r *http.Request) (StandbyServices, bool) {
+	if c, ok := r.Context().Value(readChoiceKey{}).(replica.Choice); ok && c.Standby != nil {
+		return s.standbys[c.Standby], true
+	}
+	return StandbyServices{}, false
+}
+
 // readStore is the log as a routed read sees it: a store on the standby Pick chose, or
 // primary.
 func (s *server) readStore(r *http.Request, primary *eventloom.Store) *eventloom.Store {
-	if c, ok := r.Context().Value(readChoiceKey{}).(replica.Choice); ok && c.Standby != nil {
-		return s.standbys[c.Standby].Store
+	if sv, ok := s.standbyOf(r); ok {
+		return sv.Store
 	}
 	return primary
 }
@@ -56,10 +76,37 @@ func (s *server) readStore(r *http.Request, primary *eventloom.Store) *eventloom
 // checkoutFor is the checkout service of a routed read: the one ranking on the standby Pick
 // chose, or Services.Checkout.
 func (s *server) checkoutFor(r *http.Request) *checkout.Service {
-	if c, ok := r.Context().Value(readChoiceKey{}).(replica.Choice); ok && c.Standby != nil {
-		return s.standbys[c.Standby].Checkout
+	if sv, ok := s.standbyOf(r); ok {
+		return sv.Checkout
 	}
 	return s.checkout
+}
+
+// lifecycleFor is the lifecycle service of a routed read (/context/assemble, /handoff): the one
+// reading on the standby Pick chose, or Services.Lifecycle.
+func (s *server) lifecycleFor(r *http.Request) *lifecycle.Service {
+	if sv, ok := s.standbyOf(r); ok {
+		return sv.Lifecycle
+	}
+	return s.lifecycle
+}
+
+// feelingFor is the feeling of knowing of a routed read: the one reading on the standby Pick
+// chose, or Services.FeelingOfKnowing.
+func (s *server) feelingFor(r *http.Request) *metamemory.Service {
+	if sv, ok := s.standbyOf(r); ok {
+		return sv.FeelingOfKnowing
+	}
+	return s.feeling
+}
+
+// memoryActionsFor is the memory actions of a routed read (the reading actions): those reading
+// on the standby Pick chose, or Services.MemoryActions.
+func (s *server) memoryActionsFor(r *http.Request) *memoryaction.Actions {
+	if sv, ok := s.standbyOf(r); ok {
+		return sv.MemoryActions
+	}
+	return s.memoryActions
 }
 
 // requestToken reads the request's replica.Header: the zero Token when it is absent, a 400

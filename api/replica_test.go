@@ -31,6 +31,8 @@ type replicaEnv struct {
 	standby *testcontainers.Standby
 	set     *replica.Set
 	pool    *pgxpool.Pool
+	// db is the test's database on the primary; standbyDB the same database on the standby.
+	db, standbyDB *testcontainers.Database
 }
 
 func newReplicaEnv(t testing.TB, delay time.Duration) *replicaEnv {
@@ -39,7 +41,8 @@ func newReplicaEnv(t testing.TB, delay time.Duration) *replicaEnv {
 	db := primary.NewDatabase(t)
 	pool := db.AppPool(t)
 	standby := testcontainers.StartStandby(t, primary, testcontainers.StandbyOptions{ApplyDelay: delay})
-	rpool := standby.Database(db).AppPool(t)
+	standbyDB := standby.Database(db)
+	rpool := standbyDB.AppPool(t)
 	set := replica.NewSet(pool, []*replica.Standby{{Name: "standby", Pool: rpool}},
 		replica.Config{Wait: 200 * time.Millisecond, MaxLag: time.Minute, HealthInterval: 50 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -49,7 +52,7 @@ func newReplicaEnv(t testing.TB, delay time.Duration) *replicaEnv {
 	srv := httptest.NewServer(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: eventloom.NewStore(pool, nil, nil), Replicas: set}, nil))
 	t.Cleanup(srv.Close)
 	waitFor(t, "the standby to be measured up", func() bool { return set.Standbys()[0].Up() })
-	return &replicaEnv{url: srv.URL, primary: primary, standby: standby, set: set, pool: pool}
+	return &replicaEnv{url: srv.URL, primary: primary, standby: standby, set: set, pool: pool, db: db, standbyDB: standbyDB}
 }
 
 // waitFor polls cond until it holds, failing the test after two minutes.

@@ -37,11 +37,13 @@ type Services struct {
 	// Auth checks bearer tokens on every /v1 route; nil serves without authentication (zaxy
 	// serve sets it unless ZAXY_AUTH=off on a loopback address).
 	Auth *auth.Store
-	// Checkout answers /checkout and /query.
+	// Checkout answers /checkout, /query, /weave and /prospective (on a standby, its
+	// ReadingFrom in Standbys).
 	Checkout *checkout.Service
-	// Lifecycle answers /context, /handoff, the subagent cleanups and the session resumes.
+	// Lifecycle answers /context, /handoff, the subagent cleanups and the session resumes
+	// (/context/assemble and /handoff on a standby: its ReadingFrom in Standbys).
 	Lifecycle *lifecycle.Service
-	// FeelingOfKnowing answers /feeling-of-knowing.
+	// FeelingOfKnowing answers /feeling-of-knowing (on a standby, its ReadingFrom in Standbys).
 	FeelingOfKnowing *metamemory.Service
 	// Ingest serves /documents and /transcripts.
 	Ingest *ingest.Ingester
@@ -49,7 +51,8 @@ type Services struct {
 	Erasure *erasure.Service
 	// Policies serves /policies.
 	Policies *policy.Service
-	// MemoryActions serves /actions.
+	// MemoryActions serves /actions (the reading ones on a standby: its ReadingFrom in
+	// Standbys).
 	MemoryActions *memoryaction.Actions
 	// Review decides the proposals under /review.
 	Review *review.Decider
@@ -66,23 +69,39 @@ type Services struct {
 	Standbys map[*replica.Standby]StandbyServices
 }
 
-// StandbyServices are what a read served by one standby runs on: the log read there and a
-// checkout that ranks there and records its surfacing on the primary.
+// StandbyServices are what a read served by one standby runs on: the log read there, and the
+// services that read there and append what they record (the surfacing of a checkout, a weave, a
+// prospective pass, an assembly or a reading memory action) through the primary's store.
 type StandbyServices struct {
 	Store    *eventloom.Store
 	Checkout *checkout.Service
+	// Lifecycle answers /context/assemble and /handoff; the lifecycle routes that append stay
+	// on Services.Lifecycle.
+	Lifecycle *lifecycle.Service
+	// FeelingOfKnowing answers /feeling-of-knowing, from sketches of its own.
+	FeelingOfKnowing *metamemory.Service
+	// MemoryActions answers the reading memory actions; the writing ones stay on
+	// Services.MemoryActions.
+	MemoryActions *memoryaction.Actions
 }
 
-// StandbyServicesOf builds the services of every standby of replicas, with checkout ranking on
-// each standby's pool (checkout.Service.ReadingFrom); nil without standbys.
-func StandbyServicesOf(replicas *replica.Set, primary *checkout.Service, logger *slog.Logger) map[*replica.Standby]StandbyServices {
+// StandbyServicesOf builds the services of every standby of replicas from primary's (the
+// Services the API serves with): a log on each standby's pool, and primary's checkout,
+// lifecycle, feeling of knowing and memory actions ReadingFrom it (checkout.Service.ReadingFrom
+// and the like), each appending through primary's store. Those four of primary must be set.
+// Nil without standbys.
+func StandbyServicesOf(replicas *replica.Set, primary Services, logger *slog.Logger) map[*replica.Standby]StandbyServices {
 	if !replicas.Enabled() {
 		return nil
 	}
 	out := map[*replica.Standby]StandbyServices{}
 	for _, st := range replicas.Standbys() {
 		store := eventloom.NewStore(st.Pool, nil, logger)
-		out[st] = StandbyServices{Store: store, Checkout: primary.ReadingFrom(st.Pool, store)}
+		co := primary.Checkout.ReadingFrom(st.Pool, store)
+		out[st] = StandbyServices{Store: store, Checkout: co,
+			Lifecycle:        primary.Lifecycle.ReadingFrom(st.Pool, store, co),
+			FeelingOfKnowing: primary.FeelingOfKnowing.ReadingFrom(st.Pool),
+			MemoryActions:    primary.MemoryActions.ReadingFrom(st.Pool)}
 	}
 	return out
 }
@@ -102,7 +121,8 @@ func (s Services) validate() error {
 	var errs []error
 	if s.Replicas.Enabled() {
 		for _, st := range s.Replicas.Standbys() {
-			if sv, ok := s.Standbys[st]; !ok || sv.Store == nil || sv.Checkout == nil {
+			if sv, ok := s.Standbys[st]; !ok || sv.Store == nil || sv.Checkout == nil || sv.Lifecycle == nil ||
+				sv.FeelingOfKnowing == nil || sv.MemoryActions == nil {
 				errs = append(errs, errors.New("api: Services.Standbys needs each standby of Replicas (StandbyServicesOf)"))
 				break
 			}

@@ -17,7 +17,7 @@ func (s *server) weaveMemory(r *http.Request) (any, error) {
 		return nil, err
 	}
 	body.SpaceID, body.Actor = chi.URLParam(r, "space"), s.recordActor(r)
-	return s.checkout.WeaveMemory(r.Context(), &body)
+	return s.checkoutFor(r).WeaveMemory(r.Context(), &body)
 }
 
 // prospective serves POST /v1/spaces/{space}/prospective: the prospective pass before a step,
@@ -29,5 +29,5 @@ func (s *server) prospective(r *http.Request) (any, error) {
 		return nil, err
 	}
 	body.SpaceID, body.Actor = chi.URLParam(r, "space"), s.recordActor(r)
-	return s.checkout.Prospective(r.Context(), &body)
+	return s.checkoutFor(r).Prospective(r.Context(), &body)
 }

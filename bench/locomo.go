@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// locomoSample is one LoCoMo conversation (DESIGN.md §5); answers are not read.
+// locomoSample is one LoCoMo conversation (docs/design.md, "Benchmark data"); answers are not read.
 type locomoSample struct {
 	SampleID     json.RawMessage            `json:"sample_id"`
 	Conversation map[string]json.RawMessage `json:"conversation"`

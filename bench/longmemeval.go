@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// lmeRecord is one LongMemEval record (DESIGN.md §5); the answer is not read.
+// lmeRecord is one LongMemEval record (docs/design.md, "Benchmark data"); the answer is not read.
 type lmeRecord struct {
 	QuestionID         string      `json:"question_id"`
 	QuestionType       string      `json:"question_type"`

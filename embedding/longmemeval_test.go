@@ -24,7 +24,7 @@ import (
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
-// lmeQuestion is one LongMemEval record (DESIGN.md §5), only the fields retrieval needs.
+// lmeQuestion is one LongMemEval record (docs/design.md, "Benchmark data"), only the fields retrieval needs.
 type lmeQuestion struct {
 	QuestionID         string      `json:"question_id"`
 	QuestionType       string      `json:"question_type"`

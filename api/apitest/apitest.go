@@ -75,7 +75,7 @@ func Services(t testing.TB, cfg api.Config, svc api.Services, logger *slog.Logge
 		svc.Review = review.NewDecider(pool, svc.Store)
 	}
 	if svc.Standbys == nil {
-		svc.Standbys = api.StandbyServicesOf(svc.Replicas, svc.Checkout, logger)
+		svc.Standbys = api.StandbyServicesOf(svc.Replicas, svc, logger)
 	}
 	return svc
 }

@@ -46,7 +46,7 @@ type Diagnostics struct {
 	PolicyVersion string `json:"policy_version,omitempty"`
 }
 
-// Packet is a checkout's answer (DESIGN.md §3).
+// Packet is a checkout's answer (docs/checkout.md, "Packet"; docs/design.md, "Contracts").
 type Packet struct {
 	SpaceID         string      `json:"space_id"`
 	Query           string      `json:"query"`

@@ -36,15 +36,14 @@ func (s *Service) Assemble(ctx context.Context, r *AssembleRequest) (*Assembled,
 	if req.MaxTokens < checkout.MinMaxTokens {
 		return nil, &validation.Error{Field: "max_tokens", Message: fmt.Sprintf("leaves %d tokens for memory after the working set; at least %d are needed", req.MaxTokens, checkout.MinMaxTokens)}
 	}
-	p, err := s.checkout.Checkout(ctx, &req)
-	if err != nil {
-		return nil, err
-	}
-	a := &Assembled{Packet: p, WorkingSet: r.WorkingSet, Text: p.Text + ws}
+	a := &Assembled{WorkingSet: r.WorkingSet}
 	if a.WorkingSet == nil {
 		a.WorkingSet = []string{}
 	}
-	a.Tokens = checkout.EstimateTokens(a.Text)
+	// The session's reads come before the checkout, whose record of what it surfaced is then
+	// the last step: an assembly that fails before answering has recorded nothing, so running
+	// it again (the API does, on the primary, when a standby fails it) records once. The
+	// record is bookkeeping, which the session's tail skips, so the order changes no answer.
 	if r.SessionID != "" {
 		resumed, err := s.lastEventIs(ctx, r.SpaceID, r.SessionID, SessionResumedType)
 		if err != nil {
@@ -56,6 +55,12 @@ func (s *Service) Assemble(ctx context.Context, r *AssembleRequest) (*Assembled,
 			}
 		}
 	}
+	p, err := s.checkout.Checkout(ctx, &req)
+	if err != nil {
+		return nil, err
+	}
+	a.Packet, a.Text = p, p.Text+ws
+	a.Tokens = checkout.EstimateTokens(a.Text)
 	return a, nil
 }
 

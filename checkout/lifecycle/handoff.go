@@ -47,7 +47,7 @@ func (s *Service) HandoffBundle(ctx context.Context, r *HandoffRequest) (*Handof
 	if h.Tail, err = querySessionTail(ctx, s.pool, sessionTailArgs{SpaceID: r.SpaceID, SessionID: r.SessionID, Limit: r.TailEvents}); err != nil {
 		return nil, fmt.Errorf("handoff: %w", err)
 	}
-	v, err := s.store.Verify(ctx, r.SpaceID)
+	v, err := s.reads().Verify(ctx, r.SpaceID)
 	if err != nil {
 		return nil, err
 	}

@@ -19,8 +19,11 @@ const (
 // Service runs the context lifecycle of a session: it reads the log through pool, appends
 // through store and retrieves memory through checkout.
 type Service struct {
-	pool     *pgxpool.Pool
-	store    *eventloom.Store
+	pool  *pgxpool.Pool
+	store *eventloom.Store
+	// log is where the handoff's chain check reads the log: store, or a standby's log for a
+	// Service ReadingFrom it.
+	log      *eventloom.Store
 	checkout *checkout.Service
 }
 

@@ -102,6 +102,6 @@ func buildAPIServices(ctx context.Context, cfg *config, d serviceDeps, logger *s
 	svc.Policies = policy.New(d.pool, d.store)
 	svc.MemoryActions = memoryaction.New(d.pool, d.store)
 	svc.Review = review.NewDecider(d.pool, d.store)
-	svc.Standbys = api.StandbyServicesOf(d.replicas, svc.Checkout, logger)
+	svc.Standbys = api.StandbyServicesOf(d.replicas, svc, logger)
 	return svc, nil
 }
