@@ -125,3 +125,23 @@ func placementOf(r dbsqlc.SpacePlacement) Placement {
 	}
 	return p
 }
+
+// Adopt pins to cluster every space that has events in db (that cluster's database) and no
+// placement yet, and returns how many it pinned. zaxy serve adopts every cluster's spaces when
+// it starts with ZAXY_CLUSTERS, so that a space from before (or imported by hand) is served
+// where its log is, never where the rule would place a new one.
+func (d *Directory) Adopt(ctx context.Context, cluster string, db pgexec.Executor) (int64, error) {
+	spaces, err := queries.ClusterSpaces(ctx, db)
+	if err != nil {
+		return 0, fmt.Errorf("list the spaces of cluster %s: %w", cluster, err)
+	}
+	var n int64
+	for start := 0; start < len(spaces); start += 10000 {
+		k, err := queries.PlacementAdopt(ctx, d.db, dbsqlc.PlacementAdoptParams{Cluster: cluster, SpaceIds: spaces[start:min(start+10000, len(spaces))]})
+		if err != nil {
+			return n, fmt.Errorf("pin the spaces of cluster %s: %w", cluster, err)
+		}
+		n += k
+	}
+	return n, nil
+}

@@ -173,3 +173,27 @@ func TestMover_CopiesWholeAfterAnErasureAndAbandons(t *testing.T) {
 	require.Empty(t, p.MovingTo)
 	require.ErrorContains(t, m.Abandon(ctx, "a"), "not being moved")
 }
+
+// Adopt pins the spaces a cluster holds and the directory does not know to that cluster, and
+// leaves placed ones alone.
+func TestDirectory_AdoptPinsUnplacedSpacesWhereTheirLogIs(t *testing.T) {
+	ctx := context.Background()
+	home, b := newSite(t, "home"), newSite(t, "b")
+	m := mover(home, b)
+	appendN(t, b, "old-on-b", 0, 3)
+	appendN(t, b, "placed", 0, 3)
+	_, err := m.Directory.Place(ctx, "placed", "home", true)
+	require.NoError(t, err)
+	n, err := m.Directory.Adopt(ctx, "b", b.DB)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), n)
+	for space, want := range map[string]string{"old-on-b": "b", "placed": "home"} {
+		p, ok, err := m.Directory.Lookup(ctx, space)
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Equal(t, want, p.Cluster, space)
+	}
+	n, err = m.Directory.Adopt(ctx, "b", b.DB)
+	require.NoError(t, err)
+	require.Zero(t, n)
+}

@@ -126,7 +126,17 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 		}
 	}
 	if len(clusters) > 1 {
-		router, err := api.NewClusterRouter(api.Clusters{Directory: placement.NewDirectory(home.pool, clusters), Home: clusters[0].Name,
+		dir := placement.NewDirectory(home.pool, clusters)
+		for _, cl := range clusters {
+			n, err := dir.Adopt(ctx, cl.Name, stacks[cl.Name].pool)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				logger.InfoContext(ctx, "spaces pinned where their log is", "cluster", cl.Name, "spaces", n)
+			}
+		}
+		router, err := api.NewClusterRouter(api.Clusters{Directory: dir, Home: clusters[0].Name,
 			Handlers: handlers, Auth: svc.api.Auth, Logger: logger})
 		if err != nil {
 			return err
