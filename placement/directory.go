@@ -145,3 +145,24 @@ func (d *Directory) Adopt(ctx context.Context, cluster string, db pgexec.Executo
 	}
 	return n, nil
 }
+
+// Pending are the spaces (at most 100) whose move has not flipped (its appends answer 503 until
+// the move is run again or abandoned) and those whose move left a copy not yet dropped.
+func (d *Directory) Pending(ctx context.Context) (moving, unfinished []Placement, err error) {
+	rows, err := queries.PlacementPending(ctx, d.db)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list pending moves: %w", err)
+	}
+	for _, r := range rows {
+		p := Placement{SpaceID: r.SpaceID}
+		if r.MovingTo != nil {
+			p.MovingTo = *r.MovingTo
+			moving = append(moving, p)
+		}
+		if r.MovedFrom != nil {
+			p.MovedFrom = *r.MovedFrom
+			unfinished = append(unfinished, p)
+		}
+	}
+	return moving, unfinished, nil
+}

@@ -187,6 +187,13 @@ func TestSpaceMove_WhileAWriterAppendsEveryAcknowledgedEventLandsOnTheTarget(t *
 		}
 	}
 	require.Equal(t, 1, n)
+	// zaxy doctor names the clusters and the copy waiting for --finish.
+	doc := exec.Command(bin, "doctor", "--no-probe")
+	doc.Env = move.Env
+	dout, _ := doc.Output()
+	require.Contains(t, string(dout), "OK   cluster b: 1 spaces placed", string(dout))
+	require.Contains(t, string(dout), "WARN moves: read-only copies left by moves: [moving]", string(dout))
+
 	finish := exec.Command(bin, "space", "move", "--space", space, "--finish")
 	finish.Env = move.Env
 	fout, err := finish.Output()
