@@ -21,6 +21,7 @@ import (
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/ingest"
+	"github.com/zaxy/zaxy/internal/buildinfo"
 	"github.com/zaxy/zaxy/memoryaction"
 	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/migrations"
@@ -203,8 +204,17 @@ func (s *server) recoverer(next http.Handler) http.Handler {
 	})
 }
 
-// healthz serves GET /healthz: the process is up.
-func healthz(*server, *http.Request) (any, error) { return map[string]string{"status": "ok"}, nil }
+// health is the body of GET /healthz: the process is up, and which build it runs.
+type health struct {
+	Status string `json:"status"`
+	buildinfo.Info
+}
+
+// healthz serves GET /healthz: the process is up, with its version, VCS revision and Go
+// version (the same as `zaxy version` and the zaxy_build_info metric).
+func healthz(*server, *http.Request) (any, error) {
+	return health{Status: "ok", Info: buildinfo.Get()}, nil
+}
 
 // readyz serves GET /readyz: the database answers and the schema is current.
 func (s *server) readyz(r *http.Request) (any, error) {

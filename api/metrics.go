@@ -12,6 +12,7 @@ import (
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/doctor"
+	"github.com/zaxy/zaxy/internal/buildinfo"
 	"github.com/zaxy/zaxy/replica"
 )
 
@@ -38,7 +39,12 @@ func newMetrics(pool *pgxpool.Pool, replicas *replica.Set) *metrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25},
 		}, []string{"lane"}),
 	}
-	m.registry.MustRegister(m.requests, m.appended, m.lanes, &dbCollector{pool: pool}, &replicaCollector{set: replicas},
+	bi := buildinfo.Get()
+	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "zaxy_build_info", Help: "The running build: always 1, labelled with its version, VCS revision and Go version.",
+	}, []string{"version", "revision", "goversion"})
+	build.WithLabelValues(bi.Version, bi.Revision, bi.GoVersion).Set(1)
+	m.registry.MustRegister(build, m.requests, m.appended, m.lanes, &dbCollector{pool: pool}, &replicaCollector{set: replicas},
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
 }

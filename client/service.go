@@ -10,6 +10,11 @@ import (
 type Status struct {
 	// Status is "ok" (Health) or "ready" (Ready).
 	Status string `json:"status"`
+	// Version, Revision and GoVersion say which build the server runs (Health only): its
+	// module version ("dev" for a build from a work tree), VCS commit and Go toolchain.
+	Version   string `json:"version,omitempty"`
+	Revision  string `json:"revision,omitempty"`
+	GoVersion string `json:"go_version,omitempty"`
 }
 
 // Health reports that the server process is up (operation health; no token needed).

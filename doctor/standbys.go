@@ -38,18 +38,30 @@ func standbyCheck(ctx context.Context, primary *pgxpool.Pool, st Standby, maxLag
 	name := "standby " + st.Name
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	var recovering bool
+	var recovering, aurora bool
 	var replay *string
 	var replayedAt *time.Time
-	err := st.Pool.QueryRow(ctx, `SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text, pg_last_xact_replay_timestamp()`).
-		Scan(&recovering, &replay, &replayedAt)
+	err := st.Pool.QueryRow(ctx, `SELECT pg_is_in_recovery(), to_regproc('aurora_version') IS NOT NULL`).Scan(&recovering, &aurora)
 	if err != nil {
 		return Check{Name: name, Status: StatusFail, Message: "cannot reach it: " + err.Error(),
 			Remedy: "start the standby or remove it from ZAXY_REPLICA_URLS; zaxy serve reads from the primary meanwhile"}
 	}
-	if !recovering || replay == nil {
+	if aurora {
+		return Check{Name: name, Status: StatusFail, Message: "is Aurora (aurora_version() exists): its replicas report no WAL replay position a consistency token can be checked against, so zaxy serve reads nothing from it",
+			Remedy: "remove it from ZAXY_REPLICA_URLS (docs/scaling.md, Managed Postgres)"}
+	}
+	if !recovering {
 		return Check{Name: name, Status: StatusFail, Message: "is not a standby (not in recovery): it may have been promoted",
 			Remedy: "point ZAXY_DATABASE_URL at the promoted server and ZAXY_REPLICA_URLS at its standbys"}
+	}
+	err = st.Pool.QueryRow(ctx, `SELECT pg_last_wal_replay_lsn()::text, pg_last_xact_replay_timestamp()`).Scan(&replay, &replayedAt)
+	if err != nil || replay == nil {
+		why := "pg_last_wal_replay_lsn() is NULL"
+		if err != nil {
+			why = err.Error()
+		}
+		return Check{Name: name, Status: StatusFail, Message: "is in recovery but reports no replay position (" + why + "), so zaxy serve reads nothing from it",
+			Remedy: "use a streaming standby that reports pg_last_wal_replay_lsn(), or remove it from ZAXY_REPLICA_URLS (docs/scaling.md, Managed Postgres)"}
 	}
 	var behind int64
 	if err := primary.QueryRow(ctx, `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::bigint`, *replay).Scan(&behind); err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/doctor"
@@ -52,5 +53,39 @@ func TestDoctor_ReportsEachStandbysLag(t *testing.T) {
 	c = check(t, r, "standby caught")
 	require.Equal(t, doctor.StatusFail, c.Status, c.Message)
 	require.Contains(t, c.Message, "cannot reach")
+	require.False(t, r.OK)
+}
+
+// A standby whose replay position cannot be checked fails doctor with why and what to do: an
+// Aurora server (aurora_version() exists) and a server in recovery that reports no replay
+// position. Functions in a schema before pg_catalog on the session's search_path stand in
+// for what such a server answers.
+func TestDoctor_FailsAStandbyWithoutAReplayPosition(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	pool := db.AppPool(t)
+	_, err := db.AdminPool(t).Exec(ctx, `CREATE SCHEMA aurora; CREATE SCHEMA noreplay;
+		GRANT USAGE ON SCHEMA aurora, noreplay TO PUBLIC;
+		CREATE FUNCTION aurora.aurora_version() RETURNS text LANGUAGE sql AS $$SELECT '16.4.0'$$;
+		CREATE FUNCTION noreplay.pg_is_in_recovery() RETURNS boolean LANGUAGE sql AS 'SELECT true';
+		CREATE FUNCTION noreplay.pg_last_wal_replay_lsn() RETURNS pg_lsn LANGUAGE sql AS 'SELECT NULL::pg_lsn';`)
+	require.NoError(t, err)
+	on := func(schema string) *pgxpool.Pool {
+		cfg, err := pgxpool.ParseConfig(db.AppURL)
+		require.NoError(t, err)
+		cfg.ConnConfig.RuntimeParams["search_path"] = schema + ", pg_catalog, public"
+		p, err := pgxpool.NewWithConfig(ctx, cfg)
+		require.NoError(t, err)
+		t.Cleanup(p.Close)
+		return p
+	}
+	r := doctor.Run(ctx, pool, doctor.Options{Standbys: []doctor.Standby{{Name: "aurora", Pool: on("aurora")}, {Name: "noreplay", Pool: on("noreplay")}}})
+	c := check(t, r, "standby aurora")
+	require.Equal(t, doctor.StatusFail, c.Status, c.Message)
+	require.Contains(t, c.Message, "is Aurora")
+	require.Contains(t, c.Remedy, "ZAXY_REPLICA_URLS")
+	c = check(t, r, "standby noreplay")
+	require.Equal(t, doctor.StatusFail, c.Status, c.Message)
+	require.Contains(t, c.Message, "reports no replay position")
 	require.False(t, r.OK)
 }

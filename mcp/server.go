@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/zaxy/zaxy/internal/buildinfo"
 )
 
 // Config configures a server.
@@ -20,7 +22,8 @@ type Config struct {
 	// ZAXY_MCP_TOKEN). When empty, a call carries the Authorization header of the HTTP request
 	// it arrived in, if any.
 	Token string
-	// Version is reported to clients as the server's version. Defaults to "dev".
+	// Version is reported to clients as the server's version. Defaults to the binary's module
+	// version (internal/buildinfo; "dev" for a build from a work tree).
 	Version string
 }
 
@@ -30,7 +33,7 @@ func (c Config) WithDefaults() Config {
 		c.Profile = ProfileCore
 	}
 	if c.Version == "" {
-		c.Version = "dev"
+		c.Version = buildinfo.Get().Version
 	}
 	return c
 }

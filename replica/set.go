@@ -12,6 +12,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
+// ErrAurora is why an Aurora replica serves no reads: it shares the writer's storage volume and
+// reports its lag through aurora_replica_status(), not as a WAL replay position on the scale of
+// the writer's pg_current_wal_lsn(), so a token cannot be checked against it.
+var ErrAurora = errors.New("read replay position: the server is Aurora (aurora_version() exists), whose replicas report no WAL replay position a consistency token can be checked against; remove it from ZAXY_REPLICA_URLS")
+
 // Defaults of Config.
 const (
 	// DefaultWait is how long a read with a token waits for a standby to reach it before it
@@ -69,6 +74,11 @@ type Standby struct {
 	up atomic.Bool
 	// lagNanos is its last measured lag behind the primary.
 	lagNanos atomic.Int64
+	// unproven is whether its last restartpoint is on an older timeline than the primary's and it
+	// has not yet been seen following the primary's (timeline.go): it serves no reads meanwhile.
+	unproven atomic.Bool
+	// timeline is the health loop's check of its timeline.
+	timeline timelineCheck
 }
 
 // Replay is the standby's last measured replay position.
@@ -112,6 +122,8 @@ type Set struct {
 	next atomic.Uint64
 	// primaryN, replicaN, waits and fallbacks are Stats.
 	primaryN, replicaN, waits, fallbacks atomic.Uint64
+	// primaryTLI is the primary's timeline as last measured (0: unknown).
+	primaryTLI atomic.Uint32
 	// samples are the primary's recent WAL positions, oldest first, for measuring lag.
 	mu      sync.Mutex
 	samples []sample
@@ -212,7 +224,9 @@ func (s *Set) count(c Choice) Choice {
 }
 
 // healthy reports whether reads may use st.
-func (s *Set) healthy(st *Standby) bool { return st.Up() && st.Lag() <= s.cfg.MaxLag }
+func (s *Set) healthy(st *Standby) bool {
+	return st.Up() && st.Lag() <= s.cfg.MaxLag && !st.unproven.Load()
+}
 
 // pickCovering returns a healthy standby whose measured position has reached t, taking them in
 // turn so reads spread over the standbys.
@@ -267,17 +281,26 @@ func (s *Set) wait(ctx context.Context, t Token) (Choice, bool) {
 	}
 }
 
-// replayLSN asks a standby its replay position. A server that is not in recovery (never was,
-// or was promoted: its replay position then stays where recovery ended) is an error, so reads
-// never take a former standby for one.
+// replayLSN asks a standby its replay position. Every answer but a WAL replay position of a
+// streaming standby is an error, so reads never run on a server whose position cannot be
+// compared with the primary's tokens: a server not in recovery (never was, or was promoted: its
+// replay position then stays where recovery ended), one in recovery that reports no replay
+// position (pg_last_wal_replay_lsn() NULL), one where that function fails, and Aurora
+// (ErrAurora).
 func replayLSN(ctx context.Context, pool *pgxpool.Pool) (LSN, error) {
 	var text *string
-	var recovering bool
-	if err := pool.QueryRow(ctx, `SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text`).Scan(&recovering, &text); err != nil {
+	var recovering, aurora bool
+	if err := pool.QueryRow(ctx, `SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text, to_regproc('aurora_version') IS NOT NULL`).
+		Scan(&recovering, &text, &aurora); err != nil {
 		return 0, fmt.Errorf("read replay position: %w", err)
 	}
-	if !recovering || text == nil {
+	switch {
+	case aurora:
+		return 0, ErrAurora
+	case !recovering:
 		return 0, errors.New("read replay position: the server is not a standby (not in recovery)")
+	case text == nil:
+		return 0, errors.New("read replay position: the server is in recovery but reports no replay position (pg_last_wal_replay_lsn() is NULL), so no token can be checked on it")
 	}
 	return ParseLSN(*text)
 }
@@ -300,8 +323,10 @@ func (s *Set) Run(ctx context.Context) {
 	}
 }
 
-// Measure takes one measurement: the primary's position, then each standby's replay position
-// and lag. A standby that does not answer within the health interval is marked down.
+// Measure takes one measurement: the primary's position and timeline, then each standby's
+// replay position, lag and timeline. A standby that does not answer within the health interval
+// is marked down; one on an older timeline serves no reads until it is seen following the
+// primary's (timeline.go).
 func (s *Set) Measure(ctx context.Context) {
 	now := time.Now()
 	if t, err := s.Token(ctx); err == nil {
@@ -310,6 +335,9 @@ func (s *Set) Measure(ctx context.Context) {
 			s.samples = append(s.samples, sample{at: now, lsn: t.LSN})
 		}
 		s.mu.Unlock()
+	}
+	if tli, err := primaryTimeline(ctx, s.primary); err == nil {
+		s.primaryTLI.Store(tli)
 	}
 	var wg sync.WaitGroup
 	for _, st := range s.standbys {
@@ -331,6 +359,17 @@ func (s *Set) measure(ctx context.Context, st *Standby) {
 	}
 	st.observe(l)
 	st.lagNanos.Store(int64(s.lagOf(l, time.Now())))
+	primaryTLI := s.primaryTLI.Load()
+	standbyTLI, _ := standbyTimeline(ctx, st.Pool) // 0, nothing to check, when it cannot be read
+	ok, started, proved := st.timeline.follows(primaryTLI, standbyTLI, l)
+	st.unproven.Store(!ok)
+	if started {
+		s.cfg.Logger.Warn("standby on an older timeline than the primary: no reads from it until it replays past its position",
+			"standby", st.Name, "replay_lsn", l.String(), "standby_timeline", standbyTLI, "primary_timeline", primaryTLI)
+	}
+	if proved {
+		s.cfg.Logger.Info("standby follows the primary's timeline", "standby", st.Name, "replay_lsn", l.String(), "primary_timeline", primaryTLI)
+	}
 	if !st.up.Swap(true) {
 		s.cfg.Logger.Info("standby up", "standby", st.Name, "replay_lsn", l.String())
 	}

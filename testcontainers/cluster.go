@@ -161,6 +161,17 @@ func (c *Cluster) CurrentLSN(tb testing.TB) string {
 	return lsn
 }
 
+// Stop stops the cluster (a fast shutdown: sessions are ended, nothing committed is lost) in
+// the middle of a test, as a primary that fails would: connections to it fail from then on. Its
+// data stays until the test ends, when it is removed with its databases (their own cleanup
+// then only logs that it cannot reach them).
+func (c *Cluster) Stop(tb testing.TB) {
+	tb.Helper()
+	if _, err := runClusterScript([]string{"ZAXY_PG_INSTANCE=" + c.Name}, "stop"); err != nil {
+		tb.Fatalf("stop cluster %s: %v", c.Name, err)
+	}
+}
+
 // StartStandby starts a streaming standby of primary for this test (postgres.sh replica
 // start: pg_basebackup -R with a replication slot, hot_standby on) and removes it, slot
 // included, when the test ends. The standby has every database of the primary, under the
@@ -229,6 +240,23 @@ func (s *Standby) SetApplyDelay(tb testing.TB, d time.Duration) {
 	s.Stop(tb)
 	s.opts.ApplyDelay = d
 	s.Start(tb)
+}
+
+// Promote promotes the standby to a primary (SELECT pg_promote(), which waits up to 60 s for
+// the promotion to finish), as an HA tool (Patroni, pg_auto_failover) does when its primary
+// fails: the standby ends recovery, starts a new timeline and accepts writes. It returns the
+// position its new timeline starts from (pg_current_wal_lsn once promoted). The server stays on
+// its port; the test's cleanup removes it as it would a standby.
+func (s *Standby) Promote(tb testing.TB) string {
+	tb.Helper()
+	var promoted bool
+	queryOnce(tb, s.AdminURL, `SELECT pg_promote(true, 60)`, &promoted)
+	if !promoted {
+		tb.Fatalf("promote standby %s: pg_promote did not finish within 60 s", s.Name)
+	}
+	var lsn string
+	queryOnce(tb, s.AdminURL, `SELECT pg_current_wal_lsn()::text`, &lsn)
+	return lsn
 }
 
 // ReplayLSN returns the standby's replay position (pg_last_wal_replay_lsn).

@@ -37,6 +37,9 @@ func (c *checkoutCmd) flags(fs *flag.FlagSet, _ *config) {
 }
 
 func (c *checkoutCmd) validate(args []string) error {
+	if c.r.SpaceID == "" {
+		return errNeedsSpace
+	}
 	if c.asOf != "" {
 		t, err := time.Parse(time.RFC3339Nano, c.asOf)
 		if err != nil {
@@ -66,9 +69,24 @@ func (c *checkoutCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return invalidIf(err)
 	}
+	c.print(env, p)
+	return nil
+}
+
+func (c *checkoutCmd) runRemote(ctx context.Context, env *env) error {
+	p, err := env.api.Checkout(ctx, c.r.SpaceID, &c.r)
+	if err != nil {
+		return err
+	}
+	c.print(env, p)
+	return nil
+}
+
+// print writes the packet's text and a line of its budget and timing, or the packet as JSON.
+func (c *checkoutCmd) print(env *env, p *checkout.Packet) {
 	if c.asJSON {
 		_ = json.NewEncoder(env.stdout).Encode(p)
-		return nil
+		return
 	}
 	fmt.Fprint(env.stdout, p.Text)
 	for _, w := range p.Warnings {
@@ -76,5 +94,4 @@ func (c *checkoutCmd) run(ctx context.Context, env *env) error {
 	}
 	fmt.Fprintf(env.stdout, "-- %s, %d of %d tokens, %d elided, projection lag %d, %.1f ms\n",
 		p.Purpose, p.Budget.Used, p.Budget.Requested, len(p.Budget.Elided), p.Diagnostics.ProjectionLag, p.Diagnostics.TotalMS)
-	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/zaxy/zaxy/client"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/migrations"
@@ -78,7 +79,10 @@ type env struct {
 	pool  *pgxpool.Pool
 	store *eventloom.Store
 	// dbErr is why there is no pool (dbTry only).
-	dbErr  error
+	dbErr error
+	// api is the server's client when a remoteRunner runs against ZAXY_URL (runRemote);
+	// pool and store are nil then.
+	api    *client.Client
 	logger *slog.Logger
 	stdin  io.Reader
 	stdout io.Writer
@@ -118,27 +122,25 @@ var errFailed = &exitError{code: 1}
 // run parses args, reads the configuration once, runs the command and returns the exit
 // status: 0, 1 for a failure, 2 for a usage error or bad input.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
-		if len(args) > 1 && args[1] == "env" {
+	args, getenv = leadingRemoteFlags(args, getenv)
+	if len(args) == 0 || isHelp(args[0]) {
+		switch {
+		case len(args) > 1 && args[1] == "env":
 			fmt.Fprintln(stdout, "Environment (docs/operations.md):")
 			writeEnvHelp(stdout)
-			return 0
+		case len(args) > 1:
+			return run(ctx, append(args[1:], "--help"), getenv, stdin, stdout, stderr)
+		default:
+			writeHelp(stdout)
 		}
-		writeHelp(stdout)
 		return 0
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = []string{"version"}
 	}
 	c, rest, group := findCommand(args)
 	if c == nil {
-		if group != nil {
-			fmt.Fprintf(stderr, "zaxy %s: want one of %s\n", args[0], strings.Join(subcommandNames(group), ", "))
-			for _, g := range group {
-				fmt.Fprintln(stderr, g.usage())
-			}
-			return 2
-		}
-		fmt.Fprintf(stderr, "zaxy: unknown or not yet implemented command %q\n\n", args[0])
-		writeHelp(stderr)
-		return 2
+		return unknownCommand(args, group, stdout, stderr)
 	}
 	fail := func(code int, err error) int {
 		fmt.Fprintf(stderr, "zaxy %s: %v\n", c.name, err)
@@ -156,6 +158,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		fs.PrintDefaults()
 	}
 	r.flags(fs, cfg)
+	rr, canRemote := r.(remoteRunner)
+	if canRemote {
+		remoteFlags(fs, cfg)
+	}
 	var positional []string
 	if c.interspersed {
 		positional, err = parseInterspersed(fs, rest)
@@ -175,24 +181,45 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
 	e := &env{cfg: cfg, logger: logger, stdin: stdin, stdout: stdout, stderr: stderr}
-	closeDB, err := e.openDatabase(ctx, c.db)
-	if err != nil {
-		return fail(2, err)
+	switch {
+	case canRemote && cfg.url != "":
+		// A server wins over ZAXY_DATABASE_URL: the command goes through the HTTP API.
+		if e.api, err = newAPIClient(cfg); err == nil {
+			err = remoteErr(rr.runRemote(ctx, e), cfg.url)
+		}
+	case canRemote && cfg.databaseURL == "":
+		err = invalid(errNoBackend)
+	default:
+		var closeDB func()
+		if closeDB, err = e.openDatabase(ctx, c.db); err != nil {
+			if errors.Is(err, errNoDatabaseURL) && cfg.url != "" {
+				err = fmt.Errorf("%w; ZAXY_URL is set, but zaxy %s has no HTTP route and works on the database", err, c.name)
+			}
+			return fail(exitCode(err, 2), err)
+		}
+		defer closeDB()
+		err = r.run(ctx, e)
 	}
-	defer closeDB()
-	err = r.run(ctx, e)
 	if err == nil {
 		return 0
 	}
-	code := 1
-	var ee *exitError
-	if errors.As(err, &ee) {
-		code, err = ee.code, ee.err
+	code := exitCode(err, 1)
+	if ee, ok := err.(*exitError); ok {
+		err = ee.err
 	}
 	if err != nil {
 		fail(code, err)
 	}
 	return code
+}
+
+// exitCode is the status err carries (an exitError's), or def.
+func exitCode(err error, def int) int {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return def
 }
 
 // openDatabase prepares what need asks for and returns what closes it; an error means the
@@ -281,21 +308,4 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
-}
-
-// writeHelp prints `zaxy --help`: every command of the table, then the environment.
-func writeHelp(w io.Writer) {
-	fmt.Fprint(w, "usage: zaxy <command>\n\nCommands:\n")
-	const col = 21
-	for _, c := range commands {
-		head := "  " + strings.TrimSpace(c.name+" "+c.synopsis)
-		if len(head) < col-1 {
-			fmt.Fprint(w, wrapIndented(fmt.Sprintf("%-*s", col, head), c.help, 100))
-			continue
-		}
-		fmt.Fprintln(w, head)
-		fmt.Fprint(w, wrapIndented(strings.Repeat(" ", col), c.help, 100))
-	}
-	fmt.Fprint(w, "\nEnvironment (zaxy help env prints only this):\n")
-	writeEnvHelp(w)
 }

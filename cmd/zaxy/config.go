@@ -36,6 +36,9 @@ type config struct {
 	mcpProfile string
 	// mcpToken is the bearer token zaxy mcp acts as (ZAXY_MCP_TOKEN); "" trusts the process.
 	mcpToken string
+	// url and token are the server the memory commands talk to and the bearer token they
+	// send (ZAXY_URL, ZAXY_TOKEN; --url and --token win); "" url uses the database.
+	url, token string
 	// space is zaxy ingest's default --space (ZAXY_SPACE).
 	space string
 	// pools are the sizes of the hot-path, analytics and worker pools.
@@ -61,7 +64,8 @@ var errNoDatabaseURL = errors.New("ZAXY_DATABASE_URL is not set (run 'make db' t
 // each other; an error names the variable.
 func readConfig(getenv func(string) string) (*config, error) {
 	r := envReader{getenv: getenv}
-	c := &config{databaseURL: r.str("ZAXY_DATABASE_URL"), addr: r.str("ZAXY_ADDR"), mcpToken: r.str("ZAXY_MCP_TOKEN"), space: r.str("ZAXY_SPACE")}
+	c := &config{databaseURL: r.str("ZAXY_DATABASE_URL"), addr: r.str("ZAXY_ADDR"), mcpToken: r.str("ZAXY_MCP_TOKEN"), space: r.str("ZAXY_SPACE"),
+		url: r.str("ZAXY_URL"), token: r.str("ZAXY_TOKEN")}
 	if c.databaseURL == "" {
 		c.databaseURL = r.str("DATABASE_URL")
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/zaxy/zaxy/client"
 	"github.com/zaxy/zaxy/disclosure"
 )
 
@@ -50,6 +51,16 @@ func (c *indexCmd) run(ctx context.Context, env *env) error {
 	return nil
 }
 
+func (c *indexCmd) runRemote(ctx context.Context, env *env) error {
+	n := int64(c.p.MaxTokens)
+	v, err := env.api.Index(ctx, c.p.SpaceID, &client.IndexParams{MaxTokens: &n})
+	if err != nil {
+		return err
+	}
+	printView(env.stdout, c.asJSON, v, v.Text, v.Tokens)
+	return nil
+}
+
 // timelineCmd: zaxy timeline --space S [--session X] [--max-tokens N] [--before-seq N] [--json].
 type timelineCmd struct {
 	p      disclosure.TimelineParams
@@ -75,6 +86,21 @@ func (c *timelineCmd) run(ctx context.Context, env *env) error {
 	v, err := disclosure.Timeline(ctx, env.pool, c.p)
 	if err != nil {
 		return invalidIf(err)
+	}
+	printView(env.stdout, c.asJSON, v, v.Text, v.Tokens)
+	return nil
+}
+
+func (c *timelineCmd) runRemote(ctx context.Context, env *env) error {
+	p := client.TimelineParams{SessionID: c.p.SessionID}
+	n := int64(c.p.MaxTokens)
+	p.MaxTokens = &n
+	if c.p.BeforeSeq > 0 {
+		p.BeforeSeq = &c.p.BeforeSeq
+	}
+	v, err := env.api.Timeline(ctx, c.p.SpaceID, &p)
+	if err != nil {
+		return err
 	}
 	printView(env.stdout, c.asJSON, v, v.Text, v.Tokens)
 	return nil
@@ -106,6 +132,15 @@ func (c *showCmd) run(ctx context.Context, env *env) error {
 	v, err := disclosure.Item(ctx, env.pool, c.p)
 	if err != nil {
 		return invalidIf(err)
+	}
+	printView(env.stdout, c.asJSON, v, v.Text, v.Tokens)
+	return nil
+}
+
+func (c *showCmd) runRemote(ctx context.Context, env *env) error {
+	v, err := env.api.Item(ctx, c.p.SpaceID, c.p.ID)
+	if err != nil {
+		return err
 	}
 	printView(env.stdout, c.asJSON, v, v.Text, v.Tokens)
 	return nil

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/zaxy/zaxy/client"
 	"github.com/zaxy/zaxy/erasure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/projection"
@@ -14,7 +15,8 @@ import (
 // eraseCmd: zaxy erase --space S --seq N --reason R [--actor A] [--json]. Replaces one event's
 // content and data with the tombstone, records the erasure in the log and purges everything
 // derived from the event (docs/eventloom.md, "Erasure"). Like every CLI command it acts with
-// the database role's rights: whoever runs it holds the admin power.
+// the database role's rights (whoever runs it holds the admin power), or over HTTP with an
+// admin token.
 type eraseCmd struct {
 	p      eventloom.EraseParams
 	asJSON bool
@@ -44,9 +46,25 @@ func (c *eraseCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return err
 	}
+	c.print(env, res)
+	return nil
+}
+
+// runRemote erases through POST /erasures, which needs an admin token.
+func (c *eraseCmd) runRemote(ctx context.Context, env *env) error {
+	res, err := env.api.Erase(ctx, c.p.SpaceID, &client.EraseRequest{Seq: c.p.Seq, Reason: c.p.Reason, Actor: c.p.Actor})
+	if err != nil {
+		return err
+	}
+	c.print(env, res)
+	return nil
+}
+
+// print writes what the erasure did.
+func (c *eraseCmd) print(env *env, res *erasure.Result) {
 	if c.asJSON {
 		_ = json.NewEncoder(env.stdout).Encode(res)
-		return nil
+		return
 	}
 	purged := "projections purged"
 	if !res.ProjectionsPurged {
@@ -54,5 +72,4 @@ func (c *eraseCmd) run(ctx context.Context, env *env) error {
 	}
 	fmt.Fprintf(env.stdout, "erased: space %s seq %d (erasure recorded at seq %d hash %s); %s; %d inferences deleted\n",
 		res.SpaceID, res.Seq, res.ErasureSeq, res.ErasureHash, purged, res.InferencesDeleted)
-	return nil
 }

@@ -66,6 +66,31 @@ func (c *ingestDocsCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return invalid(err)
 	}
+	return c.ingest(ctx, env, func(ctx context.Context, doc ingest.Document) (*ingest.DocumentResult, error) {
+		res, err := in.Documents(ctx, &ingest.DocumentsParams{SpaceID: c.space, Documents: []ingest.Document{doc}})
+		if err != nil {
+			return nil, err
+		}
+		return &res.Documents[0], nil
+	})
+}
+
+// runRemote sends each file to POST /documents; the server chunks with its own limit.
+func (c *ingestDocsCmd) runRemote(ctx context.Context, env *env) error {
+	if c.maxBytes != ingest.DefaultMaxChunkBytes {
+		return invalid(errors.New("--max-bytes needs ZAXY_DATABASE_URL: over ZAXY_URL the server chunks with its own limit"))
+	}
+	return c.ingest(ctx, env, func(ctx context.Context, doc ingest.Document) (*ingest.DocumentResult, error) {
+		res, err := env.api.IngestDocuments(ctx, c.space, &ingest.DocumentsParams{Documents: []ingest.Document{doc}})
+		if err != nil {
+			return nil, remoteErr(err, env.cfg.url)
+		}
+		return &res.Documents[0], nil
+	})
+}
+
+// ingest walks the paths and ingests each text file through one, reporting each file.
+func (c *ingestDocsCmd) ingest(ctx context.Context, env *env, one func(context.Context, ingest.Document) (*ingest.DocumentResult, error)) error {
 	stdout := env.stdout
 	var appended, unchanged, skipped, failed int
 	report := func(r fileReport) {
@@ -106,11 +131,11 @@ func (c *ingestDocsCmd) run(ctx context.Context, env *env) error {
 		case len(bytes.TrimSpace(b)) == 0:
 			r.Skipped = "empty"
 		default:
-			res, err := in.Documents(ctx, &ingest.DocumentsParams{SpaceID: c.space, Documents: []ingest.Document{{Path: r.Path, Text: string(b)}}})
+			res, err := one(ctx, ingest.Document{Path: r.Path, Text: string(b)})
 			if err != nil {
 				r.Error = strings.TrimPrefix(err.Error(), "documents[0].")
 			} else {
-				r.DocumentResult = &res.Documents[0]
+				r.DocumentResult = res
 			}
 		}
 		report(r)
@@ -186,6 +211,27 @@ func (c *ingestTranscriptCmd) validate(args []string) error {
 }
 
 func (c *ingestTranscriptCmd) run(ctx context.Context, env *env) error {
+	in, err := ingest.New(env.pool, env.store, ingest.Config{})
+	if err != nil {
+		return invalid(err)
+	}
+	return c.ingest(ctx, env, func(ctx context.Context, turns []ingest.Turn) (*ingest.TranscriptResult, error) {
+		return in.Transcript(ctx, &ingest.TranscriptParams{SpaceID: c.space, SessionID: c.session, Turns: turns})
+	})
+}
+
+// runRemote sends the transcript's parts to POST /transcripts.
+func (c *ingestTranscriptCmd) runRemote(ctx context.Context, env *env) error {
+	return c.ingest(ctx, env, func(ctx context.Context, turns []ingest.Turn) (*ingest.TranscriptResult, error) {
+		res, err := env.api.IngestTranscript(ctx, c.space, &ingest.TranscriptParams{SessionID: c.session, Turns: turns})
+		return res, remoteErr(err, env.cfg.url)
+	})
+}
+
+// ingest reads the transcript and imports it part by part (transcriptParts) through one,
+// reporting each part as it lands: on a terminal as a line rewritten in place, elsewhere as
+// a line per part when there is more than one.
+func (c *ingestTranscriptCmd) ingest(ctx context.Context, env *env, one func(context.Context, []ingest.Turn) (*ingest.TranscriptResult, error)) error {
 	name, r := c.name, env.stdin
 	if name != "-" {
 		f, err := os.Open(name)
@@ -197,23 +243,47 @@ func (c *ingestTranscriptCmd) run(ctx context.Context, env *env) error {
 	}
 	turns, err := ingest.ParseTranscript(r)
 	if err != nil {
-		return fmt.Errorf("%s: %w (nothing was appended)", name, err)
+		return invalid(fmt.Errorf("%s: %w (nothing was appended)", name, err))
 	}
 	if len(turns) == 0 {
-		return fmt.Errorf("%s: no turns (nothing was appended)", name)
+		return invalid(fmt.Errorf("%s: no turns (nothing was appended)", name))
 	}
-	in, err := ingest.New(env.pool, env.store, ingest.Config{})
-	if err != nil {
-		return invalid(err)
-	}
-	res, err := in.Transcript(ctx, &ingest.TranscriptParams{SpaceID: c.space, SessionID: c.session, Turns: turns})
-	if err != nil {
-		var ve *validation.Error
-		if errors.As(err, &ve) {
-			return fmt.Errorf("%s: %w (nothing was appended)", name, err)
+	parts := transcriptParts(turns)
+	progress := newProgress(env.stderr)
+	res := &ingest.TranscriptResult{SpaceID: c.space, Replayed: true}
+	done := 0
+	for i, part := range parts {
+		pr, err := one(ctx, part)
+		if err != nil {
+			progress.done()
+			var ve *validation.Error
+			if errors.As(err, &ve) || exitCode(err, 1) == 2 {
+				err = invalid(err)
+			}
+			if i == 0 {
+				return fmt.Errorf("%s: turns 1-%d: %w (nothing was appended)", name, len(part), err)
+			}
+			return fmt.Errorf("%s: turns %d-%d: %w (the turns before them were appended; running the same import again appends only what is missing)", name, done+1, done+len(part), err)
 		}
-		return fmt.Errorf("%s: %w (earlier batches may have been appended; running the same import again appends only what is missing)", name, err)
+		res.Receipts = append(res.Receipts, pr.Receipts...)
+		res.Replayed = res.Replayed && pr.Replayed
+		res.Batches += pr.Batches
+		res.AppendedBatches += pr.AppendedBatches
+		res.Redactions += pr.Redactions
+		done += len(part)
+		switch {
+		case progress.tty:
+			progress.show("zaxy ingest transcript: %d of %d turns", done, len(turns))
+		case len(parts) > 1:
+			state := "appended"
+			if pr.Replayed {
+				state = "unchanged"
+			}
+			fmt.Fprintf(env.stderr, "zaxy ingest transcript: %s: turns %d-%d of %d %s (seq %d-%d)\n", name, done-len(part)+1, done, len(turns),
+				state, pr.Receipts[0].Seq, pr.Receipts[len(pr.Receipts)-1].Seq)
+		}
 	}
+	progress.done()
 	stdout := env.stdout
 	if c.asJSON {
 		enc := json.NewEncoder(stdout)
@@ -228,4 +298,28 @@ func (c *ingestTranscriptCmd) run(ctx context.Context, env *env) error {
 		fmt.Fprintf(stdout, "%s: %d messages in %d batches, appended (seq %d-%d)%s\n", name, len(res.Receipts), res.Batches, first, last, redactedNote(res.Redactions))
 	}
 	return nil
+}
+
+// Transcript parts: the CLI imports a transcript in parts of at most transcriptPartTurns
+// turns (one server batch) and about transcriptPartBytes of JSON (well under the API's
+// default body limit), each keyed by its own content, so it can report progress between
+// them and a repeated import of the same file appends nothing, over HTTP or the database.
+const (
+	transcriptPartTurns = 1000
+	transcriptPartBytes = 512 << 10
+)
+
+// transcriptParts splits turns into the parts the CLI imports one by one.
+func transcriptParts(turns []ingest.Turn) [][]ingest.Turn {
+	var parts [][]ingest.Turn
+	start, size := 0, 0
+	for i := range turns {
+		b, _ := json.Marshal(&turns[i])
+		if i > start && (i-start == transcriptPartTurns || size+len(b) > transcriptPartBytes) {
+			parts = append(parts, turns[start:i])
+			start, size = i, 0
+		}
+		size += len(b) + 1
+	}
+	return append(parts, turns[start:])
 }

@@ -82,7 +82,7 @@ func TestIngestCommand_DocsAndTranscripts(t *testing.T) {
 	// Transcripts from stdin: a bad line appends nothing; a good file appends once.
 	bad := "{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"robot\",\"content\":\"x\"}\n"
 	errOut.Reset()
-	require.Equal(t, 1, run(ctx, []string{"ingest", "transcript", "--session", "s1", "-"}, getenv, strings.NewReader(bad), &out, &errOut))
+	require.Equal(t, 2, run(ctx, []string{"ingest", "transcript", "--session", "s1", "-"}, getenv, strings.NewReader(bad), &out, &errOut))
 	require.Contains(t, errOut.String(), "line 2: role: must be one of user, assistant, system, tool")
 	require.Contains(t, errOut.String(), "nothing was appended")
 	require.Equal(t, 4, count())

@@ -29,7 +29,7 @@ var commands = []command{
 	{name: "worker", db: dbURL, new: func() runner { return &workerCmd{} },
 		help: "River workers only (no HTTP)"},
 	{name: "append", synopsis: "--space S", db: dbStore, new: func() runner { return &appendCmd{} },
-		help: "append one event (--type, --content, --session, --actor, --data, --cues,\n--occurred-at, --idempotency-key) or, without --type, JSON lines from stdin (--batch N, --json)"},
+		help: "append one event (--type, --content, --session, --actor, --data, --cues,\n--occurred-at, --idempotency-key) or, without --type, JSON lines from stdin in batches, with a\nsummary (--batch N, --idempotency-prefix P: a re-run appends nothing, --receipts, --json);\n--wait-projected returns once the projection has applied them"},
 	{name: "verify", synopsis: "--space S", db: dbStore, new: func() runner { return &verifyCmd{} },
 		help: "verify a space's hash chain (--method go|sql, --json); exit 1 when broken"},
 	{name: "replay", synopsis: "--space S", db: dbStore, new: func() runner { return &replayCmd{} },
@@ -116,6 +116,8 @@ var commands = []command{
 		help: "every token, live or revoked (--json)"},
 	{name: "doctor", db: dbProbe, new: func() runner { return &doctorCmd{} },
 		help: "check the database, schema, extensions (AGE on or off), chains (the recent\ntail; --full for every event), projection lag, embeddings and River jobs;\none line per problem with its remedy; exit 1 on failure (--json, --no-probe)"},
+	{name: "version", synopsis: "[--json]", db: dbNone, new: func() runner { return &versionCmd{} },
+		help: "this binary's module version, VCS revision and Go version (also zaxy --version)"},
 	{name: "migrate", synopsis: "[--json]", db: dbURL, new: func() runner { return &migrateCmd{} },
 		help: "apply the embedded schema migrations (River's tables included)"},
 }

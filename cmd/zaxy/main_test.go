@@ -21,7 +21,7 @@ func TestVerifyCommand_ReportsBrokenSeqAndExitsOne(t *testing.T) {
 	require.Equal(t, 0, run(ctx, []string{"append", "--space", "cli", "--type", "message", "--content", "one", "--data", `{"role":"user"}`}, getenv, nil, &out, &errOut), errOut.String())
 	lines := strings.NewReader("{\"type\":\"note\",\"content\":\"two\"}\n{\"type\":\"note\",\"content\":\"three\"}\n")
 	require.Equal(t, 0, run(ctx, []string{"append", "--space", "cli", "--json"}, getenv, lines, &out, &errOut), errOut.String())
-	require.Equal(t, 1, run(ctx, []string{"append", "--space", "cli"}, getenv, strings.NewReader("{\"type\":\"BAD\"}\n"), &out, &errOut))
+	require.Equal(t, 2, run(ctx, []string{"append", "--space", "cli"}, getenv, strings.NewReader("{\"type\":\"BAD\"}\n"), &out, &errOut))
 	require.Contains(t, errOut.String(), "line 1: type")
 	out.Reset()
 	require.Equal(t, 0, run(ctx, []string{"verify", "--space", "cli"}, getenv, nil, &out, &errOut), errOut.String())
@@ -79,4 +79,21 @@ func TestCommands_RefuseADatabaseOfAnotherSchema(t *testing.T) {
 	out.Reset()
 	run(ctx, []string{"doctor", "--no-probe"}, getenv, nil, &out, &errOut)
 	require.Contains(t, out.String(), "schema", "doctor runs and reports the schema: %s", out.String())
+}
+
+// TestAppendCommand_BulkFromStdinOnTheDatabase: without ZAXY_URL a bulk append with
+// --idempotency-prefix goes to the database the same way: a summary, and a re-run appends
+// nothing.
+func TestAppendCommand_BulkFromStdinOnTheDatabase(t *testing.T) {
+	db := testcontainers.NewDatabase(t)
+	getenv := dbEnv(db)
+	lines := "{\"type\":\"note\",\"content\":\"one\"}\n{\"type\":\"note\",\"content\":\"two\"}\n{\"type\":\"note\",\"content\":\"three\"}\n"
+	var out, errOut bytes.Buffer
+	args := []string{"append", "--space", "bulk", "--idempotency-prefix", "p", "--batch", "2"}
+	require.Equal(t, 0, run(t.Context(), args, getenv, strings.NewReader(lines), &out, &errOut), errOut.String())
+	require.Equal(t, "appended 3, already present 0, seq 1-3 (2 batches)\n", out.String())
+	out.Reset()
+	require.Equal(t, 0, run(t.Context(), args, getenv, strings.NewReader(lines), &out, &errOut), errOut.String())
+	require.Equal(t, "appended 0, already present 3, seq 1-3 (2 batches)\n", out.String())
+	require.Empty(t, errOut.String(), "no progress line off a terminal")
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/console"
+	"github.com/zaxy/zaxy/internal/buildinfo"
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
@@ -169,6 +170,7 @@ func TestMCPCommand_WorkersProjectInProcess(t *testing.T) {
 	}()
 	cs, err := mcpClient().Connect(ctx, &sdk.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
 	require.NoError(t, err)
+	require.Equal(t, buildinfo.Get().Version, cs.InitializeResult().ServerInfo.Version, "the server info carries zaxy version's version")
 	res, _ := callTool(t, cs, "memory_append", map[string]any{"space": "proj", "type": "fact.asserted",
 		"data": map[string]any{"subject": "Alice", "predicate": "works at", "object": "Acme"}})
 	require.False(t, res.IsError, resultText(res))

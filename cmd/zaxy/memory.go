@@ -208,7 +208,8 @@ func openPool(ctx context.Context, dbURL string) (*pgxpool.Pool, error) {
 	defer cancel()
 	if err := pool.Ping(pctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("connect to database: %w", err)
+		// A database that cannot be reached is a failure (exit 1), not a usage error.
+		return nil, &exitError{code: 1, err: fmt.Errorf("connect to database: %w", err)}
 	}
 	return pool, nil
 }

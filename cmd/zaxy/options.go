@@ -34,6 +34,9 @@ type option struct {
 var options = []option{
 	{name: "ZAXY_DATABASE_URL", doc: "PostgreSQL URL; `DATABASE_URL` when unset"},
 	{name: "DATABASE_URL", doc: "PostgreSQL URL read when `ZAXY_DATABASE_URL` is unset"},
+	{name: "ZAXY_URL",
+		doc: "the CLI's server, e.g. `http://127.0.0.1:8080`: every command with an HTTP route (append, replay, verify, erase, ingest, facts, index, timeline, show, checkout, review, policy, projection status) talks to this `zaxy serve` instead of the database, and wins over `ZAXY_DATABASE_URL` for them (`--url` wins over both; docs/cli.md)"},
+	{name: "ZAXY_TOKEN", doc: "bearer token the CLI sends to `ZAXY_URL` (`zaxy token create`; `--token` wins)"},
 	{name: "ZAXY_ADDR", def: "127.0.0.1:8080", doc: "HTTP listen address"},
 	{name: "ZAXY_MAX_BODY_BYTES", def: "1048576", doc: "request body limit in bytes"},
 	{name: "ZAXY_MAX_BATCH", def: "1000", doc: "events per append request"},

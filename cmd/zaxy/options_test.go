@@ -125,12 +125,23 @@ func TestRun_ExitStatusAndErrors(t *testing.T) {
 		code   int
 		stderr []string
 	}{
-		{args: []string{"frobnicate"}, code: 2, stderr: []string{`zaxy: unknown or not yet implemented command "frobnicate"`, "usage: zaxy <command>"}},
-		{args: []string{"ingest"}, code: 2, stderr: []string{"zaxy ingest: want one of docs, transcript", "usage: zaxy ingest transcript FILE.jsonl|-"}},
-		{args: []string{"token", "mint"}, code: 2, stderr: []string{"zaxy token: want one of create, revoke, list"}},
-		{args: []string{"verify", "--space", "a"}, code: 2, stderr: []string{"zaxy verify: ZAXY_DATABASE_URL is not set"}},
+		{args: []string{"frobnicate"}, code: 2, stderr: []string{`zaxy: unknown command "frobnicate" (zaxy --help lists the commands)` + "\n"}},
+		{args: []string{"chekout"}, code: 2, stderr: []string{`zaxy: unknown command "chekout"; did you mean "checkout"? (zaxy --help lists the commands)` + "\n"}},
+		{args: []string{"ingest"}, code: 2, stderr: []string{"zaxy ingest: want one of docs, transcript (zaxy ingest --help)\n"}},
+		{args: []string{"token", "mint"}, code: 2, stderr: []string{`zaxy token: unknown command "mint" (want one of create, revoke, list)`}},
+		{args: []string{"review", "lsit"}, code: 2, stderr: []string{`zaxy review: unknown command "lsit"; did you mean "list"?`}},
+		{args: []string{"verify", "--space", "a"}, code: 2, stderr: []string{"zaxy verify: no server and no database: set ZAXY_URL (and ZAXY_TOKEN", "or ZAXY_DATABASE_URL"}},
+		{args: []string{"verify", "--space", "a"}, env: map[string]string{"ZAXY_DATABASE_URL": "postgres://zaxy@127.0.0.1:1/none?connect_timeout=5"}, code: 1,
+			stderr: []string{"zaxy verify: connect to database"}},
+		{args: []string{"verify", "--space", "a"}, env: map[string]string{"ZAXY_URL": "http://127.0.0.1:1"}, code: 1,
+			stderr: []string{"zaxy verify: cannot reach the server at http://127.0.0.1:1 (ZAXY_URL)"}},
+		{args: []string{"--url", "http://127.0.0.1:1", "--token=t", "verify", "--space", "a"}, code: 1,
+			stderr: []string{"zaxy verify: cannot reach the server at http://127.0.0.1:1 (ZAXY_URL)"}},
+		{args: []string{"verify", "--space", "a", "--url", "ftp://x"}, code: 2, stderr: []string{"zaxy verify: ZAXY_URL (or --url): client: base URL must be http(s)"}},
 		{args: []string{"serve"}, code: 2, stderr: []string{"zaxy serve: ZAXY_DATABASE_URL is not set"}},
 		{args: []string{"migrate"}, code: 2, stderr: []string{"zaxy migrate: ZAXY_DATABASE_URL is not set"}},
+		{args: []string{"rebuild", "--all"}, env: map[string]string{"ZAXY_URL": "http://127.0.0.1:1"}, code: 2,
+			stderr: []string{"zaxy rebuild: ZAXY_DATABASE_URL is not set (run 'make db' to get one); ZAXY_URL is set, but zaxy rebuild has no HTTP route"}},
 		{args: []string{"verify", "--spaces", "a"}, code: 2, stderr: []string{"flag provided but not defined: -spaces", "usage: zaxy verify --space S"}},
 		{args: []string{"verify", "--space", "a", "extra"}, code: 2, stderr: []string{`zaxy verify: unexpected argument "extra"`}},
 		{args: []string{"bench", "append", "--events", "10"}, code: 2, stderr: []string{"zaxy bench append: --events must be at least 800, got 10", "usage: zaxy bench append"}},
@@ -163,9 +174,43 @@ func TestRun_ExitStatusAndErrors(t *testing.T) {
 	out.Reset()
 	require.Equal(t, 0, run(t.Context(), []string{"--help"}, noDB, nil, &out, &errOut))
 	for _, c := range commands {
-		require.Contains(t, out.String(), "\n  "+c.name, "zaxy --help lists %s", c.name)
+		if !strings.HasPrefix(c.name, "bench ") {
+			require.Contains(t, out.String(), "\n  "+c.name, "zaxy --help lists %s", c.name)
+		}
 	}
 	require.Contains(t, out.String(), "ZAXY_RESCUE_STUCK_JOBS_AFTER")
+}
+
+// TestHelp_GroupsCommandsAndFoldsBench: zaxy --help lists every command under a heading, bench
+// as one line; zaxy bench --help lists the benchmarks; zaxy --version and zaxy version print
+// the build.
+func TestHelp_GroupsCommandsAndFoldsBench(t *testing.T) {
+	noDB := func(string) string { return "" }
+	for i := range commands {
+		require.NotNil(t, groupOf(&commands[i]), "%s has a heading in helpGroups", commands[i].name)
+	}
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run(t.Context(), []string{"--help"}, noDB, nil, &out, &errOut))
+	help := out.String()
+	for _, h := range []string{"\nServe:\n", "\nMemory (over ZAXY_URL, or the database):\n", "\nReview and policy:\n", "\nOperate (the database: ZAXY_DATABASE_URL):\n", "\nBench:\n  bench "} {
+		require.Contains(t, help, h)
+	}
+	require.NotContains(t, help, "bench checkout", "bench's commands live under zaxy bench --help")
+	require.Contains(t, help, "ZAXY_URL wins over ZAXY_DATABASE_URL")
+	out.Reset()
+	require.Equal(t, 0, run(t.Context(), []string{"bench", "--help"}, noDB, nil, &out, &errOut))
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, "bench ") {
+			require.Contains(t, out.String(), "\n  "+c.name, "zaxy bench --help lists %s", c.name)
+		}
+	}
+	require.NotContains(t, out.String(), "zaxy serve")
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		out.Reset()
+		require.Equal(t, 0, run(t.Context(), args, noDB, nil, &out, &errOut))
+		require.Regexp(t, `^zaxy \S+ \(.*go1\.\d+.*\)\n$`, out.String())
+	}
+	require.Empty(t, errOut.String())
 }
 
 // TestReadConfig_TracingFromTheStandardVariables: tracing is off without an endpoint, the

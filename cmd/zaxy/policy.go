@@ -10,6 +10,7 @@ import (
 
 	"github.com/zaxy/zaxy/bench"
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/client"
 	"github.com/zaxy/zaxy/policy"
 )
 
@@ -37,6 +38,19 @@ func (c *policyListCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return invalidIf(err)
 	}
+	return c.print(env, l)
+}
+
+func (c *policyListCmd) runRemote(ctx context.Context, env *env) error {
+	l, err := env.api.Policies(ctx, c.space)
+	if err != nil {
+		return err
+	}
+	return c.print(env, l)
+}
+
+// print writes one line per policy, or the listing as JSON.
+func (c *policyListCmd) print(env *env, l *policy.Listing) error {
 	if c.asJSON {
 		return json.NewEncoder(env.stdout).Encode(l)
 	}
@@ -81,6 +95,20 @@ func (c *policyFitCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return invalidIf(err)
 	}
+	return c.print(env, res)
+}
+
+// runRemote fits through POST /policies/fit, which needs an admin token.
+func (c *policyFitCmd) runRemote(ctx context.Context, env *env) error {
+	res, err := env.api.FitPolicy(ctx, c.space, &client.PolicyRequest{Actor: c.actor})
+	if err != nil {
+		return err
+	}
+	return c.print(env, res)
+}
+
+// print writes what was proposed, or the result as JSON.
+func (c *policyFitCmd) print(env *env, res *policy.FitResult) error {
 	if c.asJSON {
 		return json.NewEncoder(env.stdout).Encode(res)
 	}
@@ -142,6 +170,24 @@ func (c *policyPromoteCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return invalidIf(err)
 	}
+	return c.print(env, prom)
+}
+
+// runRemote promotes through POST /policies/{version}/promote (an admin token); the server's
+// gate replays the space's history only, so the dev files need the database.
+func (c *policyPromoteCmd) runRemote(ctx context.Context, env *env) error {
+	if c.devLoCoMo != "" || c.devLongMem != "" {
+		return invalid(errors.New("--dev-locomo and --dev-longmemeval run the dev benchmarks in this process: they need ZAXY_DATABASE_URL, not ZAXY_URL"))
+	}
+	prom, err := env.api.PromotePolicy(ctx, c.space, c.version, &client.PolicyRequest{Actor: c.actor})
+	if err != nil {
+		return err
+	}
+	return c.print(env, prom)
+}
+
+// print writes the promotion and its gate, or the promotion as JSON.
+func (c *policyPromoteCmd) print(env *env, prom *policy.Promotion) error {
 	if c.asJSON {
 		return json.NewEncoder(env.stdout).Encode(prom)
 	}
@@ -227,6 +273,20 @@ func (c *policyRollbackCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return invalidIf(err)
 	}
+	return c.print(env, rb)
+}
+
+// runRemote rolls back through POST /policies/rollback, which needs an admin token.
+func (c *policyRollbackCmd) runRemote(ctx context.Context, env *env) error {
+	rb, err := env.api.RollbackPolicy(ctx, c.space, &client.PolicyRequest{Actor: c.actor, Reason: c.reason})
+	if err != nil {
+		return err
+	}
+	return c.print(env, rb)
+}
+
+// print writes what was restored, or the rollback as JSON.
+func (c *policyRollbackCmd) print(env *env, rb *policy.Rollback) error {
 	if c.asJSON {
 		return json.NewEncoder(env.stdout).Encode(rb)
 	}

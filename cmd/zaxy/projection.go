@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/zaxy/zaxy/client"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/latent"
@@ -106,6 +107,37 @@ func (c *projectionStatusCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return err
 	}
+	c.print(env, st)
+	return nil
+}
+
+// runRemote reads GET /projection of --space, or of every space the token reaches.
+func (c *projectionStatusCmd) runRemote(ctx context.Context, env *env) error {
+	spaces := []string{c.space}
+	if c.space == "" {
+		l, err := env.api.Spaces(ctx)
+		if err != nil {
+			return err
+		}
+		spaces = spaces[:0]
+		for _, s := range l.Spaces {
+			spaces = append(spaces, s.SpaceID)
+		}
+	}
+	var st []projection.Status
+	for _, s := range spaces {
+		one, err := env.api.Projection(ctx, s)
+		if err != nil {
+			return err
+		}
+		st = append(st, *one)
+	}
+	c.print(env, st)
+	return nil
+}
+
+// print writes one line (or JSON object) per space.
+func (c *projectionStatusCmd) print(env *env, st []projection.Status) {
 	for _, s := range st {
 		if c.asJSON {
 			_ = json.NewEncoder(env.stdout).Encode(s)
@@ -113,7 +145,6 @@ func (c *projectionStatusCmd) run(ctx context.Context, env *env) error {
 			fmt.Fprintf(env.stdout, "%s: head %d, projected %d, lag %d\n", s.SpaceID, s.HeadSeq, s.ProjectedSeq, s.Lag)
 		}
 	}
-	return nil
 }
 
 // projectionChecksumCmd: zaxy projection checksum --space S [--json].
@@ -189,7 +220,33 @@ func (c *factsCmd) validate(args []string) error {
 func (c *factsCmd) run(ctx context.Context, env *env) error {
 	facts, err := graph.Facts(ctx, env.pool, c.p)
 	if err != nil {
+		return invalidIf(err)
+	}
+	c.print(ctx, env, facts)
+	return nil
+}
+
+func (c *factsCmd) runRemote(ctx context.Context, env *env) error {
+	p := client.FactsParams{Entity: c.p.Entity, Limit: c.p.Limit}
+	switch c.p.View {
+	case graph.ViewAt:
+		p.At = &c.p.At
+	case graph.ViewAsOf:
+		p.AsOfSeq = &c.p.AsOfSeq
+	}
+	res, err := env.api.Facts(ctx, c.p.SpaceID, &p)
+	if err != nil {
 		return err
+	}
+	c.print(ctx, env, res.Facts)
+	return nil
+}
+
+// print writes one line (or JSON object) per fact; no facts in a space without events says
+// so on stderr, since the space is then new or mistyped.
+func (c *factsCmd) print(ctx context.Context, env *env, facts []graph.Fact) {
+	if len(facts) == 0 {
+		noteEmptySpace(ctx, env, c.p.SpaceID)
 	}
 	for _, f := range facts {
 		if c.asJSON {
@@ -207,5 +264,4 @@ func (c *factsCmd) run(ctx context.Context, env *env) error {
 		fmt.Fprintf(env.stdout, "%s %s %s  [v%d %s, valid %s..%s, seq %d]\n", f.Subject.Name, f.Predicate, object,
 			f.Version, f.StatusThen, f.ValidFrom.Format(time.RFC3339), to, f.RecordedSeq)
 	}
-	return nil
 }

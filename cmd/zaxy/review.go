@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zaxy/zaxy/client"
 	"github.com/zaxy/zaxy/review"
 )
 
@@ -44,6 +45,20 @@ func (c *reviewListCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return invalidIf(err)
 	}
+	return c.print(env, page)
+}
+
+func (c *reviewListCmd) runRemote(ctx context.Context, env *env) error {
+	limit := int64(c.limit)
+	page, err := env.api.ListProposals(ctx, c.space, &client.ProposalsParams{Status: c.status, AfterSeq: c.afterSeq, Limit: &limit})
+	if err != nil {
+		return err
+	}
+	return c.print(env, page)
+}
+
+// print writes one line per proposal, or the page as JSON.
+func (c *reviewListCmd) print(env *env, page *review.Page) error {
 	if c.asJSON {
 		return json.NewEncoder(env.stdout).Encode(page)
 	}
@@ -105,6 +120,23 @@ func (c *reviewDecideCmd) run(ctx context.Context, env *env) error {
 	if err != nil { // an unknown or decided proposal exits 1, a bad flag 2
 		return invalidIf(err)
 	}
+	return c.print(env, d)
+}
+
+func (c *reviewDecideCmd) runRemote(ctx context.Context, env *env) error {
+	r := &client.DecisionRequest{Reason: c.reason, Actor: c.actor}
+	decide := map[string]func(context.Context, string, int64, *client.DecisionRequest, ...client.CallOption) (*review.Decision, error){
+		review.DecisionAccept: env.api.AcceptProposal, review.DecisionReject: env.api.RejectProposal, review.DecisionDefer: env.api.DeferProposal,
+	}[c.decision]
+	d, err := decide(ctx, c.space, c.seq, r)
+	if err != nil {
+		return err
+	}
+	return c.print(env, d)
+}
+
+// print writes the decision and the seqs it appended, or the decision as JSON.
+func (c *reviewDecideCmd) print(env *env, d *review.Decision) error {
 	if c.asJSON {
 		return json.NewEncoder(env.stdout).Encode(d)
 	}

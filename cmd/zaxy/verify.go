@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/zaxy/zaxy/client"
 	"github.com/zaxy/zaxy/eventloom"
 )
 
@@ -24,13 +25,31 @@ func (c *verifyCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
 }
 
-func (c *verifyCmd) validate(args []string) error { return noArgs(args) }
+func (c *verifyCmd) validate(args []string) error {
+	if c.space == "" {
+		return errNeedsSpace
+	}
+	return noArgs(args)
+}
 
 func (c *verifyCmd) run(ctx context.Context, env *env) error {
 	res, err := env.store.VerifyWith(ctx, c.space, c.method)
 	if err != nil {
 		return invalid(err)
 	}
+	return c.print(env, res)
+}
+
+func (c *verifyCmd) runRemote(ctx context.Context, env *env) error {
+	res, err := env.api.Verify(ctx, c.space, c.method)
+	if err != nil {
+		return err
+	}
+	return c.print(env, res)
+}
+
+// print writes the result and exits 1 on a broken chain.
+func (c *verifyCmd) print(env *env, res *eventloom.VerifyResult) error {
 	if c.asJSON {
 		_ = json.NewEncoder(env.stdout).Encode(res)
 	} else if res.OK {
@@ -61,6 +80,9 @@ func (c *replayCmd) flags(fs *flag.FlagSet, _ *config) {
 }
 
 func (c *replayCmd) validate(args []string) error {
+	if c.p.SpaceID == "" {
+		return errNeedsSpace
+	}
 	if c.before != "" {
 		t, err := time.Parse(time.RFC3339Nano, c.before)
 		if err != nil {
@@ -77,6 +99,30 @@ func (c *replayCmd) run(ctx context.Context, env *env) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return env.store.ReplayAll(ctx, c.p, func(e *eventloom.Event) error { return enc.Encode(e) })
+}
+
+// runRemote pages through GET /events until the last page.
+func (c *replayCmd) runRemote(ctx context.Context, env *env) error {
+	w := bufio.NewWriter(env.stdout)
+	defer w.Flush()
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	p := client.ReplayParams{SessionID: c.p.SessionID, AfterSeq: c.p.AfterSeq, UntilSeq: c.p.UntilSeq, RecordedBefore: c.p.RecordedBefore, Limit: 1000}
+	for {
+		page, err := env.api.ReplayEvents(ctx, c.p.SpaceID, &p)
+		if err != nil {
+			return err
+		}
+		for i := range page.Events {
+			if err := enc.Encode(&page.Events[i]); err != nil {
+				return err
+			}
+		}
+		if page.NextAfterSeq == 0 {
+			return nil
+		}
+		p.AfterSeq = page.NextAfterSeq
+	}
 }
 
 // noArgs refuses positional arguments where a command takes none.
