@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -44,6 +45,14 @@ func TestHTTP_AnAppendToAMovingSpaceIsRefusedWithRetryAfter(t *testing.T) {
 	status, out = e.do(t, "GET", "/v1/spaces/frozen/events", "")
 	require.Equal(t, 200, status, out)
 	require.Len(t, out["events"], 1)
+	// A checkout answers, its surfacing unrecorded and said so.
+	status, out = e.do(t, "POST", "/v1/spaces/frozen/checkout", `{"query":"before","max_tokens":200,"session_id":"s"}`)
+	require.Equal(t, 200, status, out)
+	require.Contains(t, fmt.Sprint(out["warnings"]), "surfacing_not_recorded")
+	status, out = e.do(t, "POST", "/v1/spaces/frozen/actions/retrieve-failure-prior", `{"tools":["go vet"],"session_id":"agent-1"}`)
+	require.Equal(t, 200, status, out)
+	require.Nil(t, out["record"], "unrecorded while the space moves")
+	require.Equal(t, 1, e.count(t))
 }
 
 // The cluster router: a new space goes where the rule says (here: b, the only cluster with
