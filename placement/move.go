@@ -84,8 +84,8 @@ var ErrChecksumMismatch = errors.New("the projections rebuilt on the target diff
 // appends in flight finish first), brings the source's projections up to its head, copies the
 // events appended since the first copy (spacelog.CopyTail; the whole log again when an erasure
 // was recorded meanwhile), verifies the chain on the target, brings the target's projections up
-// to the same head, rebuilds the latent artifacts there and compares the projections' checksum
-// with the source's, then flips the directory: from the flip on every instance serves the space
+// to the same head with its latent artifacts (built again in one pass if the checksums differ)
+// and compares the projections' checksum with the source's, then flips the directory: from the flip on every instance serves the space
 // from the target, and appends resume there. Appends pause only for the second part. The
 // source copy stays frozen and read-only until Finish drops it. A move that fails before its
 // flip leaves the directory naming the target (and the space frozen if it got that far):
@@ -142,7 +142,13 @@ func (m *Mover) Move(ctx context.Context, space, to string) (*MoveResult, error)
 		return nil, err
 	}
 	t = res.step("copy", t)
-	dstSum, err := m.checksum(ctx, dst, space, head, true)
+	dstSum, err := m.checksum(ctx, dst, space, head, false)
+	if err == nil && srcSum.Digest != dstSum.Digest {
+		// The latent artifacts built on the first copy and brought forward may differ from
+		// ones built in one pass: build them in one pass before giving up.
+		m.log(ctx, "checksums differ: rebuilding the target's latent artifacts", "space_id", space, "to", dst.Name)
+		dstSum, err = m.checksum(ctx, dst, space, head, true)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +197,8 @@ func (m *Mover) placed(ctx context.Context, space string) (Placement, error) {
 }
 
 // precopy copies space's log from src to dst as it stands, unless dst holds a copy already (a
-// move run again), and projects it there; it returns the seq the copy ends at.
+// move run again), projects it there and builds its latent artifacts; it returns the seq the
+// copy ends at.
 func (m *Mover) precopy(ctx context.Context, src, dst Site, space string, res *MoveResult) (int64, error) {
 	head, _, err := chainHead(ctx, dst, space)
 	if err != nil {
@@ -208,6 +215,11 @@ func (m *Mover) precopy(ctx context.Context, src, dst Site, space string, res *M
 	}
 	if err := m.projectTo(ctx, dst, space, head); err != nil {
 		return 0, err
+	}
+	if dst.Latent != nil {
+		if _, err := dst.Latent.Rebuild(ctx, space); err != nil {
+			return 0, fmt.Errorf("build latent artifacts of %q on %s: %w", space, dst.Name, err)
+		}
 	}
 	m.log(ctx, "log copied while appends go on", "space_id", space, "to", dst.Name, "head_seq", head, "resumed", res.Resumed)
 	return head, nil
