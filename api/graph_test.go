@@ -62,7 +62,6 @@ func TestHTTP_FactsEntitiesProjectionAndCypher(t *testing.T) {
 		{"GET", "/v1/spaces/g/facts?as_of_seq=-1", "", 400, "invalid_request", "as_of_seq"},
 		{"GET", "/v1/spaces/g/facts?at=2024-01-01T00:00:00Z&as_of_seq=1", "", 400, "invalid_request", "at"},
 		{"GET", "/v1/spaces/g/entities/nobody", "", 404, "entity_not_found", ""},
-		{"GET", "/v1/spaces/nope/projection", "", 404, "space_not_found", ""},
 		{"POST", "/v1/spaces/g/cypher", `{"query":""}`, 400, "invalid_request", "query"},
 		{"POST", "/v1/spaces/g/cypher", `{"query":"MATCH (a) RETURN a","colums":2}`, 400, "invalid_request", "colums"},
 		{"POST", "/v1/spaces/g/cypher", `{"query":"CREATE (a:Entity) RETURN a"}`, 400, "invalid_request", "query"},

@@ -47,7 +47,6 @@ func TestHTTP_PolicyGateRefusesAWorseReplay(t *testing.T) {
 		{"POST", "/v1/spaces/pg/policies/builtin-9/promote", "policy_not_found", 404},
 		{"POST", "/v1/spaces/pg/policies/builtin-1x/promote", "invalid_request", 400},
 		{"POST", "/v1/spaces/pg/policies/rollback", "nothing_to_roll_back", 409},
-		{"GET", "/v1/spaces/nope/policies", "space_not_found", 404},
 	} {
 		status, out = e.do(t, tc.method, tc.path, "")
 		require.Equal(t, tc.status, status, tc.path)

@@ -148,8 +148,8 @@ func TestReplica_ReadYourWrites(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, body)
 	require.Equal(t, replica.FromReplica, h.Get(replica.ReadFromHeader), "Cypher runs on the standby")
 
-	status, h, body = e.call(t, http.MethodGet, "/v1/spaces/nowhere/events", "")
-	require.Equal(t, http.StatusNotFound, status, body)
+	status, h, body = e.call(t, http.MethodGet, "/v1/spaces/ryw/events?limit=0", "")
+	require.Equal(t, http.StatusBadRequest, status, body)
 	require.Equal(t, replica.FromReplica, h.Get(replica.ReadFromHeader), "an error answer says where the read ran too")
 
 	for _, bad := range []string{"0/16B3F20", "lsn:", "lsn:0/xyz", "lsn:0/16B3F20x", "lsn:0/0", "lsn:123456789/0"} {

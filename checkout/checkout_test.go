@@ -234,8 +234,17 @@ func TestCheckout_RejectsBadInput(t *testing.T) {
 		require.ErrorAs(t, err, &ve, tc.field)
 		require.Equal(t, tc.field, ve.Field)
 	}
-	_, err := f.svc.Checkout(context.Background(), &checkout.Request{SpaceID: "nope", Query: "x"})
-	require.ErrorIs(t, err, eventloom.ErrNotFound)
+	// A space with no events is an empty space: an empty packet, and no record that would
+	// create it.
+	p, err := f.svc.Checkout(context.Background(), &checkout.Request{SpaceID: "nope", Query: "x"})
+	require.NoError(t, err)
+	require.Zero(t, p.SurfacedSeq)
+	for _, tier := range p.Tiers {
+		require.Empty(t, tier.Items, tier.Name)
+	}
+	exists, err := f.store.SpaceExists(context.Background(), "nope")
+	require.NoError(t, err)
+	require.False(t, exists, "a checkout recorded a checkout.surfaced in a space with no events")
 }
 
 // TestInferPurpose is the labelled set the purpose rules are measured against: requests of

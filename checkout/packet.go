@@ -75,7 +75,7 @@ func (s *Service) Checkout(ctx context.Context, r *Request) (*Packet, error) {
 	p.Budget.Used = EstimateTokens(p.Text)
 	pack.SetAttributes(tracing.CountKey.Int(ref))
 	pack.End()
-	if !r.NoRecord {
+	if !r.NoRecord && !rk.noSpace {
 		seq, err := s.recordSurfaced(ctx, r, p, nil)
 		if err != nil {
 			return nil, err

@@ -136,7 +136,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	}
 	p.Text = renderProspective(p, mech)
 	p.TokenEstimate = EstimateTokens(p.Text)
-	if !req.NoRecord {
+	if !req.NoRecord && !rk.noSpace {
 		if p.SurfacedSeq, err = s.recordSurfaced(ctx, req, &Packet{Purpose: w.Purpose, Tiers: []Tier{}, Budget: Budget{Used: p.TokenEstimate}, Weave: w},
 			recorded); err != nil {
 			return nil, err

@@ -31,6 +31,8 @@ type ranking struct {
 	question *question
 	// fetch reads the ranking's items.
 	fetch itemFetch
+	// noSpace: the space has no events; the answer is empty and records nothing.
+	noSpace bool
 }
 
 // rank answers r's question: it reads the space's policy, analyses the question once with the
@@ -58,6 +60,7 @@ func (s *Service) rank(ctx context.Context, r *Request, keep int, withTiers bool
 	if err := side.wait(); err != nil {
 		return nil, err
 	}
+	rk.noSpace = !side.exists
 	if err := s.reportLanes(ctx, r, rk, results, offs); err != nil {
 		return nil, err
 	}
@@ -125,6 +128,7 @@ func (s *Service) reportLanes(ctx context.Context, r *Request, rk *ranking, resu
 // projection lag and, for a packet, the stable tier's facts.
 type sideReads struct {
 	wg            sync.WaitGroup
+	exists        bool
 	spaceErr, err error
 }
 
@@ -134,7 +138,7 @@ func (s *Service) startSideReads(ctx context.Context, r *Request, rk *ranking, w
 	sr.wg.Add(2)
 	go func() {
 		defer sr.wg.Done()
-		sr.spaceErr = s.requireSpace(ctx, r.SpaceID)
+		sr.exists, sr.spaceErr = s.spaceExists(ctx, r.SpaceID)
 	}()
 	go func() {
 		defer sr.wg.Done()

@@ -60,14 +60,13 @@ func New(pool *pgxpool.Pool, store *eventloom.Store, cfg Config) *Service {
 	return &Service{pool: pool, store: store, cfg: cfg}
 }
 
-// requireSpace fails with eventloom.ErrNotFound when space has no events.
-func (s *Service) requireSpace(ctx context.Context, space string) error {
+// spaceExists reports whether space has events. A space with none is an empty space: it is
+// ranked like any other (every lane finds nothing), and nothing is recorded in it, so that a
+// read never creates a space (docs/api.md, Spaces).
+func (s *Service) spaceExists(ctx context.Context, space string) (bool, error) {
 	ok, err := s.reads().SpaceExists(ctx, space)
 	if err != nil {
-		return fmt.Errorf("checkout %q: %w", space, err)
+		return false, fmt.Errorf("checkout %q: %w", space, err)
 	}
-	if !ok {
-		return fmt.Errorf("%w: space %q has no events", eventloom.ErrNotFound, space)
-	}
-	return nil
+	return ok, nil
 }

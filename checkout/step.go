@@ -41,11 +41,11 @@ func (s *Service) WeaveMemory(ctx context.Context, r *StepRequest) (*Weave, erro
 	if err != nil {
 		return nil, err
 	}
-	w, _, err := s.stepWeave(ctx, req, req.MaxTokens)
+	w, rk, err := s.stepWeave(ctx, req, req.MaxTokens)
 	if err != nil {
 		return nil, err
 	}
-	if !req.NoRecord {
+	if !req.NoRecord && !rk.noSpace {
 		if w.SurfacedSeq, err = s.recordSurfaced(ctx, req, &Packet{Purpose: w.Purpose, Tiers: []Tier{}, Budget: Budget{Used: w.Budget.Used}, Weave: w}, nil); err != nil {
 			return nil, err
 		}

@@ -44,9 +44,6 @@ func remember(ctx context.Context, out io.Writer, baseURL, token string) error {
 		SessionID: "run-42",
 		MaxTokens: 800,
 	})
-	if client.IsCode(err, "space_not_found") {
-		return fmt.Errorf("no such space: %w", err)
-	}
 	if err != nil {
 		return err
 	}

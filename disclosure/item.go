@@ -117,9 +117,8 @@ func parseRef(id string) (ref, error) {
 }
 
 // Item returns one item of a space in full, with its citations, labels and token cost.
-// Errors: a *validation.Error naming "space" or "id" for bad input, one matching
-// eventloom.ErrNotFound for an unknown space, ErrItemNotFound for an unknown item or a
-// bookkeeping event.
+// Errors: a *validation.Error naming "space" or "id" for bad input, ErrItemNotFound for an
+// unknown item (in a space with no events, every item) or a bookkeeping event.
 func Item(ctx context.Context, q Querier, p ItemParams) (*ItemView, error) {
 	if err := eventloom.ValidateSpaceID(p.SpaceID); err != nil {
 		return nil, err

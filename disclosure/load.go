@@ -78,11 +78,12 @@ type spaceHead struct {
 	ProjectedSeq int64
 }
 
-// loadSpace returns the space's head, or an error matching eventloom.ErrNotFound.
+// loadSpace returns the space's head: seq 0, no hash, for a space with no events (an empty
+// space, whose views are empty).
 func loadSpace(ctx context.Context, q Querier, space string) (*spaceHead, error) {
 	r, err := queries.Space(ctx, q, space)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("%w: space %q has no events", eventloom.ErrNotFound, space)
+		return &spaceHead{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load space: %w", err)

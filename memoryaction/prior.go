@@ -136,6 +136,9 @@ func blend(haveTools, haveGoal bool, toolRel, goalRel float64) float64 {
 // id, so equal inputs always give the same order), at most n.
 func rank(arts []Artifact, n int) []Artifact {
 	kept := slices.DeleteFunc(arts, func(a Artifact) bool { return a.Score <= 0 })
+	if kept == nil {
+		kept = []Artifact{} // a list, never null
+	}
 	slices.SortFunc(kept, func(x, y Artifact) int {
 		return cmp.Or(cmp.Compare(y.Score, x.Score), cmp.Compare(y.Confidence, x.Confidence), cmp.Compare(x.ID, y.ID))
 	})

@@ -56,12 +56,17 @@ func surfacedArtifact(art Artifact) vocab.SurfacedArtifact {
 
 // record appends the memory_action.surfaced event of one answer of action: the request it
 // answered (its sha256), the tools it was asked about, the artifacts it returned and every
-// event it cited. It returns the event's receipt, or nil when rec says not to record.
+// event it cited. It returns the event's receipt, or nil when rec says not to record or the
+// space has no events: a read never creates a space, and an answer from an empty space has
+// nothing a retrospective pass could credit.
 func (a *Actions) record(ctx context.Context, action, space string, rec Recording, request any, tools []string,
 	arts []vocab.SurfacedArtifact, cited []SourceRef,
 ) (*eventloom.Receipt, error) {
 	if rec.NoRecord {
 		return nil, nil
+	}
+	if exists, err := a.store.SpaceExists(ctx, space); err != nil || !exists {
+		return nil, err
 	}
 	req, err := json.Marshal(request)
 	if err != nil {

@@ -78,7 +78,10 @@ func (s *Service) Feel(ctx context.Context, r *Request) (*Feeling, error) {
 		return nil, fmt.Errorf("feeling of knowing: %w", err)
 	}
 	if !st.SpaceExists {
-		return nil, fmt.Errorf("%w: space %q has no events", eventloom.ErrNotFound, r.SpaceID)
+		// A space with no events knows nothing yet: the answer of an empty sketch.
+		f := feel(&sketch{}, st.Lexemes, checkout.QueryEntityKeys(r.Query))
+		f.Sketch.TookMs = float64(time.Since(t0).Microseconds()) / 1000
+		return f, nil
 	}
 	if st.ErasurePending {
 		// The sketch's frequencies are aggregates: what an erased event added cannot be taken

@@ -75,9 +75,11 @@ func TestFeel_UnknownTermsAndStopWordsAreUnlikely(t *testing.T) {
 		f := b.feel(t, "fok-a", q)
 		require.Equal(t, metamemory.Unlikely, f.Judgement, "%q: %+v", q, f.Signals)
 	}
-	// A space nobody wrote to is not found, as in checkout.
-	_, err := b.svc.Feel(context.Background(), &metamemory.Request{SpaceID: "fok-none", Query: "greyhound"})
-	require.ErrorIs(t, err, eventloom.ErrNotFound)
+	// A space nobody wrote to knows nothing, as an empty space.
+	f, err := b.svc.Feel(context.Background(), &metamemory.Request{SpaceID: "fok-none", Query: "greyhound"})
+	require.NoError(t, err)
+	require.Equal(t, metamemory.Unlikely, f.Judgement)
+	require.Zero(t, f.Signals.SpaceItems)
 }
 
 func TestFeel_RareKnownTermsAreLikely(t *testing.T) {
