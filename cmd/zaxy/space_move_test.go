@@ -229,3 +229,26 @@ func exitStderr(err error) string {
 	}
 	return ""
 }
+
+// Commands that serve one database say so with ZAXY_CLUSTERS rather than serve part of the
+// spaces; zaxy space move without ZAXY_CLUSTERS, or with bad flags, is a usage error.
+func TestClusters_CommandsThatCannotSpanThemSaySo(t *testing.T) {
+	env := map[string]string{"ZAXY_DATABASE_URL": "postgres://zaxy@127.0.0.1:1/zaxy", "ZAXY_CLUSTERS": "b=postgres://zaxy@127.0.0.1:2/zaxy"}
+	getenv := func(k string) string { return env[k] }
+	var out, errOut bytes.Buffer
+	require.Equal(t, 2, run(context.Background(), []string{"mcp"}, getenv, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "/mcp endpoint")
+	for _, args := range [][]string{{"space", "move", "--space", "s"}, {"space", "move", "--space", "s", "--to", "b", "--finish"},
+		{"space", "move", "--space", "s", "--to", "B"}} {
+		errOut.Reset()
+		require.Equal(t, 2, run(context.Background(), args, getenv, nil, &out, &errOut), "%v", args)
+	}
+	delete(env, "ZAXY_CLUSTERS")
+	errOut.Reset()
+	require.Equal(t, 2, run(context.Background(), []string{"space", "move", "--space", "s", "--to", "b"}, getenv, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "needs ZAXY_CLUSTERS")
+	env["ZAXY_CLUSTERS"] = "home=postgres://elsewhere/zaxy"
+	errOut.Reset()
+	require.Equal(t, 2, run(context.Background(), []string{"version"}, getenv, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "home cluster")
+}
