@@ -260,6 +260,10 @@ func cmpOr(s, def string) string {
 // databaseRetryAfter is the Retry-After, in seconds, of a 503 database_unavailable.
 const databaseRetryAfter = 5
 
+// spaceMovingRetryAfter is the Retry-After (seconds) of an append refused because its space is
+// being moved (space_moving): a move of 10,000 events pauses appends for about a second.
+const spaceMovingRetryAfter = 1
+
 // databaseError maps what is left of a Postgres error once the domain packages have turned
 // theirs into sentinels: the database unreachable or shutting down (a failed connect, SQLSTATE
 // class 08, 57P01-57P03) is 503 database_unavailable with Retry-After, since retrying later
@@ -271,6 +275,8 @@ func databaseError(err error) *apiError {
 	switch {
 	case errors.As(err, &ce):
 	case errors.As(err, &pe) && (strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"):
+	case errors.As(err, &pe) && pe.Code == "ZX050":
+		return &apiError{status: http.StatusServiceUnavailable, code: "space_moving", message: pe.Message, retryAfter: spaceMovingRetryAfter}
 	case errors.As(err, &pe) && strings.HasPrefix(pe.Code, "22"):
 		return &apiError{status: http.StatusBadRequest, code: "invalid_request",
 			message: "the database refused a value of the request: " + pe.Message, details: map[string]any{"sqlstate": pe.Code}}

@@ -90,6 +90,8 @@ func toAPIError(err error) *apiError {
 		return &apiError{status: http.StatusNotImplemented, code: "age_unavailable", message: err.Error()}
 	case errors.Is(err, graph.ErrResponseTooLarge):
 		return &apiError{status: http.StatusRequestEntityTooLarge, code: "response_too_large", message: err.Error(), details: map[string]any{"field": "query"}}
+	case errors.Is(err, eventloom.ErrSpaceMoving):
+		return &apiError{status: http.StatusServiceUnavailable, code: "space_moving", message: err.Error(), retryAfter: spaceMovingRetryAfter}
 	case errors.Is(err, eventloom.ErrErasurePending):
 		return &apiError{status: http.StatusServiceUnavailable, code: "erasure_pending", message: err.Error(), retryAfter: 1}
 	case errors.Is(err, graph.ErrQueryTimeout):

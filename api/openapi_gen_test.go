@@ -127,7 +127,7 @@ const openAPIStatic = `{
   "schemas": {
     "ConsistencyToken": {
       "type": "string",
-      "pattern": "^lsn:[0-9A-Fa-f]{1,8}/[0-9A-Fa-f]{1,8}$",
+      "pattern": "^lsn:([a-z][a-z0-9_-]{0,31}:)?[0-9A-Fa-f]{1,8}/[0-9A-Fa-f]{1,8}$",
       "description": "A consistency token (opaque to clients; not lsn:0/0). Every write answers one, with standbys configured, in its Zaxy-Consistency header and, when its answer is a JSON object, as that object's consistency field; a read sends it back in the Zaxy-Consistency header."
     }
   },

@@ -481,13 +481,16 @@ func loadAverage() string {
 	return strings.Join(f[:3], " ")
 }
 
+// scratchSeq tells apart the scratch databases one process creates within a second.
+var scratchSeq atomic.Int64
+
 // scratchDatabase creates and migrates a throwaway database beside dbURL's.
 func scratchDatabase(ctx context.Context, dbURL string) (string, func(), error) {
 	conn, err := pgx.Connect(ctx, dbURL)
 	if err != nil {
 		return "", nil, err
 	}
-	name := fmt.Sprintf("zaxy_bench_%d_%d", os.Getpid(), time.Now().Unix())
+	name := fmt.Sprintf("zaxy_bench_%d_%d_%d", os.Getpid(), time.Now().Unix(), scratchSeq.Add(1))
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		conn.Close(ctx)
 		return "", nil, fmt.Errorf("create scratch database (the role needs CREATEDB): %w", err)

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -45,6 +46,13 @@ func (s *Service) recordSurfaced(ctx context.Context, r *Request, p *Packet, pri
 		return 0, err
 	}
 	res, err := s.store.Append(ctx, &eventloom.AppendParams{SpaceID: r.SpaceID, Events: []eventloom.NewEvent{ev}, ProjectLater: true})
+	if errors.Is(err, eventloom.ErrSpaceMoving) {
+		// The space is frozen by a move (docs/scaling.md): the packet stands, unrecorded
+		// (surfaced_seq 0, as with no_record), rather than a read failing for a few seconds.
+		p.Warnings = append(p.Warnings, Warning{Code: "surfacing_not_recorded",
+			Message: "the space is being moved to another cluster: what this answer surfaced was not recorded (no reinforcement; feedback cannot name this checkout)"})
+		return 0, nil
+	}
 	if err != nil {
 		return 0, fmt.Errorf("record surfaced items: %w", err)
 	}

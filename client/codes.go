@@ -74,6 +74,12 @@ const (
 	CodeErasurePending = "erasure_pending"
 	// CodeRequestTimeout (503): the request did not finish before its deadline.
 	CodeRequestTimeout = "request_timeout"
+	// CodeSpaceMoving (503): the space is being moved to another cluster (or this is the
+	// read-only copy a move left); retry after Retry-After with the same idempotency key.
+	CodeSpaceMoving = "space_moving"
+	// CodeClusterUnavailable (503): the space lives on a cluster this server is not configured
+	// with.
+	CodeClusterUnavailable = "cluster_unavailable"
 	// CodeDatabaseUnavailable (503): the database refused or dropped the connection.
 	CodeDatabaseUnavailable = "database_unavailable"
 	// CodeDatabaseUnreachable (503, readiness): the database does not answer.

@@ -40,6 +40,14 @@ const sqlstateChainBroken = "ZX002"
 // Run verify to find the broken seq.
 var ErrChainBroken = errors.New("the space's hash chain is broken")
 
+// sqlstateSpaceFrozen is raised by an append to a space frozen by a move (migration 000056).
+const sqlstateSpaceFrozen = "ZX050"
+
+// ErrSpaceMoving means an append was refused because the space is being moved to another
+// cluster, or has moved and this is its read-only copy: retry, and the append lands where the
+// space lives (the API answers 503 with Retry-After).
+var ErrSpaceMoving = errors.New("the space is being moved to another cluster")
+
 // mapPgError turns database errors that describe bad input or a forbidden change into this
 // package's sentinels; anything else is returned as is.
 func mapPgError(err error) error {
@@ -52,6 +60,8 @@ func mapPgError(err error) error {
 		return fmt.Errorf("%w: %s", ErrAppendOnly, pgErr.Message)
 	case sqlstateChainBroken:
 		return fmt.Errorf("%w: %s", ErrChainBroken, pgErr.Message)
+	case sqlstateSpaceFrozen:
+		return fmt.Errorf("%w: %s", ErrSpaceMoving, pgErr.Message)
 	case "22P02", "22P05", "22021", "54000":
 		// invalid text representation, unsupported unicode escape, bad encoding, too large
 		return &ValidationError{Message: pgErr.Message}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -94,6 +95,11 @@ func (a *Actions) record(ctx context.Context, action, space string, rec Recordin
 	}
 	res, err := a.store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: []eventloom.NewEvent{{
 		Type: vocab.TypeMemoryActionSurfaced, SessionID: session, Actor: actor, Data: data}}})
+	if errors.Is(err, eventloom.ErrSpaceMoving) {
+		// The space is frozen by a move (docs/scaling.md): the answer stands, unrecorded
+		// (Record is nil, as with no_record), rather than a read failing for a few seconds.
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("record what %s surfaced: %w", action, err)
 	}

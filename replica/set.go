@@ -41,6 +41,9 @@ type Config struct {
 	HealthInterval time.Duration
 	// Logger logs a standby going down or coming back; nil discards.
 	Logger *slog.Logger
+	// Cluster names the primary's cluster in the tokens the set gives (ZAXY_CLUSTERS); a read
+	// with a token of another cluster is served by the primary.
+	Cluster string
 }
 
 func (c Config) withDefaults() Config {
@@ -165,7 +168,7 @@ func (s *Set) Token(ctx context.Context) (Token, error) {
 	if err != nil {
 		return Token{}, err
 	}
-	return Token{LSN: l}, nil
+	return Token{Cluster: s.cfg.Cluster, LSN: l}, nil
 }
 
 // Choice is where a read runs.
@@ -193,6 +196,10 @@ func (c Choice) From() string {
 func (s *Set) Pick(ctx context.Context, t Token) Choice {
 	if len(s.standbys) == 0 {
 		return Choice{Pool: s.primary}
+	}
+	if !t.IsZero() && t.Cluster != s.cfg.Cluster {
+		s.fallbacks.Add(1)
+		return s.count(Choice{Pool: s.primary})
 	}
 	if c, ok := s.pickCovering(t); ok {
 		return s.count(c)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Header is the HTTP header a write answers its Token in and a read sends it back in.
@@ -43,6 +44,10 @@ func ParseLSN(s string) (LSN, error) {
 // Token is a consistency token: what a write answers in Header and a read sends back. Its
 // text form ("lsn:0/16B3F20") is opaque to clients; the zero Token means none.
 type Token struct {
+	// Cluster names the cluster whose primary wrote it when zaxy serve spans several
+	// (ZAXY_CLUSTERS); "" with one. A token of another cluster than the one a read runs on (its
+	// space moved since) says nothing of that cluster's WAL: the read goes to the primary.
+	Cluster string
 	// LSN is the primary's WAL position once the write had committed.
 	LSN LSN
 }
@@ -51,20 +56,37 @@ type Token struct {
 const tokenPrefix = "lsn:"
 
 // String is the token's text form, as Header carries it.
-func (t Token) String() string { return tokenPrefix + t.LSN.String() }
+func (t Token) String() string {
+	if t.Cluster != "" {
+		return tokenPrefix + t.Cluster + ":" + t.LSN.String()
+	}
+	return tokenPrefix + t.LSN.String()
+}
 
 // IsZero reports whether t is no token.
 func (t Token) IsZero() bool { return t.LSN == 0 }
 
-// ParseToken reads a token's text form strictly: "lsn:" then an LSN. Anything else (another
-// prefix, spaces, more text) is an error.
+// clusterName is what a token's cluster may be (placement's cluster names).
+var clusterName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+
+// ParseToken reads a token's text form strictly: "lsn:", a cluster name and ":" when the token
+// names one, then an LSN. Anything else (another prefix, spaces, more text) is an error.
 func ParseToken(s string) (Token, error) {
 	if len(s) <= len(tokenPrefix) || s[:len(tokenPrefix)] != tokenPrefix {
 		return Token{}, fmt.Errorf("parse token %q: want lsn:<hex>/<hex>, as a write's %s header gave it", s, Header)
 	}
-	l, err := ParseLSN(s[len(tokenPrefix):])
+	var t Token
+	rest := s[len(tokenPrefix):]
+	if cluster, lsn, ok := strings.Cut(rest, ":"); ok {
+		if !clusterName.MatchString(cluster) {
+			return Token{}, fmt.Errorf("parse token %q: want lsn:<hex>/<hex>, as a write's %s header gave it", s, Header)
+		}
+		t.Cluster, rest = cluster, lsn
+	}
+	l, err := ParseLSN(rest)
 	if err != nil || l == 0 {
 		return Token{}, fmt.Errorf("parse token %q: want lsn:<hex>/<hex>, as a write's %s header gave it", s, Header)
 	}
-	return Token{LSN: l}, nil
+	t.LSN = l
+	return t, nil
 }

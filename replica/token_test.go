@@ -52,3 +52,25 @@ func TestPick_SkipsStandbysThatAreDownOrLagging(t *testing.T) {
 	require.Nil(t, s.Pick(t.Context(), Token{LSN: 100}).Standby)
 	require.Equal(t, Stats{Replica: 20, Primary: 2, Fallbacks: 1}, s.Stats(), "no healthy standby to wait for")
 }
+
+// A token names its cluster when the service spans several: it reads back, and a read on
+// another cluster (its space moved since the write) goes to the primary however far that
+// cluster's standbys have replayed, since their positions say nothing of the token's WAL.
+func TestToken_OfAnotherClusterReadsThePrimary(t *testing.T) {
+	tok, err := ParseToken(Token{Cluster: "eu-2", LSN: 0x16B3F20}.String())
+	require.NoError(t, err)
+	require.Equal(t, Token{Cluster: "eu-2", LSN: 0x16B3F20}, tok)
+	require.Equal(t, "lsn:eu-2:0/16B3F20", tok.String())
+	for _, bad := range []string{"lsn:EU:0/1", "lsn::0/1", "lsn:a:b:0/1", "lsn:9a:0/1", "lsn:a:"} {
+		_, err := ParseToken(bad)
+		require.Error(t, err, bad)
+	}
+	st := &Standby{Name: "far ahead"}
+	st.observe(1 << 40)
+	st.up.Store(true)
+	s := NewSet(nil, []*Standby{st}, Config{Cluster: "b"})
+	require.Same(t, st, s.Pick(t.Context(), Token{Cluster: "b", LSN: 100}).Standby)
+	require.Nil(t, s.Pick(t.Context(), Token{Cluster: "home", LSN: 100}).Standby)
+	require.Nil(t, s.Pick(t.Context(), Token{LSN: 100}).Standby, "a token of before ZAXY_CLUSTERS")
+	require.Equal(t, Stats{Replica: 1, Primary: 2, Fallbacks: 2}, s.Stats())
+}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zaxy/zaxy/placement"
+
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/extract"
@@ -51,6 +53,9 @@ type config struct {
 	sharedBudgets bool
 	// replicas are the standbys zaxy serve reads from (ZAXY_REPLICA_*).
 	replicas replicaConfig
+	// clusters are the primaries spaces are placed on (ZAXY_CLUSTERS), the home cluster
+	// first among them; nil serves every space from ZAXY_DATABASE_URL.
+	clusters []placement.Cluster
 }
 
 // errNoDatabaseURL is the error of a command that needs the database when none is configured.
@@ -96,6 +101,9 @@ func readConfig(getenv func(string) string) (*config, error) {
 		return nil, err
 	}
 	if c.replicas, err = readReplicaConfig(r); err != nil {
+		return nil, err
+	}
+	if c.clusters, err = readClusters(r, c); err != nil {
 		return nil, err
 	}
 	switch v := r.str("ZAXY_AUTH"); v {

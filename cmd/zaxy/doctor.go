@@ -49,6 +49,10 @@ func (c *doctorCmd) run(ctx context.Context, env *env) error {
 		defer closeStandbys()
 		report = doctor.Run(ctx, env.pool, doctor.Options{Embedder: provider, EmbedderReason: why, ProbeEmbedder: !c.noProbe, FullChains: c.full,
 			StallAfter: c.stallAfter, Standbys: standbys, MaxStandbyLag: env.cfg.replicas.maxLag})
+		for _, ch := range clusterChecks(ctx, env.cfg, env.pool) {
+			report.Checks = append(report.Checks, ch)
+			report.OK = report.OK && ch.Status != doctor.StatusFail
+		}
 	}
 	if c.asJSON {
 		_ = json.NewEncoder(env.stdout).Encode(report)

@@ -48,6 +48,9 @@ func (c *mcpCmd) validate(args []string) error {
 
 func (c *mcpCmd) run(ctx context.Context, env *env) error {
 	cfg, logger := env.cfg, env.logger
+	if len(cfg.clusters) > 0 {
+		return invalid(errors.New("zaxy mcp serves one database; with ZAXY_CLUSTERS point the MCP client at zaxy serve's /mcp endpoint (docs/mcp.md), which routes each space to its cluster"))
+	}
 	provider, err := cfg.memory.embedProvider()
 	if err != nil {
 		return invalid(err)

@@ -20,6 +20,8 @@ type replicaConfig struct {
 	urls []string
 	// wait and maxLag are ZAXY_REPLICA_WAIT and ZAXY_REPLICA_MAX_LAG.
 	wait, maxLag time.Duration
+	// cluster names the cluster in its consistency tokens (with ZAXY_CLUSTERS; "" without).
+	cluster string
 }
 
 // readReplicaConfig reads ZAXY_REPLICA_URLS (each a URL pgx parses), ZAXY_REPLICA_WAIT and
@@ -67,7 +69,7 @@ func openReplicas(ctx context.Context, cfg *config, primary *pgxpool.Pool, logge
 		}
 		standbys = append(standbys, &replica.Standby{Name: poolName(pool), Pool: pool})
 	}
-	set = replica.NewSet(primary, standbys, replica.Config{Wait: cfg.replicas.wait, MaxLag: cfg.replicas.maxLag, Logger: logger})
+	set = replica.NewSet(primary, standbys, replica.Config{Wait: cfg.replicas.wait, MaxLag: cfg.replicas.maxLag, Logger: logger, Cluster: cfg.replicas.cluster})
 	go set.Run(ctx)
 	return set, close, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,6 +23,8 @@ import (
 	"github.com/zaxy/zaxy/latent"
 	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/migrations"
+	"github.com/zaxy/zaxy/placement"
+	"github.com/zaxy/zaxy/replica"
 	"github.com/zaxy/zaxy/retrospective"
 	"github.com/zaxy/zaxy/topic"
 )
@@ -63,39 +66,22 @@ func (c *workerCmd) run(ctx context.Context, env *env) error {
 
 // serve runs the HTTP API, with the MCP endpoint at /mcp and the web console at /console, and River workers in-process until
 // ctx ends, then shuts down in order: HTTP server (finishing in-flight requests), River, pool.
-// Once River has started, every return stops it before its pool closes.
+// Once River has started, every return stops it before its pool closes. With ZAXY_CLUSTERS it
+// runs all of that once per cluster and serves the API through api.NewClusterRouter.
 func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, stdout io.Writer) error {
 	stopTracing, err := startTracing(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
 	defer stopTracing()
+	clusters := servedClusters(cfg)
 	if migrate {
-		if _, err := migrations.Up(ctx, cfg.databaseURL, time.Minute); err != nil {
-			return err
+		for _, cl := range clusters {
+			if _, err := migrations.Up(ctx, cl.URL, time.Minute); err != nil {
+				return fmt.Errorf("migrate cluster %s: %w", cl.Name, err)
+			}
 		}
 	}
-	w, err := startWorkers(ctx, cfg, logger)
-	if err != nil {
-		return err
-	}
-	defer w.stop(cfg.shutdownTimeout)
-	pool, err := newPoolSized(ctx, cfg.databaseURL, cfg.pools.hot, "zaxy-hot")
-	if err != nil {
-		return fmt.Errorf("open database: %w", err)
-	}
-	defer pool.Close()
-	analytics, err := newPoolSized(ctx, cfg.databaseURL, cfg.pools.analytics, "zaxy-analytics")
-	if err != nil {
-		return fmt.Errorf("open database: %w", err)
-	}
-	defer analytics.Close()
-	store := eventloom.NewStore(pool, jobs.NewOutbox(w.client), logger)
-	replicas, closeReplicas, err := openReplicas(ctx, cfg, pool, logger)
-	if err != nil {
-		return err
-	}
-	defer closeReplicas()
 	provider, why, err := cfg.memory.embedProviderWhy()
 	if err != nil {
 		return err
@@ -112,9 +98,52 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 	}
 	httpCfg := cfg.http
 	httpCfg.ListenAddr = cfg.addr
-	svc, err := buildServices(ctx, cfg, httpCfg, serviceDeps{pool: pool, analytics: analytics, store: store, provider: provider, withAuth: !cfg.authOff, sharedBudgets: shared, replicas: replicas}, logger)
-	if err != nil {
-		return err
+	var home *clusterStack
+	stacks := map[string]*clusterStack{}
+	for _, cl := range clusters {
+		st, err := openClusterStack(ctx, clusterConfig(cfg, cl), logger)
+		if err != nil {
+			return fmt.Errorf("cluster %s: %w", cl.Name, err)
+		}
+		defer st.close(cfg.shutdownTimeout)
+		if home == nil {
+			home = st
+		}
+		stacks[cl.Name] = st
+	}
+	handlers := map[string]http.Handler{}
+	var svc *services
+	for _, cl := range clusters {
+		st := stacks[cl.Name]
+		csvc, err := buildServices(ctx, cfg, httpCfg, serviceDeps{pool: st.pool, analytics: st.analytics, store: st.store, provider: provider,
+			withAuth: !cfg.authOff, authPool: home.pool, sharedBudgets: shared, replicas: st.replicas}, logger)
+		if err != nil {
+			return err
+		}
+		handlers[cl.Name] = csvc.handler
+		if st == home {
+			svc = csvc
+		}
+	}
+	if len(clusters) > 1 {
+		dir := placement.NewDirectory(home.pool, clusters)
+		for _, cl := range clusters {
+			n, err := dir.Adopt(ctx, cl.Name, stacks[cl.Name].pool)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				logger.InfoContext(ctx, "spaces pinned where their log is", "cluster", cl.Name, "spaces", n)
+			}
+		}
+		router, err := api.NewClusterRouter(api.Clusters{Directory: dir, Home: clusters[0].Name,
+			Handlers: handlers, Auth: svc.api.Auth, Logger: logger})
+		if err != nil {
+			return err
+		}
+		svc.handler = router
+		svc.mcp.API = router
+		logger.InfoContext(ctx, "serving spaces across clusters", "clusters", len(clusters), "home", clusters[0].Name)
 	}
 	mcpHandler, err := mcp.NewHTTPHandler(mcp.HTTPConfig{Config: mcp.Config{Profile: cfg.mcpProfile}, MaxBodyBytes: httpCfg.MaxBodyBytes}, svc.mcp, logger)
 	if err != nil {
@@ -148,20 +177,93 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 	return nil
 }
 
-// work runs River workers only (no HTTP) until ctx ends, then stops River and the pool.
+// clusterStack is what zaxy serve runs on one cluster: River's workers, the hot and analytics
+// pools, the store that appends (enqueueing on this cluster's River) and the standbys.
+type clusterStack struct {
+	workers         *workers
+	pool, analytics *pgxpool.Pool
+	store           *eventloom.Store
+	replicas        *replica.Set
+	closeReplicas   func()
+}
+
+// openClusterStack starts River and opens the pools and standbys of cfg's database; on success
+// the caller must call close.
+func openClusterStack(ctx context.Context, cfg *config, logger *slog.Logger) (st *clusterStack, err error) {
+	st = &clusterStack{closeReplicas: func() {}}
+	defer func() {
+		if err != nil {
+			st.close(cfg.shutdownTimeout)
+		}
+	}()
+	if st.workers, err = startWorkers(ctx, cfg, logger); err != nil {
+		return nil, err
+	}
+	if st.pool, err = newPoolSized(ctx, cfg.databaseURL, cfg.pools.hot, "zaxy-hot"); err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if st.analytics, err = newPoolSized(ctx, cfg.databaseURL, cfg.pools.analytics, "zaxy-analytics"); err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	st.store = eventloom.NewStore(st.pool, jobs.NewOutbox(st.workers.client), logger)
+	if st.replicas, st.closeReplicas, err = openReplicas(ctx, cfg, st.pool, logger); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// close closes what openClusterStack opened, in order: standbys, pools, then River (waiting at
+// most timeout for its jobs) and its pool.
+func (st *clusterStack) close(timeout time.Duration) {
+	st.closeReplicas()
+	if st.analytics != nil {
+		st.analytics.Close()
+	}
+	if st.pool != nil {
+		st.pool.Close()
+	}
+	if st.workers != nil {
+		_ = st.workers.stop(timeout)
+	}
+}
+
+// work runs River workers only (no HTTP) until ctx ends, then stops River and the pool; with
+// ZAXY_CLUSTERS it runs them on every cluster.
 func work(ctx context.Context, cfg *config, logger *slog.Logger, stdout io.Writer) error {
 	stopTracing, err := startTracing(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
 	defer stopTracing()
-	w, err := startWorkers(ctx, cfg, logger)
-	if err != nil {
-		return err
+	clusters := servedClusters(cfg)
+	started := make([]*workers, 0, len(clusters))
+	defer func() {
+		for _, w := range started {
+			_ = w.stop(cfg.shutdownTimeout)
+		}
+	}()
+	for _, cl := range clusters {
+		w, err := startWorkers(ctx, clusterConfig(cfg, cl), logger)
+		if err != nil {
+			if len(cfg.clusters) > 0 {
+				return fmt.Errorf("cluster %s: %w", cl.Name, err)
+			}
+			return err
+		}
+		started = append(started, w)
 	}
-	fmt.Fprintf(stdout, "zaxy worker running %d workers\n", cfg.workers)
+	if len(cfg.clusters) > 0 {
+		fmt.Fprintf(stdout, "zaxy worker running %d workers on each of %d clusters\n", cfg.workers, len(clusters))
+	} else {
+		fmt.Fprintf(stdout, "zaxy worker running %d workers\n", cfg.workers)
+	}
 	<-ctx.Done()
-	return w.stop(cfg.shutdownTimeout)
+	var errs []error
+	for _, w := range started {
+		errs = append(errs, w.stop(cfg.shutdownTimeout))
+	}
+	started = nil
+	return errors.Join(errs...)
 }
 
 // workers are River's started client and the worker pool it runs on.

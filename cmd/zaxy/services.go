@@ -33,6 +33,9 @@ type serviceDeps struct {
 	store           *eventloom.Store
 	provider        embedding.Embedder
 	withAuth        bool
+	// authPool is where the tokens are checked: the home cluster's pool with ZAXY_CLUSTERS;
+	// nil checks them on pool.
+	authPool *pgxpool.Pool
 	// sharedBudgets, when set, keeps the API's in-flight budgets and fair pool shares in the
 	// database, shared with every instance (ZAXY_SHARED_BUDGETS); nil counts them per process.
 	sharedBudgets *api.SharedBudgets
@@ -77,7 +80,11 @@ func buildAPIServices(ctx context.Context, cfg *config, d serviceDeps, logger *s
 		svc.AnalyticsStore = eventloom.NewStore(d.analytics, nil, logger)
 	}
 	if d.withAuth {
-		svc.Auth = auth.NewStore(d.pool)
+		authPool := d.pool
+		if d.authPool != nil {
+			authPool = d.authPool
+		}
+		svc.Auth = auth.NewStore(authPool)
 	}
 	svc.Checkout = checkout.New(d.pool, d.store, checkout.Config{TextSearchConfig: mem.textSearchConfig, Embedder: d.provider, Logger: logger, Tokenizer: mem.counter()})
 	svc.Lifecycle = lifecycle.New(d.pool, d.store, svc.Checkout)
