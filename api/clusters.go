@@ -117,11 +117,8 @@ func (cr *clusterRouter) listSpaces(w http.ResponseWriter, r *http.Request) {
 	merged := spacesResponse{AllSpaces: true}
 	listed := map[string]map[string]SpaceSummary{} // space -> cluster -> its summary there
 	for _, cl := range cr.Directory.Clusters() {
-		rec := newRecorder()
-		cr.Handlers[cl.Name].ServeHTTP(rec, r.Clone(r.Context()))
-		if rec.status != http.StatusOK {
-			rec.header.Set(ClusterHeader, cl.Name)
-			rec.copyTo(w)
+		rec, ok := cr.ask(w, cl.Name, r.Clone(r.Context()))
+		if !ok {
 			return
 		}
 		var part spacesResponse
@@ -175,15 +172,24 @@ func (cr *clusterRouter) readyz(w http.ResponseWriter, r *http.Request) {
 		if cl.Name == cr.Home {
 			continue
 		}
-		rec := newRecorder()
-		cr.Handlers[cl.Name].ServeHTTP(rec, r.Clone(r.Context()))
-		if rec.status != http.StatusOK {
-			rec.header.Set(ClusterHeader, cl.Name)
-			rec.copyTo(w)
+		if _, ok := cr.ask(w, cl.Name, r.Clone(r.Context())); !ok {
 			return
 		}
 	}
 	cr.home.ServeHTTP(w, r)
+}
+
+// ask serves req on the cluster called name and returns its answer when it is 200; any other
+// answer it has written to w, naming the cluster, and ok is false.
+func (cr *clusterRouter) ask(w http.ResponseWriter, name string, req *http.Request) (rec *recorder, ok bool) {
+	rec = newRecorder()
+	cr.Handlers[name].ServeHTTP(rec, req)
+	if rec.status != http.StatusOK {
+		rec.header.Set(ClusterHeader, name)
+		rec.copyTo(w)
+		return nil, false
+	}
+	return rec, true
 }
 
 // recorder keeps a handler's answer to merge or forward it.

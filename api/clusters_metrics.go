@@ -19,14 +19,12 @@ import (
 func (cr *clusterRouter) metrics(w http.ResponseWriter, r *http.Request) {
 	merged := map[string]*dto.MetricFamily{}
 	for _, cl := range cr.Directory.Clusters() {
-		rec := newRecorder()
 		// The text format, uncompressed, whatever the scraper accepts: it is parsed here.
 		req := r.Clone(r.Context())
 		req.Header.Del("Accept-Encoding")
 		req.Header.Set("Accept", "text/plain")
-		cr.Handlers[cl.Name].ServeHTTP(rec, req)
-		if rec.status != http.StatusOK {
-			rec.copyTo(w)
+		rec, ok := cr.ask(w, cl.Name, req)
+		if !ok {
 			return
 		}
 		var parser expfmt.TextParser

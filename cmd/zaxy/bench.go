@@ -288,6 +288,21 @@ func parseLaneList(s string) ([]string, error) {
 type textReport interface{ WriteText(w io.Writer) }
 
 // printReport prints rep to stdout: as JSON with --json, else as its text.
+// writeOut writes rep as indented JSON to path (a bench's --out); "" writes nothing.
+func writeOut(path string, rep any) error {
+	if path == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write --out: %w", err)
+	}
+	return nil
+}
+
 func printReport(env *env, asJSON bool, rep textReport) error {
 	if asJSON {
 		return json.NewEncoder(env.stdout).Encode(rep)

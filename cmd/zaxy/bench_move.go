@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -46,14 +44,8 @@ func (c *benchMoveCmd) run(ctx context.Context, env *env) error {
 	if err != nil {
 		return err
 	}
-	if c.out != "" {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(c.out, append(b, '\n'), 0o644); err != nil {
-			return fmt.Errorf("write --out: %w", err)
-		}
+	if err := writeOut(c.out, rep); err != nil {
+		return err
 	}
 	return printReport(env, c.asJSON, rep)
 }
