@@ -75,7 +75,7 @@ func servedClusters(cfg *config) []placement.Cluster {
 	if len(cfg.clusters) > 0 {
 		return cfg.clusters
 	}
-	return []placement.Cluster{{Name: placement.HomeName, URL: cfg.databaseURL, Weight: 1}}
+	return []placement.Cluster{{Name: placement.HomeName, URL: cfg.databaseURL, Weight: 1, ReplicaURLs: cfg.replicas.urls}}
 }
 
 // openSites opens, for zaxy space move, a pool as configured on every cluster (the schema
