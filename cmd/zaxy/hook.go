@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -51,6 +53,9 @@ type hookPayload struct {
 	// harness sends them.
 	AgentID             string `json:"agent_id"`
 	AgentTranscriptPath string `json:"agent_transcript_path"`
+	// Events are the turn's events in zaxy's form, for a harness with no Claude Code
+	// transcript (the generic form); they win over transcript_path.
+	Events []eventloomwire.NewEvent `json:"events"`
 }
 
 // hookCmd is zaxy hook <event>: the lifecycle call a harness's hook makes. It talks to the
@@ -215,12 +220,21 @@ func (h *hookCall) stop(ctx context.Context) (string, error) {
 // recordTurn appends the transcript's last turn through context/after-turn, keyed by the
 // session and the turn's last entry so that a repeat appends nothing twice.
 func (h *hookCall) recordTurn(ctx context.Context) (string, error) {
-	if h.p.TranscriptPath == "" {
-		return "no transcript_path: no turn recorded; ", nil
-	}
-	events, last, err := lastTurn(h.p.TranscriptPath)
-	if err != nil {
-		return "", err
+	events, turnID := h.p.Events, ""
+	switch {
+	case len(events) > 0:
+		b, err := json.Marshal(events)
+		if err != nil {
+			return "", err
+		}
+		turnID = string(b)
+	case h.p.TranscriptPath == "":
+		return "no transcript_path and no events: no turn recorded; ", nil
+	default:
+		var err error
+		if events, turnID, err = lastTurn(h.p.TranscriptPath); err != nil {
+			return "", err
+		}
 	}
 	if len(events) == 0 {
 		return "the transcript holds no turn to record; ", nil
@@ -228,12 +242,19 @@ func (h *hookCall) recordTurn(ctx context.Context) (string, error) {
 	res, err := h.api.AfterTurn(ctx, h.space, &client.AfterTurnRequest{
 		AssembleRequest: lifecyclewire.AssembleRequest{Request: checkoutwire.Request{SessionID: h.p.SessionID, MaxTokens: hookMaxTokens, NoRecord: true}},
 		Events:          events,
-	}, client.WithIdempotencyKey("zaxy-hook:turn:"+h.p.SessionID+":"+last))
+	}, client.WithIdempotencyKey(turnKey(h.p.SessionID, turnID)))
 	if err != nil {
 		return "", fmt.Errorf("record turn: %w", err)
 	}
 	first, end := res.Receipts[0].Seq, res.Receipts[len(res.Receipts)-1].Seq
 	return fmt.Sprintf("recorded the turn of session %s: %d events (seq %d-%d); ", h.p.SessionID, len(res.Receipts), first, end), nil
+}
+
+// turnKey is the idempotency key of a recorded turn: the session and the turn's identity,
+// hashed so that any session id makes a valid key.
+func turnKey(session, turnID string) string {
+	sum := sha256.Sum256([]byte(session + "\x00" + turnID))
+	return "zaxy-hook:turn:" + hex.EncodeToString(sum[:16])
 }
 
 // subagentStop records that a subagent finished (subagents/{id}/cleanup), with the last

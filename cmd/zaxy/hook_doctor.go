@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -96,26 +97,38 @@ func checkHarness(files []string, getenv func(string) string) ([]hookCheck, erro
 	}
 	for _, event := range []string{"pre-compact", "session-start", "stop", "subagent-stop"} {
 		name := hookEvents[event]
-		ch := hookCheck{name: "hook " + name, remedy: "add the " + name + " entry of docs/hooks/claude-code-settings.json"}
+		ch := hookCheck{name: "hook " + name, message: "no zaxy hook " + event,
+			remedy: "add the " + name + " entry of docs/hooks/claude-code-settings.json"}
+		isZaxy := regexp.MustCompile(`(^|\s)hook\s+` + event + `(\s|$)`)
+		// SessionStart's hooks must run after a compaction and after a resume.
+		uncovered := map[string]bool{}
+		if name == "SessionStart" {
+			uncovered = map[string]bool{"compact": true, "resume": true}
+		}
+		found := false
 		for _, c := range cfgs {
 			for _, m := range c.Hooks[name] {
 				for _, h := range m.Hooks {
-					if h.Type != "command" || !regexp.MustCompile(`(^|\s)hook\s+`+event+`(\s|$)`).MatchString(h.Command) {
+					if h.Type != "command" || !isZaxy.MatchString(h.Command) {
 						continue
 					}
+					found = true
 					commands = append(commands, h.Command)
-					switch {
-					case name == "SessionStart" && !matcherCovers(m.Matcher, "compact", "resume"):
-						ch.message = fmt.Sprintf("%q: its matcher %q does not cover compact and resume", h.Command, m.Matcher)
-						ch.remedy = `set the matcher to "compact|resume"`
-					default:
-						ch.ok, ch.message, ch.remedy = true, h.Command, ""
+					ch.message = h.Command
+					for v := range uncovered {
+						if matcherCovers(m.Matcher, v) {
+							delete(uncovered, v)
+						}
 					}
 				}
 			}
 		}
-		if ch.message == "" {
-			ch.message = "no zaxy hook " + event
+		switch {
+		case found && len(uncovered) > 0:
+			ch.message = fmt.Sprintf("%q: no matcher covers %s", ch.message, strings.Join(slices.Sorted(maps.Keys(uncovered)), " and "))
+			ch.remedy = `match "compact" and "resume" (two entries, or "compact|resume")`
+		case found:
+			ch.ok, ch.remedy = true, ""
 		}
 		checks = append(checks, ch)
 	}

@@ -167,16 +167,17 @@ func toolResultText(raw json.RawMessage) string {
 	return strings.TrimSpace(strings.Join(parts, "\n"))
 }
 
-// lastAssistantText is the text of the last assistant message of the transcript at path
-// (of its sidechain entries when sidechain), clipped: a subagent's own account of its work.
-func lastAssistantText(path string, sidechain bool) (string, error) {
+// lastAssistantText is the text of the last assistant message of the transcript at path (of
+// its sidechain entries only, when onlySidechain), clipped: a subagent's own account of its
+// work, from the subagent's transcript or from the sidechain of its parent's.
+func lastAssistantText(path string, onlySidechain bool) (string, error) {
 	entries, err := readTranscript(path)
 	if err != nil {
 		return "", err
 	}
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := &entries[i]
-		if e.Type != "assistant" || e.IsSidechain != sidechain {
+		if e.Type != "assistant" || onlySidechain && !e.IsSidechain {
 			continue
 		}
 		for _, b := range e.blocks() {
