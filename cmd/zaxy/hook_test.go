@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,6 +164,9 @@ func TestHook_ClaudeCodePayloadsDriveTheLifecycle(t *testing.T) {
 func TestHook_NeverBlocksTheHarness(t *testing.T) {
 	srv := startLiveServer(t)
 	reader := srv.token(t, "shop", "read")
+	// A server that never answers: the hook gives up at --timeout.
+	hang := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(hang.Close)
 	cases := []struct {
 		name, stdin, want string
 		env               map[string]string
@@ -172,6 +177,8 @@ func TestHook_NeverBlocksTheHarness(t *testing.T) {
 			map[string]string{"ZAXY_URL": "http://127.0.0.1:1", "ZAXY_SPACE": "shop"}, nil},
 		{"read-only token", hookFixture(t, "session-start-compact"), "HTTP 403",
 			map[string]string{"ZAXY_URL": srv.url, "ZAXY_TOKEN": reader, "ZAXY_SPACE": "shop"}, nil},
+		{"server that never answers", hookFixture(t, "session-start-compact"), "context deadline exceeded",
+			map[string]string{"ZAXY_URL": hang.URL, "ZAXY_SPACE": "shop"}, []string{"hook", "session-start", "--timeout", "300ms"}},
 		{"no space", hookFixture(t, "stop"), "no space: set ZAXY_SPACE", map[string]string{"ZAXY_URL": srv.url}, nil},
 		{"not JSON", "hello", "not the hook's JSON", map[string]string{"ZAXY_URL": srv.url, "ZAXY_SPACE": "shop"}, nil},
 		{"another event's payload", hookFixture(t, "stop"), "the payload is for Stop, not PreCompact",
@@ -258,4 +265,28 @@ func TestHookDoctor_ChecksAClaudeCodeConfiguration(t *testing.T) {
 	code, _, errOut = (&cli{env: map[string]string{}}).run(t, "", "hook", "doctor", filepath.Join(dir, "missing"))
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "read harness configuration")
+}
+
+// TestLastTurn_ACompactionSplitsTheTurn: in a transcript whose turn a compaction cut, the turn
+// before the cut (recorded by pre-compact) ends at the compaction, and the turn at Stop starts
+// after the compaction's summary, leaving out the summary and the harness's own messages; a
+// tool result given as blocks is a success when is_error is false.
+func TestLastTurn_ACompactionSplitsTheTurn(t *testing.T) {
+	path := filepath.Join("testdata", "hooks", "transcript-compacted.jsonl")
+	events, last, err := lastTurn(path)
+	require.NoError(t, err)
+	require.Equal(t, "c7", last)
+	require.Len(t, events, 1)
+	require.Equal(t, "The orders table is migrated; the indexes are next.", events[0].Content)
+
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	before := filepath.Join(t.TempDir(), "before.jsonl")
+	require.NoError(t, os.WriteFile(before, []byte(strings.Join(strings.SplitAfter(string(b), "\n")[:3], "")), 0o644))
+	events, last, err = lastTurn(before)
+	require.NoError(t, err)
+	require.Equal(t, "c3", last)
+	require.Len(t, events, 2)
+	require.Equal(t, "Migrate the orders table.", events[0].Content)
+	require.JSONEq(t, `{"tool":"Bash","arguments":"{\"command\":\"make migrate\"}","outcome":"success"}`, string(events[1].Data))
 }

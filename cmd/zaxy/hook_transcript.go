@@ -33,8 +33,12 @@ type transcriptEntry struct {
 	Type        string `json:"type"`
 	UUID        string `json:"uuid"`
 	IsSidechain bool   `json:"isSidechain"`
-	Timestamp   string `json:"timestamp"`
-	Message     struct {
+	// IsMeta marks a message the harness added (not the user's); IsCompactSummary the summary
+	// that opens the context after a compaction.
+	IsMeta           bool   `json:"isMeta"`
+	IsCompactSummary bool   `json:"isCompactSummary"`
+	Timestamp        string `json:"timestamp"`
+	Message          struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
@@ -65,7 +69,7 @@ func (e *transcriptEntry) blocks() []transcriptBlock {
 
 // isPrompt reports whether e is a user's prompt (text), not a tool result handed back.
 func (e *transcriptEntry) isPrompt() bool {
-	if e.Type != "user" || e.IsSidechain {
+	if e.Type != "user" || e.IsSidechain || e.IsMeta || e.IsCompactSummary {
 		return false
 	}
 	for _, b := range e.blocks() {
@@ -77,8 +81,10 @@ func (e *transcriptEntry) isPrompt() bool {
 }
 
 // lastTurn is the last turn of the main thread of the transcript at path (subagents'
-// sidechain entries are left out): the last user prompt and what followed it, as events, and
-// the uuid of the turn's last entry (the turn's identity in the idempotency key).
+// sidechain entries and the harness's own messages are left out): the last user prompt and
+// what followed it, as events, and the uuid of the turn's last entry (the turn's identity in
+// the idempotency key). A turn that a compaction cut starts after the compaction's summary:
+// pre-compact recorded the part before it.
 func lastTurn(path string) (events []eventloomwire.NewEvent, lastUUID string, err error) {
 	entries, err := readTranscript(path)
 	if err != nil {
@@ -87,14 +93,16 @@ func lastTurn(path string) (events []eventloomwire.NewEvent, lastUUID string, er
 	start := -1
 	for i := len(entries) - 1; i >= 0 && start < 0; i-- {
 		e := &entries[i]
-		if e.IsSidechain {
+		switch {
+		case e.IsSidechain:
 			continue
+		case e.IsCompactSummary:
+			start = i + 1
+		case e.isPrompt():
+			start = i
 		}
 		if lastUUID == "" {
 			lastUUID = e.UUID
-		}
-		if e.isPrompt() {
-			start = i
 		}
 	}
 	if start < 0 {
@@ -103,7 +111,7 @@ func lastTurn(path string) (events []eventloomwire.NewEvent, lastUUID string, er
 	tools := map[string]transcriptBlock{}
 	for i := start; i < len(entries); i++ {
 		e := &entries[i]
-		if e.IsSidechain {
+		if e.IsSidechain || e.IsMeta || e.IsCompactSummary {
 			continue
 		}
 		at := entryTime(e.Timestamp)
