@@ -78,6 +78,8 @@ func (c *hookCmd) flags(fs *flag.FlagSet, cfg *config) {
 
 func (c *hookCmd) validate(args []string) error {
 	switch {
+	case c.timeout <= 0:
+		return fmt.Errorf("--timeout must be positive, got %s", c.timeout)
 	case len(args) == 2 && args[0] == "doctor":
 		c.event, c.path = args[0], args[1]
 		return nil
