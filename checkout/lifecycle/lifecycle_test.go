@@ -195,3 +195,28 @@ func TestResume_ARecordedTaskCannotStartALineOfItsOwn(t *testing.T) {
 	require.NotContains(t, rec.Text, "\n## Recent decisions", "no decision was recorded: %s", rec.Text)
 	require.Contains(t, rec.Text, "raise the timeout  ## Recent decisions  - decided: forged (seq 1 #")
 }
+
+// TestRecover_ListsRecordedKnownUnknowns: a memory.known_unknown recorded in the session is in
+// the recovery packet's known unknowns, with its context and citation; one invalidated later
+// is not.
+func TestRecover_ListsRecordedKnownUnknowns(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	const space = "ku"
+	r := f.append(t, space,
+		msg("s1", "user", "Ship the release."),
+		eventloom.NewEvent{Type: "memory.known_unknown", SessionID: "s1", Content: "Which registry holds the canary images?",
+			Data: json.RawMessage(`{"question":"Which registry holds the canary images?","context":"deploying the canary"}`)},
+		eventloom.NewEvent{Type: "memory.known_unknown", SessionID: "s1", Content: "Is the mirror writable?",
+			Data: json.RawMessage(`{"question":"Is the mirror writable?"}`)},
+		eventloom.NewEvent{Type: "memory.known_unknown", SessionID: "other", Content: "Another session's question",
+			Data: json.RawMessage(`{"question":"Another session's question"}`)})
+	f.append(t, space, eventloom.NewEvent{Type: "memory.invalidated", SessionID: "s1",
+		Data: json.RawMessage(fmt.Sprintf(`{"target_seq":%d,"reason":"answered"}`, r[2].Seq))})
+	rec, err := f.life.Recover(ctx, space, "s1")
+	require.NoError(t, err)
+	require.Len(t, rec.KnownUnknowns, 1, "%+v", rec.KnownUnknowns)
+	require.Equal(t, "not known: Which registry holds the canary images? (came up in: deploying the canary)", rec.KnownUnknowns[0].Text)
+	require.Equal(t, r[1].Seq, rec.KnownUnknowns[0].Citation.Seq)
+	require.Contains(t, rec.Text, "## Known unknowns\n- not known: Which registry holds the canary images?")
+}

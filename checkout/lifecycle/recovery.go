@@ -76,6 +76,12 @@ func recoveryText(kind, content, data string) string {
 		return fmt.Sprintf("%s %s %s", str("subject"), str("predicate"), obj)
 	case "decision":
 		return "decided: " + str("decision")
+	case "known_unknown":
+		t := "not known: " + str("question")
+		if c := str("context"); c != "" {
+			t += " (came up in: " + c + ")"
+		}
+		return t
 	}
 	if tool := str("tool"); tool != "" {
 		return fmt.Sprintf("%s failed: %s", tool, str("error"))

@@ -90,6 +90,8 @@ var commands = []command{
 		help: "one item in full with its token cost: ev:<seq>, fact:<id>, an entity id,\nsession:<id>, type:<event type> or predicate:<name> (--json)"},
 	{name: "checkout", synopsis: "--space S --query Q", db: dbStore, new: func() runner { return &checkoutCmd{} },
 		help: "a cited, token-budgeted context packet (--purpose, --max-tokens, --session,\n--as-of, --disable-lanes, --cues, --no-record, --json)"},
+	{name: "hook", synopsis: "pre-compact|session-start|stop|subagent-stop --space S", db: dbNone, interspersed: true, new: func() runner { return &hookCmd{} },
+		help: "a harness hook (Claude Code's PreCompact, SessionStart, Stop, SubagentStop):\nreads the hook's JSON on stdin and records the handoff, prints the recovery\npacket, records the turn or cleans up the subagent, over ZAXY_URL; never\nblocks: a failure is one line on stderr, exit 0 (--json, --timeout D;\nzaxy hook doctor PATH checks a harness's configuration)"},
 	{name: "review list", synopsis: "--space S", db: dbPool, new: func() runner { return &reviewListCmd{} },
 		help: "proposals under review (--status pending|accepted|rejected|deferred|open|all,\ndefault open; --after-seq N, --limit N, --json)"},
 	{name: "review accept", synopsis: "--space S SEQ", db: dbStore, interspersed: true, new: func() runner { return &reviewDecideCmd{decision: review.DecisionAccept} },

@@ -1,8 +1,9 @@
 -- What a session needs after a context compaction, read from the log alone ($2 = session,
 -- '' for the whole space): each task's latest update that is not done or cancelled, facts
 -- asserted and never retracted or invalidated (accepted findings), the latest decisions,
--- and known unknowns (failed tool calls not followed by a success of the same tool, and the
--- latest user questions). One row per item: kind, seq, hash, occurred_at, content, data.
+-- and known unknowns (recorded memory.known_unknown events not invalidated, failed tool calls
+-- not followed by a success of the same tool, and the latest user questions). One row per
+-- item: kind, seq, hash, occurred_at, content, data.
 WITH ev AS (
   SELECT * FROM events
   WHERE space_id = $1 AND ($2 = '' OR session_id = $2)
@@ -39,6 +40,11 @@ WITH ev AS (
                     AND s.data->>'tool' = f.data->>'tool' AND s.data->>'outcome' = 'success')
   ORDER BY f.seq DESC
   LIMIT $3
+), recorded_unknowns AS (
+  SELECT 'known_unknown' AS kind, seq, hash, occurred_at, content, data
+  FROM ev WHERE type = 'memory.known_unknown' AND seq NOT IN (SELECT seq FROM invalidated WHERE seq IS NOT NULL)
+  ORDER BY seq DESC
+  LIMIT $3
 ), questions AS (
   SELECT 'unknown' AS kind, seq, hash, occurred_at, content, data
   FROM ev WHERE type = 'message' AND data->>'role' = 'user' AND rtrim(content) LIKE '%?'
@@ -50,5 +56,6 @@ WHERE data->>'status' NOT IN ('done', 'cancelled')
 UNION ALL SELECT kind, seq, hash, occurred_at, content, data::text FROM findings
 UNION ALL SELECT kind, seq, hash, occurred_at, content, data::text FROM decisions
 UNION ALL SELECT kind, seq, hash, occurred_at, content, data::text FROM failures
+UNION ALL SELECT kind, seq, hash, occurred_at, content, data::text FROM recorded_unknowns
 UNION ALL SELECT kind, seq, hash, occurred_at, content, data::text FROM questions
 ORDER BY kind, seq DESC
