@@ -1,0 +1,104 @@
+// The log: every event of a space (bookkeeping included), newest first, from GET /events, with
+// filters by type, session, actor, date and keyword. Choosing an event shows it in full with
+// the actions that can be taken on it; an action's event appears here as it lands (landed=).
+import { api, spacePath } from '../api.js';
+import { h, mount, route, fmtTime, cite, errorBox } from '../dom.js';
+import { showEvent, eventSummary } from './timeline.js';
+
+/** How many seqs a page of the log spans. */
+export const pageSpan = 300;
+
+/**
+ * The events of space with seq in (after, until] (until 0: the head), in the session when one
+ * is given, newest first: GET /events pages followed to the end of the range.
+ */
+export async function eventsBetween(space, after, until, session) {
+  const out = [];
+  let cursor = after;
+  for (;;) {
+    const page = await api('GET', spacePath(space, '/events'), undefined, { after_seq: cursor, until_seq: until || undefined, session_id: session, limit: 1000 });
+    out.push(...page.events);
+    if (!page.next_after_seq || !page.events.length) break;
+    cursor = page.next_after_seq;
+  }
+  return out.reverse();
+}
+
+/** The space's head seq, read afresh (the space list the shell keeps may be older). */
+export async function headSeq(space) {
+  const list = await api('GET', '/v1/spaces');
+  const s = list.spaces.find((x) => x.space_id === space);
+  return s ? s.head_seq : 0;
+}
+
+/** Whether event e passes the filters f (type, actor, from, to, q). */
+export function passes(e, f) {
+  if (f.type && e.type !== f.type && !(f.type.endsWith('.*') && e.type.startsWith(f.type.slice(0, -1)))) return false;
+  if (f.actor && (e.actor || '') !== f.actor) return false;
+  const day = String(e.occurred_at || '').slice(0, 10);
+  if (f.from && day < f.from) return false;
+  if (f.to && day > f.to) return false;
+  if (f.q) {
+    const hay = ((e.content || '') + ' ' + JSON.stringify(e.data || {})).toLowerCase();
+    if (!f.q.toLowerCase().split(/\s+/).filter(Boolean).every((w) => hay.includes(w))) return false;
+  }
+  return true;
+}
+
+const filterNames = ['type', 'session', 'actor', 'from', 'to', 'q'];
+
+export async function render(root, { space, params, go }) {
+  const f = Object.fromEntries(filterNames.map((k) => [k, params[k] || '']));
+  const head = params.until ? Number(params.until) : await headSeq(space);
+  const after = Math.max(0, head - pageSpan);
+  const events = head > 0 ? await eventsBetween(space, after, head, f.session) : [];
+  const shown = events.filter((e) => passes(e, f));
+  const types = [...new Set(events.map((e) => e.type).concat(f.type ? [f.type] : []))].sort();
+  const actors = [...new Set(events.map((e) => e.actor || '').filter(Boolean).concat(f.actor ? [f.actor] : []))].sort();
+  const keep = (extra) => ({ ...f, until: params.until, ...extra });
+  const form = h('form', { class: 'inline', id: 'log-filters', onsubmit: (ev) => {
+    ev.preventDefault();
+    const el = form.elements;
+    go('log', Object.fromEntries(filterNames.map((k) => [k, el[k].value.trim()])));
+  } },
+  h('label', {}, 'type', h('select', { name: 'type' }, h('option', { value: '', text: 'all types' }), types.map((t) => h('option', { value: t, text: t, selected: t === f.type })))),
+  h('label', {}, 'session', h('input', { type: 'text', name: 'session', value: f.session, placeholder: 'all sessions', size: 10 })),
+  h('label', {}, 'actor', h('select', { name: 'actor' }, h('option', { value: '', text: 'anyone' }), actors.map((a) => h('option', { value: a, text: a, selected: a === f.actor })))),
+  h('label', {}, 'from', h('input', { type: 'date', name: 'from', value: f.from })),
+  h('label', {}, 'to', h('input', { type: 'date', name: 'to', value: f.to })),
+  h('label', {}, 'keyword', h('input', { type: 'text', name: 'q', value: f.q, placeholder: 'words in content or data' })),
+  h('button', { type: 'submit', text: 'Filter' }));
+  const detail = h('div', { id: 'event-detail' });
+  const landed = params.landed ? events.find((e) => String(e.seq) === params.landed) : null;
+  const rows = shown.map((e) => h('tr', {
+    class: 'clickable' + (String(e.seq) === params.event ? ' selected' : '') + (String(e.seq) === params.landed ? ' landed' : ''),
+    'data-seq': e.seq, 'data-type': e.type,
+    onclick: () => go('log', keep({ event: e.seq })),
+  },
+  h('td', {}, cite(space, e.seq, e.hash)),
+  h('td', { class: 'muted nowrap', text: fmtTime(e.occurred_at) }),
+  h('td', {}, h('span', { class: 'badge type', text: e.type })),
+  h('td', {}, e.session_id ? h('a', { href: route('log', { space, session: e.session_id }), text: e.session_id, onclick: (ev) => ev.stopPropagation() }) : ''),
+  h('td', { text: e.actor || '' }),
+  h('td', { class: 'summary' }, e.erased_by_seq ? h('span', { class: 'badge bad', text: 'erased by #' + e.erased_by_seq }) : eventSummary(e))));
+  mount(root,
+    h('h1', { text: 'Log of ' + space }),
+    h('p', { class: 'muted', text: `Every event, bookkeeping included, newest first: seqs ${after + 1}–${head}` + (f.session ? ' of session ' + f.session : '') + '. Filters apply to these.' }),
+    form,
+    landed ? h('p', { class: 'notice', id: 'landed' }, 'Appended ', cite(space, landed.seq, landed.hash), ' ', h('span', { class: 'badge type', text: landed.type }), ' by ' + (landed.actor || '—') + '.') : null,
+    h('div', { class: 'split' },
+      h('div', { id: 'log-list' },
+        shown.length ? h('table', { class: 'log' }, h('thead', {}, h('tr', {}, ['event', 'occurred', 'type', 'session', 'actor', 'what'].map((c) => h('th', { text: c })))), h('tbody', {}, rows))
+          : h('p', { class: 'muted', text: 'No event here passes the filters.' }),
+        after > 0 ? h('p', {}, h('a', { id: 'log-older', href: route('log', { space, ...f, until: after }), text: 'older events' })) : null),
+      detail));
+  if (params.event) {
+    try {
+      await showEvent(detail, space, params.event, (seq) => go('log', keep({ event: params.event, landed: seq, until: '' })));
+    } catch (e) {
+      mount(detail, errorBox(e));
+    }
+  } else {
+    mount(detail, h('p', { class: 'muted', text: 'Choose an event to see it in full and act on it.' }));
+  }
+}
