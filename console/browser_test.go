@@ -256,6 +256,18 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	b.eval(t, `document.querySelectorAll('#artifacts [data-artifact] a.cite').length`, &cites)
 	require.Equal(t, demoArtifacts, cards)
 	require.GreaterOrEqual(t, cites, cards)
+	// It names the entities an artifact covers instead of showing their ids.
+	var covered []string
+	b.eval(t, `[...document.querySelectorAll('#artifacts [data-artifact] a.entity-name')].map((a) => a.textContent)`, &covered)
+	require.Contains(t, covered, "Alice")
+	var idsShown int
+	b.eval(t, `document.querySelectorAll('#artifacts [data-artifact] dd a.mono:not(.cite)').length`, &idsShown)
+	require.Zero(t, idsShown, "every covered entity is shown by name")
+	// A superseded fact names the version that superseded it.
+	require.Equal(t, "ready", b.open(t, "#/entity?space=demo&fact="+factID))
+	var supersededBy []string
+	b.eval(t, `[...document.querySelectorAll('[data-fact] table.versions td:nth-child(6) a')].map((a) => a.textContent)`, &supersededBy)
+	require.Contains(t, supersededBy, "v2: Alice works at Globex")
 
 	// The inspector packs exactly what POST /checkout packs for the same request.
 	require.Equal(t, "ready", b.open(t, "#/checkout?space=demo&q=Where+does+Alice+work%3F&max_tokens=200"))

@@ -33,6 +33,12 @@ async function actors(space, seqs) {
   return out;
 }
 
+/** A fact version by name: "v<version>: <statement>" when list holds it, else its short id. */
+function versionName(list, id) {
+  const f = list.find((x) => x.id === id);
+  return f ? 'v' + f.version + ': ' + statement(f) : id.slice(0, 12) + '…';
+}
+
 function factRows(space, facts, who) {
   return facts.map((f) => [
     h('a', { href: route('entity', { space, fact: f.id }), text: statement(f) }),
@@ -40,7 +46,7 @@ function factRows(space, facts, who) {
     fmtTime(f.valid_from) + ' → ' + (f.valid_to ? fmtTime(f.valid_to) : 'now'),
     h('span', { class: 'badge ' + (f.status === 'current' ? 'ok' : 'label'), text: f.status }),
     h('span', {}, cite(space, f.recorded_seq, f.recorded_hash), ' by ' + (who.get(f.recorded_seq) || '…')),
-    f.superseded_by ? h('a', { href: route('entity', { space, fact: f.superseded_by }), class: 'mono', text: f.superseded_by }) : '',
+    f.superseded_by ? h('a', { href: route('entity', { space, fact: f.superseded_by }), title: f.superseded_by, text: versionName(facts, f.superseded_by) }) : '',
     f.closed_seq ? h('span', {}, cite(space, f.closed_seq), f.close_reason ? ' ' + f.close_reason : '') : '',
     f.authority + (f.inferred ? ' (inferred)' : '') + ' · ' + f.review_status,
   ]);
@@ -74,7 +80,7 @@ async function showFact(root, space, id) {
       ['valid', fmtTime(f.valid_from) + ' → ' + (f.valid_to ? fmtTime(f.valid_to) : 'now')],
       ['recorded', h('span', {}, cite(space, f.recorded_seq, f.recorded_hash), ' by ' + (who.get(f.recorded_seq) || '—'))],
       ['evidence', h('span', {}, f.evidence.map((ev) => [cite(space, ev.seq, ev.hash), ' ']))],
-      f.superseded_by ? ['superseded by', h('a', { href: route('entity', { space, fact: f.superseded_by }), text: f.superseded_by })] : null,
+      f.superseded_by ? ['superseded by', h('a', { href: route('entity', { space, fact: f.superseded_by }), title: f.superseded_by, text: versionName(f.versions, f.superseded_by) })] : null,
       f.closed_seq ? ['closed', h('span', {}, cite(space, f.closed_seq), ' ' + (f.close_reason || ''))] : null,
       ['authority', f.authority + (f.inferred ? ' (inferred)' : '')], ['review', f.review_status],
       f.confidence !== undefined ? ['confidence', num(f.confidence, 2)] : null,
