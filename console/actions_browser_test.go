@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,21 +112,26 @@ func TestConsole_ActsOnMemoryAndShowsWhatLanded(t *testing.T) {
 		require.NoError(t, rows.Err())
 		return out
 	}
+	var actOn func(hash, target, action, reason, signal string, confirmErase bool) (int64, string)
 	// act opens event seq in the log, fills the reason (and signal) and clicks the action; it
 	// returns the state of the result box: the landed event's seq, or the error shown.
 	act := func(seq int64, action, reason, signal string, confirmErase bool) (landed int64, alert string) {
 		t.Helper()
+		return actOn(fmt.Sprintf("#/log?space=demo&event=%d", seq), fmt.Sprintf("ev:%d", seq), action, reason, signal, confirmErase)
+	}
+	actOn = func(hash, target, action, reason, signal string, confirmErase bool) (landed int64, alert string) {
+		t.Helper()
 		start := b.count()
-		require.Equal(t, "ready", b.open(t, fmt.Sprintf("#/log?space=demo&event=%d", seq)))
+		require.Equal(t, "ready", b.open(t, hash))
 		var ok bool
 		b.eval(t, fmt.Sprintf(`(() => {
-			const p = document.querySelector('[data-actions-for="ev:%d"]');
+			const p = document.querySelector('[data-actions-for="%s"]');
 			p.querySelector('input[name=reason]').value = %q;
 			p.querySelector('select[name=signal]').value = %q || 'helpful';
 			const c = p.querySelector('input[name=confirm-erase]'); if (c) c.checked = %t;
 			document.body.dataset.state = 'navigating';
 			p.querySelector('button[data-action=%q]').click();
-			return true })()`, seq, reason, signal, confirmErase, action), &ok)
+			return true })()`, target, reason, signal, confirmErase, action), &ok)
 		// Either the action landed and the log re-rendered, or the panel shows an error.
 		var out struct {
 			Landed int64
@@ -170,6 +176,26 @@ func TestConsole_ActsOnMemoryAndShowsWhatLanded(t *testing.T) {
 		var rowType string
 		b.eval(t, fmt.Sprintf(`document.querySelector('table.log tbody tr[data-seq="%d"]').dataset.type`, landed), &rowType)
 		require.Equal(t, c.typ, rowType)
+	}
+
+	// Pinning and giving feedback on a fact version from its page name it by item id.
+	var factID string
+	require.NoError(t, pool.QueryRow(ctx, `SELECT fact_id FROM facts WHERE space_id = 'demo' AND status = 'current' LIMIT 1`).Scan(&factID))
+	for _, c := range []struct {
+		action, signal, typ string
+		data                map[string]any
+	}{
+		{"pin", "", "memory.pinned", map[string]any{"item_ids": []any{"fact:" + factID}, "reason": "a fact to keep"}},
+		{"feedback", "helpful", "feedback.recorded", map[string]any{"item_ids": []any{"fact:" + factID}, "signal": "helpful", "comment": "a fact to keep"}},
+	} {
+		before := head()
+		landed, alert := actOn("#/entity?space=demo&fact="+factID, "fact:"+factID, c.action, "a fact to keep", c.signal, false)
+		require.Empty(t, alert, c.action)
+		got := newEvents(before)
+		require.Len(t, got, 1, c.action)
+		require.Equal(t, c.typ, got[0].Type)
+		require.Equal(t, c.data, got[0].Data)
+		require.Equal(t, got[0].Seq, landed)
 	}
 
 	// Invalidating with no reason is refused by the API, and the panel says why; nothing is appended.
@@ -243,6 +269,47 @@ func TestConsole_ActsOnMemoryAndShowsWhatLanded(t *testing.T) {
 	b.eval(t, `[...document.querySelectorAll('[data-checkout] table.surfaced tbody tr')].map((tr) => tr.dataset.itemId)`, &shown)
 	require.Equal(t, want, shown)
 	b.screenshot(t, "checkouts")
+	// The log's event page lists the checkouts that surfaced the event.
+	var surfacedEvent string
+	for _, id := range want {
+		if strings.HasPrefix(id, "ev:") {
+			surfacedEvent = strings.TrimPrefix(id, "ev:")
+			break
+		}
+	}
+	require.NotEmpty(t, surfacedEvent, "the packet holds an event")
+	require.Equal(t, "ready", b.open(t, "#/log?space=demo&event="+surfacedEvent))
+	var surfacedBy []int64
+	b.eval(t, `[...document.querySelectorAll('#surfaced-in [data-checkout-seq]')].map((li) => Number(li.dataset.checkoutSeq))`, &surfacedBy)
+	require.Equal(t, []int64{surfaced}, surfacedBy)
+
+	// Find ranks as POST /query does, without recording; its filters narrow the ranked items.
+	headBefore := head()
+	ranked := postJSON(t, srv.URL+"/v1/spaces/demo/query", adminToken, `{"query":"Alice office","limit":100,"no_record":true}`)
+	var rankedIDs, s1IDs []string
+	for _, it := range ranked["items"].([]any) {
+		m := it.(map[string]any)
+		rankedIDs = append(rankedIDs, m["item_id"].(string))
+		if m["session_id"] == "s1" {
+			s1IDs = append(s1IDs, m["item_id"].(string))
+		}
+	}
+	require.NotEmpty(t, s1IDs)
+	require.Equal(t, "ready", b.open(t, "#/find?space=demo&q=Alice+office"))
+	var found []string
+	b.eval(t, `[...document.querySelectorAll('table.found tbody tr')].map((tr) => tr.dataset.itemId)`, &found)
+	require.Equal(t, rankedIDs, found)
+	b.screenshot(t, "find")
+	require.Equal(t, "ready", b.open(t, "#/find?space=demo&q=Alice+office&session=s1"))
+	found = nil
+	b.eval(t, `[...document.querySelectorAll('table.found tbody tr')].map((tr) => tr.dataset.itemId)`, &found)
+	require.Equal(t, s1IDs, found)
+	require.Equal(t, headBefore, head(), "finding records nothing")
+	// The keyword search of the log keeps the events holding every word.
+	require.Equal(t, "ready", b.open(t, "#/log?space=demo&q=oslo+postgres"))
+	var keyword []int64
+	b.eval(t, `[...document.querySelectorAll('table.log tbody tr')].map((tr) => Number(tr.dataset.seq))`, &keyword)
+	require.Equal(t, []int64{1}, keyword)
 	// Another session's checkouts are not listed for s1.
 	require.Equal(t, "ready", b.open(t, "#/checkouts?space=demo&session=s2"))
 	listed = nil

@@ -13,8 +13,9 @@ import * as artifacts from './pages/artifacts.js';
 import * as chain from './pages/chain.js';
 import * as log from './pages/log.js';
 import * as checkouts from './pages/checkouts.js';
+import * as find from './pages/find.js';
 
-const pages = { spaces, timeline, log, entity, graph, checkout, checkouts, review, artifacts, chain };
+const pages = { spaces, find, timeline, log, entity, graph, checkout, checkouts, review, artifacts, chain };
 const lastSpaceKey = 'zaxy.console.space';
 const main = document.getElementById('main');
 const select = document.getElementById('space-select');

@@ -1,9 +1,10 @@
 // Entities and fact history: an entity's fact versions (validity windows, versions, who
 // asserted them, supersessions, closing events) and the events that mention it; a fact's every
-// version of its (subject, predicate) pair.
+// version of its (subject, predicate) pair, with the actions that can be taken on it.
 import { api, spacePath, itemPath } from '../api.js';
 import { h, mount, route, fmtTime, labels, cite, kv, table, num } from '../dom.js';
 import { statement } from './timeline.js';
+import { actionsPanel } from './actions.js';
 
 export async function render(root, { space, params, go }) {
   const form = h('form', { class: 'inline', onsubmit: (ev) => { ev.preventDefault(); go('entity', { entity: form.elements.entity.value.trim() }); } },
@@ -11,7 +12,7 @@ export async function render(root, { space, params, go }) {
     h('button', { type: 'submit', text: 'Show' }));
   const body = h('div', { id: 'entity-body' });
   mount(root, h('h1', { text: 'Entities and fact history' }), form, body);
-  if (params.fact) return showFact(body, space, params.fact);
+  if (params.fact) return showFact(body, space, params.fact, go);
   if (params.entity) return showEntity(body, space, params.entity);
   const idx = await api('GET', spacePath(space, '/index'), undefined, { max_tokens: 2000 });
   mount(body,
@@ -70,7 +71,7 @@ async function showEntity(root, space, name) {
     h('ul', {}, e.mentioned_in.map((m) => h('li', {}, cite(space, m.seq, m.hash), ' ', h('span', { class: 'badge type', text: m.type }), ' ', m.summary)))));
 }
 
-async function showFact(root, space, id) {
+async function showFact(root, space, id, go) {
   const it = await api('GET', itemPath(space, id.startsWith('fact:') ? id : 'fact:' + id));
   const f = it.fact;
   const who = await actors(space, f.versions.map((v) => v.recorded_seq));
@@ -87,5 +88,6 @@ async function showFact(root, space, id) {
       ['subject', h('a', { href: route('entity', { space, entity: f.subject.id }), text: f.subject.name })]]),
     h('h3', { text: 'Every version of ' + f.subject.name + ' ' + f.predicate + ' (oldest first)' }),
     table(factHeaders, factRows(space, f.versions, who), { class: 'versions' }),
-    h('pre', { class: 'mono', text: it.text })));
+    h('pre', { class: 'mono', text: it.text }),
+    actionsPanel(space, { factId: f.id }, (seq) => go('log', { landed: seq }))));
 }

@@ -5,6 +5,26 @@ import { api, spacePath } from '../api.js';
 import { h, mount, route, fmtTime, cite, errorBox } from '../dom.js';
 import { showEvent, eventSummary } from './timeline.js';
 
+/** How many seqs back the checkouts that surfaced an item are looked for. */
+export const surfacedSpan = 3000;
+
+/**
+ * The recorded checkouts (checkout.surfaced) among the last surfacedSpan seqs that surfaced
+ * item id, newest first, as a card: each with its tier and a link to the checkouts page.
+ */
+export async function surfacedIn(space, id) {
+  const head = await headSeq(space);
+  const records = (await eventsBetween(space, Math.max(0, head - surfacedSpan), head))
+    .filter((e) => e.type === 'checkout.surfaced' && (e.data.items || []).some((it) => it.item_id === id));
+  return h('section', { class: 'card', id: 'surfaced-in' },
+    h('h3', { text: 'Surfaced by checkouts' }),
+    records.length ? h('ul', {}, records.map((e) => h('li', { 'data-checkout-seq': e.seq },
+      h('a', { href: route('checkouts', { space, session: e.session_id, seq: e.seq }), text: '#' + e.seq }), ' ',
+      fmtTime(e.recorded_at), e.session_id ? ' in session ' + e.session_id : '', ' as ',
+      h('span', { class: 'badge', text: e.data.items.find((it) => it.item_id === id).tier }))))
+      : h('p', { class: 'muted', text: 'No recorded checkout surfaced it' + (head > surfacedSpan ? ' in the last ' + surfacedSpan + ' events.' : '.') }));
+}
+
 /** How many seqs a page of the log spans. */
 export const pageSpan = 300;
 
@@ -95,6 +115,7 @@ export async function render(root, { space, params, go }) {
   if (params.event) {
     try {
       await showEvent(detail, space, params.event, (seq) => go('log', keep({ event: params.event, landed: seq, until: '' })));
+      detail.append(await surfacedIn(space, 'ev:' + params.event));
     } catch (e) {
       mount(detail, errorBox(e));
     }
