@@ -286,6 +286,17 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	b.eval(t, `document.getElementById('policy-version').textContent`, &policy)
 	require.Equal(t, packet["diagnostics"].(map[string]any)["policy_version"], policy, "the policy the packet was ranked with")
 	require.Equal(t, "builtin-7", policy, "the default built-in policy")
+	// Elided items are shown by what they say, not only by id.
+	elided := packet["budget"].(map[string]any)["elided"].([]any)
+	require.NotEmpty(t, elided, "a 200-token budget elides something")
+	var elidedText []string
+	b.eval(t, `[...document.querySelectorAll('table.elided tbody tr')].map((tr) => tr.cells[1].textContent)`, &elidedText)
+	require.Len(t, elidedText, len(elided))
+	for _, txt := range elidedText {
+		require.NotEmpty(t, txt)
+	}
+	require.NotContains(t, elidedText, "open the item")
+	require.NotContains(t, elidedText, "(no longer in memory)")
 	// With cues the inspector sends them too, and still packs what /checkout packs for them.
 	require.Equal(t, "ready", b.open(t, "#/checkout?space=demo&q=Where+does+Alice+work%3F&max_tokens=200&cues=%7B%22repo%22%3A%22billing%22%7D"))
 	shown = nil

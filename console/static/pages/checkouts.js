@@ -16,7 +16,7 @@ function itemLink(space, id) {
 }
 
 /** The item's text as it reads now (GET /items/{id}), one line. */
-async function itemText(space, id) {
+export async function itemText(space, id) {
   try {
     const it = await api('GET', itemPath(space, id));
     const t = it.fact ? it.fact.statement : it.entity ? it.entity.name : it.event ? String(eventSummary(it.event)) : (it.text || '');
