@@ -163,9 +163,11 @@ func TestConsole_ActsOnMemoryAndShowsWhatLanded(t *testing.T) {
 		{"feedback", "she moved again", "outdated", "feedback.recorded", map[string]any{"target_seqs": []any{1.0}, "signal": "outdated", "comment": "she moved again"}},
 		{"invalidate", "wrong office", "", "memory.invalidated", map[string]any{"target_seq": 1.0, "reason": "wrong office"}},
 	}
+	var eventSignals []int64
 	for _, c := range cases {
 		before := head()
 		landed, alert := act(1, c.action, c.reason, c.signal, false)
+		eventSignals = append([]int64{landed}, eventSignals...)
 		require.Empty(t, alert, c.action)
 		got := newEvents(before)
 		require.Len(t, got, 1, c.action)
@@ -178,9 +180,19 @@ func TestConsole_ActsOnMemoryAndShowsWhatLanded(t *testing.T) {
 		require.Equal(t, c.typ, rowType)
 	}
 
+	// The event's page lists those four, newest first: the signals its salience comes from.
+	signalsOn := func(hash string) []int64 {
+		require.Equal(t, "ready", b.open(t, hash))
+		var seqs []int64
+		b.eval(t, `[...document.querySelectorAll('#signals [data-signal-seq]')].map((li) => Number(li.dataset.signalSeq))`, &seqs)
+		return seqs
+	}
+	require.Equal(t, eventSignals, signalsOn("#/log?space=demo&event=1"))
+
 	// Pinning and giving feedback on a fact version from its page name it by item id.
 	var factID string
 	require.NoError(t, pool.QueryRow(ctx, `SELECT fact_id FROM facts WHERE space_id = 'demo' AND status = 'current' LIMIT 1`).Scan(&factID))
+	var factSignals []int64
 	for _, c := range []struct {
 		action, signal, typ string
 		data                map[string]any
@@ -196,7 +208,9 @@ func TestConsole_ActsOnMemoryAndShowsWhatLanded(t *testing.T) {
 		require.Equal(t, c.typ, got[0].Type)
 		require.Equal(t, c.data, got[0].Data)
 		require.Equal(t, got[0].Seq, landed)
+		factSignals = append([]int64{landed}, factSignals...)
 	}
+	require.Equal(t, factSignals, signalsOn("#/entity?space=demo&fact="+factID))
 
 	// Invalidating with no reason is refused by the API, and the panel says why; nothing is appended.
 	before := head()

@@ -5,6 +5,7 @@ import { api, spacePath, itemPath } from '../api.js';
 import { h, mount, route, fmtTime, labels, cite, kv, table, num } from '../dom.js';
 import { statement } from './timeline.js';
 import { actionsPanel } from './actions.js';
+import { surfacedIn } from './log.js';
 
 export async function render(root, { space, params, go }) {
   const form = h('form', { class: 'inline', onsubmit: (ev) => { ev.preventDefault(); go('entity', { entity: form.elements.entity.value.trim() }); } },
@@ -90,4 +91,5 @@ async function showFact(root, space, id, go) {
     table(factHeaders, factRows(space, f.versions, who), { class: 'versions' }),
     h('pre', { class: 'mono', text: it.text }),
     actionsPanel(space, { factId: f.id }, (seq) => go('log', { landed: seq }))));
+  root.append(...await surfacedIn(space, 'fact:' + f.id));
 }

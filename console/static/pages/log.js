@@ -5,24 +5,49 @@ import { api, spacePath } from '../api.js';
 import { h, mount, route, fmtTime, cite, errorBox } from '../dom.js';
 import { showEvent, eventSummary } from './timeline.js';
 
-/** How many seqs back the checkouts that surfaced an item are looked for. */
+/** How many seqs back the checkouts and signals naming an item are looked for. */
 export const surfacedSpan = 3000;
 
+/** Whether event e (a pin, unpin, feedback or invalidation) names item id ("ev:<seq>", "fact:<id>"). */
+export function names(e, id) {
+  const d = e.data || {};
+  const seq = id.startsWith('ev:') ? Number(id.slice(3)) : null;
+  const fact = id.startsWith('fact:') ? id.slice(5) : null;
+  switch (e.type) {
+    case 'memory.pinned': case 'memory.unpinned': case 'feedback.recorded':
+      return (seq !== null && (d.target_seqs || []).includes(seq)) || (d.item_ids || []).includes(id);
+    case 'memory.invalidated':
+      return (seq !== null && d.target_seq === seq) || (fact !== null && d.target_id === fact);
+    default: return false;
+  }
+}
+
 /**
- * The recorded checkouts (checkout.surfaced) among the last surfacedSpan seqs that surfaced
- * item id, newest first, as a card: each with its tier and a link to the checkouts page.
+ * The item's use and signals among the last surfacedSpan seqs, newest first, as two cards: the
+ * recorded checkouts (checkout.surfaced) that surfaced item id, each with its tier and a link to
+ * the checkouts page; and the pins, unpins, feedback and invalidations naming it, the events
+ * its salience is computed from.
  */
 export async function surfacedIn(space, id) {
   const head = await headSeq(space);
-  const records = (await eventsBetween(space, Math.max(0, head - surfacedSpan), head))
-    .filter((e) => e.type === 'checkout.surfaced' && (e.data.items || []).some((it) => it.item_id === id));
-  return h('section', { class: 'card', id: 'surfaced-in' },
-    h('h3', { text: 'Surfaced by checkouts' }),
-    records.length ? h('ul', {}, records.map((e) => h('li', { 'data-checkout-seq': e.seq },
-      h('a', { href: route('checkouts', { space, session: e.session_id, seq: e.seq }), text: '#' + e.seq }), ' ',
-      fmtTime(e.recorded_at), e.session_id ? ' in session ' + e.session_id : '', ' as ',
-      h('span', { class: 'badge', text: e.data.items.find((it) => it.item_id === id).tier }))))
-      : h('p', { class: 'muted', text: 'No recorded checkout surfaced it' + (head > surfacedSpan ? ' in the last ' + surfacedSpan + ' events.' : '.') }));
+  const recent = await eventsBetween(space, Math.max(0, head - surfacedSpan), head);
+  const records = recent.filter((e) => e.type === 'checkout.surfaced' && (e.data.items || []).some((it) => it.item_id === id));
+  const signals = recent.filter((e) => names(e, id));
+  const within = head > surfacedSpan ? ' in the last ' + surfacedSpan + ' events.' : '.';
+  return [
+    h('section', { class: 'card', id: 'surfaced-in' },
+      h('h3', { text: 'Surfaced by checkouts' }),
+      records.length ? h('ul', {}, records.map((e) => h('li', { 'data-checkout-seq': e.seq },
+        h('a', { href: route('checkouts', { space, session: e.session_id, seq: e.seq }), text: '#' + e.seq }), ' ',
+        fmtTime(e.recorded_at), e.session_id ? ' in session ' + e.session_id : '', ' as ',
+        h('span', { class: 'badge', text: e.data.items.find((it) => it.item_id === id).tier }))))
+        : h('p', { class: 'muted', text: 'No recorded checkout surfaced it' + within })),
+    h('section', { class: 'card', id: 'signals' },
+      h('h3', { text: 'Pins, feedback and invalidations' }),
+      signals.length ? h('ul', {}, signals.map((e) => h('li', { 'data-signal-seq': e.seq },
+        cite(space, e.seq, e.hash), ' ', fmtTime(e.recorded_at), ' ', h('span', { class: 'badge type', text: e.type }), ' by ' + (e.actor || '—') + ': ', eventSummary(e))))
+        : h('p', { class: 'muted', text: 'None' + within })),
+  ];
 }
 
 /** How many seqs a page of the log spans. */
@@ -115,7 +140,7 @@ export async function render(root, { space, params, go }) {
   if (params.event) {
     try {
       await showEvent(detail, space, params.event, (seq) => go('log', keep({ event: params.event, landed: seq, until: '' })));
-      detail.append(await surfacedIn(space, 'ev:' + params.event));
+      detail.append(...await surfacedIn(space, 'ev:' + params.event));
     } catch (e) {
       mount(detail, errorBox(e));
     }
