@@ -262,6 +262,12 @@ func TestConsole_ActsOnMemoryAndShowsWhatLanded(t *testing.T) {
 	var text string
 	b.eval(t, `document.getElementById('main').innerText`, &text)
 	require.NotContains(t, text, "Whiskers")
+	var erasedBy int64
+	var eraseOffered bool
+	b.eval(t, `Number(document.querySelector('#event-detail [data-erased-by]').dataset.erasedBy)`, &erasedBy)
+	b.eval(t, `document.querySelector('#event-detail button[data-action=erase]') !== null`, &eraseOffered)
+	require.Equal(t, landed, erasedBy, "the event's page says which erasure erased it")
+	require.False(t, eraseOffered, "an erased event cannot be erased again")
 	b.screenshot(t, "log")
 
 	// A recorded checkout in session s1 is on the checkouts page with the items its packet held.
@@ -283,6 +289,13 @@ func TestConsole_ActsOnMemoryAndShowsWhatLanded(t *testing.T) {
 	b.eval(t, `[...document.querySelectorAll('[data-checkout] table.surfaced tbody tr')].map((tr) => tr.dataset.itemId)`, &shown)
 	require.Equal(t, want, shown)
 	b.screenshot(t, "checkouts")
+	// The log shows the record itself (GET /items never shows bookkeeping), linking to it.
+	start := b.count()
+	require.Equal(t, "ready", b.open(t, fmt.Sprintf("#/log?space=demo&event=%d", surfaced)))
+	var toCheckout string
+	b.eval(t, fmt.Sprintf(`document.querySelector('#event-detail [data-event="%d"] #to-checkout').getAttribute('href')`, surfaced), &toCheckout)
+	require.Contains(t, toCheckout, fmt.Sprintf("seq=%d", surfaced))
+	require.Empty(t, b.errorsSince(start, nil))
 	// The log's event page lists the checkouts that surfaced the event.
 	var surfacedEvent string
 	for _, id := range want {

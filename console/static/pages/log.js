@@ -2,7 +2,7 @@
 // filters by type, session, actor, date and keyword. Choosing an event shows it in full with
 // the actions that can be taken on it; an action's event appears here as it lands (landed=).
 import { api, spacePath } from '../api.js';
-import { h, mount, route, fmtTime, cite, errorBox } from '../dom.js';
+import { h, mount, route, fmtTime, cite, errorBox, kv, jsonBlock } from '../dom.js';
 import { showEvent, eventSummary } from './timeline.js';
 
 /** How many seqs back the checkouts and signals naming an item are looked for. */
@@ -90,6 +90,21 @@ export function passes(e, f) {
   return true;
 }
 
+/** Whether events of type typ are Zaxy's own bookkeeping, which GET /items never shows. */
+export function bookkeeping(typ) { return ['checkout.', 'zaxy.', 'erasure.'].some((p) => typ.startsWith(p)); }
+
+/** A bookkeeping event in full, from the log itself: never memory, so nothing to act on. */
+function bookkeepingCard(space, e) {
+  return h('section', { class: 'card', 'data-event': e.seq },
+    h('h2', {}, 'Event ', cite(space, e.seq, e.hash), ' ', h('span', { class: 'badge type', text: e.type }), ' ', h('span', { class: 'badge', text: 'bookkeeping' })),
+    kv([['actor', e.actor || '—'], ['session', e.session_id || '—'], ['occurred', fmtTime(e.occurred_at)], ['recorded', fmtTime(e.recorded_at)],
+      ['hash', h('code', { text: e.hash })], ['prev hash', h('code', { text: e.prev_hash || '—' })]]),
+    e.type === 'checkout.surfaced' ? h('p', {}, h('a', { id: 'to-checkout', href: route('checkouts', { space, session: e.session_id, seq: e.seq }), text: 'What this checkout handed out' })) : null,
+    e.type === 'erasure.recorded' && e.data.seq ? h('p', {}, 'Erased ', cite(space, e.data.seq), '.') : null,
+    h('h3', { text: 'Data' }), jsonBlock(e.data),
+    h('p', { class: 'muted', text: 'Zaxy\u2019s record of its own work: never retrieved as memory, so there is nothing to act on.' }));
+}
+
 const filterNames = ['type', 'session', 'actor', 'from', 'to', 'q'];
 
 export async function render(root, { space, params, go }) {
@@ -137,9 +152,12 @@ export async function render(root, { space, params, go }) {
           : h('p', { class: 'muted', text: 'No event here passes the filters.' }),
         after > 0 ? h('p', {}, h('a', { id: 'log-older', href: route('log', { space, ...f, until: after }), text: 'older events' })) : null),
       detail));
-  if (params.event) {
+  const chosen = events.find((e) => String(e.seq) === params.event);
+  if (chosen && bookkeeping(chosen.type)) {
+    mount(detail, bookkeepingCard(space, chosen));
+  } else if (params.event) {
     try {
-      await showEvent(detail, space, params.event, (seq) => go('log', keep({ event: params.event, landed: seq, until: '' })));
+      await showEvent(detail, space, params.event, (seq) => go('log', keep({ event: params.event, landed: seq, until: '' })), chosen);
       detail.append(...await surfacedIn(space, 'ev:' + params.event));
     } catch (e) {
       mount(detail, errorBox(e));

@@ -42,15 +42,17 @@ const timelineTypes = ['decision.recorded', 'task.updated', 'tool_call.completed
 
 /**
  * Shows event seq of space in full in root, with the actions panel (actions.js) when onLanded
- * is given: onLanded(seq, type) runs when an action's event is in the log.
+ * is given: onLanded(seq, type) runs when an action's event is in the log. replayed, when
+ * given, is the event as GET /events returned it (which says whether it was erased).
  */
-export async function showEvent(root, space, seq, onLanded) {
+export async function showEvent(root, space, seq, onLanded, replayed) {
   try {
     const it = await api('GET', itemPath(space, 'ev:' + seq));
     const e = it.event;
-    const erased = e.erased_by_seq;
+    const erased = e.erased_by_seq || (replayed && replayed.erased_by_seq);
     mount(root, h('section', { class: 'card', 'data-event': e.seq },
-      h('h2', {}, 'Event ', cite(space, e.seq, e.hash), ' ', h('span', { class: 'badge type', text: e.type }), labels(it.labels)),
+      h('h2', {}, 'Event ', cite(space, e.seq, e.hash), ' ', h('span', { class: 'badge type', text: e.type }), labels(it.labels),
+        erased ? h('span', { class: 'badge bad', 'data-erased-by': erased }, 'erased by ', cite(space, erased)) : null),
       kv([
         ['actor', e.actor || '—'], ['session', e.session_id || '—'], ['occurred', fmtTime(e.occurred_at)], ['recorded', fmtTime(e.recorded_at)],
         ['hash', h('code', { text: e.hash })], ['prev hash', h('code', { text: e.prev_hash || '—' })], ['projected', e.projected ? 'yes' : 'not yet'],
