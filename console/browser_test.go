@@ -248,6 +248,12 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 		require.Empty(t, b.errorsSince(start, nil), p.name)
 	}
 
+	// The spaces page names the fact a pending proposal proposes.
+	require.Equal(t, "ready", b.open(t, "#/spaces?space=demo"))
+	var proposed string
+	b.eval(t, `document.querySelector('[data-proposal="11"] .proposal-fact').textContent`, &proposed)
+	require.Equal(t, "Alice leads Postgres upgrade ", proposed)
+
 	// The artifacts page lists what GET /artifacts returns: demo's current artifacts, each
 	// citing its events.
 	require.Equal(t, "ready", b.open(t, "#/artifacts?space=demo"))
