@@ -248,6 +248,17 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 		require.Empty(t, b.errorsSince(start, nil), p.name)
 	}
 
+	// With no entity chosen the graph draws the space: Alice linked to Acme and Globex... by
+	// current facts only.
+	require.Equal(t, "ready", b.open(t, "#/graph?space=demo"))
+	var spaceNodes []string
+	b.eval(t, `[...document.querySelectorAll('#space-graph [data-node] text')].map((t) => t.textContent)`, &spaceNodes)
+	require.Contains(t, spaceNodes, "Alice")
+	var spaceEdges int
+	b.eval(t, `document.querySelectorAll('#space-graph [data-fact]').length`, &spaceEdges)
+	require.Positive(t, spaceEdges)
+	b.screenshot(t, "graph-space")
+
 	// The spaces page names the fact a pending proposal proposes.
 	require.Equal(t, "ready", b.open(t, "#/spaces?space=demo"))
 	var proposed string
