@@ -180,6 +180,16 @@ func TestConsole_ActsOnMemoryAndShowsWhatLanded(t *testing.T) {
 		require.Equal(t, c.typ, rowType)
 	}
 
+	// The timeline's event page acts the same way, and the action lands in the log.
+	before := head()
+	landed, alert := actOn("#/timeline?space=demo&event=2", "ev:2", "feedback", "", "helpful", false)
+	require.Empty(t, alert)
+	got := newEvents(before)
+	require.Len(t, got, 1)
+	require.Equal(t, "feedback.recorded", got[0].Type)
+	require.Equal(t, map[string]any{"target_seqs": []any{2.0}, "signal": "helpful"}, got[0].Data)
+	require.Equal(t, got[0].Seq, landed)
+
 	// The event's page lists those four, newest first: the signals its salience comes from.
 	signalsOn := func(hash string) []int64 {
 		require.Equal(t, "ready", b.open(t, hash))
@@ -213,8 +223,8 @@ func TestConsole_ActsOnMemoryAndShowsWhatLanded(t *testing.T) {
 	require.Equal(t, factSignals, signalsOn("#/entity?space=demo&fact="+factID))
 
 	// Invalidating with no reason is refused by the API, and the panel says why; nothing is appended.
-	before := head()
-	_, alert := act(2, "invalidate", "", "", false)
+	before = head()
+	_, alert = act(2, "invalidate", "", "", false)
 	require.Contains(t, alert, "reason")
 	require.Empty(t, newEvents(before))
 
@@ -250,9 +260,9 @@ func TestConsole_ActsOnMemoryAndShowsWhatLanded(t *testing.T) {
 	require.Equal(t, "signed-out", b.waitState(t))
 	require.Equal(t, "ready", b.signIn(t, adminToken))
 	before = head()
-	landed, alert := act(3, "erase", "held a password hint", "", true)
+	landed, alert = act(3, "erase", "held a password hint", "", true)
 	require.Empty(t, alert)
-	got := newEvents(before)
+	got = newEvents(before)
 	require.Len(t, got, 1)
 	require.Equal(t, "erasure.recorded", got[0].Type)
 	require.Equal(t, got[0].Seq, landed)
