@@ -248,6 +248,23 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 		require.Empty(t, b.errorsSince(start, nil), p.name)
 	}
 
+	// With no entity chosen the graph draws the space: Alice linked to Acme and Globex... by
+	// current facts only.
+	require.Equal(t, "ready", b.open(t, "#/graph?space=demo"))
+	var spaceNodes []string
+	b.eval(t, `[...document.querySelectorAll('#space-graph [data-node] text')].map((t) => t.textContent)`, &spaceNodes)
+	require.Contains(t, spaceNodes, "Alice")
+	var spaceEdges int
+	b.eval(t, `document.querySelectorAll('#space-graph [data-fact]').length`, &spaceEdges)
+	require.Positive(t, spaceEdges)
+	b.screenshot(t, "graph-space")
+
+	// The spaces page names the fact a pending proposal proposes.
+	require.Equal(t, "ready", b.open(t, "#/spaces?space=demo"))
+	var proposed string
+	b.eval(t, `document.querySelector('[data-proposal="11"] .proposal-fact').textContent`, &proposed)
+	require.Equal(t, "Alice leads Postgres upgrade ", proposed)
+
 	// The artifacts page lists what GET /artifacts returns: demo's current artifacts, each
 	// citing its events.
 	require.Equal(t, "ready", b.open(t, "#/artifacts?space=demo"))
@@ -256,6 +273,18 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	b.eval(t, `document.querySelectorAll('#artifacts [data-artifact] a.cite').length`, &cites)
 	require.Equal(t, demoArtifacts, cards)
 	require.GreaterOrEqual(t, cites, cards)
+	// It names the entities an artifact covers instead of showing their ids.
+	var covered []string
+	b.eval(t, `[...document.querySelectorAll('#artifacts [data-artifact] a.entity-name')].map((a) => a.textContent)`, &covered)
+	require.Contains(t, covered, "Alice")
+	var idsShown int
+	b.eval(t, `document.querySelectorAll('#artifacts [data-artifact] dd a.mono:not(.cite)').length`, &idsShown)
+	require.Zero(t, idsShown, "every covered entity is shown by name")
+	// A superseded fact names the version that superseded it.
+	require.Equal(t, "ready", b.open(t, "#/entity?space=demo&fact="+factID))
+	var supersededBy []string
+	b.eval(t, `[...document.querySelectorAll('[data-fact] table.versions td:nth-child(6) a')].map((a) => a.textContent)`, &supersededBy)
+	require.Contains(t, supersededBy, "v2: Alice works at Globex")
 
 	// The inspector packs exactly what POST /checkout packs for the same request.
 	require.Equal(t, "ready", b.open(t, "#/checkout?space=demo&q=Where+does+Alice+work%3F&max_tokens=200"))
@@ -274,6 +303,20 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	b.eval(t, `document.getElementById('policy-version').textContent`, &policy)
 	require.Equal(t, packet["diagnostics"].(map[string]any)["policy_version"], policy, "the policy the packet was ranked with")
 	require.Equal(t, "builtin-7", policy, "the default built-in policy")
+	// Elided items are shown by what they say, not only by id.
+	elided := packet["budget"].(map[string]any)["elided"].([]any)
+	require.NotEmpty(t, elided, "a 200-token budget elides something")
+	var elidedText []string
+	b.eval(t, `(() => {
+		const table = document.querySelector('table.elided');
+		const j = [...table.tHead.rows[0].cells].findIndex((c) => c.textContent === 'text');
+		return j < 0 ? [] : [...table.tBodies[0].rows].map((tr) => tr.cells[j].textContent) })()`, &elidedText)
+	require.Len(t, elidedText, len(elided))
+	for _, txt := range elidedText {
+		require.NotEmpty(t, txt)
+	}
+	require.NotContains(t, elidedText, "open the item")
+	require.NotContains(t, elidedText, "(no longer in memory)")
 	// With cues the inspector sends them too, and still packs what /checkout packs for them.
 	require.Equal(t, "ready", b.open(t, "#/checkout?space=demo&q=Where+does+Alice+work%3F&max_tokens=200&cues=%7B%22repo%22%3A%22billing%22%7D"))
 	shown = nil

@@ -11,8 +11,11 @@ import * as checkout from './pages/checkout.js';
 import * as review from './pages/review.js';
 import * as artifacts from './pages/artifacts.js';
 import * as chain from './pages/chain.js';
+import * as log from './pages/log.js';
+import * as checkouts from './pages/checkouts.js';
+import * as find from './pages/find.js';
 
-const pages = { spaces, timeline, entity, graph, checkout, review, artifacts, chain };
+const pages = { spaces, find, timeline, log, entity, graph, checkout, checkouts, review, artifacts, chain };
 const lastSpaceKey = 'zaxy.console.space';
 const main = document.getElementById('main');
 const select = document.getElementById('space-select');
@@ -41,6 +44,8 @@ function showTokenState() {
 
 async function loadSpaces() {
   known = await api('GET', '/v1/spaces');
+  // Answered without a token: auth is off, so there is no token to ask for.
+  if (token() === '') document.getElementById('token-form').hidden = true;
   select.replaceChildren(...known.spaces.map((s) => h('option', { value: s.space_id, text: s.space_id })));
 }
 

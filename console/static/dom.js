@@ -49,11 +49,14 @@ export function route(page, params) {
   return '#/' + page + (s ? '?' + s : '');
 }
 
-/** A time as YYYY-MM-DD HH:MM:SS UTC ('' for none). */
+/**
+ * A time as YYYY-MM-DD HH:MM:SSZ (UTC; '' for none), joined by a no-break space so that it
+ * never wraps inside a table cell (nor between its digits and hyphens).
+ */
 export function fmtTime(t) {
   if (!t) return '';
   const d = new Date(t);
-  return isNaN(d) ? String(t) : d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return isNaN(d) ? String(t) : d.toISOString().replace('T', '\u00a0').replace(/\.\d+Z$/, 'Z');
 }
 
 /** A number with up to digits decimals. */

@@ -2,7 +2,7 @@
 // preferences, causal links) with the events they cite, the entities they cover, whether they
 // are stale and the checkouts whose memory weave used them, from
 // GET /v1/spaces/{space}/artifacts (docs/api.md, "Latent artifacts").
-import { api, spacePath } from '../api.js';
+import { api, spacePath, itemPath } from '../api.js';
 import { h, mount, cite, fmtTime, labels, kv, num, route, jsonBlock } from '../dom.js';
 
 /** The route of the artifacts API under a space. */
@@ -33,12 +33,34 @@ export async function render(root, { space, params, go }) {
     filter, list);
   const page = await fetchArtifacts(space, { type, entity: params.entity, include_stale: stale ? 'true' : '', after: params.after, limit: 50 });
   if (!page.artifacts.length) { mount(list, h('p', { class: 'muted', text: 'No artifacts in this space' + (type ? ' of type ' + type : '') + '.' })); return; }
-  mount(list, page.artifacts.map((a) => card(space, a)),
+  const names = await entityNames(space, page.artifacts.flatMap((a) => a.entity_refs));
+  mount(list, page.artifacts.map((a) => card(space, a, names)),
     page.next_after ? h('p', {}, h('a', { id: 'artifacts-next', href: route('artifacts', { space, type, stale: stale ? '1' : '', entity: params.entity, after: page.next_after }), text: 'Next page' })) : null);
 }
 
+/**
+ * The names of entity ids: the index's entities (one GET /index), then each id it left out
+ * through GET /items/{id}, at most 40; an id neither names stays an id.
+ */
+export async function entityNames(space, ids) {
+  const names = new Map();
+  const want = [...new Set(ids)];
+  if (!want.length) return names;
+  try {
+    const idx = await api('GET', spacePath(space, '/index'), undefined, { max_tokens: 20000 });
+    for (const e of idx.entities || []) names.set(e.ref, e.name);
+  } catch { /* names stay ids */ }
+  await Promise.all(want.filter((id) => !names.has(id)).slice(0, 40).map(async (id) => {
+    try {
+      const it = await api('GET', itemPath(space, id));
+      if (it.entity) names.set(id, it.entity.name);
+    } catch { /* an id no longer in memory stays an id */ }
+  }));
+  return names;
+}
+
 /** One artifact as a card: what it is, what it cites and covers, its status and its weaves. */
-function card(space, a) {
+function card(space, a, names) {
   return h('section', { class: 'card artifact', 'data-artifact': a.artifact_id },
     h('h2', {}, labels([a.artifact_type], 'type'), ' ', h('span', { class: 'mono', title: a.artifact_id, text: a.artifact_id.slice(0, 12) }), ' ',
       a.stale_at ? h('span', { class: 'badge label', text: 'stale: ' + a.stale_reason }) : h('span', { class: 'badge ok', text: 'current' })),
@@ -51,7 +73,9 @@ function card(space, a) {
       a.stale_at ? ['stale since', h('span', {}, fmtTime(a.stale_at), ' (', a.stale_reason, a.stale_seq ? [' by ', cite(space, a.stale_seq)] : [], ')')] : null,
       a.supersedes ? ['supersedes', h('span', { class: 'mono', title: a.supersedes, text: a.supersedes.slice(0, 12) })] : null,
       ['cites', h('span', {}, a.source_event_refs.map((s) => [cite(space, s.seq, s.hash), ' ']))],
-      a.entity_refs.length ? ['covers', h('span', {}, a.entity_refs.map((id) => [h('a', { class: 'mono', href: route('graph', { space, entity: id }), text: id }), ' ']))] : null,
+      a.entity_refs.length ? ['covers', h('span', {}, a.entity_refs.map((id) => [names.has(id)
+        ? h('a', { class: 'entity-name', href: route('graph', { space, entity: id }), title: id, text: names.get(id) })
+        : h('a', { class: 'mono', href: route('graph', { space, entity: id }), text: id }), ' ']))] : null,
       ['used by weaves', a.weaves.length ? h('span', {}, a.weaves.map((seq) => [cite(space, seq), ' '])) : h('span', { class: 'muted', text: 'none yet' })],
     ]),
     h('details', {}, h('summary', { text: 'raw' }), jsonBlock(a)));

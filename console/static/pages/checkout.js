@@ -4,6 +4,7 @@
 // and what was elided and why, the rendered packet and the retrieval policy.
 import { api, spacePath, itemPath } from '../api.js';
 import { h, mount, kv, num, labels, cite, table, jsonBlock, errorBox, fmtTime } from '../dom.js';
+import { itemText } from './checkouts.js';
 
 export async function render(root, { space, params, go }) {
   const profile = params.profile || '';
@@ -43,6 +44,11 @@ export async function render(root, { space, params, go }) {
   const packed = new Map();
   for (const t of packet.tiers) for (const it of t.items) packed.set(it.item_id, t.name);
   const elided = new Map(packet.budget.elided.map((e) => [e.item_id, e]));
+  // The elided items by what they say: their text from the ranked list when they are among its
+  // 100, else read from GET /items/{id} (at most 40).
+  const rankedText = new Map(ranked.items.map((it) => [it.item_id, it.text.length > 200 ? it.text.slice(0, 200) + '…' : it.text]));
+  const unread = packet.budget.elided.map((e) => e.item_id).filter((id) => !rankedText.has(id)).slice(0, 40);
+  for (const [i, t] of (await Promise.all(unread.map((id) => itemText(space, id)))).entries()) rankedText.set(unread[i], t);
   const detail = h('div', { id: 'candidate-detail' });
   const show = (id) => showItem(detail, space, id);
   const d = packet.diagnostics;
@@ -65,7 +71,8 @@ export async function render(root, { space, params, go }) {
         components(it.components), salience(it.salience), labelsOf(it.labels), it.citations.map((c) => [cite(space, c.seq, c.hash), ' '])])),
       { class: 'packed', rowAttrs: (i) => ({ 'data-item-id': packet.tiers.flatMap((t) => t.items)[i].item_id }) }),
     h('h2', { text: 'Elided' }),
-    packet.budget.elided.length ? table(['item', 'tokens', 'reason'], packet.budget.elided.map((e) => [itemLink(e.item_id, show), num(e.tokens, 0), e.reason]), { class: 'elided' })
+    packet.budget.elided.length ? table(['item', 'text', 'tokens', 'reason'], packet.budget.elided.map((e) => [itemLink(e.item_id, show),
+      rankedText.has(e.item_id) ? rankedText.get(e.item_id) : h('span', { class: 'muted', text: 'open the item' }), num(e.tokens, 0), e.reason]), { class: 'elided' })
       : h('p', { class: 'muted', text: 'Nothing was elided.' }),
     h('h2', { text: 'Lanes' }),
     h('div', { class: 'lanes' }, Object.entries(d.lanes).sort(([a], [b]) => a.localeCompare(b)).map(([lane, st]) => {

@@ -1,9 +1,11 @@
 // Entities and fact history: an entity's fact versions (validity windows, versions, who
 // asserted them, supersessions, closing events) and the events that mention it; a fact's every
-// version of its (subject, predicate) pair.
+// version of its (subject, predicate) pair, with the actions that can be taken on it.
 import { api, spacePath, itemPath } from '../api.js';
 import { h, mount, route, fmtTime, labels, cite, kv, table, num } from '../dom.js';
 import { statement } from './timeline.js';
+import { actionsPanel } from './actions.js';
+import { surfacedIn } from './log.js';
 
 export async function render(root, { space, params, go }) {
   const form = h('form', { class: 'inline', onsubmit: (ev) => { ev.preventDefault(); go('entity', { entity: form.elements.entity.value.trim() }); } },
@@ -11,7 +13,7 @@ export async function render(root, { space, params, go }) {
     h('button', { type: 'submit', text: 'Show' }));
   const body = h('div', { id: 'entity-body' });
   mount(root, h('h1', { text: 'Entities and fact history' }), form, body);
-  if (params.fact) return showFact(body, space, params.fact);
+  if (params.fact) return showFact(body, space, params.fact, go);
   if (params.entity) return showEntity(body, space, params.entity);
   const idx = await api('GET', spacePath(space, '/index'), undefined, { max_tokens: 2000 });
   mount(body,
@@ -33,6 +35,12 @@ async function actors(space, seqs) {
   return out;
 }
 
+/** A fact version by name: "v<version>: <statement>" when list holds it, else its short id. */
+function versionName(list, id) {
+  const f = list.find((x) => x.id === id);
+  return f ? 'v' + f.version + ': ' + statement(f) : id.slice(0, 12) + '…';
+}
+
 function factRows(space, facts, who) {
   return facts.map((f) => [
     h('a', { href: route('entity', { space, fact: f.id }), text: statement(f) }),
@@ -40,7 +48,7 @@ function factRows(space, facts, who) {
     fmtTime(f.valid_from) + ' → ' + (f.valid_to ? fmtTime(f.valid_to) : 'now'),
     h('span', { class: 'badge ' + (f.status === 'current' ? 'ok' : 'label'), text: f.status }),
     h('span', {}, cite(space, f.recorded_seq, f.recorded_hash), ' by ' + (who.get(f.recorded_seq) || '…')),
-    f.superseded_by ? h('a', { href: route('entity', { space, fact: f.superseded_by }), class: 'mono', text: f.superseded_by }) : '',
+    f.superseded_by ? h('a', { href: route('entity', { space, fact: f.superseded_by }), title: f.superseded_by, text: versionName(facts, f.superseded_by) }) : '',
     f.closed_seq ? h('span', {}, cite(space, f.closed_seq), f.close_reason ? ' ' + f.close_reason : '') : '',
     f.authority + (f.inferred ? ' (inferred)' : '') + ' · ' + f.review_status,
   ]);
@@ -64,7 +72,7 @@ async function showEntity(root, space, name) {
     h('ul', {}, e.mentioned_in.map((m) => h('li', {}, cite(space, m.seq, m.hash), ' ', h('span', { class: 'badge type', text: m.type }), ' ', m.summary)))));
 }
 
-async function showFact(root, space, id) {
+async function showFact(root, space, id, go) {
   const it = await api('GET', itemPath(space, id.startsWith('fact:') ? id : 'fact:' + id));
   const f = it.fact;
   const who = await actors(space, f.versions.map((v) => v.recorded_seq));
@@ -74,12 +82,14 @@ async function showFact(root, space, id) {
       ['valid', fmtTime(f.valid_from) + ' → ' + (f.valid_to ? fmtTime(f.valid_to) : 'now')],
       ['recorded', h('span', {}, cite(space, f.recorded_seq, f.recorded_hash), ' by ' + (who.get(f.recorded_seq) || '—'))],
       ['evidence', h('span', {}, f.evidence.map((ev) => [cite(space, ev.seq, ev.hash), ' ']))],
-      f.superseded_by ? ['superseded by', h('a', { href: route('entity', { space, fact: f.superseded_by }), text: f.superseded_by })] : null,
+      f.superseded_by ? ['superseded by', h('a', { href: route('entity', { space, fact: f.superseded_by }), title: f.superseded_by, text: versionName(f.versions, f.superseded_by) })] : null,
       f.closed_seq ? ['closed', h('span', {}, cite(space, f.closed_seq), ' ' + (f.close_reason || ''))] : null,
       ['authority', f.authority + (f.inferred ? ' (inferred)' : '')], ['review', f.review_status],
       f.confidence !== undefined ? ['confidence', num(f.confidence, 2)] : null,
       ['subject', h('a', { href: route('entity', { space, entity: f.subject.id }), text: f.subject.name })]]),
     h('h3', { text: 'Every version of ' + f.subject.name + ' ' + f.predicate + ' (oldest first)' }),
     table(factHeaders, factRows(space, f.versions, who), { class: 'versions' }),
-    h('pre', { class: 'mono', text: it.text })));
+    h('pre', { class: 'mono', text: it.text }),
+    actionsPanel(space, { factId: f.id }, (seq) => go('log', { landed: seq }))));
+  root.append(...await surfacedIn(space, 'fact:' + f.id));
 }

@@ -2,7 +2,7 @@
 // an event appended to the log (proposal.accepted, proposal.rejected, proposal.deferred), and
 // accepting a belief update also appends the fact it proposes; the receipts are shown.
 import { api, spacePath, itemPath } from '../api.js';
-import { h, mount, cite, fmtTime, kv, num, jsonBlock, errorBox } from '../dom.js';
+import { h, mount, cite, fmtTime, kv, num, jsonBlock, errorBox, route } from '../dom.js';
 
 export async function render(root, { space, params, go }) {
   const status = params.status || 'open';
@@ -32,6 +32,17 @@ async function evidenceLines(space, evidence) {
   return out;
 }
 
+/** A fact by its statement, linked to its page (its id when it cannot be read). */
+async function factName(space, id) {
+  const bare = String(id).replace(/^fact:/, '');
+  try {
+    const it = await api('GET', itemPath(space, 'fact:' + bare));
+    return h('a', { href: route('entity', { space, fact: bare }), title: bare, text: it.fact.statement + ' (v' + it.fact.version + ')' });
+  } catch {
+    return h('code', { text: id });
+  }
+}
+
 async function proposalCard(space, p, reload) {
   const result = h('div', { class: 'result' });
   const reason = h('input', { type: 'text', class: 'wide', placeholder: 'reason (optional)', 'aria-label': 'reason' });
@@ -55,7 +66,7 @@ async function proposalCard(space, p, reload) {
     kv([['proposed by', p.proposed_by], ['proposed at', fmtTime(p.proposed_at)],
       p.confidence !== undefined ? ['confidence', num(p.confidence, 2)] : null,
       fact ? ['fact', `${fact.subject} ${fact.predicate} ${fact.object !== undefined ? fact.object : JSON.stringify(fact.value)}`] : null,
-      p.contradicts ? ['contradicts', h('code', { text: p.contradicts })] : null,
+      p.contradicts ? ['contradicts', await factName(space, p.contradicts)] : null,
       p.rationale ? ['rationale', p.rationale] : null,
       p.decided_seq ? ['decided', h('span', {}, cite(space, p.decided_seq), ' by ' + p.decided_by + ' ' + fmtTime(p.decided_at) + (p.reason ? ': ' + p.reason : ''))] : null,
       p.inference ? ['inference', jsonBlock(p.inference)] : null]),

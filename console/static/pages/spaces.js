@@ -36,9 +36,18 @@ export async function render(root, { space, spaces }) {
     ])),
     card('Salience', salience, histogram),
     card('Pending proposals', proposals, (v) => v.proposals.length
-      ? h('ul', {}, v.proposals.map((p) => h('li', {}, cite(space, p.seq, p.hash), ' ', h('span', { class: 'badge', text: p.kind }), ' by ' + p.proposed_by + ' ', fmtTime(p.proposed_at))),
+      ? h('ul', {}, v.proposals.map((p) => h('li', { 'data-proposal': p.seq }, cite(space, p.seq, p.hash), ' ', h('span', { class: 'badge', text: p.kind }), ' ',
+        proposalFact(p) ? h('span', { class: 'proposal-fact', text: proposalFact(p) + ' ' }) : null,
+        'by ' + p.proposed_by + ' ', fmtTime(p.proposed_at))),
         h('a', { href: route('review', { space }), text: 'open the review queue' }))
       : h('p', { class: 'muted', text: 'Nothing waits for review.' })));
+}
+
+/** The fact a proposal proposes, as a sentence ('' for a proposal of no fact, e.g. a skill). */
+export function proposalFact(p) {
+  const f = p.fact ? (typeof p.fact === 'string' ? JSON.parse(p.fact) : p.fact) : null;
+  if (!f) return '';
+  return `${f.subject} ${f.predicate} ${f.object !== undefined ? f.object : JSON.stringify(f.value)}`;
 }
 
 function card(title, settled, body) {
