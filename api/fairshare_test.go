@@ -43,6 +43,8 @@ const (
 	fairRounds  = 4
 	fairSamples = 15
 	fairFloor   = 50 * time.Millisecond
+	// fairAttempts is how many runs in a row must fail before the test does.
+	fairAttempts = 3
 )
 
 // fairEnv is a server with the default pool sizes and auth on, and a token per tenant.
@@ -171,22 +173,31 @@ func (e *fairEnv) timeVictim(t *testing.T, n int, method, path, body string, wan
 }
 
 // compareP95 runs the interleaved rounds: start begins the attack and returns once it is
-// under way, stop ends it; victim times the victim's requests. It fails when the loaded p95
-// passes max(3x idle p95, idle p95 + fairFloor).
+// under way, stop ends it; victim times the victim's requests. A run fails when the loaded p95
+// passes max(3x idle p95, idle p95 + fairFloor); the test fails when fairAttempts runs in a row
+// do. A victim queued behind the attacker fails every run by far (3.2 to 5.4 times the bound
+// with the fair gate off, docs/security.md); a burst of other work on a loaded machine that
+// lands in one run's loaded half only is not a failure of fairness.
 func compareP95(t *testing.T, start func() func(), victim func(n int) []time.Duration) {
 	t.Helper()
-	var idle, loaded []time.Duration
 	victim(3) // warm up: connections, plans
-	for range fairRounds {
-		idle = append(idle, victim(fairSamples)...)
-		stop := start()
-		loaded = append(loaded, victim(fairSamples)...)
-		stop()
+	var idleP, loadedP, bound time.Duration
+	for attempt := 1; attempt <= fairAttempts; attempt++ {
+		var idle, loaded []time.Duration
+		for range fairRounds {
+			idle = append(idle, victim(fairSamples)...)
+			stop := start()
+			loaded = append(loaded, victim(fairSamples)...)
+			stop()
+		}
+		idleP, loadedP = p95(idle), p95(loaded)
+		bound = max(3*idleP, idleP+fairFloor)
+		t.Logf("run %d: victim p95 idle %v, under attack %v (bound %v; %d samples each)", attempt, idleP, loadedP, bound, len(idle))
+		if loadedP <= bound {
+			return
+		}
 	}
-	idleP, loadedP := p95(idle), p95(loaded)
-	bound := max(3*idleP, idleP+fairFloor)
-	t.Logf("victim p95: idle %v, under attack %v (bound %v; %d samples each)", idleP, loadedP, bound, len(idle))
-	require.LessOrEqual(t, loadedP, bound, "the attacker's load slowed the other tenant past its bound: idle p95 %v, loaded p95 %v", idleP, loadedP)
+	require.LessOrEqual(t, loadedP, bound, "the attacker's load slowed the other tenant past its bound in %d runs: idle p95 %v, loaded p95 %v", fairAttempts, idleP, loadedP)
 }
 
 func TestHTTP_FairShare_SlowAnalyticsOfOneTokenLeaveAnotherSpacesFactsFast(t *testing.T) {
