@@ -170,7 +170,9 @@ func TestRetrospective_CreditsAWarningPriorAndBlamesAProcedureThatRanTheFailedSt
 
 	// agent-1 was warned about go vet and it failed anyway; agent-2 followed the procedure
 	// and its go test failed; agent-3 asked the same as agent-2 but its session went well.
+	// The space applies the pass's judgements at once (the default proposes them for review).
 	b.AppendSeqs(t, space,
+		b.Event(vocab.TypeRetrospectiveConfigured, "ops", "", map[string]any{"mode": "apply", "min_confidence": 0.6}),
 		b.Tool("agent-1", "go vet", "failure", "vet: unreachable code"),
 		b.Event("outcome.recorded", "agent-1", "", map[string]any{"session_id": "agent-1", "status": "failure", "summary": "vet failed"}),
 		b.Tool("agent-2", "git pull", "success", ""),
@@ -266,6 +268,7 @@ func TestRetrospective_ARecordNamingAnotherSpacesArtifactRevisesNothing(t *testi
 		Artifacts: []vocab.SurfacedArtifact{{ArtifactID: stolen.ID, Type: "failure", Tools: []string{"go vet"}, Confidence: 0.9, Seqs: []int64{1}}}})
 	require.NoError(t, err)
 	b.AppendSeqs(t, forger,
+		b.Event(vocab.TypeRetrospectiveConfigured, "ops", "", map[string]any{"mode": "apply", "min_confidence": 0.6}),
 		b.Event("message", "x", "Nothing to see here.", map[string]string{"role": "user"}),
 		b.Event(vocab.TypeMemoryActionSurfaced, "x", "", json.RawMessage(rec)),
 		b.Tool("x", "go vet", "failure", "vet: unreachable code"),

@@ -32,6 +32,7 @@ var shapes = map[string]reflect.Type{
 	TypeMemoryKnownUnknown:      reflect.TypeFor[MemoryKnownUnknown](),
 	TypeMemoryActionSurfaced:    reflect.TypeFor[MemoryActionSurfaced](),
 	TypeGateConfigured:          reflect.TypeFor[GateConfigured](),
+	TypeRetrospectiveConfigured: reflect.TypeFor[RetrospectiveConfigured](),
 	TypeOutcomeRecorded:         reflect.TypeFor[OutcomeRecorded](),
 	TypePolicyProposed:          reflect.TypeFor[PolicyProposed](),
 	TypePolicyPromoted:          reflect.TypeFor[PolicyPromoted](),

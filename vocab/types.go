@@ -153,6 +153,25 @@ type ProposalCreated struct {
 	// Artifact, set by the latent layer (package latent), names the derived artifact the
 	// proposal puts up for review: the artifact's review_status follows the proposal.
 	Artifact *ArtifactRef `json:"artifact,omitempty"`
+	// Feedback is the feedback.recorded data a feedback proposal proposes (required for it,
+	// refused for the others); accepting the proposal appends it.
+	Feedback json.RawMessage `json:"feedback,omitempty"`
+	// Revision is the memory.confidence_revised data a confidence_revision proposal proposes
+	// (required for it, refused for the others); accepting the proposal appends it.
+	Revision json.RawMessage `json:"revision,omitempty"`
+}
+
+// RetrospectiveConfigured is the data of a "retrospective.configured" event: how the
+// retrospective pass records its feedback and confidence revisions from this event on
+// (docs/latent.md, "Review of the pass's judgements").
+type RetrospectiveConfigured struct {
+	// Mode is "review" (every judgement a proposal; the default of a space without one) or
+	// "apply" (a judgement of confidence at least MinConfidence appended at once).
+	Mode string `json:"mode"`
+	// MinConfidence is the least confidence applied at once in mode apply (default 0.8).
+	MinConfidence *float64 `json:"min_confidence,omitempty"`
+	// Reason says why, optional.
+	Reason string `json:"reason,omitempty"`
 }
 
 // ArtifactRef names a latent artifact (docs/latent.md): its slot (what it is a version of,

@@ -48,6 +48,10 @@ const (
 	// TypeGateConfigured switches a space's write-time encoding gate on or off
 	// (docs/projections.md, "Encoding gate").
 	TypeGateConfigured = "gate.configured"
+	// TypeRetrospectiveConfigured sets whether the retrospective pass's feedback and
+	// confidence revisions are proposed for review (the default) or applied at once above a
+	// stated confidence (docs/latent.md, "Review of the pass's judgements").
+	TypeRetrospectiveConfigured = "retrospective.configured"
 	// TypeOutcomeRecorded records how a session's work ended; the retrospective_credit job
 	// assigns credit and blame for it (docs/latent.md, Retrospective credit).
 	TypeOutcomeRecorded = "outcome.recorded"
@@ -109,7 +113,8 @@ var (
 	RedactionModes = []string{RedactionOn, RedactionOff}
 	GateModes      = []string{GateOn, GateOff}
 	ProposalKinds  = []string{ProposalBeliefUpdate, ProposalSkill, ProposalConsolidation,
-		ProposalProcedureRevision, ProposalFailurePrior, ProposalKnownUnknown}
+		ProposalProcedureRevision, ProposalFailurePrior, ProposalKnownUnknown, ProposalFeedback, ProposalConfidenceRevision}
+	RetrospectiveModes = []string{RetrospectiveReview, RetrospectiveApply}
 	OutcomeStatuses = []string{OutcomeSuccess, OutcomePartial, OutcomeFailure, OutcomeUnknown}
 )
 
@@ -139,6 +144,21 @@ const (
 	// ProposalKnownUnknown records that an outcome's cause could not be told from its trace
 	// (uncertainty, not a cause); accepting it records the decision only.
 	ProposalKnownUnknown = "known_unknown"
+	// ProposalFeedback proposes a feedback.recorded (data.feedback, its data); accepting it
+	// appends that feedback.
+	ProposalFeedback = "feedback"
+	// ProposalConfidenceRevision proposes a memory.confidence_revised (data.revision, its
+	// data); accepting it appends that revision.
+	ProposalConfidenceRevision = "confidence_revision"
+)
+
+// Modes of the retrospective pass (retrospective.configured data.mode).
+const (
+	// RetrospectiveReview proposes every judgement for review (the default).
+	RetrospectiveReview = "review"
+	// RetrospectiveApply applies a judgement at once when its confidence is at least
+	// data.min_confidence, and proposes the others.
+	RetrospectiveApply = "apply"
 )
 
 // Redaction modes of a space (redaction.configured data.mode).
