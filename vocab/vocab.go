@@ -115,7 +115,7 @@ var (
 	ProposalKinds  = []string{ProposalBeliefUpdate, ProposalSkill, ProposalConsolidation,
 		ProposalProcedureRevision, ProposalFailurePrior, ProposalKnownUnknown, ProposalFeedback, ProposalConfidenceRevision}
 	RetrospectiveModes = []string{RetrospectiveReview, RetrospectiveApply}
-	OutcomeStatuses = []string{OutcomeSuccess, OutcomePartial, OutcomeFailure, OutcomeUnknown}
+	OutcomeStatuses    = []string{OutcomeSuccess, OutcomePartial, OutcomeFailure, OutcomeUnknown}
 )
 
 // Statuses of an outcome (outcome.recorded data.status).
