@@ -47,6 +47,9 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	}
 	byType := map[string][]match{}
 	for _, row := range rows {
+		if row.Confidence == 0 {
+			continue // withdrawn: revised to 0 (docs/latent.md, "Withdrawing an artifact")
+		}
 		words := sharedWords(goal, row.Summary+" "+row.Payload)
 		if len(words) == 0 {
 			continue

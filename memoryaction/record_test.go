@@ -311,3 +311,30 @@ func TestSimulateForward_WarnsOfAFailureADecisionsSubjectLinked(t *testing.T) {
 	require.Equal(t, "cause", nb.Links[0].Role)
 	require.Equal(t, "go vet", nb.Links[0].Tool)
 }
+
+// TestReadingActions_LeaveOutAnArtifactWithdrawnToZero: a failure pattern revised to 0
+// (zaxy artifact invalidate) is no prior any more; a later revision brings it back.
+func TestReadingActions_LeaveOutAnArtifactWithdrawnToZero(t *testing.T) {
+	const space = "ma-withdrawn"
+	b := seeded(t, space)
+	ctx := context.Background()
+	prior := func() []string {
+		res, err := b.actions.FailurePrior(ctx, memoryaction.PriorParams{SpaceID: space, Tools: []string{"go vet"}, Recording: memoryaction.Recording{NoRecord: true}})
+		require.NoError(t, err)
+		var ids []string
+		for _, p := range res.Priors {
+			ids = append(ids, p.ID)
+		}
+		return ids
+	}
+	before := prior()
+	require.NotEmpty(t, before)
+	revise := func(c float64) {
+		_, err := b.actions.ReviseConfidence(ctx, memoryaction.ReviseParams{SpaceID: space, ArtifactID: before[0], Confidence: c, Reason: "operator"})
+		require.NoError(t, err)
+	}
+	revise(0)
+	require.NotContains(t, prior(), before[0])
+	revise(0.5)
+	require.Contains(t, prior(), before[0])
+}
