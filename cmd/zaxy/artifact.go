@@ -92,7 +92,9 @@ func artifactLine(a *latentwire.Listed) string {
 }
 
 // confidenceText is a confidence to three decimals (artifacts store it as a real).
-func confidenceText(c float64) string { return strconv.FormatFloat(math.Round(c*1000)/1000, 'f', -1, 64) }
+func confidenceText(c float64) string {
+	return strconv.FormatFloat(math.Round(c*1000)/1000, 'f', -1, 64)
+}
 
 // artifactShowCmd: zaxy artifact show --space S ID [--json]. One artifact, current or stale,
 // with its citations, confidence revision and weaves.
