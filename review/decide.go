@@ -56,8 +56,9 @@ func NewDecider(db pgexec.Executor, store *eventloom.Store) *Decider {
 }
 
 // Decide appends the decision about a proposal, and when it accepts a belief_update, feedback
-// or confidence_revision the event it proposes (data.proposal_seq naming the proposal), in one
-// transaction. It
+// or confidence_revision the event it proposes (data.proposal_seq naming the proposal), or
+// for a skill, failure_prior or procedure_revision the skill.recorded entry it makes
+// (skill.go), in one transaction. It
 // reads whether the proposal is open from the log under the space's chain lock, never from a
 // lagging projection: an unknown proposal is ErrProposalNotFound, an accepted or rejected one
 // ErrNotPending, and neither appends anything. A deferred proposal can be decided again.
@@ -103,6 +104,15 @@ func (d *Decider) Decide(ctx context.Context, p DecideParams) (*Decision, error)
 		events, err := decisionEvents(typ, p, data)
 		if err != nil {
 			return err
+		}
+		if typ == vocab.TypeProposalAccepted && st.DerivedFact == "" {
+			skill, err := skillEntry(ctx, tx, p, data)
+			if err != nil {
+				return err
+			}
+			if skill != nil {
+				events = append(events, *skill)
+			}
 		}
 		res, err := d.store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: p.SpaceID, Events: events})
 		if err != nil {

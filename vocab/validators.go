@@ -44,6 +44,7 @@ var validators = map[string]func(o *object, content string) *FieldError{
 	TypeMemoryActionSurfaced:    validateMemoryActionSurfaced,
 	TypeGateConfigured:          validateGateConfigured,
 	TypeRetrospectiveConfigured: validateRetrospectiveConfigured,
+	TypeSkillRecorded:           validateSkillRecorded,
 	TypeOutcomeRecorded:         validateOutcomeRecorded,
 	TypePolicyProposed:          validatePolicyProposed,
 	TypePolicyPromoted:          validatePolicyPromoted,
@@ -421,6 +422,12 @@ func validItemID(id string) bool {
 func validateGateConfigured(o *object, _ string) *FieldError {
 	_, e1 := o.enum("mode", required, GateModes)
 	_, e2 := o.str("reason", optional, 0)
+	return first(e1, e2)
+}
+
+func validateSkillRecorded(o *object, _ string) *FieldError {
+	_, _, e1 := o.integer("proposal_seq", true, 1)
+	_, e2 := o.enum("kind", required, SkillKinds)
 	return first(e1, e2)
 }
 

@@ -338,6 +338,7 @@ var decoders = map[string]func(json.RawMessage) error{
 	vocab.TypeMemoryActionSurfaced:    decodeAs[vocab.MemoryActionSurfaced],
 	vocab.TypeGateConfigured:          decodeAs[vocab.GateConfigured],
 	vocab.TypeRetrospectiveConfigured: decodeAs[vocab.RetrospectiveConfigured],
+	vocab.TypeSkillRecorded:           decodeAs[vocab.SkillRecorded],
 	vocab.TypeOutcomeRecorded:         decodeAs[vocab.OutcomeRecorded],
 	vocab.TypePolicyProposed:          decodeAs[vocab.PolicyProposed],
 	vocab.TypePolicyPromoted:          decodeAs[vocab.PolicyPromoted],
