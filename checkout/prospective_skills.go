@@ -38,7 +38,9 @@ func (s *Service) reviewedSkills(ctx context.Context, space string, goal []strin
 		}
 		out = append(out, sk)
 	}
-	slices.SortStableFunc(out, func(a, b Skill) int { return cmp.Or(cmp.Compare(len(b.Match), len(a.Match)), cmp.Compare(b.Seq, a.Seq)) })
+	slices.SortStableFunc(out, func(a, b Skill) int {
+		return cmp.Or(cmp.Compare(len(b.Match), len(a.Match)), cmp.Compare(b.Seq, a.Seq))
+	})
 	return out[:min(len(out), n)], nil
 }
 
