@@ -17,7 +17,8 @@ import (
 
 // Prospective runs the prospective pass before a step: the weave (half the budget) plus the
 // procedure priors, failure priors and causal context whose words the goal shares, each citing
-// events verified at query time, and explicit missing-evidence warnings. Everything is read
+// events verified at query time, the reviewed skill entries the goal matches
+// (prospective_skills.go), and explicit missing-evidence warnings. Everything is read
 // precomputed from latent_current; nothing is derived at query time. It records the weave as
 // WeaveMemory does.
 func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective, error) {
@@ -36,7 +37,7 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 		return nil, fmt.Errorf("read priors: %w", err)
 	}
 	p := &Prospective{SpaceID: req.SpaceID, Goal: req.Query, ReasoningPhase: w.ReasoningPhase, Purpose: w.Purpose, Weave: w,
-		ProcedurePriors: []Prior{}, FailurePriors: []FailurePrior{}, CausalContext: []Prior{}, MissingEvidence: []Warning{}}
+		ProcedurePriors: []Prior{}, FailurePriors: []FailurePrior{}, CausalContext: []Prior{}, Skills: []Skill{}, MissingEvidence: []Warning{}}
 	// Match every current prior against the goal's words, keep the best PriorVerify of each
 	// type, verify them (one query), and take the first MaxPriors that verify.
 	goal := rk.usedQuestion().words
@@ -47,6 +48,9 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 	}
 	byType := map[string][]match{}
 	for _, row := range rows {
+		if row.Confidence == 0 {
+			continue // withdrawn: revised to 0 (docs/latent.md, "Withdrawing an artifact")
+		}
 		words := sharedWords(goal, row.Summary+" "+row.Payload)
 		if len(words) == 0 {
 			continue
@@ -115,16 +119,19 @@ func (s *Service) Prospective(ctx context.Context, r *StepRequest) (*Prospective
 		p.CausalContext = append(p.CausalContext, Prior{ArtifactID: m.a.ArtifactID, Type: m.a.Type, Summary: m.a.Summary,
 			Confidence: m.a.Confidence, ProducedConfidence: m.produced, Match: m.words, Label: "suggestive", Citations: m.a.Citations})
 	}
+	if p.Skills, err = s.reviewedSkills(ctx, req.SpaceID, goal, mech.PriorRows, mech.MaxPriors); err != nil {
+		return nil, err
+	}
 	for _, wr := range w.Warnings {
 		if wr.Code == WeaveWarnMissingEvidence {
 			p.MissingEvidence = append(p.MissingEvidence, wr)
 		}
 	}
-	if len(p.ProcedurePriors) == 0 {
+	if len(p.ProcedurePriors) == 0 && !skillCovers(p.Skills, false) {
 		p.MissingEvidence = append(p.MissingEvidence, Warning{Code: WeaveWarnMissingEvidence,
 			Message: "no recorded procedure shares this goal's words: there is no known way of doing it in memory"})
 	}
-	if len(p.FailurePriors) == 0 {
+	if len(p.FailurePriors) == 0 && !skillCovers(p.Skills, true) {
 		p.MissingEvidence = append(p.MissingEvidence, Warning{Code: WeaveWarnMissingEvidence,
 			Message: "no repeated failure shares this goal's words: absence of a failure prior is not evidence it will succeed"})
 	}
@@ -216,8 +223,8 @@ func sharedWords(goal []string, text string) []string {
 	return out
 }
 
-// renderProspective is pass p as prompt text: the weave, then the priors, each labelled
-// suggestive with its cited seqs (at most m's WeaveSummaryChars of a summary), then the
+// renderProspective is pass p as prompt text: the weave, then the reviewed skills, then the
+// priors, each labelled suggestive with its cited seqs (at most m's WeaveSummaryChars of a summary), then the
 // missing-evidence warnings.
 func renderProspective(p *Prospective, m *Mechanism) string {
 	var b strings.Builder
@@ -236,6 +243,12 @@ func renderProspective(p *Prospective, m *Mechanism) string {
 	// Each prior is one line, whatever the tool calls it was mined from hold, and what they
 	// remembered cannot imitate a marker or a citation (remembered).
 	item := func(format string, args ...any) { b.WriteString(flatLine(fmt.Sprintf("- "+format, args...)) + "\n") }
+	if len(p.Skills) > 0 {
+		b.WriteString("## Reviewed skills (accepted in review; still no fact)\n")
+		for _, sk := range p.Skills {
+			item("%s (seq %d)", remembered(clipTo(sk.Text, m.WeaveSummaryChars)), sk.Seq)
+		}
+	}
 	if len(p.ProcedurePriors) > 0 {
 		b.WriteString("## Procedure priors (suggestive)\n")
 		for _, pr := range p.ProcedurePriors {

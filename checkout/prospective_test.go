@@ -101,3 +101,30 @@ func TestProspective_RanksPriorsByTheirLatestConfidenceRevision(t *testing.T) {
 		}
 	}
 }
+
+// TestProspective_LeavesOutAPriorWithdrawnToZero: a procedure whose latest confidence revision
+// is 0 (zaxy artifact invalidate) is withdrawn: the prospective pass no longer serves it, and a
+// later revision brings it back.
+func TestProspective_LeavesOutAPriorWithdrawnToZero(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	seedTraces(t, f, "w7")
+	f.build(t, "w7")
+	req := &checkout.StepRequest{SpaceID: "w7", Goal: "build, test and lint the billing service, then run the schema migrate",
+		ReasoningPhase: checkout.PhasePlan, NoRecord: true}
+	ids := func() []string {
+		p, err := f.svc.Prospective(ctx, req)
+		require.NoError(t, err)
+		var out []string
+		for _, pr := range p.ProcedurePriors {
+			out = append(out, pr.ArtifactID)
+		}
+		return out
+	}
+	before := ids()
+	require.NotEmpty(t, before)
+	f.revise(t, "w7", before[0], 0)
+	require.NotContains(t, ids(), before[0], "withdrawn")
+	f.revise(t, "w7", before[0], 0.7)
+	require.Contains(t, ids(), before[0], "a later revision brings it back")
+}

@@ -35,8 +35,8 @@ func (s *Service) buildWeave(ctx context.Context, p weaveParams, rk *ranking) (*
 	return s.packWeave(ctx, p, w, arts, rankOf, rk.fetchedItems())
 }
 
-// pickArtifacts rejects the stale rows and those rejected in review (each with a diagnostic
-// and a stale warning), scores the current ones by the ranked events they cite (the best
+// pickArtifacts rejects the stale rows, those rejected in review and those withdrawn (revised
+// to confidence 0) (each with a diagnostic and a stale warning), scores the current ones by the ranked events they cite (the best
 // ranked weigh most) and their phase, times their confidence, and verifies the best
 // WeaveVerifyLimit, citing WeaveVerifySources events at most (verifyArtifacts), best first.
 // An artifact's confidence is its latest revision, as a prior's is (WeaveArtifacts).
@@ -60,6 +60,8 @@ func (s *Service) pickArtifacts(ctx context.Context, p weaveParams, rows []dbsql
 			rejectArtifact(w, r.ArtifactID, r.ArtifactType, reason, deref(r.StaleSeq), fmt.Sprintf("a cited event was %s by seq %d", *r.StaleReason, deref(r.StaleSeq)))
 		case r.ReviewStatus == "rejected":
 			rejectArtifact(w, r.ArtifactID, r.ArtifactType, "rejected_in_review", 0, "its proposal was rejected in review")
+		case r.Confidence == 0:
+			rejectArtifact(w, r.ArtifactID, r.ArtifactType, "withdrawn", 0, "its confidence was revised to 0 (withdrawn)")
 		default:
 			score := 0.0
 			for _, seq := range r.Hits {

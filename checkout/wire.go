@@ -35,6 +35,8 @@ type (
 	Policy = checkoutwire.Policy
 	// Prior is a procedure or causal link offered before a step (checkoutwire.Prior).
 	Prior = checkoutwire.Prior
+	// Skill is a reviewed skill entry offered before a step (checkoutwire.Skill).
+	Skill = checkoutwire.Skill
 	// Prospective is a prospective pass's answer (checkoutwire.Prospective).
 	Prospective = checkoutwire.Prospective
 	// QueryResult is the body of a raw query (checkoutwire.QueryResult).

@@ -31,9 +31,13 @@ func TestWorkers_ProjectedOutcomeGetsItsRetrospectiveCredit(t *testing.T) {
 		{Type: "outcome.recorded", SessionID: "run", Data: []byte(`{"session_id":"run","status":"failure","summary":"the blue pipeline is gone","evidence":[1]}`)},
 	}})
 	require.NoError(t, err)
-	waitFor(t, "the blame, appended and projected", func() bool {
-		return count(t, pool, `SELECT count(*) FROM reinforcements WHERE space_id = 'rc' AND item_id = 'ev:1' AND signal = 'unhelpful'`) == 1
+	// The blame is proposed for review (the default: no retrospective.configured).
+	waitFor(t, "the blame, proposed and projected", func() bool {
+		return count(t, pool, `SELECT count(*) FROM proposals p JOIN events e ON e.space_id = p.space_id AND e.seq = p.seq
+			WHERE p.space_id = 'rc' AND p.kind = 'feedback' AND p.status = 'pending' AND e.data->'feedback'->'item_ids' = '["ev:1"]'
+			  AND e.data->'feedback'->>'signal' = 'unhelpful'`) == 1
 	})
+	require.Zero(t, count(t, pool, `SELECT count(*) FROM reinforcements WHERE space_id = 'rc' AND item_id = 'ev:1' AND signal = 'unhelpful'`))
 	require.Equal(t, 1, count(t, pool, `SELECT count(*) FROM events WHERE space_id = 'rc' AND actor = $1`, retrospective.Actor))
 	require.Equal(t, 1, count(t, pool, `SELECT count(*) FROM river_job WHERE kind = 'retrospective_credit' AND args->>'session_id' = 'run'`))
 	require.Zero(t, count(t, pool, `SELECT count(*) FROM river_job WHERE state IN ('discarded', 'retryable')`), "no job failed")

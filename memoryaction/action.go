@@ -108,6 +108,9 @@ func (a *Actions) artifacts(ctx context.Context, space string, types []string, s
 			return nil, err
 		}
 		if rev, ok := revs[art.ID]; ok {
+			if rev.Confidence == 0 {
+				continue // withdrawn (docs/latent.md, "Withdrawing an artifact")
+			}
 			art.Confidence = rev.Confidence
 			art.ConfidenceRevision = &SourceRef{Seq: rev.Seq, Hash: hex.EncodeToString(rev.Hash)}
 		}

@@ -170,7 +170,9 @@ func TestRetrospective_CreditsAWarningPriorAndBlamesAProcedureThatRanTheFailedSt
 
 	// agent-1 was warned about go vet and it failed anyway; agent-2 followed the procedure
 	// and its go test failed; agent-3 asked the same as agent-2 but its session went well.
+	// The space applies the pass's judgements at once (the default proposes them for review).
 	b.AppendSeqs(t, space,
+		b.Event(vocab.TypeRetrospectiveConfigured, "ops", "", map[string]any{"mode": "apply", "min_confidence": 0.6}),
 		b.Tool("agent-1", "go vet", "failure", "vet: unreachable code"),
 		b.Event("outcome.recorded", "agent-1", "", map[string]any{"session_id": "agent-1", "status": "failure", "summary": "vet failed"}),
 		b.Tool("agent-2", "git pull", "success", ""),
@@ -266,6 +268,7 @@ func TestRetrospective_ARecordNamingAnotherSpacesArtifactRevisesNothing(t *testi
 		Artifacts: []vocab.SurfacedArtifact{{ArtifactID: stolen.ID, Type: "failure", Tools: []string{"go vet"}, Confidence: 0.9, Seqs: []int64{1}}}})
 	require.NoError(t, err)
 	b.AppendSeqs(t, forger,
+		b.Event(vocab.TypeRetrospectiveConfigured, "ops", "", map[string]any{"mode": "apply", "min_confidence": 0.6}),
 		b.Event("message", "x", "Nothing to see here.", map[string]string{"role": "user"}),
 		b.Event(vocab.TypeMemoryActionSurfaced, "x", "", json.RawMessage(rec)),
 		b.Tool("x", "go vet", "failure", "vet: unreachable code"),
@@ -307,4 +310,31 @@ func TestSimulateForward_WarnsOfAFailureADecisionsSubjectLinked(t *testing.T) {
 	require.Len(t, nb.Links, 3)
 	require.Equal(t, "cause", nb.Links[0].Role)
 	require.Equal(t, "go vet", nb.Links[0].Tool)
+}
+
+// TestReadingActions_LeaveOutAnArtifactWithdrawnToZero: a failure pattern revised to 0
+// (zaxy artifact invalidate) is no prior any more; a later revision brings it back.
+func TestReadingActions_LeaveOutAnArtifactWithdrawnToZero(t *testing.T) {
+	const space = "ma-withdrawn"
+	b := seeded(t, space)
+	ctx := context.Background()
+	prior := func() []string {
+		res, err := b.actions.FailurePrior(ctx, memoryaction.PriorParams{SpaceID: space, Tools: []string{"go vet"}, Recording: memoryaction.Recording{NoRecord: true}})
+		require.NoError(t, err)
+		var ids []string
+		for _, p := range res.Priors {
+			ids = append(ids, p.ID)
+		}
+		return ids
+	}
+	before := prior()
+	require.NotEmpty(t, before)
+	revise := func(c float64) {
+		_, err := b.actions.ReviseConfidence(ctx, memoryaction.ReviseParams{SpaceID: space, ArtifactID: before[0], Confidence: c, Reason: "operator"})
+		require.NoError(t, err)
+	}
+	revise(0)
+	require.NotContains(t, prior(), before[0])
+	revise(0.5)
+	require.Contains(t, prior(), before[0])
 }

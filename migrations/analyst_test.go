@@ -145,6 +145,7 @@ func TestSQLCookbook_RunsAsTheAnalystRole(t *testing.T) {
 	require.Equal(t, "retrieve_failure_prior", results[18][0][1])
 	require.Equal(t, "s3", results[18][0][2])
 	require.Equal(t, "unhelpful", results[18][0][3])
+	require.Equal(t, "proposed", results[18][0][7], "the pass proposes its verdicts for review by default")
 	var bookkeeping bool
 	require.NoError(t, conn.QueryRow(ctx, `SELECT bookkeeping FROM memory.events WHERE space_id = 'demo' AND type = 'memory_action.surfaced'`).Scan(&bookkeeping))
 	require.True(t, bookkeeping, "a memory action's record is Zaxy's bookkeeping, as a checkout's is")

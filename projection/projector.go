@@ -246,6 +246,9 @@ func (p *Projector) projectBatchTx(ctx context.Context, tx pgx.Tx, space string,
 	if err := st.loadClaims(ctx, tx, fxs); err != nil {
 		return 0, 0, err
 	}
+	if err := st.loadFeedback(ctx, tx, events, fxs); err != nil {
+		return 0, 0, err
+	}
 	if err := st.loadGate(ctx, tx, p.cfg.Gate == GateOn, events, fxs); err != nil {
 		return 0, 0, err
 	}

@@ -53,8 +53,9 @@ type reinforcementRow struct {
 
 // salienceEffects derives what a reinforcing event contributes to the ledger and the space's
 // salience policy. Each reinforcement names exactly one item the event names: the items a
-// checkout surfaced (by item id, never the events a surfaced fact cites), the items feedback
-// or a pin names; items of later seqs are ignored. It is deterministic.
+// checkout surfaced (by item id, never the events a surfaced fact cites), the items a pin
+// names; items of later seqs are ignored. Feedback is applied with the facts its target events
+// asserted (feedback.go). It is deterministic.
 func salienceEffects(e *eventloom.Event, fx *effects) error {
 	switch e.Type {
 	case surfacedType:
@@ -81,9 +82,7 @@ func salienceEffects(e *eventloom.Event, fx *effects) error {
 		if err != nil {
 			return err
 		}
-		for _, id := range targetItems(e.Seq, d.TargetSeqs, d.ItemIDs) {
-			fx.Reinforcements = append(fx.Reinforcements, reinforcementEffect{ItemID: id, Signal: d.Signal})
-		}
+		fx.Feedback = &feedbackEffect{Signal: d.Signal, TargetSeqs: d.TargetSeqs, ItemIDs: d.ItemIDs}
 	case vocab.TypeMemoryPinned, vocab.TypeMemoryUnpinned:
 		d, err := vocab.Decode[vocab.MemoryPinned](e.Data)
 		if err != nil {
@@ -188,6 +187,7 @@ func (s *batchState) queueSalience(b *pgx.Batch) {
 		}
 		dbsqlc.QueueSalienceUpsert(b, p)
 	}
+	s.queueRetractions(b)
 	if ss.configSeq != nil || ss.useStarted != nil {
 		dbsqlc.QueueSalienceSpaceUpsert(b, dbsqlc.SalienceSpaceUpsertParams{SpaceID: s.space, HalfLifeDays: ss.halfLifeDays,
 			Floor: ss.floor, ConfiguredSeq: ss.configSeq, UseStartedAt: ss.useStarted})

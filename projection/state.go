@@ -112,6 +112,8 @@ type batchState struct {
 	gate        gateState
 	// claims are the pin and feedback state of fact items, for Precedence (interference.go).
 	claims map[string]*claimState
+	// fb is what feedback needs from earlier batches (feedback.go).
+	fb feedbackState
 	// gateTexts are the words and keys of the batch's event items, by position in the batch,
 	// when the gate may apply to it (nil otherwise).
 	gateTexts []*gateText
@@ -195,6 +197,9 @@ func (s *batchState) apply(i int, e *eventloom.Event, fx *effects) {
 	}
 	for _, r := range fx.Reinforcements {
 		s.reinforce(e, r.ItemID, r.Signal)
+	}
+	if fx.Feedback != nil {
+		s.applyFeedback(e, fx.Feedback)
 	}
 	s.citeWeave(e, fx.Woven)
 	if fx.SalienceConfig != nil {
@@ -323,6 +328,7 @@ func (s *batchState) invalidate(e *eventloom.Event, inv *invalidation) {
 			return // only earlier events can be invalidated
 		}
 		s.invalidated = append(s.invalidated, invalidationRow{TargetSeq: inv.TargetSeq, Seq: e.Seq, Hash: e.Hash, Reason: reason})
+		s.retractFeedback(inv.TargetSeq)
 		s.reinforce(e, memoryitem.EventID(inv.TargetSeq), SignalInvalidated)
 		for _, f := range s.sortedCurrent() {
 			if f.RecordedSeq == inv.TargetSeq {

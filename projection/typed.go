@@ -84,6 +84,8 @@ type effects struct {
 	Decision *decisionEffect
 	// Reinforcements are the items the event reinforces (salience.go).
 	Reinforcements []reinforcementEffect
+	// Feedback is a feedback.recorded event's judgement (feedback.go).
+	Feedback *feedbackEffect
 	// Woven are the latent artifacts a checkout.surfaced record's weave cited
 	// (weave_citations.go).
 	Woven []string

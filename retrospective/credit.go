@@ -300,8 +300,9 @@ func collectEvents(rows pgx.Rows, err error) ([]Event, error) {
 	})
 }
 
-// record appends the feedback and proposals of att, each under its own idempotency key, and
-// returns how many were new.
+// record appends the feedback, confidence revisions and proposals of att, each under its own
+// idempotency key, and returns how many were new. Feedback and revisions are proposed for
+// review unless the space's mode applies them at once (review.go).
 func (a *Assigner) record(ctx context.Context, tx pgx.Tx, space, session string, att *Attribution) (int, error) {
 	type summary struct {
 		OutcomeSeq int64             `json:"outcome_seq"`
@@ -314,6 +315,11 @@ func (a *Assigner) record(ctx context.Context, tx pgx.Tx, space, session string,
 	}
 	sum := summary{OutcomeSeq: att.OutcomeSeq, Status: att.Status, StatusFrom: att.StatusFrom, Cause: att.Cause,
 		Confidence: att.Confidence, Trace: att.Trace, Actions: att.Actions}
+	mode, err := readMode(ctx, tx, space, att.OutcomeSeq)
+	if err != nil {
+		return 0, err
+	}
+	evidence := append(slices.Clone(att.Trace), att.OutcomeSeq)
 	n := 0
 	for _, j := range att.Items {
 		if j.Confidence < MinFeedbackConfidence {
@@ -333,7 +339,8 @@ func (a *Assigner) record(ctx context.Context, tx pgx.Tx, space, session string,
 			return n, err
 		}
 		key := itemKey(att.OutcomeSeq, j.ItemID)
-		fresh, err := a.appendKeyed(ctx, tx, space, key, eventloom.NewEvent{Type: vocab.TypeFeedbackRecorded, SessionID: session, Actor: Actor, Data: data})
+		fresh, err := a.emit(ctx, tx, space, session, key, mode, j.Confidence, vocab.TypeFeedbackRecorded, data, evidence,
+			fmt.Sprintf("outcome [%d] (%s, %s): %s %s", att.OutcomeSeq, att.Status, att.Cause, j.Signal, j.ItemID))
 		if err != nil {
 			return n, err
 		}
@@ -360,13 +367,14 @@ func (a *Assigner) record(ctx context.Context, tx pgx.Tx, space, session string,
 			return n, err
 		}
 		key := fmt.Sprintf("retro:%d:action:%d", att.OutcomeSeq, seq)
-		fresh, err := a.appendKeyed(ctx, tx, space, key, eventloom.NewEvent{Type: vocab.TypeFeedbackRecorded, SessionID: session, Actor: Actor, Data: data})
+		fresh, err := a.emit(ctx, tx, space, session, key, mode, j.Confidence, vocab.TypeFeedbackRecorded, data, append(slices.Clone(evidence), seq),
+			fmt.Sprintf("outcome [%d] (%s, %s): %s the memory action %s [%d]", att.OutcomeSeq, att.Status, att.Cause, j.Verdict, j.Action, seq))
 		if err != nil {
 			return n, err
 		}
 		n += fresh
 	}
-	fresh, err := a.revise(ctx, tx, space, session, att)
+	fresh, err := a.revise(ctx, tx, space, session, att, mode)
 	if err != nil {
 		return n, err
 	}
@@ -422,11 +430,12 @@ func itemKey(seq int64, item string) string {
 	return fmt.Sprintf("retro:%d:sha256:%s", seq, hex.EncodeToString(sum[:]))
 }
 
-// revise appends the memory.confidence_revised events of att's memory-action verdicts, one per
+// revise appends (or, by mode, proposes) the memory.confidence_revised events of att's
+// memory-action verdicts, one per
 // current artifact (a stale or replaced one is left alone: its new version starts from its
 // producer's confidence), each applied to the confidence the artifact is ranked by now and
 // under its own idempotency key, and returns how many were new.
-func (a *Assigner) revise(ctx context.Context, tx pgx.Tx, space, session string, att *Attribution) (int, error) {
+func (a *Assigner) revise(ctx context.Context, tx pgx.Tx, space, session string, att *Attribution, mode Mode) (int, error) {
 	revs := att.Revisions()
 	if len(revs) == 0 {
 		return 0, nil
@@ -455,8 +464,8 @@ func (a *Assigner) revise(ctx context.Context, tx pgx.Tx, space, session string,
 		if err != nil {
 			return n, err
 		}
-		fresh, err := a.appendKeyed(ctx, tx, space, itemKey(att.OutcomeSeq, "revise:"+r.ArtifactID),
-			eventloom.NewEvent{Type: vocab.TypeMemoryConfidenceRevised, SessionID: session, Actor: Actor, Data: data})
+		fresh, err := a.emit(ctx, tx, space, session, itemKey(att.OutcomeSeq, "revise:"+r.ArtifactID), mode, r.Strength,
+			vocab.TypeMemoryConfidenceRevised, data, []int64{r.ActionSeq, att.OutcomeSeq}, r.Reason)
 		if err != nil {
 			return n, err
 		}

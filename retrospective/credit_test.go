@@ -13,6 +13,7 @@ import (
 	"github.com/zaxy/zaxy/memoryitem"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/retrospective"
+	"github.com/zaxy/zaxy/review"
 	"github.com/zaxy/zaxy/testcontainers"
 	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
@@ -84,11 +85,14 @@ func (b *testBundle) count(t *testing.T, q string, args ...any) int {
 	return n
 }
 
-// retroFeedback is the item ids the pass's feedback events named, with their signal.
+// retroFeedback is the item ids the pass's feedback named, with their signal: the feedback
+// events it appended and the feedback its proposals propose.
 func (b *testBundle) retroFeedback(t *testing.T) map[string]string {
 	t.Helper()
-	rows, err := b.db.Query(context.Background(), `SELECT jsonb_array_elements_text(data->'item_ids'), data->>'signal' FROM events
-		WHERE space_id = 'r' AND type = 'feedback.recorded' AND actor = 'zaxy-retro'`)
+	rows, err := b.db.Query(context.Background(), `SELECT jsonb_array_elements_text(f->'item_ids'), f->>'signal'
+		FROM (SELECT CASE WHEN type = 'feedback.recorded' THEN data ELSE data->'feedback' END AS f FROM events
+		      WHERE space_id = 'r' AND actor = 'zaxy-retro' AND (type = 'feedback.recorded' OR data->>'kind' = 'feedback')) x
+		WHERE f ? 'item_ids'`)
 	require.NoError(t, err)
 	out := map[string]string{}
 	for rows.Next() {
@@ -120,9 +124,57 @@ func TestCredit_FailureLowersTheSalienceOfTheMisleadingMemoryOnly(t *testing.T) 
 	require.Equal(t, retrospective.CauseStaleMemory, att.Cause)
 	require.Equal(t, map[string]string{memoryitem.EventID(stale): "unhelpful"}, b.retroFeedback(t))
 	b.Project(t, "r")
+	require.InDelta(t, staleBefore, b.reinforcement(t, memoryitem.EventID(stale)), 1e-12, "the blame is a proposal: nothing moves before review")
+	require.Zero(t, b.count(t, `SELECT count(*) FROM events WHERE space_id = 'r' AND type = 'feedback.recorded'`))
 
+	// Accepting the proposal appends the feedback it proposes.
+	var proposal int64
+	require.NoError(t, b.db.QueryRow(context.Background(), `SELECT seq FROM proposals WHERE space_id = 'r' AND kind = 'feedback' AND status = 'pending'`).Scan(&proposal))
+	_, err := review.NewDecider(b.db, b.Store).Decide(context.Background(), review.DecideParams{SpaceID: "r", ProposalSeq: proposal,
+		Decision: review.DecisionAccept, Actor: "reviewer"})
+	require.NoError(t, err)
+	b.Project(t, "r")
+	require.Equal(t, 1, b.count(t, `SELECT count(*) FROM events WHERE space_id = 'r' AND type = 'feedback.recorded' AND actor = 'reviewer'
+		AND (data->>'proposal_seq')::bigint = $1 AND data->'item_ids' = $2::jsonb`, proposal, fmt.Sprintf(`["ev:%d"]`, stale)))
 	require.Less(t, b.reinforcement(t, memoryitem.EventID(stale)), staleBefore, "the stale memory the failure rested on loses salience")
 	require.InDelta(t, otherBefore, b.reinforcement(t, memoryitem.EventID(other)), 1e-12, "the other surfaced memory is untouched")
+}
+
+func TestCredit_ASpaceThatOptsInAppliesJudgementsAboveItsConfidence(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	notes := b.append(t, b.Message("notes", "The deploy config lives at /etc/app.yaml."))
+	stale := notes[0]
+	run := func(session string, minConfidence float64) {
+		b.append(t,
+			b.Event("retrospective.configured", "ops", "", map[string]any{"mode": "apply", "min_confidence": minConfidence}),
+			b.surfaced(session, stale),
+			b.Event("memory.invalidated", session, "", map[string]any{"target_seq": stale, "reason": "the config moved"}),
+			b.Event("tool_call.completed", session, "", map[string]string{"tool": "deploy", "outcome": "failure", "error": "no such file"}),
+			b.outcome(session, "failure"))
+		b.Project(t, "r")
+		att := b.credit(t, session).Attributions[0]
+		require.Equal(t, retrospective.CauseStaleMemory, att.Cause)
+		require.Equal(t, 0.9, att.Items[0].Confidence)
+		b.Project(t, "r")
+	}
+	unhelpful := func() int {
+		return b.count(t, `SELECT coalesce((SELECT unhelpful FROM salience WHERE space_id = 'r' AND item_id = $1), 0)`, memoryitem.EventID(stale))
+	}
+	run("sure", 0.85) // 0.9 ≥ 0.85: applied at once
+	require.Equal(t, 1, b.count(t, `SELECT count(*) FROM events WHERE space_id = 'r' AND actor = 'zaxy-retro' AND type = 'feedback.recorded' AND session_id = 'sure'`))
+	require.Equal(t, 1, unhelpful())
+	run("unsure", 0.95) // 0.9 < 0.95: proposed
+	require.Equal(t, 1, unhelpful())
+	require.Zero(t, b.count(t, `SELECT count(*) FROM events WHERE space_id = 'r' AND actor = 'zaxy-retro' AND type = 'feedback.recorded' AND session_id = 'unsure'`))
+	require.Equal(t, 1, b.count(t, `SELECT count(*) FROM proposals WHERE space_id = 'r' AND kind = 'feedback' AND status = 'pending'`))
+	b.append(t, b.Event("retrospective.configured", "ops", "", map[string]any{"mode": "review"}))
+	b.append(t, b.surfaced("later", stale),
+		b.Event("tool_call.completed", "later", "", map[string]string{"tool": "deploy", "outcome": "failure", "error": "no such file"}),
+		b.outcome("later", "failure", stale))
+	b.credit(t, "later")
+	require.Zero(t, b.count(t, `SELECT count(*) FROM events WHERE space_id = 'r' AND actor = 'zaxy-retro' AND type = 'feedback.recorded' AND session_id = 'later'`),
+		"back to review: proposed again")
 }
 
 func TestCredit_RerunAppendsNothing(t *testing.T) {

@@ -55,8 +55,10 @@ func NewDecider(db pgexec.Executor, store *eventloom.Store) *Decider {
 	return &Decider{db: db, store: store}
 }
 
-// Decide appends the decision about a proposal, and when it accepts a belief_update the
-// fact.asserted it proposes (data.proposal_seq naming the proposal), in one transaction. It
+// Decide appends the decision about a proposal, and when it accepts a belief_update, feedback
+// or confidence_revision the event it proposes (data.proposal_seq naming the proposal), or
+// for a skill, failure_prior or procedure_revision the skill.recorded entry it makes
+// (skill.go), in one transaction. It
 // reads whether the proposal is open from the log under the space's chain lock, never from a
 // lagging projection: an unknown proposal is ErrProposalNotFound, an accepted or rejected one
 // ErrNotPending, and neither appends anything. A deferred proposal can be decided again.
@@ -103,6 +105,15 @@ func (d *Decider) Decide(ctx context.Context, p DecideParams) (*Decision, error)
 		if err != nil {
 			return err
 		}
+		if typ == vocab.TypeProposalAccepted && st.DerivedFact == "" {
+			skill, err := skillEntry(ctx, tx, p, data)
+			if err != nil {
+				return err
+			}
+			if skill != nil {
+				events = append(events, *skill)
+			}
+		}
 		res, err := d.store.AppendTx(ctx, tx, &eventloom.AppendParams{SpaceID: p.SpaceID, Events: events})
 		if err != nil {
 			return err
@@ -119,7 +130,8 @@ func (d *Decider) Decide(ctx context.Context, p DecideParams) (*Decision, error)
 }
 
 // decisionEvents are the events a decision appends: the decision itself, and for an accepted
-// belief_update the fact it proposes, citing the proposal.
+// belief_update, feedback or confidence_revision the event it proposes (fact.asserted,
+// feedback.recorded, memory.confidence_revised), its data.proposal_seq naming the proposal.
 func decisionEvents(typ string, p DecideParams, proposalData []byte) ([]eventloom.NewEvent, error) {
 	data, err := json.Marshal(vocab.ProposalDecided{ProposalSeq: p.ProposalSeq, Reason: p.Reason})
 	if err != nil {
@@ -130,20 +142,31 @@ func decisionEvents(typ string, p DecideParams, proposalData []byte) ([]eventloo
 		return events, nil
 	}
 	var proposal struct {
-		Kind string                     `json:"kind"`
-		Fact map[string]json.RawMessage `json:"fact"`
+		Kind     string                     `json:"kind"`
+		Fact     map[string]json.RawMessage `json:"fact"`
+		Feedback map[string]json.RawMessage `json:"feedback"`
+		Revision map[string]json.RawMessage `json:"revision"`
 	}
 	if err := json.Unmarshal(proposalData, &proposal); err != nil {
 		return nil, fmt.Errorf("read proposal %d: %w", p.ProposalSeq, err)
 	}
-	if proposal.Kind != vocab.ProposalBeliefUpdate || proposal.Fact == nil {
+	var typ2 string
+	var proposed map[string]json.RawMessage
+	switch proposal.Kind {
+	case vocab.ProposalBeliefUpdate:
+		typ2, proposed = vocab.TypeFactAsserted, proposal.Fact
+	case vocab.ProposalFeedback:
+		typ2, proposed = vocab.TypeFeedbackRecorded, proposal.Feedback
+	case vocab.ProposalConfidenceRevision:
+		typ2, proposed = vocab.TypeMemoryConfidenceRevised, proposal.Revision
+	}
+	if proposed == nil {
 		return events, nil
 	}
-	proposal.Fact["proposal_seq"] = json.RawMessage(strconv.FormatInt(p.ProposalSeq, 10))
-	fact, err := json.Marshal(proposal.Fact)
+	proposed["proposal_seq"] = json.RawMessage(strconv.FormatInt(p.ProposalSeq, 10))
+	data, err = json.Marshal(proposed)
 	if err != nil {
 		return nil, err
 	}
-	return append(events, eventloom.NewEvent{Type: vocab.TypeFactAsserted, SessionID: p.SessionID, Actor: p.Actor,
-		Data: fact}), nil
+	return append(events, eventloom.NewEvent{Type: typ2, SessionID: p.SessionID, Actor: p.Actor, Data: data}), nil
 }

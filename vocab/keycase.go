@@ -32,6 +32,8 @@ var shapes = map[string]reflect.Type{
 	TypeMemoryKnownUnknown:      reflect.TypeFor[MemoryKnownUnknown](),
 	TypeMemoryActionSurfaced:    reflect.TypeFor[MemoryActionSurfaced](),
 	TypeGateConfigured:          reflect.TypeFor[GateConfigured](),
+	TypeRetrospectiveConfigured: reflect.TypeFor[RetrospectiveConfigured](),
+	TypeSkillRecorded:           reflect.TypeFor[SkillRecorded](),
 	TypeOutcomeRecorded:         reflect.TypeFor[OutcomeRecorded](),
 	TypePolicyProposed:          reflect.TypeFor[PolicyProposed](),
 	TypePolicyPromoted:          reflect.TypeFor[PolicyPromoted](),

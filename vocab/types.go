@@ -153,6 +153,46 @@ type ProposalCreated struct {
 	// Artifact, set by the latent layer (package latent), names the derived artifact the
 	// proposal puts up for review: the artifact's review_status follows the proposal.
 	Artifact *ArtifactRef `json:"artifact,omitempty"`
+	// Feedback is the feedback.recorded data a feedback proposal proposes (required for it,
+	// refused for the others); accepting the proposal appends it.
+	Feedback json.RawMessage `json:"feedback,omitempty"`
+	// Revision is the memory.confidence_revised data a confidence_revision proposal proposes
+	// (required for it, refused for the others); accepting the proposal appends it.
+	Revision json.RawMessage `json:"revision,omitempty"`
+}
+
+// SkillRecorded is the data of a "skill.recorded" event: a skill entry made by accepting a
+// proposal (docs/latent.md, "Reviewed skills"). Its content is the entry's text, which the
+// projector keeps as a memory item; the prospective pass serves it as a reviewed skill.
+type SkillRecorded struct {
+	// ProposalSeq is the accepted proposal.created.
+	ProposalSeq int64 `json:"proposal_seq"`
+	// Kind is the proposal's kind: skill, failure_prior or procedure_revision.
+	Kind string `json:"kind"`
+	// Artifact, for a mined skill, is the latent artifact it was proposed from.
+	Artifact *ArtifactRef `json:"artifact,omitempty"`
+	// Steps are the tools of a procedure, in order (a mined procedure or a revised plan).
+	Steps []string `json:"steps,omitempty"`
+	// Tool and Error are a failure's tool and error (a mined failure pattern or a failure
+	// prior); Fix the calls that fixed it, when known.
+	Tool  string   `json:"tool,omitempty"`
+	Error string   `json:"error,omitempty"`
+	Fix   []string `json:"fix,omitempty"`
+	// Evidence are the seqs the proposal cited.
+	Evidence []int64 `json:"evidence,omitempty"`
+}
+
+// RetrospectiveConfigured is the data of a "retrospective.configured" event: how the
+// retrospective pass records its feedback and confidence revisions from this event on
+// (docs/latent.md, "Review of the pass's judgements").
+type RetrospectiveConfigured struct {
+	// Mode is "review" (every judgement a proposal; the default of a space without one) or
+	// "apply" (a judgement of confidence at least MinConfidence appended at once).
+	Mode string `json:"mode"`
+	// MinConfidence is the least confidence applied at once in mode apply (default 0.8).
+	MinConfidence *float64 `json:"min_confidence,omitempty"`
+	// Reason says why, optional.
+	Reason string `json:"reason,omitempty"`
 }
 
 // ArtifactRef names a latent artifact (docs/latent.md): its slot (what it is a version of,

@@ -43,6 +43,8 @@ var validators = map[string]func(o *object, content string) *FieldError{
 	TypeMemoryKnownUnknown:      validateKnownUnknown,
 	TypeMemoryActionSurfaced:    validateMemoryActionSurfaced,
 	TypeGateConfigured:          validateGateConfigured,
+	TypeRetrospectiveConfigured: validateRetrospectiveConfigured,
+	TypeSkillRecorded:           validateSkillRecorded,
 	TypeOutcomeRecorded:         validateOutcomeRecorded,
 	TypePolicyProposed:          validatePolicyProposed,
 	TypePolicyPromoted:          validatePolicyPromoted,
@@ -102,12 +104,32 @@ func validateFactAsserted(o *object, _ string) *FieldError {
 }
 
 // confidence checks an optional data.confidence between 0 and 1.
-func (o *object) confidence() *FieldError {
-	if r, ok := o.raw("confidence"); ok {
+func (o *object) confidence() *FieldError { return o.confidenceField("confidence") }
+
+// confidenceField checks an optional number between 0 and 1.
+func (o *object) confidenceField(name string) *FieldError {
+	if r, ok := o.raw(name); ok {
 		var c float64
 		if err := json.Unmarshal(r, &c); err != nil || c < 0 || c > 1 {
-			return fieldErr(o.path("confidence"), "must be a number between 0 and 1")
+			return fieldErr(o.path(name), "must be a number between 0 and 1")
 		}
+	}
+	return nil
+}
+
+// proposedEvent checks the event data field name of a proposal: required for kind want and
+// valid as that event's data (validate), refused for other kinds.
+func (o *object) proposedEvent(kind, name, want string, validate func(*object, string) *FieldError) *FieldError {
+	ev, fe := o.nested(name)
+	switch {
+	case fe != nil:
+		return fe
+	case kind == want && ev == nil:
+		return fieldErr(o.path(name), "is required for a %s: the data of the event it proposes", want)
+	case kind != want && ev != nil:
+		return fieldErr(o.path(name), "is only allowed for a %s", want)
+	case ev != nil:
+		return validate(ev, "")
 	}
 	return nil
 }
@@ -170,6 +192,12 @@ func validateProposalCreated(o *object, content string) *FieldError {
 		if _, ok := fact.raw("proposal_seq"); ok {
 			return fieldErr(fact.path("proposal_seq"), "is set when the proposal is accepted, not in the proposal")
 		}
+	}
+	if fe := o.proposedEvent(kind, "feedback", ProposalFeedback, validateFeedbackRecorded); fe != nil {
+		return fe
+	}
+	if fe := o.proposedEvent(kind, "revision", ProposalConfidenceRevision, validateConfidenceRevised); fe != nil {
+		return fe
 	}
 	_, e1 := o.str("contradicts", nonBlank, maxNameLen)
 	_, e2 := o.str("rationale", optional, 0)
@@ -395,6 +423,18 @@ func validateGateConfigured(o *object, _ string) *FieldError {
 	_, e1 := o.enum("mode", required, GateModes)
 	_, e2 := o.str("reason", optional, 0)
 	return first(e1, e2)
+}
+
+func validateSkillRecorded(o *object, _ string) *FieldError {
+	_, _, e1 := o.integer("proposal_seq", true, 1)
+	_, e2 := o.enum("kind", required, SkillKinds)
+	return first(e1, e2)
+}
+
+func validateRetrospectiveConfigured(o *object, _ string) *FieldError {
+	_, e1 := o.enum("mode", required, RetrospectiveModes)
+	_, e2 := o.str("reason", optional, 0)
+	return first(e1, e2, o.confidenceField("min_confidence"))
 }
 
 func validateRedactionConfigured(o *object, _ string) *FieldError {

@@ -48,6 +48,13 @@ const (
 	// TypeGateConfigured switches a space's write-time encoding gate on or off
 	// (docs/projections.md, "Encoding gate").
 	TypeGateConfigured = "gate.configured"
+	// TypeRetrospectiveConfigured sets whether the retrospective pass's feedback and
+	// confidence revisions are proposed for review (the default) or applied at once above a
+	// stated confidence (docs/latent.md, "Review of the pass's judgements").
+	TypeRetrospectiveConfigured = "retrospective.configured"
+	// TypeSkillRecorded is a reviewed skill entry: what accepting a skill, failure_prior or
+	// procedure_revision proposal appends (docs/latent.md, "Reviewed skills").
+	TypeSkillRecorded = "skill.recorded"
 	// TypeOutcomeRecorded records how a session's work ended; the retrospective_credit job
 	// assigns credit and blame for it (docs/latent.md, Retrospective credit).
 	TypeOutcomeRecorded = "outcome.recorded"
@@ -109,8 +116,10 @@ var (
 	RedactionModes = []string{RedactionOn, RedactionOff}
 	GateModes      = []string{GateOn, GateOff}
 	ProposalKinds  = []string{ProposalBeliefUpdate, ProposalSkill, ProposalConsolidation,
-		ProposalProcedureRevision, ProposalFailurePrior, ProposalKnownUnknown}
-	OutcomeStatuses = []string{OutcomeSuccess, OutcomePartial, OutcomeFailure, OutcomeUnknown}
+		ProposalProcedureRevision, ProposalFailurePrior, ProposalKnownUnknown, ProposalFeedback, ProposalConfidenceRevision}
+	RetrospectiveModes = []string{RetrospectiveReview, RetrospectiveApply}
+	SkillKinds         = []string{ProposalSkill, ProposalFailurePrior, ProposalProcedureRevision}
+	OutcomeStatuses    = []string{OutcomeSuccess, OutcomePartial, OutcomeFailure, OutcomeUnknown}
 )
 
 // Statuses of an outcome (outcome.recorded data.status).
@@ -125,20 +134,36 @@ const (
 const (
 	// ProposalBeliefUpdate proposes a fact (data.fact); accepting it asserts the fact.
 	ProposalBeliefUpdate = "belief_update"
-	// ProposalSkill proposes a reusable procedure; accepting it records the decision only.
+	// ProposalSkill proposes a reusable procedure (the latent build's, of a mined procedure or
+	// failure pattern); accepting it appends a skill.recorded entry.
 	ProposalSkill = "skill"
 	// ProposalConsolidation proposes merging or summarizing memories; accepting it records
 	// the decision only.
 	ProposalConsolidation = "consolidation"
 	// ProposalProcedureRevision proposes revising how a task is done (a plan that failed);
-	// accepting it records the decision only.
+	// accepting it appends a skill.recorded entry.
 	ProposalProcedureRevision = "procedure_revision"
 	// ProposalFailurePrior proposes remembering a failure and its circumstances as a prior for
-	// later attempts; accepting it records the decision only.
+	// later attempts; accepting it appends a skill.recorded entry.
 	ProposalFailurePrior = "failure_prior"
 	// ProposalKnownUnknown records that an outcome's cause could not be told from its trace
 	// (uncertainty, not a cause); accepting it records the decision only.
 	ProposalKnownUnknown = "known_unknown"
+	// ProposalFeedback proposes a feedback.recorded (data.feedback, its data); accepting it
+	// appends that feedback.
+	ProposalFeedback = "feedback"
+	// ProposalConfidenceRevision proposes a memory.confidence_revised (data.revision, its
+	// data); accepting it appends that revision.
+	ProposalConfidenceRevision = "confidence_revision"
+)
+
+// Modes of the retrospective pass (retrospective.configured data.mode).
+const (
+	// RetrospectiveReview proposes every judgement for review (the default).
+	RetrospectiveReview = "review"
+	// RetrospectiveApply applies a judgement at once when its confidence is at least
+	// data.min_confidence, and proposes the others.
+	RetrospectiveApply = "apply"
 )
 
 // Redaction modes of a space (redaction.configured data.mode).

@@ -337,6 +337,8 @@ var decoders = map[string]func(json.RawMessage) error{
 	vocab.TypeMemoryKnownUnknown:      decodeAs[vocab.MemoryKnownUnknown],
 	vocab.TypeMemoryActionSurfaced:    decodeAs[vocab.MemoryActionSurfaced],
 	vocab.TypeGateConfigured:          decodeAs[vocab.GateConfigured],
+	vocab.TypeRetrospectiveConfigured: decodeAs[vocab.RetrospectiveConfigured],
+	vocab.TypeSkillRecorded:           decodeAs[vocab.SkillRecorded],
 	vocab.TypeOutcomeRecorded:         decodeAs[vocab.OutcomeRecorded],
 	vocab.TypePolicyProposed:          decodeAs[vocab.PolicyProposed],
 	vocab.TypePolicyPromoted:          decodeAs[vocab.PolicyPromoted],

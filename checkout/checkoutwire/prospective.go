@@ -48,6 +48,27 @@ type FailureOccurrence struct {
 	Steps  []string `json:"steps"`
 }
 
+// Skill is a reviewed skill entry offered before a step: a skill.recorded event, made by
+// accepting a mined skill, a failure prior or a procedure revision in review.
+type Skill struct {
+	// Seq is the skill.recorded event; ProposalSeq the proposal its acceptance decided.
+	Seq         int64  `json:"seq"`
+	ProposalSeq int64  `json:"proposal_seq"`
+	Kind        string `json:"kind"`
+	Text        string `json:"text"`
+	// ArtifactID is the latent artifact a mined skill was proposed from, if any.
+	ArtifactID string   `json:"artifact_id,omitempty"`
+	Steps      []string `json:"steps,omitempty"`
+	Tool       string   `json:"tool,omitempty"`
+	Error      string   `json:"error,omitempty"`
+	Fix        []string `json:"fix,omitempty"`
+	// Match is the goal words the entry shares (why it was chosen).
+	Match []string `json:"match"`
+	// Label is "reviewed": a person accepted it; it is still no fact.
+	Label     string     `json:"label"`
+	Citations []Citation `json:"citations"`
+}
+
 // Prospective is a prospective pass's answer: the weave plus the priors for the step.
 type Prospective struct {
 	SpaceID         string         `json:"space_id"`
@@ -58,6 +79,8 @@ type Prospective struct {
 	ProcedurePriors []Prior        `json:"procedure_priors"`
 	FailurePriors   []FailurePrior `json:"failure_priors"`
 	CausalContext   []Prior        `json:"causal_context"`
+	// Skills are the reviewed skill entries the goal's words match, most matching first.
+	Skills []Skill `json:"skills"`
 	// MissingEvidence are explicit warnings of what memory does not know for this step.
 	MissingEvidence []Warning `json:"missing_evidence"`
 	// Rejected are priors left out because a cited event no longer verifies.

@@ -116,7 +116,7 @@ type WeaveLLMSummary struct {
 type RejectedArtifact struct {
 	ArtifactID string `json:"artifact_id"`
 	Type       string `json:"type"`
-	// Reason is stale, superseded, unverified, rejected_in_review or after_as_of.
+	// Reason is stale, superseded, unverified, rejected_in_review, withdrawn or after_as_of.
 	Reason string `json:"reason"`
 	// Seq is the event that made it so (the staling event, or the unverifiable source).
 	Seq    int64  `json:"seq,omitempty"`

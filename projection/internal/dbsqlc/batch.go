@@ -129,3 +129,8 @@ func QueueFactsClose(b *pgx.Batch, arg FactsCloseParams) {
 func QueueSalienceUpsert(b *pgx.Batch, arg SalienceUpsertParams) {
 	queue(b, func(ctx context.Context, db DBTX) error { return batchQueries.SalienceUpsert(ctx, db, arg) })
 }
+
+// QueueSalienceRetract queues SalienceRetract.
+func QueueSalienceRetract(b *pgx.Batch, arg SalienceRetractParams) {
+	queue(b, func(ctx context.Context, db DBTX) error { return batchQueries.SalienceRetract(ctx, db, arg) })
+}
