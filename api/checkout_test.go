@@ -46,11 +46,21 @@ func TestHTTP_CheckoutAndQuery(t *testing.T) {
 		{`{"query":"x","cues":{"phase":"` + strings.Repeat("d", 201) + `"}}`, "cues.phase"},
 		{`{"query":"x","who_when":"yes"}`, "who_when"},
 		{`{"query":"x","weave":1}`, "weave"},
+		{`{"query":"x","ppr_weight":-0.5}`, "ppr_weight"},
+		{`{"query":"x","ppr_weight":6}`, "ppr_weight"},
+		{`{"query":"x","ppr_weight":"high"}`, "ppr_weight"},
 	} {
 		status, out := e.do(t, "POST", "/v1/spaces/c/checkout", tc.body)
 		require.Equal(t, 400, status, tc.body)
 		require.Equal(t, tc.field, out["error"].(map[string]any)["details"].(map[string]any)["field"], tc.body)
 	}
+	// ppr_weight switches the PageRank lane on for one request (it is off by default).
+	status, out = e.do(t, "POST", "/v1/spaces/c/query", `{"query":"registry timeout","ppr_weight":0.5}`)
+	require.Equal(t, 200, status, out)
+	require.NotContains(t, out["lanes"].(map[string]any)["ppr"], "off", out["lanes"])
+	status, out = e.do(t, "POST", "/v1/spaces/c/query", `{"query":"registry timeout"}`)
+	require.Equal(t, 200, status, out)
+	require.Equal(t, true, out["lanes"].(map[string]any)["ppr"].(map[string]any)["off"], out["lanes"])
 	// who_when: the message's line opens with its day and role.
 	status, out = e.do(t, "POST", "/v1/spaces/c/checkout", `{"query":"registry timeout","max_tokens":500,"who_when":true,"no_record":true}`)
 	require.Equal(t, 200, status, out)

@@ -98,6 +98,10 @@ func validateRequest(r *Request) error {
 	if r.ReasoningPhase != "" && !slices.Contains(Phases, r.ReasoningPhase) {
 		return &validation.Error{Field: "reasoning_phase", Message: "must be one of " + strings.Join(Phases, ", ") + ", got " + r.ReasoningPhase}
 	}
+	if w := r.PPRWeight; w != nil && !(*w >= 0 && *w <= checkoutwire.MaxPPRWeight) {
+		// Written so that NaN fails too.
+		return &validation.Error{Field: "ppr_weight", Message: "must be between 0 and 5, got " + strconv.FormatFloat(*w, 'g', -1, 64)}
+	}
 	if err := validateCues(r.Cues); err != nil {
 		return err
 	}

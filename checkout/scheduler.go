@@ -86,7 +86,7 @@ type laneInput struct {
 
 func (s *Service) newLaneInput(r *Request, q *question, asOf time.Time, pol *Policy) *laneInput {
 	return &laneInput{svc: s, db: s.pool, req: r, q: q, asOf: asOf, policy: pol, mech: mechanismOf(pol),
-		weigh: s.laneWeigher(pol, q.purpose), results: map[string]laneResult{}}
+		weigh: s.laneWeigher(r, pol, q.purpose), results: map[string]laneResult{}}
 }
 
 // result is the result of the lane named name, which must be one of the reading lane's after
@@ -201,13 +201,31 @@ func (in *laneInput) lane(name string) lane {
 	panic("checkout: no lane " + name)
 }
 
-// laneWeigher returns the lane weights of a checkout for purpose: policy pol's, except the PPR
-// lane's, which is Config.PPRWeight for every purpose.
-func (s *Service) laneWeigher(pol *Policy, purpose string) func(lane string) float64 {
+// laneWeigher returns the lane weights of checkout r for purpose: policy pol's, except the PPR
+// lane's (pprWeight).
+func (s *Service) laneWeigher(r *Request, pol *Policy, purpose string) func(lane string) float64 {
+	ppr := s.pprWeight(r, pol, purpose)
 	return func(lane string) float64 {
 		if lane == LanePPR {
-			return s.cfg.PPRWeight
+			return ppr
 		}
 		return pol.Weight(purpose, lane)
 	}
+}
+
+// pprWeight is the PPR lane's weight for checkout r: the request's ppr_weight when it sets
+// one, else policy pol's "ppr" lane weight when pol names one (for purpose or general), else
+// Config.PPRWeight. The built-in policies name none, so by default the server's weight
+// decides, and it is 0: the lane does not run.
+func (s *Service) pprWeight(r *Request, pol *Policy, purpose string) float64 {
+	if r.PPRWeight != nil {
+		return *r.PPRWeight
+	}
+	if w, ok := pol.LaneWeights[purpose][LanePPR]; ok {
+		return w
+	}
+	if w, ok := pol.LaneWeights[PurposeGeneral][LanePPR]; ok {
+		return w
+	}
+	return s.cfg.PPRWeight
 }

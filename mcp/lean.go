@@ -78,12 +78,13 @@ var briefDocs = map[string]string{
 }
 
 // leanOmit are the arguments a lean profile does not list for a tool because its operation
-// ignores them (the checkout arguments of a raw query, a raw query's limit on a packet); a call
-// that passes them is accepted as before.
+// ignores them (the checkout arguments of a raw query, a raw query's limit on a packet) or
+// because they tune ranking rather than ask for memory (ppr_weight, which the core profile's
+// token budget has no room for); a call that passes them is accepted as before.
 var leanOmit = map[string][]string{
-	"memory_query":     {"max_tokens", "no_record", "weave", "reasoning_phase", "who_when", "tokenizer"},
-	"memory_checkout":  {"limit"},
-	"context_assemble": {"limit"},
+	"memory_query":     {"max_tokens", "no_record", "weave", "reasoning_phase", "who_when", "tokenizer", "ppr_weight"},
+	"memory_checkout":  {"limit", "ppr_weight"},
+	"context_assemble": {"limit", "ppr_weight"},
 }
 
 // describe is t's description as profile lists it.

@@ -117,6 +117,8 @@ var argDocs = map[string]string{
 	"arguments": "That tool's arguments as a JSON object, space excepted (memory_capabilities lists them).",
 	"tokenizer": "What max_tokens counts in: o200k_base (GPT-4o and later), cl100k_base (GPT-4) or chars4 " +
 		"(characters/4); default the server's (ZAXY_TOKENIZER).",
+	"ppr_weight": "The personalized PageRank lane's fusion weight for this request, 0-5 (0 switches it off); " +
+		"default the retrieval policy's, else off.",
 	"reasoning_phase": "The reasoning step a weave serves: orient, plan, act or reflect (default the purpose's); giving it turns the weave on.",
 }
 

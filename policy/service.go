@@ -152,18 +152,24 @@ func (s *Service) Fit(ctx context.Context, space, actor string) (*FitResult, err
 		return nil, err
 	}
 	res := &FitResult{Version: fitted.Version, Base: lc.current, Policy: fitted, Diagnostics: diag, SourceSeqs: ds.sources}
-	if _, seen := lc.proposed[fitted.Version]; seen {
+	return s.propose(ctx, space, actor, lc, res)
+}
+
+// propose appends res's policy.proposed event (its Seq set), unless the space proposed that
+// version before (Seq 0).
+func (s *Service) propose(ctx context.Context, space, actor string, lc *lifecycle, res *FitResult) (*FitResult, error) {
+	if _, seen := lc.proposed[res.Version]; seen {
 		return res, nil
 	}
-	content, err := fitted.Content()
+	content, err := res.Policy.Content()
 	if err != nil {
 		return nil, err
 	}
-	fitRaw, err := json.Marshal(diag)
+	fitRaw, err := json.Marshal(res.Diagnostics)
 	if err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(vocab.PolicyProposed{Version: fitted.Version, Base: lc.current, Policy: content, Fit: fitRaw, SourceSeqs: ds.sources})
+	data, err := json.Marshal(vocab.PolicyProposed{Version: res.Version, Base: res.Base, Policy: content, Fit: fitRaw, SourceSeqs: res.SourceSeqs})
 	if err != nil {
 		return nil, err
 	}

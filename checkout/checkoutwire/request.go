@@ -69,4 +69,12 @@ type Request struct {
 	// evidence, so a model reading the text can tell who said what and when. Off by default:
 	// it costs a few tokens a line (docs/checkout.md, "Who and when").
 	WhoWhen bool `json:"who_when,omitempty"`
+	// PPRWeight, when set, is the personalized PageRank lane's fusion weight for this request,
+	// 0 to 5 (MaxPPRWeight; 0 switches the lane off). Unset, the lane takes the retrieval
+	// policy's "ppr" lane weight (its purpose's, else general's) when the policy names one,
+	// else the server's, which is 0: the lane does not run (docs/checkout.md).
+	PPRWeight *float64 `json:"ppr_weight,omitempty"`
 }
+
+// MaxPPRWeight is the largest PPR lane weight a request may ask for.
+const MaxPPRWeight = 5.0

@@ -112,6 +112,8 @@ var commands = []command{
 		help: "the space's retrieval policies (the built-in ones and every fitted version), which\nis current and what a rollback restores (--json)"},
 	{name: "policy fit", synopsis: "--space S", db: dbStore, new: func() runner { return &policyFitCmd{} },
 		help: "fit lane weights offline to the space's judged checkouts and propose them\n(policy.proposed; --actor A, --json)"},
+	{name: "policy propose", synopsis: "--space S --ppr-weight W", db: dbStore, new: func() runner { return &policyProposeCmd{} },
+		help: "propose the current policy with the personalized PageRank lane weighed W, 0-5\n(policy.proposed; --purpose P sets that purpose's weight instead of general's;\n--actor A, --json); zaxy policy promote makes it current"},
 	{name: "policy promote", synopsis: "--space S VERSION", db: dbStore, interspersed: true, new: func() runner { return &policyPromoteCmd{} },
 		help: "make a version current if it passes the regression gate: replay on the\nspace's history, and dev recall with --dev-locomo F / --dev-longmemeval F\n(--dev-limit N, --actor A, --json)"},
 	{name: "policy rollback", synopsis: "--space S", db: dbStore, new: func() runner { return &policyRollbackCmd{} },
