@@ -60,7 +60,7 @@ func clusterChecks(ctx context.Context, cfg *config, home *pgxpool.Pool) []docto
 	case len(moving) > 0:
 		out = append(out, doctor.Check{Name: "moves", Status: doctor.StatusWarn,
 			Message: fmt.Sprintf("moves not flipped (appends may answer 503 space_moving): %v; not finished: %v", ids(moving), ids(unfinished)),
-			Remedy: "run zaxy space move --space S --to NAME again, or --abandon it"})
+			Remedy:  "run zaxy space move --space S --to NAME again, or --abandon it"})
 	case len(unfinished) > 0:
 		out = append(out, doctor.Check{Name: "moves", Status: doctor.StatusWarn,
 			Message: fmt.Sprintf("read-only copies left by moves: %v", ids(unfinished)), Remedy: "zaxy space move --finish --space S drops one"})
