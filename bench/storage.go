@@ -157,9 +157,26 @@ func (r *StorageReport) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "database %s: %d events, log (events table) %s, tables %s = %.0f bytes/event = %.2f× the log (pg_database_size %s); load average %s\n\n",
 		r.Database, r.Events, mib(r.LogBytes), mib(r.Total), r.PerEvent, r.OfLog, mib(r.DatabaseBytes), r.Load)
 	fmt.Fprintf(w, "%-34s %10s %10s %10s %10s %10s %9s %7s\n", "table", "rows", "heap", "indexes", "toast", "total", "B/event", "× log")
-	for _, t := range r.Tables {
+	row := func(t StorageTable) {
 		fmt.Fprintf(w, "%-34s %10d %10s %10s %10s %10s %9.0f %7.2f\n", t.Name, t.Rows, mib(t.Heap), mib(t.Indexes), mib(t.TOAST), mib(t.Total), t.PerEvent, t.OfLog)
 	}
+	// Tables under 1% of the total each are summed in one line (the JSON lists them all).
+	rest := StorageTable{}
+	n := 0
+	for _, t := range r.Tables {
+		if t.Total*100 >= r.Total {
+			row(t)
+			continue
+		}
+		n++
+		rest.Rows, rest.Heap, rest.Indexes, rest.TOAST, rest.Total = rest.Rows+t.Rows, rest.Heap+t.Heap, rest.Indexes+t.Indexes, rest.TOAST+t.TOAST, rest.Total+t.Total
+	}
+	if n > 0 {
+		rest.Name = fmt.Sprintf("%d smaller tables", n)
+		rest.PerEvent, rest.OfLog = ratio(rest.Total, r.Events), ratio(rest.Total, r.LogBytes)
+		row(rest)
+	}
+	fmt.Fprintf(w, "%-34s %10s %10s %10s %10s %10s %9.0f %7.2f\n", "all", "", "", "", "", mib(r.Total), r.PerEvent, r.OfLog)
 }
 
 // mib formats bytes as MiB with one decimal.

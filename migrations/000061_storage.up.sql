@@ -30,3 +30,37 @@ BEGIN
     GRANT SELECT, INSERT, UPDATE, DELETE ON gate_items TO zaxy_app;
   END IF;
 END $$;
+
+-- Embeddings are stored in half precision (halfvec): a 484-dimension vector is 976 bytes
+-- instead of 1,944, so the row stays in the heap instead of TOAST. The HNSW indexes were
+-- already on embedding::halfvec(dim); vectors are inserted as vector and cast on assignment,
+-- and the exact lane reads embedding::vector(dim). The centroid views average the vectors as
+-- vector, as before.
+DROP VIEW memory.latent_centroids;
+DROP VIEW latent_centroids;
+
+ALTER TABLE embeddings ALTER COLUMN embedding TYPE halfvec USING embedding::halfvec;
+
+CREATE VIEW latent_centroids AS
+SELECT a.space_id, a.artifact_id, a.artifact_type, e.model, e.dim,
+       avg(e.embedding::vector) AS centroid,
+       count(DISTINCT s.seq)::integer AS embedded,
+       (SELECT count(*) FROM latent_sources x WHERE x.space_id = a.space_id AND x.artifact_id = a.artifact_id)::integer AS sources
+FROM latent_current a
+JOIN latent_sources s ON s.space_id = a.space_id AND s.artifact_id = a.artifact_id
+JOIN memory_items m ON m.space_id = s.space_id AND m.seq = s.seq
+JOIN embeddings e ON e.space_id = m.space_id AND e.item_id = m.item_id
+GROUP BY a.space_id, a.artifact_id, a.artifact_type, e.model, e.dim;
+
+CREATE VIEW memory.latent_centroids AS
+SELECT space_id, artifact_id, artifact_type, model, dim, centroid, embedded, sources FROM latent_centroids;
+
+DO $$
+BEGIN
+  IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'zaxy_app') THEN
+    GRANT SELECT ON latent_centroids TO zaxy_app;
+  END IF;
+  IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'zaxy_analyst') THEN
+    GRANT SELECT ON memory.latent_centroids TO zaxy_analyst;
+  END IF;
+END $$;
