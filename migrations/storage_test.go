@@ -11,19 +11,19 @@ import (
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
-// Migration 000061 folds the gate's (key, item) rows into one gate_items row per item holding
+// Migration 000059 folds the gate's (key, item) rows into one gate_items row per item holding
 // the first 8 bytes of each key, and its down migration gives back one row per (key, item).
 func TestGateItemsMigration_OneRowPerItemWithShortKeysBothWays(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	_, err := pool.Exec(ctx, readMigration(t, "000061_storage.down.sql"))
+	_, err := pool.Exec(ctx, readMigration(t, "000059_storage.down.sql"))
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, `INSERT INTO gate_keys (space_id, key, item_id, seq) VALUES
 		('g', '\x0202020202020202ffffffffffffffff', 'ev:1', 1),
 		('g', '\x0101010101010101eeeeeeeeeeeeeeee', 'ev:1', 1),
 		('g', '\x0303030303030303dddddddddddddddd', 'ev:4', 4)`)
 	require.NoError(t, err)
-	_, err = pool.Exec(ctx, readMigration(t, "000061_storage.up.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000059_storage.up.sql"))
 	require.NoError(t, err)
 	items := func() map[string][]string {
 		t.Helper()
@@ -46,16 +46,16 @@ func TestGateItemsMigration_OneRowPerItemWithShortKeysBothWays(t *testing.T) {
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM gate_items WHERE space_id = 'g' AND keys && ARRAY['\x0303030303030303'::bytea]`).Scan(&n))
 	require.Equal(t, 1, n, "the keys are searchable by overlap")
 
-	_, err = pool.Exec(ctx, readMigration(t, "000061_storage.down.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000059_storage.down.sql"))
 	require.NoError(t, err)
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM gate_keys WHERE space_id = 'g'`).Scan(&n))
 	require.Equal(t, 3, n, "down gives back one row per (key, item)")
-	_, err = pool.Exec(ctx, readMigration(t, "000061_storage.up.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000059_storage.up.sql"))
 	require.NoError(t, err)
 	require.Equal(t, want, items())
 }
 
-// Migration 000061 stores embeddings in half precision, in the heap rather than TOAST, and
+// Migration 000059 stores embeddings in half precision, in the heap rather than TOAST, and
 // its down migration gives them back as vectors; vectors are still inserted as vector and the
 // centroid view still averages as vector.
 func TestStorageMigration_EmbeddingsInHalfPrecisionBothWays(t *testing.T) {
@@ -86,12 +86,12 @@ func TestStorageMigration_EmbeddingsInHalfPrecisionBothWays(t *testing.T) {
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM `+toastOf(t, pool, "embeddings")).Scan(&chunks))
 	require.Zero(t, chunks, "the vector stays in the heap")
 
-	_, err = pool.Exec(ctx, readMigration(t, "000061_storage.down.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000059_storage.down.sql"))
 	require.NoError(t, err)
 	typ, _, back := stored()
 	require.Equal(t, "vector", typ)
 	require.Equal(t, first, back, "down keeps the stored values")
-	_, err = pool.Exec(ctx, readMigration(t, "000061_storage.up.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000059_storage.up.sql"))
 	require.NoError(t, err)
 	typ, _, _ = stored()
 	require.Equal(t, "halfvec", typ)

@@ -1,4 +1,4 @@
--- Reverses 000061_storage.up.sql: embeddings as vector (the values stay those half precision
+-- Reverses 000059_storage.up.sql: embeddings as vector (the values stay those half precision
 -- kept) and one gate_keys row per (key, item) again. The keys stay 8
 -- bytes long; a rebuild of a space with the gate on writes them as the binary of the time does.
 CREATE TABLE gate_keys (
