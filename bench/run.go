@@ -66,6 +66,9 @@ type Options struct {
 	// back from the log), so re-ranking after a code change costs only the questions. A case
 	// without that space is appended into it as usual.
 	Reuse string
+	// LoadOnly appends and prepares every case and asks none of its questions (zaxy bench
+	// storage measures what the load leaves on disk).
+	LoadOnly bool
 }
 
 func (o Options) withDefaults() Options {
@@ -314,6 +317,9 @@ func runCase(ctx context.Context, store *eventloom.Store, r Retriever, c *Case, 
 		return nil, fmt.Errorf("case %s: prepare space %s: %w", c.ID, space, err)
 	}
 	res.prepareDur = time.Since(t0)
+	if opts.LoadOnly {
+		return res, nil
+	}
 	t0 = time.Now()
 	for i := range c.Questions {
 		if err := ask(ctx, r, space, &c.Questions[i], refs, opts, res); err != nil {

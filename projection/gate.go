@@ -34,7 +34,7 @@ import (
 // It reads only the log and the projections the log made, at projection time (embeddings are
 // computed later, asynchronously, so they take no part): an item is compared with every
 // earlier ranked item sharing one of its MinHash band keys, whether that item was projected in
-// an earlier batch (gate_keys) or earlier in the same one, and the earliest qualifying item
+// an earlier batch (gate_items) or earlier in the same one, and the earliest qualifying item
 // wins. So the tags do not depend on batch boundaries and a rebuild reproduces them.
 
 // GateMinOverlap is the smallest share of an earlier item's words a redundant item must keep
@@ -67,7 +67,7 @@ type gateCandidate struct {
 	compared int
 }
 
-// gateKeyRow is a gate_keys row to write.
+// gateKeyRow is one band key of an item to write (gate_items holds an item's keys in one row).
 type gateKeyRow struct {
 	Key    []byte
 	ItemID string
@@ -148,7 +148,7 @@ func gateKeys(eventType, actor string, cues []byte, words []string) [][]byte {
 			binary.BigEndian.PutUint64(seed[:], m)
 			h.Write(seed[:])
 		}
-		keys[band] = h.Sum(nil)[:16]
+		keys[band] = h.Sum(nil)[:8]
 	}
 	return keys
 }

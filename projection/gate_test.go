@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/eventloom"
@@ -211,7 +212,7 @@ func TestGate_OffIsTheProjectionBeforeTheGate(t *testing.T) {
 		new(int64), new(int64), new(int64), new(int64), new(int64), new(int64)))
 	require.Equal(t, before, sum.Digest, "with the gate off the projection digests as before the gate")
 	var keys, tagged, repeated int
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM gate_keys WHERE space_id = $1),
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM gate_items WHERE space_id = $1),
 		(SELECT count(*) FROM memory_items WHERE space_id = $1 AND redundant_of IS NOT NULL),
 		(SELECT count(*) FROM reinforcements WHERE space_id = $1 AND signal = 'repeated')`, space).Scan(&keys, &tagged, &repeated))
 	require.Zero(t, keys+tagged+repeated)
@@ -222,4 +223,32 @@ func TestGate_OffIsTheProjectionBeforeTheGate(t *testing.T) {
 		generate_series(0, 3) u, generate_series(0, 2) w, generate_series(0, 2) o, generate_series(0, 2) i
 		WHERE zaxy_salience_reinforcement(s, h, u, w, o, i) IS DISTINCT FROM zaxy_salience_reinforcement(s, h, u, w, o, i, 0)`).Scan(&differ))
 	require.Zero(t, differ)
+}
+
+// The gate keeps one gate_items row per ranked event item it looked at, holding its eight band
+// keys of 8 bytes each; a redundant item adds no row.
+func TestGate_KeepsOneRowOfEightShortKeysPerRankedItem(t *testing.T) {
+	f := newFixtureTx(t, projection.Config{BatchSize: 2, Gate: projection.GateOn})
+	ctx := context.Background()
+	f.Append(t, "rows",
+		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west."), // 1
+		said("ann", "The audit topic keeps seven days of events, and consumers run in eu-west."), // 2 repeat of 1
+		said("ann", "We do not deploy on Fridays because the pager rotation is thin."),           // 3
+	)
+	f.Project(t, "rows")
+	require.Equal(t, map[string]string{"ev:2": "ev:1"}, f.redundantOf(t, "rows"))
+	rows, err := f.DB.Query(ctx, `SELECT item_id, seq, cardinality(keys),
+		(SELECT count(*) FROM unnest(keys) k WHERE length(k) = 8) FROM gate_items WHERE space_id = 'rows' ORDER BY seq`)
+	require.NoError(t, err)
+	type row struct {
+		item         string
+		seq          int64
+		keys, short8 int
+	}
+	got, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
+		var x row
+		return x, r.Scan(&x.item, &x.seq, &x.keys, &x.short8)
+	})
+	require.NoError(t, err)
+	require.Equal(t, []row{{"ev:1", 1, 8, 8}, {"ev:3", 3, 8, 8}}, got)
 }

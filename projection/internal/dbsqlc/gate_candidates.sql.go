@@ -10,20 +10,18 @@ import (
 )
 
 const gateCandidates = `-- name: GateCandidates :many
-SELECT h.item_id, h.seq, h.keys::bytea[] AS keys, m.text
-FROM (
-  SELECT k.item_id, k.seq, array_agg(k.key ORDER BY k.key) AS keys
-  FROM gate_keys k
-  WHERE k.space_id = $1 AND k.key = ANY ($2::bytea[])
-  GROUP BY k.item_id, k.seq
-) h
-JOIN memory_items m ON m.space_id = $1 AND m.item_id = h.item_id
-ORDER BY h.seq, h.item_id
+SELECT g.item_id, g.seq,
+       ARRAY(SELECT k FROM unnest(g.keys) AS k WHERE k = ANY ($1::bytea[]) ORDER BY k)::bytea[] AS keys,
+       m.text
+FROM gate_items g
+JOIN memory_items m ON m.space_id = g.space_id AND m.item_id = g.item_id
+WHERE g.space_id = $2 AND g.keys && $1::bytea[]
+ORDER BY g.seq, g.item_id
 `
 
 type GateCandidatesParams struct {
-	SpaceID string
 	Keys    [][]byte
+	SpaceID string
 }
 
 type GateCandidatesRow struct {
@@ -34,12 +32,10 @@ type GateCandidatesRow struct {
 }
 
 // The encoding gate's candidates for a batch: the earlier ranked items of the space sharing a key
-// with one of the batch's items, each once, with the keys it shares and its text (the gate
-// compares word sequences; gate.go), in seq order. One row per item, not per (key, item): near
-// duplicates share most of their keys, and an agent's similar tool outputs made each batch read
-// every such item's text up to eight times.
+// with one of the batch's items (gate_items' GIN index on (space_id, keys)), each once, with the
+// keys it shares and its text (the gate compares word sequences; gate.go), in seq order.
 func (q *Queries) GateCandidates(ctx context.Context, db DBTX, arg GateCandidatesParams) ([]GateCandidatesRow, error) {
-	rows, err := db.Query(ctx, gateCandidates, arg.SpaceID, arg.Keys)
+	rows, err := db.Query(ctx, gateCandidates, arg.Keys, arg.SpaceID)
 	if err != nil {
 		return nil, err
 	}

@@ -13,11 +13,12 @@ const gateKeysInsert = `-- name: GateKeysInsert :exec
 WITH u AS (
   SELECT unnest($2::bytea[]) AS key, unnest($3::text[]) AS item_id, unnest($4::bigint[]) AS seq
 )
-INSERT INTO gate_keys (space_id, key, item_id, seq)
-SELECT $1::text, u.key, u.item_id, u.seq
+INSERT INTO gate_items (space_id, item_id, seq, keys)
+SELECT $1::text, u.item_id, min(u.seq), array_agg(DISTINCT u.key ORDER BY u.key)
 FROM u
-ORDER BY u.key, u.item_id
-ON CONFLICT (space_id, key, item_id) DO NOTHING
+GROUP BY u.item_id
+ORDER BY u.item_id
+ON CONFLICT (space_id, item_id) DO NOTHING
 `
 
 type GateKeysInsertParams struct {
@@ -27,8 +28,9 @@ type GateKeysInsertParams struct {
 	Seqs    []int64
 }
 
-// Adds a batch's ranked items to the encoding gate's keys: one row per (key, item). Each array
-// is one column of the rows, all of one length, so the batch is one statement.
+// Adds a batch's ranked items to the encoding gate's keys: one gate_items row per item holding
+// its keys. Each array is one column of the (key, item) pairs, all of one length, so the batch
+// is one statement.
 func (q *Queries) GateKeysInsert(ctx context.Context, db DBTX, arg GateKeysInsertParams) error {
 	_, err := db.Exec(ctx, gateKeysInsert,
 		arg.SpaceID,
