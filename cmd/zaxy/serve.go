@@ -64,6 +64,11 @@ func (c *workerCmd) run(ctx context.Context, env *env) error {
 	return work(ctx, env.cfg, env.logger, env.stdout)
 }
 
+// writeSlack is how long past the request deadline the server still writes an answer before it
+// closes the connection: the deadline ends the work, and the slack is for a CPU-starved process
+// to finish writing the 503 it decided on, never a connection closed without an answer.
+const writeSlack = 30 * time.Second
+
 // serve runs the HTTP API, with the MCP endpoint at /mcp and the web console at /console, and River workers in-process until
 // ctx ends, then shuts down in order: HTTP server (finishing in-flight requests), River, pool.
 // Once River has started, every return stops it before its pool closes. With ZAXY_CLUSTERS it
@@ -153,7 +158,7 @@ func serve(ctx context.Context, cfg *config, migrate bool, logger *slog.Logger, 
 		Handler:           api.NoSniff(console.Mount(mcp.Mount(svc.handler, mcpHandler))),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       httpCfg.RequestTimeout,
-		WriteTimeout:      httpCfg.RequestTimeout + 5*time.Second,
+		WriteTimeout:      httpCfg.RequestTimeout + writeSlack,
 		IdleTimeout:       2 * time.Minute,
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
