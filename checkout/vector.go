@@ -12,17 +12,6 @@ import (
 	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
-// DefaultEfSearch is the vector lane's hnsw.ef_search unless configured (Config.EfSearch,
-// VectorParams.EfSearch). On one space of 100,000 LongMemEval sentences (word-vector embedder,
-// halfvec(484) HNSW, m 32, ef_construction 128, the lane's 40 rows) recall against exact
-// search was 0.973 / 0.986 / 0.991 / 0.997 at 10 and 0.948 / 0.972 / 0.987 / 0.996 at 40 for
-// ef_search 40 / 60 / 100 / 200, and the index scan's time grows with the pages it visits
-// (about 2,500 / 4,000 / 6,500 at 40 / 100 / 200): 60 halves the lane's time against 100 for
-// half a point of recall at 10 (docs/benchmarks.md, "Vector lane: where an HNSW scan's time
-// goes"). Spaces at or below memoryitem.HNSWThreshold vectors are scanned exactly and never
-// use it.
-const DefaultEfSearch = 60
-
 // VectorHit is one item the vector lane found.
 type VectorHit struct {
 	ItemID   string  `db:"item_id"`
@@ -39,7 +28,7 @@ type VectorParams struct {
 	Vector []float32
 	// K is how many items to return. Defaults to 20.
 	K int
-	// EfSearch is HNSW's candidate list size (hnsw.ef_search). Defaults to DefaultEfSearch.
+	// EfSearch is HNSW's candidate list size (hnsw.ef_search). Defaults to 100.
 	EfSearch int
 	// Exact scans every vector of the space instead of using the HNSW index.
 	Exact bool
@@ -75,7 +64,7 @@ func Vector(ctx context.Context, pool pgexec.Executor, p VectorParams) ([]Vector
 		p.K = 20
 	}
 	if p.EfSearch == 0 {
-		p.EfSearch = DefaultEfSearch
+		p.EfSearch = 100
 	}
 	if p.MaxIndexRows <= 0 {
 		p.MaxIndexRows = mechanism1.HNSWMaxK

@@ -123,11 +123,3 @@ func TestVector_AsOfKeepsLaterItemsOut(t *testing.T) {
 		require.True(t, it.OccurredAt.Before(*at("2024-06-01T00:00:00Z")), "%s occurred %s", it.ItemID, it.OccurredAt)
 	}
 }
-
-// The vector lane's default hnsw.ef_search is the point of the measured recall/latency curve
-// (DefaultEfSearch's comment, docs/benchmarks.md), and a configured value is kept.
-func TestNew_EfSearchDefaultsToTheMeasuredPoint(t *testing.T) {
-	require.Equal(t, 60, checkout.DefaultEfSearch)
-	require.Equal(t, checkout.DefaultEfSearch, checkout.New(nil, nil, checkout.Config{}).EfSearch())
-	require.Equal(t, 200, checkout.New(nil, nil, checkout.Config{EfSearch: 200}).EfSearch())
-}
