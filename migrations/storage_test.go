@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
@@ -16,7 +17,9 @@ import (
 func TestGateItemsMigration_OneRowPerItemWithShortKeysBothWays(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	_, err := pool.Exec(ctx, readMigration(t, "000059_storage.down.sql"))
+	_, err := pool.Exec(ctx, readMigration(t, "000060_gate_keys.down.sql"))
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, readMigration(t, "000059_storage.down.sql"))
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, `INSERT INTO gate_keys (space_id, key, item_id, seq) VALUES
 		('g', '\x0202020202020202ffffffffffffffff', 'ev:1', 1),
@@ -53,6 +56,39 @@ func TestGateItemsMigration_OneRowPerItemWithShortKeysBothWays(t *testing.T) {
 	_, err = pool.Exec(ctx, readMigration(t, "000059_storage.up.sql"))
 	require.NoError(t, err)
 	require.Equal(t, want, items())
+	_, err = pool.Exec(ctx, readMigration(t, "000060_gate_keys.up.sql"))
+	require.NoError(t, err)
+}
+
+// Migration 000060 gives the gate's keys back one row per (key, item seq), the 8-byte key as a
+// big-endian bigint, and its down migration folds them into one gate_items row per item again.
+func TestGateKeysMigration_OneRowPerKeyAsBigintBothWays(t *testing.T) {
+	ctx := context.Background()
+	pool := testcontainers.NewDatabase(t).AdminPool(t)
+	_, err := pool.Exec(ctx, readMigration(t, "000060_gate_keys.down.sql"))
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, `INSERT INTO gate_items (space_id, item_id, seq, keys) VALUES
+		('g', 'ev:1', 1, ARRAY['\x0101010101010101', '\xff02020202020202']::bytea[]),
+		('g', 'ev:4', 4, ARRAY['\x0303030303030303']::bytea[])`)
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, readMigration(t, "000060_gate_keys.up.sql"))
+	require.NoError(t, err)
+	rows, err := pool.Query(ctx, `SELECT key, seq FROM gate_keys WHERE space_id = 'g' ORDER BY seq, key`)
+	require.NoError(t, err)
+	type row struct{ Key, Seq int64 }
+	got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
+	require.NoError(t, err)
+	require.Equal(t, []row{{-0xfdfdfdfdfdfdfe, 1}, {0x0101010101010101, 1}, {0x0303030303030303, 4}}, got,
+		"big-endian, as the gate computes them (binary.BigEndian.Uint64 as int64)")
+
+	_, err = pool.Exec(ctx, readMigration(t, "000060_gate_keys.down.sql"))
+	require.NoError(t, err)
+	var keys []string
+	require.NoError(t, pool.QueryRow(ctx, `SELECT array_agg(encode(k, 'hex') ORDER BY k) FROM gate_items, unnest(keys) k
+		WHERE space_id = 'g' AND item_id = 'ev:1'`).Scan(&keys))
+	require.Equal(t, []string{"0101010101010101", "ff02020202020202"}, keys, "down gives back the same bytes")
+	_, err = pool.Exec(ctx, readMigration(t, "000060_gate_keys.up.sql"))
+	require.NoError(t, err)
 }
 
 // Migration 000059 stores embeddings in half precision, in the heap rather than TOAST, and

@@ -34,7 +34,7 @@ import (
 // It reads only the log and the projections the log made, at projection time (embeddings are
 // computed later, asynchronously, so they take no part): an item is compared with every
 // earlier ranked item sharing one of its MinHash band keys, whether that item was projected in
-// an earlier batch (gate_items) or earlier in the same one, and the earliest qualifying item
+// an earlier batch (gate_keys) or earlier in the same one, and the earliest qualifying item
 // wins. So the tags do not depend on batch boundaries and a rebuild reproduces them.
 
 // GateMinOverlap is the smallest share of an earlier item's words a redundant item must keep
@@ -67,11 +67,10 @@ type gateCandidate struct {
 	compared int
 }
 
-// gateKeyRow is one band key of an item to write (gate_items holds an item's keys in one row).
+// gateKeyRow is one band key of a ranked event item (ev:<Seq>) to write to gate_keys.
 type gateKeyRow struct {
-	Key    []byte
-	ItemID string
-	Seq    int64
+	Key int64
+	Seq int64
 }
 
 // gateState is the gate's view of a space while a batch is applied.
@@ -82,8 +81,8 @@ type gateState struct {
 	// configured is the batch's last gate.configured (seq and mode), to record.
 	configuredSeq *int64
 	configuredOn  bool
-	// byKey holds the earlier ranked items by key (hex of the key bytes).
-	byKey   map[string][]*gateCandidate
+	// byKey holds the earlier ranked items by band key.
+	byKey   map[int64][]*gateCandidate
 	newKeys []gateKeyRow
 	// calls counts gateItem's comparisons rounds (gateCandidate.compared).
 	calls int
@@ -115,11 +114,12 @@ func gateWords(text string) []string {
 	return words
 }
 
-// gateKeys returns the MinHash band keys of the distinct words, scoped by event type, actor and
-// cues (items of other types or actors, or recorded under other cues, never share a key: the
-// same note about another repository or task is not a repeat). cues is the event's cues as
-// Postgres renders jsonb, so equal objects are equal bytes; absent and empty are the same.
-func gateKeys(eventType, actor string, cues []byte, words []string) [][]byte {
+// gateKeys returns the MinHash band keys (the first 8 bytes of each band's hash, big-endian) of
+// the distinct words, scoped by event type, actor and cues (items of other types or actors, or
+// recorded under other cues, never share a key: the same note about another repository or task
+// is not a repeat). cues is the event's cues as Postgres renders jsonb, so equal objects are
+// equal bytes; absent and empty are the same.
+func gateKeys(eventType, actor string, cues []byte, words []string) []int64 {
 	if len(words) == 0 {
 		return nil
 	}
@@ -140,7 +140,7 @@ func gateKeys(eventType, actor string, cues []byte, words []string) [][]byte {
 			}
 		}
 	}
-	keys := make([][]byte, gateBands)
+	keys := make([]int64, gateBands)
 	for band := range gateBands {
 		h := sha256.New()
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d", eventType, actor, gateCues(cues), band)
@@ -148,7 +148,7 @@ func gateKeys(eventType, actor string, cues []byte, words []string) [][]byte {
 			binary.BigEndian.PutUint64(seed[:], m)
 			h.Write(seed[:])
 		}
-		keys[band] = h.Sum(nil)[:8]
+		keys[band] = int64(binary.BigEndian.Uint64(h.Sum(nil)[:8]))
 	}
 	return keys
 }
@@ -191,7 +191,7 @@ func negation(w string) bool {
 // gateText is what the gate compares of an event item.
 type gateText struct {
 	words []string
-	keys  [][]byte
+	keys  []int64
 }
 
 // gateTexts computes the words and keys of the batch's event items, nil for events the gate
@@ -236,13 +236,13 @@ func (s *batchState) loadGate(ctx context.Context, tx pgx.Tx, serverOn bool, eve
 		return nil
 	}
 	s.gateTexts = gateTexts(events, fxs)
-	var keys [][]byte
+	var keys []int64
 	for _, t := range s.gateTexts {
 		if t != nil {
 			keys = append(keys, t.keys...)
 		}
 	}
-	s.gate.byKey = map[string][]*gateCandidate{}
+	s.gate.byKey = map[int64][]*gateCandidate{}
 	if len(keys) == 0 {
 		return nil
 	}
@@ -254,7 +254,7 @@ func (s *batchState) loadGate(ctx context.Context, tx pgx.Tx, serverOn bool, eve
 	for _, c := range cands {
 		cand := &gateCandidate{ItemID: c.ItemID, Seq: c.Seq, Words: gateWords(c.Text)}
 		for _, k := range c.Keys {
-			s.gate.byKey[string(k)] = append(s.gate.byKey[string(k)], cand)
+			s.gate.byKey[k] = append(s.gate.byKey[k], cand)
 		}
 	}
 	return nil
@@ -279,7 +279,7 @@ func (s *batchState) gateItem(e *eventloom.Event, i int) string {
 	var best *gateCandidate
 	s.gate.calls++
 	for _, k := range t.keys {
-		for _, c := range s.gate.byKey[string(k)] {
+		for _, c := range s.gate.byKey[k] {
 			if (best == nil || c.Seq < best.Seq) && c.Seq < e.Seq && c.compared != s.gate.calls {
 				c.compared = s.gate.calls
 				if gateRedundant(t.words, c.Words) {
@@ -294,8 +294,8 @@ func (s *batchState) gateItem(e *eventloom.Event, i int) string {
 	}
 	cand := &gateCandidate{ItemID: memoryitem.EventID(e.Seq), Seq: e.Seq, Words: t.words}
 	for _, k := range t.keys {
-		s.gate.byKey[string(k)] = append(s.gate.byKey[string(k)], cand)
-		s.gate.newKeys = append(s.gate.newKeys, gateKeyRow{Key: k, ItemID: cand.ItemID, Seq: e.Seq})
+		s.gate.byKey[k] = append(s.gate.byKey[k], cand)
+		s.gate.newKeys = append(s.gate.newKeys, gateKeyRow{Key: k, Seq: e.Seq})
 	}
 	return ""
 }
@@ -311,9 +311,9 @@ func (s *batchState) gateFact(e *eventloom.Event, cur *factRow, a *factAssert) {
 // queueGate queues the batch's new gate keys and its gate setting.
 func (s *batchState) queueGate(b *pgx.Batch) {
 	if n := len(s.gate.newKeys); n > 0 {
-		p := dbsqlc.GateKeysInsertParams{SpaceID: s.space, Keys: make([][]byte, n), ItemIds: make([]string, n), Seqs: make([]int64, n)}
+		p := dbsqlc.GateKeysInsertParams{SpaceID: s.space, Keys: make([]int64, n), Seqs: make([]int64, n)}
 		for i, k := range s.gate.newKeys {
-			p.Keys[i], p.ItemIds[i], p.Seqs[i] = k.Key, k.ItemID, k.Seq
+			p.Keys[i], p.Seqs[i] = k.Key, k.Seq
 		}
 		dbsqlc.QueueGateKeysInsert(b, p)
 	}

@@ -3,6 +3,10 @@ package projection_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -212,7 +216,7 @@ func TestGate_OffIsTheProjectionBeforeTheGate(t *testing.T) {
 		new(int64), new(int64), new(int64), new(int64), new(int64), new(int64)))
 	require.Equal(t, before, sum.Digest, "with the gate off the projection digests as before the gate")
 	var keys, tagged, repeated int
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM gate_items WHERE space_id = $1),
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM gate_keys WHERE space_id = $1),
 		(SELECT count(*) FROM memory_items WHERE space_id = $1 AND redundant_of IS NOT NULL),
 		(SELECT count(*) FROM reinforcements WHERE space_id = $1 AND signal = 'repeated')`, space).Scan(&keys, &tagged, &repeated))
 	require.Zero(t, keys+tagged+repeated)
@@ -225,9 +229,9 @@ func TestGate_OffIsTheProjectionBeforeTheGate(t *testing.T) {
 	require.Zero(t, differ)
 }
 
-// The gate keeps one gate_items row per ranked event item it looked at, holding its eight band
-// keys of 8 bytes each; a redundant item adds no row.
-func TestGate_KeepsOneRowOfEightShortKeysPerRankedItem(t *testing.T) {
+// The gate keeps one gate_keys row per band key of each ranked event item it looked at (eight),
+// keyed by the item's seq; a redundant item adds no row.
+func TestGate_KeepsEightKeyRowsPerRankedItem(t *testing.T) {
 	f := newFixtureTx(t, projection.Config{BatchSize: 2, Gate: projection.GateOn})
 	ctx := context.Background()
 	f.Append(t, "rows",
@@ -237,18 +241,41 @@ func TestGate_KeepsOneRowOfEightShortKeysPerRankedItem(t *testing.T) {
 	)
 	f.Project(t, "rows")
 	require.Equal(t, map[string]string{"ev:2": "ev:1"}, f.redundantOf(t, "rows"))
-	rows, err := f.DB.Query(ctx, `SELECT item_id, seq, cardinality(keys),
-		(SELECT count(*) FROM unnest(keys) k WHERE length(k) = 8) FROM gate_items WHERE space_id = 'rows' ORDER BY seq`)
+	rows, err := f.DB.Query(ctx, `SELECT seq, count(*) FROM gate_keys WHERE space_id = 'rows' GROUP BY seq ORDER BY seq`)
 	require.NoError(t, err)
-	type row struct {
-		item         string
-		seq          int64
-		keys, short8 int
+	type row struct{ Seq, Keys int64 }
+	got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
+	require.NoError(t, err)
+	require.Equal(t, []row{{1, 8}, {3, 8}}, got)
+}
+
+// A batch's candidate lookup is index conditions on gate_keys' primary key, even under a generic
+// plan on a table never analyzed: no plan compares rows against the batch's whole key list (the
+// one-row-per-item form before it did, and took seconds a batch at 20,000 items).
+func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
+	f := newFixtureTx(t, projection.Config{Gate: projection.GateOn})
+	ctx := context.Background()
+	_, err := f.DB.Exec(ctx, `INSERT INTO gate_keys (space_id, key, seq)
+		SELECT 'big', hashint8(i * 8 + b), i FROM generate_series(1, 20000) i, generate_series(0, 7) b`)
+	require.NoError(t, err)
+	query, err := os.ReadFile(filepath.Join("..", "sql", "projection", "gate_candidates.sql"))
+	require.NoError(t, err)
+	sql := strings.NewReplacer("@space_id", "$1", "@keys", "$2").Replace(string(query))
+	_, err = f.DB.Exec(ctx, "SET LOCAL plan_cache_mode = force_generic_plan")
+	require.NoError(t, err)
+	_, err = f.DB.Exec(ctx, "PREPARE gate_candidates (text, bigint[]) AS "+strings.TrimSuffix(strings.TrimSpace(sql), ";"))
+	require.NoError(t, err)
+	keys := make([]string, 4000)
+	for i := range keys {
+		keys[i] = strconv.Itoa(i * 7919)
 	}
-	got, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
-		var x row
-		return x, r.Scan(&x.item, &x.seq, &x.keys, &x.short8)
-	})
+	rows, err := f.DB.Query(ctx, `EXPLAIN (COSTS OFF) EXECUTE gate_candidates('big', '{`+strings.Join(keys, ",")+`}')`)
 	require.NoError(t, err)
-	require.Equal(t, []row{{"ev:1", 1, 8, 8}, {"ev:3", 3, 8, 8}}, got)
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	plan := strings.Join(lines, "\n")
+	require.Contains(t, plan, "gate_keys_pkey", plan)
+	require.Regexp(t, `Index Cond: \(\(space_id = \$1\) AND \(key = ANY \(\$2\)\)\)`, plan)
+	require.NotContains(t, plan, "Seq Scan on gate_keys", plan)
+	require.NotContains(t, plan, "Filter", plan)
 }

@@ -81,8 +81,8 @@ FROM (
   SELECT concat_ws('|', 'weave_citation', artifact_id, seq)
   FROM latent_weave_citations x WHERE x.space_id = @space_id
   UNION ALL
-  SELECT concat_ws('|', 'gate_key', encode(k.key, 'hex'), item_id, seq)
-  FROM gate_items x, unnest(x.keys) AS k(key) WHERE x.space_id = @space_id
+  SELECT concat_ws('|', 'gate_key', encode(int8send(key), 'hex'), 'ev:' || seq, seq)
+  FROM gate_keys x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'gate_space', enabled, configured_seq)
   FROM gate_spaces x WHERE x.space_id = @space_id

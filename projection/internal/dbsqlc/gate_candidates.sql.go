@@ -10,32 +10,36 @@ import (
 )
 
 const gateCandidates = `-- name: GateCandidates :many
-SELECT g.item_id, g.seq,
-       ARRAY(SELECT k FROM unnest(g.keys) AS k WHERE k = ANY ($1::bytea[]) ORDER BY k)::bytea[] AS keys,
-       m.text
-FROM gate_items g
-JOIN memory_items m ON m.space_id = g.space_id AND m.item_id = g.item_id
-WHERE g.space_id = $2 AND g.keys && $1::bytea[]
-ORDER BY g.seq, g.item_id
+WITH shared AS (
+  SELECT g.seq, array_agg(g.key ORDER BY g.key)::bigint[] AS keys
+  FROM gate_keys g
+  WHERE g.space_id = $1 AND g.key = ANY ($2::bigint[])
+  GROUP BY g.seq
+)
+SELECT m.item_id, s.seq, s.keys, m.text
+FROM shared s
+JOIN memory_items m ON m.space_id = $1 AND m.item_id = 'ev:' || s.seq
+ORDER BY s.seq
 `
 
 type GateCandidatesParams struct {
-	Keys    [][]byte
 	SpaceID string
+	Keys    []int64
 }
 
 type GateCandidatesRow struct {
 	ItemID string
 	Seq    int64
-	Keys   [][]byte
+	Keys   []int64
 	Text   string
 }
 
-// The encoding gate's candidates for a batch: the earlier ranked items of the space sharing a key
-// with one of the batch's items (gate_items' GIN index on (space_id, keys)), each once, with the
-// keys it shares and its text (the gate compares word sequences; gate.go), in seq order.
+// The encoding gate's candidates for a batch: the earlier ranked event items of the space sharing
+// a key with one of the batch's items, each once with the keys it shares, and its text (the gate
+// compares word sequences; gate.go), in seq order. The keys are index conditions of gate_keys'
+// primary key (space_id, key, seq): one descent per key of the batch.
 func (q *Queries) GateCandidates(ctx context.Context, db DBTX, arg GateCandidatesParams) ([]GateCandidatesRow, error) {
-	rows, err := db.Query(ctx, gateCandidates, arg.Keys, arg.SpaceID)
+	rows, err := db.Query(ctx, gateCandidates, arg.SpaceID, arg.Keys)
 	if err != nil {
 		return nil, err
 	}

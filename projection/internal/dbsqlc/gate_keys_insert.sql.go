@@ -11,32 +11,25 @@ import (
 
 const gateKeysInsert = `-- name: GateKeysInsert :exec
 WITH u AS (
-  SELECT unnest($2::bytea[]) AS key, unnest($3::text[]) AS item_id, unnest($4::bigint[]) AS seq
+  SELECT unnest($2::bigint[]) AS key, unnest($3::bigint[]) AS seq
 )
-INSERT INTO gate_items (space_id, item_id, seq, keys)
-SELECT $1::text, u.item_id, min(u.seq), array_agg(DISTINCT u.key ORDER BY u.key)
+INSERT INTO gate_keys (space_id, key, seq)
+SELECT $1::text, u.key, u.seq
 FROM u
-GROUP BY u.item_id
-ORDER BY u.item_id
-ON CONFLICT (space_id, item_id) DO NOTHING
+ORDER BY u.key, u.seq
+ON CONFLICT (space_id, key, seq) DO NOTHING
 `
 
 type GateKeysInsertParams struct {
 	SpaceID string
-	Keys    [][]byte
-	ItemIds []string
+	Keys    []int64
 	Seqs    []int64
 }
 
-// Adds a batch's ranked items to the encoding gate's keys: one gate_items row per item holding
-// its keys. Each array is one column of the (key, item) pairs, all of one length, so the batch
-// is one statement.
+// Adds a batch's ranked event items to the encoding gate's keys: one gate_keys row per (key,
+// item seq). The two arrays are the columns of the pairs, of one length, so the batch is one
+// statement.
 func (q *Queries) GateKeysInsert(ctx context.Context, db DBTX, arg GateKeysInsertParams) error {
-	_, err := db.Exec(ctx, gateKeysInsert,
-		arg.SpaceID,
-		arg.Keys,
-		arg.ItemIds,
-		arg.Seqs,
-	)
+	_, err := db.Exec(ctx, gateKeysInsert, arg.SpaceID, arg.Keys, arg.Seqs)
 	return err
 }
