@@ -122,6 +122,8 @@ func TestStorageMigration_EmbeddingsInHalfPrecisionBothWays(t *testing.T) {
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM `+toastOf(t, pool, "embeddings")).Scan(&chunks))
 	require.Zero(t, chunks, "the vector stays in the heap")
 
+	_, err = pool.Exec(ctx, readMigration(t, "000060_gate_keys.down.sql"))
+	require.NoError(t, err)
 	_, err = pool.Exec(ctx, readMigration(t, "000059_storage.down.sql"))
 	require.NoError(t, err)
 	typ, _, back := stored()
@@ -132,6 +134,8 @@ func TestStorageMigration_EmbeddingsInHalfPrecisionBothWays(t *testing.T) {
 	typ, _, _ = stored()
 	require.Equal(t, "halfvec", typ)
 	_, err = pool.Exec(ctx, `SELECT centroid FROM latent_centroids LIMIT 1`)
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, readMigration(t, "000060_gate_keys.up.sql"))
 	require.NoError(t, err)
 }
 
