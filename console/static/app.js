@@ -14,8 +14,9 @@ import * as chain from './pages/chain.js';
 import * as log from './pages/log.js';
 import * as checkouts from './pages/checkouts.js';
 import * as find from './pages/find.js';
+import * as memory from './pages/memory.js';
 
-const pages = { spaces, find, timeline, log, entity, graph, checkout, checkouts, review, artifacts, chain };
+const pages = { spaces, find, timeline, log, entity, graph, checkout, checkouts, review, artifacts, memory, chain };
 const lastSpaceKey = 'zaxy.console.space';
 const main = document.getElementById('main');
 const select = document.getElementById('space-select');
