@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/placement/internal/dbsqlc"
 	"github.com/zaxy/zaxy/validation"
 )
@@ -82,7 +83,7 @@ func (m *Mover) Abandon(ctx context.Context, space string) error {
 // copy is.
 func dropCopy(ctx context.Context, s Site, space, from string) error {
 	err := pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
-		exists, err := queries.SpaceExists(ctx, tx, space)
+		exists, err := eventloom.NewStore(tx, nil, nil).SpaceExists(ctx, space)
 		if err != nil || !exists {
 			return err
 		}

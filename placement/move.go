@@ -180,7 +180,7 @@ func (m *Mover) placed(ctx context.Context, space string) (Placement, error) {
 	}
 	var on []string
 	for name, s := range m.Sites {
-		exists, err := queries.SpaceExists(ctx, s.DB, space)
+		exists, err := eventloom.NewStore(s.DB, nil, m.logger()).SpaceExists(ctx, space)
 		if err != nil {
 			return Placement{}, fmt.Errorf("find space %q on %s: %w", space, name, err)
 		}
