@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -50,24 +51,35 @@ const (
 	MinMaxTokens     = 200
 	MaxMaxTokens     = 32000
 	DefaultMaxTokens = 2000
-	maxQueryChars    = 4000
+	// MaxQueryChars is the longest query checkout takes, in characters (ValidateQuery).
+	MaxQueryChars = 4000
 	// maxSessionIDChars bounds a request's session id, as the log bounds an event's.
 	maxSessionIDChars = 256
 )
+
+// ValidateQuery checks a query as checkout and the feeling of knowing (package metamemory)
+// take it: not blank, at most MaxQueryChars characters once trimmed, valid UTF-8 without NUL
+// characters (Postgres's text holds neither, so every lane would fail on it; FuzzQuery). The
+// error is a *validation.Error naming the field query.
+func ValidateQuery(q string) error {
+	switch q = strings.TrimSpace(q); {
+	case q == "":
+		return &validation.Error{Field: "query", Message: "is required"}
+	case utf8.RuneCountInString(q) > MaxQueryChars:
+		return &validation.Error{Field: "query", Message: fmt.Sprintf("must be at most %d characters", MaxQueryChars)}
+	case !utf8.ValidString(q) || strings.ContainsRune(q, 0):
+		return &validation.Error{Field: "query", Message: "must be valid UTF-8 without NUL characters"}
+	}
+	return nil
+}
 
 // validateRequest checks r and fills defaults; errors name the field.
 func validateRequest(r *Request) error {
 	if err := eventloom.ValidateSpaceID(r.SpaceID); err != nil {
 		return err
 	}
-	switch q := strings.TrimSpace(r.Query); {
-	case q == "":
-		return &validation.Error{Field: "query", Message: "is required"}
-	case utf8.RuneCountInString(q) > maxQueryChars:
-		return &validation.Error{Field: "query", Message: "must be at most 4000 characters"}
-	case !utf8.ValidString(q) || strings.ContainsRune(q, 0):
-		// Postgres's text holds neither, so every lane would fail on it (FuzzQuery).
-		return &validation.Error{Field: "query", Message: "must be valid UTF-8 without NUL characters"}
+	if err := ValidateQuery(r.Query); err != nil {
+		return err
 	}
 	if err := eventloom.CheckText("session_id", r.SessionID, maxSessionIDChars); err != nil {
 		return err

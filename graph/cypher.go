@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/graph/internal/dbsqlc"
 	"github.com/zaxy/zaxy/sql"
 	"github.com/zaxy/zaxy/validation"
 )
@@ -277,7 +278,7 @@ func beginCypher(ctx context.Context, db Querier) (pgx.Tx, func(), error) {
 			return nil, nil, fmt.Errorf("begin: %w", err)
 		}
 		done := func() { _ = sp.Rollback(context.WithoutCancel(ctx)) }
-		if _, err := sp.Exec(ctx, "SET TRANSACTION READ ONLY"); err != nil {
+		if err := queries.TransactionReadOnly(ctx, sp); err != nil {
 			done()
 			return nil, nil, fmt.Errorf("begin: %w", err)
 		}
@@ -304,20 +305,16 @@ func beginCypher(ctx context.Context, db Querier) (pgx.Tx, func(), error) {
 // role) or by name (superusers). In a transaction each attempt runs in a savepoint, so a
 // failed one leaves the transaction usable.
 func loadAGE(ctx context.Context, db Querier) error {
-	load := func(stmt string) error {
+	load := func(run func(context.Context, dbsqlc.DBTX) error) error {
 		if _, inTx := db.(pgx.Tx); inTx {
-			return pgx.BeginFunc(ctx, db, func(sp pgx.Tx) error {
-				_, err := sp.Exec(ctx, stmt)
-				return err
-			})
+			return pgx.BeginFunc(ctx, db, func(sp pgx.Tx) error { return run(ctx, sp) })
 		}
-		_, err := db.Exec(ctx, stmt)
-		return err
+		return run(ctx, db)
 	}
-	if err := load(`LOAD '$libdir/plugins/age'`); err == nil {
+	if err := load(queries.AgeLoadPlugins); err == nil {
 		return nil
 	}
-	if err := load(`LOAD 'age'`); err != nil {
+	if err := load(queries.AgeLoad); err != nil {
 		return fmt.Errorf("%w: cannot load the age library (%v); link age.so into $libdir/plugins or preload it", ErrAGEOff, err)
 	}
 	return nil

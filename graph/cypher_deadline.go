@@ -202,13 +202,13 @@ func connectLike(pool *pgxpool.Pool) (*pgx.Conn, error) {
 // shows it.
 func terminateBackend(conn *pgx.Conn, pid uint32) error {
 	ctx := context.Background()
-	var signalled bool
-	if err := conn.QueryRow(ctx, `SELECT pg_terminate_backend($1)`, int32(pid)).Scan(&signalled); err != nil {
+	signalled, err := queries.BackendTerminate(ctx, conn, int32(pid))
+	if err != nil {
 		return fmt.Errorf("terminate backend %d: %w", pid, err)
 	}
 	for {
-		var alive bool
-		if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_stat_activity WHERE pid = $1)`, int32(pid)).Scan(&alive); err != nil {
+		alive, err := queries.BackendAlive(ctx, conn, int32(pid))
+		if err != nil {
 			return fmt.Errorf("look for backend %d: %w", pid, err)
 		}
 		if !alive {

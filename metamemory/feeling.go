@@ -7,17 +7,15 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/metamemory/internal/dbsqlc"
-	"github.com/zaxy/zaxy/validation"
 )
 
-// MaxQueryChars is the longest query a feeling of knowing takes, as checkout's.
-const MaxQueryChars = 4000
+// MaxQueryChars is the longest query a feeling of knowing takes: checkout's.
+const MaxQueryChars = checkout.MaxQueryChars
 
 // Config configures a Service.
 type Config struct {
@@ -48,20 +46,12 @@ func New(db pgexec.Executor, cfg Config) *Service {
 	return &Service{db: db, cfg: cfg, cache: newCache(cfg.Limits.Spaces)}
 }
 
-// validateRequest checks r; errors name the field.
+// validateRequest checks r (its query as checkout does); errors name the field.
 func validateRequest(r *Request) error {
 	if err := eventloom.ValidateSpaceID(r.SpaceID); err != nil {
 		return err
 	}
-	switch q := strings.TrimSpace(r.Query); {
-	case q == "":
-		return &validation.Error{Field: "query", Message: "is required"}
-	case utf8.RuneCountInString(q) > MaxQueryChars:
-		return &validation.Error{Field: "query", Message: fmt.Sprintf("must be at most %d characters", MaxQueryChars)}
-	case !utf8.ValidString(q) || strings.ContainsRune(q, 0):
-		return &validation.Error{Field: "query", Message: "must be valid UTF-8 without NUL"}
-	}
-	return nil
+	return checkout.ValidateQuery(r.Query)
 }
 
 // Feel answers r: one round trip for the query's lexemes and the space's watermark and totals,

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/metamemory"
@@ -203,11 +204,16 @@ func TestFeel_RejectsBadInput(t *testing.T) {
 		{SpaceID: "fok-a", Query: ""},
 		{SpaceID: "fok-a", Query: "   "},
 		{SpaceID: "fok-a", Query: strings.Repeat("a", metamemory.MaxQueryChars+1)},
+		{SpaceID: "fok-a", Query: "grey\x00hound"},
+		{SpaceID: "fok-a", Query: "grey\xffhound"},
 		{SpaceID: "", Query: "greyhound"},
 	} {
 		_, err := b.svc.Feel(context.Background(), &r)
 		var ve *validation.Error
 		require.ErrorAs(t, err, &ve, "%q", r.Query)
+		if r.SpaceID != "" {
+			require.Equal(t, checkout.ValidateQuery(r.Query), err, "a query is refused as checkout refuses it")
+		}
 	}
 }
 

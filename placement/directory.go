@@ -12,7 +12,8 @@ import (
 	"github.com/zaxy/zaxy/placement/internal/dbsqlc"
 )
 
-// queries are the directory's typed queries (sql/placement).
+// queries are the package's typed queries (sql/placement): the directory's, on the home
+// cluster, and a move's, on each cluster.
 var queries = dbsqlc.New()
 
 // Placement is where one space lives.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/placement/internal/dbsqlc"
 	"github.com/zaxy/zaxy/validation"
 )
@@ -35,7 +36,7 @@ func (m *Mover) Finish(ctx context.Context, space string) (*FinishResult, error)
 		return nil, err
 	}
 	res := &FinishResult{SpaceID: space, Cluster: src.Name}
-	if err := src.DB.QueryRow(ctx, `SELECT zaxy_space_drop($1)`, space).Scan(&res.Events); err != nil {
+	if res.Events, err = queries.SpaceDrop(ctx, src.DB, space); err != nil {
 		return nil, fmt.Errorf("drop the copy of %q on %s: %w", space, src.Name, err)
 	}
 	if _, err := queries.PlacementFinish(ctx, m.Directory.db, dbsqlc.PlacementFinishParams{SpaceID: space, Source: &src.Name}); err != nil {
@@ -67,7 +68,7 @@ func (m *Mover) Abandon(ctx context.Context, space string) error {
 	if err := dropCopy(ctx, dst, space, src.Name); err != nil {
 		return err
 	}
-	if _, err := src.DB.Exec(ctx, `SELECT zaxy_space_unfreeze($1)`, space); err != nil {
+	if err := queries.SpaceUnfreeze(ctx, src.DB, space); err != nil {
 		return fmt.Errorf("unfreeze %q on %s: %w", space, src.Name, err)
 	}
 	if _, err := queries.PlacementAbandon(ctx, m.Directory.db, space); err != nil && !errors.Is(err, pgx.ErrNoRows) {
@@ -82,17 +83,17 @@ func (m *Mover) Abandon(ctx context.Context, space string) error {
 // copy is.
 func dropCopy(ctx context.Context, s Site, space, from string) error {
 	err := pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
-		var exists bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT FROM spaces WHERE space_id = $1)`, space).Scan(&exists); err != nil || !exists {
+		exists, err := eventloom.NewStore(tx, nil, nil).SpaceExists(ctx, space)
+		if err != nil || !exists {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `SELECT zaxy_space_freeze($1, $2)`, space, from); err != nil {
+		if _, err := queries.SpaceFreeze(ctx, tx, dbsqlc.SpaceFreezeParams{SpaceID: space, Target: from}); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `SELECT zaxy_space_moved($1)`, space); err != nil {
+		if err := queries.SpaceMoved(ctx, tx, space); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `SELECT zaxy_space_drop($1)`, space)
+		_, err = queries.SpaceDrop(ctx, tx, space)
 		return err
 	})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/placement/internal/dbsqlc"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/spacelog"
 	"github.com/zaxy/zaxy/validation"
@@ -127,8 +128,8 @@ func (m *Mover) Move(ctx context.Context, space, to string) (*MoveResult, error)
 	}
 	t := res.step("precopy", began)
 	frozenAt := time.Now()
-	var head int64
-	if err := src.DB.QueryRow(ctx, `SELECT zaxy_space_freeze($1, $2)`, space, to).Scan(&head); err != nil {
+	head, err := queries.SpaceFreeze(ctx, src.DB, dbsqlc.SpaceFreezeParams{SpaceID: space, Target: to})
+	if err != nil {
 		return nil, fmt.Errorf("freeze %q on %s: %w", space, src.Name, err)
 	}
 	m.log(ctx, "space frozen on its cluster", "space_id", space, "cluster", src.Name, "head_seq", head, "copied_seq", copied)
@@ -162,7 +163,7 @@ func (m *Mover) Move(ctx context.Context, space, to string) (*MoveResult, error)
 	}
 	res.step("flip", t)
 	res.Paused = time.Since(frozenAt)
-	if _, err := src.DB.Exec(ctx, `SELECT zaxy_space_moved($1)`, space); err != nil {
+	if err := queries.SpaceMoved(ctx, src.DB, space); err != nil {
 		return nil, fmt.Errorf("mark %q moved on %s (the directory has flipped; run the move again to mark it): %w", space, src.Name, err)
 	}
 	m.log(ctx, "space moved", "space_id", space, "from", src.Name, "to", dst.Name, "events", res.Events, "paused", res.Paused)
@@ -179,11 +180,11 @@ func (m *Mover) placed(ctx context.Context, space string) (Placement, error) {
 	}
 	var on []string
 	for name, s := range m.Sites {
-		var n int
-		if err := s.DB.QueryRow(ctx, `SELECT count(*) FROM spaces WHERE space_id = $1`, space).Scan(&n); err != nil {
+		exists, err := eventloom.NewStore(s.DB, nil, m.logger()).SpaceExists(ctx, space)
+		if err != nil {
 			return Placement{}, fmt.Errorf("find space %q on %s: %w", space, name, err)
 		}
-		if n > 0 {
+		if exists {
 			on = append(on, name)
 		}
 	}
@@ -200,7 +201,7 @@ func (m *Mover) placed(ctx context.Context, space string) (Placement, error) {
 // move run again), projects it there and builds its latent artifacts; it returns the seq the
 // copy ends at.
 func (m *Mover) precopy(ctx context.Context, src, dst Site, space string, res *MoveResult) (int64, error) {
-	head, _, err := chainHead(ctx, dst, space)
+	head, err := chainHead(ctx, dst, space)
 	if err != nil {
 		return 0, err
 	}
@@ -315,17 +316,15 @@ func (m *Mover) checksum(ctx context.Context, s Site, space string, head int64, 
 }
 
 // chainHead is space's chain head on s; 0 when it has no events there.
-func chainHead(ctx context.Context, s Site, space string) (int64, []byte, error) {
-	var head int64
-	var hash []byte
-	err := s.DB.QueryRow(ctx, `SELECT head_seq, head_hash FROM spaces WHERE space_id = $1`, space).Scan(&head, &hash)
+func chainHead(ctx context.Context, s Site, space string) (int64, error) {
+	head, err := queries.SpaceHead(ctx, s.DB, space)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, nil, nil
+		return 0, nil
 	}
 	if err != nil {
-		return 0, nil, fmt.Errorf("read the chain head of %q on %s: %w", space, s.Name, err)
+		return 0, fmt.Errorf("read the chain head of %q on %s: %w", space, s.Name, err)
 	}
-	return head, hash, nil
+	return head, nil
 }
 
 func (m *Mover) site(field, name string) (Site, error) {

@@ -121,11 +121,7 @@ func (p *Projector) replayTx(ctx context.Context, tx pgx.Tx, space string, upTo 
 
 // Spaces lists every space in the log.
 func (p *Projector) Spaces(ctx context.Context) ([]string, error) {
-	rows, err := p.db.Query(ctx, `SELECT space_id FROM spaces ORDER BY space_id`)
-	if err != nil {
-		return nil, fmt.Errorf("list spaces: %w", err)
-	}
-	spaces, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	spaces, err := queries.SpacesList(ctx, p.db)
 	if err != nil {
 		return nil, fmt.Errorf("list spaces: %w", err)
 	}

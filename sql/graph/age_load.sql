@@ -1,0 +1,3 @@
+-- name: AgeLoad :exec
+-- Loads the AGE library into the session by name (superusers only).
+LOAD 'age';
