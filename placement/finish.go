@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/placement/internal/dbsqlc"
 	"github.com/zaxy/zaxy/validation"
 )
@@ -21,8 +22,8 @@ type FinishResult struct {
 }
 
 // Finish drops the read-only copy a move of space left on the cluster it moved from: its log,
-// its projections, its AGE graph (zaxy_space_drop, in one transaction), and forgets it in the
-// directory.
+// its projections, its AGE graph (zaxy_space_drop, in one transaction, run again on a fresh
+// session if AGE 1.5 fails it with a corrupted label cache), and forgets it in the directory.
 func (m *Mover) Finish(ctx context.Context, space string) (*FinishResult, error) {
 	p, ok, err := m.Directory.Lookup(ctx, space)
 	if err != nil {
@@ -36,7 +37,11 @@ func (m *Mover) Finish(ctx context.Context, space string) (*FinishResult, error)
 		return nil, err
 	}
 	res := &FinishResult{SpaceID: space, Cluster: src.Name}
-	if res.Events, err = queries.SpaceDrop(ctx, src.DB, space); err != nil {
+	err = graph.WithLabelCacheRetry(ctx, src.DB, func(tx pgx.Tx) error {
+		res.Events, err = queries.SpaceDrop(ctx, tx, space)
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("drop the copy of %q on %s: %w", space, src.Name, err)
 	}
 	if _, err := queries.PlacementFinish(ctx, m.Directory.db, dbsqlc.PlacementFinishParams{SpaceID: space, Source: &src.Name}); err != nil {
@@ -80,9 +85,9 @@ func (m *Mover) Abandon(ctx context.Context, space string) error {
 
 // dropCopy drops the copy a move made of space on s (from the cluster called from), if any:
 // frozen and marked moved there in one transaction, it is dropped as a finished move's source
-// copy is.
+// copy is (graph.WithLabelCacheRetry).
 func dropCopy(ctx context.Context, s Site, space, from string) error {
-	err := pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
+	err := graph.WithLabelCacheRetry(ctx, s.DB, func(tx pgx.Tx) error {
 		exists, err := eventloom.NewStore(tx, nil, nil).SpaceExists(ctx, space)
 		if err != nil || !exists {
 			return err
