@@ -340,10 +340,12 @@ func TestCypher_DeadlineEndsTheBackend(t *testing.T) {
 		pid := backend()
 		rctx, cancel := context.WithCancel(ctx)
 		go func() {
-			// Cancel once the query is running (its backend is active in the runner).
+			// Cancel once the query is running (its backend is active in the runner's call,
+			// "zaxy_cypher"."<graph>"(...), not in the lookup of the runner, whose text names
+			// zaxy_cypher too: cancelled there, pgx returns before its backend has seen the cancel).
 			for {
 				var active bool
-				if err := admin.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND query LIKE '%zaxy_cypher%')`, int32(pid)).Scan(&active); err != nil || active {
+				if err := admin.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND query LIKE '%"zaxy_cypher".%')`, int32(pid)).Scan(&active); err != nil || active {
 					cancel()
 					return
 				}
