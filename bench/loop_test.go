@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zaxy/zaxy/bench"
@@ -14,7 +15,7 @@ import (
 )
 
 // loopRun runs a small seeded loop lane in a fresh database.
-func loopRun(t *testing.T, seed uint64) *bench.LoopReport {
+func loopRun(t *testing.T, seed uint64) (*bench.LoopReport, *pgxpool.Pool) {
 	t.Helper()
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AppPool(t)
@@ -22,11 +23,13 @@ func loopRun(t *testing.T, seed uint64) *bench.LoopReport {
 	require.NoError(t, err)
 	rep, err := bench.Loop(ctx, &bench.LoopOptions{Pool: pool, Projector: proj, Seed: seed, Families: 2, Tasks: 8, Run: "t"})
 	require.NoError(t, err)
-	return rep
+	return rep, pool
 }
 
 func TestLoop_ASeedMakesTheSameRunAndMemoryOffNeverReadsMemory(t *testing.T) {
-	a, b := loopRun(t, 3), loopRun(t, 3)
+	ctx := context.Background()
+	a, pool := loopRun(t, 3)
+	b, _ := loopRun(t, 3)
 	require.Len(t, a.Arms, 3)
 	for i, arm := range a.Arms {
 		x, err := json.Marshal(arm)
@@ -48,11 +51,42 @@ func TestLoop_ASeedMakesTheSameRunAndMemoryOffNeverReadsMemory(t *testing.T) {
 		require.Positive(t, arm.Reads)
 		require.Equal(t, arm.Reads, arm.LoggedReads, "arm %s: every read the agent made is a record in the log", arm.Arm)
 		require.Positive(t, arm.Retrospective["proposal.created"]+arm.Retrospective["feedback.recorded"], "arm %s: the retrospective pass judged the outcomes", arm.Arm)
+		require.NotEmpty(t, arm.Mechanisms, "arm %s: the agent acted on what memory gave it", arm.Arm)
+		require.Positive(t, arm.Calibration.N, "arm %s: memory's confidence was observed", arm.Arm)
 	}
-	// The world is the same for every arm: task i meets the same traps.
+	// The world is the same for every arm: task i meets the same traps, and the first task,
+	// before memory holds anything, goes the same with memory on.
 	for i := range off.TaskList {
 		require.Equal(t, off.TaskList[i].Traps, on.TaskList[i].Traps)
 		require.Equal(t, off.TaskList[i].Family, on.TaskList[i].Family)
+	}
+	require.Equal(t, off.TaskList[0].Calls, on.TaskList[0].Calls)
+	for _, arm := range a.Arms {
+		// The figures are those of the tasks, and the tasks are what the log holds: every
+		// call a tool_call.completed, every task one outcome.recorded of its session.
+		again := bench.LoopMetrics(arm.TaskList)
+		again.Arm, again.Space, again.LoggedReads, again.Retrospective = arm.Arm, arm.Space, arm.LoggedReads, arm.Retrospective
+		require.Equal(t, again, arm)
+		calls, failed := 0, 0
+		for _, tk := range arm.TaskList {
+			calls += len(tk.Calls)
+			for _, c := range tk.Calls {
+				if c.Error != "" {
+					failed++
+				}
+			}
+		}
+		require.Equal(t, arm.Failures, failed)
+		var logCalls, logFailed, outcomes, sessions int
+		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE type = 'tool_call.completed'),
+			count(*) FILTER (WHERE type = 'tool_call.completed' AND data->>'outcome' = 'failure'),
+			count(*) FILTER (WHERE type = 'outcome.recorded'),
+			count(DISTINCT data->>'session_id') FILTER (WHERE type = 'outcome.recorded')
+			FROM events WHERE space_id = $1`, arm.Space).Scan(&logCalls, &logFailed, &outcomes, &sessions))
+		require.Equal(t, calls, logCalls, arm.Arm)
+		require.Equal(t, failed, logFailed, arm.Arm)
+		require.Equal(t, arm.Tasks, outcomes, arm.Arm)
+		require.Equal(t, arm.Tasks, sessions, arm.Arm)
 	}
 	var out bytes.Buffer
 	a.WriteText(&out)
