@@ -216,9 +216,12 @@ type LoopTask struct {
 	Calls   []LoopCall `json:"calls"`
 	Success bool       `json:"success"`
 	// Reads counts the memory reads the agent made (prospective passes, memory actions).
-	Reads    int               `json:"reads"`
-	Acted    []LoopActed       `json:"acted"`
-	Observed []LoopObservation `json:"observed"`
+	Reads int         `json:"reads"`
+	Acted []LoopActed `json:"acted"`
+	// Suggested counts, by source, the remedies memory named for a plan step (a plain retry
+	// counting as one) at a confidence the agent acts on, acted on or not.
+	Suggested map[string]int    `json:"suggested,omitempty"`
+	Observed  []LoopObservation `json:"observed"`
 }
 
 // LoopCall is one tool call of a task.

@@ -147,10 +147,15 @@ func (r *loopRun) prospective(ctx context.Context, goal string, planned map[stri
 			return
 		}
 		r.observe(source, id, step, conf, fix)
-		if conf < loopActThreshold || len(planned[step]) > 0 {
+		if conf < loopActThreshold {
 			return
 		}
-		for _, rem := range r.remedies(fix, step) {
+		rems := r.remedies(fix, step)
+		r.suggest(source, len(rems))
+		if len(planned[step]) > 0 {
+			return
+		}
+		for _, rem := range rems {
 			planned[step] = append(planned[step], LoopActed{Source: source, Step: step, Remedy: rem, Confidence: round3(conf)})
 			acted = true
 		}
@@ -177,8 +182,11 @@ func (r *loopRun) prospective(ctx context.Context, goal string, planned map[stri
 		}
 		for j := 0; j+1 < len(pr.Steps); j++ {
 			rem, next := pr.Steps[j], pr.Steps[j+1]
-			if !slices.Contains(plan, next) || !slices.Contains(loopRemedies(r.t.Family), rem) ||
-				slices.ContainsFunc(planned[next], func(x LoopActed) bool { return x.Remedy == rem }) {
+			if !slices.Contains(plan, next) || !slices.Contains(loopRemedies(r.t.Family), rem) {
+				continue
+			}
+			r.suggest(LoopFromProcedurePrior, 1)
+			if slices.ContainsFunc(planned[next], func(x LoopActed) bool { return x.Remedy == rem }) {
 				continue
 			}
 			planned[next] = append(planned[next], LoopActed{Source: LoopFromProcedurePrior, Step: next, Remedy: rem, Confidence: round3(pr.Confidence)})
@@ -189,6 +197,18 @@ func (r *loopRun) prospective(ctx context.Context, goal string, planned map[stri
 		r.cite = append(r.cite, p.SurfacedSeq)
 	}
 	return nil
+}
+
+// suggest counts n remedies a mechanism named for a plan step at a confidence the agent acts
+// on, whether or not another mechanism had named them first.
+func (r *loopRun) suggest(source string, n int) {
+	if n == 0 {
+		return
+	}
+	if r.t.Suggested == nil {
+		r.t.Suggested = map[string]int{}
+	}
+	r.t.Suggested[source] += n
 }
 
 // remedies are the remedy tools of a fix sequence for step, each once, in order (the fix of
@@ -323,6 +343,7 @@ func (r *loopRun) askFailurePrior(ctx context.Context, step string) ([]string, f
 			continue
 		}
 		r.observe(LoopFromAction, a.ID, step, a.Confidence, pl.Fix)
+		r.suggest(LoopFromAction, max(len(r.remedies(pl.Fix, step)), 1))
 		if pr.Record != nil {
 			r.cite = append(r.cite, pr.Record.Seq)
 		}

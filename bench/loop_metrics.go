@@ -64,9 +64,13 @@ type LoopRound struct {
 // was absent, or the remedy co-occurred with a flaky success without causing it).
 type LoopMechanism struct {
 	Source string `json:"source"`
-	Acted  int    `json:"acted"`
-	Useful int    `json:"useful"`
-	Wasted int    `json:"wasted"`
+	// Suggested counts the remedies it named for plan steps at a confidence acted on; the
+	// agent acts on the first mechanism that names a step's remedies (failure priors, then
+	// the weave, then procedure priors), so a later one's suggestions may go unused.
+	Suggested int `json:"suggested"`
+	Acted     int `json:"acted"`
+	Useful    int `json:"useful"`
+	Wasted    int `json:"wasted"`
 }
 
 // LoopCalibration is the reliability of the confidence memory reported on failure priors:
@@ -148,12 +152,19 @@ func LoopMetrics(ts []LoopTask) LoopArm {
 				m.RecoveredTasks++
 			}
 		}
-		for _, a := range t.Acted {
-			x := mech[a.Source]
+		at := func(source string) *LoopMechanism {
+			x := mech[source]
 			if x == nil {
-				x = &LoopMechanism{Source: a.Source}
-				mech[a.Source] = x
+				x = &LoopMechanism{Source: source}
+				mech[source] = x
 			}
+			return x
+		}
+		for source, n := range t.Suggested {
+			at(source).Suggested += n
+		}
+		for _, a := range t.Acted {
+			x := at(a.Source)
 			x.Acted++
 			if a.Useful {
 				x.Useful++
@@ -257,7 +268,7 @@ func (r *LoopReport) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  retrospective pass: %s\n", strings.Join(retro, ", "))
 		for _, x := range a.Mechanisms {
-			fmt.Fprintf(w, "  acted on %-28s %3d remedies: %3d caused a recovery, %3d did not\n", x.Source+":", x.Acted, x.Useful, x.Wasted)
+			fmt.Fprintf(w, "  %-28s %3d remedies named, %3d run: %3d caused a recovery, %3d did not\n", x.Source+":", x.Suggested, x.Acted, x.Useful, x.Wasted)
 		}
 		if c := a.Calibration; c.N > 0 {
 			fmt.Fprintf(w, "  calibration:        %d failure priors, Brier %.3f (base rate %.3f: Brier %.3f)\n", c.N, c.Brier, c.BaseRate, c.BaseBrier)

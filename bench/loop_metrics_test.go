@@ -18,8 +18,9 @@ func TestLoopMetrics_CountsRepeatsRecoveryAndCalibrationByHand(t *testing.T) {
 		// Task 1: the same build failure again (a repeat, avoidable) and a flaky test never
 		// recovered: the task fails.
 		{Round: 2, Success: false, Reads: 2, Calls: []bench.LoopCall{flag, ok("a_set_build_tags"), ok("a_build"), flaky},
-			Acted: []bench.LoopActed{{Source: bench.LoopFromFailurePrior, Useful: true}, {Source: bench.LoopFromFailurePrior}, {Source: bench.LoopFromAction, Useful: true}},
-			Observed: []bench.LoopObservation{{Confidence: 0.9, Held: true}, {Confidence: 0.5, Held: false}}},
+			Acted:     []bench.LoopActed{{Source: bench.LoopFromFailurePrior, Useful: true}, {Source: bench.LoopFromFailurePrior}, {Source: bench.LoopFromAction, Useful: true}},
+			Suggested: map[string]int{bench.LoopFromFailurePrior: 3, bench.LoopFromProcedurePrior: 2},
+			Observed:  []bench.LoopObservation{{Confidence: 0.9, Held: true}, {Confidence: 0.5, Held: false}}},
 		// Task 2: the flaky test again (a repeat, unavoidable), recovered by a retry; no failure
 		// of the build.
 		{Round: 2, Success: true, Reads: 1, Calls: []bench.LoopCall{ok("a_build"), flaky, ok("a_test")},
@@ -47,7 +48,8 @@ func TestLoopMetrics_CountsRepeatsRecoveryAndCalibrationByHand(t *testing.T) {
 		{Round: 2, Tasks: 2, Successes: 1, SuccessRate: 0.5, MeanSteps: 3.5, Failures: 3},
 	}, m.Rounds)
 	require.Equal(t, []bench.LoopMechanism{
-		{Source: bench.LoopFromFailurePrior, Acted: 2, Useful: 1, Wasted: 1},
+		{Source: bench.LoopFromFailurePrior, Suggested: 3, Acted: 2, Useful: 1, Wasted: 1},
+		{Source: bench.LoopFromProcedurePrior, Suggested: 2},
 		{Source: bench.LoopFromAction, Acted: 1, Useful: 1},
 	}, m.Mechanisms)
 
