@@ -240,7 +240,8 @@ type LoopActed struct {
 	Step       string  `json:"step"`
 	Remedy     string  `json:"remedy"`
 	Confidence float64 `json:"confidence"`
-	// Useful is the world's truth: the step met a trap this remedy causes the recovery of.
+	// Useful is the world's truth: when it ran, a plan step not yet succeeded (Step or a later
+	// one) met a trap this remedy causes the recovery of.
 	Useful bool `json:"useful"`
 }
 

@@ -102,10 +102,10 @@ func (a *loopAgent) work(ctx context.Context, i int, f string, round int) (*Loop
 			if slices.Contains(r.ran, act.Remedy) || len(t.Calls) >= a.maxSteps {
 				continue
 			}
+			act.Useful = r.useful(act.Remedy)
 			if _, err := r.call(ctx, act.Remedy, act.Source); err != nil {
 				return nil, err
 			}
-			act.Useful = tw.causes(step, act.Remedy)
 			t.Acted = append(t.Acted, act)
 		}
 		ok, err := r.step(ctx, step)
@@ -197,6 +197,21 @@ func (r *loopRun) prospective(ctx context.Context, goal string, planned map[stri
 		r.cite = append(r.cite, p.SurfacedSeq)
 	}
 	return nil
+}
+
+// useful reports whether running remedy now causes a recovery the task needs: a plan step
+// that has not succeeded yet meets a trap the remedy fixes (a remedy named for one step may
+// fix a later one: migrate_base run before the build still spares the migration).
+func (r *loopRun) useful(remedy string) bool {
+	if remedy == "" || slices.Contains(r.ran, remedy) {
+		return false
+	}
+	for _, s := range loopPlan(r.t.Family) {
+		if !slices.Contains(r.ran, s) && r.tw.causes(s, remedy) {
+			return true
+		}
+	}
+	return false
 }
 
 // suggest counts n remedies a mechanism named for a plan step at a confidence the agent acts
@@ -301,7 +316,7 @@ func (r *loopRun) step(ctx context.Context, step string) (bool, error) {
 				if rem != "" && slices.Contains(r.ran, rem) {
 					continue
 				}
-				r.t.Acted = append(r.t.Acted, LoopActed{Source: LoopFromAction, Step: step, Remedy: rem, Confidence: round3(conf), Useful: r.tw.causes(step, rem)})
+				r.t.Acted = append(r.t.Acted, LoopActed{Source: LoopFromAction, Step: step, Remedy: rem, Confidence: round3(conf), Useful: r.useful(rem)})
 				if ok, err := retry(rem, LoopFromAction); err != nil || ok {
 					return ok, err
 				}
