@@ -11,6 +11,11 @@
 // Calibration: FoKFit refits the feeling of knowing's mapping from the ranked.jsonl files and
 // cross-validates it (in memory, no database).
 //
+// The loop lanes: Loop runs scripted agents over repeated task families with memory off and
+// on, through the append path, the prospective pass, the memory actions and the workers'
+// entry points, and reports task success, calls, repeated failures, recovery and the
+// calibration of memory's confidence.
+//
 // Throughput and latency: Append times appends (HTTP, the Go API, the bare INSERT chained and
 // unchained, verify) and Checkout times checkouts on a space of many memories, each in a
 // scratch database it creates beside the one it is given.

@@ -64,6 +64,8 @@ var commands = []command{
 		help: "attribution lane of the retrospective pass: scripted agent traces with known\ncauses judged by the retrospective_credit rules; macro-F1 and per-cause scores\n(--traces N, --seed N, --confounded F, --json)"},
 	{name: "bench latent-priors", db: dbNone, new: func() runner { return &benchLatentPriorsCmd{} },
 		help: "procedure and failure prior lane: scripted task families mined by the latent\nproducers; top-1 prior accuracy (--families N, --sessions N, --noise F, --spaces N,\n--seed N, --json)"},
+	{name: "bench loop", db: dbTry, new: func() runner { return &benchLoopCmd{} },
+		help: "the loop lanes: scripted agents work repeated task families (builds missing a\nflag, migrations out of order, flaky tests, outages) with memory off, on, and on\nwith the retrospective pass applied; task success, steps, repeated failures,\nrecovery and the calibration of memory's confidence (--seed N, --families N,\n--tasks N, --max-steps N, --arms off,on,apply, --run NAME, --json; appends bench\nspaces here)"},
 	{name: "bench latent-policy", synopsis: "--locomo F --longmemeval F", db: dbTry, new: func() runner { return &benchLatentPolicyCmd{} },
 		help: "the retrieval policy lane: a policy fitted to judged checkouts of half the\ndev cases against the default built-in policy, on them and the held-out half, and the dev gate's\nverdict (--cases N, --questions N, --json; appends bench spaces here)"},
 	{name: "bench fok-fit", synopsis: "--lme ranked.jsonl --locomo ranked.jsonl", db: dbNone, new: func() runner { return &benchFoKFitCmd{} },
