@@ -86,8 +86,8 @@ func Relations(ctx context.Context, db pgexec.Executor, space string, ids []stri
 // errMirrorCannotAnswer means the AGE read was not possible and the tables should be read.
 var errMirrorCannotAnswer = errors.New("the latent AGE mirror cannot answer")
 
-// relationsAGE reads the relations through the AGE mirror, in a transaction of its own (a
-// savepoint when db is a transaction, so a refused read leaves it usable).
+// relationsAGE reads the relations through the AGE mirror (in a savepoint when db is a
+// transaction, so a refused read leaves it usable).
 func relationsAGE(ctx context.Context, db pgexec.Executor, space string, ids []string) ([]Relation, error) {
 	installed, err := graph.AGEInstalled(ctx, db)
 	if err != nil {
@@ -97,11 +97,16 @@ func relationsAGE(ctx context.Context, db pgexec.Executor, space string, ids []s
 		return nil, errMirrorCannotAnswer
 	}
 	var rows []dbsqlc.RelationsAGERow
-	err = pgx.BeginFunc(ctx, db, func(q pgx.Tx) error {
-		var err error
-		rows, err = queries.RelationsAGE(ctx, q, dbsqlc.RelationsAGEParams{SpaceID: space, Ids: ids})
-		return err
-	})
+	params := dbsqlc.RelationsAGEParams{SpaceID: space, Ids: ids}
+	if _, inTx := db.(pgx.Tx); inTx {
+		err = pgx.BeginFunc(ctx, db, func(sp pgx.Tx) error {
+			var err error
+			rows, err = queries.RelationsAGE(ctx, sp, params)
+			return err
+		})
+	} else {
+		rows, err = queries.RelationsAGE(ctx, db, params)
+	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == errNoMirror {
 		return nil, errMirrorCannotAnswer

@@ -190,6 +190,9 @@ BEGIN
   END IF;
   g_label := to_regclass(format('%I.%I', g, 'LatentArtifact'))::oid;
   IF NOT EXISTS (SELECT FROM latent_age_spaces s WHERE s.space_id = p_space AND s.label = g_label) THEN
+    -- The artifacts' id property, as Cypher's a.id = $param compares it (000061).
+    EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON %I.%I (ag_catalog.agtype_access_operator(VARIADIC ARRAY[properties, %L::ag_catalog.agtype]))',
+                   'LatentArtifact_prop_id', g, 'LatentArtifact', '"id"');
     EXECUTE format('DELETE FROM %I."DERIVED_FROM"; DELETE FROM %1$I."COVERS"; DELETE FROM %1$I."SUPERSEDES";
                     DELETE FROM %1$I."CONTRADICTS"; DELETE FROM %1$I."OCCURS_IN"; DELETE FROM %1$I."FOLLOWS";
                     DELETE FROM %1$I."EXPLAINS"; DELETE FROM %1$I."SHARES_CAUSE"; DELETE FROM %1$I."WARNS";
@@ -367,18 +370,28 @@ BEGIN
 END $$;
 
 -- Reads, through the space's AGE graph, the relations of every kind with one of the artifacts
--- p_ids at either end: the Cypher is a constant and the ids reach it as a parameter (an agtype
--- map bound to $1), so nothing given is ever formatted into a statement. Outgoing edges of any
--- label (to an artifact, a SourceEvent or an Entity) and incoming edges from artifacts, each
--- pattern with its direction. Raises ZX031 when the mirror cannot answer for the space (no
--- graph, never synced, its label table made again since, or artifacts changed since the last
--- sync): the caller reads the relational tables instead.
+-- p_ids at either end. The Cypher text is made of constants and numbered parameter names only
+-- ($i1 ... $in, the ids bound to them in an agtype map passed as $1), so nothing given is ever
+-- formatted into a statement. The ids are compared one equality each (a.id = $i1 OR ...): AGE
+-- folds each into a constant that the expression index on LatentArtifact's id property can
+-- serve, where `a.id IN $ids` is a filter over every vertex (400 ms against 0.5 ms at 5,000
+-- artifacts citing 50,000 events). Outgoing edges to artifacts (any label), events
+-- (DERIVED_FROM) and entities (COVERS), and incoming edges from artifacts label by label (the
+-- labels whose edges can end at an artifact, through their end_id indexes), each pattern with
+-- its direction. Raises ZX031 when the mirror cannot answer for the space (no graph, never
+-- synced, its label table made again since, or artifacts changed since the last sync): the
+-- caller reads the relational tables instead.
 CREATE FUNCTION zaxy_age_latent_relations(p_space text, p_ids text[])
 RETURNS TABLE (kind text, from_id text, to_id text, to_seq bigint, to_entity text)
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, ag_catalog AS $$
 DECLARE
   g text;
-  params jsonb := jsonb_build_object('ids', to_jsonb(coalesce(p_ids, '{}')));
+  n int := coalesce(cardinality(p_ids), 0);
+  from_ids text;
+  to_ids text;
+  params jsonb;
+  q text;
+  l text;
 BEGIN
   SELECT a.graph_name INTO g FROM age_graphs a WHERE a.space_id = p_space;
   IF g IS NULL OR NOT EXISTS (
@@ -390,21 +403,26 @@ BEGIN
   IF EXISTS (SELECT FROM latent_age_dirty d WHERE d.space_id = p_space) THEN
     RAISE EXCEPTION 'the latent mirror of space % is behind its artifacts', p_space USING ERRCODE = 'ZX031';
   END IF;
+  IF n = 0 THEN
+    RETURN;
+  END IF;
+  SELECT string_agg(format('a.id = $i%s', i), ' OR '), string_agg(format('b.id = $i%s', i), ' OR '),
+         jsonb_object_agg('i' || i, p_ids[i])
+  INTO from_ids, to_ids, params
+  FROM generate_series(1, n) i;
+  q := format('MATCH (a:LatentArtifact)-[r]->(b:LatentArtifact) WHERE %s RETURN type(r) AS k, a.id AS f, b.id AS t, null AS s, null AS e', from_ids)
+    || format(' UNION ALL MATCH (a:LatentArtifact)-[r:DERIVED_FROM]->(b:SourceEvent) WHERE %s RETURN type(r) AS k, a.id AS f, null AS t, b.seq AS s, null AS e', from_ids)
+    || format(' UNION ALL MATCH (a:LatentArtifact)-[r:COVERS]->(b:Entity) WHERE %s RETURN type(r) AS k, a.id AS f, null AS t, null AS s, b.id AS e', from_ids);
+  FOREACH l IN ARRAY ARRAY['SUPERSEDES', 'CONTRADICTS', 'OCCURS_IN', 'FOLLOWS', 'EXPLAINS', 'SHARES_CAUSE', 'WARNS'] LOOP
+    q := q || format(' UNION ALL MATCH (a:LatentArtifact)-[r:%s]->(b:LatentArtifact) WHERE %s RETURN type(r) AS k, a.id AS f, b.id AS t, null AS s, null AS e', l, to_ids);
+  END LOOP;
   -- Calling into the library loads it (and its parser hook) before cypher() is parsed below.
   PERFORM ag_catalog.agtype_in('null');
   RETURN QUERY EXECUTE format($s$
-    SELECT lower(x.k::text), x.f::text,
-           CASE WHEN x.l::text = 'LatentArtifact' THEN x.t::text END,
-           CASE WHEN x.l::text = 'SourceEvent' THEN x.s::text::bigint END,
-           CASE WHEN x.l::text = 'Entity' THEN x.t::text END
-    FROM ag_catalog.cypher(%1$L, $q$
-      MATCH (a:LatentArtifact)-[r]->(b) WHERE a.id IN $ids
-      RETURN type(r), a.id, label(b), b.id, b.seq
-      UNION ALL
-      MATCH (a:LatentArtifact)-[r]->(b:LatentArtifact) WHERE b.id IN $ids AND NOT (a.id IN $ids)
-      RETURN type(r), a.id, label(b), b.id, b.seq
-    $q$, $1) AS x (k ag_catalog.agtype, f ag_catalog.agtype, l ag_catalog.agtype, t ag_catalog.agtype, s ag_catalog.agtype)
-  $s$, g) USING params::text::ag_catalog.agtype;
+    SELECT DISTINCT lower(x.k::text), x.f::text, x.t::text, x.s::text::bigint, x.e::text
+    FROM ag_catalog.cypher(%L, $q$%s$q$, $1)
+      AS x (k ag_catalog.agtype, f ag_catalog.agtype, t ag_catalog.agtype, s ag_catalog.agtype, e ag_catalog.agtype)
+  $s$, g, q) USING params::text::ag_catalog.agtype;
 END $$;
 
 -- Every space's latent mirror is written whole again at its next build, with the new edges.
