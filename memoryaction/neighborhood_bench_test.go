@@ -148,4 +148,3 @@ func report(b *testing.B, path string, ds []time.Duration) {
 	b.ReportMetric(ms(ds[(len(ds)*95)/100]), path+"-p95-ms")
 	b.ReportMetric(0, "ns/op")
 }
-
