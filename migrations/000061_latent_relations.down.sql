@@ -207,6 +207,20 @@ BEGIN
   END IF;
 END $$;
 
+-- The five relation labels stay (AGE drops labels only with their graph) but lose their edges.
+DO $$
+DECLARE
+  g text;
+  l text;
+BEGIN
+  FOR g IN SELECT graph_name FROM age_graphs LOOP
+    FOREACH l IN ARRAY ARRAY['OCCURS_IN', 'FOLLOWS', 'EXPLAINS', 'SHARES_CAUSE', 'WARNS'] LOOP
+      IF to_regclass(format('%I.%I', g, l)) IS NOT NULL THEN
+        EXECUTE format('DELETE FROM %I.%I', g, l);
+      END IF;
+    END LOOP;
+  END LOOP;
+END $$;
 DELETE FROM latent_age_spaces;
 DROP FUNCTION zaxy_age_latent_relations(text, text[]);
 DROP FUNCTION zaxy_latent_relations_derive(text, text[]);
