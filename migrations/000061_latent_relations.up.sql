@@ -35,9 +35,10 @@ COMMENT ON TABLE latent_relations IS 'Latent layer: the derived relations betwee
 -- Inserts the relations of the space's artifacts p_ids with every artifact of the space, in
 -- both directions (the ids are the artifacts a build inserted). Each branch starts from the
 -- given artifacts and reaches the others through an index: latent_sources by seq, the slot
--- index, the type index.
+-- index, the type index. PL/pgSQL, so a connection plans the statement once.
 CREATE FUNCTION zaxy_latent_relations_derive(p_space text, p_ids text[]) RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE plpgsql AS $$
+BEGIN
   WITH given AS (
     SELECT a.* FROM latent_artifacts a WHERE a.space_id = p_space AND a.artifact_id = ANY (p_ids)
   ), links AS (
@@ -115,8 +116,8 @@ LANGUAGE sql AS $$
   )
   INSERT INTO latent_relations (space_id, kind, from_id, to_id)
   SELECT p_space, r.kind, r.from_id, r.to_id FROM rel r
-  ON CONFLICT DO NOTHING
-$$;
+  ON CONFLICT DO NOTHING;
+END $$;
 
 SELECT zaxy_latent_relations_derive(a.space_id, array_agg(a.artifact_id))
 FROM latent_artifacts a GROUP BY a.space_id;
@@ -236,10 +237,14 @@ BEGIN
     FOREACH l IN ARRAY ARRAY['DERIVED_FROM', 'COVERS', 'SUPERSEDES', 'CONTRADICTS'] LOOP
       EXECUTE format('DELETE FROM %I.%I e WHERE e.start_id = ANY ($1::text[]::ag_catalog.graphid[])', g, l) USING gone_gids;
     END LOOP;
-    FOREACH l IN ARRAY rel_labels LOOP
-      EXECUTE format('DELETE FROM %I.%I e WHERE e.start_id = ANY ($1::text[]::ag_catalog.graphid[])
-                      OR e.end_id = ANY ($1::text[]::ag_catalog.graphid[])', g, l) USING gone_gids;
-    END LOOP;
+    -- The relations' edges from or to them, in one statement.
+    EXECUTE format($q$
+      WITH o AS (DELETE FROM %1$I."OCCURS_IN" e WHERE e.start_id = ANY ($1) OR e.end_id = ANY ($1)),
+           f AS (DELETE FROM %1$I."FOLLOWS" e WHERE e.start_id = ANY ($1) OR e.end_id = ANY ($1)),
+           x AS (DELETE FROM %1$I."EXPLAINS" e WHERE e.start_id = ANY ($1) OR e.end_id = ANY ($1)),
+           c AS (DELETE FROM %1$I."SHARES_CAUSE" e WHERE e.start_id = ANY ($1) OR e.end_id = ANY ($1))
+      DELETE FROM %1$I."WARNS" e WHERE e.start_id = ANY ($1) OR e.end_id = ANY ($1)
+    $q$, g) USING gone_gids::text[]::ag_catalog.graphid[];
     EXECUTE format('DELETE FROM %I."LatentArtifact" v WHERE v.id = ANY ($1::text[]::ag_catalog.graphid[])', g) USING gone_gids;
     -- Source events no artifact cites any more go (only a gone vertex's can be one).
     EXECUTE format($q$
@@ -326,9 +331,11 @@ BEGIN
     WHERE v.space_id = p_space AND v.covers_pending AND a.space_id = v.space_id AND a.artifact_id = v.artifact_id;
   END IF;
 
-  -- The relations of the new vertices (either end), each once.
+  -- The relations of the new vertices (either end), each once, label by label for the kinds
+  -- they have.
   IF cardinality(added_ids) > 0 THEN
-    FOREACH l IN ARRAY rel_labels LOOP
+    FOR l IN SELECT DISTINCT upper(r.kind) FROM latent_relations r
+             WHERE r.space_id = p_space AND (r.from_id = ANY (added_ids) OR r.to_id = ANY (added_ids)) LOOP
       EXECUTE format($q$
         INSERT INTO %1$I.%2$I (id, start_id, end_id, properties)
         SELECT ag_catalog._graphid(ag_catalog._label_id(%1$L, %2$L)::int, nextval(%3$L::regclass)),
