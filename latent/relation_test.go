@@ -83,6 +83,9 @@ func TestRelations_AGEAndTablesAgreeOnEveryKind(t *testing.T) {
 		}
 	}
 	require.ElementsMatch(t, latent.RelationKinds, kinds, "the scenario holds every kind")
+	var same bool
+	require.NoError(t, pool.QueryRow(ctx, `SELECT expected = actual FROM zaxy_age_mirror_digest($1)`, space).Scan(&same))
+	require.True(t, same, "the doctor's mirror check leaves the relation labels out with the other latent labels")
 	for _, id := range ids {
 		agree([]string{id}) // each artifact's own neighbourhood, both ends
 	}
