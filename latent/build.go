@@ -200,7 +200,8 @@ func (b *Builder) BuildTx(ctx context.Context, tx pgx.Tx, space string) (*Result
 		}
 		return res, nil
 	}
-	st := &buildState{tx: tx, space: space, res: res, pending: touched{sessions: map[string]bool{}}, excluded: map[int64]bool{}}
+	st := &buildState{tx: tx, space: space, res: res, pending: touched{sessions: map[string]bool{}}, excluded: map[int64]bool{},
+		inserted: map[string]bool{}}
 	if st.stalings, err = queries.Stalings(ctx, tx, dbsqlc.StalingsParams{SpaceID: space, AfterSeq: 0, UptoSeq: wm.ProjectedSeq}); err != nil {
 		return nil, fmt.Errorf("latent build %q: read stalings: %w", space, err)
 	}
@@ -223,6 +224,11 @@ func (b *Builder) BuildTx(ctx context.Context, tx pgx.Tx, space string) (*Result
 	}
 	if err := st.derive(ctx, prev, wm.ProjectedSeq); err != nil {
 		return nil, fmt.Errorf("latent build %q: %w", space, err)
+	}
+	if len(st.inserted) > 0 {
+		if err := queries.RelationsDerive(ctx, tx, dbsqlc.RelationsDeriveParams{SpaceID: space, Ids: sortedKeys(st.inserted)}); err != nil {
+			return nil, fmt.Errorf("latent build %q: derive relations: %w", space, err)
+		}
 	}
 	if err := b.propose(ctx, tx, space, res); err != nil {
 		return nil, fmt.Errorf("latent build %q: %w", space, err)
@@ -261,6 +267,9 @@ type buildState struct {
 	// excluded are the targets of stalings[:excludedUpTo]: events no longer usable as sources.
 	excluded     map[int64]bool
 	excludedUpTo int
+	// inserted are the artifacts the build stored that were not there before: their relations
+	// are derived once the build has stored everything.
+	inserted map[string]bool
 }
 
 // stale marks the artifacts citing s's target stale and schedules their slots.
@@ -450,7 +459,9 @@ func (st *buildState) store(ctx context.Context, state []dbsqlc.SlotStateRow, ke
 	var err error
 	current := map[string]bool{}
 	newestStale := map[string]string{}
+	existing := make(map[string]bool, len(state))
 	for _, r := range state {
+		existing[r.ArtifactID] = true
 		if kept[r.ArtifactID] {
 			continue
 		}
@@ -472,6 +483,9 @@ func (st *buildState) store(ctx context.Context, state []dbsqlc.SlotStateRow, ke
 			return err
 		}
 		delete(current, a.ID)
+		if !existing[a.ID] {
+			st.inserted[a.ID] = true
+		}
 		params = append(params, upsertParams(st.space, a))
 	}
 	if len(current) > 0 {

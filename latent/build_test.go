@@ -471,7 +471,9 @@ func TestBuild_TheMirrorKeptByDifferenceEqualsARewrite(t *testing.T) {
 			  FROM G._ag_label_edge e
 			  LEFT JOIN G._ag_label_vertex s ON s.id OPERATOR(ag_catalog.=) e.start_id
 			  LEFT JOIN G._ag_label_vertex o ON o.id OPERATOR(ag_catalog.=) e.end_id
-			  WHERE e.tableoid IN ('G."DERIVED_FROM"'::regclass, 'G."COVERS"'::regclass, 'G."SUPERSEDES"'::regclass, 'G."CONTRADICTS"'::regclass)
+			  WHERE e.tableoid IN ('G."DERIVED_FROM"'::regclass, 'G."COVERS"'::regclass, 'G."SUPERSEDES"'::regclass, 'G."CONTRADICTS"'::regclass,
+			                       'G."OCCURS_IN"'::regclass, 'G."FOLLOWS"'::regclass, 'G."EXPLAINS"'::regclass, 'G."SHARES_CAUSE"'::regclass,
+			                       'G."WARNS"'::regclass)
 			) x`)
 		var out string
 		require.NoError(t, pool.QueryRow(ctx, q).Scan(&out))
@@ -495,7 +497,8 @@ func TestBuild_TheMirrorKeptByDifferenceEqualsARewrite(t *testing.T) {
 	var noted int
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM latent_age_dirty WHERE space_id = $1`, space).Scan(&noted))
 	require.Zero(t, noted, "a sync forgets the artifacts it compared")
-	for _, label := range []string{"LatentArtifact", "SourceEvent", "DERIVED_FROM", "COVERS", "SUPERSEDES", "CONTRADICTS"} {
+	for _, label := range []string{"LatentArtifact", "SourceEvent", "DERIVED_FROM", "COVERS", "SUPERSEDES", "CONTRADICTS",
+		"OCCURS_IN", "EXPLAINS", "SHARES_CAUSE"} {
 		require.Truef(t, strings.Contains(kept, `."`+label+`" `), "the scenario makes %s", label)
 	}
 	require.False(t, strings.Contains(kept, "DANGLING"), "no edge dangles")

@@ -12,6 +12,9 @@ type (
 	Listed = latentwire.Listed
 	// Page is one page of the artifact listing (latentwire.Page).
 	Page = latentwire.Page
+	// Relation is one edge between an artifact and another, a cited event or an entity
+	// (latentwire.Relation).
+	Relation = latentwire.Relation
 	// SourceRef cites one event (latentwire.SourceRef).
 	SourceRef = latentwire.SourceRef
 )

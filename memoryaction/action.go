@@ -51,6 +51,17 @@ type SourceRef = latent.SourceRef
 type Actions struct {
 	db    pgexec.Executor
 	store *eventloom.Store
+	// relationsFromTables keeps the causal neighbourhood's relation reads off the AGE mirror.
+	relationsFromTables bool
+}
+
+// RelationsFromTables returns a copy of a whose causal neighbourhood reads the relations from
+// the relational tables even where the space's AGE mirror could answer (by default it reads
+// through the mirror when AGE is installed and the mirror is current).
+func (a *Actions) RelationsFromTables() *Actions {
+	c := *a
+	c.relationsFromTables = true
+	return &c
 }
 
 // New returns Actions reading through db and appending through store (whose outbox, if any,

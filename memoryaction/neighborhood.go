@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/memoryaction/internal/dbsqlc"
 	"github.com/zaxy/zaxy/validation"
 )
 
@@ -100,7 +102,8 @@ func (a *Actions) CausalNeighborhood(ctx context.Context, p NeighborhoodParams) 
 		links = append(links, art)
 		byID[art.ID] = l
 	}
-	nb := &Neighborhood{Action: ActionCausalNeighborhood, Links: []CausalLink{}, Causes: []SourceRef{}, Effects: []SourceRef{}, Use: nonAuthoritativeUseLabel}
+	nb := &Neighborhood{Action: ActionCausalNeighborhood, Links: []CausalLink{}, Causes: []SourceRef{}, Effects: []SourceRef{},
+		Relations: []Relation{}, Related: []RelatedArtifact{}, ReadThrough: latent.ReadTables, Use: nonAuthoritativeUseLabel}
 	var causes, effects []SourceRef
 	for _, art := range rank(links, n) {
 		l := byID[art.ID]
@@ -115,6 +118,9 @@ func (a *Actions) CausalNeighborhood(ctx context.Context, p NeighborhoodParams) 
 		all = append(all, l.Artifact)
 	}
 	nb.SourceEventRefs = citations(artifactCitations(all))
+	if err := a.relate(ctx, p.SpaceID, nb); err != nil {
+		return nil, err
+	}
 	rec := p.Recording
 	p.Recording = Recording{}
 	var tools []string
@@ -123,4 +129,77 @@ func (a *Actions) CausalNeighborhood(ctx context.Context, p NeighborhoodParams) 
 	}
 	nb.Record, err = a.record(ctx, ActionCausalNeighborhood, p.SpaceID, rec, p, tools, surfacedArtifacts(all), nb.SourceEventRefs)
 	return nb, err
+}
+
+// relate adds the links' relations of every kind (latent.Relations: through the space's AGE
+// mirror unless a reads the tables, falling back to them when the mirror cannot answer) and
+// the artifacts they reach besides the links. An artifact withdrawn to confidence 0 is left
+// out with its relations, as every reader leaves it out.
+func (a *Actions) relate(ctx context.Context, space string, nb *Neighborhood) error {
+	if len(nb.Links) == 0 {
+		return nil
+	}
+	ids := make([]string, len(nb.Links))
+	isLink := map[string]bool{}
+	for i, l := range nb.Links {
+		ids[i] = l.ID
+		isLink[l.ID] = true
+	}
+	rels, how, err := latent.Relations(ctx, a.db, space, ids, !a.relationsFromTables)
+	if err != nil {
+		return err
+	}
+	nb.ReadThrough = how
+	var far []string
+	for _, r := range rels {
+		for _, id := range []string{r.From, r.To} {
+			if id != "" && !isLink[id] && !slices.Contains(far, id) {
+				far = append(far, id)
+			}
+		}
+	}
+	withdrawn := map[string]bool{}
+	if len(far) > 0 {
+		rows, err := queries.ArtifactsByID(ctx, a.db, dbsqlc.ArtifactsByIDParams{SpaceID: space, Ids: far})
+		if err != nil {
+			return fmt.Errorf("read related artifacts: %w", err)
+		}
+		revs, err := a.revisions(ctx, space, far)
+		if err != nil {
+			return err
+		}
+		found := map[string]bool{}
+		for _, r := range rows {
+			found[r.ArtifactID] = true
+			ra := RelatedArtifact{ID: r.ArtifactID, Slot: r.Slot, Type: r.ArtifactType, Summary: r.Summary,
+				Confidence: float64(r.Confidence), StaleReason: deref(r.StaleReason)}
+			if rev, ok := revs[r.ArtifactID]; ok {
+				if rev.Confidence == 0 {
+					withdrawn[r.ArtifactID] = true
+					continue
+				}
+				ra.Confidence = rev.Confidence
+			}
+			nb.Related = append(nb.Related, ra)
+		}
+		for _, id := range far {
+			if !found[id] {
+				withdrawn[id] = true // citing an erased event whose purge is pending
+			}
+		}
+	}
+	for _, r := range rels {
+		if !withdrawn[r.From] && !withdrawn[r.To] {
+			nb.Relations = append(nb.Relations, r)
+		}
+	}
+	return nil
+}
+
+// deref is *s, or "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

@@ -24,6 +24,11 @@ type (
 	KnownUnknown = memoryactionwire.KnownUnknown
 	// Neighborhood is query_causal_neighborhood's answer (memoryactionwire.Neighborhood).
 	Neighborhood = memoryactionwire.Neighborhood
+	// RelatedArtifact is an artifact a causal neighbourhood's relations reach
+	// (memoryactionwire.RelatedArtifact).
+	RelatedArtifact = memoryactionwire.RelatedArtifact
+	// Relation is one edge of a causal neighbourhood (memoryactionwire.Relation).
+	Relation = memoryactionwire.Relation
 	// Outcome is how the session ended, as far as its events say (memoryactionwire.Outcome).
 	Outcome = memoryactionwire.Outcome
 	// Priors is a ranked list of artifacts, best first, with every event they cite

@@ -2,7 +2,25 @@ package memoryactionwire
 
 import (
 	"github.com/zaxy/zaxy/eventloom/eventloomwire"
+	"github.com/zaxy/zaxy/latent/latentwire"
 )
+
+// Relation is one edge between an artifact and another, a cited event or an entity
+// (latentwire.Relation).
+type Relation = latentwire.Relation
+
+// RelatedArtifact is an artifact a causal neighbourhood's relations reach: what it is, its
+// text and, when stale, why. Non-authoritative, as every artifact.
+type RelatedArtifact struct {
+	ID      string `json:"artifact_id"`
+	Slot    string `json:"slot"`
+	Type    string `json:"artifact_type"`
+	Summary string `json:"summary"`
+	// Confidence is the latest revise_confidence of the artifact, else the producer's.
+	Confidence float64 `json:"confidence"`
+	// StaleReason is why a stale artifact went stale (invalidated, erased, superseded).
+	StaleReason string `json:"stale_reason,omitempty"`
+}
 
 // CausalLink is one causal artifact read as cause → effect (→ fix), each end cited.
 type CausalLink struct {
@@ -31,7 +49,16 @@ type Neighborhood struct {
 	Causes          []SourceRef `json:"causes"`
 	Effects         []SourceRef `json:"effects"`
 	SourceEventRefs []SourceRef `json:"source_event_refs"`
-	Use             string      `json:"use"`
+	// Relations are the edges of every kind with one of the links at either end (docs/latent.md,
+	// "Relations between artifacts"), sorted by kind, from, to, seq and entity.
+	Relations []Relation `json:"relations"`
+	// Related are the artifacts those edges reach besides the links, stale ones included, in
+	// id order.
+	Related []RelatedArtifact `json:"related"`
+	// ReadThrough says how the relations were read: "age" (Cypher over the space's AGE mirror)
+	// or "tables" (the relational tables: AGE is not installed or the mirror cannot answer).
+	ReadThrough string `json:"read_through"`
+	Use         string `json:"use"`
 	// Record is the memory_action.surfaced event recording the answer (absent with no_record).
 	Record *eventloomwire.Receipt `json:"record,omitempty"`
 }

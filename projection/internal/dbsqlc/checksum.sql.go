@@ -77,6 +77,9 @@ FROM (
                    coalesce(stale_seq::text, '-'), coalesce(stale_reason, '-'), diagnostics::text)
   FROM latent_artifacts x WHERE x.space_id = $1
   UNION ALL
+  SELECT concat_ws('|', 'latent_relation', kind, from_id, to_id)
+  FROM latent_relations x WHERE x.space_id = $1
+  UNION ALL
   SELECT concat_ws('|', 'latent_watermark', built_seq)
   FROM latent_watermarks x WHERE x.space_id = $1
   UNION ALL
@@ -117,7 +120,7 @@ type ChecksumRow struct {
 // A deterministic digest of a space's projected state: every projection row, rendered as text
 // and sorted, hashed with sha256 (the term statistics of the keyword lane and the speaker
 // names of the exact lane, the reinforcement ledger, salience and the salience policy, the
-// latent artifacts with their build watermark and the weaves that cited them, the retrieval policies with the current one, and
+// latent artifacts with their relations, their build watermark and the weaves that cited them, the retrieval policies with the current one, and
 // the encoding gate's tags, keys and setting included: columns and rows that exist only with the
 // gate on render through concat_ws, which skips NULLs, so with the gate off every line is the
 // one before the gate).
