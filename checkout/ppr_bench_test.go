@@ -27,8 +27,8 @@ func BenchmarkPPRLane_100k(b *testing.B) {
 		 SELECT 'big', 'ev:' || s, 'event', s, 'message', now() - interval '1 day', '', 'english', ''::tsvector
 		 FROM generate_series(1, 100000) s`,
 		`SELECT setseed(0.42)`,
-		`INSERT INTO mentions (space_id, seq, start_byte, end_byte, entity_id, kind, hash)
-		 SELECT 'big', s, j * 10, j * 10 + 5, 'e' || (floor(20000 * power(random(), 3))::int + 1), 'name', '\x00'
+		`INSERT INTO mentions (space_id, seq, start_byte, end_byte, entity_id, kind)
+		 SELECT 'big', s, j * 10, j * 10 + 5, 'e' || (floor(20000 * power(random(), 3))::int + 1), 'name'
 		 FROM generate_series(1, 100000) s, generate_series(0, 1) j`,
 		`UPDATE entities e SET mentions = c.n FROM (SELECT entity_id, count(*) AS n FROM mentions WHERE space_id = 'big' GROUP BY 1) c
 		 WHERE e.space_id = 'big' AND e.entity_id = c.entity_id`,

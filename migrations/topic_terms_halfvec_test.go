@@ -15,6 +15,8 @@ import (
 func TestTopicTermsHalfvecMigration_StoresHalfPrecisionBothWays(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
+	_, err := pool.Exec(ctx, readMigration(t, "000063_topic_terms_q8.down.sql"))
+	require.NoError(t, err)
 	typeAndValue := func() (string, []float64) {
 		t.Helper()
 		var typ string
@@ -22,7 +24,7 @@ func TestTopicTermsHalfvecMigration_StoresHalfPrecisionBothWays(t *testing.T) {
 		require.NoError(t, pool.QueryRow(ctx, `SELECT pg_typeof(vec)::text, vec::vector::real[]::float8[] FROM latent_terms WHERE space_id = 'h' AND lexeme = 'harbour'`).Scan(&typ, &v))
 		return typ, v
 	}
-	_, err := pool.Exec(ctx, `INSERT INTO latent_models (space_id, dims, docs, terms, built_seq, seen_seq, build_ms) VALUES ('h', 3, 1, 1, 1, 1, 1)`)
+	_, err = pool.Exec(ctx, `INSERT INTO latent_models (space_id, dims, docs, terms, built_seq, seen_seq, build_ms) VALUES ('h', 3, 1, 1, 1, 1, 1)`)
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, `INSERT INTO latent_terms (space_id, lexeme, vec) VALUES ('h', 'harbour', '[0.123456, -2.5, 1000.25]')`)
 	require.NoError(t, err)
@@ -40,4 +42,6 @@ func TestTopicTermsHalfvecMigration_StoresHalfPrecisionBothWays(t *testing.T) {
 	require.NoError(t, err)
 	typ, _ = typeAndValue()
 	require.Equal(t, "halfvec", typ)
+	_, err = pool.Exec(ctx, readMigration(t, "000063_topic_terms_q8.up.sql"))
+	require.NoError(t, err)
 }

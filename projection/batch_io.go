@@ -147,7 +147,6 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 			p.EndBytes = append(p.EndBytes, m.End)
 			p.EntityIDs = append(p.EntityIDs, m.EntityID)
 			p.Kinds = append(p.Kinds, m.Kind)
-			p.Hashes = append(p.Hashes, m.Hash)
 		}
 		dbsqlc.QueueMentionsInsert(b, p)
 	}

@@ -17,7 +17,8 @@ import (
 )
 
 // checksumBeforeGate is sql/projection/checksum.sql as it was before the encoding gate
-// (migration 000020): with the gate off, the projection must digest to the same value.
+// (migration 000020), its mention lines without the event hash that mentions no longer hold
+// (migration 000064): with the gate off, the projection must digest to the same value.
 const checksumBeforeGate = `
 SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), ''), 'UTF8')), 'hex')::text AS digest,
        count(*) FILTER (WHERE line LIKE 'entity|%') AS entities,
@@ -34,7 +35,7 @@ FROM (
                    encode(first_hash, 'hex'), last_seq, mentions, invalidated_seq) AS line
   FROM entities x WHERE x.space_id = $1
   UNION ALL
-  SELECT concat_ws('|', 'mention', seq, start_byte, end_byte, entity_id, kind, encode(hash, 'hex'))
+  SELECT concat_ws('|', 'mention', seq, start_byte, end_byte, entity_id, kind)
   FROM mentions x WHERE x.space_id = $1
   UNION ALL
   SELECT concat_ws('|', 'fact', fact_id, subject_id, predicate, coalesce(object_id, '-'), coalesce(value::text, '-'),

@@ -60,13 +60,13 @@ type factRow struct {
 	dirty        bool
 }
 
-// mentionRow is a mentions row.
+// mentionRow is a mentions row. The event's hash is not repeated in it: events has it by
+// (space_id, seq).
 type mentionRow struct {
 	Seq        int64
 	Start, End int32
 	EntityID   string
 	Kind       string
-	Hash       []byte
 }
 
 // invalidationRow is an invalidations row.
@@ -178,7 +178,7 @@ func (s *batchState) apply(i int, e *eventloom.Event, fx *effects) {
 	for _, m := range fx.Mentions {
 		ent := s.touchEntity(m.Entity, e)
 		ent.Mentions++
-		s.mentions = append(s.mentions, mentionRow{Seq: e.Seq, Start: int32(m.Start), End: int32(m.End), EntityID: ent.EntityID, Kind: m.Entity.Kind, Hash: e.Hash})
+		s.mentions = append(s.mentions, mentionRow{Seq: e.Seq, Start: int32(m.Start), End: int32(m.End), EntityID: ent.EntityID, Kind: m.Entity.Kind})
 	}
 	for i := range fx.Asserts {
 		s.assert(e, i, &fx.Asserts[i])

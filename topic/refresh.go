@@ -41,7 +41,8 @@ func NewRefresher(db pgexec.Executor, params Params) *Refresher {
 var queries = dbsqlc.New()
 
 // Hand-written: the writes unnest several arrays in one call, which sqlc's catalog cannot
-// type (vectors travel as pgvector.Vector arrays); query_terms runs on the checkout lanes'
+// type (topic vectors travel as pgvector.Vector arrays, term vectors as scales and 8-bit
+// codes, quant.go); query_terms runs on the checkout lanes'
 // narrower querier and is read by name into queryTerm.
 var (
 	qTermsInsert  = sql.Query("topic/terms_insert")
@@ -50,16 +51,17 @@ var (
 )
 
 // termsInsertArgs are terms_insert.sql's parameters: a model's term vectors in SpaceID, one
-// vector per lexeme, in the same order.
+// scale and one code string per lexeme, in the same order (quant.go).
 type termsInsertArgs struct {
 	SpaceID string
 	Lexemes []string
-	Vecs    []pgvector.Vector
+	Scales  []float32
+	Codes   [][]byte
 }
 
 // execTermsInsert runs terms_insert.sql.
 func execTermsInsert(ctx context.Context, tx pgx.Tx, a termsInsertArgs) error {
-	_, err := tx.Exec(ctx, qTermsInsert, a.SpaceID, a.Lexemes, a.Vecs)
+	_, err := tx.Exec(ctx, qTermsInsert, a.SpaceID, a.Lexemes, a.Scales, a.Codes)
 	return err
 }
 
@@ -95,11 +97,12 @@ func queryQueryTerms(ctx context.Context, q Querier, a queryTermsArgs) ([]queryT
 }
 
 // queryTerm is a row of query_terms: a lexeme of the query, its frequency there and its
-// vector in the model.
+// vector in the model as a scale and 8-bit codes (quant.go).
 type queryTerm struct {
-	Lexeme string          `db:"lexeme"`
-	Count  int32           `db:"count"`
-	Vec    pgvector.Vector `db:"vec"`
+	Lexeme string  `db:"lexeme"`
+	Count  int32   `db:"count"`
+	Scale  float32 `db:"scale"`
+	Q8     []byte  `db:"q8"`
 }
 
 // PendingSpaces returns up to limit spaces whose topics or model are behind their projection
@@ -183,17 +186,23 @@ func (r *Refresher) rebuild(ctx context.Context, space string, projected int64) 
 	if err != nil {
 		return Result{}, err
 	}
+	// The topics are folded from the term vectors as they read back from storage, so a
+	// rebuild's topics equal the ones folded later from the stored terms.
+	terms := make([]string, 0, len(m.Terms))
+	scales := make([]float32, 0, len(m.Terms))
+	codes := make([][]byte, 0, len(m.Terms))
+	for t, v := range m.Terms {
+		scale, q8 := quantize(v)
+		terms = append(terms, t)
+		scales = append(scales, scale)
+		codes = append(codes, q8)
+		m.Terms[t] = dequantize(scale, q8)
+	}
 	topics, err := r.openers(ctx, space, true, m.Terms)
 	if err != nil {
 		return Result{}, err
 	}
 	buildMS := time.Since(start).Milliseconds()
-	terms := make([]string, 0, len(m.Terms))
-	vecs := make([]pgvector.Vector, 0, len(m.Terms))
-	for t, v := range m.Terms {
-		terms = append(terms, t)
-		vecs = append(vecs, pgvector.NewVector(v))
-	}
 	err = pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
 		if err := queries.Lock(ctx, tx, space); err != nil {
 			return err
@@ -208,7 +217,7 @@ func (r *Refresher) rebuild(ctx context.Context, space string, projected int64) 
 			Terms: int32(len(m.Terms)), BuiltSeq: lastSeq, SeenSeq: projected, BuildMs: int32(buildMS)}); err != nil {
 			return err
 		}
-		if err := execTermsInsert(ctx, tx, termsInsertArgs{SpaceID: space, Lexemes: terms, Vecs: vecs}); err != nil {
+		if err := execTermsInsert(ctx, tx, termsInsertArgs{SpaceID: space, Lexemes: terms, Scales: scales, Codes: codes}); err != nil {
 			return err
 		}
 		return topics.write(ctx, tx, space)
@@ -344,9 +353,7 @@ func lookupTerms(ctx context.Context, q pgexec.Executor, space string, lexemes [
 	}
 	terms := make(map[string][]float32, len(rows))
 	for _, r := range rows {
-		if r.Vec != nil { // never NULL: the column is NOT NULL, the cast back to vector is not
-			terms[r.Lexeme] = r.Vec.Slice()
-		}
+		terms[r.Lexeme] = dequantize(r.Scale, r.Q8)
 	}
 	return terms, nil
 }
@@ -362,7 +369,7 @@ func QueryVector(ctx context.Context, q Querier, space, tsConfig, query string) 
 	terms := make(map[string][]float32, len(found))
 	doc := Doc{}
 	for _, r := range found {
-		terms[r.Lexeme] = r.Vec.Slice()
+		terms[r.Lexeme] = dequantize(r.Scale, r.Q8)
 		doc[r.Lexeme] = int(r.Count)
 	}
 	return Fold(terms, doc), nil

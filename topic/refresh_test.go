@@ -157,7 +157,7 @@ func TestRefresh_SameItemsGiveTheSameModel(t *testing.T) {
 		require.NoError(t, err)
 	}
 	terms := func(space string) []string {
-		rows, err := f.DB.Query(ctx, `SELECT lexeme || ' ' || vec::text FROM latent_terms WHERE space_id = $1 ORDER BY lexeme`, space)
+		rows, err := f.DB.Query(ctx, `SELECT lexeme || ' ' || scale::text || ' ' || encode(q8, 'hex') FROM latent_terms WHERE space_id = $1 ORDER BY lexeme`, space)
 		require.NoError(t, err)
 		out, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		require.NoError(t, err)
@@ -166,4 +166,33 @@ func TestRefresh_SameItemsGiveTheSameModel(t *testing.T) {
 	a := terms("a")
 	require.NotEmpty(t, a)
 	require.Equal(t, a, terms("b"))
+}
+
+// The term vectors are stored as one signed byte per dimension and a scale (migration
+// 000063), and a rebuild folds its session topics from the vectors as they read back, so a
+// topic folded later from the stored terms is the same vector.
+func TestRefresh_TermsInEightBitsAndTopicsFoldedLaterEqualTheRebuilds(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.load(t, "q", corpus(2, 8, nil))
+	res, err := f.ref.Refresh(ctx, "q")
+	require.NoError(t, err)
+	require.True(t, res.Rebuilt)
+	require.Equal(t, res.Terms, f.count(t, `SELECT count(*) FROM latent_terms WHERE space_id = 'q' AND length(q8) = $1`, res.Dims),
+		"one byte per dimension")
+	topics := func() []string {
+		rows, err := f.DB.Query(ctx, `SELECT session_id || ' ' || vec::text FROM latent_topics WHERE space_id = 'q' ORDER BY session_id`)
+		require.NoError(t, err)
+		out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		return out
+	}
+	built := topics()
+	require.Len(t, built, 10)
+	_, err = f.DB.Exec(ctx, `DELETE FROM latent_topics WHERE space_id = 'q'`)
+	require.NoError(t, err)
+	res, err = f.ref.Refresh(ctx, "q")
+	require.NoError(t, err)
+	require.False(t, res.Rebuilt, "the model is current: the topics are folded from the stored terms")
+	require.Equal(t, built, topics())
 }

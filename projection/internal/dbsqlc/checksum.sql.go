@@ -26,7 +26,7 @@ FROM (
                    encode(first_hash, 'hex'), last_seq, mentions, invalidated_seq) AS line
   FROM entities x WHERE x.space_id = $1
   UNION ALL
-  SELECT concat_ws('|', 'mention', seq, start_byte, end_byte, entity_id, kind, encode(hash, 'hex'))
+  SELECT concat_ws('|', 'mention', seq, start_byte, end_byte, entity_id, kind)
   FROM mentions x WHERE x.space_id = $1
   UNION ALL
   SELECT concat_ws('|', 'fact', fact_id, subject_id, predicate, coalesce(object_id, '-'), coalesce(value::text, '-'),

@@ -10,9 +10,9 @@ import (
 )
 
 const mentionsInsert = `-- name: MentionsInsert :exec
-INSERT INTO mentions (space_id, seq, start_byte, end_byte, entity_id, kind, hash)
+INSERT INTO mentions (space_id, seq, start_byte, end_byte, entity_id, kind)
 SELECT $1::text, unnest($2::bigint[]), unnest($3::int[]), unnest($4::int[]),
-       unnest($5::text[]), unnest($6::text[]), unnest($7::bytea[])
+       unnest($5::text[]), unnest($6::text[])
 `
 
 type MentionsInsertParams struct {
@@ -22,7 +22,6 @@ type MentionsInsertParams struct {
 	EndBytes   []int32
 	EntityIDs  []string
 	Kinds      []string
-	Hashes     [][]byte
 }
 
 // Inserts the mentions of a batch. Each array is one column of the mentions, all of one length.
@@ -34,7 +33,6 @@ func (q *Queries) MentionsInsert(ctx context.Context, db DBTX, arg MentionsInser
 		arg.EndBytes,
 		arg.EntityIDs,
 		arg.Kinds,
-		arg.Hashes,
 	)
 	return err
 }

@@ -7,12 +7,10 @@ package dbsqlc
 
 import (
 	"context"
-
-	pgvector "github.com/pgvector/pgvector-go"
 )
 
 const termsLookup = `-- name: TermsLookup :many
-SELECT lexeme, vec::vector AS vec FROM latent_terms WHERE space_id = $1 AND lexeme = ANY($2::text[])
+SELECT lexeme, scale, q8 FROM latent_terms WHERE space_id = $1 AND lexeme = ANY($2::text[])
 `
 
 type TermsLookupParams struct {
@@ -22,10 +20,12 @@ type TermsLookupParams struct {
 
 type TermsLookupRow struct {
 	Lexeme string
-	Vec    *pgvector.Vector
+	Scale  float32
+	Q8     []byte
 }
 
-// The vectors of the given lexemes ($2) in the space's model.
+// The vectors of the given lexemes ($2) in the space's model: 8-bit codes and their scale
+// (component i is scale × the signed byte q8[i]).
 func (q *Queries) TermsLookup(ctx context.Context, db DBTX, arg TermsLookupParams) ([]TermsLookupRow, error) {
 	rows, err := db.Query(ctx, termsLookup, arg.SpaceID, arg.Lexemes)
 	if err != nil {
@@ -35,7 +35,7 @@ func (q *Queries) TermsLookup(ctx context.Context, db DBTX, arg TermsLookupParam
 	var items []TermsLookupRow
 	for rows.Next() {
 		var i TermsLookupRow
-		if err := rows.Scan(&i.Lexeme, &i.Vec); err != nil {
+		if err := rows.Scan(&i.Lexeme, &i.Scale, &i.Q8); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
