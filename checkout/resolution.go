@@ -13,12 +13,15 @@ var (
 	// asksResolution matches a question about how something was fixed or decided.
 	asksResolution = regexp.MustCompile(`(?i)\b(fix|fixed|fixes|solve|solved|resolve|resolved|decide|decided|settle|settled|agree|agreed|choose|chose|chosen|pick|picked|end up|ended up|went with|go with|caused?|root cause|why did)\b`)
 	// statesResolution matches a statement of a fix, a found cause or a decision.
-	statesResolution = regexp.MustCompile(`(?i)\b(fix|fixed|fixes|solved|resolved|root cause|the cause|caused by|decided|decision|agreed|settled|chose|going with|go with|we['’]ll (use|go|keep|make|switch|standardi[sz]e)|let['’]s (use|go|keep|make|switch)|switched to|replaced|changed (it |the \w+ )?to|the problem (was|is)|turned out)\b`)
+	statesResolution = &phraseRule{before: 48, after: 64, cues: []string{"fix", "solved", "resolved", "cause", "decided", "decision",
+		"agreed", "settled", "chose", "go with", "going with", "we'll", "we’ll", "let's", "let’s", "switched to", "replaced", "changed",
+		"the problem", "turned out"},
+		re: regexp.MustCompile(`(?i)\b(fix|fixed|fixes|solved|resolved|root cause|the cause|caused by|decided|decision|agreed|settled|chose|going with|go with|we['’]ll (use|go|keep|make|switch|standardi[sz]e)|let['’]s (use|go|keep|make|switch)|switched to|replaced|changed (it |the \w+ )?to|the problem (was|is)|turned out)\b`)}
 )
 
 // resolutionPrior favours statements of a fix or a decision for a question about one.
 func resolutionPrior(p *Policy, q *question, it *rankedItem) float64 {
-	if p.ResolutionBoost > 0 && q.asksResolution && statesResolution.MatchString(it.Text) {
+	if p.ResolutionBoost > 0 && q.asksResolution && statesResolution.match(it.Text) {
 		return p.ResolutionBoost
 	}
 	return 1
