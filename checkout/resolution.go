@@ -1,6 +1,10 @@
 package checkout
 
-import "regexp"
+import (
+	"regexp"
+
+	"github.com/zaxy/zaxy/vocab"
+)
 
 // The resolution prior (Policy.ResolutionBoost): a question about how something ended ("how did
 // we fix ...", "what did we decide about ...", "which library did we settle on?") is answered
@@ -19,9 +23,10 @@ var (
 		re: regexp.MustCompile(`(?i)\b(fix|fixed|fixes|solved|resolved|root cause|the cause|caused by|decided|decision|agreed|settled|chose|going with|go with|we['’]ll (use|go|keep|make|switch|standardi[sz]e)|let['’]s (use|go|keep|make|switch)|switched to|replaced|changed (it |the \w+ )?to|the problem (was|is)|turned out)\b`)}
 )
 
-// resolutionPrior favours statements of a fix or a decision for a question about one.
+// resolutionPrior favours statements of a fix or a decision for a question about one: turns
+// that state one, and decision.recorded events, which are one by type.
 func resolutionPrior(p *Policy, q *question, it *rankedItem) float64 {
-	if p.ResolutionBoost > 0 && q.asksResolution && statesResolution.match(it.Text) {
+	if p.ResolutionBoost > 0 && q.asksResolution && (it.boostKind == vocab.TypeDecisionRecorded || statesResolution.match(it.Text)) {
 		return p.ResolutionBoost
 	}
 	return 1

@@ -1,6 +1,10 @@
 package checkout
 
-import "regexp"
+import (
+	"regexp"
+
+	"github.com/zaxy/zaxy/vocab"
+)
 
 // The taste prior (Policy.TasteBoost): a question that asks for a recommendation or for what
 // its asker would like ("can you suggest a film for tonight?", "what would I enjoy reading?")
@@ -26,9 +30,10 @@ var (
 			`|\bi (usually|always|never|tend to|often|rarely|avoid|stick to|only)\b`)}
 )
 
-// tastePrior favours the asker's own statements of taste for a question seeking one.
+// tastePrior favours the asker's own statements of taste for a question seeking one: their
+// conversation turns that state one, and preference.stated events, which are one by type.
 func tastePrior(p *Policy, q *question, it *rankedItem) float64 {
-	if p.TasteBoost > 0 && q.seeksTaste && it.role == "user" && statesTaste.match(it.Text) {
+	if p.TasteBoost > 0 && q.seeksTaste && (it.boostKind == vocab.TypePreferenceStated || it.role == "user" && statesTaste.match(it.Text)) {
 		return p.TasteBoost
 	}
 	return 1
