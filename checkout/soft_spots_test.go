@@ -14,7 +14,13 @@ import (
 // rankTexts ranks query in space under the built-in policy version and returns the items' texts.
 func rankTexts(t *testing.T, f *fixture, space, version, query string) []string {
 	t.Helper()
-	svc := checkout.New(f.pool, f.store, checkout.Config{Embedder: embedding.NewOffline(), Policy: checkout.BuiltinPolicyOf(version)})
+	return rankTextsWith(t, f, space, checkout.BuiltinPolicyOf(version), query)
+}
+
+// rankTextsWith ranks query in space under policy p and returns the items' texts.
+func rankTextsWith(t *testing.T, f *fixture, space string, p *checkout.Policy, query string) []string {
+	t.Helper()
+	svc := checkout.New(f.pool, f.store, checkout.Config{Embedder: embedding.NewOffline(), Policy: p})
 	res, err := svc.Query(context.Background(), &checkout.Request{SpaceID: space, Query: query})
 	require.NoError(t, err)
 	var out []string
@@ -49,8 +55,9 @@ func TestTastePrior_TheUsersOwnTasteOutranksTalkAboutTheTopic(t *testing.T) {
 
 // TestResolutionPrior_TheFixOutranksTheLogs: a question about how a failure was fixed shares
 // the component's and the error's names with the logs pasted while debugging it, many times
-// over, and few words with the turn that states the fix. Under builtin-7 two logs rank above
-// the fix; under builtin-8 the resolution prior ranks it among the first two.
+// over, and few words with the turn that states the fix. Under builtin-8 two logs rank above
+// the fix; with the resolution prior at 2 (a policy field no built-in policy sets) it ranks
+// among the first two.
 func TestResolutionPrior_TheFixOutranksTheLogs(t *testing.T) {
 	f := newFixture(t)
 	const space = "resolution"
@@ -64,7 +71,9 @@ func TestResolutionPrior_TheFixOutranksTheLogs(t *testing.T) {
 	)
 	f.index(t, space)
 	q := "How did we fix the uploader timeout?"
-	seven, eight := rankTexts(t, f, space, "builtin-7", q), rankTexts(t, f, space, "builtin-8", q)
-	require.Greater(t, slices.Index(seven, fix), 1, "under builtin-7: %q", seven)
-	require.Less(t, slices.Index(eight, fix), 2, "under builtin-8: %q", eight)
+	p := checkout.BuiltinPolicy()
+	p.ResolutionBoost = 2
+	eight, resolved := rankTexts(t, f, space, "builtin-8", q), rankTextsWith(t, f, space, p, q)
+	require.Greater(t, slices.Index(eight, fix), 1, "under builtin-8: %q", eight)
+	require.Less(t, slices.Index(resolved, fix), 2, "with the resolution prior: %q", resolved)
 }

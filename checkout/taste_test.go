@@ -101,6 +101,7 @@ func TestPhraseRules_AgreeWithTheirPatterns(t *testing.T) {
 // question asking for neither lifts nothing.
 func TestPriors_TypedEventsCount(t *testing.T) {
 	p := BuiltinPolicy()
+	p.ResolutionBoost = 2
 	taste := &question{seeksTaste: true}
 	outcome := &question{asksResolution: true}
 	pref := &rankedItem{Item: Item{Text: "preference.stated {\"topic\":\"code examples\"}"}, boostKind: "preference.stated"}
