@@ -59,6 +59,10 @@ func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 	requireOneSwitchApart(t, "builtin-4", "builtin-5", "collapse_repeated_facts", true, func(p *checkout.Policy) *bool { return &p.CollapseRepeatedFacts })
 	requireOneSwitchApart(t, "builtin-5", "builtin-6", "reply_after_statements", 0.3, func(p *checkout.Policy) *float64 { return &p.ReplyAfterStatements })
 	requireOneSwitchApart(t, "builtin-6", "builtin-7", "weave_reply_answers", 3, func(p *checkout.Policy) *int { return &p.WeaveReplyAnswers })
+
+	// builtin-8 is builtin-7 with the taste prior at 1.25.
+	requireOneSwitchApart(t, "builtin-7", "builtin-8", "taste_boost", 1.25, func(p *checkout.Policy) *float64 { return &p.TasteBoost })
+	require.Zero(t, checkout.BuiltinPolicyOf("builtin-8").ResolutionBoost, "no built-in policy has the resolution prior")
 }
 
 // requireOneSwitchApart checks that built-in policy newer is older with one switch set to want,
@@ -170,7 +174,7 @@ func TestPolicyContent_AddressesStayWhatTheyWere(t *testing.T) {
 	want := map[string]string{
 		"builtin-1": "fit-052a67369331", "builtin-2": "fit-fabdf6b3389d", "builtin-3": "fit-bfa5760ed4e7",
 		"builtin-4": "fit-17283869cf03", "builtin-5": "fit-f3e7861acd1b", "builtin-6": "fit-c2a50e81ab22",
-		"builtin-7": "fit-3389c8b9eddb",
+		"builtin-7": "fit-3389c8b9eddb", "builtin-8": "fit-73ad965cc07d",
 	}
 	require.Len(t, want, len(vocab.BuiltinPolicyVersions))
 	for _, v := range vocab.BuiltinPolicyVersions {

@@ -81,10 +81,16 @@ var builtinPolicy5 = derivePolicy(builtinPolicy4, "builtin-5", func(p *Policy) {
 // names no speaker ranks as under builtin-5.
 var builtinPolicy6 = derivePolicy(builtinPolicy5, "builtin-6", func(p *Policy) { p.ReplyAfterStatements = 0.3 })
 
-// builtinPolicy is the default built-in policy, builtin-7: builtin-6 with a memory weave showing
-// the reply lane's best 3 answers first (WeaveReplyAnswers). It ranks as builtin-6, and a packet
-// without a weave is builtin-6's.
-var builtinPolicy = derivePolicy(builtinPolicy6, BuiltinPolicyVersion, func(p *Policy) { p.WeaveReplyAnswers = 3 })
+// builtinPolicy7 is builtin-7: builtin-6 with a memory weave showing the reply lane's best 3
+// answers first (WeaveReplyAnswers). It ranks as builtin-6, and a packet without a weave is
+// builtin-6's.
+var builtinPolicy7 = derivePolicy(builtinPolicy6, "builtin-7", func(p *Policy) { p.WeaveReplyAnswers = 3 })
+
+// builtinPolicy is the default built-in policy, builtin-8: builtin-7 with the taste prior at 1.25
+// (TasteBoost, taste.go). A question that asks for no recommendation ranks as under builtin-7.
+// The resolution prior (ResolutionBoost, resolution.go) is in no built-in policy: it lifted every
+// stated fix and decision in a space, not the one asked about (docs/benchmarks.md, "Soft spots").
+var builtinPolicy = derivePolicy(builtinPolicy7, BuiltinPolicyVersion, func(p *Policy) { p.TasteBoost = 1.25 })
 
 // derivePolicy is a built-in policy made from base: a copy named version, changed by change.
 func derivePolicy(base *Policy, version string, change func(*Policy)) *Policy {
@@ -98,7 +104,7 @@ func derivePolicy(base *Policy, version string, change func(*Policy)) *Policy {
 // vocab.BuiltinPolicyVersions (TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary).
 var builtinPolicies = map[string]*Policy{FirstBuiltinPolicyVersion: builtinPolicy1, builtinPolicy2.Version: builtinPolicy2,
 	builtinPolicy3.Version: builtinPolicy3, builtinPolicy4.Version: builtinPolicy4, builtinPolicy5.Version: builtinPolicy5,
-	builtinPolicy6.Version: builtinPolicy6, BuiltinPolicyVersion: builtinPolicy}
+	builtinPolicy6.Version: builtinPolicy6, builtinPolicy7.Version: builtinPolicy7, BuiltinPolicyVersion: builtinPolicy}
 
 // BuiltinPolicy returns a copy of the default built-in policy (BuiltinPolicyVersion).
 func BuiltinPolicy() *Policy { return builtinPolicy.Clone() }

@@ -24,6 +24,11 @@ type question struct {
 	asked string
 	// named answers whether the question names a speaker (newSpeakerNamer).
 	named *speakerNamer
+	// seeksTaste: the question asks for a recommendation or what its asker would like
+	// (taste.go).
+	seeksTaste bool
+	// asksResolution: the question asks how something was fixed or decided (resolution.go).
+	asksResolution bool
 	// purpose is the request's purpose, or the one inferred from its cues and words
 	// (inferPurpose), and purposeInferred says which.
 	purpose         string
@@ -40,14 +45,16 @@ type question struct {
 // by the time the rescorers read them.
 func newQuestion(r *Request, asOf time.Time, m *Mechanism) *question {
 	q := &question{
-		text:     r.Query,
-		words:    contentWords(r.Query, m.MinWordBytes),
-		keys:     queryKeys(r.Query, m.EntityKeyWords),
-		names:    nameCandidates(r.Query, m.NameWords),
-		asked:    speakerOf(r.Query),
-		named:    newSpeakerNamer(r.Query),
-		purpose:  r.Purpose,
-		whenDone: make(chan struct{}),
+		text:           r.Query,
+		words:          contentWords(r.Query, m.MinWordBytes),
+		keys:           queryKeys(r.Query, m.EntityKeyWords),
+		names:          nameCandidates(r.Query, m.NameWords),
+		asked:          speakerOf(r.Query),
+		seeksTaste:     seeksTaste.MatchString(r.Query),
+		asksResolution: asksResolution.MatchString(r.Query),
+		named:          newSpeakerNamer(r.Query),
+		purpose:        r.Purpose,
+		whenDone:       make(chan struct{}),
 	}
 	if q.purpose == "" {
 		q.purpose, q.purposeInferred = inferPurpose(r.Query, r.Cues), true

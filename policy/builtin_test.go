@@ -46,7 +46,7 @@ func TestPolicy_BuiltinVersionsPinAndRestore(t *testing.T) {
 
 	_, err = b.svc.Promote(ctx, space, "builtin-9", "test", nil)
 	require.ErrorIs(t, err, policy.ErrPolicyNotFound)
-	require.ErrorContains(t, err, "builtin-9 is not a built-in policy (builtin-1, builtin-2, builtin-3, builtin-4, builtin-5, builtin-6, builtin-7)")
+	require.ErrorContains(t, err, "builtin-9 is not a built-in policy (builtin-1, builtin-2, builtin-3, builtin-4, builtin-5, builtin-6, builtin-7, builtin-8)")
 	_, err = b.svc.Promote(ctx, space, checkout.BuiltinPolicyVersion, "test", nil)
 	require.ErrorIs(t, err, validation.ErrInvalid, "the default is already current")
 

@@ -49,6 +49,14 @@ type Policy struct {
 	// events several lanes rank, past what a half-size packet shows. 3 from builtin-7 on. It
 	// changes no ranking.
 	WeaveReplyAnswers int `json:"weave_reply_answers,omitempty"`
+	// TasteBoost, when above 0, multiplies the score of a user's own statement of a taste or a
+	// habit ("I can't stand horror films", "I usually run before work") when the question asks
+	// for a recommendation or what the user would like (checkout/taste.go).
+	TasteBoost float64 `json:"taste_boost,omitempty"`
+	// ResolutionBoost, when above 0, multiplies the score of a statement of a fix, a found cause or
+	// a decision when the question asks how something was fixed or decided
+	// (checkout/resolution.go).
+	ResolutionBoost float64 `json:"resolution_boost,omitempty"`
 	// MechanismVersion names the mechanism record the policy ranks with (checkout/mechanism.go):
 	// fusion's constant, the attenuations, the lanes' k's, shares and caps. "" is
 	// FirstMechanismVersion, and is left out of the policy's Content, so a policy that names no

@@ -139,6 +139,26 @@ func TestBenchMemoryCommand_RejectsBadArguments(t *testing.T) {
 	require.Contains(t, stderr.String(), "ZAXY_DATABASE_URL is not set")
 }
 
+// TestBenchSoftSpots_NeedsNoFileAndNamesItsSets: zaxy bench softspots generates its cases (no
+// --file), refuses an unknown set or split, and otherwise stops only at the database.
+func TestBenchSoftSpots_NeedsNoFileAndNamesItsSets(t *testing.T) {
+	ctx := context.Background()
+	getenv := func(string) string { return "" }
+	out := filepath.Join(t.TempDir(), "o.jsonl")
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 2, run(ctx, []string{"bench", "softspots"}, getenv, nil, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "--out is required")
+	stderr.Reset()
+	require.Equal(t, 1, run(ctx, []string{"bench", "softspots", "--out", out, "--set", "recipes"}, getenv, nil, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "set must be one of preference, coding, multi-session or all")
+	stderr.Reset()
+	require.Equal(t, 1, run(ctx, []string{"bench", "softspots", "--out", out, "--split", "test"}, getenv, nil, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "split must be one of dev, held-out or all")
+	stderr.Reset()
+	require.Equal(t, 1, run(ctx, []string{"bench", "softspots", "--out", out, "--set", "coding"}, getenv, nil, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "ZAXY_DATABASE_URL is not set")
+}
+
 func TestBenchMemoryCommand_RejectsUnknownLanesAndEmbedders(t *testing.T) {
 	ctx := context.Background()
 	getenv := func(string) string { return "" }

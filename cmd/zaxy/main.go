@@ -74,6 +74,8 @@ var commands = []command{
 		help: "retrieval benchmark on a LongMemEval file; flags and output as for bench locomo"},
 	{name: "bench locomo", synopsis: "--file F --out ranked.jsonl", db: dbTry, new: func() runner { return &benchDatasetCmd{dataset: "locomo"} },
 		help: "retrieval benchmarks: per-question ranked events, packet citations and a\nsummary of recall, NDCG and evidence-in-packet (docs/benchmarks.md); --limit N,\n--parallel P, --k K, --packet-tokens T; --disable-lanes L,L switches checkout lanes\noff (ablations), --embedder NAME overrides ZAXY_EMBEDDER for the run, --reuse-run RUN\nasks an earlier run's spaces again, --ppr-weight W runs the PageRank lane (off by default)"},
+	{name: "bench softspots", synopsis: "--out ranked.jsonl", db: dbTry, new: func() runner { return &benchDatasetCmd{dataset: softSpotsDataset} },
+		help: "retrieval benchmark on the generated soft-spot sets (docs/benchmarks.md, \"Soft spots\"):\npreferences stated in passing, coding-assistant sessions, multi-session questions;\n--set preference|coding|multi-session|all, --split dev|held-out|all; other flags and\noutput as for bench locomo"},
 	{name: "bench storage", db: dbTry, new: func() runner { return &benchStorageCmd{} },
 		help: "bytes on disk per table (heap, indexes, TOAST), rows and bytes per event against\nthe events table, of ZAXY_DATABASE_URL's database; --file F first loads a LongMemEval\nfile's sessions into fresh spaces there (projected, embedded, latent built; --limit N),\n--out FILE, --json"},
 	{name: "bench latent", db: dbTry, new: func() runner { return &benchLatentCmd{} },
