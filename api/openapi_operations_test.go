@@ -330,6 +330,14 @@ var operations = map[string]operation{
 		result: reviewwire.Proposal{},
 		errors: []int{404},
 	},
+	"GET /v1/spaces/{space}/checkouts/{seq}": {
+		id: "getRecordedCheckout", summary: "What a checkout handed out",
+		description: "The checkout recorded by the checkout.surfaced event seq (purpose, budget, tokenizer, policy version, its items in packet order), with its packet's text re-rendered from the log as of that checkout and compared with the SHA-256 the checkout recorded of the text it handed out: status matches, differs (each item says whether its line matches, and why not: erased by which erasure, no longer in memory, a reason that reads differently now; an erased item's text is never shown) or not_recorded_as_rendered (a record without a rendering, its items listed without lines). 404 checkout_not_found when the seq is no checkout.surfaced event. Needs a read token.",
+		params:      `[{"name": "seq", "in": "path", "required": true, "description": "The seq of the checkout.surfaced event (a packet's surfaced_seq).", "schema": {"type": "integer", "minimum": 1}}]`,
+		status:      200, success: "Success; the body is JSON (docs/api.md).",
+		result: checkoutwire.RecordedPacket{},
+		errors: []int{404},
+	},
 	"POST /v1/spaces/{space}/proposals/{seq}/accept": {
 		id: "acceptProposal", summary: "Accept a proposal",
 		description: "Appends proposal.accepted and, for a belief_update, the fact.asserted it proposes (citing the proposal and its evidence), in one transaction. Body: {actor?, session_id?, reason?}. 404 proposal_not_found for a seq that is no proposal, 409 proposal_not_pending for one already accepted or rejected; neither appends anything. Needs a write token.",

@@ -80,6 +80,7 @@ var spaceRoutes = []spaceRoute{
 	{http.MethodGet, "/timeline", auth.ScopeRead, analytics, (*server).timeline},
 	{http.MethodGet, "/items/{id}", auth.ScopeRead, analytics, (*server).item},
 	{http.MethodPost, "/checkout", auth.ScopeRead, fanout, (*server).checkoutPacket},
+	{http.MethodGet, "/checkouts/{seq}", auth.ScopeRead, everyday, (*server).recordedCheckout},
 	{http.MethodPost, "/query", auth.ScopeRead, fanout, (*server).query},
 	{http.MethodPost, "/context/assemble", auth.ScopeRead, fanout, (*server).assemble},
 	{http.MethodPost, "/context/after-turn", auth.ScopeWrite, fanout, (*server).afterTurn},
