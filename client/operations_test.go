@@ -37,6 +37,7 @@ var operations = map[string]string{
 	"getTimeline":             "Timeline",
 	"getItem":                 "Item",
 	"checkout":                "Checkout",
+	"getRecordedCheckout":     "RecordedCheckout",
 	"query":                   "Query",
 	"assembleContext":         "AssembleContext",
 	"afterTurn":               "AfterTurn",
