@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/zaxy/zaxy/checkout"
+	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/validation"
 )
 
@@ -23,4 +24,14 @@ func (s *server) recordedCheckout(r *http.Request) (any, error) {
 		return nil, &validation.Error{Field: "seq", Message: "must be the positive seq of a checkout.surfaced event"}
 	}
 	return checkout.Recorded(r.Context(), readPool(r, s.pool), chi.URLParam(r, "space"), seq)
+}
+
+// itemSalience serves GET /v1/spaces/{space}/items/{id}/salience: the item's salience as it
+// happened, from its reinforcement ledger, and now (metamemory.ItemSalienceHistory).
+func (s *server) itemSalience(r *http.Request) (any, error) {
+	id, err := pathParam(r, "id", "id")
+	if err != nil {
+		return nil, err
+	}
+	return metamemory.ItemSalienceHistory(r.Context(), readPool(r, s.pool), chi.URLParam(r, "space"), id)
 }

@@ -40,3 +40,56 @@ func TestHTTP_RecordedCheckoutShowsTheTextHandedOut(t *testing.T) {
 	require.Equal(t, 400, status, out)
 	require.Equal(t, "seq", out["error"].(map[string]any)["details"].(map[string]any)["field"])
 }
+
+// TestHTTP_ItemSalienceHistoryListsEachReinforcement: a surfacing, helpful feedback, a pin and
+// an unpin of one event each add a step, in seq order, with the reinforcement they left (a
+// surfacing 1.01, helpful feedback 1.01 × 1.05) and the pin state; now matches the last step's
+// reinforcement. An unknown item is 404 item_not_found.
+func TestHTTP_ItemSalienceHistoryListsEachReinforcement(t *testing.T) {
+	e := newEnv(t)
+	status, _ := e.do(t, "POST", "/v1/spaces/sh/events", `{"type":"message","session_id":"s1","content":"The staging registry times out after 30 seconds","data":{"role":"user"}}`)
+	require.Equal(t, 201, status)
+	e.project(t, "sh")
+	status, p := e.do(t, "POST", "/v1/spaces/sh/checkout", `{"query":"registry timeout","max_tokens":500}`)
+	require.Equal(t, 200, status, p)
+	surfaced := p["surfaced_seq"].(float64)
+	for _, body := range []string{
+		`{"type":"feedback.recorded","data":{"target_seqs":[1],"signal":"helpful"}}`,
+		`{"type":"memory.pinned","data":{"target_seqs":[1]}}`,
+		`{"type":"memory.unpinned","data":{"target_seqs":[1]}}`,
+	} {
+		status, out := e.do(t, "POST", "/v1/spaces/sh/events", body)
+		require.Equal(t, 201, status, out)
+	}
+	e.project(t, "sh")
+	status, h := e.do(t, "GET", "/v1/spaces/sh/items/ev:1/salience", "")
+	require.Equal(t, 200, status, h)
+	require.Equal(t, "log", h["authority"])
+	steps := h["steps"].([]any)
+	require.Len(t, steps, 4)
+	require.EqualValues(t, 4, h["total"])
+	type step struct {
+		seq           float64
+		signal        string
+		reinforcement float64
+		pinned        bool
+	}
+	var got []step
+	for _, s := range steps {
+		m := s.(map[string]any)
+		got = append(got, step{m["seq"].(float64), m["signal"].(string), m["reinforcement"].(float64), m["pinned"].(bool)})
+	}
+	require.Equal(t, []step{
+		{surfaced, "surfaced", 1.01, false},
+		{surfaced + 1, "helpful", 1.01 * 1.05, false},
+		{surfaced + 2, "pinned", 1.01 * 1.05, true},
+		{surfaced + 3, "unpinned", 1.01 * 1.05, false},
+	}, got)
+	now := h["now"].(map[string]any)
+	require.InDelta(t, 1.01*1.05, now["reinforcement"], 1e-9)
+	require.Equal(t, false, now["pinned"])
+
+	status, out := e.do(t, "GET", "/v1/spaces/sh/items/ev:99/salience", "")
+	require.Equal(t, 404, status, out)
+	require.Equal(t, "item_not_found", out["error"].(map[string]any)["code"])
+}

@@ -79,6 +79,7 @@ var spaceRoutes = []spaceRoute{
 	{http.MethodGet, "/index", auth.ScopeRead, analytics, (*server).index},
 	{http.MethodGet, "/timeline", auth.ScopeRead, analytics, (*server).timeline},
 	{http.MethodGet, "/items/{id}", auth.ScopeRead, analytics, (*server).item},
+	{http.MethodGet, "/items/{id}/salience", auth.ScopeRead, everyday, (*server).itemSalience},
 	{http.MethodPost, "/checkout", auth.ScopeRead, fanout, (*server).checkoutPacket},
 	{http.MethodGet, "/checkouts/{seq}", auth.ScopeRead, everyday, (*server).recordedCheckout},
 	{http.MethodPost, "/query", auth.ScopeRead, fanout, (*server).query},

@@ -37,6 +37,14 @@ func (c *Client) RecordedCheckout(ctx context.Context, space string, seq int64, 
 	return result(&res, err)
 }
 
+// ItemSalience returns memory item id's salience history: each reinforcing event with the
+// salience it left, and its salience now (operation getItemSalience, scope read).
+func (c *Client) ItemSalience(ctx context.Context, space, id string, opts ...CallOption) (*metamemorywire.SalienceHistory, error) {
+	var res metamemorywire.SalienceHistory
+	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "items", id, "salience"), safe: true}, &res, opts)
+	return result(&res, err)
+}
+
 // AssembleContext assembles the next context: recent session replay, ranked memory and the
 // caller's working set within the budget (operation assembleContext, scope read). Like
 // Checkout it records what it surfaced, and is retried only with r.NoRecord.

@@ -38,6 +38,7 @@ var operations = map[string]string{
 	"getItem":                 "Item",
 	"checkout":                "Checkout",
 	"getRecordedCheckout":     "RecordedCheckout",
+	"getItemSalience":         "ItemSalience",
 	"query":                   "Query",
 	"assembleContext":         "AssembleContext",
 	"afterTurn":               "AfterTurn",
