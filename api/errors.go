@@ -17,7 +17,6 @@ import (
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/ingest"
 	"github.com/zaxy/zaxy/memoryaction"
-	"github.com/zaxy/zaxy/metamemory"
 	"github.com/zaxy/zaxy/policy"
 	"github.com/zaxy/zaxy/review"
 	"github.com/zaxy/zaxy/validation"
@@ -113,8 +112,6 @@ func toAPIError(err error) *apiError {
 		return &apiError{status: http.StatusConflict, code: "nothing_to_roll_back", message: err.Error()}
 	case errors.Is(err, policy.ErrCurrentChanged):
 		return &apiError{status: http.StatusConflict, code: "policy_changed", message: err.Error()}
-	case errors.Is(err, metamemory.ErrItemNotFound):
-		return &apiError{status: http.StatusNotFound, code: "item_not_found", message: err.Error(), details: map[string]any{"field": "id"}}
 	case errors.Is(err, checkout.ErrCheckoutNotFound):
 		return &apiError{status: http.StatusNotFound, code: "checkout_not_found", message: err.Error(), details: map[string]any{"field": "seq"}}
 	case errors.Is(err, review.ErrProposalNotFound):

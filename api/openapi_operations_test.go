@@ -332,11 +332,10 @@ var operations = map[string]operation{
 	},
 	"GET /v1/spaces/{space}/items/{id}/salience": {
 		id: "getItemSalience", summary: "An item's salience history",
-		description: "One memory item's salience as it happened, from its reinforcement ledger (docs/checkout.md, Salience): its authority and base, the space's floor and half-life, the latest 500 ledger rows oldest first (each reinforcing event's seq and signal: surfaced, recalled, helpful, unhelpful, wrong, outdated, invalidated, pinned, unpinned, repeated; when; and the reinforcement, decay, salience, pinned state and last use it left), their total, and the salience now. Reads projections only. 404 item_not_found when the id is no memory item of the space (not projected yet, or erased). Needs a read token.",
+		description: "One memory item's salience as it happened, from its reinforcement ledger (docs/checkout.md, Salience): its authority and base, the space's floor and half-life, the latest 500 ledger rows oldest first (each reinforcing event's seq and signal: surfaced, recalled, helpful, unhelpful, wrong, outdated, invalidated, pinned, unpinned, repeated; when; and the reinforcement, decay, salience, pinned state and last use it left), their total, and the salience now. Reads projections only. An id that is no memory item of the space (not projected yet, bookkeeping, erased, or none such) answers in_memory false with no steps. Needs a read token.",
 		params:      `[{"name": "id", "in": "path", "required": true, "description": "A memory item: ev:<seq> or fact:<id>.", "schema": {"type": "string"}}]`,
 		status:      200, success: "Success; the body is JSON (docs/api.md).",
 		result: metamemorywire.SalienceHistory{},
-		errors: []int{404},
 	},
 	"GET /v1/spaces/{space}/checkouts/{seq}": {
 		id: "getRecordedCheckout", summary: "What a checkout handed out",

@@ -44,7 +44,7 @@ func TestHTTP_RecordedCheckoutShowsTheTextHandedOut(t *testing.T) {
 // TestHTTP_ItemSalienceHistoryListsEachReinforcement: a surfacing, helpful feedback, a pin and
 // an unpin of one event each add a step, in seq order, with the reinforcement they left (a
 // surfacing 1.01, helpful feedback 1.01 × 1.05) and the pin state; now matches the last step's
-// reinforcement. An unknown item is 404 item_not_found.
+// reinforcement. An id that is no memory item answers in_memory false.
 func TestHTTP_ItemSalienceHistoryListsEachReinforcement(t *testing.T) {
 	e := newEnv(t)
 	status, _ := e.do(t, "POST", "/v1/spaces/sh/events", `{"type":"message","session_id":"s1","content":"The staging registry times out after 30 seconds","data":{"role":"user"}}`)
@@ -89,7 +89,9 @@ func TestHTTP_ItemSalienceHistoryListsEachReinforcement(t *testing.T) {
 	require.InDelta(t, 1.01*1.05, now["reinforcement"], 1e-9)
 	require.Equal(t, false, now["pinned"])
 
+	require.Equal(t, true, h["in_memory"])
 	status, out := e.do(t, "GET", "/v1/spaces/sh/items/ev:99/salience", "")
-	require.Equal(t, 404, status, out)
-	require.Equal(t, "item_not_found", out["error"].(map[string]any)["code"])
+	require.Equal(t, 200, status, out)
+	require.Equal(t, false, out["in_memory"])
+	require.Empty(t, out["steps"])
 }

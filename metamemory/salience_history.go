@@ -22,18 +22,15 @@ type (
 	SalienceStep = metamemorywire.SalienceStep
 )
 
-// ErrItemNotFound means the id names no memory item of the space (never projected, or erased).
-var ErrItemNotFound = errors.New("memory item not found")
-
 // ItemSalienceHistory returns the salience history of memory item id of space: the latest
 // metamemorywire.MaxSalienceSteps rows of its reinforcement ledger with the salience each left
 // (the SQL functions checkout ranks with), and its salience now. It reads projections only
-// (memory_items, reinforcements, salience, salience_spaces); ErrItemNotFound when id is no
-// memory item of the space.
+// (memory_items, reinforcements, salience, salience_spaces); an id that is no memory item of
+// the space answers InMemory false and nothing else.
 func ItemSalienceHistory(ctx context.Context, db pgexec.Executor, space, id string) (*SalienceHistory, error) {
 	now, err := queries.SalienceOfItem(ctx, db, dbsqlc.SalienceOfItemParams{SpaceID: space, ItemID: id})
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("%w: %q in space %q", ErrItemNotFound, id, space)
+		return &SalienceHistory{ItemID: id, Steps: []SalienceStep{}}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read salience of %s: %w", id, err)
@@ -43,7 +40,8 @@ func ItemSalienceHistory(ctx context.Context, db pgexec.Executor, space, id stri
 		return nil, fmt.Errorf("read salience history of %s: %w", id, err)
 	}
 	exempt := now.Authority == "asserted"
-	h := &SalienceHistory{ItemID: id, OccurredAt: now.OccurredAt.UTC(), Authority: now.Authority, Base: now.Base, Floor: now.Floor,
+	at := now.OccurredAt.UTC()
+	h := &SalienceHistory{ItemID: id, InMemory: true, OccurredAt: &at, Authority: now.Authority, Base: now.Base, Floor: now.Floor,
 		HalfLifeDays: now.HalfLifeDays, Steps: make([]SalienceStep, 0, len(rows))}
 	step := func(r, d float64, pinned bool) (float64, bool) {
 		v := math.Round(now.Base*r*d*1e9) / 1e9

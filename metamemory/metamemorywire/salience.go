@@ -18,8 +18,11 @@ type SalienceHistogram struct {
 // with the salience it left, and its salience now.
 type SalienceHistory struct {
 	ItemID string `json:"item_id"`
+	// InMemory is false when the id is no memory item of the space (not projected yet,
+	// bookkeeping, erased, or no such item): it has no salience, and the rest is empty.
+	InMemory bool `json:"in_memory"`
 	// OccurredAt is when the item occurred: its last use until it is used.
-	OccurredAt time.Time `json:"occurred_at"`
+	OccurredAt *time.Time `json:"occurred_at,omitempty"`
 	// Authority is "log" for an event, a fact version's authority otherwise; Base its multiplier.
 	Authority    string  `json:"authority"`
 	Base         float64 `json:"base"`
