@@ -37,15 +37,14 @@ export async function salienceHistory(space, id) {
     h('p', { class: 'muted', text: 'Base ' + num(hist.base) + ' (' + hist.authority + '), floor ' + num(hist.floor) + ', half-life ' + num(hist.half_life_days, 1) + ' days. ' +
       (hist.total > steps.length ? 'The latest ' + steps.length + ' of ' + hist.total + ' reinforcements.' : hist.total + ' reinforcement' + (hist.total === 1 ? '' : 's') + '.') }),
     chart(all.map((s) => s.value), hist.floor),
-    h('table', { class: 'salience-steps' },
-      h('thead', {}, h('tr', {}, ['event', 'when', 'signal', 'reinforcement', 'decay', 'salience', ''].map((c, j) => h('th', { class: j >= 3 && j <= 5 ? 'num' : null, text: c })))),
+    h('div', { class: 'scroll-x' }, h('table', { class: 'salience-steps' },
+      h('thead', {}, h('tr', {}, ['when', 'event', 'reinf.', 'decay', 'salience'].map((c, j) => h('th', { class: j >= 2 ? 'num' : null, title: c === 'reinf.' ? 'reinforcement multiplier' : null, text: c })))),
       h('tbody', {}, all.map((s) => h('tr', { 'data-signal': s.signal, 'data-seq': s.seq || null },
-        h('td', {}, s.seq ? cite(space, s.seq) : '—'),
         h('td', { class: 'nowrap', text: fmtTime(s.at) }),
-        h('td', {}, h('span', { class: 'badge' + (['wrong', 'outdated', 'unhelpful', 'invalidated'].includes(s.signal) ? ' bad' : s.signal === 'now' ? ' ok' : ''), text: s.signal })),
+        h('td', {}, s.seq ? [cite(space, s.seq), ' '] : null, h('span', { class: 'badge' + (['wrong', 'outdated', 'unhelpful', 'invalidated'].includes(s.signal) ? ' bad' : s.signal === 'now' ? ' ok' : ''), text: s.signal }),
+          s.pinned ? h('span', { class: 'badge label', text: 'pinned' }) : null, s.attenuated ? h('span', { class: 'badge bad', text: 'attenuated' }) : null),
         h('td', { class: 'num', text: num(s.reinforcement) }),
         h('td', { class: 'num', text: num(s.decay) }),
-        h('td', { class: 'num', text: num(s.value) }),
-        h('td', {}, s.pinned ? h('span', { class: 'badge label', text: 'pinned' }) : null, s.attenuated ? h('span', { class: 'badge bad', text: 'attenuated' }) : null))))));
+        h('td', { class: 'num', text: num(s.value) })))))));
   return card;
 }
