@@ -16,7 +16,8 @@ import (
 )
 
 // TestRecorded_ReRendersExactlyTheTextHandedOut: a checkout with facts, an excerpt of a long
-// message, an invalidated event and who-and-when lines is re-rendered from the log to exactly
+// message, an invalidated event and who-and-when lines (and one with a weave, whose text
+// before the weave is) is re-rendered from the log to exactly
 // the text the caller received, its hash matching the recorded one.
 func TestRecorded_ReRendersExactlyTheTextHandedOut(t *testing.T) {
 	f := newFixture(t)
@@ -27,16 +28,25 @@ func TestRecorded_ReRendersExactlyTheTextHandedOut(t *testing.T) {
 	f.append(t, space, eventloom.NewEvent{Type: "memory.invalidated", SessionID: "s2",
 		Data: json.RawMessage(fmt.Sprintf(`{"target_seq": %d, "reason": "moved to [1] Tuesday #seq"}`, r[0].Seq))})
 	f.index(t, space)
+	woven := false
 	for _, req := range []checkout.Request{
 		{SpaceID: space, Query: "billing migration schema freeze", MaxTokens: 2000, SessionID: "s2", WhoWhen: true, IncludeAttenuated: true},
 		{SpaceID: space, Query: "why did the deploy fail with a timeout?", MaxTokens: 300},
+		{SpaceID: space, Query: "plan the billing migration", MaxTokens: 1500, Weave: true},
 	} {
 		p, err := f.svc.Checkout(ctx, &req)
 		require.NoError(t, err)
 		require.NotZero(t, p.SurfacedSeq)
 		rec, err := checkout.Recorded(ctx, f.pool, space, p.SurfacedSeq)
 		require.NoError(t, err)
-		require.Equal(t, p.Text, rec.Text)
+		if p.Weave != nil && p.Weave.Text != "" {
+			// The weave's text is not re-rendered: the tiers before it are.
+			woven = true
+			require.True(t, rec.WeaveNotRendered)
+			require.Equal(t, strings.TrimSuffix(p.Text, p.Weave.Text), rec.Text)
+		} else {
+			require.Equal(t, p.Text, rec.Text)
+		}
 		require.Equal(t, checkoutwire.RecordedMatches, rec.Status)
 		require.Equal(t, rec.RecordedSHA256, rec.RenderedSHA256)
 		require.Equal(t, p.Budget.Tokenizer, rec.Tokenizer)
@@ -59,6 +69,7 @@ func TestRecorded_ReRendersExactlyTheTextHandedOut(t *testing.T) {
 			require.Contains(t, p.Text, "invalidated: moved to", "the invalidated event is in the packet")
 		}
 	}
+	require.True(t, woven, "a packet with a weave was re-rendered")
 }
 
 // TestRecorded_AnErasedItemIsNamedNeverShown: after an item's event is erased the re-rendered
