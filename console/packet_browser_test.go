@@ -27,7 +27,8 @@ import (
 // received, its hash matching; after an item of it is erased, the page says the packet differs,
 // names the erasure on that item and shows none of its text; a record without a rendering lists
 // its items as not recorded as rendered; and the item's page charts and lists its salience
-// after each surfacing, feedback, pin and unpin, then now.
+// after each surfacing, feedback, pin and unpin, then now. Along the way: the timeline filters
+// by type, the whole-space graph stays within its bounds, and no date shown wraps.
 func TestConsole_ShowsThePacketAsHandedOutAndSalienceOverTime(t *testing.T) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
@@ -45,8 +46,17 @@ func TestConsole_ShowsThePacketAsHandedOutAndSalienceOverTime(t *testing.T) {
 		_, err := proj.ProjectSpace(ctx, "demo")
 		require.NoError(t, err)
 	}
+	// A wide space: 120 entities and 60 values, more than the whole-space graph draws.
+	var wide []eventloom.NewEvent
+	for i := range 60 {
+		wide = append(wide, ev("fact.asserted", "w", "ann", "", fmt.Sprintf(`{"subject":"Team %02d","predicate":"reports to","object":"Lead %02d"}`, i, i), 0),
+			ev("fact.asserted", "w", "ann", "", fmt.Sprintf(`{"subject":"Team %02d","predicate":"size","value":%d}`, i, i+3), 0))
+	}
+	fixture.Append(t, store, "wide", wide...)
 	project()
-	_, adminToken, err := tokens.Create(ctx, []string{"demo"}, auth.ScopeAdmin, "console test")
+	_, err = proj.ProjectSpace(ctx, "wide")
+	require.NoError(t, err)
+	_, adminToken, err := tokens.Create(ctx, []string{"demo", "wide"}, auth.ScopeAdmin, "console test")
 	require.NoError(t, err)
 	srv := httptest.NewServer(console.Mount(apitest.NewHandler(t, api.Config{}, api.Services{Pool: pool, Store: store, Auth: tokens}, nil)))
 	t.Cleanup(srv.Close)
@@ -92,6 +102,50 @@ func TestConsole_ShowsThePacketAsHandedOutAndSalienceOverTime(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // let late console events arrive
 	require.Empty(t, b.errorsSince(start, nil))
 
+	// Dates never wrap: each date shown lies on one line.
+	onOneLine := func(page string) {
+		t.Helper()
+		var dates struct {
+			Seen    int
+			Wrapped []string
+		}
+		b.eval(t, `(() => {
+			const re = /\d{4}-\d\d-\d\d\u00a0\d\d:\d\d:\d\dZ/g, bad = [];
+			let seen = 0;
+			const walk = document.createTreeWalker(document.getElementById('main'), NodeFilter.SHOW_TEXT);
+			for (let n; (n = walk.nextNode());) {
+				for (const m of n.textContent.matchAll(re)) {
+					seen++;
+					const r = document.createRange();
+					r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+					if (new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1) bad.push(m[0]);
+				}
+			}
+			return { Seen: seen, Wrapped: bad } })()`, &dates)
+		require.Positive(t, dates.Seen, page)
+		require.Empty(t, dates.Wrapped, "dates wrapped on %s", page)
+	}
+	onOneLine("checkouts")
+
+	// The timeline filters by type: only messages, both of them.
+	require.Equal(t, "ready", b.open(t, "#/timeline?space=demo&type=message"))
+	var typed []string
+	b.eval(t, `[...document.querySelectorAll('table.timeline tbody tr')].map((tr) => tr.dataset.seq + ' ' + tr.dataset.type)`, &typed)
+	require.Equal(t, []string{"2 message", "1 message"}, typed)
+	onOneLine("timeline")
+
+	// The whole-space graph is bounded: 40 of the 120 entities, at most 70 nodes in all.
+	require.Equal(t, "ready", b.open(t, "#/graph?space=wide"))
+	var nodes, entities int
+	var bounds string
+	b.eval(t, `document.querySelectorAll('#space-graph [data-node]').length`, &nodes)
+	b.eval(t, `document.querySelectorAll('#space-graph [data-node^="e:"]').length`, &entities)
+	b.eval(t, `document.getElementById('space-graph-bounds').textContent`, &bounds)
+	require.Equal(t, 40, entities)
+	require.LessOrEqual(t, nodes, 70)
+	require.Greater(t, nodes, entities, "values are drawn too")
+	require.Contains(t, bounds, "40 of 120 entities")
+
 	// The item's page: its salience after each reinforcement, then now.
 	start = b.count()
 	require.Equal(t, "ready", b.open(t, "#/log?space=demo&event=1"))
@@ -105,6 +159,7 @@ func TestConsole_ShowsThePacketAsHandedOutAndSalienceOverTime(t *testing.T) {
 	b.eval(t, `document.querySelector('#salience-history tr[data-signal="pinned"] .badge.label') !== null`, &pinnedRow)
 	require.True(t, pinnedRow, "the pin's row says pinned")
 	b.screenshot(t, "salience")
+	onOneLine("log")
 	time.Sleep(100 * time.Millisecond)
 	require.Empty(t, b.errorsSince(start, nil))
 
