@@ -101,9 +101,9 @@ func Recorded(ctx context.Context, db pgexec.Executor, space string, seq int64) 
 		it.Status, it.Reason, it.ErasedBySeq = l.status, l.reason, l.erasedBy
 		switch {
 		case l.erasedBy > 0:
-			b.WriteString(fmt.Sprintf("[%d] (erased by seq %d)\n", it.Ref, l.erasedBy))
+			fmt.Fprintf(&b, "[%d] (erased by seq %d)\n", it.Ref, l.erasedBy)
 		case l.line == "":
-			b.WriteString(fmt.Sprintf("[%d] (no longer in memory)\n", it.Ref))
+			fmt.Fprintf(&b, "[%d] (no longer in memory)\n", it.Ref)
 		default:
 			it.Line = l.line
 			b.WriteString(l.line + "\n")
