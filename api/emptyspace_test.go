@@ -44,6 +44,8 @@ var emptySpaceReads = map[string]struct {
 	"GET /proposals":                          {path: "/proposals"},
 	"GET /proposals/{seq}":                    {path: "/proposals/1", notFound: "proposal_not_found"},
 	"GET /artifacts":                          {path: "/artifacts"},
+	"GET /checkouts/{seq}":                    {path: "/checkouts/1", notFound: "checkout_not_found"},
+	"GET /items/{id}/salience":                {path: "/items/ev:1/salience"},
 	"POST /actions/simulate-forward":          {path: "/actions/simulate-forward", body: `{"steps":["edit","test"],"session_id":"s1"}`},
 	"POST /actions/reflect-backward":          {path: "/actions/reflect-backward", body: `{"session_id":"s1"}`},
 	"POST /actions/retrieve-procedure-prior":  {path: "/actions/retrieve-procedure-prior", body: `{"goal":"deploy the site"}`},

@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/zaxy/zaxy/auth"
+	"github.com/zaxy/zaxy/checkout"
 	"github.com/zaxy/zaxy/disclosure"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
@@ -111,6 +112,8 @@ func toAPIError(err error) *apiError {
 		return &apiError{status: http.StatusConflict, code: "nothing_to_roll_back", message: err.Error()}
 	case errors.Is(err, policy.ErrCurrentChanged):
 		return &apiError{status: http.StatusConflict, code: "policy_changed", message: err.Error()}
+	case errors.Is(err, checkout.ErrCheckoutNotFound):
+		return &apiError{status: http.StatusNotFound, code: "checkout_not_found", message: err.Error(), details: map[string]any{"field": "seq"}}
 	case errors.Is(err, review.ErrProposalNotFound):
 		return &apiError{status: http.StatusNotFound, code: "proposal_not_found", message: err.Error(), details: map[string]any{"field": "seq"}}
 	case errors.Is(err, memoryaction.ErrArtifactNotFound):

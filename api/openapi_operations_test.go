@@ -330,6 +330,21 @@ var operations = map[string]operation{
 		result: reviewwire.Proposal{},
 		errors: []int{404},
 	},
+	"GET /v1/spaces/{space}/items/{id}/salience": {
+		id: "getItemSalience", summary: "An item's salience history",
+		description: "One memory item's salience as it happened, from its reinforcement ledger (docs/checkout.md, Salience): its authority and base, the space's floor and half-life, the latest 500 ledger rows oldest first (each reinforcing event's seq and signal: surfaced, recalled, helpful, unhelpful, wrong, outdated, invalidated, pinned, unpinned, repeated; when; and the reinforcement, decay, salience, pinned state and last use it left), their total, and the salience now. Reads projections only. An id that is no memory item of the space (not projected yet, bookkeeping, erased, or none such) answers in_memory false with no steps. Needs a read token.",
+		params:      `[{"name": "id", "in": "path", "required": true, "description": "A memory item: ev:<seq> or fact:<id>.", "schema": {"type": "string"}}]`,
+		status:      200, success: "Success; the body is JSON (docs/api.md).",
+		result: metamemorywire.SalienceHistory{},
+	},
+	"GET /v1/spaces/{space}/checkouts/{seq}": {
+		id: "getRecordedCheckout", summary: "What a checkout handed out",
+		description: "The checkout recorded by the checkout.surfaced event seq (purpose, budget, tokenizer, policy version, its items in packet order), with its packet's text re-rendered from the log as of that checkout and compared with the SHA-256 the checkout recorded of the text it handed out: status matches, differs (each item says whether its line matches, and why not: erased by which erasure, no longer in memory, a reason that reads differently now; an erased item's text is never shown) or not_recorded_as_rendered (a record without a rendering, its items listed without lines). 404 checkout_not_found when the seq is no checkout.surfaced event. Needs a read token.",
+		params:      `[{"name": "seq", "in": "path", "required": true, "description": "The seq of the checkout.surfaced event (a packet's surfaced_seq).", "schema": {"type": "integer", "minimum": 1}}]`,
+		status:      200, success: "Success; the body is JSON (docs/api.md).",
+		result: checkoutwire.RecordedPacket{},
+		errors: []int{404},
+	},
 	"POST /v1/spaces/{space}/proposals/{seq}/accept": {
 		id: "acceptProposal", summary: "Accept a proposal",
 		description: "Appends proposal.accepted and, for a belief_update, the fact.asserted it proposes (citing the proposal and its evidence), in one transaction. Body: {actor?, session_id?, reason?}. 404 proposal_not_found for a seq that is no proposal, 409 proposal_not_pending for one already accepted or rejected; neither appends anything. Needs a write token.",

@@ -28,7 +28,8 @@ var replicaRoutes = map[string]bool{
 	"GET /events": true, "GET /verify": true, "GET /facts": true, "GET /entities/{entity}": true,
 	"POST /cypher": true, "GET /index": true, "GET /timeline": true, "GET /items/{id}": true,
 	"GET /salience": true, "GET /artifacts": true, "GET /proposals": true, "GET /proposals/{seq}": true,
-	"GET /projection": true, "POST /feeling-of-knowing": true,
+	"GET /projection": true, "POST /feeling-of-knowing": true, "GET /checkouts/{seq}": true,
+	"GET /items/{id}/salience": true,
 	// Checkout and the ranking passes over it rank on the standby and record what they surfaced
 	// on the primary (checkout.Service.ReadingFrom, lifecycle.Service.ReadingFrom).
 	"POST /checkout": true, "POST /query": true, "POST /context/assemble": true, "POST /handoff": true,

@@ -197,19 +197,28 @@ func valueText(object, value *string) string {
 // cutEventItem renders an event as an item: its content (an excerpt of m.MaxItemChars around
 // the query's words when longer), or a summary of its data when it has no text.
 func cutEventItem(seq int64, typ, session, content, data string, hash []byte, words []string, m *Mechanism) *rankedItem {
+	return eventItem(seq, typ, session, content, data, hash, func(text string) (string, *int, *int) {
+		if utf8.RuneCountInString(text) <= m.MaxItemChars {
+			return text, nil, nil
+		}
+		// A long text (a document, a tool's output) is an excerpt around the query's words; the
+		// citation says which characters.
+		out, start, end := cutAround(m, []rune(text), words, m.MaxItemChars)
+		return out, &start, &end
+	})
+}
+
+// eventItem renders an event as an item: its trimmed content as cut returns it (with the
+// character range it kept, or nil for the whole), or a summary of its data when it has no
+// text. A re-rendering of a recorded packet (recorded.go) cuts by the recorded range.
+func eventItem(seq int64, typ, session, content, data string, hash []byte, cut func(text string) (string, *int, *int)) *rankedItem {
 	it := &rankedItem{boostKind: typ, Item: Item{
 		ItemID: memoryitem.EventID(seq), Kind: typ, SessionID: session,
 		Labels: Labels{Authority: "log"},
 	}}
 	cite := Citation{Seq: seq, Hash: hash}
-	text := strings.TrimSpace(content)
-	if utf8.RuneCountInString(text) > m.MaxItemChars {
-		// A long text (a document, a tool's output) is an excerpt around the query's words; the
-		// citation says which characters.
-		var start, end int
-		text, start, end = cutAround(m, []rune(text), words, m.MaxItemChars)
-		cite.Start, cite.End = &start, &end
-	}
+	text, start, end := cut(strings.TrimSpace(content))
+	cite.Start, cite.End = start, end
 	if typ == "tool_call.completed" {
 		var d struct{ Tool, Outcome, Error, Arguments string }
 		_ = json.Unmarshal([]byte(data), &d)

@@ -227,11 +227,28 @@ func TestClient_EveryMethodAgainstARealServer(t *testing.T) {
 	})
 
 	req := checkout.Request{Query: "registry timeout", SessionID: "s1", MaxTokens: 600}
+	var packet *checkout.Packet
 	check("checkout", func() error {
 		p, err := c.Checkout(ctx, space, &req)
 		if err == nil {
 			require.Contains(t, p.Text, "times out after 30 seconds")
 			require.NotZero(t, p.SurfacedSeq)
+			packet = p
+		}
+		return err
+	})
+	check("getRecordedCheckout", func() error {
+		rec, err := c.RecordedCheckout(ctx, space, packet.SurfacedSeq)
+		if err == nil {
+			require.Equal(t, packet.Text, rec.Text)
+			require.Equal(t, "matches", rec.Status)
+		}
+		return err
+	})
+	check("getItemSalience", func() error {
+		h, err := c.ItemSalience(ctx, space, "ev:1")
+		if err == nil {
+			require.Equal(t, "ev:1", h.ItemID)
 		}
 		return err
 	})

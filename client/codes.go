@@ -28,6 +28,8 @@ const (
 	CodeItemNotFound = "item_not_found"
 	// CodeProposalNotFound (404): no proposal.created event has that seq.
 	CodeProposalNotFound = "proposal_not_found"
+	// CodeCheckoutNotFound (404): no checkout.surfaced event has that seq.
+	CodeCheckoutNotFound = "checkout_not_found"
 	// CodePolicyNotFound (404): no retrieval policy has that version.
 	CodePolicyNotFound = "policy_not_found"
 	// CodeArtifactNotFound (404): no current latent artifact has that id.

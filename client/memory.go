@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/zaxy/zaxy/checkout/checkoutwire"
 	"github.com/zaxy/zaxy/checkout/lifecycle/lifecyclewire"
@@ -24,6 +25,23 @@ func (c *Client) Checkout(ctx context.Context, space string, r *checkoutwire.Req
 func (c *Client) Query(ctx context.Context, space string, r *checkoutwire.Request, opts ...CallOption) (*checkoutwire.QueryResult, error) {
 	var res checkoutwire.QueryResult
 	err := c.do(ctx, &call{method: http.MethodPost, path: spacePath(space, "query"), body: r, safe: true}, &res, opts)
+	return result(&res, err)
+}
+
+// RecordedCheckout returns the checkout recorded by the checkout.surfaced event seq (a packet's
+// SurfacedSeq) with its packet's text re-rendered from the log and whether it matches the text
+// handed out (operation getRecordedCheckout, scope read).
+func (c *Client) RecordedCheckout(ctx context.Context, space string, seq int64, opts ...CallOption) (*checkoutwire.RecordedPacket, error) {
+	var res checkoutwire.RecordedPacket
+	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "checkouts", strconv.FormatInt(seq, 10)), safe: true}, &res, opts)
+	return result(&res, err)
+}
+
+// ItemSalience returns memory item id's salience history: each reinforcing event with the
+// salience it left, and its salience now (operation getItemSalience, scope read).
+func (c *Client) ItemSalience(ctx context.Context, space, id string, opts ...CallOption) (*metamemorywire.SalienceHistory, error) {
+	var res metamemorywire.SalienceHistory
+	err := c.do(ctx, &call{method: http.MethodGet, path: spacePath(space, "items", id, "salience"), safe: true}, &res, opts)
 	return result(&res, err)
 }
 

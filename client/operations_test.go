@@ -37,6 +37,8 @@ var operations = map[string]string{
 	"getTimeline":             "Timeline",
 	"getItem":                 "Item",
 	"checkout":                "Checkout",
+	"getRecordedCheckout":     "RecordedCheckout",
+	"getItemSalience":         "ItemSalience",
 	"query":                   "Query",
 	"assembleContext":         "AssembleContext",
 	"afterTurn":               "AfterTurn",

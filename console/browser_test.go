@@ -350,6 +350,13 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	var actor string
 	require.NoError(t, pool.QueryRow(ctx, `SELECT actor FROM events WHERE space_id = 'demo' AND seq = $1`, before+1).Scan(&actor))
 	require.Equal(t, "console", actor)
+	// The log lists the decision and the fact it asserted, each under its type.
+	for i, typ := range types {
+		require.Equal(t, "ready", b.open(t, "#/log?space=demo&type="+typ))
+		var seqs []int64
+		b.eval(t, `[...document.querySelectorAll('table.log tbody tr')].map((tr) => Number(tr.dataset.seq))`, &seqs)
+		require.Contains(t, seqs, before+1+int64(i), typ)
+	}
 
 	// A token for space "other" sees nothing of "demo": not in the spaces list, not on any page.
 	require.NoError(t, chromedp.Do(tabCtx, chromedp.Click(chromedp.CSS(`#token-forget`))))

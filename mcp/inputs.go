@@ -131,6 +131,10 @@ type (
 		spaceArg
 		ProposalSeq int64 `json:"proposal_seq"`
 	}
+	recordedCheckoutInput struct {
+		spaceArg
+		SurfacedSeq int64 `json:"surfaced_seq"`
+	}
 	artifactsInput struct {
 		spaceArg
 		api.ArtifactsQuery

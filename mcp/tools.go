@@ -302,6 +302,25 @@ var tools = []*tool{
 		input: reflect.TypeFor[itemInput](), required: []string{"space", "id"}, readOnly: true,
 	},
 	{
+		name: "memory_item_salience", title: "An item's salience over time",
+		description: "How an item's salience (what multiplies its ranking) moved: each reinforcing event (surfaced, " +
+			"recalled, helpful, unhelpful, wrong, outdated, invalidated, pinned, unpinned, repeated) with the " +
+			"reinforcement, decay and salience it left, and the salience now. in_memory is false for an id that is " +
+			"no memory item.",
+		method: http.MethodGet, route: "/items/{id}/salience", pathArgs: map[string]string{"id": "id"},
+		input: reflect.TypeFor[itemInput](), required: []string{"space", "id"}, readOnly: true,
+		docs: map[string]string{"id": "A memory item: ev:<seq> or fact:<id>."},
+	},
+	{
+		name: "memory_checkout_record", title: "What a checkout handed out",
+		description: "A recorded checkout (its surfaced_seq) with its packet text re-rendered from the log and whether " +
+			"it matches the text handed out (status matches, differs, not_recorded_as_rendered); an item erased " +
+			"since is named by its erasure, never shown.",
+		method: http.MethodGet, route: "/checkouts/{seq}", pathArgs: map[string]string{"seq": "surfaced_seq"},
+		input: reflect.TypeFor[recordedCheckoutInput](), required: []string{"space", "surfaced_seq"}, readOnly: true,
+		docs: map[string]string{"surfaced_seq": "The seq of the checkout.surfaced event (a packet's surfaced_seq)."},
+	},
+	{
 		name: "context_after_turn", title: "Record a finished turn, get the next context",
 		description: "Append the finished turn's events (all or nothing, in session_id) and get the context for the " +
 			"next one, as context_assemble would give it. Without a query, the turn's last message is the query.",

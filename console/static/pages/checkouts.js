@@ -1,9 +1,10 @@
 // What agents received: the recorded checkouts (checkout.surfaced events) of a space or one
-// session, newest first; choosing one shows what its packet held, item by item, from what the
-// record keeps: each item's id, tier and cited seqs, its fusion lanes, and the checkout's
-// purpose, budget and policy version. The record keeps neither the query (only its sha256) nor
-// the rendered text, so the text shown beside each item is the item as it reads now.
-import { api, itemPath } from '../api.js';
+// session, newest first; choosing one shows the packet as it was handed out, re-rendered from
+// the log as of that checkout (GET /checkouts/{seq}) and checked against the SHA-256 the
+// checkout recorded of its text: item by item, each line handed out, or why it can no longer
+// be shown (an erased item's text never is). A record from before renderings were recorded
+// lists its items with what each reads now, marked "not recorded as rendered".
+import { api, itemPath, spacePath } from '../api.js';
 import { h, mount, route, fmtTime, cite, kv, num, errorBox } from '../dom.js';
 import { eventsBetween, headSeq, pageSpan } from './log.js';
 import { eventSummary } from './timeline.js';
@@ -65,27 +66,48 @@ export async function render(root, { space, params, go }) {
   }
 }
 
+/** The badge of a recorded packet's or item's status. */
+function statusBadge(status, reason) {
+  const text = { matches: 'matches what was handed out', differs: 'differs from what was handed out', erased: 'erased',
+    missing: 'no longer in memory', not_recorded_as_rendered: 'not recorded as rendered' }[status] || status;
+  return h('span', { class: 'badge ' + (status === 'matches' ? 'ok' : status === 'not_recorded_as_rendered' ? 'label' : 'bad'), 'data-status': status, title: reason || null, text });
+}
+
 async function showRecord(root, space, e) {
   const d = e.data;
-  const items = d.items || [];
-  const texts = await Promise.all(items.slice(0, 60).map((it) => itemText(space, it.item_id)));
+  const rec = await api('GET', spacePath(space, '/checkouts/' + e.seq));
+  const items = rec.items || [];
+  const rendered = rec.status !== 'not_recorded_as_rendered';
+  const texts = rendered ? [] : await Promise.all(items.slice(0, 60).map((it) => itemText(space, it.item_id)));
+  const lanes = new Map((d.items || []).map((it, i) => [i, it]));
   const tiers = [...new Set(items.map((it) => it.tier))];
-  mount(root, h('section', { class: 'card', 'data-checkout': e.seq },
-    h('h2', {}, 'Checkout ', cite(space, e.seq, e.hash)),
+  mount(root, h('section', { class: 'card', 'data-checkout': e.seq, 'data-status': rec.status },
+    h('h2', {}, 'Checkout ', cite(space, e.seq, e.hash), ' ', statusBadge(rec.status)),
     kv([['recorded', fmtTime(e.recorded_at)], ['session', e.session_id || '—'], ['actor', e.actor || '—'], ['purpose', d.purpose || '—'],
-      ['budget', num(d.used_tokens, 0) + ' of ' + num(d.max_tokens, 0) + ' tokens'], ['policy', d.policy_version || '—'],
+      ['budget', num(d.used_tokens, 0) + ' of ' + num(d.max_tokens, 0) + ' tokens' + (rec.tokenizer ? ' (' + rec.tokenizer + ')' : '')], ['policy', d.policy_version || '—'],
       ['query', h('span', {}, 'not recorded; its sha256 is ', h('code', { text: d.query_sha256 || '—' }))],
-      d.weave ? ['weave', h('span', { text: (d.weave.artifact_ids || []).length + ' artifacts' })] : null]),
-    h('p', { class: 'notice', text: 'The record keeps each item\u2019s id, tier and cited events, not the packet\u2019s rendered text: the text beside each item is that item as it reads now.' }),
+      rendered ? ['text sha256', h('span', {}, h('code', { text: rec.recorded_sha256 }), rec.status === 'matches' ? ' (recorded; the re-rendered text has the same)' : h('span', {}, ' recorded, ', h('code', { text: rec.rendered_sha256 }), ' re-rendered'))] : null,
+      d.weave ? ['weave', h('span', { text: (d.weave.artifact_ids || []).length + ' artifacts' + (rec.weave_not_rendered ? '; its text is not re-rendered (the hash covers the tiers)' : '') })] : null]),
+    rendered
+      ? h('p', { class: rec.status === 'matches' ? 'muted' : 'notice', text: rec.status === 'matches'
+        ? 'The packet below is re-rendered from the log as of this checkout; its SHA-256 is the one the checkout recorded of the text it handed out, so this is that text.'
+        : 'The packet re-rendered from the log no longer matches the text handed out: the items marked below changed since or were erased (an erased item\u2019s text is never shown).' })
+      : h('p', { class: 'notice', text: 'Not recorded as rendered: this checkout was recorded without what re-renders its text, so the text beside each item is that item as it reads now.' }),
     tiers.map((tier) => [
       h('h3', { text: 'Tier ' + tier }),
       h('table', { class: 'surfaced' },
-        h('thead', {}, h('tr', {}, ['item', 'cites', 'lanes (rank)', 'now reads'].map((c) => h('th', { text: c })))),
-        h('tbody', {}, items.map((it, i) => [it, i]).filter(([it]) => it.tier === tier).map(([it, i]) => h('tr', { 'data-item-id': it.item_id },
-          h('td', {}, itemLink(space, it.item_id), it.attenuated ? h('span', { class: 'badge label', text: 'attenuated' }) : null),
+        h('thead', {}, h('tr', {}, ['ref', 'item', 'cites', 'lanes (rank)', rendered ? 'as handed out' : 'now reads'].map((c) => h('th', { text: c })))),
+        h('tbody', {}, items.map((it, i) => [it, i]).filter(([it]) => it.tier === tier).map(([it, i]) => h('tr', { 'data-item-id': it.item_id, 'data-status': it.status },
+          h('td', { class: 'num', text: it.ref }),
+          h('td', {}, itemLink(space, it.item_id), (lanes.get(i) || {}).attenuated ? h('span', { class: 'badge label', text: 'attenuated' }) : null),
           h('td', {}, (it.seqs || []).map((s) => [cite(space, s), ' '])),
-          h('td', { class: 'mono', text: Object.entries(it.lanes || {}).map(([l, v]) => l + ' ' + v.rank).join(', ') }),
-          h('td', { text: i < texts.length ? texts[i] : '' })))))]),
-    items.length > 60 ? h('p', { class: 'muted', text: (items.length - 60) + ' more items are not resolved to text.' }) : null,
-    items.length ? null : h('p', { class: 'muted', text: 'The packet held no item.' })));
+          h('td', { class: 'mono', text: Object.entries((lanes.get(i) || {}).lanes || {}).map(([l, v]) => l + ' ' + v.rank).join(', ') }),
+          rendered
+            ? h('td', {}, it.status === 'matches' ? null : [statusBadge(it.status, it.reason), ' '],
+              it.erased_by_seq ? h('span', {}, 'erased by ', cite(space, it.erased_by_seq), it.reason ? ' (' + it.reason + ')' : '') : it.line ? h('span', { class: 'mono', text: it.line }) : h('span', { class: 'muted', text: it.reason || '' }),
+              it.status === 'differs' && it.reason ? h('div', { class: 'muted', text: it.reason }) : null)
+            : h('td', {}, statusBadge(it.status), ' ', i < texts.length ? texts[i] : '')))))]),
+    !rendered && items.length > 60 ? h('p', { class: 'muted', text: (items.length - 60) + ' more items are not resolved to text.' }) : null,
+    items.length ? null : h('p', { class: 'muted', text: 'The packet held no item.' }),
+    rendered ? [h('h3', { text: 'The packet as rendered' }), h('pre', { id: 'recorded-text', class: 'mono', text: rec.text })] : null));
 }

@@ -4,6 +4,7 @@
 import { api, spacePath } from '../api.js';
 import { h, mount, route, fmtTime, cite, errorBox, kv, jsonBlock } from '../dom.js';
 import { showEvent, eventSummary } from './timeline.js';
+import { salienceHistory } from './salience.js';
 
 /** How many seqs back the checkouts and signals naming an item are looked for. */
 export const surfacedSpan = 3000;
@@ -23,10 +24,10 @@ export function names(e, id) {
 }
 
 /**
- * The item's use and signals among the last surfacedSpan seqs, newest first, as two cards: the
- * recorded checkouts (checkout.surfaced) that surfaced item id, each with its tier and a link to
- * the checkouts page; and the pins, unpins, feedback and invalidations naming it, the events
- * its salience is computed from.
+ * The item's use and signals, as three cards: its salience over time (salience.js); the
+ * recorded checkouts (checkout.surfaced) among the last surfacedSpan seqs that surfaced item
+ * id, newest first, each with its tier and a link to the checkouts page; and the pins, unpins,
+ * feedback and invalidations naming it there, the events its salience is computed from.
  */
 export async function surfacedIn(space, id) {
   const head = await headSeq(space);
@@ -35,6 +36,7 @@ export async function surfacedIn(space, id) {
   const signals = recent.filter((e) => names(e, id));
   const within = head > surfacedSpan ? ' in the last ' + surfacedSpan + ' events.' : '.';
   return [
+    await salienceHistory(space, id),
     h('section', { class: 'card', id: 'surfaced-in' },
       h('h3', { text: 'Surfaced by checkouts' }),
       records.length ? h('ul', {}, records.map((e) => h('li', { 'data-checkout-seq': e.seq },
