@@ -17,6 +17,8 @@ import (
 // "like"/"hate", "pass"/"fail"), how many negations it holds and the first content word after
 // each. The guard is deliberately
 // strict: a paraphrase that spells a value another way ("3" and "three" aside) stays novel.
+// Like the rest of the gate it reads words, so punctuation and spacing never count; nor does
+// case, but in telling a name: a name one text holds must be a word of the other.
 
 // gateValues is the value signature of a text.
 type gateValues struct {
@@ -79,25 +81,24 @@ func valueSignature(text string) gateValues {
 	sentenceStart, negated := true, false
 	for _, raw := range strings.Fields(text) {
 		// A sentence ends at . ! ? : ; or a line break (Fields drops those) after this token.
-		tok := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		for _, r := range raw {
-			if sym, ok := gateSymbols[r]; ok {
-				add(sym)
-			}
-		}
 		initial := sentenceStart
 		sentenceStart = strings.ContainsAny(raw[len(raw)-1:], ".!?:;")
-		if tok == "" {
+		// The token's words as the gate reads them, so punctuation never counts: "9:30" is 9
+		// and 30, "config/prod.yaml" config, prod and yaml.
+		ws := gateWords(raw)
+		if len(ws) == 0 {
 			continue
 		}
-		lower := strings.ToLower(tok)
-		v.words[lower] = struct{}{}
-		negates := false
-		for _, w := range gateWords(lower) {
+		ident := isIdentifier(raw) || isCamelCase(raw)
+		capital := unicode.IsUpper([]rune(strings.TrimLeftFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) + " ")[0])
+		for k, w := range ws {
+			v.words[w] = struct{}{}
+			base := possessive(w)
+			v.words[base] = struct{}{}
 			switch {
 			case negation(w):
 				v.negations++
-				negates = true
+				negated = true
 			case negated:
 				if _, stop := gateStopwords[w]; !stop {
 					// What a negation negates: "staging, not production" is not
@@ -106,35 +107,30 @@ func valueSignature(text string) gateValues {
 					negated = false
 				}
 			}
-		}
-		negated = negated || negates
-		switch {
-		case strings.IndexFunc(tok, unicode.IsDigit) >= 0:
-			add("#" + lower)
-			continue
-		case isIdentifier(raw) || strings.IndexFunc(tok[1:], unicode.IsUpper) >= 0 && strings.IndexFunc(tok, unicode.IsLower) >= 0:
-			// A path, a dotted or snake_case identifier, camelCase: a name.
-			name(lower, initial)
-			continue
-		}
-		// A possessive or contraction keeps its stem: "Anna's" is Anna.
-		base, _, _ := strings.Cut(strings.ReplaceAll(lower, "’", "'"), "'")
-		v.words[base] = struct{}{}
-		if n, ok := gateNumberWords[base]; ok {
-			add("#" + n)
-			continue
-		}
-		if c, ok := gateValueWords[base]; ok {
-			add(c)
-			continue
-		}
-		if c, ok := gateValueWords[strings.TrimSuffix(base, "s")]; ok && strings.HasSuffix(base, "s") {
-			add(c)
-			continue
-		}
-		if unicode.IsUpper([]rune(tok)[0]) && base != "i" {
-			if _, ok := gateStarters[base]; !ok || !initial {
-				name(base, initial)
+			if ident {
+				// A path, a dotted or snake_case identifier, camelCase: its words are names.
+				name(w, initial)
+			}
+			if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+				add("#" + w)
+				continue
+			}
+			if n, ok := gateNumberWords[base]; ok {
+				add("#" + n)
+				continue
+			}
+			if c, ok := gateValueWords[base]; ok {
+				add(c)
+				continue
+			}
+			if c, ok := gateValueWords[strings.TrimSuffix(base, "s")]; ok && strings.HasSuffix(base, "s") {
+				add(c)
+				continue
+			}
+			if k == 0 && capital && !ident && base != "i" {
+				if _, ok := gateStarters[base]; !ok || !initial {
+					name(base, initial)
+				}
 			}
 		}
 	}
@@ -155,8 +151,18 @@ func isIdentifier(raw string) bool {
 	return strings.ContainsAny(core, "./\\_@#=~+") || strings.HasPrefix(core, "-") || strings.Contains(core, "-") && strings.IndexFunc(core, unicode.IsDigit) >= 0
 }
 
-// gateSymbols are the characters that are values wherever they stand (currencies, percent).
-var gateSymbols = map[rune]string{'$': "$", '€': "€", '£': "£", '¥': "¥", '%': "%"}
+// isCamelCase reports whether a token has a capital after its first letter and a lower-case
+// letter ("iPhone", "CollectRows"; not "HTTP").
+func isCamelCase(raw string) bool {
+	rs := []rune(strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+	return len(rs) > 1 && slices.IndexFunc(rs[1:], unicode.IsUpper) >= 0 && slices.IndexFunc(rs, unicode.IsLower) >= 0
+}
+
+// possessive returns a word without its possessive or contraction: "anna's" is anna.
+func possessive(w string) string {
+	base, _, _ := strings.Cut(w, "'")
+	return base
+}
 
 // gateNumberWords maps number words to their digits (ordinals and multipliers to themselves).
 var gateNumberWords = func() map[string]string {

@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -13,7 +14,9 @@ func TestValueSignature_AdversarialPairs(t *testing.T) {
 	differ := [][2]string{
 		{"I have 2 cats.", "I have 3 cats."},
 		{"I have two cats.", "I have three cats."},
-		{"I paid $40 for it.", "I paid €40 for it."},
+		{"I paid 40 dollars for it.", "I paid 40 euros for it."},
+		{"I paid $40 for it.", "I paid $400 for it."},
+		{"We met at 9:30.", "We met at 10:30."},
 		{"The meeting is at 7 am.", "The meeting is at 7 pm."},
 		{"It ran for 5 minutes.", "It ran for 5 hours."},
 		{"We met on Monday.", "We met on Tuesday."},
@@ -53,5 +56,18 @@ func TestValueSignature_AdversarialPairs(t *testing.T) {
 	}
 	for _, p := range same {
 		require.True(t, valueSignature(p[0]).equal(valueSignature(p[1])), "%q and %q: %+v, %+v", p[0], p[1], valueSignature(p[0]), valueSignature(p[1]))
+	}
+}
+
+// Case, punctuation and spacing never change a text's values, as they never change its words.
+func TestValueSignature_PunctuationAndCaseNeverCount(t *testing.T) {
+	for _, text := range []string{
+		"Ask Priya before merging; the standup moved to 9:30 on Monday, see config/prod.yaml.",
+		"I paid $40 for the tickets (not $45) and CollectRows failed in pgx.",
+		"Last year I moved to Berlin. Anna's flat is on ZAXY_GATE street!",
+	} {
+		words := gateWords(text)
+		require.True(t, valueSignature(text).equal(valueSignature(strings.Join(words, "  "))), text)
+		require.True(t, valueSignature(strings.Join(words, "  ")).equal(valueSignature(text)), text)
 	}
 }
