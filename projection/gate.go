@@ -69,7 +69,7 @@ type gateCandidate struct {
 	Words  []string // in order
 	Text   string
 	// values is the value signature of Text, computed when first needed; phrase its
-	// paraphrase data, with the paraphrase test on.
+	// paraphrase data, computed when first compared with the paraphrase test on.
 	values *gateValues
 	phrase *gatePhrase
 	// compared is the gateItem call (gateState.calls) that last compared it: a near duplicate
@@ -249,7 +249,14 @@ func (g *gateState) repeats(t *gateText, c *gateCandidate) bool {
 	if gateRedundant(t.words, c.Words) {
 		return t.valueSignature().equal(c.valueSignature())
 	}
-	return g.para != nil && t.phrase != nil && c.phrase != nil && gateParaphrase(t.phrase, c.phrase)
+	if g.para == nil || t.phrase == nil {
+		return false
+	}
+	if c.phrase == nil {
+		// Its vector is computed only if the word rule and the value guard pass.
+		c.phrase = newGatePhrase(c.Text, nil)
+	}
+	return g.para.paraphrase(t.phrase, c.phrase)
 }
 
 // valueSignature is t's value signature, computed once.
@@ -323,27 +330,11 @@ func (s *batchState) loadGate(ctx context.Context, tx pgx.Tx, serverOn bool, par
 		return fmt.Errorf("load gate candidates: %w", err)
 	}
 	// In seq order, so each key's candidates are too.
-	loaded := make([]*gateCandidate, len(cands))
-	for i, c := range cands {
+	for _, c := range cands {
 		cand := &gateCandidate{ItemID: c.ItemID, Seq: c.Seq, Words: gateWords(c.Text), Text: c.Text}
 		for _, k := range c.Keys {
 			s.gate.byKey[k] = append(s.gate.byKey[k], cand)
 		}
-		loaded[i] = cand
-	}
-	if para == nil || len(loaded) == 0 {
-		return nil
-	}
-	texts := make([]string, len(loaded))
-	for i, c := range loaded {
-		texts[i] = c.Text
-	}
-	vecs, err := para.embed(ctx, texts)
-	if err != nil {
-		return err
-	}
-	for i, c := range loaded {
-		c.phrase = newGatePhrase(c.Text, vecs[i])
 	}
 	return nil
 }

@@ -124,24 +124,37 @@ func (p *gateParaphraser) keys(eventType, actor string, cues []byte, vec []float
 
 // gatePhrase is what the paraphrase test compares of a text.
 type gatePhrase struct {
-	vec     []float32
+	text    string
+	vec     []float32 // nil until needed (vector)
 	values  gateValues
 	content map[string]struct{}
 	words   int // content words, repeats counted once
 }
 
-// newGatePhrase computes the comparison data of text with its vector.
+// newGatePhrase computes the comparison data of text, with its vector when known (nil: computed
+// when needed).
 func newGatePhrase(text string, vec []float32) *gatePhrase {
 	c := contentWords(gateWords(text))
-	return &gatePhrase{vec: vec, values: valueSignature(text), content: c, words: len(c)}
+	return &gatePhrase{text: text, vec: vec, values: valueSignature(text), content: c, words: len(c)}
 }
 
-// gateParaphrase reports whether later rewords earlier (the rules above).
-func gateParaphrase(later, earlier *gatePhrase) bool {
-	if later.words < gateParaphraseMinWords || earlier.words < gateParaphraseMinWords {
-		return false
+// vector returns ph's vector, computing it the first time. The embedders the gate accepts only
+// compute (no I/O) and fail only when their context is done, so it runs without one.
+func (p *gateParaphraser) vector(ph *gatePhrase) []float32 {
+	if ph.vec == nil {
+		vs, err := p.emb.Embed(context.Background(), []string{ph.text})
+		if err != nil || len(vs) != 1 {
+			return nil
+		}
+		ph.vec = vs[0]
 	}
-	if cosine(later.vec, earlier.vec) < GateParaphraseMinCosine {
+	return ph.vec
+}
+
+// paraphrase reports whether later rewords earlier (the rules above), checking the words and
+// values before computing a vector.
+func (p *gateParaphraser) paraphrase(later, earlier *gatePhrase) bool {
+	if later.words < gateParaphraseMinWords || earlier.words < gateParaphraseMinWords {
 		return false
 	}
 	added, kept := 0, 0
@@ -157,7 +170,11 @@ func gateParaphrase(later, earlier *gatePhrase) bool {
 	if added > GateParaphraseMaxNewWords || added > earlier.words-kept {
 		return false
 	}
-	return later.values.equal(earlier.values)
+	if !later.values.equal(earlier.values) {
+		return false
+	}
+	a, b := p.vector(later), p.vector(earlier)
+	return a != nil && b != nil && cosine(a, b) >= GateParaphraseMinCosine
 }
 
 // cosine is the cosine similarity of two vectors of one length (0 when either is zero).

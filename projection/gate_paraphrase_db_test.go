@@ -15,7 +15,7 @@ import (
 // wordVec is the word-vector embedder of the model cache (ZAXY_MODEL_DIR, default
 // /var/cache/zaxy/models); its absence fails the test under ZAXY_REQUIRE_MODELS=1 (make test)
 // and skips it otherwise.
-func wordVec(t *testing.T) embedding.Embedder {
+func wordVec(t testing.TB) embedding.Embedder {
 	t.Helper()
 	dir := os.Getenv("ZAXY_MODEL_DIR")
 	if dir == "" {

@@ -71,7 +71,7 @@ func gatePairRedundant(t *testing.T, para *gateParaphraser, v gateVerdict, p par
 		return gateRedundant(texts[1].words, texts[0].words)
 	}
 	g := gateState{para: para}
-	c := &gateCandidate{ItemID: "ev:1", Seq: 1, Words: texts[0].words, Text: p.earlier, phrase: texts[0].phrase}
+	c := &gateCandidate{ItemID: "ev:1", Seq: 1, Words: texts[0].words, Text: p.earlier}
 	return g.repeats(texts[1], c)
 }
 
