@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/zaxy/zaxy/embedding"
 )
@@ -124,18 +126,40 @@ func (p *gateParaphraser) keys(eventType, actor string, cues []byte, vec []float
 
 // gatePhrase is what the paraphrase test compares of a text.
 type gatePhrase struct {
-	text    string
-	vec     []float32 // nil until needed (vector)
-	values  gateValues
-	content map[string]struct{}
-	words   int // content words, repeats counted once
+	text string
+	// order is the text's content words in order (stemmed as content), numbers its words with
+	// a digit, repeats kept, sorted, and asks its question words ("how", "what"...), sorted.
+	order, numbers, asks []string
+	// contrast is whether it sets things against each other ("over", "than", "instead"...),
+	// where swapping them says the opposite.
+	contrast bool
+	vec                  []float32 // nil until needed (vector)
+	values               gateValues
+	content              map[string]struct{}
+	words                int // content words, repeats counted once
 }
 
 // newGatePhrase computes the comparison data of text, with its vector when known (nil: computed
 // when needed).
 func newGatePhrase(text string, vec []float32) *gatePhrase {
-	c := contentWords(gateWords(text))
-	return &gatePhrase{text: text, vec: vec, values: valueSignature(text), content: c, words: len(c)}
+	words := gateWords(text)
+	c := contentWords(words)
+	ph := &gatePhrase{text: text, vec: vec, values: valueSignature(text), content: c, words: len(c)}
+	for _, w := range words {
+		ph.contrast = ph.contrast || gateContrasts[w]
+		switch _, stop := gateStopwords[w]; {
+		case strings.IndexFunc(w, unicode.IsDigit) >= 0:
+			ph.numbers = append(ph.numbers, w)
+		case gateAsks[w]:
+			ph.asks = append(ph.asks, w)
+		case !stop && !negation(w):
+			ph.order = append(ph.order, crudeStem(w))
+		}
+	}
+	slices.Sort(ph.numbers)
+	slices.Sort(ph.asks)
+	ph.asks = slices.Compact(ph.asks)
+	return ph
 }
 
 // vector returns ph's vector, computing it the first time. The embedders the gate accepts only
@@ -170,12 +194,38 @@ func (p *gateParaphraser) paraphrase(later, earlier *gatePhrase) bool {
 	if added > GateParaphraseMaxNewWords || added > earlier.words-kept {
 		return false
 	}
-	if !later.values.equal(earlier.values) {
+	if !later.values.equal(earlier.values) || !slices.Equal(later.numbers, earlier.numbers) || !slices.Equal(later.asks, earlier.asks) {
+		return false
+	}
+	if (later.contrast || earlier.contrast) && !slices.Equal(sharedInOrder(later.order, earlier.content), sharedInOrder(earlier.order, later.content)) {
+		// "animation over live video" is not "live video over animation".
 		return false
 	}
 	a, b := p.vector(later), p.vector(earlier)
 	return a != nil && b != nil && cosine(a, b) >= GateParaphraseMinCosine
 }
+
+// sharedInOrder returns the words of order that set holds, in order, each once.
+func sharedInOrder(order []string, set map[string]struct{}) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range order {
+		if _, ok := set[w]; ok && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// gateAsks are the question words: a paraphrase asks what the text asks, or states what it
+// states.
+var gateAsks = map[string]bool{"how": true, "what": true, "why": true, "where": true, "which": true, "who": true,
+	"whom": true, "whose": true, "when": true, "another": true}
+
+// gateContrasts are the words that set two things against each other.
+var gateContrasts = map[string]bool{"over": true, "than": true, "versus": true, "vs": true, "instead": true, "rather": true,
+	"from": true, "into": true, "replace": true, "replaced": true, "replacing": true}
 
 // cosine is the cosine similarity of two vectors of one length (0 when either is zero).
 func cosine(a, b []float32) float64 {
@@ -227,7 +277,7 @@ var gateStopwords = func() map[string]struct{} {
 	since as for in on at to from with by of into onto about over under during while so but and or
 	nor yet then also just still even again really very quite actually anyway maybe perhaps well
 	yes yeah ok okay sure hi hello hey thanks thank sorry some any one another other such than too
-	now lately currently recently own same like want need`) {
+	now lately currently recently own same like want need over than`) {
 		m[w] = struct{}{}
 	}
 	return m
