@@ -133,10 +133,10 @@ type gatePhrase struct {
 	// contrast is whether it sets things against each other ("over", "than", "instead"...),
 	// where swapping them says the opposite.
 	contrast bool
-	vec                  []float32 // nil until needed (vector)
-	values               gateValues
-	content              map[string]struct{}
-	words                int // content words, repeats counted once
+	vec      []float32 // nil until needed (vector)
+	values   gateValues
+	content  map[string]struct{}
+	words    int // content words, repeats counted once
 }
 
 // newGatePhrase computes the comparison data of text, with its vector when known (nil: computed
