@@ -20,6 +20,10 @@ import (
 // Like the rest of the gate it reads words, so punctuation and spacing never count; nor does
 // case, but in telling a name: a name one text holds must be a word of the other.
 
+// GateSameValues reports whether two texts state the same values by the encoding gate's value
+// guard: the gate never finds one redundant of the other otherwise.
+func GateSameValues(a, b string) bool { return valueSignature(a).equal(valueSignature(b)) }
+
 // gateValues is the value signature of a text.
 type gateValues struct {
 	// set holds the values other than names (numbers, times, units, quantifiers, polarity
