@@ -28,11 +28,13 @@ import (
 // the label says whether the later one repeats the earlier one:
 //
 //   - positives: an exact repeat; a repeat with only case, punctuation and spacing changed; a
-//     repeat with one word left out (never a negation).
+//     repeat with one word left out (never a negation, and stating the same values by the
+//     gate's value guard, projection.GateSameValues).
 //   - negatives: the next turn of the same speaker in the same session; the turn of the same
 //     speaker in the same haystack whose words overlap most (same topic, other content); the
 //     turn with one word replaced by a word from elsewhere (another fact); the turn with a
-//     negation removed (the opposite statement).
+//     negation removed (the opposite statement); the turn with one word left out that was a
+//     value (a number, a name, a date, a quantifier...: another fact).
 //
 // Every pair goes through the real projector with the gate on, in one scratch space: each pair
 // has its own actor, and the gate only ever compares items of one actor, so pairs cannot see
@@ -122,7 +124,12 @@ func gatePairs(cases []Case, perCategory int, seed uint64) map[string][]GatePair
 		add("case, punctuation, spacing", t.text, strings.Join(t.words, "  "))
 		if len(t.words) >= 10 {
 			if j := droppableWord(t.words, rng); j >= 0 {
-				add("one word left out", t.text, strings.Join(slices.Delete(slices.Clone(t.words), j, j+1), " "))
+				edited := strings.Join(slices.Delete(slices.Clone(t.words), j, j+1), " ")
+				if projection.GateSameValues(t.text, edited) {
+					add("one word left out", t.text, edited)
+				} else {
+					add("one value left out", t.text, edited)
+				}
 			}
 		}
 		if edited, ok := replaceWord(t.text, t.words, turns[order[(i+1)%len(order)]].words, rng); ok {
@@ -277,7 +284,7 @@ func Gate(ctx context.Context, dbURL, file string, cases []Case, o GateOptions) 
 	}
 	rep := &GateReport{File: file}
 	names := []string{"exact repeat", "case, punctuation, spacing", "one word left out",
-		"next turn, same session", "most overlapping turn", "one word replaced", "negation removed"}
+		"next turn, same session", "most overlapping turn", "one word replaced", "negation removed", "one value left out"}
 	type placed struct {
 		cat        int
 		pair       GatePair

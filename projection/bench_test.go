@@ -49,7 +49,11 @@ func loadSpace(b *testing.B, f *bundle, space string, n int, gen func(*rand.Rand
 }
 
 func benchRebuild(b *testing.B, n int, gen func(*rand.Rand) eventloom.NewEvent) {
-	f := newFixture(b, projection.Config{AGE: benchAGE})
+	benchRebuildWith(b, projection.Config{AGE: benchAGE}, n, gen)
+}
+
+func benchRebuildWith(b *testing.B, cfg projection.Config, n int, gen func(*rand.Rand) eventloom.NewEvent) {
+	f := newFixture(b, cfg)
 	loadSpace(b, f, "bench", n, gen)
 	ctx := context.Background()
 	b.ResetTimer()
@@ -77,6 +81,15 @@ func toolCallEvent(rng *rand.Rand) eventloom.NewEvent {
 
 // BenchmarkProject_ToolCallHeavy replays 20,000 failed tool calls whose output names identifiers
 // and paths (memory items, tool state facts); events/s.
+// BenchmarkProject_MessageHeavy5k and BenchmarkProject_MessageHeavy5kParaphrase replay 5,000
+// chat turns with the encoding gate as it ships and with its paraphrase test on (word vectors
+// computed by the projector, sixteen gate keys per item); events/s.
+func BenchmarkProject_MessageHeavy5k(b *testing.B) { benchRebuild(b, 5000, messageEvent) }
+
+func BenchmarkProject_MessageHeavy5kParaphrase(b *testing.B) {
+	benchRebuildWith(b, projection.Config{AGE: benchAGE, GateParaphrase: wordVec(b)}, 5000, messageEvent)
+}
+
 func BenchmarkProject_ToolCallHeavy(b *testing.B) { benchRebuild(b, 20000, toolCallEvent) }
 
 func BenchmarkProject_ToolCallHeavy5k(b *testing.B) { benchRebuild(b, 5000, toolCallEvent) }

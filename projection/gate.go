@@ -21,21 +21,26 @@ import (
 // The write-time encoding gate (docs/projections.md, "Encoding gate") classifies each new event
 // item against the ranked items its space already holds:
 //
-//   - redundant: its words add nothing to an earlier ranked item of the same event type and
-//     actor: they are that item's words in that order with at most a few left out (at least
+//   - redundant: its words add nothing to an earlier ranked item of the same event type, actor
+//     and cues: they are that item's words in that order with at most a few left out (at least
 //     GateMinOverlap of them kept, no negation among those left out), so case, punctuation and
-//     spacing never matter. It is projected with redundant_of naming that item, leaves default
-//     ranking, and reinforces the item with SignalRepeated.
+//     spacing never matter; or, with a paraphrase embedder configured, it rewords that item
+//     (gate_paraphrase.go). Either way both state the same values (gate_values.go: numbers,
+//     dates, names, units, identifiers, quantifiers, polarities, negations). It is projected
+//     with redundant_of naming that item, leaves default ranking, and reinforces the item with
+//     SignalRepeated.
 //   - reinforcing: a typed assertion restating the current fact (the same subject, predicate and
 //     value) reinforces that fact version with SignalRepeated; its own text, if any, is gated
 //     like any other.
 //   - novel: everything else, projected and ranked like any item.
 //
-// It reads only the log and the projections the log made, at projection time (embeddings are
-// computed later, asynchronously, so they take no part): an item is compared with every
-// earlier ranked item sharing one of its MinHash band keys, whether that item was projected in
-// an earlier batch (gate_keys) or earlier in the same one, and the earliest qualifying item
-// wins. So the tags do not depend on batch boundaries and a rebuild reproduces them.
+// It reads only the log and the projections the log made, at projection time (the embeddings
+// of the vector lane are computed later, asynchronously, so they take no part; the paraphrase
+// test computes its own vectors from the text): an item is compared with every earlier ranked
+// item sharing one of its band keys (MinHash, and random-hyperplane keys of its paraphrase
+// vector), whether that item was projected in an earlier batch (gate_keys) or earlier in the
+// same one, and the earliest qualifying item wins. So the tags do not depend on batch
+// boundaries and a rebuild reproduces them.
 
 // GateMinOverlap is the smallest share of an earlier item's words a redundant item must keep
 // (its words being the earlier item's with some left out). The gate lane (zaxy bench gate)
@@ -62,6 +67,11 @@ type gateCandidate struct {
 	ItemID string
 	Seq    int64
 	Words  []string // in order
+	Text   string
+	// values is the value signature of Text, computed when first needed; phrase its
+	// paraphrase data, computed when first compared with the paraphrase test on.
+	values *gateValues
+	phrase *gatePhrase
 	// compared is the gateItem call (gateState.calls) that last compared it: a near duplicate
 	// shares most of an item's keys, and is compared once.
 	compared int
@@ -86,6 +96,8 @@ type gateState struct {
 	newKeys []gateKeyRow
 	// calls counts gateItem's comparisons rounds (gateCandidate.compared).
 	calls int
+	// para is the paraphrase test, nil when off.
+	para *gateParaphraser
 }
 
 // gateWords splits text into its words for the gate, in order: lower-cased runs of letters and
@@ -191,21 +203,84 @@ func negation(w string) bool {
 // gateText is what the gate compares of an event item.
 type gateText struct {
 	words []string
-	keys  []int64
+	keys  []int64 // MinHash band keys, then the paraphrase keys
+	text  string
+	// values is the value signature of text, computed when first needed; phrase its
+	// paraphrase data, with the paraphrase test on.
+	values *gateValues
+	phrase *gatePhrase
 }
 
 // gateTexts computes the words and keys of the batch's event items, nil for events the gate
-// never looks at (no text, bookkeeping).
-func gateTexts(events []eventloom.Event, fxs []effects) []*gateText {
+// never looks at (no text, bookkeeping); with para, their paraphrase vectors and keys too.
+func gateTexts(ctx context.Context, para *gateParaphraser, events []eventloom.Event, fxs []effects) ([]*gateText, error) {
 	out := make([]*gateText, len(events))
+	var texts []string
 	for i := range events {
 		if fxs[i].Text == "" {
 			continue
 		}
 		words := gateWords(fxs[i].Text)
-		out[i] = &gateText{words: words, keys: gateKeys(events[i].Type, events[i].Actor, events[i].Cues, words)}
+		out[i] = &gateText{words: words, keys: gateKeys(events[i].Type, events[i].Actor, events[i].Cues, words), text: fxs[i].Text}
+		texts = append(texts, fxs[i].Text)
 	}
-	return out
+	if para == nil || len(texts) == 0 {
+		return out, nil
+	}
+	vecs, err := para.embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range out {
+		if t == nil {
+			continue
+		}
+		t.phrase = newGatePhrase(t.text, vecs[0])
+		t.keys = append(t.keys, para.keys(events[i].Type, events[i].Actor, events[i].Cues, vecs[0])...)
+		vecs = vecs[1:]
+	}
+	return out, nil
+}
+
+// repeats reports whether t adds nothing to the earlier ranked item c: its words are c's with
+// some left out (gateRedundant) or, with the paraphrase test on, it rewords c
+// (gateParaphrase), and both state the same values.
+func (g *gateState) repeats(t *gateText, c *gateCandidate) bool {
+	if gateRedundant(t.words, c.Words) {
+		return t.valueSignature().equal(c.valueSignature())
+	}
+	if g.para == nil || t.phrase == nil {
+		return false
+	}
+	if c.phrase == nil {
+		// Its vector is computed only if the word rule and the value guard pass.
+		c.phrase = newGatePhrase(c.Text, nil)
+	}
+	return g.para.paraphrase(t.phrase, c.phrase)
+}
+
+// valueSignature is t's value signature, computed once.
+func (t *gateText) valueSignature() gateValues {
+	if t.phrase != nil {
+		return t.phrase.values
+	}
+	if t.values == nil {
+		v := valueSignature(t.text)
+		t.values = &v
+	}
+	return *t.values
+}
+
+// valueSignature is c's value signature, computed once.
+func (c *gateCandidate) valueSignature() gateValues {
+	if c.phrase != nil {
+		return c.phrase.values
+	}
+	if c.values == nil {
+		v := valueSignature(c.Text)
+		c.values = &v
+	}
+	return *c.values
 }
 
 // gateMayApply reports whether the gate can be on for any event of the batch.
@@ -222,8 +297,9 @@ func gateMayApply(on bool, fxs []effects) bool {
 }
 
 // loadGate reads the space's gate setting and, when the gate may apply to the batch, the
-// earlier ranked items sharing a key with the batch's items. serverOn is the server default.
-func (s *batchState) loadGate(ctx context.Context, tx pgx.Tx, serverOn bool, events []eventloom.Event, fxs []effects) error {
+// earlier ranked items sharing a key with the batch's items. serverOn is the server default,
+// para the paraphrase test (nil when off).
+func (s *batchState) loadGate(ctx context.Context, tx pgx.Tx, serverOn bool, para *gateParaphraser, events []eventloom.Event, fxs []effects) error {
 	rows, err := queries.GateSpaceLoad(ctx, tx, s.space)
 	if err != nil {
 		return fmt.Errorf("load gate setting: %w", err)
@@ -235,7 +311,10 @@ func (s *batchState) loadGate(ctx context.Context, tx pgx.Tx, serverOn bool, eve
 	if !gateMayApply(s.gate.on, fxs) {
 		return nil
 	}
-	s.gateTexts = gateTexts(events, fxs)
+	s.gate.para = para
+	if s.gateTexts, err = gateTexts(ctx, para, events, fxs); err != nil {
+		return err
+	}
 	var keys []int64
 	for _, t := range s.gateTexts {
 		if t != nil {
@@ -252,7 +331,7 @@ func (s *batchState) loadGate(ctx context.Context, tx pgx.Tx, serverOn bool, eve
 	}
 	// In seq order, so each key's candidates are too.
 	for _, c := range cands {
-		cand := &gateCandidate{ItemID: c.ItemID, Seq: c.Seq, Words: gateWords(c.Text)}
+		cand := &gateCandidate{ItemID: c.ItemID, Seq: c.Seq, Words: gateWords(c.Text), Text: c.Text}
 		for _, k := range c.Keys {
 			s.gate.byKey[k] = append(s.gate.byKey[k], cand)
 		}
@@ -282,7 +361,7 @@ func (s *batchState) gateItem(e *eventloom.Event, i int) string {
 		for _, c := range s.gate.byKey[k] {
 			if (best == nil || c.Seq < best.Seq) && c.Seq < e.Seq && c.compared != s.gate.calls {
 				c.compared = s.gate.calls
-				if gateRedundant(t.words, c.Words) {
+				if s.gate.repeats(t, c) {
 					best = c
 				}
 			}
@@ -292,7 +371,7 @@ func (s *batchState) gateItem(e *eventloom.Event, i int) string {
 		s.reinforce(e, best.ItemID, SignalRepeated)
 		return best.ItemID
 	}
-	cand := &gateCandidate{ItemID: memoryitem.EventID(e.Seq), Seq: e.Seq, Words: t.words}
+	cand := &gateCandidate{ItemID: memoryitem.EventID(e.Seq), Seq: e.Seq, Words: t.words, Text: t.text, values: t.values, phrase: t.phrase}
 	for _, k := range t.keys {
 		s.gate.byKey[k] = append(s.gate.byKey[k], cand)
 		s.gate.newKeys = append(s.gate.newKeys, gateKeyRow{Key: k, Seq: e.Seq})

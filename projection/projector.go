@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/zaxy/zaxy/embedding"
 	"github.com/zaxy/zaxy/eventloom"
 	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/internal/pgexec"
@@ -55,6 +56,12 @@ type Config struct {
 	// "on" (the default) or "off" (docs/projections.md, "Encoding gate"). Changing it needs a
 	// rebuild for items already projected.
 	Gate string
+	// GateParaphrase, when set, makes the encoding gate also tag paraphrases as redundant,
+	// comparing vectors it computes with this embedder at projection time (docs/projections.md,
+	// "Encoding gate"). It must be a pure function of the text, the same on every projector of
+	// a deployment (embedding.WordVec or embedding.Offline); nil (the default) leaves it off.
+	// Changing it needs a rebuild for items already projected.
+	GateParaphrase embedding.Embedder
 	// Logger receives the projector's logs. Defaults to discarding.
 	Logger *slog.Logger
 }
@@ -102,6 +109,7 @@ type Projector struct {
 	db     pgexec.Executor
 	cfg    Config
 	age    bool
+	para   *gateParaphraser
 	logger *slog.Logger
 }
 
@@ -125,7 +133,7 @@ func New(ctx context.Context, db pgexec.Executor, cfg Config) (*Projector, error
 			return nil, fmt.Errorf("check for AGE: %w", err)
 		}
 	}
-	return &Projector{db: db, cfg: cfg, age: age, logger: cfg.Logger}, nil
+	return &Projector{db: db, cfg: cfg, age: age, para: newGateParaphraser(cfg.GateParaphrase), logger: cfg.Logger}, nil
 }
 
 // AGE reports whether the projector mirrors the graph into Apache AGE.
@@ -249,7 +257,7 @@ func (p *Projector) projectBatchTx(ctx context.Context, tx pgx.Tx, space string,
 	if err := st.loadFeedback(ctx, tx, events, fxs); err != nil {
 		return 0, 0, err
 	}
-	if err := st.loadGate(ctx, tx, p.cfg.Gate == GateOn, events, fxs); err != nil {
+	if err := st.loadGate(ctx, tx, p.cfg.Gate == GateOn, p.para, events, fxs); err != nil {
 		return 0, 0, err
 	}
 	for i := range events {

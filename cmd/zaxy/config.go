@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zaxy/zaxy/placement"
@@ -198,6 +199,7 @@ type memoryConfig struct {
 	textSearchConfig string
 	tokenizer        string // what max_tokens counts in by default (tokenize.Names)
 	gate             string // on or off: the encoding gate's server default
+	gateParaphrase   string // off, wordvec or offline: the gate's paraphrase embedder
 	embedder         string // auto, wordvec, use, offline, openai or off
 	modelDir         string // the model cache (ZAXY_MODEL_DIR)
 	openai           embedding.OpenAIConfig
@@ -210,6 +212,7 @@ func readMemoryConfig(r envReader) (memoryConfig, error) {
 	c := memoryConfig{
 		textSearchConfig: r.str("ZAXY_TEXT_SEARCH_CONFIG"),
 		gate:             r.str("ZAXY_GATE"),
+		gateParaphrase:   r.str("ZAXY_GATE_PARAPHRASE"),
 		tokenizer:        r.str("ZAXY_TOKENIZER"),
 		embedder:         r.str("ZAXY_EMBEDDER"),
 		modelDir:         r.str("ZAXY_MODEL_DIR"),
@@ -235,17 +238,51 @@ func readMemoryConfig(r envReader) (memoryConfig, error) {
 	if c.gate != projection.GateOn && c.gate != projection.GateOff {
 		return c, fmt.Errorf("ZAXY_GATE must be on or off, got %q", c.gate)
 	}
+	switch c.gateParaphrase {
+	case "off", "wordvec", "offline":
+	default:
+		return c, fmt.Errorf("ZAXY_GATE_PARAPHRASE must be off, wordvec or offline, got %q", c.gateParaphrase)
+	}
 	if (c.llm.BaseURL == "") != (c.llm.Model == "") {
 		return c, errors.New("the LLM-assisted extractor needs both ZAXY_LLM_URL and ZAXY_LLM_MODEL (or neither, to leave it off)")
 	}
 	return c, c.checkEmbedder()
 }
 
-// projection is the projector configuration: the text search configuration and the encoding
-// gate's default, which every projector of one deployment must share (a rebuild reproduces the
-// incremental projection only under the same settings).
-func (c memoryConfig) projection(logger *slog.Logger) projection.Config {
-	return projection.Config{TextSearchConfig: c.textSearchConfig, Gate: c.gate, Logger: logger}
+// projection is the projector configuration: the text search configuration, the encoding
+// gate's default and its paraphrase embedder, which every projector of one deployment must
+// share (a rebuild reproduces the incremental projection only under the same settings).
+// ZAXY_GATE_PARAPHRASE=wordvec without the word vectors is an error, never a silent fallback.
+func (c memoryConfig) projection(logger *slog.Logger) (projection.Config, error) {
+	cfg := projection.Config{TextSearchConfig: c.textSearchConfig, Gate: c.gate, Logger: logger}
+	switch c.gateParaphrase {
+	case "offline":
+		cfg.GateParaphrase = embedding.NewOffline()
+	case "wordvec":
+		e, err := loadGateWordVec(c.wordVecPath())
+		if err != nil {
+			return cfg, fmt.Errorf("ZAXY_GATE_PARAPHRASE=wordvec: %w (run 'make models')", err)
+		}
+		cfg.GateParaphrase = e
+	}
+	return cfg, nil
+}
+
+// gateWordVecs holds the word-vector embedders loaded for the gate, by path: a process that
+// opens several projectors loads the weights once.
+var gateWordVecs sync.Map
+
+// loadGateWordVec returns the word-vector embedder of the weights at path, loading them once.
+func loadGateWordVec(path string) (*embedding.WordVec, error) {
+	if e, ok := gateWordVecs.Load(path); ok {
+		return e.(*embedding.WordVec), nil
+	}
+	e, err := embedding.NewWordVec(path)
+	if err != nil {
+		return nil, err
+	}
+	got, _ := gateWordVecs.LoadOrStore(path, e)
+	return got.(*embedding.WordVec), nil
 }
 
 // checkEmbedder checks the embedder's name and, for openai, that the provider is configured.

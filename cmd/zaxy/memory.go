@@ -104,7 +104,11 @@ func (c memoryConfig) embedProviderWhy() (embedding.Embedder, string, error) {
 
 // openMemory builds the projector and the embedder (nil when embedding is off) on pool.
 func openMemory(ctx context.Context, pool *pgxpool.Pool, c memoryConfig, logger *slog.Logger) (*projection.Projector, *projection.Embedder, error) {
-	proj, err := projection.New(ctx, pool, c.projection(logger))
+	pcfg, err := c.projection(logger)
+	if err != nil {
+		return nil, nil, err
+	}
+	proj, err := projection.New(ctx, pool, pcfg)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -84,6 +84,8 @@ var options = []option{
 		doc: "what a request's `max_tokens` counts in when it names no `tokenizer`: `o200k_base` (GPT-4o, GPT-4.1, GPT-5, o-series), `cl100k_base` (GPT-4, GPT-3.5) or `chars4` (ceil(characters/4), the estimate with no tables; docs/checkout.md, Token budgets)"},
 	{name: "ZAXY_GATE", def: "on",
 		doc: "write-time encoding gate of spaces that never recorded `gate.configured`: `on` tags items repeating an earlier one as redundant (docs/projections.md, Encoding gate) or `off` (rebuild after changing it)"},
+	{name: "ZAXY_GATE_PARAPHRASE", def: "off",
+		doc: "the encoding gate's paraphrase test: `off`, `wordvec` (also tags as redundant an item that rewords an earlier one in the same values, comparing word-vector embeddings the projector computes itself; fails without the weights of `make models`) or `offline` (the same with the hashing embedder); docs/projections.md, Encoding gate (rebuild after changing it)"},
 	{name: "ZAXY_EMBEDDER", def: "auto",
 		doc: "`auto` (word vectors when `make models` installed them, else `offline`: docs/embeddings.md), `wordvec` (fails without the weights), `use` (the Universal Sentence Encoder lite from `make models`, run in Go; slower, docs/embeddings.md; fails without it), `offline` (built-in hashing, deterministic, no downloads), `openai` (any OpenAI-compatible `/v1/embeddings`: OpenAI, Ollama, vLLM, TEI) or `off`"},
 	{name: "ZAXY_MODEL_DIR", def: defaultModelDir, doc: "cache of pretrained weights that `make models` fills"},

@@ -166,7 +166,11 @@ func (c *projectionChecksumCmd) validate(args []string) error {
 }
 
 func (c *projectionChecksumCmd) run(ctx context.Context, env *env) error {
-	proj, err := projection.New(ctx, env.pool, env.cfg.memory.projection(env.logger))
+	pcfg, err := env.cfg.memory.projection(env.logger)
+	if err != nil {
+		return err
+	}
+	proj, err := projection.New(ctx, env.pool, pcfg)
 	if err != nil {
 		return invalid(err)
 	}

@@ -94,7 +94,11 @@ func buildAPIServices(ctx context.Context, cfg *config, d serviceDeps, logger *s
 		return api.Services{}, err
 	}
 	svc.Ingest = in
-	proj, err := projection.New(ctx, d.pool, mem.projection(logger))
+	pcfg, err := mem.projection(logger)
+	if err != nil {
+		return api.Services{}, err
+	}
+	proj, err := projection.New(ctx, d.pool, pcfg)
 	if err != nil {
 		return api.Services{}, err
 	}

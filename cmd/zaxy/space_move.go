@@ -114,7 +114,11 @@ func newSite(ctx context.Context, cfg *config, name string, pool *pgxpool.Pool, 
 	if err := migrations.Check(ctx, pool); err != nil {
 		return placement.Site{}, fmt.Errorf("cluster %s: %w", name, err)
 	}
-	proj, err := projection.New(ctx, pool, cfg.memory.projection(logger))
+	pcfg, err := cfg.memory.projection(logger)
+	if err != nil {
+		return placement.Site{}, fmt.Errorf("cluster %s: %w", name, err)
+	}
+	proj, err := projection.New(ctx, pool, pcfg)
 	if err != nil {
 		return placement.Site{}, fmt.Errorf("cluster %s: %w", name, err)
 	}
