@@ -13,7 +13,7 @@ import (
 	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
-// Migration 000064 drops the event hash each mention repeated, rewriting the table, and its
+// Migration 000063 drops the event hash each mention repeated, rewriting the table, and its
 // down migration gives every mention its event's hash back from events.
 func TestMentionsHashMigration_DropsTheRepeatedEventHashBothWays(t *testing.T) {
 	ctx := context.Background()
@@ -41,7 +41,7 @@ func TestMentionsHashMigration_DropsTheRepeatedEventHashBothWays(t *testing.T) {
 	require.GreaterOrEqual(t, len(want), 3)
 	require.False(t, hasHash())
 
-	_, err := pool.Exec(ctx, readMigration(t, "000064_mentions_hash.down.sql"))
+	_, err := pool.Exec(ctx, readMigration(t, "000063_mentions_hash.down.sql"))
 	require.NoError(t, err)
 	require.True(t, hasHash())
 	var wrong int
@@ -49,7 +49,7 @@ func TestMentionsHashMigration_DropsTheRepeatedEventHashBothWays(t *testing.T) {
 	require.Zero(t, wrong, "down gives every mention its event's hash")
 	require.Equal(t, want, mentions())
 
-	_, err = pool.Exec(ctx, readMigration(t, "000064_mentions_hash.up.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000063_mentions_hash.up.sql"))
 	require.NoError(t, err)
 	require.False(t, hasHash())
 	require.Equal(t, want, mentions())

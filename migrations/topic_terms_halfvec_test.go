@@ -15,7 +15,7 @@ import (
 func TestTopicTermsHalfvecMigration_StoresHalfPrecisionBothWays(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	_, err := pool.Exec(ctx, readMigration(t, "000063_topic_terms_q8.down.sql"))
+	_, err := pool.Exec(ctx, readMigration(t, "000062_topic_terms_q8.down.sql"))
 	require.NoError(t, err)
 	typeAndValue := func() (string, []float64) {
 		t.Helper()
@@ -42,6 +42,6 @@ func TestTopicTermsHalfvecMigration_StoresHalfPrecisionBothWays(t *testing.T) {
 	require.NoError(t, err)
 	typ, _ = typeAndValue()
 	require.Equal(t, "halfvec", typ)
-	_, err = pool.Exec(ctx, readMigration(t, "000063_topic_terms_q8.up.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000062_topic_terms_q8.up.sql"))
 	require.NoError(t, err)
 }

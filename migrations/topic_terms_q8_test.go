@@ -9,20 +9,20 @@ import (
 	"github.com/zaxy/zaxy/testcontainers"
 )
 
-// Migration 000063 stores the topic model's term vectors as one signed byte per dimension and
+// Migration 000062 stores the topic model's term vectors as one signed byte per dimension and
 // a scale (the largest magnitude over 127, rounded as topic/quant.go rounds), and its down
 // migration gives back half-precision vectors of the values the codes kept.
 func TestTopicTermsQ8Migration_EightBitCodesBothWays(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	_, err := pool.Exec(ctx, readMigration(t, "000063_topic_terms_q8.down.sql"))
+	_, err := pool.Exec(ctx, readMigration(t, "000062_topic_terms_q8.down.sql"))
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, `INSERT INTO latent_models (space_id, dims, docs, terms, built_seq, seen_seq, build_ms) VALUES ('h', 4, 1, 2, 1, 1, 1)`)
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, `INSERT INTO latent_terms (space_id, lexeme, vec) VALUES
 		('h', 'harbour', '[0.5, -1.27, 0.02, 0]'), ('h', 'nil', '[0, 0, 0, 0]')`)
 	require.NoError(t, err)
-	_, err = pool.Exec(ctx, readMigration(t, "000063_topic_terms_q8.up.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000062_topic_terms_q8.up.sql"))
 	require.NoError(t, err)
 	codes := func(lexeme string) (float64, string) {
 		t.Helper()
@@ -38,14 +38,14 @@ func TestTopicTermsQ8Migration_EightBitCodesBothWays(t *testing.T) {
 	require.Zero(t, scale)
 	require.Equal(t, "00000000", hex)
 
-	_, err = pool.Exec(ctx, readMigration(t, "000063_topic_terms_q8.down.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000062_topic_terms_q8.down.sql"))
 	require.NoError(t, err)
 	var typ string
 	var v []float64
 	require.NoError(t, pool.QueryRow(ctx, `SELECT pg_typeof(vec)::text, vec::vector::real[]::float8[] FROM latent_terms WHERE space_id = 'h' AND lexeme = 'harbour'`).Scan(&typ, &v))
 	require.Equal(t, "halfvec", typ)
 	require.InDeltaSlice(t, []float64{0.5, -1.27, 0.02, 0}, v, 2e-3)
-	_, err = pool.Exec(ctx, readMigration(t, "000063_topic_terms_q8.up.sql"))
+	_, err = pool.Exec(ctx, readMigration(t, "000062_topic_terms_q8.up.sql"))
 	require.NoError(t, err)
 	_, hex = codes("harbour")
 	require.Equal(t, "32810200", hex, "up again gives the same codes")

@@ -18,7 +18,7 @@ import (
 
 // checksumBeforeGate is sql/projection/checksum.sql as it was before the encoding gate
 // (migration 000020), its mention lines without the event hash that mentions no longer hold
-// (migration 000064): with the gate off, the projection must digest to the same value.
+// (migration 000063): with the gate off, the projection must digest to the same value.
 const checksumBeforeGate = `
 SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), ''), 'UTF8')), 'hex')::text AS digest,
        count(*) FILTER (WHERE line LIKE 'entity|%') AS entities,

@@ -169,7 +169,7 @@ func TestRefresh_SameItemsGiveTheSameModel(t *testing.T) {
 }
 
 // The term vectors are stored as one signed byte per dimension and a scale (migration
-// 000063), and a rebuild folds its session topics from the vectors as they read back, so a
+// 000062), and a rebuild folds its session topics from the vectors as they read back, so a
 // topic folded later from the stored terms is the same vector.
 func TestRefresh_TermsInEightBitsAndTopicsFoldedLaterEqualTheRebuilds(t *testing.T) {
 	f := newFixture(t)

@@ -1,4 +1,4 @@
--- Reverses 000063_topic_terms_q8.up.sql: the term vectors in half precision again, each
+-- Reverses 000062_topic_terms_q8.up.sql: the term vectors in half precision again, each
 -- component scale × its signed byte (the values the codes kept).
 CREATE TABLE latent_terms_half (
   space_id text NOT NULL REFERENCES latent_models ON DELETE CASCADE,
