@@ -148,3 +148,11 @@ func TestVector_HNSWRowsRankAsTheExactPath(t *testing.T) {
 	require.Equal(t, []string{"b", "a"}, []string{exact[0].ItemID, exact[1].ItemID})
 	require.Equal(t, exact, viaIndex)
 }
+
+// The vector lane's default hnsw.ef_search is the point of the measured recall/latency curve
+// (DefaultEfSearch's comment, docs/benchmarks.md), and a configured value is kept.
+func TestNew_EfSearchDefaultsToTheMeasuredPoint(t *testing.T) {
+	require.Equal(t, 40, checkout.DefaultEfSearch)
+	require.Equal(t, checkout.DefaultEfSearch, checkout.New(nil, nil, checkout.Config{}).EfSearch())
+	require.Equal(t, 200, checkout.New(nil, nil, checkout.Config{EfSearch: 200}).EfSearch())
+}
