@@ -48,3 +48,6 @@ func ExcerptWindow(text []rune, words []string, width int) int {
 
 // DefinedBuiltinPolicyVersions are the versions checkout defines a built-in policy for, sorted.
 func DefinedBuiltinPolicyVersions() []string { return slices.Sorted(maps.Keys(builtinPolicies)) }
+
+// EfSearch is the hnsw.ef_search the service's vector lane uses.
+func (s *Service) EfSearch() int { return s.cfg.EfSearch }

@@ -21,7 +21,7 @@ type Config struct {
 	TextSearchConfig string
 	// Embedder embeds queries for the vector lane; nil switches the lane off.
 	Embedder embedding.Embedder
-	// EfSearch is HNSW's candidate list size for the vector lane. Defaults to 100.
+	// EfSearch is HNSW's candidate list size for the vector lane. Defaults to DefaultEfSearch.
 	EfSearch int
 	// Logger defaults to discarding.
 	Logger *slog.Logger
@@ -58,7 +58,7 @@ func New(pool *pgxpool.Pool, store *eventloom.Store, cfg Config) *Service {
 		cfg.TextSearchConfig = "english"
 	}
 	if cfg.EfSearch == 0 {
-		cfg.EfSearch = 100
+		cfg.EfSearch = DefaultEfSearch
 	}
 	if cfg.Tokenizer == nil {
 		cfg.Tokenizer = tokenize.Default

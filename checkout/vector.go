@@ -12,6 +12,18 @@ import (
 	"github.com/zaxy/zaxy/internal/pgexec"
 )
 
+// DefaultEfSearch is the vector lane's hnsw.ef_search unless configured (Config.EfSearch,
+// VectorParams.EfSearch). The lane takes at most the mechanism's HNSWMaxK (40) rows through the
+// index with iterative scans, so a smaller value walks no less than 40 would. On one space of
+// 100,000 LongMemEval sentences (word-vector embedder, halfvec(484) HNSW, m 32,
+// ef_construction 128) the lane's query found 0.9985 of the exact path's top 10 at 40 and 0.999
+// at 100 (top 40: 0.991 and 0.997) over 200 questions, and the walk touches about half the
+// pages (1,800 against 3,800) and takes about half the server's CPU (3 ms against 6 ms a query);
+// on 10,000 of those sentences 0.9935 against 0.999 (60: 0.9985): docs/benchmarks.md, "Vector
+// lane: where an HNSW scan's time goes". Spaces at or below
+// memoryitem.HNSWThreshold vectors are scanned exactly and never use it.
+const DefaultEfSearch = 40
+
 // VectorHit is one item the vector lane found.
 type VectorHit struct {
 	ItemID   string  `db:"item_id"`
@@ -28,7 +40,7 @@ type VectorParams struct {
 	Vector []float32
 	// K is how many items to return. Defaults to 20.
 	K int
-	// EfSearch is HNSW's candidate list size (hnsw.ef_search). Defaults to 100.
+	// EfSearch is HNSW's candidate list size (hnsw.ef_search). Defaults to DefaultEfSearch.
 	EfSearch int
 	// Exact scans every vector of the space instead of using the HNSW index.
 	Exact bool
@@ -64,7 +76,7 @@ func Vector(ctx context.Context, pool pgexec.Executor, p VectorParams) ([]Vector
 		p.K = 20
 	}
 	if p.EfSearch == 0 {
-		p.EfSearch = 100
+		p.EfSearch = DefaultEfSearch
 	}
 	if p.MaxIndexRows <= 0 {
 		p.MaxIndexRows = mechanism1.HNSWMaxK

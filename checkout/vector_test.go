@@ -123,3 +123,36 @@ func TestVector_AsOfKeepsLaterItemsOut(t *testing.T) {
 		require.True(t, it.OccurredAt.Before(*at("2024-06-01T00:00:00Z")), "%s occurred %s", it.ItemID, it.OccurredAt)
 	}
 }
+
+// The rows an HNSW walk finds are ranked as the exact path ranks them: by the distance of the
+// stored vector to the full-precision query. In half precision the query [1, 1.0004] is
+// [1, 1], equally near [1, 0] and [0, 1], so that order fell to the item ids; at full precision
+// "b" is nearer, with the exact path's distance.
+func TestVector_HNSWRowsRankAsTheExactPath(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	const model = "test-tie@1"
+	_, err := f.pool.Exec(ctx, `SELECT zaxy_ensure_vector_index($1, 2)`, model)
+	require.NoError(t, err)
+	_, err = f.pool.Exec(ctx, `INSERT INTO embeddings (space_id, item_id, model, dim, embedding, text_hash, indexed)
+		VALUES ('big', 'a', $1, 2, '[1,0]', '\x00', true), ('big', 'b', $1, 2, '[0,1]', '\x00', true)`, model)
+	require.NoError(t, err)
+	_, err = f.pool.Exec(ctx, `INSERT INTO vector_spaces (space_id, model) VALUES ('big', $1)`, model)
+	require.NoError(t, err)
+	p := checkout.VectorParams{SpaceID: "big", Model: model, Dimensions: 2, Vector: []float32{1, 1.0004}, K: 2}
+	viaIndex, err := checkout.Vector(ctx, f.pool, p)
+	require.NoError(t, err)
+	p.Exact = true
+	exact, err := checkout.Vector(ctx, f.pool, p)
+	require.NoError(t, err)
+	require.Equal(t, []string{"b", "a"}, []string{exact[0].ItemID, exact[1].ItemID})
+	require.Equal(t, exact, viaIndex)
+}
+
+// The vector lane's default hnsw.ef_search is the point of the measured recall/latency curve
+// (DefaultEfSearch's comment, docs/benchmarks.md), and a configured value is kept.
+func TestNew_EfSearchDefaultsToTheMeasuredPoint(t *testing.T) {
+	require.Equal(t, 40, checkout.DefaultEfSearch)
+	require.Equal(t, checkout.DefaultEfSearch, checkout.New(nil, nil, checkout.Config{}).EfSearch())
+	require.Equal(t, 200, checkout.New(nil, nil, checkout.Config{EfSearch: 200}).EfSearch())
+}

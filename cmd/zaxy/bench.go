@@ -110,7 +110,7 @@ func (c *benchCheckoutCmd) flags(fs *flag.FlagSet, _ *config) {
 	fs.StringVar(&c.o.Reuse, "reuse", "", "URL of a database a --keep run loaded: migrate it to this binary's schema, then time the queries only")
 	fs.StringVar(&c.items, "items", "", "write each query's ranked item ids (packet and raw query) as JSON lines to this file")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the timed queries to this file")
-	fs.IntVar(&c.o.EfSearch, "ef-search", 0, "the vector lane's hnsw.ef_search (0: checkout's default, 100)")
+	fs.IntVar(&c.o.EfSearch, "ef-search", 0, fmt.Sprintf("the vector lane's hnsw.ef_search (0: checkout's default, %d)", checkout.DefaultEfSearch))
 	fs.Float64Var(&c.o.PPRWeight, "ppr-weight", 0, "fusion weight of the personalized PageRank lane, 0-5 (0: off, checkout's default)")
 	fs.BoolVar(&c.o.Weave, "weave", false, "ask every checkout for a memory weave (the latent artifacts are built first, untimed)")
 	fs.BoolVar(&c.o.Cues, "cues", false, "send cues (task, repo, tool, phase) with every checkout")
