@@ -27,7 +27,8 @@ import (
 // Chromium on a space whose sessions failed go vet and recovered: the failure prior shows the
 // confidence in force with the revision that set it (and the producer's), its review status and
 // the events it cites; a simulated plan shows the risk at its go vet step; a session's reflection
-// shows its outcome. Every run is a dry run: the log does not grow.
+// shows its outcome. Every run is a dry run: the log does not grow. After an invalidation, the
+// artifacts page names each superseded version by its summary, not its id.
 func TestConsole_MemoryActionsShowTheirDiagnostics(t *testing.T) {
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
@@ -118,6 +119,30 @@ func TestConsole_MemoryActionsShowTheirDiagnostics(t *testing.T) {
 	require.Contains(t, reflected, "outcome")
 
 	require.Equal(t, before, count(), "the page's runs are dry runs")
+
+	// An invalidated failure stales the artifacts citing it; their new versions name the
+	// versions they supersede by summary on the artifacts page (with stale ones listed).
+	post(t, srv.URL+"/v1/spaces/"+sp+"/events", `{"events":[{"type":"memory.invalidated","data":{"target_seq":3,"reason":"the vet run was misconfigured"}}]}`,
+		http.StatusCreated, &map[string]any{})
+	fixture.Project(t, pool, sp)
+	_, err = builder.Build(ctx, sp)
+	require.NoError(t, err)
+	want := map[string]string{} // superseding artifact id -> the summary of the one it supersedes
+	rows, err := pool.Query(ctx, `SELECT n.artifact_id, o.summary FROM latent_artifacts n
+		JOIN latent_artifacts o ON o.space_id = n.space_id AND o.artifact_id = n.supersedes WHERE n.space_id = $1`, sp)
+	require.NoError(t, err)
+	for rows.Next() {
+		var id, summary string
+		require.NoError(t, rows.Scan(&id, &summary))
+		want[id] = summary
+	}
+	require.NoError(t, rows.Err())
+	require.NotEmpty(t, want, "the invalidation made new versions")
+	require.Equal(t, "ready", b.open(t, "#/artifacts?space="+sp+"&stale=1"))
+	var shown map[string]string
+	b.eval(t, `Object.fromEntries([...document.querySelectorAll('.card.artifact')].filter((c) => c.querySelector('.superseded'))
+		.map((c) => [c.dataset.artifact, c.querySelector('.superseded').textContent]))`, &shown)
+	require.Equal(t, want, shown, "each new version names the one it supersedes by its summary")
 }
 
 // post sends body to url with auth off, requires status and decodes the answer into out.

@@ -34,7 +34,8 @@ export async function render(root, { space, params, go }) {
   const page = await fetchArtifacts(space, { type, entity: params.entity, include_stale: stale ? 'true' : '', after: params.after, limit: 50 });
   if (!page.artifacts.length) { mount(list, h('p', { class: 'muted', text: 'No artifacts in this space' + (type ? ' of type ' + type : '') + '.' })); return; }
   const names = await entityNames(space, page.artifacts.flatMap((a) => a.entity_refs));
-  mount(list, page.artifacts.map((a) => card(space, a, names)),
+  const summaries = new Map(page.artifacts.map((a) => [a.artifact_id, a.summary]));
+  mount(list, page.artifacts.map((a) => card(space, a, names, summaries)),
     page.next_after ? h('p', {}, h('a', { id: 'artifacts-next', href: route('artifacts', { space, type, stale: stale ? '1' : '', entity: params.entity, after: page.next_after }), text: 'Next page' })) : null);
 }
 
@@ -59,8 +60,12 @@ export async function entityNames(space, ids) {
   return names;
 }
 
-/** One artifact as a card: what it is, what it cites and covers, its status and its weaves. */
-function card(space, a, names) {
+/**
+ * One artifact as a card: what it is, what it cites and covers, its status and its weaves. The
+ * version it supersedes is named by its summary when the page holds it (include stale), else
+ * called an earlier version, its id in the tooltip.
+ */
+function card(space, a, names, summaries) {
   return h('section', { class: 'card artifact', 'data-artifact': a.artifact_id },
     h('h2', {}, labels([a.artifact_type], 'type'), ' ', h('span', { class: 'mono', title: a.artifact_id, text: a.artifact_id.slice(0, 12) }), ' ',
       a.stale_at ? h('span', { class: 'badge label', text: 'stale: ' + a.stale_reason }) : h('span', { class: 'badge ok', text: 'current' })),
@@ -71,7 +76,9 @@ function card(space, a, names) {
       ['review', a.review_status + ', ' + a.authority_status.replace('_', '-')],
       (a.valid_from || a.valid_to) ? ['valid', fmtTime(a.valid_from) + ' – ' + (a.valid_to ? fmtTime(a.valid_to) : 'open')] : null,
       a.stale_at ? ['stale since', h('span', {}, fmtTime(a.stale_at), ' (', a.stale_reason, a.stale_seq ? [' by ', cite(space, a.stale_seq)] : [], ')')] : null,
-      a.supersedes ? ['supersedes', h('span', { class: 'mono', title: a.supersedes, text: a.supersedes.slice(0, 12) })] : null,
+      a.supersedes ? ['supersedes', summaries.has(a.supersedes)
+        ? h('span', { class: 'superseded', title: a.supersedes, text: summaries.get(a.supersedes) })
+        : h('span', { class: 'superseded muted', title: a.supersedes, text: 'an earlier version (include stale to see it)' })] : null,
       ['cites', h('span', {}, a.source_event_refs.map((s) => [cite(space, s.seq, s.hash), ' ']))],
       a.entity_refs.length ? ['covers', h('span', {}, a.entity_refs.map((id) => [names.has(id)
         ? h('a', { class: 'entity-name', href: route('graph', { space, entity: id }), title: id, text: names.get(id) })
