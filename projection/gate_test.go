@@ -250,10 +250,11 @@ func TestGate_KeepsEightKeyRowsPerRankedItem(t *testing.T) {
 	require.Equal(t, []row{{1, 8}, {3, 8}}, got)
 }
 
-// A batch's candidate lookup is index conditions on gate_keys' and memory_items' primary keys,
-// even under a generic plan on tables never analyzed: no plan compares rows against the batch's
-// whole key list (the one-row-per-item form before it did, and took seconds a batch at 20,000
-// items) or scans the space's items.
+// A batch's candidate lookup is index conditions on gate_keys' primary key, even under a generic
+// plan on tables never analyzed: no plan compares rows against the batch's whole key list (the
+// one-row-per-item form before it did, and took seconds a batch at 20,000 items). How the
+// candidates' texts are joined is the planner's choice (docs/benchmarks.md, "The encoding gate's
+// key lookup").
 func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	f := newFixtureTx(t, projection.Config{Gate: projection.GateOn})
 	ctx := context.Background()
@@ -271,6 +272,7 @@ func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	require.NoError(t, err)
 	_, err = f.DB.Exec(ctx, "PREPARE gate_candidates (text, bigint[]) AS "+strings.TrimSuffix(strings.TrimSpace(sql), ";"))
 	require.NoError(t, err)
+	t.Cleanup(func() { _, _ = f.DB.Exec(ctx, "DEALLOCATE gate_candidates") }) // a session's, not the transaction's
 	keys := make([]string, 4000)
 	for i := range keys {
 		keys[i] = strconv.Itoa(i * 7919)
@@ -283,5 +285,5 @@ func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	require.Contains(t, plan, "gate_keys_pkey", plan)
 	require.Regexp(t, `Index Cond: \(\(space_id = \$1\) AND \(key = ANY \(\$2\)\)\)`, plan)
 	require.NotContains(t, plan, "Seq Scan on gate_keys", plan)
-	require.NotContains(t, plan, "Filter", plan)
+	require.NotRegexp(t, `Filter: .*key`, plan, "no plan compares rows against the batch's keys")
 }
