@@ -1,0 +1,1 @@
+ALTER TABLE spaces DROP COLUMN space_key;
