@@ -28,8 +28,11 @@ import (
 
 // CheckoutReport is what Checkout measured (zaxy bench checkout prints it, as JSON with --json).
 type CheckoutReport struct {
+	// Memories is how many memories each space holds.
 	Memories int `json:"memories"`
-	Queries  int `json:"queries"`
+	// Spaces is how many spaces were loaded; each timed checkout asks one of them.
+	Spaces  int `json:"spaces"`
+	Queries int `json:"queries"`
 	// Warmup is how many checkouts ran untimed before the timed ones.
 	Warmup       int     `json:"warmup"`
 	LoadSeconds  float64 `json:"load_seconds"`
@@ -51,8 +54,12 @@ type CheckoutReport struct {
 
 // CheckoutOptions configures Checkout (zaxy bench checkout's flags).
 type CheckoutOptions struct {
-	// Memories is how many chat memories (message events) the space holds; at least 100.
+	// Memories is how many chat memories (message events) each space holds; at least 100.
 	Memories int
+	// Spaces is how many spaces of Memories memories each are loaded (0 or 1: one, named
+	// "bench"; more: "bench-0001" on). Each timed checkout asks the next space in a fixed
+	// spread over all of them, so the indexes hold every space's rows and a checkout reads one.
+	Spaces int
 	// Queries is how many checkouts (and raw queries) are timed; at least 10.
 	Queries int
 	// Warmup is how many checkouts and raw queries run untimed first, as a running service's
@@ -108,6 +115,10 @@ func (o CheckoutOptions) Validate() error {
 	switch {
 	case o.Memories < 100:
 		return fmt.Errorf("Memories must be at least 100, got %d", o.Memories)
+	case o.Spaces < 0 || o.Spaces > 10000:
+		return fmt.Errorf("Spaces must be between 1 and 10000 (0: 1), got %d", o.Spaces)
+	case o.Spaces > 1 && o.Weave:
+		return errors.New("Weave works on one space (Spaces 0 or 1)")
 	case o.Queries < 10:
 		return fmt.Errorf("Queries must be at least 10, got %d", o.Queries)
 	case o.Warmup < 0 || o.Warmup > o.Memories:
@@ -128,6 +139,9 @@ func (o CheckoutOptions) Validate() error {
 
 // WriteText writes the report as zaxy bench checkout prints it.
 func (rep *CheckoutReport) WriteText(w io.Writer) {
+	if rep.Spaces > 1 {
+		fmt.Fprintf(w, "%d spaces of ", rep.Spaces)
+	}
 	fmt.Fprintf(w, "%d memories: load %.1fs, project %.1fs, embed %.1fs, HNSW build %.1fs (load average %s)\n",
 		rep.Memories, rep.LoadSeconds, rep.ProjectSecs, rep.EmbedSeconds, rep.IndexSeconds, rep.LoadAverage)
 	if rep.ArtifactSeconds > 0 || rep.Weaves > 0 {
@@ -143,9 +157,9 @@ func (rep *CheckoutReport) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "mean lane ms per checkout: %s\n", strings.Join(lanes, ", "))
 }
 
-// Checkout measures checkout latency on one space of o.Memories chat memories: it loads them
-// into a scratch database beside dbURL's (projected and embedded with o.Embedder, the HNSW
-// index built after the load), then times o.Queries checkouts (max_tokens 2000, surfacing
+// Checkout measures checkout latency on o.Spaces spaces (at least one) of o.Memories chat
+// memories each: it loads them into a scratch database beside dbURL's (projected and embedded
+// with o.Embedder, the HNSW index built after the load), then times o.Queries checkouts (max_tokens 2000, surfacing
 // recorded, and projected untimed after each as the workers would) and as many raw queries,
 // one client. With o.Reuse it times the queries on a
 // database an earlier o.Keep run loaded, migrated first to this binary's schema, and dbURL is
@@ -188,8 +202,10 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 		return nil, err
 	}
 	defer pool.Close()
-	texts := corpusSentences(o.Corpus, n+q)
-	rep := &CheckoutReport{Memories: n, Queries: q, Warmup: o.Warmup, LaneMS: map[string]float64{}}
+	spaces := checkoutBenchSpaces(o.Spaces)
+	loaded := n * len(spaces)
+	texts := corpusSentences(o.Corpus, loaded+q)
+	rep := &CheckoutReport{Memories: n, Spaces: len(spaces), Queries: q, Warmup: o.Warmup, LaneMS: map[string]float64{}}
 	// As in service, every append (each checkout's surfaced record) enqueues its projection job
 	// in the append's transaction; no worker runs them here (the bench projects by itself).
 	client, err := jobs.NewInsertOnlyClient(pool, logger)
@@ -199,7 +215,7 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 	store := eventloom.NewStore(pool, jobs.NewOutbox(client), logger)
 	provider := o.Embedder
 	if o.Reuse == "" {
-		if err := loadCheckoutBench(ctx, pool, store, provider, texts[:n], cmp.Or(o.SessionEvents, 20), rep, logger); err != nil {
+		if err := loadCheckoutBench(ctx, pool, store, provider, spaces, texts[:loaded], cmp.Or(o.SessionEvents, 20), rep, logger); err != nil {
 			return nil, err
 		}
 	}
@@ -210,7 +226,7 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 			return nil, err
 		}
 		start := time.Now()
-		if _, err := builder.Build(ctx, checkoutBenchSpace); err != nil {
+		if _, err := builder.Build(ctx, spaces[0]); err != nil {
 			return nil, err
 		}
 		rep.ArtifactSeconds = time.Since(start).Seconds()
@@ -228,12 +244,14 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 	if err != nil {
 		return nil, err
 	}
-	catchUp := func() error {
-		_, err := proj.ProjectSpace(ctx, checkoutBenchSpace)
+	catchUp := func(space string) error {
+		_, err := proj.ProjectSpace(ctx, space)
 		return err
 	}
-	if err := catchUp(); err != nil {
-		return nil, err
+	for _, space := range spaces {
+		if err := catchUp(space); err != nil {
+			return nil, err
+		}
 	}
 	var items *json.Encoder
 	if o.Items != nil {
@@ -245,26 +263,27 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 		}
 		defer pprof.StopCPUProfile()
 	}
-	for _, query := range texts[:o.Warmup] {
-		if _, err := svc.Checkout(ctx, &checkout.Request{SpaceID: checkoutBenchSpace, Query: query, SessionID: "s1", Weave: o.Weave}); err != nil {
+	for i, query := range texts[:o.Warmup] {
+		space := spaces[spreadSpace(i, len(spaces))]
+		if _, err := svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: query, SessionID: "s1", Weave: o.Weave}); err != nil {
 			return nil, err
 		}
-		if err := catchUp(); err != nil {
+		if err := catchUp(space); err != nil {
 			return nil, err
 		}
-		if _, err := svc.Query(ctx, &checkout.Request{SpaceID: checkoutBenchSpace, Query: query, Limit: 20}); err != nil {
+		if _, err := svc.Query(ctx, &checkout.Request{SpaceID: space, Query: query, Limit: 20}); err != nil {
 			return nil, err
 		}
 	}
 	var co, qu []time.Duration
 	for i := 0; i < q; i++ {
-		query := texts[n+i]
+		query, space := texts[loaded+i], spaces[spreadSpace(o.Warmup+i, len(spaces))]
 		t0 := time.Now()
 		var cues checkout.Cues
 		if o.Cues {
 			cues = benchCues(i)
 		}
-		p, err := svc.Checkout(ctx, &checkout.Request{SpaceID: checkoutBenchSpace, Query: query, SessionID: "s1", Weave: o.Weave, Cues: cues})
+		p, err := svc.Checkout(ctx, &checkout.Request{SpaceID: space, Query: query, SessionID: "s1", Weave: o.Weave, Cues: cues})
 		if err != nil {
 			return nil, err
 		}
@@ -272,14 +291,14 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 		if p.Weave != nil {
 			rep.Weaves++
 		}
-		if err := catchUp(); err != nil {
+		if err := catchUp(space); err != nil {
 			return nil, err
 		}
 		for name, l := range p.Diagnostics.Lanes {
 			rep.LaneMS[name] += l.MS / float64(q)
 		}
 		t0 = time.Now()
-		res, err := svc.Query(ctx, &checkout.Request{SpaceID: checkoutBenchSpace, Query: query, Limit: 20})
+		res, err := svc.Query(ctx, &checkout.Request{SpaceID: space, Query: query, Limit: 20})
 		if err != nil {
 			return nil, err
 		}
@@ -341,44 +360,73 @@ func rankedItems(query string, p *checkout.Packet, res *checkout.QueryResult) ch
 	return line
 }
 
-// checkoutBenchSpace is the space zaxy bench checkout loads.
+// checkoutBenchSpace is the space zaxy bench checkout loads when it loads one.
 const checkoutBenchSpace = "bench"
 
-// loadCheckoutBench appends texts as chat memories, projects and embeds them, and builds the
-// HNSW index, timing each step into rep.
-func loadCheckoutBench(ctx context.Context, pool *pgxpool.Pool, store *eventloom.Store, provider embedding.Embedder, texts []string, perSession int, rep *CheckoutReport, logger *slog.Logger) error {
-	n := len(texts)
-	const space = checkoutBenchSpace
-	start := time.Now()
-	rng := rand.New(rand.NewPCG(5, 6))
-	for i := 0; i < n; i += 1000 {
-		batch := make([]eventloom.NewEvent, 0, 1000)
-		for j := i; j < min(i+1000, n); j++ {
-			role := []string{"user", "assistant"}[rng.IntN(2)]
-			batch = append(batch, eventloom.NewEvent{Type: "message", SessionID: fmt.Sprintf("s%d", j/perSession), Content: texts[j],
-				Data: json.RawMessage(`{"role":"` + role + `"}`)})
-		}
-		if _, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: batch}); err != nil {
-			return err
-		}
+// checkoutBenchSpaces names the spaces zaxy bench checkout loads: "bench" alone, or
+// "bench-0001" to "bench-<n>" when n > 1.
+func checkoutBenchSpaces(n int) []string {
+	if n <= 1 {
+		return []string{checkoutBenchSpace}
 	}
-	rep.LoadSeconds = time.Since(start).Seconds()
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("bench-%04d", i+1)
+	}
+	return out
+}
+
+// spreadSpace is the space the i-th checkout asks, of n: a fixed stride through all of them,
+// so consecutive checkouts read different spaces' pages.
+func spreadSpace(i, n int) int {
+	const stride = 7919 // a prime: coprime with every n it does not divide
+	if n%stride == 0 {
+		return i % n
+	}
+	return (i * stride) % n
+}
+
+// loadCheckoutBench appends texts as chat memories, len(texts)/len(spaces) to each space in
+// turn, projects and embeds them, and builds the HNSW index, timing each step (summed over
+// the spaces) into rep.
+func loadCheckoutBench(ctx context.Context, pool *pgxpool.Pool, store *eventloom.Store, provider embedding.Embedder, spaces, texts []string, perSession int, rep *CheckoutReport, logger *slog.Logger) error {
+	per := len(texts) / len(spaces)
+	rng := rand.New(rand.NewPCG(5, 6))
 	proj, err := projection.New(ctx, pool, projection.Config{Logger: logger})
 	if err != nil {
 		return err
 	}
-	start = time.Now()
-	if _, err := proj.ProjectSpace(ctx, space); err != nil {
-		return err
-	}
-	rep.ProjectSecs = time.Since(start).Seconds()
 	emb := projection.NewEmbedder(pool, provider, 512)
-	start = time.Now()
-	if _, err := emb.EmbedSpaceBulk(ctx, space); err != nil {
-		return err
+	for s, space := range spaces {
+		mine := texts[s*per : (s+1)*per]
+		start := time.Now()
+		for i := 0; i < per; i += 1000 {
+			batch := make([]eventloom.NewEvent, 0, 1000)
+			for j := i; j < min(i+1000, per); j++ {
+				role := []string{"user", "assistant"}[rng.IntN(2)]
+				batch = append(batch, eventloom.NewEvent{Type: "message", SessionID: fmt.Sprintf("s%d", j/perSession), Content: mine[j],
+					Data: json.RawMessage(`{"role":"` + role + `"}`)})
+			}
+			if _, err := store.Append(ctx, &eventloom.AppendParams{SpaceID: space, Events: batch}); err != nil {
+				return err
+			}
+		}
+		rep.LoadSeconds += time.Since(start).Seconds()
+		start = time.Now()
+		if _, err := proj.ProjectSpace(ctx, space); err != nil {
+			return err
+		}
+		rep.ProjectSecs += time.Since(start).Seconds()
+		start = time.Now()
+		if _, err := emb.EmbedSpaceBulk(ctx, space); err != nil {
+			return err
+		}
+		rep.EmbedSeconds += time.Since(start).Seconds()
+		if len(spaces) > 1 && (s+1)%100 == 0 {
+			logger.Info("bench checkout: spaces loaded", "spaces", s+1, "of", len(spaces))
+		}
 	}
-	rep.EmbedSeconds = time.Since(start).Seconds()
-	start = time.Now()
+	start := time.Now()
 	if _, err := pool.Exec(ctx, "SET maintenance_work_mem = '512MB'"); err != nil {
 		return err
 	}

@@ -168,3 +168,47 @@ func openPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	pgexec.Configure(cfg)
 	return pgxpool.NewWithConfig(ctx, cfg)
 }
+
+// With Spaces, every space gets its own memories and the timed checkouts ask all of them in
+// turn, each recording what it surfaced in the space it asked.
+func TestCheckout_SpreadsTheQueriesOverTheSpacesItLoads(t *testing.T) {
+	admin := testcontainers.AdminURL(t)
+	var notices bytes.Buffer
+	o := bench.CheckoutOptions{Memories: 100, Spaces: 3, Queries: 12, Warmup: 3, Corpus: "testdata/missing.json", Keep: true,
+		Embedder: embedding.NewOffline(), OpenPool: openPool, Notices: &notices}
+	rep, err := bench.Checkout(context.Background(), admin, o)
+	require.NoError(t, err)
+	m := regexp.MustCompile(`--reuse '([^']+)'`).FindStringSubmatch(notices.String())
+	require.NotNil(t, m, notices.String())
+	kept := m[1]
+	t.Cleanup(func() {
+		u, err := url.Parse(kept)
+		require.NoError(t, err)
+		pool, err := pgxpool.New(context.Background(), admin)
+		require.NoError(t, err)
+		defer pool.Close()
+		_, err = pool.Exec(context.Background(), "DROP DATABASE IF EXISTS "+strings.TrimPrefix(u.Path, "/")+" WITH (FORCE)")
+		require.NoError(t, err)
+	})
+	require.Equal(t, 3, rep.Spaces)
+	var out bytes.Buffer
+	rep.WriteText(&out)
+	require.Contains(t, out.String(), "3 spaces of 100 memories: load ")
+	kc, err := pgx.Connect(context.Background(), kept)
+	require.NoError(t, err)
+	defer kc.Close(context.Background())
+	rows, err := kc.Query(context.Background(), `SELECT space_id || ' ' || count(*) FILTER (WHERE type = 'message') || ' ' || count(*) FILTER (WHERE type = 'checkout.surfaced')
+		FROM events GROUP BY space_id ORDER BY space_id`)
+	require.NoError(t, err)
+	got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	require.Equal(t, []string{"bench-0001 100 5", "bench-0002 100 5", "bench-0003 100 5"}, got,
+		"100 memories each; 15 checkouts (3 untimed) spread evenly")
+	var distinct int
+	require.NoError(t, kc.QueryRow(context.Background(), `SELECT count(DISTINCT content) FROM events WHERE type = 'message'`).Scan(&distinct))
+	require.Equal(t, 300, distinct, "no memory is loaded into two spaces")
+
+	o.Weave = true
+	_, err = bench.Checkout(context.Background(), admin, o)
+	require.ErrorContains(t, err, "Weave works on one space")
+}

@@ -225,7 +225,7 @@ func Replica(ctx context.Context, dbURL, standbyURL string, o ReplicaOptions) (*
 	store := eventloom.NewStore(pool, box, logger)
 	n, q := o.Memories, o.Queries
 	texts := corpusSentences(o.Corpus, n+q)
-	if err := loadCheckoutBench(ctx, pool, store, o.Embedder, texts[:n], 20, &CheckoutReport{}, logger); err != nil {
+	if err := loadCheckoutBench(ctx, pool, store, o.Embedder, []string{checkoutBenchSpace}, texts[:n], 20, &CheckoutReport{}, logger); err != nil {
 		return nil, err
 	}
 	spool, err := o.OpenPool(ctx, standbyScratch)

@@ -88,7 +88,7 @@ func (c *benchAppendCmd) run(ctx context.Context, env *env) error {
 	return printReport(env, c.asJSON, rep)
 }
 
-// benchCheckoutCmd: zaxy bench checkout [--memories N] [--queries Q] [--corpus FILE] [--keep]
+// benchCheckoutCmd: zaxy bench checkout [--memories N] [--spaces S] [--queries Q] [--corpus FILE] [--keep]
 // [--reuse URL] [--items FILE] [--cpuprofile FILE] [--ef-search N] [--ppr-weight W] [--weave] [--cues]
 // [--session-events N] [--json]; package bench's
 // Checkout with the configured embedder (the hashing one when embedding is off), so its query
@@ -101,7 +101,8 @@ type benchCheckoutCmd struct {
 }
 
 func (c *benchCheckoutCmd) flags(fs *flag.FlagSet, _ *config) {
-	fs.IntVar(&c.o.Memories, "memories", 100000, "memories (message events) in the space")
+	fs.IntVar(&c.o.Memories, "memories", 100000, "memories (message events) in each space")
+	fs.IntVar(&c.o.Spaces, "spaces", 1, "spaces of --memories memories each; the timed checkouts are spread over them")
 	fs.IntVar(&c.o.Queries, "queries", 200, "checkouts to time")
 	fs.IntVar(&c.o.Warmup, "warmup", 20, "checkouts (and raw queries) to run untimed first, asking memories' own sentences (0: time from the first)")
 	fs.StringVar(&c.o.Corpus, "corpus", "../shared/bench/longmemeval_s_dev.json", "LongMemEval file whose sentences are the memories (synthetic text when missing)")
@@ -123,6 +124,10 @@ func (c *benchCheckoutCmd) validate(args []string) error {
 		return fmt.Errorf("--memories must be at least 100, got %d", c.o.Memories)
 	case c.o.Queries < 10:
 		return fmt.Errorf("--queries must be at least 10, got %d", c.o.Queries)
+	case c.o.Spaces < 1 || c.o.Spaces > 10000:
+		return fmt.Errorf("--spaces must be between 1 and 10000, got %d", c.o.Spaces)
+	case c.o.Spaces > 1 && c.o.Weave:
+		return errors.New("--weave works on one space: drop --spaces or --weave")
 	case c.o.EfSearch < 0 || c.o.EfSearch > 1000:
 		return fmt.Errorf("--ef-search must be between 1 and 1000 (0: the default), got %d", c.o.EfSearch)
 	case c.o.PPRWeight < 0 || c.o.PPRWeight > 5:
