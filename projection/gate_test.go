@@ -217,7 +217,7 @@ func TestGate_OffIsTheProjectionBeforeTheGate(t *testing.T) {
 		new(int64), new(int64), new(int64), new(int64), new(int64), new(int64)))
 	require.Equal(t, before, sum.Digest, "with the gate off the projection digests as before the gate")
 	var keys, tagged, repeated int
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM gate_keys WHERE space_id = $1),
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM gate_keys WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)),
 		(SELECT count(*) FROM memory_items WHERE space_id = $1 AND redundant_of IS NOT NULL),
 		(SELECT count(*) FROM reinforcements WHERE space_id = $1 AND signal = 'repeated')`, space).Scan(&keys, &tagged, &repeated))
 	require.Zero(t, keys+tagged+repeated)
@@ -242,7 +242,7 @@ func TestGate_KeepsEightKeyRowsPerRankedItem(t *testing.T) {
 	)
 	f.Project(t, "rows")
 	require.Equal(t, map[string]string{"ev:2": "ev:1"}, f.redundantOf(t, "rows"))
-	rows, err := f.DB.Query(ctx, `SELECT seq, count(*) FROM gate_keys WHERE space_id = 'rows' GROUP BY seq ORDER BY seq`)
+	rows, err := f.DB.Query(ctx, `SELECT seq, count(*) FROM gate_keys WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'rows') GROUP BY seq ORDER BY seq`)
 	require.NoError(t, err)
 	type row struct{ Seq, Keys int64 }
 	got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
@@ -258,8 +258,9 @@ func TestGate_KeepsEightKeyRowsPerRankedItem(t *testing.T) {
 func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	f := newFixtureTx(t, projection.Config{Gate: projection.GateOn})
 	ctx := context.Background()
-	_, err := f.DB.Exec(ctx, `INSERT INTO gate_keys (space_id, key, seq)
-		SELECT 'big', hashint8(i * 8 + b), i FROM generate_series(1, 5000) i, generate_series(0, 7) b`)
+	f.Append(t, "big", said("ann", "The big space's first note."))
+	_, err := f.DB.Exec(ctx, `INSERT INTO gate_keys (space_key, key, seq)
+		SELECT (SELECT space_key FROM spaces WHERE space_id = 'big'), hashint8(i * 8 + b), i FROM generate_series(1, 5000) i, generate_series(0, 7) b`)
 	require.NoError(t, err)
 	_, err = f.DB.Exec(ctx, `INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, occurred_at, text, ts_config, tsv)
 		SELECT 'big', 'ev:' || i, 'event', i, 'message.said', now(), 'note ' || i, 'english', to_tsvector('english', 'note ' || i)
@@ -283,7 +284,7 @@ func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	require.NoError(t, err)
 	plan := strings.Join(lines, "\n")
 	require.Contains(t, plan, "gate_keys_pkey", plan)
-	require.Regexp(t, `Index Cond: \(\(space_id = \$1\) AND \(key = ANY \(\$2\)\)\)`, plan)
+	require.Regexp(t, `Index Cond: \(\(space_key = \(InitPlan 1\)\.col1\) AND \(key = ANY \(\$2\)\)\)`, plan)
 	require.NotContains(t, plan, "Seq Scan on gate_keys", plan)
 	require.NotRegexp(t, `Filter: .*key`, plan, "no plan compares rows against the batch's keys")
 }
