@@ -1,6 +1,7 @@
--- gate_keys and latent_terms keyed by the space's text id again (latent_terms referencing
--- latent_models, its terms cascading with the model; terms of a space without a model row are
--- left out, as that reference allowed none).
+-- gate_keys, latent_terms and mentions keyed by the space's text id again, latent_terms
+-- referencing latent_models (its terms cascading with the model) and mentions entities; rows
+-- those references would refuse (terms without a model row, mentions without their entity)
+-- are left out.
 CREATE TABLE gate_keys_t (
   space_id text   NOT NULL,
   key      bigint NOT NULL,
@@ -31,10 +32,46 @@ ALTER TABLE latent_terms ADD CONSTRAINT latent_terms_pkey PRIMARY KEY (space_id,
 ALTER TABLE latent_terms ADD CONSTRAINT latent_terms_space_id_fkey FOREIGN KEY (space_id) REFERENCES latent_models ON DELETE CASCADE;
 COMMENT ON TABLE latent_terms IS 'Topic model: each lexeme''s idf-weighted term vector, component i = scale × the signed byte q8[i].';
 
-REVOKE ALL ON gate_keys, latent_terms FROM PUBLIC;
+DROP VIEW memory.entity_timeline;
+CREATE TABLE mentions_t (
+  space_id   text    NOT NULL,
+  seq        bigint  NOT NULL,
+  start_byte integer NOT NULL,
+  end_byte   integer NOT NULL,
+  entity_id  text    NOT NULL,
+  kind       text    NOT NULL,
+  CONSTRAINT mentions_range CHECK (end_byte > start_byte)
+);
+INSERT INTO mentions_t (space_id, seq, start_byte, end_byte, entity_id, kind)
+SELECT s.space_id, m.seq, m.start_byte, m.end_byte, m.entity_id, m.kind
+FROM mentions m JOIN spaces s USING (space_key) JOIN entities e ON e.space_id = s.space_id AND e.entity_id = m.entity_id
+ORDER BY 1, 2, 3;
+DROP TABLE mentions;
+ALTER TABLE mentions_t RENAME TO mentions;
+ALTER TABLE mentions ADD CONSTRAINT mentions_pkey PRIMARY KEY (space_id, seq, start_byte);
+ALTER TABLE mentions ADD CONSTRAINT mentions_space_id_entity_id_fkey FOREIGN KEY (space_id, entity_id) REFERENCES entities (space_id, entity_id);
+CREATE INDEX mentions_entity ON mentions (space_id, entity_id, seq);
+
+CREATE VIEW memory.entity_timeline AS
+SELECT e.space_id, e.entity_id, e.name AS entity, m.seq, ev.occurred_at, 'mention'::text AS what,
+       substr(ev.content, m.start_byte + 1, m.end_byte - m.start_byte) AS detail
+FROM entities e
+JOIN mentions m ON m.space_id = e.space_id AND m.entity_id = e.entity_id
+JOIN events ev ON ev.space_id = m.space_id AND ev.seq = m.seq
+UNION ALL
+SELECT e.space_id, e.entity_id, e.name, f.recorded_seq, f.valid_from,
+       'fact ' || f.status, f.predicate || ' ' || coalesce(o.name, f.value #>> '{}')
+FROM entities e
+JOIN facts f ON f.space_id = e.space_id AND f.subject_id = e.entity_id
+LEFT JOIN entities o ON o.space_id = f.space_id AND o.entity_id = f.object_id;
+
+REVOKE ALL ON gate_keys, latent_terms, mentions FROM PUBLIC;
 DO $$
 BEGIN
   IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'zaxy_app') THEN
-    GRANT SELECT, INSERT, UPDATE, DELETE ON gate_keys, latent_terms TO zaxy_app;
+    GRANT SELECT, INSERT, UPDATE, DELETE ON gate_keys, latent_terms, mentions TO zaxy_app;
+  END IF;
+  IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'zaxy_analyst') THEN
+    GRANT SELECT ON memory.entity_timeline TO zaxy_analyst;
   END IF;
 END $$;

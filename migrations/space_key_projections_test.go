@@ -22,9 +22,10 @@ func spaceKeyProjectionsDown(t *testing.T, pool *pgxpool.Pool) {
 	require.NoError(t, err)
 }
 
-// Migration 000066 keys gate_keys and latent_terms on spaces.space_key instead of the text
-// space id, converting the rows in place, and its down migration gives every row its text id
-// back: the same rows each way, each still in its own space.
+// Migration 000066 keys gate_keys, latent_terms and mentions on spaces.space_key instead of the
+// text space id, converting the rows in place, and its down migration gives every row its text
+// id back: the same rows each way, each still in its own space, and the analyst view over
+// mentions shows the same lines.
 func TestSpaceKeyProjectionsMigration_SameRowsByKeyBothWays(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
@@ -47,6 +48,9 @@ func TestSpaceKeyProjectionsMigration_SameRowsByKeyBothWays(t *testing.T) {
 	const gateByID = `SELECT concat_ws('|', space_id, key, seq) FROM gate_keys ORDER BY 1`
 	const termsByKey = `SELECT concat_ws('|', s.space_id, t.lexeme, t.scale, encode(t.q8, 'hex')) FROM latent_terms t JOIN spaces s USING (space_key) ORDER BY 1`
 	const termsByID = `SELECT concat_ws('|', space_id, lexeme, scale, encode(q8, 'hex')) FROM latent_terms ORDER BY 1`
+	const mentionsByKey = `SELECT concat_ws('|', s.space_id, m.seq, m.start_byte, m.end_byte, m.entity_id, m.kind) FROM mentions m JOIN spaces s USING (space_key) ORDER BY 1`
+	const mentionsByID = `SELECT concat_ws('|', space_id, seq, start_byte, end_byte, entity_id, kind) FROM mentions ORDER BY 1`
+	const timeline = `SELECT concat_ws('|', space_id, entity_id, entity, seq, occurred_at, what, detail) FROM memory.entity_timeline ORDER BY 1`
 	keyType := func(table string) string {
 		t.Helper()
 		var typ string
@@ -56,13 +60,21 @@ func TestSpaceKeyProjectionsMigration_SameRowsByKeyBothWays(t *testing.T) {
 	}
 	gate := rows(gateByKey)
 	require.GreaterOrEqual(t, len(gate), 16, "eight keys per ranked item, in both spaces")
-	require.Equal(t, "integer", keyType("gate_keys"))
-	require.Equal(t, "integer", keyType("latent_terms"))
+	mentions := rows(mentionsByKey)
+	require.GreaterOrEqual(t, len(mentions), 6, "Maren, Lisbon, Tobias and again in both spaces")
+	lines := rows(timeline)
+	require.GreaterOrEqual(t, len(lines), len(mentions))
+	for _, table := range []string{"gate_keys", "latent_terms", "mentions"} {
+		require.Equal(t, "integer", keyType(table))
+	}
 
 	spaceKeyProjectionsDown(t, pool)
-	require.Equal(t, "text", keyType("gate_keys"))
-	require.Equal(t, "text", keyType("latent_terms"))
+	for _, table := range []string{"gate_keys", "latent_terms", "mentions"} {
+		require.Equal(t, "text", keyType(table))
+	}
 	require.Equal(t, gate, rows(gateByID))
+	require.Equal(t, mentions, rows(mentionsByID))
+	require.Equal(t, lines, rows(timeline))
 	_, err := pool.Exec(ctx, `INSERT INTO latent_models (space_id, dims, docs, terms, built_seq, seen_seq, build_ms)
 		VALUES ('zeta', 2, 1, 2, 1, 1, 1), ('alpha', 2, 1, 1, 1, 1, 1)`)
 	require.NoError(t, err)
@@ -73,10 +85,13 @@ func TestSpaceKeyProjectionsMigration_SameRowsByKeyBothWays(t *testing.T) {
 
 	_, err = pool.Exec(ctx, readMigration(t, "000066_space_key_projections.up.sql"))
 	require.NoError(t, err)
-	require.Equal(t, "integer", keyType("gate_keys"))
-	require.Equal(t, "integer", keyType("latent_terms"))
+	for _, table := range []string{"gate_keys", "latent_terms", "mentions"} {
+		require.Equal(t, "integer", keyType(table))
+	}
 	require.Equal(t, gate, rows(gateByKey))
 	require.Equal(t, terms, rows(termsByKey))
+	require.Equal(t, mentions, rows(mentionsByKey))
+	require.Equal(t, lines, rows(timeline))
 	var first, second int
 	require.NoError(t, pool.QueryRow(ctx, `SELECT (SELECT space_key FROM spaces WHERE space_id = 'zeta'),
 		(SELECT space_key FROM spaces WHERE space_id = 'alpha')`).Scan(&first, &second))
@@ -85,6 +100,7 @@ func TestSpaceKeyProjectionsMigration_SameRowsByKeyBothWays(t *testing.T) {
 	spaceKeyProjectionsDown(t, pool)
 	require.Equal(t, gate, rows(gateByID))
 	require.Equal(t, terms, rows(termsByID))
+	require.Equal(t, mentions, rows(mentionsByID))
 	_, err = pool.Exec(ctx, `DELETE FROM latent_models WHERE space_id = 'zeta'`)
 	require.NoError(t, err)
 	require.Equal(t, terms[:1], rows(termsByID), "a model's terms cascade with it again")

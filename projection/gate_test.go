@@ -36,7 +36,7 @@ FROM (
   FROM entities x WHERE x.space_id = $1
   UNION ALL
   SELECT concat_ws('|', 'mention', seq, start_byte, end_byte, entity_id, kind)
-  FROM mentions x WHERE x.space_id = $1
+  FROM mentions x WHERE x.space_key = (SELECT space_key FROM spaces WHERE space_id = $1)
   UNION ALL
   SELECT concat_ws('|', 'fact', fact_id, subject_id, predicate, coalesce(object_id, '-'), coalesce(value::text, '-'),
                    version, valid_from, coalesce(valid_to::text, '-'), recorded_seq, encode(recorded_hash, 'hex'),
