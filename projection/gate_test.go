@@ -288,3 +288,23 @@ func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	require.NotContains(t, plan, "Seq Scan on gate_keys", plan)
 	require.NotRegexp(t, `Filter: .*key`, plan, "no plan compares rows against the batch's keys")
 }
+
+// The gate's keys are a space's own: the same sentence in a second space, whose keys are
+// equal, is novel there, and each space keeps its own key rows under its own space key.
+func TestGate_KeysOfOneSpaceAreNotAnothersCandidates(t *testing.T) {
+	f := newFixtureTx(t, projection.Config{BatchSize: 2, Gate: projection.GateOn})
+	ctx := context.Background()
+	const line = "The audit topic keeps seven days of events, and consumers run in eu-west."
+	f.Append(t, "first", said("ann", line), said("ann", line))
+	f.Project(t, "first")
+	f.Append(t, "second", said("ann", "We do not deploy on Fridays."), said("ann", line)) // seq 2, after first's 1
+	f.Project(t, "second")
+	require.Equal(t, map[string]string{"ev:2": "ev:1"}, f.redundantOf(t, "first"))
+	require.Empty(t, f.redundantOf(t, "second"))
+	var shared, spaces int
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(DISTINCT key) FILTER (WHERE n = 2), count(DISTINCT space_key)
+		FROM (SELECT key, space_key, count(*) OVER (PARTITION BY key) AS n FROM gate_keys
+		      WHERE space_key IN (SELECT space_key FROM spaces WHERE space_id IN ('first', 'second'))) x`).Scan(&shared, &spaces))
+	require.Equal(t, 8, shared, "the same eight keys in both spaces")
+	require.Equal(t, 2, spaces)
+}
