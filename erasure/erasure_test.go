@@ -186,7 +186,7 @@ func TestErase_MarkerFoundNowhereAndChainStillVerifies(t *testing.T) {
 		space, memoryitem.EventID(target[0].Seq)).Scan(&vectors))
 	require.Equal(t, 1, vectors)
 	var mentions int
-	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM mentions WHERE space_id = $1 AND seq = $2`, space, target[0].Seq).Scan(&mentions))
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM mentions WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND seq = $2`, space, target[0].Seq).Scan(&mentions))
 	require.Positive(t, mentions)
 
 	for _, r := range target {
@@ -210,7 +210,7 @@ func TestErase_MarkerFoundNowhereAndChainStillVerifies(t *testing.T) {
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND seq = ANY ($2)`,
 		space, []int64{target[0].Seq, target[1].Seq}).Scan(&vectors))
 	require.Zero(t, vectors)
-	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM mentions WHERE space_id = $1 AND seq = ANY ($2)`,
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM mentions WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND seq = ANY ($2)`,
 		space, []int64{target[0].Seq, target[1].Seq}).Scan(&mentions))
 	require.Zero(t, mentions)
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM latent_topics WHERE space_id = $1 AND seq = ANY ($2)`,

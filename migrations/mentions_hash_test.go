@@ -23,6 +23,7 @@ func TestMentionsHashMigration_DropsTheRepeatedEventHashBothWays(t *testing.T) {
 		eventloom.NewEvent{Type: "message", Actor: "user", Content: "Maren flew to Lisbon with Tobias."},
 		eventloom.NewEvent{Type: "message", Actor: "assistant", Content: "Lisbon in May is lovely, Maren."})
 	log.Project(t, "m")
+	spaceKeyProjectionsDown(t, pool)
 	mentions := func() []string {
 		t.Helper()
 		rows, err := pool.Query(ctx, `SELECT concat_ws('|', seq, start_byte, end_byte, entity_id, kind) FROM mentions WHERE space_id = 'm' ORDER BY 1`)

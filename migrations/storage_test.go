@@ -17,7 +17,9 @@ import (
 func TestGateItemsMigration_OneRowPerItemWithShortKeysBothWays(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	_, err := pool.Exec(ctx, readMigration(t, "000060_gate_keys.down.sql"))
+	var err error
+	spaceKeyProjectionsDown(t, pool)
+	_, err = pool.Exec(ctx, readMigration(t, "000060_gate_keys.down.sql"))
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, readMigration(t, "000059_storage.down.sql"))
 	require.NoError(t, err)
@@ -65,7 +67,9 @@ func TestGateItemsMigration_OneRowPerItemWithShortKeysBothWays(t *testing.T) {
 func TestGateKeysMigration_OneRowPerKeyAsBigintBothWays(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	_, err := pool.Exec(ctx, readMigration(t, "000060_gate_keys.down.sql"))
+	var err error
+	spaceKeyProjectionsDown(t, pool)
+	_, err = pool.Exec(ctx, readMigration(t, "000060_gate_keys.down.sql"))
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, `INSERT INTO gate_items (space_id, item_id, seq, keys) VALUES
 		('g', 'ev:1', 1, ARRAY['\x0101010101010101', '\xff02020202020202']::bytea[]),
@@ -122,6 +126,7 @@ func TestStorageMigration_EmbeddingsInHalfPrecisionBothWays(t *testing.T) {
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM `+toastOf(t, pool, "embeddings")).Scan(&chunks))
 	require.Zero(t, chunks, "the vector stays in the heap")
 
+	spaceKeyProjectionsDown(t, pool)
 	_, err = pool.Exec(ctx, readMigration(t, "000060_gate_keys.down.sql"))
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, readMigration(t, "000059_storage.down.sql"))

@@ -15,7 +15,9 @@ import (
 func TestTopicTermsHalfvecMigration_StoresHalfPrecisionBothWays(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	_, err := pool.Exec(ctx, readMigration(t, "000062_topic_terms_q8.down.sql"))
+	var err error
+	spaceKeyProjectionsDown(t, pool)
+	_, err = pool.Exec(ctx, readMigration(t, "000062_topic_terms_q8.down.sql"))
 	require.NoError(t, err)
 	typeAndValue := func() (string, []float64) {
 		t.Helper()

@@ -15,7 +15,9 @@ import (
 func TestTopicTermsQ8Migration_EightBitCodesBothWays(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	_, err := pool.Exec(ctx, readMigration(t, "000062_topic_terms_q8.down.sql"))
+	var err error
+	spaceKeyProjectionsDown(t, pool)
+	_, err = pool.Exec(ctx, readMigration(t, "000062_topic_terms_q8.down.sql"))
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, `INSERT INTO latent_models (space_id, dims, docs, terms, built_seq, seen_seq, build_ms) VALUES ('h', 4, 1, 2, 1, 1, 1)`)
 	require.NoError(t, err)

@@ -58,7 +58,7 @@ func TestProject_AdversarialTextsProjectOnABoundedPrefix(t *testing.T) {
 		require.True(t, prefix, "seq %d: the tsv is the bounded prefix's", c.seq)
 	}
 	var mentions int
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM mentions WHERE space_id = $1 AND seq = 3`, space).Scan(&mentions))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM mentions WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND seq = 3`, space).Scan(&mentions))
 	require.Equal(t, projection.MaxEventMentions, mentions, "an event's mentions are bounded")
 	var green bool
 	require.NoError(t, f.DB.QueryRow(ctx, `SELECT tsv @@ 'green'::tsquery FROM memory_items WHERE space_id = $1 AND seq = 4`, space).Scan(&green))

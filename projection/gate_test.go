@@ -36,7 +36,7 @@ FROM (
   FROM entities x WHERE x.space_id = $1
   UNION ALL
   SELECT concat_ws('|', 'mention', seq, start_byte, end_byte, entity_id, kind)
-  FROM mentions x WHERE x.space_id = $1
+  FROM mentions x WHERE x.space_key = (SELECT space_key FROM spaces WHERE space_id = $1)
   UNION ALL
   SELECT concat_ws('|', 'fact', fact_id, subject_id, predicate, coalesce(object_id, '-'), coalesce(value::text, '-'),
                    version, valid_from, coalesce(valid_to::text, '-'), recorded_seq, encode(recorded_hash, 'hex'),
@@ -217,7 +217,7 @@ func TestGate_OffIsTheProjectionBeforeTheGate(t *testing.T) {
 		new(int64), new(int64), new(int64), new(int64), new(int64), new(int64)))
 	require.Equal(t, before, sum.Digest, "with the gate off the projection digests as before the gate")
 	var keys, tagged, repeated int
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM gate_keys WHERE space_id = $1),
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM gate_keys WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)),
 		(SELECT count(*) FROM memory_items WHERE space_id = $1 AND redundant_of IS NOT NULL),
 		(SELECT count(*) FROM reinforcements WHERE space_id = $1 AND signal = 'repeated')`, space).Scan(&keys, &tagged, &repeated))
 	require.Zero(t, keys+tagged+repeated)
@@ -242,7 +242,7 @@ func TestGate_KeepsEightKeyRowsPerRankedItem(t *testing.T) {
 	)
 	f.Project(t, "rows")
 	require.Equal(t, map[string]string{"ev:2": "ev:1"}, f.redundantOf(t, "rows"))
-	rows, err := f.DB.Query(ctx, `SELECT seq, count(*) FROM gate_keys WHERE space_id = 'rows' GROUP BY seq ORDER BY seq`)
+	rows, err := f.DB.Query(ctx, `SELECT seq, count(*) FROM gate_keys WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'rows') GROUP BY seq ORDER BY seq`)
 	require.NoError(t, err)
 	type row struct{ Seq, Keys int64 }
 	got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
@@ -258,8 +258,9 @@ func TestGate_KeepsEightKeyRowsPerRankedItem(t *testing.T) {
 func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	f := newFixtureTx(t, projection.Config{Gate: projection.GateOn})
 	ctx := context.Background()
-	_, err := f.DB.Exec(ctx, `INSERT INTO gate_keys (space_id, key, seq)
-		SELECT 'big', hashint8(i * 8 + b), i FROM generate_series(1, 5000) i, generate_series(0, 7) b`)
+	f.Append(t, "big", said("ann", "The big space's first note."))
+	_, err := f.DB.Exec(ctx, `INSERT INTO gate_keys (space_key, key, seq)
+		SELECT (SELECT space_key FROM spaces WHERE space_id = 'big'), hashint8(i * 8 + b), i FROM generate_series(1, 5000) i, generate_series(0, 7) b`)
 	require.NoError(t, err)
 	_, err = f.DB.Exec(ctx, `INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, occurred_at, text, ts_config, tsv)
 		SELECT 'big', 'ev:' || i, 'event', i, 'message.said', now(), 'note ' || i, 'english', to_tsvector('english', 'note ' || i)
@@ -283,7 +284,27 @@ func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	require.NoError(t, err)
 	plan := strings.Join(lines, "\n")
 	require.Contains(t, plan, "gate_keys_pkey", plan)
-	require.Regexp(t, `Index Cond: \(\(space_id = \$1\) AND \(key = ANY \(\$2\)\)\)`, plan)
+	require.Regexp(t, `Index Cond: \(\(space_key = \(InitPlan 1\)\.col1\) AND \(key = ANY \(\$2\)\)\)`, plan)
 	require.NotContains(t, plan, "Seq Scan on gate_keys", plan)
 	require.NotRegexp(t, `Filter: .*key`, plan, "no plan compares rows against the batch's keys")
+}
+
+// The gate's keys are a space's own: the same sentence in a second space, whose keys are
+// equal, is novel there, and each space keeps its own key rows under its own space key.
+func TestGate_KeysOfOneSpaceAreNotAnothersCandidates(t *testing.T) {
+	f := newFixtureTx(t, projection.Config{BatchSize: 2, Gate: projection.GateOn})
+	ctx := context.Background()
+	const line = "The audit topic keeps seven days of events, and consumers run in eu-west."
+	f.Append(t, "first", said("ann", line), said("ann", line))
+	f.Project(t, "first")
+	f.Append(t, "second", said("ann", "We do not deploy on Fridays."), said("ann", line)) // seq 2, after first's 1
+	f.Project(t, "second")
+	require.Equal(t, map[string]string{"ev:2": "ev:1"}, f.redundantOf(t, "first"))
+	require.Empty(t, f.redundantOf(t, "second"))
+	var shared, spaces int
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(DISTINCT key) FILTER (WHERE n = 2), count(DISTINCT space_key)
+		FROM (SELECT key, space_key, count(*) OVER (PARTITION BY key) AS n FROM gate_keys
+		      WHERE space_key IN (SELECT space_key FROM spaces WHERE space_id IN ('first', 'second'))) x`).Scan(&shared, &spaces))
+	require.Equal(t, 8, shared, "the same eight keys in both spaces")
+	require.Equal(t, 2, spaces)
 }

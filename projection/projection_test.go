@@ -168,8 +168,9 @@ func TestProject_MentionsLinkEntitiesToByteRanges(t *testing.T) {
 	r := f.Append(t, space, ev("message", text, map[string]any{"role": "user"}), ev("custom.thing", "@dana again", map[string]any{"x": 1}))
 	f.Project(t, space)
 	rows, err := f.DB.Query(context.Background(),
-		`SELECT m.start_byte, m.end_byte, m.seq, e.key FROM mentions m JOIN entities e USING (space_id, entity_id)
-		 WHERE m.space_id = $1 ORDER BY m.seq, m.start_byte`, space)
+		`SELECT m.start_byte, m.end_byte, m.seq, e.key FROM mentions m JOIN spaces s USING (space_key)
+		 JOIN entities e ON e.space_id = s.space_id AND e.entity_id = m.entity_id
+		 WHERE s.space_id = $1 ORDER BY m.seq, m.start_byte`, space)
 	require.NoError(t, err)
 	var found []string
 	for rows.Next() {

@@ -92,7 +92,7 @@ func TestRefresh_BuildsAModelThatBridgesWordsTheTextsDoNotShare(t *testing.T) {
 	require.Equal(t, 80, res.Docs)
 	require.Equal(t, 26, res.Dims) // 80 / 3
 	require.Equal(t, 10, res.Topics)
-	require.Equal(t, res.Terms, f.count(t, `SELECT count(*) FROM latent_terms WHERE space_id = 's'`))
+	require.Equal(t, res.Terms, f.count(t, `SELECT count(*) FROM latent_terms WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 's')`))
 	require.Equal(t, 10, f.count(t, `SELECT count(*) FROM latent_topics WHERE space_id = 's'`))
 
 	// No query word occurs in the first message of any session of the topic: the model links
@@ -157,7 +157,7 @@ func TestRefresh_SameItemsGiveTheSameModel(t *testing.T) {
 		require.NoError(t, err)
 	}
 	terms := func(space string) []string {
-		rows, err := f.DB.Query(ctx, `SELECT lexeme || ' ' || scale::text || ' ' || encode(q8, 'hex') FROM latent_terms WHERE space_id = $1 ORDER BY lexeme`, space)
+		rows, err := f.DB.Query(ctx, `SELECT lexeme || ' ' || scale::text || ' ' || encode(q8, 'hex') FROM latent_terms WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) ORDER BY lexeme`, space)
 		require.NoError(t, err)
 		out, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		require.NoError(t, err)
@@ -178,7 +178,7 @@ func TestRefresh_TermsInEightBitsAndTopicsFoldedLaterEqualTheRebuilds(t *testing
 	res, err := f.ref.Refresh(ctx, "q")
 	require.NoError(t, err)
 	require.True(t, res.Rebuilt)
-	require.Equal(t, res.Terms, f.count(t, `SELECT count(*) FROM latent_terms WHERE space_id = 'q' AND length(q8) = $1`, res.Dims),
+	require.Equal(t, res.Terms, f.count(t, `SELECT count(*) FROM latent_terms WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'q') AND length(q8) = $1`, res.Dims),
 		"one byte per dimension")
 	topics := func() []string {
 		rows, err := f.DB.Query(ctx, `SELECT session_id || ' ' || vec::text FROM latent_topics WHERE space_id = 'q' ORDER BY session_id`)

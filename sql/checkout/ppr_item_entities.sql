@@ -10,7 +10,7 @@ WITH n AS (
 ), links AS (
   SELECT DISTINCT ('ev:' || m.seq)::text AS item_id, m.entity_id
   FROM mentions m
-  WHERE m.space_id = @space_id AND m.seq = ANY (@seqs::bigint[]) AND m.seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
+  WHERE m.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = @space_id::text) AND m.seq = ANY (@seqs::bigint[]) AND m.seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
   UNION
   SELECT ('fact:' || f.fact_id)::text, x.entity_id
   FROM facts f CROSS JOIN LATERAL (VALUES (f.subject_id), (f.object_id)) x (entity_id)

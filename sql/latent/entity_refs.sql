@@ -7,7 +7,7 @@ FROM (
   SELECT (@episodes::int[])[k.i] AS episode, m.entity_id,
          row_number() OVER (PARTITION BY (@episodes::int[])[k.i] ORDER BY count(*) DESC, m.entity_id) AS n
   FROM unnest(@seqs::bigint[]) WITH ORDINALITY AS k(seq, i)
-  JOIN mentions m ON m.space_id = @space_id AND m.seq = k.seq
+  JOIN mentions m ON m.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = @space_id::text) AND m.seq = k.seq
   GROUP BY 1, m.entity_id
 ) x
 WHERE x.n <= @max_refs::bigint

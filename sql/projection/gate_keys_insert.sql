@@ -5,8 +5,8 @@
 WITH u AS (
   SELECT unnest(@keys::bigint[]) AS key, unnest(@seqs::bigint[]) AS seq
 )
-INSERT INTO gate_keys (space_id, key, seq)
-SELECT @space_id::text, u.key, u.seq
+INSERT INTO gate_keys (space_key, key, seq)
+SELECT (SELECT s.space_key FROM spaces s WHERE s.space_id = @space_id::text), u.key, u.seq
 FROM u
 ORDER BY u.key, u.seq
-ON CONFLICT (space_id, key, seq) DO NOTHING;
+ON CONFLICT (space_key, key, seq) DO NOTHING;

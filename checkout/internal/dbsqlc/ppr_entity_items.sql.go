@@ -23,7 +23,7 @@ SELECT e.entity_id, ('ev:' || ev.seq)::text AS item_id, (e.mentions + e.facts)::
 FROM e CROSS JOIN LATERAL (
   SELECT DISTINCT m.seq FROM mentions m
   JOIN memory_items i ON i.space_id = $1 AND i.item_id = 'ev:' || m.seq AND i.occurred_at <= $2
-  WHERE m.space_id = $1 AND m.entity_id = e.entity_id AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
+  WHERE m.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1::text) AND m.entity_id = e.entity_id AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   ORDER BY m.seq DESC
   LIMIT $4
 ) ev

@@ -15,7 +15,7 @@ WITH n AS (
 ), links AS (
   SELECT DISTINCT ('ev:' || m.seq)::text AS item_id, m.entity_id
   FROM mentions m
-  WHERE m.space_id = $1 AND m.seq = ANY ($2::bigint[]) AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
+  WHERE m.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1::text) AND m.seq = ANY ($2::bigint[]) AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   UNION
   SELECT ('fact:' || f.fact_id)::text, x.entity_id
   FROM facts f CROSS JOIN LATERAL (VALUES (f.subject_id), (f.object_id)) x (entity_id)

@@ -15,7 +15,7 @@ FROM (
   SELECT ($1::int[])[k.i] AS episode, m.entity_id,
          row_number() OVER (PARTITION BY ($1::int[])[k.i] ORDER BY count(*) DESC, m.entity_id) AS n
   FROM unnest($2::bigint[]) WITH ORDINALITY AS k(seq, i)
-  JOIN mentions m ON m.space_id = $3 AND m.seq = k.seq
+  JOIN mentions m ON m.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $3::text) AND m.seq = k.seq
   GROUP BY 1, m.entity_id
 ) x
 WHERE x.n <= $4::bigint

@@ -27,7 +27,7 @@ FROM (
   FROM entities x WHERE x.space_id = $1
   UNION ALL
   SELECT concat_ws('|', 'mention', seq, start_byte, end_byte, entity_id, kind)
-  FROM mentions x WHERE x.space_id = $1
+  FROM mentions x WHERE x.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1)
   UNION ALL
   SELECT concat_ws('|', 'fact', fact_id, subject_id, predicate, coalesce(object_id, '-'), coalesce(value::text, '-'),
                    version, valid_from, coalesce(valid_to::text, '-'), recorded_seq, encode(recorded_hash, 'hex'),
@@ -87,7 +87,7 @@ FROM (
   FROM latent_weave_citations x WHERE x.space_id = $1
   UNION ALL
   SELECT concat_ws('|', 'gate_key', encode(int8send(key), 'hex'), 'ev:' || seq, seq)
-  FROM gate_keys x WHERE x.space_id = $1
+  FROM gate_keys x WHERE x.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1)
   UNION ALL
   SELECT concat_ws('|', 'gate_space', enabled, configured_seq)
   FROM gate_spaces x WHERE x.space_id = $1

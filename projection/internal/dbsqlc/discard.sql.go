@@ -10,7 +10,7 @@ import (
 )
 
 const discard = `-- name: Discard :exec
-WITH m AS (DELETE FROM mentions x WHERE x.space_id = $1),
+WITH m AS (DELETE FROM mentions x WHERE x.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1)),
      f AS (DELETE FROM facts x WHERE x.space_id = $1),
      i AS (DELETE FROM invalidations x WHERE x.space_id = $1),
      s AS (DELETE FROM speaker_names x WHERE x.space_id = $1),
@@ -23,7 +23,7 @@ WITH m AS (DELETE FROM mentions x WHERE x.space_id = $1),
      la AS (DELETE FROM latent_artifacts x WHERE x.space_id = $1),
      lw AS (DELETE FROM latent_watermarks x WHERE x.space_id = $1),
      wc AS (DELETE FROM latent_weave_citations x WHERE x.space_id = $1),
-     gk AS (DELETE FROM gate_keys x WHERE x.space_id = $1),
+     gk AS (DELETE FROM gate_keys x WHERE x.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1)),
      gs AS (DELETE FROM gate_spaces x WHERE x.space_id = $1),
      rp AS (DELETE FROM retrieval_policies x WHERE x.space_id = $1),
      rc AS (DELETE FROM retrieval_policy_current x WHERE x.space_id = $1)

@@ -13,11 +13,11 @@ const gateKeysInsert = `-- name: GateKeysInsert :exec
 WITH u AS (
   SELECT unnest($2::bigint[]) AS key, unnest($3::bigint[]) AS seq
 )
-INSERT INTO gate_keys (space_id, key, seq)
-SELECT $1::text, u.key, u.seq
+INSERT INTO gate_keys (space_key, key, seq)
+SELECT (SELECT s.space_key FROM spaces s WHERE s.space_id = $1::text), u.key, u.seq
 FROM u
 ORDER BY u.key, u.seq
-ON CONFLICT (space_id, key, seq) DO NOTHING
+ON CONFLICT (space_key, key, seq) DO NOTHING
 `
 
 type GateKeysInsertParams struct {

@@ -10,8 +10,8 @@ import (
 )
 
 const mentionsInsert = `-- name: MentionsInsert :exec
-INSERT INTO mentions (space_id, seq, start_byte, end_byte, entity_id, kind)
-SELECT $1::text, unnest($2::bigint[]), unnest($3::int[]), unnest($4::int[]),
+INSERT INTO mentions (space_key, seq, start_byte, end_byte, entity_id, kind)
+SELECT (SELECT s.space_key FROM spaces s WHERE s.space_id = $1::text), unnest($2::bigint[]), unnest($3::int[]), unnest($4::int[]),
        unnest($5::text[]), unnest($6::text[])
 `
 

@@ -43,7 +43,7 @@ WITH n AS (
   CROSS JOIN LATERAL (
     SELECT m.seq FROM mentions m
     JOIN memory_items i ON i.space_id = $1 AND i.item_id = 'ev:' || m.seq AND i.occurred_at <= $3
-    WHERE m.space_id = $1 AND m.entity_id = h.entity_id AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
+    WHERE m.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1) AND m.entity_id = h.entity_id AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
     ORDER BY m.seq DESC
     LIMIT $4
   ) m

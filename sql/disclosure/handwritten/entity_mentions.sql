@@ -8,7 +8,7 @@ SELECT t.id AS grp, m.total, e.seq, e.hash, e.type, e.session_id, e.actor, e.occ
 FROM unnest($2::text[]) AS t (id)
 CROSS JOIN LATERAL (
   SELECT d.seq, count(*) OVER () AS total
-  FROM (SELECT DISTINCT x.seq FROM mentions x WHERE x.space_id = $1 AND x.entity_id = t.id AND x.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])) d
+  FROM (SELECT DISTINCT x.seq FROM mentions x WHERE x.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1) AND x.entity_id = t.id AND x.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])) d
   ORDER BY d.seq DESC
   LIMIT $3
 ) m

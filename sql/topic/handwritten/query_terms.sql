@@ -3,5 +3,5 @@
 -- not know are left out.
 SELECT q.lexeme, coalesce(cardinality(q.positions), 1)::int AS count, t.scale, t.q8
 FROM unnest(zaxy_path_tsv($3::regconfig, $2)) q
-JOIN latent_terms t ON t.space_id = $1 AND t.lexeme = q.lexeme
+JOIN latent_terms t ON t.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1) AND t.lexeme = q.lexeme
 ORDER BY q.lexeme

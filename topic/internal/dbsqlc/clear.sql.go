@@ -10,7 +10,7 @@ import (
 )
 
 const clear = `-- name: Clear :exec
-WITH t AS (DELETE FROM latent_terms x WHERE x.space_id = $1)
+WITH t AS (DELETE FROM latent_terms x WHERE x.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1))
 DELETE FROM latent_topics p WHERE p.space_id = $1
 `
 

@@ -10,7 +10,8 @@ import (
 )
 
 const termsLookup = `-- name: TermsLookup :many
-SELECT lexeme, scale, q8 FROM latent_terms WHERE space_id = $1 AND lexeme = ANY($2::text[])
+SELECT t.lexeme, t.scale, t.q8 FROM latent_terms t
+WHERE t.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1) AND t.lexeme = ANY($2::text[])
 `
 
 type TermsLookupParams struct {
