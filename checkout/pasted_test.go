@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -28,5 +29,40 @@ func TestIsPasted_TellsLogsCodeAndTracesFromProse(t *testing.T) {
 		"",
 	} {
 		require.False(t, isPasted(text), "%q", text)
+	}
+}
+
+// BenchmarkIsPasted_200Items is the pasted rule's cost for a question about an outcome: 200
+// candidates of about 1,500 characters, half a log and half prose.
+func BenchmarkIsPasted_200Items(b *testing.B) {
+	logText := strings.Repeat("2025-03-04 10:04:15.778 level=info component=uploader msg=\"request handled\" duration_ms=12 trace=0a1b2c3d\n", 14)
+	prose := strings.Repeat("The uploader's client had no deadline, so a slow peer held it open until the timeout; we added one. ", 15)
+	for b.Loop() {
+		n := 0
+		for i := range 200 {
+			text := prose
+			if i%2 == 0 {
+				text = logText
+			}
+			if isPasted(text) {
+				n++
+			}
+		}
+		_ = n
+	}
+}
+
+// BenchmarkIsPasted_200ProseLines is the rule's cost on prose broken into short lines (a list, a
+// document), where every line is read: 200 candidates of about 1,500 characters.
+func BenchmarkIsPasted_200ProseLines(b *testing.B) {
+	prose := strings.Repeat("The uploader's client had no deadline, so a slow peer held it open until the timeout: we added one.\n", 15)
+	for b.Loop() {
+		n := 0
+		for range 200 {
+			if isPasted(prose) {
+				n++
+			}
+		}
+		_ = n
 	}
 }
