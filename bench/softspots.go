@@ -12,28 +12,33 @@ import (
 // for the three kinds of question retrieval was weakest on (docs/benchmarks.md, "Soft spots"):
 // preferences stated in passing (SoftSpotPreference), coding-assistant sessions with long code
 // and logs (SoftSpotCoding), and questions whose answer is spread over several sessions
-// (SoftSpotMultiSession). Each set has a dev split, to look at while changing ranking, and a
-// held-out split, drawn from another seed and from phrasings the dev split never uses.
+// (SoftSpotMultiSession). Each set has a dev split, to look at while changing ranking, and
+// held-out splits, each drawn from its own seed and from phrasings the dev split never uses: a
+// held-out split is run once, at the end of a change, and a later change takes a new one.
 const (
 	SoftSpotPreference   = "preference"
 	SoftSpotCoding       = "coding"
 	SoftSpotMultiSession = "multi-session"
-	// SoftSpotDev and SoftSpotHeldOut name the splits.
-	SoftSpotDev     = "dev"
-	SoftSpotHeldOut = "held-out"
+	// SoftSpotDev, SoftSpotHeldOut and SoftSpotHeldOut2 name the splits.
+	SoftSpotDev      = "dev"
+	SoftSpotHeldOut  = "held-out"
+	SoftSpotHeldOut2 = "held-out-2"
 )
+
+// SoftSpotSplits are the splits SoftSpotCases generates, in report order.
+var SoftSpotSplits = []string{SoftSpotDev, SoftSpotHeldOut, SoftSpotHeldOut2}
 
 // SoftSpotSets are the sets SoftSpotCases generates, in report order.
 var SoftSpotSets = []string{SoftSpotPreference, SoftSpotCoding, SoftSpotMultiSession}
 
-// softSpotSeeds are the splits' seeds; the held-out split's differ so no case repeats.
-var softSpotSeeds = map[string]uint64{SoftSpotDev: 35_01, SoftSpotHeldOut: 35_99}
+// softSpotSeeds are the splits' seeds; each differs so no case repeats.
+var softSpotSeeds = map[string]uint64{SoftSpotDev: 35_01, SoftSpotHeldOut: 35_99, SoftSpotHeldOut2: 35_57}
 
 // softSpotCases is how many cases (spaces) each split of each set has.
-var softSpotCases = map[string]int{SoftSpotDev: 6, SoftSpotHeldOut: 4}
+var softSpotCases = map[string]int{SoftSpotDev: 6, SoftSpotHeldOut: 4, SoftSpotHeldOut2: 4}
 
 // SoftSpotCases generates the cases of one set ("preference", "coding", "multi-session" or
-// "all") and split ("dev", "held-out" or "all"). The same arguments give the same cases on
+// "all") and split ("dev", "held-out", "held-out-2" or "all"). The same arguments give the same cases on
 // every machine: the generator draws from a PCG with a fixed seed per split. Cases come out as
 // LongMemEval-shaped cases (roles user and assistant, session ids, evidence turns), so the
 // retrieval benchmark scores them as it scores LongMemEval.
@@ -42,7 +47,7 @@ func SoftSpotCases(set, split string) ([]Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	splits, err := pickNames("split", split, []string{SoftSpotDev, SoftSpotHeldOut})
+	splits, err := pickNames("split", split, SoftSpotSplits)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +55,7 @@ func SoftSpotCases(set, split string) ([]Case, error) {
 	for _, sp := range splits {
 		for si, s := range sets {
 			for i := 0; i < softSpotCases[sp]; i++ {
-				g := newSSGen(softSpotSeeds[sp]+uint64(si)*1000+uint64(i), sp == SoftSpotHeldOut)
+				g := newSSGen(softSpotSeeds[sp]+uint64(si)*1000+uint64(i), sp != SoftSpotDev)
 				id := fmt.Sprintf("ss-%s-%s-%d", s, sp, i)
 				switch s {
 				case SoftSpotPreference:
@@ -105,7 +110,7 @@ func newSSGen(seed uint64, held bool) *ssGen {
 	return &ssGen{r: rand.New(rand.NewPCG(seed, seed^0x5eed)), held: held, used: map[string]bool{}}
 }
 
-// phrase picks a phrasing: the dev split draws from the first two thirds of the list only, the
+// phrase picks a phrasing: the dev split draws from the first two thirds of the list only, a
 // held-out split from all of it, so a third of the held-out phrasings are never seen in dev.
 func (g *ssGen) phrase(xs []string) string {
 	n := len(xs)

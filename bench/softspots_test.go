@@ -14,8 +14,15 @@ func TestSoftSpotCases_AreFixedAndLabelled(t *testing.T) {
 	b, err := SoftSpotCases("all", "all")
 	require.NoError(t, err)
 	require.Equal(t, a, b)
-	require.Len(t, a, 3*(softSpotCases[SoftSpotDev]+softSpotCases[SoftSpotHeldOut]))
+	n := 0
+	for _, sp := range SoftSpotSplits {
+		n += softSpotCases[sp]
+	}
+	require.Len(t, a, 3*n)
+	ids := map[string]bool{}
 	for _, c := range a {
+		require.False(t, ids[c.ID], c.ID)
+		ids[c.ID] = true
 		turns := map[string]bool{}
 		for _, tr := range c.Turns {
 			turns[tr.TurnID] = true

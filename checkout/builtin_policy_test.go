@@ -24,7 +24,7 @@ func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 		p.LaneWeights[checkout.PurposeGeneral][checkout.LaneKeyword] = 99
 		require.NotEqual(t, 99.0, checkout.BuiltinPolicyOf(v).Weight(checkout.PurposeGeneral, checkout.LaneKeyword), "a copy, not the shared policy")
 	}
-	require.Nil(t, checkout.BuiltinPolicyOf("builtin-9"))
+	require.Nil(t, checkout.BuiltinPolicyOf("builtin-10"))
 	require.Nil(t, checkout.BuiltinPolicyOf("fit-0123456789ab"))
 
 	// builtin-2 is builtin-1 with a weaker named-speaker prior and nothing else.
@@ -62,7 +62,20 @@ func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 
 	// builtin-8 is builtin-7 with the taste prior at 1.25.
 	requireOneSwitchApart(t, "builtin-7", "builtin-8", "taste_boost", 1.25, func(p *checkout.Policy) *float64 { return &p.TasteBoost })
-	require.Zero(t, checkout.BuiltinPolicyOf("builtin-8").ResolutionBoost, "no built-in policy has the resolution prior")
+	require.Zero(t, checkout.BuiltinPolicyOf("builtin-8").ResolutionBoost, "builtin-8 has no resolution prior")
+
+	// builtin-9 is builtin-8 with the resolution prior at 2 inside the best candidate's
+	// session, and pasted messages at 0.5, for a question about a fix or a decision; no
+	// older version's content names the fields.
+	eight, nine := checkout.BuiltinPolicyOf("builtin-8"), checkout.BuiltinPolicyOf("builtin-9")
+	require.Equal(t, [3]float64{2, 1, 0.5}, [3]float64{nine.ResolutionBoost, float64(nine.ResolutionSessions), nine.ResolutionPasted})
+	nine.Version, nine.ResolutionBoost, nine.ResolutionSessions, nine.ResolutionPasted = eight.Version, 0, 0, 0
+	requireSameContent(t, eight, nine)
+	raw, err = eight.Content()
+	require.NoError(t, err)
+	for _, field := range []string{"resolution_boost", "resolution_sessions", "resolution_pasted"} {
+		require.NotContains(t, string(raw), field)
+	}
 }
 
 // requireOneSwitchApart checks that built-in policy newer is older with one switch set to want,
@@ -174,7 +187,7 @@ func TestPolicyContent_AddressesStayWhatTheyWere(t *testing.T) {
 	want := map[string]string{
 		"builtin-1": "fit-052a67369331", "builtin-2": "fit-fabdf6b3389d", "builtin-3": "fit-bfa5760ed4e7",
 		"builtin-4": "fit-17283869cf03", "builtin-5": "fit-f3e7861acd1b", "builtin-6": "fit-c2a50e81ab22",
-		"builtin-7": "fit-3389c8b9eddb", "builtin-8": "fit-73ad965cc07d",
+		"builtin-7": "fit-3389c8b9eddb", "builtin-8": "fit-73ad965cc07d", "builtin-9": "fit-c351fe8f604a",
 	}
 	require.Len(t, want, len(vocab.BuiltinPolicyVersions))
 	for _, v := range vocab.BuiltinPolicyVersions {

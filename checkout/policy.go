@@ -86,11 +86,17 @@ var builtinPolicy6 = derivePolicy(builtinPolicy5, "builtin-6", func(p *Policy) {
 // builtin-6's.
 var builtinPolicy7 = derivePolicy(builtinPolicy6, "builtin-7", func(p *Policy) { p.WeaveReplyAnswers = 3 })
 
-// builtinPolicy is the default built-in policy, builtin-8: builtin-7 with the taste prior at 1.25
-// (TasteBoost, taste.go). A question that asks for no recommendation ranks as under builtin-7.
-// The resolution prior (ResolutionBoost, resolution.go) is in no built-in policy: it lifted every
-// stated fix and decision in a space, not the one asked about (docs/benchmarks.md, "Soft spots").
-var builtinPolicy = derivePolicy(builtinPolicy7, BuiltinPolicyVersion, func(p *Policy) { p.TasteBoost = 1.25 })
+// builtinPolicy8 is builtin-8: builtin-7 with the taste prior at 1.25 (TasteBoost, taste.go). A
+// question that asks for no recommendation ranks as under builtin-7.
+var builtinPolicy8 = derivePolicy(builtinPolicy7, "builtin-8", func(p *Policy) { p.TasteBoost = 1.25 })
+
+// builtinPolicy is the default built-in policy, builtin-9: builtin-8 with the resolution prior
+// (resolution.go) at 2 inside the session of the best fused candidate only (ResolutionSessions
+// 1), and pasted logs and code at 0.5 (ResolutionPasted), for a question about how something was
+// fixed or decided. A question about neither ranks as under builtin-8.
+var builtinPolicy = derivePolicy(builtinPolicy8, BuiltinPolicyVersion, func(p *Policy) {
+	p.ResolutionBoost, p.ResolutionSessions, p.ResolutionPasted = 2, 1, 0.5
+})
 
 // derivePolicy is a built-in policy made from base: a copy named version, changed by change.
 func derivePolicy(base *Policy, version string, change func(*Policy)) *Policy {
@@ -104,7 +110,8 @@ func derivePolicy(base *Policy, version string, change func(*Policy)) *Policy {
 // vocab.BuiltinPolicyVersions (TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary).
 var builtinPolicies = map[string]*Policy{FirstBuiltinPolicyVersion: builtinPolicy1, builtinPolicy2.Version: builtinPolicy2,
 	builtinPolicy3.Version: builtinPolicy3, builtinPolicy4.Version: builtinPolicy4, builtinPolicy5.Version: builtinPolicy5,
-	builtinPolicy6.Version: builtinPolicy6, builtinPolicy7.Version: builtinPolicy7, BuiltinPolicyVersion: builtinPolicy}
+	builtinPolicy6.Version: builtinPolicy6, builtinPolicy7.Version: builtinPolicy7, builtinPolicy8.Version: builtinPolicy8,
+	BuiltinPolicyVersion: builtinPolicy}
 
 // BuiltinPolicy returns a copy of the default built-in policy (BuiltinPolicyVersion).
 func BuiltinPolicy() *Policy { return builtinPolicy.Clone() }

@@ -9,7 +9,7 @@ import (
 type itemRescorer func(p *Policy, q *question, it *rankedItem) float64
 
 // itemRescorers multiply each fused candidate's score, in this order.
-var itemRescorers = []itemRescorer{kindBoost, speakerPrior, namedSpeakerPrior, tastePrior, resolutionPrior, temporalPrior, attenuation}
+var itemRescorers = []itemRescorer{kindBoost, speakerPrior, namedSpeakerPrior, tastePrior, temporalPrior, attenuation}
 
 // kindBoost is the policy's boost of what the item is (event type or "fact") for the purpose.
 func kindBoost(p *Policy, q *question, it *rankedItem) float64 {
@@ -58,7 +58,7 @@ func attenuation(p *Policy, q *question, it *rankedItem) float64 {
 type rescoreStep func(ctx context.Context, s *Service, r *Request, rk *ranking) error
 
 // rescoreSteps run in this order after the item fetch.
-var rescoreSteps = []rescoreStep{boostItems, weighSalience, boostCues, addSession, sortRanking, collapseRepeated}
+var rescoreSteps = []rescoreStep{boostItems, boostResolutions, weighSalience, boostCues, addSession, sortRanking, collapseRepeated}
 
 // boostItems applies itemRescorers to each candidate whose item was read and drops the others
 // (bookkeeping never surfaces).

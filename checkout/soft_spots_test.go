@@ -2,7 +2,9 @@ package checkout_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -56,8 +58,7 @@ func TestTastePrior_TheUsersOwnTasteOutranksTalkAboutTheTopic(t *testing.T) {
 // TestResolutionPrior_TheFixOutranksTheLogs: a question about how a failure was fixed shares
 // the component's and the error's names with the logs pasted while debugging it, many times
 // over, and few words with the turn that states the fix. Under builtin-8 two logs rank above
-// the fix; with the resolution prior at 2 (a policy field no built-in policy sets) it ranks
-// among the first two.
+// the fix; under builtin-9 (the resolution prior at 2) it ranks among the first two.
 func TestResolutionPrior_TheFixOutranksTheLogs(t *testing.T) {
 	f := newFixture(t)
 	const space = "resolution"
@@ -71,9 +72,54 @@ func TestResolutionPrior_TheFixOutranksTheLogs(t *testing.T) {
 	)
 	f.index(t, space)
 	q := "How did we fix the uploader timeout?"
-	p := checkout.BuiltinPolicy()
-	p.ResolutionBoost = 2
-	eight, resolved := rankTexts(t, f, space, "builtin-8", q), rankTextsWith(t, f, space, p, q)
+	eight, nine := rankTexts(t, f, space, "builtin-8", q), rankTexts(t, f, space, "builtin-9", q)
 	require.Greater(t, slices.Index(eight, fix), 1, "under builtin-8: %q", eight)
-	require.Less(t, slices.Index(resolved, fix), 2, "with the resolution prior: %q", resolved)
+	require.Less(t, slices.Index(nine, fix), 2, "under builtin-9: %q", nine)
+}
+
+// uploaderLog is a pasted log of n lines about the uploader's timeouts.
+func uploaderLog(intro string, n int) string {
+	var b strings.Builder
+	b.WriteString(intro + "\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "2025-03-0%d 10:%02d:07.614 level=error component=uploader msg=\"upload timeout\" uploader timeout retry=%d\n", 1+i%9, i, i%4)
+	}
+	return b.String()
+}
+
+// TestResolutionPrior_LiftsTheFixWhereTheQuestionWasFound: a space holds several fixes; the one
+// asked about is said without the words of fixing ("I gave the client ..."), in the session
+// whose pasted logs share the question's names. Lifting every stated fix in the space puts the
+// other sessions' fixes above it; builtin-9 lifts only the statements inside the sessions the
+// question's own words found and lowers the pasted logs, and the answer ranks first of the
+// prose.
+func TestResolutionPrior_LiftsTheFixWhereTheQuestionWasFound(t *testing.T) {
+	f := newFixture(t)
+	const space = "resolution-sessions"
+	fix := "I gave the uploader's client a 10 second deadline and pass the context through; uploads finish now."
+	f.append(t, space,
+		said("s1", "user", uploaderLog("The uploader keeps timing out, here's the log:", 12), 0),
+		said("s1", "assistant", "The uploader's http client has no deadline, so a slow peer holds it open until the timeout.", 1),
+		said("s1", "assistant", fix, 2),
+		said("s1", "user", uploaderLog("Re-ran it:", 8), 3),
+		said("s2", "user", "The billing export skipped the last invoice of every page.", 10),
+		said("s2", "assistant", "Fixed the billing export by ending the loop at the page's length.", 11),
+		said("s3", "user", "The search page was slow for big accounts.", 20),
+		said("s3", "assistant", "We fixed the search page by adding an index on account id.", 21),
+		said("s4", "user", "The mailer dropped messages on a restart.", 30),
+		said("s4", "assistant", "The mailer is fixed: the retry queue now keeps failed messages.", 31),
+	)
+	f.index(t, space)
+	q := "How did we fix the uploader timeout?"
+	everywhere := checkout.BuiltinPolicyOf("builtin-8")
+	everywhere.ResolutionBoost = 2
+	eight, anywhere, nine := rankTexts(t, f, space, "builtin-8", q), rankTextsWith(t, f, space, everywhere, q), rankTexts(t, f, space, "builtin-9", q)
+	others := []string{"Fixed the billing export by ending the loop at the page's length.",
+		"We fixed the search page by adding an index on account id.", "The mailer is fixed: the retry queue now keeps failed messages."}
+	for _, o := range others {
+		require.Less(t, slices.Index(anywhere, o), slices.Index(anywhere, fix), "lifted anywhere: %q", anywhere)
+		require.Less(t, slices.Index(nine, fix), slices.Index(nine, o), "under builtin-9: %q", nine)
+	}
+	require.Less(t, slices.Index(nine, fix), 2, "under builtin-9: %q", nine)
+	require.Less(t, slices.Index(nine, fix), slices.Index(eight, fix), "under builtin-8: %q", eight)
 }

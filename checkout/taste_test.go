@@ -101,14 +101,13 @@ func TestPhraseRules_AgreeWithTheirPatterns(t *testing.T) {
 // question asking for neither lifts nothing.
 func TestPriors_TypedEventsCount(t *testing.T) {
 	p := BuiltinPolicy()
-	p.ResolutionBoost = 2
 	taste := &question{seeksTaste: true}
 	outcome := &question{asksResolution: true}
 	pref := &rankedItem{Item: Item{Text: "preference.stated {\"topic\":\"code examples\"}"}, boostKind: "preference.stated"}
 	dec := &rankedItem{Item: Item{Text: "Use pgx v5 with pgxpool"}, boostKind: "decision.recorded"}
 	require.Equal(t, p.TasteBoost, tastePrior(p, taste, pref))
-	require.Equal(t, p.ResolutionBoost, resolutionPrior(p, outcome, dec))
+	require.True(t, statesResolutionItem(dec))
+	require.False(t, statesResolutionItem(pref))
 	require.Equal(t, 1.0, tastePrior(p, outcome, pref))
-	require.Equal(t, 1.0, resolutionPrior(p, taste, dec))
 	require.Equal(t, 1.0, tastePrior(BuiltinPolicyOf("builtin-7"), taste, pref))
 }

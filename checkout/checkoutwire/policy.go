@@ -57,6 +57,14 @@ type Policy struct {
 	// a decision when the question asks how something was fixed or decided
 	// (checkout/resolution.go).
 	ResolutionBoost float64 `json:"resolution_boost,omitempty"`
+	// ResolutionSessions, when above 0, has the resolution prior lift only the statements inside
+	// the sessions of the best this many fused candidates, the sessions the question's own words
+	// found (checkout/resolution.go); 0 lifts them anywhere in the space.
+	ResolutionSessions int `json:"resolution_sessions,omitempty"`
+	// ResolutionPasted, when above 0, multiplies the score of a pasted message (mostly log, code
+	// or stack-trace lines, checkout/pasted.go) when the question asks how something was fixed or
+	// decided: it states no outcome.
+	ResolutionPasted float64 `json:"resolution_pasted,omitempty"`
 	// MechanismVersion names the mechanism record the policy ranks with (checkout/mechanism.go):
 	// fusion's constant, the attenuations, the lanes' k's, shares and caps. "" is
 	// FirstMechanismVersion, and is left out of the policy's Content, so a policy that names no

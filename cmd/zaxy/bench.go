@@ -196,7 +196,7 @@ func (c *benchDatasetCmd) flags(fs *flag.FlagSet, cfg *config) {
 	c.memory = cfg.memory
 	if c.dataset == softSpotsDataset {
 		fs.StringVar(&c.set, "set", "all", "soft-spot set: "+strings.Join(bench.SoftSpotSets, ", ")+" or all")
-		fs.StringVar(&c.split, "split", bench.SoftSpotDev, "split: "+bench.SoftSpotDev+", "+bench.SoftSpotHeldOut+" or all")
+		fs.StringVar(&c.split, "split", bench.SoftSpotDev, "split: "+strings.Join(bench.SoftSpotSplits, ", ")+" or all")
 	} else {
 		fs.StringVar(&c.file, "file", "", "benchmark file (JSON)")
 	}

@@ -153,7 +153,7 @@ func TestBenchSoftSpots_NeedsNoFileAndNamesItsSets(t *testing.T) {
 	require.Contains(t, stderr.String(), "set must be one of preference, coding, multi-session or all")
 	stderr.Reset()
 	require.Equal(t, 1, run(ctx, []string{"bench", "softspots", "--out", out, "--split", "test"}, getenv, nil, &stdout, &stderr))
-	require.Contains(t, stderr.String(), "split must be one of dev, held-out or all")
+	require.Contains(t, stderr.String(), "split must be one of dev, held-out, held-out-2 or all")
 	stderr.Reset()
 	require.Equal(t, 1, run(ctx, []string{"bench", "softspots", "--out", out, "--set", "coding"}, getenv, nil, &stdout, &stderr))
 	require.Contains(t, stderr.String(), "ZAXY_DATABASE_URL is not set")
