@@ -39,7 +39,7 @@ func readTermStats(t *testing.T, q interface {
 // stored reads term_stats and term_totals.
 func storedTermStats(t *testing.T, f *bundle, space string) termStats {
 	return readTermStats(t, f.DB, space,
-		`SELECT lexeme, df FROM term_stats WHERE space_id = $1`,
+		`SELECT lexeme, df FROM term_stats WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)`,
 		`SELECT coalesce(sum(items), 0), coalesce(sum(tokens), 0) FROM term_totals WHERE space_id = $1`)
 }
 
@@ -94,8 +94,8 @@ func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
 	require.NoError(t, err)
 
 	for _, tamper := range []string{
-		`UPDATE term_stats SET df = df + 1 WHERE space_id = $1 AND lexeme = (SELECT min(lexeme) FROM term_stats WHERE space_id = $1)`,
-		`DELETE FROM term_stats WHERE space_id = $1 AND lexeme = (SELECT min(lexeme) FROM term_stats WHERE space_id = $1)`,
+		`UPDATE term_stats SET df = df + 1 WHERE (space_key, lexeme) = (SELECT space_key, min(lexeme) FROM term_stats WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) GROUP BY 1)`,
+		`DELETE FROM term_stats WHERE (space_key, lexeme) = (SELECT space_key, min(lexeme) FROM term_stats WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) GROUP BY 1)`,
 		`UPDATE term_totals SET tokens = tokens + 1 WHERE space_id = $1`,
 		`UPDATE term_totals SET items = items - 1 WHERE space_id = $1`,
 	} {

@@ -17,7 +17,7 @@ WITH terms AS (
          ln(1 + (t.items - s.df + 0.5::float8) / (s.df + 0.5::float8)) AS idf,
          sum(s.df) OVER (ORDER BY s.df, s.lexeme) AS cum
   FROM (SELECT DISTINCT lexeme FROM unnest(zaxy_path_tsv($3::regconfig, $2))) q
-  JOIN term_stats s ON s.space_id = $1 AND s.lexeme = q.lexeme
+  JOIN term_stats s ON s.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND s.lexeme = q.lexeme
   CROSS JOIN term_totals t
   WHERE t.space_id = $1
 ), q AS (
