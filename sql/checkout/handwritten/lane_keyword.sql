@@ -1,6 +1,7 @@
 -- Keyword lane: Okapi BM25 over the space's term statistics (term_stats, term_totals;
 -- docs/checkout.md). $1 space, $2 query, $3 text search configuration, $4 as_of, $5 how many to
--- return, $6 the candidate budget, $7 k1 and $8 b (Mechanism.BM25K1, BM25B).
+-- return, $6 the candidate budget, $7 k1 and $8 b (Mechanism.BM25K1, BM25B). term_stats is keyed
+-- by the space's integer key (spaces.space_key, migration 000065), resolved from $1 once.
 --
 -- Query terms are the distinct lexemes of zaxy_path_tsv($3, $2) (to_tsvector and the segments of its paths, migration 000046) that occur in the space. Two
 -- stages: the GIN index finds the items holding any of the rarest terms, taken in order of
