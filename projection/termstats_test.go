@@ -84,6 +84,33 @@ func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
 	require.Equal(t, sumBefore, sumAfter)
 }
 
+// Spaces are tenants: term_stats rows are keyed by each space's integer key (migration
+// 000065), and discarding and replaying one space's projection recounts its statistics
+// without touching another space's, even where both hold the same lexemes.
+func TestTermStats_ARebuildOfOneSpaceLeavesAnothersStatistics(t *testing.T) {
+	f := newFixtureTx(t, projection.Config{BatchSize: 5})
+	ctx := context.Background()
+	for _, space := range []string{"tenant-a", "tenant-b"} {
+		randomWorkload(t, f, space, 40, 5)
+		f.Append(t, space, ev("message", "The refund service deploys on Fridays.", map[string]any{"role": "user"}))
+		f.Project(t, space)
+	}
+	a, b := storedTermStats(t, f, "tenant-a"), storedTermStats(t, f, "tenant-b")
+	require.Equal(t, derivedTermStats(t, f, "tenant-a"), a)
+	require.Equal(t, derivedTermStats(t, f, "tenant-b"), b)
+	require.Positive(t, a.DF["refund"])
+	require.Positive(t, b.DF["refund"])
+	var keys int
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(DISTINCT t.space_key) FROM term_stats t
+		JOIN spaces s USING (space_key) WHERE s.space_id IN ('tenant-a', 'tenant-b')`).Scan(&keys))
+	require.Equal(t, 2, keys, "each space's rows under its own key")
+
+	_, err := f.Proj.Rebuild(ctx, "tenant-a")
+	require.NoError(t, err)
+	require.Equal(t, a, storedTermStats(t, f, "tenant-a"))
+	require.Equal(t, b, storedTermStats(t, f, "tenant-b"), "another space's statistics are untouched")
+}
+
 func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
 	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
