@@ -14,7 +14,9 @@ import (
 func TestTermStatsMigration_BackfillsItemsProjectedBefore(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
-	_, err := pool.Exec(ctx, readMigration(t, "000012_term_stats.down.sql"))
+	_, err := pool.Exec(ctx, readMigration(t, "000065_keyword_index.down.sql"))
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, readMigration(t, "000012_term_stats.down.sql"))
 	require.NoError(t, err)
 	var exists bool
 	require.NoError(t, pool.QueryRow(ctx, `SELECT to_regclass('term_stats') IS NOT NULL`).Scan(&exists))

@@ -39,7 +39,7 @@ func readTermStats(t *testing.T, q interface {
 // stored reads term_stats and term_totals.
 func storedTermStats(t *testing.T, f *bundle, space string) termStats {
 	return readTermStats(t, f.DB, space,
-		`SELECT lexeme, df FROM term_stats WHERE space_id = $1`,
+		`SELECT lexeme, df FROM term_stats WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)`,
 		`SELECT coalesce(sum(items), 0), coalesce(sum(tokens), 0) FROM term_totals WHERE space_id = $1`)
 }
 
@@ -84,6 +84,33 @@ func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
 	require.Equal(t, sumBefore, sumAfter)
 }
 
+// Spaces are tenants: term_stats rows are keyed by each space's integer key (migration
+// 000065), and discarding and replaying one space's projection recounts its statistics
+// without touching another space's, even where both hold the same lexemes.
+func TestTermStats_ARebuildOfOneSpaceLeavesAnothersStatistics(t *testing.T) {
+	f := newFixtureTx(t, projection.Config{BatchSize: 5})
+	ctx := context.Background()
+	for _, space := range []string{"tenant-a", "tenant-b"} {
+		randomWorkload(t, f, space, 40, 5)
+		f.Append(t, space, ev("message", "The refund service deploys on Fridays.", map[string]any{"role": "user"}))
+		f.Project(t, space)
+	}
+	a, b := storedTermStats(t, f, "tenant-a"), storedTermStats(t, f, "tenant-b")
+	require.Equal(t, derivedTermStats(t, f, "tenant-a"), a)
+	require.Equal(t, derivedTermStats(t, f, "tenant-b"), b)
+	require.Positive(t, a.DF["refund"])
+	require.Positive(t, b.DF["refund"])
+	var keys int
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(DISTINCT t.space_key) FROM term_stats t
+		JOIN spaces s USING (space_key) WHERE s.space_id IN ('tenant-a', 'tenant-b')`).Scan(&keys))
+	require.Equal(t, 2, keys, "each space's rows under its own key")
+
+	_, err := f.Proj.Rebuild(ctx, "tenant-a")
+	require.NoError(t, err)
+	require.Equal(t, a, storedTermStats(t, f, "tenant-a"))
+	require.Equal(t, b, storedTermStats(t, f, "tenant-b"), "another space's statistics are untouched")
+}
+
 func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
 	f := newFixtureTx(t, projection.Config{})
 	ctx := context.Background()
@@ -94,8 +121,8 @@ func TestChecksum_ChangesWhenTermStatsAreTamperedWith(t *testing.T) {
 	require.NoError(t, err)
 
 	for _, tamper := range []string{
-		`UPDATE term_stats SET df = df + 1 WHERE space_id = $1 AND lexeme = (SELECT min(lexeme) FROM term_stats WHERE space_id = $1)`,
-		`DELETE FROM term_stats WHERE space_id = $1 AND lexeme = (SELECT min(lexeme) FROM term_stats WHERE space_id = $1)`,
+		`UPDATE term_stats SET df = df + 1 WHERE (space_key, lexeme) = (SELECT space_key, min(lexeme) FROM term_stats WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) GROUP BY 1)`,
+		`DELETE FROM term_stats WHERE (space_key, lexeme) = (SELECT space_key, min(lexeme) FROM term_stats WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) GROUP BY 1)`,
 		`UPDATE term_totals SET tokens = tokens + 1 WHERE space_id = $1`,
 		`UPDATE term_totals SET items = items - 1 WHERE space_id = $1`,
 	} {

@@ -40,7 +40,7 @@ FROM (
   FROM memory_items x WHERE x.space_id = @space_id
   UNION ALL
   SELECT concat_ws('|', 'term', lexeme, df)
-  FROM term_stats x WHERE x.space_id = @space_id
+  FROM term_stats x WHERE x.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id)
   UNION ALL
   SELECT concat_ws('|', 'terms', items, tokens)
   FROM term_totals x WHERE x.space_id = @space_id

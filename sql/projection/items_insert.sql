@@ -1,10 +1,11 @@
 -- name: ItemsInsert :exec
 -- Inserts a batch's memory items with their full-text vectors, built with the configured
 -- text search configuration (ts_config), and adds them to the space's term statistics
--- (document frequency per lexeme, item count and summed length) in the same statement: one
--- write per batch, under the watermark lock the projector holds for the space. Each array is
--- one column of the items, all of one length. redundant_ofs is each item's redundant_of (the
--- encoding gate's tag), the empty string for NULL (every ranked item; item ids are never empty).
+-- (document frequency per lexeme, under the space's key in spaces; item count and summed
+-- length) in the same statement: one write per batch, under the watermark lock the projector
+-- holds for the space. Each array is one column of the items, all of one length. redundant_ofs
+-- is each item's redundant_of (the encoding gate's tag), the empty string for NULL (every
+-- ranked item; item ids are never empty).
 WITH u AS (
   SELECT unnest(@item_ids::text[]) AS item_id,
          unnest(@kinds::text[]) AS kind,
@@ -22,12 +23,12 @@ WITH u AS (
   FROM u
   RETURNING tsv, tsv_len
 ), df AS (
-  INSERT INTO term_stats AS s (space_id, lexeme, df)
-  SELECT @space_id::text, l.lexeme, count(*)
+  INSERT INTO term_stats AS s (space_key, lexeme, df)
+  SELECT (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text), l.lexeme, count(*)
   FROM ins, unnest(ins.tsv) l
   GROUP BY l.lexeme
   ORDER BY l.lexeme
-  ON CONFLICT (space_id, lexeme) DO UPDATE SET df = s.df + excluded.df
+  ON CONFLICT (space_key, lexeme) DO UPDATE SET df = s.df + excluded.df
 )
 INSERT INTO term_totals AS t (space_id, items, tokens)
 SELECT @space_id::text, count(*), coalesce(sum(tsv_len), 0) FROM ins

@@ -10,7 +10,9 @@ import (
 )
 
 const sketchTerms = `-- name: SketchTerms :many
-SELECT lexeme, df FROM term_stats WHERE space_id = $1 ORDER BY df DESC, lexeme
+SELECT lexeme, df FROM term_stats
+WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)
+ORDER BY df DESC, lexeme
 `
 
 type SketchTermsRow struct {

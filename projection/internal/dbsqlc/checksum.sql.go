@@ -42,7 +42,7 @@ FROM (
   FROM memory_items x WHERE x.space_id = $1
   UNION ALL
   SELECT concat_ws('|', 'term', lexeme, df)
-  FROM term_stats x WHERE x.space_id = $1
+  FROM term_stats x WHERE x.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)
   UNION ALL
   SELECT concat_ws('|', 'terms', items, tokens)
   FROM term_totals x WHERE x.space_id = $1

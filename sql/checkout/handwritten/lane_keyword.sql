@@ -1,6 +1,7 @@
 -- Keyword lane: Okapi BM25 over the space's term statistics (term_stats, term_totals;
 -- docs/checkout.md). $1 space, $2 query, $3 text search configuration, $4 as_of, $5 how many to
--- return, $6 the candidate budget, $7 k1 and $8 b (Mechanism.BM25K1, BM25B).
+-- return, $6 the candidate budget, $7 k1 and $8 b (Mechanism.BM25K1, BM25B). term_stats is keyed
+-- by the space's integer key (spaces.space_key, migration 000065), resolved from $1 once.
 --
 -- Query terms are the distinct lexemes of zaxy_path_tsv($3, $2) (to_tsvector and the segments of its paths, migration 000046) that occur in the space. Two
 -- stages: the GIN index finds the items holding any of the rarest terms, taken in order of
@@ -17,7 +18,7 @@ WITH terms AS (
          ln(1 + (t.items - s.df + 0.5::float8) / (s.df + 0.5::float8)) AS idf,
          sum(s.df) OVER (ORDER BY s.df, s.lexeme) AS cum
   FROM (SELECT DISTINCT lexeme FROM unnest(zaxy_path_tsv($3::regconfig, $2))) q
-  JOIN term_stats s ON s.space_id = $1 AND s.lexeme = q.lexeme
+  JOIN term_stats s ON s.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND s.lexeme = q.lexeme
   CROSS JOIN term_totals t
   WHERE t.space_id = $1
 ), q AS (
