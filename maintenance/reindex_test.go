@@ -197,3 +197,34 @@ func TestConfig_RejectsBadThresholds(t *testing.T) {
 	}
 	require.NoError(t, maintenance.Config{}.WithDefaults().Validate())
 }
+
+func TestReindex_LeavesTheCopyOfARebuildStillRunning(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	app, admin := db.AppPool(t), db.AdminPool(t)
+	load(t, app, admin)
+
+	old, err := admin.Begin(ctx)
+	require.NoError(t, err)
+	defer old.Rollback(ctx) //nolint:errcheck
+	_, err = old.Exec(ctx, `SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`)
+	require.NoError(t, err)
+	_, err = old.Exec(ctx, `SELECT count(*) FROM spaces`)
+	require.NoError(t, err)
+	// Another session's rebuild (an operator's) builds its copy and waits for the old snapshot.
+	done := make(chan error, 1)
+	go func() {
+		_, err := admin.Exec(ctx, `REINDEX INDEX CONCURRENTLY speaker_names_pkey`)
+		done <- err
+	}()
+	waitFor(t, "the other rebuild waiting for the old snapshot", func() bool {
+		return scalar[string](t, admin, progressPhase, "speaker_names") == "waiting for old snapshots"
+	})
+
+	report, err := maintenance.Reindex(ctx, app, maintenance.Config{MinBytes: 1 << 40})
+	require.NoError(t, err)
+	require.Empty(t, report.Dropped, "a copy a rebuild still works on is not a leftover")
+	require.NoError(t, old.Rollback(ctx))
+	require.NoError(t, <-done)
+	require.Zero(t, scalar[int64](t, admin, `SELECT count(*) FROM pg_index WHERE NOT indisvalid`))
+}
