@@ -15,8 +15,9 @@ import (
 
 // Defaults of Config.
 const (
-	// DefaultMinBytes: an index smaller than 8 MiB is left alone, whatever its waste.
-	DefaultMinBytes = 8 << 20
+	// DefaultMinBytes: an index smaller than 1 MiB is left alone, whatever its waste (what
+	// it would give back is less than a rebuild's waits are worth).
+	DefaultMinBytes = 1 << 20
 	// DefaultMinWastePercent: an index is rebuilt when at least 25 % of it is estimated to be
 	// waste (a fresh build's leaves are 90 % full; 25 % waste is about 67 % leaf density).
 	DefaultMinWastePercent = 25
@@ -74,6 +75,9 @@ type Index struct {
 	IdealBytes, WasteBytes int64
 	// Rebuild says whether the index meets the thresholds (large enough, wasteful enough).
 	Rebuild bool
+	// NeedsAnalyze says the index is large enough but its table has no statistics to
+	// estimate it from: Reindex analyzes the table first.
+	NeedsAnalyze bool
 }
 
 // WastePercent is WasteBytes as a share of Bytes, in percent.
@@ -142,26 +146,35 @@ func Survey(ctx context.Context, db *pgxpool.Pool, cfg Config) ([]Index, error) 
 	var out []Index
 	for rows.Next() {
 		var (
-			oid        int64
-			ix         Index
-			tuples     float64
-			fillfactor int
-			typlens    []int32
-			typaligns  []string
-			widths     []*int32
+			oid, tablePages, tableBytes int64
+			ix                          Index
+			tableTuples                 float64
+			partial                     bool
+			fillfactor                  int
+			typlens                     []int32
+			typaligns                   []string
+			widths                      []*int32
 		)
-		if err := rows.Scan(&oid, &ix.Name, &ix.Table, &ix.Bytes, &tuples, &fillfactor, &typlens, &typaligns, &widths); err != nil {
+		if err := rows.Scan(&oid, &ix.Name, &ix.Table, &ix.Bytes, &tableTuples, &tablePages, &tableBytes, &partial,
+			&ix.NeedsAnalyze, &fillfactor, &typlens, &typaligns, &widths); err != nil {
 			return nil, fmt.Errorf("list indexes: %w", err)
 		}
 		cols := make([]keyColumn, len(typlens))
 		for i := range cols {
 			cols[i] = keyColumn{typlen: int(typlens[i]), typalign: typaligns[i], width: widths[i]}
 		}
+		// The table's rows now, as the planner reckons them: the estimate's rows per page
+		// times the pages the table has now. A partial index's share of them is unknown.
+		tuples := -1.0
+		if !partial && tableTuples >= 0 && tablePages > 0 {
+			tuples = tableTuples / float64(tablePages) * float64(tableBytes/pageBytes)
+		}
 		if ideal, ok := idealBytes(tuples, fillfactor, cols); ok {
 			ix.Estimated, ix.IdealBytes = true, ideal
 			ix.WasteBytes = max(0, ix.Bytes-ideal)
 			ix.Rebuild = ix.Bytes >= cfg.MinBytes && ix.WastePercent() >= float64(cfg.MinWastePercent)
 		}
+		ix.NeedsAnalyze = ix.NeedsAnalyze && !partial && ix.Bytes >= cfg.MinBytes
 		out = append(out, ix)
 	}
 	if err := rows.Err(); err != nil {
@@ -211,6 +224,13 @@ func Reindex(ctx context.Context, db *pgxpool.Pool, cfg Config) (Report, error) 
 	if report.Indexes, err = Survey(ctx, db, cfg); err != nil {
 		return report, err
 	}
+	if analyzed, err := analyze(ctx, conn.Conn(), report.Indexes, cfg.Logger); err != nil {
+		return report, err
+	} else if analyzed {
+		if report.Indexes, err = Survey(ctx, db, cfg); err != nil {
+			return report, err
+		}
+	}
 	var errs []error
 	for _, ix := range report.Indexes {
 		if !ix.Rebuild {
@@ -250,6 +270,24 @@ func Reindex(ctx context.Context, db *pgxpool.Pool, cfg Config) (Report, error) 
 			"bytes_given_back", report.GivenBack())
 	}
 	return report, errors.Join(errs...)
+}
+
+// analyze runs ANALYZE on the tables of the indexes large enough to matter that have no
+// statistics yet (autovacuum has not reached a newly loaded table), so that they can be
+// estimated; it reports whether it analyzed any.
+func analyze(ctx context.Context, conn *pgx.Conn, indexes []Index, logger *slog.Logger) (bool, error) {
+	done := map[string]bool{}
+	for _, ix := range indexes {
+		if !ix.NeedsAnalyze || done[ix.Table] {
+			continue
+		}
+		done[ix.Table] = true
+		if _, err := conn.Exec(ctx, "ANALYZE "+pgx.Identifier{"public", ix.Table}.Sanitize()); err != nil {
+			return false, fmt.Errorf("analyze %s: %w", ix.Table, err)
+		}
+		logger.InfoContext(ctx, "reindex: analyzed a table without statistics", "table", ix.Table)
+	}
+	return len(done) > 0, nil
 }
 
 // rebuild runs REINDEX INDEX CONCURRENTLY on one index and measures it afterwards. The name

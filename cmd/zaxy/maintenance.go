@@ -112,6 +112,8 @@ func (c *maintenanceReindexCmd) run(ctx context.Context, env *env) error {
 			line.Action = "would rebuild"
 		case ix.Rebuild:
 			line.Action = "not rebuilt"
+		case ix.NeedsAnalyze && c.dryRun:
+			line.Action = "no statistics yet (a run analyzes the table first)"
 		case !ix.Estimated:
 			line.Action = "left alone (no statistics)"
 		}
