@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -8,7 +11,47 @@ import (
 
 	"github.com/zaxy/zaxy/jobs"
 	"github.com/zaxy/zaxy/maintenance"
+	"github.com/zaxy/zaxy/testcontainers"
 )
+
+// zaxy maintenance reindex --dry-run lists a half-empty index as one it would rebuild and
+// changes nothing; without --dry-run it rebuilds it and says how much it gave back.
+func TestMaintenanceReindexCommand(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	admin := db.AdminPool(t)
+	for _, q := range []string{
+		`INSERT INTO speaker_names SELECT 'a-space', 'speaker-' || lpad(g::text, 8, '0'), 1 FROM generate_series(1, 20000) AS g ORDER BY random()`,
+		`DELETE FROM speaker_names WHERE right(name_key, 1) IN ('1', '3', '5', '7', '9')`,
+		`VACUUM ANALYZE speaker_names`,
+	} {
+		_, err := admin.Exec(ctx, q)
+		require.NoError(t, err)
+	}
+	node := func() int64 {
+		var n int64
+		require.NoError(t, admin.QueryRow(ctx, `SELECT relfilenode::int8 FROM pg_class WHERE relname = 'speaker_names_pkey'`).Scan(&n))
+		return n
+	}
+	before := node()
+	var out, errOut bytes.Buffer
+	cli := func(args ...string) int {
+		out.Reset()
+		errOut.Reset()
+		return run(ctx, args, dbEnv(db), strings.NewReader(""), &out, &errOut)
+	}
+	require.Equal(t, 0, cli("maintenance", "reindex", "--dry-run", "--min-bytes", "0"), errOut.String())
+	require.Regexp(t, `(?m)^speaker_names_pkey +speaker_names +\d+ bytes, waste \d+ \(\d+%\): would rebuild$`, out.String())
+	require.Equal(t, before, node(), "a dry run changes nothing")
+
+	require.Equal(t, 0, cli("maintenance", "reindex", "--min-bytes", "0"), errOut.String())
+	require.Regexp(t, `(?m)^speaker_names_pkey .*: rebuilt to \d+ bytes$`, out.String())
+	require.Regexp(t, `rebuilt \d+ indexes, dropped 0 leftovers: [1-9]\d* bytes given back`, out.String())
+	require.NotEqual(t, before, node())
+
+	require.Equal(t, 2, cli("maintenance", "reindex", "--min-waste", "0"))
+	require.Contains(t, errOut.String(), "--min-waste must be a percentage between 1 and 99")
+}
 
 func TestReadConfig_Reindex(t *testing.T) {
 	env := func(kv ...string) func(string) string {
