@@ -218,20 +218,23 @@ func Reindex(ctx context.Context, db *pgxpool.Pool, cfg Config) (Report, error) 
 
 	pid := conn.Conn().PgConn().PID()
 	var report Report
+	var errs []error
+	// A leftover that cannot be dropped now (its table busy past the lock timeout) does not
+	// hold up the rebuilds; the next run tries it again.
 	if report.Dropped, err = dropFailed(ctx, db, cfg.Logger); err != nil {
-		return report, err
+		errs = append(errs, err)
+		cfg.Logger.WarnContext(ctx, "reindex: dropping a failed rebuild's leftover failed", "error", err)
 	}
 	if report.Indexes, err = Survey(ctx, db, cfg); err != nil {
-		return report, err
+		return report, errors.Join(append(errs, err)...)
 	}
 	if analyzed, err := analyze(ctx, conn.Conn(), report.Indexes, cfg.Logger); err != nil {
-		return report, err
+		return report, errors.Join(append(errs, err)...)
 	} else if analyzed {
 		if report.Indexes, err = Survey(ctx, db, cfg); err != nil {
-			return report, err
+			return report, errors.Join(append(errs, err)...)
 		}
 	}
-	var errs []error
 	for _, ix := range report.Indexes {
 		if !ix.Rebuild {
 			continue
