@@ -17,6 +17,7 @@ import (
 
 	"github.com/zaxy/zaxy/internal/pgexec"
 	"github.com/zaxy/zaxy/latent"
+	"github.com/zaxy/zaxy/maintenance"
 	"github.com/zaxy/zaxy/projection"
 	"github.com/zaxy/zaxy/retrospective"
 	"github.com/zaxy/zaxy/topic"
@@ -49,6 +50,11 @@ type Config struct {
 	// takes it back (its process was killed, or it hangs) and retries it. Must be at least
 	// JobTimeout. Defaults to DefaultRescueStuckJobsAfter (River's own default is an hour).
 	RescueStuckJobsAfter time.Duration
+	// ReindexInterval is how often the reindex job rebuilds half-empty indexes
+	// (maintenance.Reindex, with Reindex's thresholds); 0 turns it off.
+	ReindexInterval time.Duration
+	// Reindex are the reindex job's thresholds and logger (the Logger above when unset).
+	Reindex maintenance.Config
 }
 
 // Defaults of Config's job timing.
@@ -87,6 +93,12 @@ func (c Config) validate() error {
 	if c.JobTimeout < 0 {
 		return fmt.Errorf("jobs config: JobTimeout must be positive, got %s", c.JobTimeout)
 	}
+	if c.ReindexInterval < 0 {
+		return fmt.Errorf("jobs config: ReindexInterval must not be negative (0 is off), got %s", c.ReindexInterval)
+	}
+	if err := c.Reindex.WithDefaults().Validate(); err != nil {
+		return fmt.Errorf("jobs config: %w", err)
+	}
 	if c.RescueStuckJobsAfter < c.JobTimeout {
 		return fmt.Errorf("jobs config: RescueStuckJobsAfter (%s) must be at least JobTimeout (%s), or running jobs would be rescued while they still work", c.RescueStuckJobsAfter, c.JobTimeout)
 	}
@@ -94,8 +106,14 @@ func (c Config) validate() error {
 }
 
 // newWorkers registers every worker Zaxy runs; db is the executor the workers read through.
-func newWorkers(db pgexec.Executor, cfg Config) *river.Workers {
+func newWorkers(pool *pgxpool.Pool, cfg Config) *river.Workers {
+	var db pgexec.Executor = pool
 	workers := river.NewWorkers()
+	reindex := cfg.Reindex
+	if reindex.Logger == nil {
+		reindex.Logger = cfg.Logger
+	}
+	river.AddWorker(workers, &ReindexWorker{pool: pool, cfg: reindex})
 	river.AddWorker(workers, &ProjectSpaceWorker{projector: cfg.Projector, db: db, embedding: cfg.Embedder != nil, inference: cfg.Inferrer != nil, topic: cfg.Topic != nil, latent: cfg.Latent != nil, retro: cfg.Retrospective != nil, logger: cfg.Logger})
 	river.AddWorker(workers, &SweepWorker{db: db, embedder: cfg.Embedder, inferrer: cfg.Inferrer, topic: cfg.Topic, latent: cfg.Latent,
 		summaries: cfg.Summaries, retro: cfg.Retrospective != nil, logger: cfg.Logger})
@@ -127,15 +145,19 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	periodic := []*river.PeriodicJob{river.NewPeriodicJob(
+		river.PeriodicInterval(sweepInterval),
+		func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },
+		&river.PeriodicJobOpts{RunOnStart: true},
+	)}
+	if job := reindexJob(cfg); job != nil {
+		periodic = append(periodic, job)
+	}
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Logger:  cfg.Logger,
-		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
-		Workers: newWorkers(pool, cfg),
-		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(
-			river.PeriodicInterval(sweepInterval),
-			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },
-			&river.PeriodicJobOpts{RunOnStart: true},
-		)},
+		Logger:               cfg.Logger,
+		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
+		Workers:              newWorkers(pool, cfg),
+		PeriodicJobs:         periodic,
 		JobTimeout:           cfg.JobTimeout,
 		RescueStuckJobsAfter: cfg.RescueStuckJobsAfter,
 		Middleware:           workerMiddleware,

@@ -48,6 +48,8 @@ type config struct {
 	// jobTimeout and rescueAfter are River's JobTimeout and RescueStuckJobsAfter
 	// (ZAXY_JOB_TIMEOUT, ZAXY_RESCUE_STUCK_JOBS_AFTER).
 	jobTimeout, rescueAfter time.Duration
+	// reindex is the reindex job's schedule and thresholds (ZAXY_REINDEX_*).
+	reindex reindexConfig
 	// tracing is where spans go (the standard OTEL_* variables); off without an endpoint.
 	tracing otlp.Config
 	// sharedBudgets keeps the per-caller budgets in the database (ZAXY_SHARED_BUDGETS=on).
@@ -84,6 +86,9 @@ func readConfig(getenv func(string) string) (*config, error) {
 		return nil, err
 	}
 	if err := c.readJobTiming(r); err != nil {
+		return nil, err
+	}
+	if c.reindex, err = readReindexConfig(r); err != nil {
 		return nil, err
 	}
 	if c.shutdownTimeout, err = r.duration("ZAXY_SHUTDOWN_TIMEOUT", 0); err != nil {

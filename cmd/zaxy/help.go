@@ -29,7 +29,7 @@ var helpGroups = []helpGroup{
 	{title: "Memory (over ZAXY_URL, or the database)", prefixes: []string{"append", "replay", "verify", "checkout", "facts", "index", "timeline", "show", "ingest", "erase"}},
 	{title: "Agent harness hooks (over ZAXY_URL)", prefixes: []string{"hook"}},
 	{title: "Review and policy", prefixes: []string{"review", "artifact", "retrospective", "policy"}},
-	{title: "Operate (the database: ZAXY_DATABASE_URL)", prefixes: []string{"migrate", "doctor", "token", "projection", "rebuild", "space", "version"}},
+	{title: "Operate (the database: ZAXY_DATABASE_URL)", prefixes: []string{"migrate", "doctor", "token", "projection", "rebuild", "maintenance", "space", "version"}},
 	{title: "Bench", prefixes: []string{"bench"}, folded: true,
 		summary: "benchmarks in scratch databases (retrieval, checkout, append, replica, latent lanes); zaxy bench --help lists them"},
 }

@@ -82,6 +82,8 @@ var commands = []command{
 		help: "latent-layer lanes (docs/benchmarks.md): citation fidelity of weaves and priors,\nstale rejection on scripted traces, and token reduction (evidence in a packet with a\nweave at --weave-tokens 1000 against plain checkout at --plain-tokens 2000) on the dev\nsets (--sections fidelity,stale,tokens, --longmemeval F, --locomo F, --limit N,\n--families N, --json)"},
 	{name: "rebuild", synopsis: "--space S | --all", db: dbPool, new: func() runner { return &rebuildCmd{} },
 		help: "discard and replay projections (--no-embed, --json)"},
+	{name: "maintenance reindex", db: dbPool, new: func() runner { return &maintenanceReindexCmd{} },
+		help: "run the reindex job once: drop what failed concurrent rebuilds left, rebuild the\nprojection tables' btree indexes of at least --min-bytes whose estimated waste is\nat least --min-waste percent, one at a time with REINDEX INDEX CONCURRENTLY, and\nprint each index with its size, estimated waste and what was done; --dry-run\nchanges nothing (--json)"},
 	{name: "projection status", synopsis: "[--space S]", db: dbPool, new: func() runner { return &projectionStatusCmd{} },
 		help: "projection lag per space (--json)"},
 	{name: "projection checksum", synopsis: "--space S", db: dbPool, new: func() runner { return &projectionChecksumCmd{} },

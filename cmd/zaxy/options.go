@@ -9,6 +9,7 @@ import (
 
 	"github.com/zaxy/zaxy/api"
 	"github.com/zaxy/zaxy/jobs"
+	"github.com/zaxy/zaxy/maintenance"
 	"github.com/zaxy/zaxy/mcp"
 	"github.com/zaxy/zaxy/replica"
 	"github.com/zaxy/zaxy/tokenize"
@@ -71,6 +72,12 @@ var options = []option{
 	{name: "ZAXY_JOB_TIMEOUT", def: shortDuration(jobs.DefaultJobTimeout), doc: "a River job's deadline"},
 	{name: "ZAXY_RESCUE_STUCK_JOBS_AFTER", defDoc: shortDuration(jobs.DefaultRescueStuckJobsAfter) + ", or `ZAXY_JOB_TIMEOUT` when longer",
 		doc: "a job still running after this is rescued and retried (at least `ZAXY_JOB_TIMEOUT`)"},
+	{name: "ZAXY_REINDEX_INTERVAL", def: shortDuration(jobs.DefaultReindexInterval),
+		doc: "how often the reindex job rebuilds the projection tables' half-empty btree indexes, one at a time with `REINDEX INDEX CONCURRENTLY` (docs/operations.md, Index maintenance); also once when the workers start; `0` turns it off"},
+	{name: "ZAXY_REINDEX_MIN_BYTES", def: strconv.Itoa(maintenance.DefaultMinBytes),
+		doc: "the reindex job leaves an index smaller than this alone (bytes)"},
+	{name: "ZAXY_REINDEX_MIN_WASTE", def: strconv.Itoa(maintenance.DefaultMinWastePercent),
+		doc: "the reindex job rebuilds an index when at least this share of it, in percent (1-99), is estimated to be waste: its size less a fresh build's"},
 	{name: "ZAXY_AUTH", def: "on",
 		doc: "`on`: every `/v1` and `/mcp` route needs `Authorization: Bearer <token>` from `zaxy token create`; `off`: no tokens, only on a loopback `ZAXY_ADDR` (`make run` sets `off`)"},
 	{name: "ZAXY_MCP_PROFILE", def: mcp.ProfileCore,

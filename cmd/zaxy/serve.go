@@ -345,7 +345,8 @@ func startWorkers(ctx context.Context, cfg *config, logger *slog.Logger) (*worke
 	}
 	client, err := jobs.NewClient(pool, jobs.Config{Workers: cfg.workers, Logger: logger, Projector: proj, Embedder: embedder, Inferrer: inferrer,
 		Topic: topic.NewRefresher(pool, topic.DefaultParams), Latent: builder, Summaries: summaries,
-		Retrospective: retrospective.NewAssigner(pool, eventloom.NewStore(pool, nil, logger), logger), JobTimeout: cfg.jobTimeout, RescueStuckJobsAfter: cfg.rescueAfter})
+		Retrospective: retrospective.NewAssigner(pool, eventloom.NewStore(pool, nil, logger), logger), JobTimeout: cfg.jobTimeout, RescueStuckJobsAfter: cfg.rescueAfter,
+		ReindexInterval: cfg.reindex.interval, Reindex: cfg.reindex.thresholds})
 	if err == nil {
 		err = client.Start(ctx)
 	}
