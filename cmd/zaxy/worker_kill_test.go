@@ -20,12 +20,28 @@ import (
 	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
-// buildZaxy compiles this command into a temporary directory.
+// buildZaxy returns this command compiled once for the package's tests (by the first test
+// that asks, in a directory TestMain removes), compiling it again only if the file has gone
+// from the temporary directory meanwhile. The tests only run it.
 func buildZaxy(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "zaxy")
+	zaxyBinary.mu.Lock()
+	defer zaxyBinary.mu.Unlock()
+	if zaxyBinary.path != "" {
+		if _, err := os.Stat(zaxyBinary.path); err == nil {
+			return zaxyBinary.path
+		}
+	}
+	if zaxyBinary.dir == "" {
+		dir, err := os.MkdirTemp("", "TestMain-bin-")
+		require.NoError(t, err)
+		zaxyBinary.dir = dir
+	}
+	bin := filepath.Join(zaxyBinary.dir, "zaxy")
+	require.NoError(t, os.MkdirAll(zaxyBinary.dir, 0o755))
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	require.NoError(t, err, string(out))
+	zaxyBinary.path = bin
 	return bin
 }
 
@@ -54,6 +70,7 @@ func waitForProgress(t *testing.T, why string, stall, poll time.Duration, value 
 }
 
 func TestWorker_SIGKILLMidProjectionEndsEqualToACleanRebuild(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	bin := buildZaxy(t)
