@@ -22,7 +22,7 @@ import (
 
 // buildZaxy returns this command compiled once for the package's tests (by the first test
 // that asks, in a directory TestMain removes), compiling it again only if the file has gone
-// from the temporary directory meanwhile. The tests only run it.
+// meanwhile. The tests only run it.
 func buildZaxy(t *testing.T) string {
 	t.Helper()
 	zaxyBinary.mu.Lock()
@@ -33,7 +33,15 @@ func buildZaxy(t *testing.T) string {
 		}
 	}
 	if zaxyBinary.dir == "" {
-		dir, err := os.MkdirTemp("", "TestMain-bin-")
+		// In the user's cache directory rather than /tmp, which a machine's cleaners sweep.
+		parent, err := os.UserCacheDir()
+		if err == nil {
+			err = os.MkdirAll(parent, 0o755)
+		}
+		if err != nil {
+			parent = ""
+		}
+		dir, err := os.MkdirTemp(parent, "zaxy-cmd-test-")
 		require.NoError(t, err)
 		zaxyBinary.dir = dir
 	}
