@@ -104,7 +104,13 @@ run: build models
 
 # The console's browser tests drive headless Chromium: testcontainers/chromium.sh installs
 # Debian's chromium package when it is missing (docs/console.md). The suite runs under the race
-# detector: about 17 minutes on 2 cores at load 12-15, the slowest package (cmd/zaxy) about 5;
+# detector, two packages at a time on 2 cores; a fresh clone's run took 690 s with cmd/zaxy's
+# tests serial (the fuzz targets about 130 s of it). The slowest packages, cmd/zaxy and api, run
+# their tests in parallel (t.Parallel, each its own database) except those that time latencies,
+# hold a pool or measure the process: `go test -race -count=1 ./cmd/zaxy/` takes 285-326 s at
+# load 8-13 beside other work (738 s run serially), its longest test
+# TestServe_TwoInstancesOneKilledMidProjectionTheOtherFinishes 120-180 s (River's rescuer runs
+# every 30 s); ./api/ takes 305 s at load 9-11, most of it the replica tests' clusters.
 # -timeout bounds each package's test binary.
 test: models clients lint-openapi
 	@bash testcontainers/chromium.sh >/dev/null

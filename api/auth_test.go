@@ -20,6 +20,7 @@ import (
 )
 
 func TestHTTP_AuthTokensReachOnlyTheirSpacesAndScopes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)

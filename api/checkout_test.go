@@ -11,6 +11,7 @@ import (
 )
 
 func TestHTTP_CheckoutAndQuery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	status, _ := e.do(t, "POST", "/v1/spaces/c/events", `{"events":[
 		{"type":"message","content":"The staging registry times out after 30 seconds","data":{"role":"user"}},
@@ -72,6 +73,7 @@ func TestHTTP_CheckoutAndQuery(t *testing.T) {
 }
 
 func TestHTTP_ContextLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	status, out := e.do(t, "POST", "/v1/spaces/lc/context/after-turn", `{"session_id":"s1","max_tokens":600,
 		"events":[{"type":"message","content":"Deploys go through the blue cluster now","data":{"role":"user"}},
@@ -112,6 +114,7 @@ func TestHTTP_ContextLifecycle(t *testing.T) {
 }
 
 func TestHTTP_Metrics(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	status, _ := e.do(t, "POST", "/v1/spaces/m/events", `{"events":[{"type":"note","content":"a"},{"type":"note","content":"b"}]}`)
 	require.Equal(t, 201, status)
@@ -135,6 +138,7 @@ func TestHTTP_Metrics(t *testing.T) {
 }
 
 func TestHTTP_QueryIncludeAttenuatedAndPlainProfile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// A note 200 days old, a use of the space 199 days ago: the note is below the floor.
 	status, out := e.do(t, "POST", "/v1/spaces/att/events", `{"events":[

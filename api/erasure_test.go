@@ -21,6 +21,7 @@ import (
 )
 
 func TestHTTP_ErasureNeedsTheAdminScope(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestHTTP_FeelingOfKnowing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	status, _ := e.do(t, "POST", "/v1/spaces/fk/events", `{"events":[
 		{"type":"message","content":"We talked about lunch and the weather.","data":{"role":"user"}},

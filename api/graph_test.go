@@ -19,6 +19,7 @@ func (e *env) project(t *testing.T, space string) {
 }
 
 func TestHTTP_FactsEntitiesProjectionAndCypher(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	status, _ := e.do(t, "POST", "/v1/spaces/g/events", `{"events":[
 		{"type":"fact.asserted","occurred_at":"2024-01-01T00:00:00Z","data":{"subject":"Alice","predicate":"works at","object":"Acme"}},
@@ -97,6 +98,7 @@ func TestHTTP_FactsEntitiesProjectionAndCypher(t *testing.T) {
 }
 
 func TestHTTP_AppendToATamperedChainIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	status, _ := e.do(t, "POST", "/v1/spaces/t/events", `{"events":[{"type":"note","content":"a"},{"type":"note","content":"b"}]}`)
 	require.Equal(t, 201, status)

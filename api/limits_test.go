@@ -177,6 +177,7 @@ func TestHTTP_AnalyticsBudgetPerTokenAnswers429AndOtherTenantsStillRead(t *testi
 }
 
 func TestHTTP_InFlightBudgetWithAuthOffIsPerSpace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
@@ -264,6 +265,7 @@ func readAllPages(t *testing.T, url, query string, limit int) ([]int64, int) {
 }
 
 func TestHTTP_ReplayPagesStopBeforeTheResponseCapAndContinue(t *testing.T) {
+	t.Parallel()
 	const limit = 64 << 10
 	url, store := capEnv(t, limit)
 	var events []eventloom.NewEvent
@@ -291,6 +293,7 @@ func TestHTTP_ReplayPagesStopBeforeTheResponseCapAndContinue(t *testing.T) {
 }
 
 func TestHTTP_ResponsesPastTheCapAre413(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const limit = 16 << 10
 	url, store := capEnv(t, limit)

@@ -45,6 +45,7 @@ func (s *syncBuffer) lines(t *testing.T) []map[string]any {
 }
 
 func TestHTTP_LogsAreJSONWithTheRequestID(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	var logs syncBuffer
 	logger := slog.New(slog.NewJSONHandler(&logs, nil))

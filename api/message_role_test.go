@@ -7,6 +7,7 @@ import (
 )
 
 func TestHTTP_MessageTakesItsRoleFromARoleActor(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	status, out := e.do(t, "POST", "/v1/spaces/r/events", `{"type":"message","actor":"user","content":"I moved to Oslo."}`)
 	require.Equal(t, 201, status, out)
@@ -36,6 +37,7 @@ func TestHTTP_MessageTakesItsRoleFromARoleActor(t *testing.T) {
 }
 
 func TestHTTP_MessageWithoutRoleOrRoleActorNamesDataRole(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, body := range []string{
 		`{"type":"message","actor":"alice","content":"hi"}`,

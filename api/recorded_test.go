@@ -13,6 +13,7 @@ import (
 // surfaced_seq answers the text the caller received, byte for byte, with the recorded hash
 // matching it; a seq that is no checkout is 404 checkout_not_found, a bad one 400 naming seq.
 func TestHTTP_RecordedCheckoutShowsTheTextHandedOut(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	status, _ := e.do(t, "POST", "/v1/spaces/rc/events", `{"events":[
 		{"type":"message","session_id":"s1","content":"The staging registry times out after 30 seconds","data":{"role":"user","name":"Dana"}},
@@ -46,6 +47,7 @@ func TestHTTP_RecordedCheckoutShowsTheTextHandedOut(t *testing.T) {
 // surfacing 1.01, helpful feedback 1.01 × 1.05) and the pin state; now matches the last step's
 // reinforcement. An id that is no memory item answers in_memory false.
 func TestHTTP_ItemSalienceHistoryListsEachReinforcement(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	status, _ := e.do(t, "POST", "/v1/spaces/sh/events", `{"type":"message","session_id":"s1","content":"The staging registry times out after 30 seconds","data":{"role":"user"}}`)
 	require.Equal(t, 201, status)

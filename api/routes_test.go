@@ -55,6 +55,7 @@ var postReads = map[string]bool{
 // scope for the very space must get 403 from it, so that a route added without a scope (or
 // with read) fails here.
 func TestRouter_EveryRouteThatIsNotAGetNeedsWriteOrAdmin(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)

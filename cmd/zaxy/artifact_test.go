@@ -27,6 +27,7 @@ func artifactEvents() [][]string {
 // prints it with its citations, invalidate withdraws it (a confidence revision to 0, which the
 // listing shows and the prospective pass then leaves out), and bad arguments exit 2.
 func TestArtifact_CLIListsShowsAndWithdraws(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)
@@ -67,6 +68,7 @@ func TestArtifact_CLIListsShowsAndWithdraws(t *testing.T) {
 }
 
 func TestArtifact_PredecessorIsTheIdOneLess(t *testing.T) {
+	t.Parallel()
 	require.Equal(t, strings.Repeat("0", 63)+"9", predecessor(strings.Repeat("0", 63)+"a"))
 	require.Equal(t, strings.Repeat("0", 62)+"0f", predecessor(strings.Repeat("0", 62)+"10"))
 	require.Equal(t, "ab"+strings.Repeat("f", 62), predecessor("ac"+strings.Repeat("0", 62)))

@@ -33,6 +33,7 @@ func writeFoKLines(t *testing.T, path string, n int) {
 }
 
 func TestBenchFoKFitCommand_FitsAndCrossValidatesBothFiles(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	getenv := func(string) string { return "" }
 	dir := t.TempDir()
@@ -75,6 +76,7 @@ func TestBenchFoKFitCommand_FitsAndCrossValidatesBothFiles(t *testing.T) {
 }
 
 func TestBenchFoKFitCommand_RejectsBadArguments(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	getenv := func(string) string { return "" }
 	dir := t.TempDir()

@@ -18,6 +18,7 @@ import (
 // standby serves reads under the writer (a wait of 5 s, which a loaded machine's replay meets),
 // the copied space arrives, and --out holds the JSON.
 func TestBenchReplicaCommand_MeasuresAStandby(t *testing.T) {
+	t.Parallel()
 	primary := testcontainers.StartCluster(t, "benchrepl")
 	standby := testcontainers.StartStandby(t, primary, testcontainers.StandbyOptions{})
 	getenv := func(k string) string {
@@ -65,6 +66,7 @@ func TestBenchReplicaCommand_MeasuresAStandby(t *testing.T) {
 // TestBenchReplicaCommand_NeedsAStandby: without --replica-url or ZAXY_REPLICA_URLS the command
 // says how to get one.
 func TestBenchReplicaCommand_NeedsAStandby(t *testing.T) {
+	t.Parallel()
 	getenv := func(k string) string {
 		if k == "ZAXY_DATABASE_URL" {
 			return "postgres://u@127.0.0.1:1/x"

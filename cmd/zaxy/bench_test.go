@@ -16,6 +16,7 @@ import (
 )
 
 func TestBenchLoCoMoCommand_WritesRankedLinesAndSummary(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)
@@ -117,6 +118,7 @@ func TestBenchLoCoMoCommand_WritesRankedLinesAndSummary(t *testing.T) {
 }
 
 func TestBenchMemoryCommand_RejectsBadArguments(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	getenv := func(string) string { return "" }
 	for _, args := range [][]string{
@@ -142,6 +144,7 @@ func TestBenchMemoryCommand_RejectsBadArguments(t *testing.T) {
 // TestBenchSoftSpots_NeedsNoFileAndNamesItsSets: zaxy bench softspots generates its cases (no
 // --file), refuses an unknown set or split, and otherwise stops only at the database.
 func TestBenchSoftSpots_NeedsNoFileAndNamesItsSets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	getenv := func(string) string { return "" }
 	out := filepath.Join(t.TempDir(), "o.jsonl")
@@ -160,6 +163,7 @@ func TestBenchSoftSpots_NeedsNoFileAndNamesItsSets(t *testing.T) {
 }
 
 func TestBenchMemoryCommand_RejectsUnknownLanesAndEmbedders(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	getenv := func(string) string { return "" }
 	out := filepath.Join(t.TempDir(), "o.jsonl")
@@ -180,6 +184,7 @@ func TestBenchMemoryCommand_RejectsUnknownLanesAndEmbedders(t *testing.T) {
 }
 
 func TestBenchLoCoMoCommand_DisabledLanesGiveNoCandidates(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	dir := t.TempDir()
@@ -240,6 +245,7 @@ func TestBenchLoCoMoCommand_DisabledLanesGiveNoCandidates(t *testing.T) {
 }
 
 func TestBenchLatentCommand_RunsTheLanesAndRejectsBadFlags(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)
@@ -270,6 +276,7 @@ func TestBenchLatentCommand_RunsTheLanesAndRejectsBadFlags(t *testing.T) {
 // counts in, and the summary counts every fused packet under each tokenizer: none is over the
 // budget in the one it was packed in. A tokenizer not in the list is refused.
 func TestBenchLoCoMoCommand_BudgetsInTheNamedTokenizer(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)

@@ -34,6 +34,7 @@ func openPTY(t *testing.T) (ctl, tty *os.File) {
 // shows its progress as a line rewritten in place and erased at the end; stdout gets the
 // summary alone (the other tests run with buffers, and see no progress).
 func TestAppendCommand_ShowsProgressOnlyOnATerminal(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	ctl, tty := openPTY(t)
 	seen := make(chan string, 1)

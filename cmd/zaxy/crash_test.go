@@ -35,6 +35,7 @@ func startServer(t *testing.T, bin, dbURL string) (*exec.Cmd, string) {
 }
 
 func TestServe_SIGKILLLosesNoAcknowledgedBatch(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	bin := buildZaxy(t)
 

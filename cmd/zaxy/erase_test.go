@@ -15,6 +15,7 @@ import (
 )
 
 func TestErase_CLIErasesVerifiesAndRefuses(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)

@@ -13,6 +13,7 @@ import (
 // ZAXY_GATE_PARAPHRASE is off by default, names the gate's paraphrase embedder otherwise, and
 // without the word vectors it is an error, never a silent fallback.
 func TestProjectionConfig_GateParaphrase(t *testing.T) {
+	t.Parallel()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	models := fixtureModelDir(t)
 	empty := t.TempDir()

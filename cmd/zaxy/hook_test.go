@@ -54,6 +54,7 @@ func ofType(evs []eventloomwire.Event, typ string) []eventloomwire.Event {
 // appends session.resumed, SessionStart at startup prints nothing, and SubagentStop cleans up
 // the subagent with its last words as the summary.
 func TestHook_ClaudeCodePayloadsDriveTheLifecycle(t *testing.T) {
+	t.Parallel()
 	srv := startLiveServer(t)
 	writer := srv.token(t, "shop", "write")
 	zx := srv.cli(writer, "ZAXY_SPACE", "shop")
@@ -162,6 +163,7 @@ func TestHook_ClaudeCodePayloadsDriveTheLifecycle(t *testing.T) {
 // event's), zaxy hook exits 0 with one line on stderr and nothing on stdout; only a usage
 // error exits 2.
 func TestHook_NeverBlocksTheHarness(t *testing.T) {
+	t.Parallel()
 	srv := startLiveServer(t)
 	reader := srv.token(t, "shop", "read")
 	// A server that never answers: the hook gives up at --timeout.
@@ -213,6 +215,7 @@ func TestHook_NeverBlocksTheHarness(t *testing.T) {
 // TestHook_GenericFormRecordsTheTurnsEvents: a harness with no Claude Code transcript sends
 // the turn's events in the payload; they are recorded once.
 func TestHook_GenericFormRecordsTheTurnsEvents(t *testing.T) {
+	t.Parallel()
 	srv := startLiveServer(t)
 	zx := srv.cli(srv.token(t, "shop", "write"), "ZAXY_SPACE", "shop")
 	payload := `{"session_id":"run-42","hook_event_name":"Stop","events":[
@@ -231,6 +234,7 @@ func TestHook_GenericFormRecordsTheTurnsEvents(t *testing.T) {
 // token pass; a project without the Stop hook, with SessionStart only on startup, with no
 // MCP server and no token fails naming each.
 func TestHookDoctor_ChecksAClaudeCodeConfiguration(t *testing.T) {
+	t.Parallel()
 	settings, err := os.ReadFile("../../docs/hooks/claude-code-settings.json")
 	require.NoError(t, err)
 	dir := t.TempDir()
@@ -272,6 +276,7 @@ func TestHookDoctor_ChecksAClaudeCodeConfiguration(t *testing.T) {
 // after the compaction's summary, leaving out the summary and the harness's own messages; a
 // tool result given as blocks is a success when is_error is false.
 func TestLastTurn_ACompactionSplitsTheTurn(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("testdata", "hooks", "transcript-compacted.jsonl")
 	events, last, err := lastTurn(path)
 	require.NoError(t, err)

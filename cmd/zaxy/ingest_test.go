@@ -15,6 +15,7 @@ import (
 )
 
 func TestIngestCommand_DocsAndTranscripts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	env := map[string]string{"ZAXY_DATABASE_URL": db.AppURL, "ZAXY_SPACE": "cli"}

@@ -45,6 +45,7 @@ func startInstance(t *testing.T, bin, dbURL string, env ...string) (*exec.Cmd, s
 // is rescued (River's rescuer, on whichever instance leads) and finishes, every job ends
 // completed, and the projections equal a clean rebuild.
 func TestServe_TwoInstancesOneKilledMidProjectionTheOtherFinishes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	bin := buildZaxy(t)

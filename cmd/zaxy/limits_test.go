@@ -16,6 +16,7 @@ import (
 )
 
 func TestServeConfig_PoolsLimitsAndJobTiming(t *testing.T) {
+	t.Parallel()
 	env := func(kv ...string) func(string) string {
 		m := map[string]string{"ZAXY_DATABASE_URL": "postgres://x"}
 		for i := 0; i+1 < len(kv); i += 2 {
@@ -61,6 +62,7 @@ func TestServeConfig_PoolsLimitsAndJobTiming(t *testing.T) {
 // zaxy serve keeps its three pools apart: River's connections, the hot path's and the
 // analytics routes' each carry their pool's application_name.
 func TestServe_OpensSeparatePools(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	bin := buildZaxy(t)
 	cmd, url := startServer(t, bin, db.AppURL)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestVerifyCommand_ReportsBrokenSeqAndExitsOne(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)
@@ -47,6 +48,7 @@ func TestVerifyCommand_ReportsBrokenSeqAndExitsOne(t *testing.T) {
 // this binary's schema exits 2 naming the versions and what to run, before it reads or appends
 // anything; a bench command says the same; doctor still runs and reports the schema.
 func TestCommands_RefuseADatabaseOfAnotherSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)
@@ -85,6 +87,7 @@ func TestCommands_RefuseADatabaseOfAnotherSchema(t *testing.T) {
 // --idempotency-prefix goes to the database the same way: a summary, and a re-run appends
 // nothing.
 func TestAppendCommand_BulkFromStdinOnTheDatabase(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)
 	lines := "{\"type\":\"note\",\"content\":\"one\"}\n{\"type\":\"note\",\"content\":\"two\"}\n{\"type\":\"note\",\"content\":\"three\"}\n"

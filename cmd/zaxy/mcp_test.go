@@ -49,6 +49,7 @@ func resultText(res *sdk.CallToolResult) string {
 // TestMCPCommand_ServesToolsOverStdio runs the real zaxy mcp binary as an MCP client would
 // (the SDK's CommandTransport: its stdin and stdout are the transport).
 func TestMCPCommand_ServesToolsOverStdio(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	bin := buildZaxy(t)
 	ctx := context.Background()
@@ -100,6 +101,7 @@ func TestMCPCommand_ServesToolsOverStdio(t *testing.T) {
 // TestServe_MountsMCPBehindTokens starts the real zaxy serve with auth on and talks MCP to its
 // /mcp endpoint with the SDK's streamable HTTP client.
 func TestServe_MountsMCPBehindTokens(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	bin := buildZaxy(t)
 	ctx := context.Background()
@@ -157,6 +159,7 @@ func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { retur
 // TestMCPCommand_WorkersProjectInProcess runs zaxy mcp --workers through run, its stdin and
 // stdout pipes carrying the transport: appended facts get projected without any other process.
 func TestMCPCommand_WorkersProjectInProcess(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -32,6 +32,7 @@ func fixtureModelDir(t *testing.T) string {
 }
 
 func TestEmbedProvider_ChoosesByConfigAndWeights(t *testing.T) {
+	t.Parallel()
 	models := fixtureModelDir(t)
 	empty := t.TempDir()
 	broken := t.TempDir()
@@ -68,6 +69,7 @@ func TestEmbedProvider_ChoosesByConfigAndWeights(t *testing.T) {
 }
 
 func TestDoctor_SaysWhichEmbedderAndWhy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	models := fixtureModelDir(t)

@@ -26,6 +26,7 @@ const (
 
 // docs/operations.md's environment table is the options table, written by writeEnvMarkdown.
 func TestOptions_OperationsDocIsCurrent(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("..", "..", "docs", "operations.md")
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -47,6 +48,7 @@ func TestOptions_OperationsDocIsCurrent(t *testing.T) {
 // test harness (testcontainers) and the Go client's NewFromEnv (client/env.go: ZAXY_URL and
 // ZAXY_TOKEN, as the CLI reads them) read the environment.
 func TestOptions_EveryVariableIsInTheTable(t *testing.T) {
+	t.Parallel()
 	names := regexp.MustCompile(`\bZAXY_[A-Z0-9_]*[A-Z0-9]\b`)
 	reads := regexp.MustCompile(`\bos\.(Getenv|LookupEnv|Environ)\(`)
 	seen := map[string]bool{}
@@ -83,6 +85,7 @@ func TestOptions_EveryVariableIsInTheTable(t *testing.T) {
 // With nothing set every option takes the table's default, and the table's defaults are the
 // ones the packages document.
 func TestReadConfig_DefaultsComeFromTheTable(t *testing.T) {
+	t.Parallel()
 	c, err := readConfig(func(string) string { return "" })
 	require.NoError(t, err)
 	require.Equal(t, "", c.databaseURL)
@@ -119,6 +122,7 @@ func TestReadConfig_DefaultsComeFromTheTable(t *testing.T) {
 // The runner prints every error one way, "zaxy <command>: <error>", and exits 2 for usage
 // errors and bad input, 1 for failures.
 func TestRun_ExitStatusAndErrors(t *testing.T) {
+	t.Parallel()
 	noDB := func(string) string { return "" }
 	for _, tc := range []struct {
 		args   []string
@@ -186,6 +190,7 @@ func TestRun_ExitStatusAndErrors(t *testing.T) {
 // as one line; zaxy bench --help lists the benchmarks; zaxy --version and zaxy version print
 // the build.
 func TestHelp_GroupsCommandsAndFoldsBench(t *testing.T) {
+	t.Parallel()
 	noDB := func(string) string { return "" }
 	for i := range commands {
 		require.NotNil(t, groupOf(&commands[i]), "%s has a heading in helpGroups", commands[i].name)
@@ -218,6 +223,7 @@ func TestHelp_GroupsCommandsAndFoldsBench(t *testing.T) {
 // traces endpoint wins over the general one, OTEL_SDK_DISABLED turns it off, and a bad value
 // is named.
 func TestReadConfig_TracingFromTheStandardVariables(t *testing.T) {
+	t.Parallel()
 	read := func(env map[string]string) (*config, error) {
 		return readConfig(func(k string) string { return env[k] })
 	}

@@ -16,6 +16,7 @@ import (
 // the current policy with the PageRank lane weighed, promote makes it current, and the space's
 // raw query then runs the lane (off under every built-in policy).
 func TestPolicy_ProposePPRWeightThenPromoteRunsTheLane(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)

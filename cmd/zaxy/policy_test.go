@@ -14,6 +14,7 @@ import (
 // fit with no judged checkouts exits 1 saying so, a proposed version (appended by the CLI,
 // which has admin rights) is promoted through the gate, listed as current and rolled back.
 func TestPolicy_CLIListsPromotesAndRollsBack(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)

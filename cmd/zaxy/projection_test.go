@@ -16,6 +16,7 @@ import (
 )
 
 func TestRebuildChecksumFactsAndDoctorCommands(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)
@@ -88,6 +89,7 @@ func TestRebuildChecksumFactsAndDoctorCommands(t *testing.T) {
 }
 
 func TestCheckoutCommand(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)
@@ -116,6 +118,7 @@ func TestCheckoutCommand(t *testing.T) {
 }
 
 func TestRebuildCommand_ReproducesTheIncrementalSalience(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)

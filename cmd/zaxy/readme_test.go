@@ -16,6 +16,7 @@ import (
 // server's address replaces 127.0.0.1:8080. Every line must succeed and the facts must read as
 // the README's comments say.
 func TestREADME_CLIWalkthroughWorksAgainstTheServer(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	require.NoError(t, err)
 	const marker = "<!-- TestREADME_CLIWalkthroughWorksAgainstTheServer runs the next block -->\n```sh\n"

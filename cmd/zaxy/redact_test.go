@@ -14,6 +14,7 @@ import (
 // zaxy append redacts like every write path, says how many secrets it replaced, and (holding
 // database credentials) may switch a space's redaction off.
 func TestAppendCommand_RedactsAndMaySwitchRedactionOff(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)

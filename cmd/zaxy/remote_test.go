@@ -95,6 +95,7 @@ func (c *cli) ok(t *testing.T, stdin string, args ...string) string {
 // --wait-projected returns once the facts are projected, and the server's refusals exit 2
 // (bad input) or 1 (a token without the rights).
 func TestRemote_CommandsGoThroughTheServer(t *testing.T) {
+	t.Parallel()
 	srv := startLiveServer(t)
 	admin := srv.token(t, "*", "admin")
 	zx := srv.cli(admin, "ZAXY_DATABASE_URL", "postgres://zaxy@127.0.0.1:1/unreachable") // ZAXY_URL wins
@@ -194,6 +195,7 @@ func TestRemote_CommandsGoThroughTheServer(t *testing.T) {
 // TestRemote_TranscriptReportsProgressPerPart: a transcript of more turns than one part is
 // imported part by part, each reported as it lands; a repeat appends nothing.
 func TestRemote_TranscriptReportsProgressPerPart(t *testing.T) {
+	t.Parallel()
 	srv := startLiveServer(t)
 	zx := srv.cli(srv.token(t, "chat", "write"))
 	var b strings.Builder

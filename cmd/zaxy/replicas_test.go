@@ -17,6 +17,7 @@ import (
 // package's and must be positive durations; a URL pgx cannot parse is refused naming the
 // variable.
 func TestReadConfig_Replicas(t *testing.T) {
+	t.Parallel()
 	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
 	c, err := readConfig(env(nil))
 	require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestRetrospective_CLIJudgesASessionOnceAndNamesBadFlags(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)

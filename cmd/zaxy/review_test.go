@@ -11,6 +11,7 @@ import (
 )
 
 func TestReview_CLIListsAndDecides(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)

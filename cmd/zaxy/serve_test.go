@@ -41,6 +41,7 @@ func (l *lockedBuffer) Reset() {
 // before closing River's pool and returns exit status 1; were River left running, closing
 // the pool would wait for River's connections forever and serve would never return.
 func TestServe_StopsRiverWhenItFailsAfterStart(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)

@@ -16,6 +16,7 @@ import (
 // The composition root builds every service the API and the MCP server require, from the
 // configuration alone.
 func TestBuildServices_BuildsEveryServiceTheAPIRequires(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	pool := db.AppPool(t)
 	env := map[string]string{"ZAXY_DATABASE_URL": db.AppURL, "ZAXY_TEXT_SEARCH_CONFIG": "simple"}
@@ -35,6 +36,7 @@ func TestBuildServices_BuildsEveryServiceTheAPIRequires(t *testing.T) {
 // erasure route reads ZAXY_TEXT_SEARCH_CONFIG as the workers' does: a configuration the
 // database lacks stops it at start rather than erasing under the English one.
 func TestMCPCommand_RefusesATextSearchConfigTheDatabaseLacks(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	env := map[string]string{"ZAXY_DATABASE_URL": db.AppURL, "ZAXY_MODEL_DIR": "/nonexistent/zaxy-models", "ZAXY_TEXT_SEARCH_CONFIG": "klingon"}
 	var stdout, stderr bytes.Buffer

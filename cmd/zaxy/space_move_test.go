@@ -80,6 +80,7 @@ func (w *moveWriter) append(ctx context.Context, n int) error {
 // but success or space_moving, the source copy refuses appends until --finish drops it, and
 // the listing names the space once.
 func TestSpaceMove_WhileAWriterAppendsEveryAcknowledgedEventLandsOnTheTarget(t *testing.T) {
+	t.Parallel()
 	if ok, why := testcontainers.LocalClusters(t); !ok {
 		t.Skip(why)
 	}
@@ -233,6 +234,7 @@ func exitStderr(err error) string {
 // Commands that serve one database say so with ZAXY_CLUSTERS rather than serve part of the
 // spaces; zaxy space move without ZAXY_CLUSTERS, or with bad flags, is a usage error.
 func TestClusters_CommandsThatCannotSpanThemSaySo(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"ZAXY_DATABASE_URL": "postgres://zaxy@127.0.0.1:1/zaxy", "ZAXY_CLUSTERS": "b=postgres://zaxy@127.0.0.1:2/zaxy"}
 	getenv := func(k string) string { return env[k] }
 	var out, errOut bytes.Buffer

@@ -25,6 +25,7 @@ func ownerEnv(db *testcontainers.Database) func(string) string {
 }
 
 func TestSpaceExportImport_CLIMovesALogAndRefusesABadFile(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src, dst := testcontainers.NewDatabase(t), testcontainers.NewDatabase(t)
 	var out, errOut bytes.Buffer

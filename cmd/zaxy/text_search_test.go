@@ -57,6 +57,7 @@ func feltTerms(t *testing.T, feel func() map[string]any) (known, unknown []strin
 // not (under the English configuration it reads the query as "run", which the space does not
 // hold, and answers that memory does not know). zaxy serve, over HTTP.
 func TestServe_FeelingOfKnowingUsesTheTextSearchConfig(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	env := textSearchEnv(db)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -105,6 +106,7 @@ func TestServe_FeelingOfKnowingUsesTheTextSearchConfig(t *testing.T) {
 
 // The same through zaxy mcp's memory_feeling_of_knowing tool (stdio, workers in process).
 func TestMCPCommand_FeelingOfKnowingUsesTheTextSearchConfig(t *testing.T) {
+	t.Parallel()
 	db := testcontainers.NewDatabase(t)
 	env := textSearchEnv(db)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -13,6 +13,7 @@ import (
 )
 
 func TestTokenCommands(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)
@@ -39,6 +40,7 @@ func TestTokenCommands(t *testing.T) {
 }
 
 func TestServeConfig_AuthOffOnlyOnLoopback(t *testing.T) {
+	t.Parallel()
 	env := func(addr, authMode string) func(string) string {
 		return func(k string) string {
 			return map[string]string{"ZAXY_DATABASE_URL": "postgres://x", "ZAXY_ADDR": addr, "ZAXY_AUTH": authMode}[k]

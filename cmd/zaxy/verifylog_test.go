@@ -63,6 +63,7 @@ func variedEvents() string {
 }
 
 func TestVerifylog_IndependentVerifierAcceptsExportAndNamesTamperedSeq(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testcontainers.NewDatabase(t)
 	getenv := dbEnv(db)
