@@ -33,15 +33,9 @@ func buildZaxy(t *testing.T) string {
 		}
 	}
 	if zaxyBinary.dir == "" {
-		// In the user's cache directory rather than /tmp, which a machine's cleaners sweep.
-		parent, err := os.UserCacheDir()
-		if err == nil {
-			err = os.MkdirAll(parent, 0o755)
-		}
-		if err != nil {
-			parent = ""
-		}
-		dir, err := os.MkdirTemp(parent, "zaxy-cmd-test-")
+		// Not named zaxy-*: under such names (in /tmp and ~/.cache) the binary went missing
+		// mid-run three times on a machine shared with other checkouts (cause not found).
+		dir, err := os.MkdirTemp("", "cmdtestbin-")
 		require.NoError(t, err)
 		zaxyBinary.dir = dir
 	}
