@@ -75,18 +75,7 @@ func TestCheckout_KeepsTheLoadedDatabaseForReuse(t *testing.T) {
 		Embedder: embedding.NewOffline(), OpenPool: openPool, Notices: &notices}
 	rep, err := bench.Checkout(context.Background(), admin, o)
 	require.NoError(t, err)
-	m := regexp.MustCompile(`--reuse '([^']+)'`).FindStringSubmatch(notices.String())
-	require.NotNil(t, m, notices.String())
-	kept := m[1]
-	t.Cleanup(func() {
-		u, err := url.Parse(kept)
-		require.NoError(t, err)
-		pool, err := pgxpool.New(context.Background(), admin)
-		require.NoError(t, err)
-		defer pool.Close()
-		_, err = pool.Exec(context.Background(), "DROP DATABASE IF EXISTS "+strings.TrimPrefix(u.Path, "/")+" WITH (FORCE)")
-		require.NoError(t, err)
-	})
+	kept := keptDatabase(t, admin, notices.String())
 	require.Equal(t, 100, rep.Memories)
 	require.Positive(t, rep.LoadSeconds)
 	require.Positive(t, rep.CheckoutP50MS)
@@ -188,18 +177,7 @@ func TestCheckout_SpreadsTheQueriesOverTheSpacesItLoads(t *testing.T) {
 		Embedder: embedding.NewOffline(), OpenPool: openPool, Notices: &notices}
 	rep, err := bench.Checkout(context.Background(), admin, o)
 	require.NoError(t, err)
-	m := regexp.MustCompile(`--reuse '([^']+)'`).FindStringSubmatch(notices.String())
-	require.NotNil(t, m, notices.String())
-	kept := m[1]
-	t.Cleanup(func() {
-		u, err := url.Parse(kept)
-		require.NoError(t, err)
-		pool, err := pgxpool.New(context.Background(), admin)
-		require.NoError(t, err)
-		defer pool.Close()
-		_, err = pool.Exec(context.Background(), "DROP DATABASE IF EXISTS "+strings.TrimPrefix(u.Path, "/")+" WITH (FORCE)")
-		require.NoError(t, err)
-	})
+	kept := keptDatabase(t, admin, notices.String())
 	require.Equal(t, 3, rep.Spaces)
 	var out bytes.Buffer
 	rep.WriteText(&out)
@@ -221,4 +199,23 @@ func TestCheckout_SpreadsTheQueriesOverTheSpacesItLoads(t *testing.T) {
 	o.Weave = true
 	_, err = bench.Checkout(context.Background(), admin, o)
 	require.ErrorContains(t, err, "Weave works on one space")
+}
+
+// keptDatabase is the URL of the database a Keep run named in its notices; it is dropped when
+// the test ends.
+func keptDatabase(t *testing.T, admin, notices string) string {
+	t.Helper()
+	m := regexp.MustCompile(`--reuse '([^']+)'`).FindStringSubmatch(notices)
+	require.NotNil(t, m, notices)
+	kept := m[1]
+	t.Cleanup(func() {
+		u, err := url.Parse(kept)
+		require.NoError(t, err)
+		pool, err := pgxpool.New(context.Background(), admin)
+		require.NoError(t, err)
+		defer pool.Close()
+		_, err = pool.Exec(context.Background(), "DROP DATABASE IF EXISTS "+strings.TrimPrefix(u.Path, "/")+" WITH (FORCE)")
+		require.NoError(t, err)
+	})
+	return kept
 }
