@@ -254,7 +254,7 @@ func Reindex(ctx context.Context, db *pgxpool.Pool, cfg Config) (Report, error) 
 			derr := waitReleased(cleanup, db, pid)
 			var dropped []Dropped
 			if derr == nil {
-				dropped, derr = dropFailed(cleanup, db, cfg.Logger)
+				dropped, derr = dropUntilGone(cleanup, db, cfg.Logger)
 			}
 			cancel()
 			report.Dropped = append(report.Dropped, dropped...)
@@ -327,13 +327,40 @@ func waitReleased(ctx context.Context, db *pgxpool.Pool, pid uint32) error {
 	}
 }
 
+// dropUntilGone drops the leftovers of failed rebuilds once the rebuild that failed has let go
+// of its locks: another session may still hold one on a leftover for a moment (autovacuum
+// working on the table opens its indexes, the invalid copy too), so it tries again until none
+// is left or ctx ends.
+func dropUntilGone(ctx context.Context, db *pgxpool.Pool, logger *slog.Logger) ([]Dropped, error) {
+	var out []Dropped
+	for {
+		dropped, busy, err := dropFailedCounting(ctx, db, logger)
+		out = append(out, dropped...)
+		if err != nil || busy == 0 {
+			return out, err
+		}
+		select {
+		case <-ctx.Done():
+			return out, fmt.Errorf("drop failed rebuilds: %d still locked: %w", busy, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 // dropFailed drops the invalid indexes failed concurrent rebuilds left (sql
 // maintenance/failed_rebuilds) through zaxy_drop_failed_rebuild, which leaves one alone
 // while a session holds a lock on it (a rebuild still running).
 func dropFailed(ctx context.Context, db *pgxpool.Pool, logger *slog.Logger) ([]Dropped, error) {
+	dropped, _, err := dropFailedCounting(ctx, db, logger)
+	return dropped, err
+}
+
+// dropFailedCounting is dropFailed that also counts the leftovers it left because a session
+// held a lock on them.
+func dropFailedCounting(ctx context.Context, db *pgxpool.Pool, logger *slog.Logger) ([]Dropped, int, error) {
 	rows, err := db.Query(ctx, zsql.Query("maintenance/failed_rebuilds"))
 	if err != nil {
-		return nil, fmt.Errorf("list failed rebuilds: %w", err)
+		return nil, 0, fmt.Errorf("list failed rebuilds: %w", err)
 	}
 	type leftover struct {
 		oid   int64
@@ -345,18 +372,21 @@ func dropFailed(ctx context.Context, db *pgxpool.Pool, logger *slog.Logger) ([]D
 		return l, r.Scan(&l.oid, &l.name, &l.bytes)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list failed rebuilds: %w", err)
+		return nil, 0, fmt.Errorf("list failed rebuilds: %w", err)
 	}
 	var out []Dropped
+	busy := 0
 	for _, l := range found {
 		var dropped bool
 		if err := db.QueryRow(ctx, `SELECT zaxy_drop_failed_rebuild($1::int8::oid::regclass)`, l.oid).Scan(&dropped); err != nil {
-			return out, fmt.Errorf("drop failed rebuild %s: %w", l.name, err)
+			return out, busy, fmt.Errorf("drop failed rebuild %s: %w", l.name, err)
 		}
-		if dropped {
-			out = append(out, Dropped{Name: l.name, Bytes: l.bytes})
-			logger.InfoContext(ctx, "reindex: dropped the leftover of a failed rebuild", "index", l.name, "bytes", l.bytes)
+		if !dropped {
+			busy++
+			continue
 		}
+		out = append(out, Dropped{Name: l.name, Bytes: l.bytes})
+		logger.InfoContext(ctx, "reindex: dropped the leftover of a failed rebuild", "index", l.name, "bytes", l.bytes)
 	}
-	return out, nil
+	return out, busy, nil
 }

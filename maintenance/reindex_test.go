@@ -170,7 +170,18 @@ func TestReindex_DropsTheInvalidCopyOfARebuildItCancelled(t *testing.T) {
 		return scalar[string](t, admin, progressPhase, "speaker_names") == "waiting for old snapshots"
 	})
 	require.Equal(t, int64(1), scalar[int64](t, admin, `SELECT count(*) FROM pg_class WHERE relname LIKE 'speaker_names_pkey_ccnew%'`))
+	// Another session holds a lock on the copy for a while after the rebuild is cancelled, as
+	// autovacuum does when it opens the table's indexes: the run drops the copy once it is free.
+	holder, err := admin.Begin(ctx)
+	require.NoError(t, err)
+	defer holder.Rollback(ctx) //nolint:errcheck
+	_, err = holder.Exec(ctx, `SELECT pg_relation_size('speaker_names_pkey_ccnew')`)
+	require.NoError(t, err)
 	cancel()
+	waitFor(t, "the cancelled rebuild to end", func() bool {
+		return scalar[int64](t, admin, `SELECT count(*) FROM pg_stat_progress_create_index`) == 0
+	})
+	require.NoError(t, holder.Rollback(ctx))
 	res := <-done
 	require.ErrorIs(t, res.err, context.Canceled)
 	require.NoError(t, old.Rollback(ctx))
