@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// zaxyBinary is the zaxy command that buildZaxy compiles once for the package's tests that run
+// zaxyBinary is the zaxy command that sharedZaxy compiles once for the package's tests that run
 // it as a process (serve, worker): one build instead of one per test.
 var zaxyBinary struct {
 	mu   sync.Mutex

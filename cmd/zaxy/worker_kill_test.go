@@ -20,10 +20,24 @@ import (
 	"github.com/zaxy/zaxy/testcontainers/fixture"
 )
 
-// buildZaxy returns this command compiled once for the package's tests (by the first test
-// that asks, in a directory TestMain removes), compiling it again only if the file has gone
-// meanwhile. The tests only run it.
+// buildZaxy returns this command compiled once for the package's tests (sharedZaxy), linked
+// into the test's own temporary directory: a test runs its own link, which nothing outside the
+// test removes while it runs. The tests only run it.
 func buildZaxy(t *testing.T) string {
+	t.Helper()
+	shared := sharedZaxy(t)
+	own := filepath.Join(t.TempDir(), "zaxy")
+	if err := os.Link(shared, own); err != nil {
+		data, err := os.ReadFile(shared)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(own, data, 0o755))
+	}
+	return own
+}
+
+// sharedZaxy compiles this command once for the package (by the first test that asks, in a
+// directory TestMain removes), and again only if the file has gone meanwhile.
+func sharedZaxy(t *testing.T) string {
 	t.Helper()
 	zaxyBinary.mu.Lock()
 	defer zaxyBinary.mu.Unlock()
@@ -33,8 +47,6 @@ func buildZaxy(t *testing.T) string {
 		}
 	}
 	if zaxyBinary.dir == "" {
-		// Not named zaxy-*: under such names (in /tmp and ~/.cache) the binary went missing
-		// mid-run three times on a machine shared with other checkouts (cause not found).
 		dir, err := os.MkdirTemp("", "cmdtestbin-")
 		require.NoError(t, err)
 		zaxyBinary.dir = dir
