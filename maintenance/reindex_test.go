@@ -239,3 +239,40 @@ func TestReindex_LeavesTheCopyOfARebuildStillRunning(t *testing.T) {
 	require.NoError(t, <-done)
 	require.Zero(t, scalar[int64](t, admin, `SELECT count(*) FROM pg_index WHERE NOT indisvalid`))
 }
+
+// zaxy_drop_failed_rebuild runs with its owner's rights, so it refuses everything but the
+// invalid leftover of a concurrent rebuild on a table the caller may maintain: a valid index,
+// an invalid index of another name, and a leftover on a table the caller may not maintain all
+// stay, whoever asks as the service's role.
+func TestDropFailedRebuild_RefusesAllButALeftoverTheCallerMayMaintain(t *testing.T) {
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	app, admin := db.AppPool(t), db.AdminPool(t)
+	load(t, app, admin)
+	// Invalid indexes, as a failed CREATE INDEX CONCURRENTLY leaves them (duplicate keys).
+	failed := func(sql string) {
+		t.Helper()
+		_, err := admin.Exec(ctx, sql)
+		require.Error(t, err)
+	}
+	exec(t, admin, `CREATE TABLE public.outsider (x int); INSERT INTO public.outsider VALUES (1), (2)`)
+	failed(`CREATE UNIQUE INDEX CONCURRENTLY outsider_pkey_ccnew ON public.outsider ((1))`)
+	failed(`CREATE UNIQUE INDEX CONCURRENTLY speaker_names_odd ON speaker_names ((1))`)
+	failed(`CREATE UNIQUE INDEX CONCURRENTLY speaker_names_pkey_ccnew ON speaker_names ((1))`)
+
+	drop := func(index string) bool {
+		t.Helper()
+		var dropped bool
+		require.NoError(t, app.QueryRow(ctx, `SELECT zaxy_drop_failed_rebuild($1::regclass)`, index).Scan(&dropped))
+		return dropped
+	}
+	exists := func(index string) bool {
+		return scalar[int64](t, admin, `SELECT count(*) FROM pg_class WHERE relname = $1`, index) == 1
+	}
+	for _, index := range []string{"speaker_names_pkey", "gate_keys_pkey", "outsider_pkey_ccnew", "speaker_names_odd"} {
+		require.False(t, drop(index), index)
+		require.True(t, exists(index), index)
+	}
+	require.True(t, drop("speaker_names_pkey_ccnew"))
+	require.False(t, exists("speaker_names_pkey_ccnew"))
+}
