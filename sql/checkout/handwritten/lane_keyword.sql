@@ -12,8 +12,10 @@
 --   score  = sum over t of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avglen))
 -- with N the space's items, len an item's tokens (tsv_len) and tf a term's positions in it.
 -- The candidates are materialized, so each is read and unnested once however few query terms
--- the planner expects; each candidate's score sums its terms in lexeme order, so equal scores
--- come out bit for bit equal whatever the plan.
+-- the planner expects. Each candidate's query terms are marked (setweight to A) and kept
+-- (ts_filter), and the scores are one grouped sum over all candidates' kept terms rather than a
+-- subquery per candidate; each sums its terms in lexeme order, so equal scores come out bit for
+-- bit equal whatever the plan.
 -- The item of an erased event whose purge is pending (zaxy_erased_pending, migration 000054) is
 -- no candidate: its old index would rank it by what it said.
 WITH terms AS (
@@ -39,16 +41,13 @@ WITH terms AS (
     AND i.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   LIMIT $6
 )
-SELECT c.item_id, s.score
+SELECT c.item_id, sum(t.idf * u.tf * ($7::float8 + 1) / (u.tf + $7::float8 * (1 - $8::float8 + $8::float8 * c.tsv_len / avg.len))
+           ORDER BY u.lexeme) AS score
 FROM cand c
 CROSS JOIN avg
-CROSS JOIN LATERAL (
-  SELECT sum(t.idf * u.tf * ($7::float8 + 1) / (u.tf + $7::float8 * (1 - $8::float8 + $8::float8 * c.tsv_len / avg.len))
-             ORDER BY u.lexeme) AS score
-  FROM (SELECT l.lexeme, coalesce(array_length(l.positions, 1), 1) AS tf
-        FROM unnest(ts_filter(c.tsv, '{a}')) l) u
-  JOIN terms t ON t.lexeme = u.lexeme
-) s
-WHERE s.score IS NOT NULL
-ORDER BY s.score DESC, c.item_id
+CROSS JOIN LATERAL (SELECT l.lexeme, coalesce(array_length(l.positions, 1), 1) AS tf
+                    FROM unnest(ts_filter(c.tsv, '{a}')) l) u
+JOIN terms t ON t.lexeme = u.lexeme
+GROUP BY c.item_id
+ORDER BY score DESC, c.item_id
 LIMIT $5
