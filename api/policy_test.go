@@ -32,7 +32,7 @@ func TestHTTP_PolicyGateRefusesAWorseReplay(t *testing.T) {
 	require.Equal(t, 409, status, out)
 	e1 := out["error"].(map[string]any)
 	require.Equal(t, "policy_gate_failed", e1["code"])
-	require.Contains(t, e1["message"], "policy fit-00000000000a not promoted: its replay metric on the space's own history is 0.0000, below the current builtin-9's 1.0000")
+	require.Contains(t, e1["message"], "policy fit-00000000000a not promoted: its replay metric on the space's own history is 0.0000, below the current builtin-10's 1.0000")
 	gate := e1["details"].(map[string]any)["gate"].(map[string]any)
 	require.EqualValues(t, 1, gate["replay_pairs"])
 	require.Equal(t, before, e.count(t), "a refused promotion appends nothing")
@@ -43,8 +43,8 @@ func TestHTTP_PolicyGateRefusesAWorseReplay(t *testing.T) {
 	}{
 		{"POST", "/v1/spaces/pg/policies/fit-0000000000ff/promote", "policy_not_found", 404},
 		{"POST", "/v1/spaces/pg/policies/v2/promote", "invalid_request", 400},
-		{"POST", "/v1/spaces/pg/policies/builtin-9/promote", "invalid_request", 400}, // already current
-		{"POST", "/v1/spaces/pg/policies/builtin-10/promote", "policy_not_found", 404},
+		{"POST", "/v1/spaces/pg/policies/builtin-10/promote", "invalid_request", 400}, // already current
+		{"POST", "/v1/spaces/pg/policies/builtin-11/promote", "policy_not_found", 404},
 		{"POST", "/v1/spaces/pg/policies/builtin-1x/promote", "invalid_request", 400},
 		{"POST", "/v1/spaces/pg/policies/rollback", "nothing_to_roll_back", 409},
 	} {
@@ -55,6 +55,6 @@ func TestHTTP_PolicyGateRefusesAWorseReplay(t *testing.T) {
 
 	status, out = e.do(t, "GET", "/v1/spaces/pg/policies", "")
 	require.Equal(t, 200, status, out)
-	require.Equal(t, "builtin-9", out["current"])
+	require.Equal(t, "builtin-10", out["current"])
 	require.Len(t, out["policies"], len(vocab.BuiltinPolicyVersions)+1, "the built-in policies and the refused fit")
 }

@@ -24,7 +24,7 @@ func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 		p.LaneWeights[checkout.PurposeGeneral][checkout.LaneKeyword] = 99
 		require.NotEqual(t, 99.0, checkout.BuiltinPolicyOf(v).Weight(checkout.PurposeGeneral, checkout.LaneKeyword), "a copy, not the shared policy")
 	}
-	require.Nil(t, checkout.BuiltinPolicyOf("builtin-10"))
+	require.Nil(t, checkout.BuiltinPolicyOf("builtin-11"))
 	require.Nil(t, checkout.BuiltinPolicyOf("fit-0123456789ab"))
 
 	// builtin-2 is builtin-1 with a weaker named-speaker prior and nothing else.
@@ -76,6 +76,9 @@ func TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary(t *testing.T) {
 	for _, field := range []string{"resolution_boost", "resolution_sessions", "resolution_pasted"} {
 		require.NotContains(t, string(raw), field)
 	}
+
+	// builtin-10 is builtin-9 with the activity prior at 1.25.
+	requireOneSwitchApart(t, "builtin-9", "builtin-10", "activity_boost", 1.25, func(p *checkout.Policy) *float64 { return &p.ActivityBoost })
 }
 
 // requireOneSwitchApart checks that built-in policy newer is older with one switch set to want,
@@ -188,6 +191,7 @@ func TestPolicyContent_AddressesStayWhatTheyWere(t *testing.T) {
 		"builtin-1": "fit-052a67369331", "builtin-2": "fit-fabdf6b3389d", "builtin-3": "fit-bfa5760ed4e7",
 		"builtin-4": "fit-17283869cf03", "builtin-5": "fit-f3e7861acd1b", "builtin-6": "fit-c2a50e81ab22",
 		"builtin-7": "fit-3389c8b9eddb", "builtin-8": "fit-73ad965cc07d", "builtin-9": "fit-c351fe8f604a",
+		"builtin-10": "fit-a8bf85838df5",
 	}
 	require.Len(t, want, len(vocab.BuiltinPolicyVersions))
 	for _, v := range vocab.BuiltinPolicyVersions {

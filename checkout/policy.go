@@ -90,13 +90,18 @@ var builtinPolicy7 = derivePolicy(builtinPolicy6, "builtin-7", func(p *Policy) {
 // question that asks for no recommendation ranks as under builtin-7.
 var builtinPolicy8 = derivePolicy(builtinPolicy7, "builtin-8", func(p *Policy) { p.TasteBoost = 1.25 })
 
-// builtinPolicy is the default built-in policy, builtin-9: builtin-8 with the resolution prior
-// (resolution.go) at 2 inside the session of the best fused candidate only (ResolutionSessions
-// 1), and pasted logs and code at 0.5 (ResolutionPasted), for a question about how something was
-// fixed or decided. A question about neither ranks as under builtin-8.
-var builtinPolicy = derivePolicy(builtinPolicy8, BuiltinPolicyVersion, func(p *Policy) {
+// builtinPolicy9 is builtin-9: builtin-8 with the resolution prior (resolution.go) at 2 inside
+// the session of the best fused candidate only (ResolutionSessions 1), and pasted logs and code
+// at 0.5 (ResolutionPasted), for a question about how something was fixed or decided. A question
+// about neither ranks as under builtin-8.
+var builtinPolicy9 = derivePolicy(builtinPolicy8, "builtin-9", func(p *Policy) {
 	p.ResolutionBoost, p.ResolutionSessions, p.ResolutionPasted = 2, 1, 0.5
 })
+
+// builtinPolicy is the default built-in policy, builtin-10: builtin-9 with the activity prior
+// (activity.go) at 1.25 (ActivityBoost) for a question that gathers what its asker has done. A
+// question that does not ranks as under builtin-9.
+var builtinPolicy = derivePolicy(builtinPolicy9, BuiltinPolicyVersion, func(p *Policy) { p.ActivityBoost = 1.25 })
 
 // derivePolicy is a built-in policy made from base: a copy named version, changed by change.
 func derivePolicy(base *Policy, version string, change func(*Policy)) *Policy {
@@ -111,7 +116,7 @@ func derivePolicy(base *Policy, version string, change func(*Policy)) *Policy {
 var builtinPolicies = map[string]*Policy{FirstBuiltinPolicyVersion: builtinPolicy1, builtinPolicy2.Version: builtinPolicy2,
 	builtinPolicy3.Version: builtinPolicy3, builtinPolicy4.Version: builtinPolicy4, builtinPolicy5.Version: builtinPolicy5,
 	builtinPolicy6.Version: builtinPolicy6, builtinPolicy7.Version: builtinPolicy7, builtinPolicy8.Version: builtinPolicy8,
-	BuiltinPolicyVersion: builtinPolicy}
+	builtinPolicy9.Version: builtinPolicy9, BuiltinPolicyVersion: builtinPolicy}
 
 // BuiltinPolicy returns a copy of the default built-in policy (BuiltinPolicyVersion).
 func BuiltinPolicy() *Policy { return builtinPolicy.Clone() }

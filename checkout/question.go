@@ -29,6 +29,8 @@ type question struct {
 	seeksTaste bool
 	// asksResolution: the question asks how something was fixed or decided (resolution.go).
 	asksResolution bool
+	// asksActivity: the question gathers what its asker has done (activity.go).
+	asksActivity bool
 	// purpose is the request's purpose, or the one inferred from its cues and words
 	// (inferPurpose), and purposeInferred says which.
 	purpose         string
@@ -52,6 +54,7 @@ func newQuestion(r *Request, asOf time.Time, m *Mechanism) *question {
 		asked:          speakerOf(r.Query),
 		seeksTaste:     seeksTaste.MatchString(r.Query),
 		asksResolution: asksResolution.MatchString(r.Query),
+		asksActivity:   asksActivity.MatchString(r.Query),
 		named:          newSpeakerNamer(r.Query),
 		purpose:        r.Purpose,
 		whenDone:       make(chan struct{}),

@@ -9,7 +9,7 @@ import (
 type itemRescorer func(p *Policy, q *question, it *rankedItem) float64
 
 // itemRescorers multiply each fused candidate's score, in this order.
-var itemRescorers = []itemRescorer{kindBoost, speakerPrior, namedSpeakerPrior, tastePrior, temporalPrior, attenuation}
+var itemRescorers = []itemRescorer{kindBoost, speakerPrior, namedSpeakerPrior, tastePrior, activityPrior, temporalPrior, attenuation}
 
 // kindBoost is the policy's boost of what the item is (event type or "fact") for the purpose.
 func kindBoost(p *Policy, q *question, it *rankedItem) float64 {

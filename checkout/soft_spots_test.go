@@ -123,3 +123,42 @@ func TestResolutionPrior_LiftsTheFixWhereTheQuestionWasFound(t *testing.T) {
 	require.Less(t, slices.Index(nine, fix), 2, "under builtin-9: %q", nine)
 	require.Less(t, slices.Index(nine, fix), slices.Index(eight, fix), "under builtin-8: %q", eight)
 }
+
+// TestActivityPrior_TheAskersAccountsOutrankTalkAboutTheTopic: a question that gathers what its
+// asker did ("what have I read lately?") shares its words with requests and answers about the
+// topic, and few with the asker's own accounts, each said in passing in a session about
+// something else. Under builtin-9 the accounts rank below the talk about reading; under
+// builtin-10 the activity prior lifts the asker's accounts of something done above it, and not
+// a friend's account nor the asker's requests.
+func TestActivityPrior_TheAskersAccountsOutrankTalkAboutTheTopic(t *testing.T) {
+	f := newFixture(t)
+	const space = "activity"
+	accounts := []string{"Can you explain index funds to me? I finished Wolf Hall on the bus home.",
+		"I finally read the last chapter of Middlemarch. How do I get wax out of a tablecloth?"}
+	f.append(t, space,
+		said("s1", "user", accounts[0], 0),
+		said("s1", "assistant", "An index fund holds every share of an index, so its costs stay low.", 1),
+		said("s2", "user", "Can you give me a short reading list for the summer?", 10),
+		said("s2", "assistant", "For a summer reading list, mix one long novel with short essays; read a little every day.", 11),
+		said("s3", "user", accounts[1], 20),
+		said("s3", "assistant", "Freeze the wax, lift it off, then iron it between paper towels.", 21),
+		said("s4", "user", "My friend told me about a novel she liked, sounded nice.", 30),
+		said("s4", "assistant", "Novels friends recommend are a good way to find new authors.", 31),
+		said("s5", "user", "How can I read more books every month?", 40),
+		said("s5", "assistant", "Read twenty pages a day and keep a book with you; a reading habit grows from small steps.", 41),
+	)
+	f.index(t, space)
+	q := "Which books have I read lately?"
+	nine, ten := rankTexts(t, f, space, "builtin-9", q), rankTexts(t, f, space, "builtin-10", q)
+	friend, answer := "My friend told me about a novel she liked, sounded nice.",
+		"For a summer reading list, mix one long novel with short essays; read a little every day."
+	for _, a := range accounts {
+		require.Less(t, slices.Index(ten, a), slices.Index(nine, a), "under builtin-9: %q\nunder builtin-10: %q", nine, ten)
+	}
+	// The account that shares no word with the question ranks below the friend's and the
+	// answer about reading under builtin-9, above them under builtin-10.
+	for _, o := range []string{friend, answer} {
+		require.Greater(t, slices.Index(nine, accounts[0]), slices.Index(nine, o), "under builtin-9: %q", nine)
+		require.Less(t, slices.Index(ten, accounts[0]), slices.Index(ten, o), "under builtin-10: %q", ten)
+	}
+}

@@ -302,7 +302,7 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	var policy string
 	b.eval(t, `document.getElementById('policy-version').textContent`, &policy)
 	require.Equal(t, packet["diagnostics"].(map[string]any)["policy_version"], policy, "the policy the packet was ranked with")
-	require.Equal(t, "builtin-9", policy, "the default built-in policy")
+	require.Equal(t, "builtin-10", policy, "the default built-in policy")
 	// Elided items are shown by what they say, not only by id.
 	elided := packet["budget"].(map[string]any)["elided"].([]any)
 	require.NotEmpty(t, elided, "a 200-token budget elides something")

@@ -44,9 +44,9 @@ func TestPolicy_BuiltinVersionsPinAndRestore(t *testing.T) {
 	}
 	require.Equal(t, 3.0, list.Policies[0].Policy.NamedSpeakerBoost)
 
-	_, err = b.svc.Promote(ctx, space, "builtin-10", "test", nil)
+	_, err = b.svc.Promote(ctx, space, "builtin-11", "test", nil)
 	require.ErrorIs(t, err, policy.ErrPolicyNotFound)
-	require.ErrorContains(t, err, "builtin-10 is not a built-in policy (builtin-1, builtin-2, builtin-3, builtin-4, builtin-5, builtin-6, builtin-7, builtin-8, builtin-9)")
+	require.ErrorContains(t, err, "builtin-11 is not a built-in policy (builtin-1, builtin-2, builtin-3, builtin-4, builtin-5, builtin-6, builtin-7, builtin-8, builtin-9, builtin-10)")
 	_, err = b.svc.Promote(ctx, space, checkout.BuiltinPolicyVersion, "test", nil)
 	require.ErrorIs(t, err, validation.ErrInvalid, "the default is already current")
 

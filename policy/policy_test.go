@@ -270,7 +270,7 @@ func TestPolicy_GateRefusesAWorseReplay(t *testing.T) {
 	require.ErrorAs(t, err, &ge)
 	require.Less(t, ge.Gate.ReplayCandidate, ge.Gate.ReplayCurrent)
 	require.ErrorContains(t, err, "policy "+fit.Version+" not promoted: its replay metric on the space's own history is")
-	require.ErrorContains(t, err, "below the current builtin-9's")
+	require.ErrorContains(t, err, "below the current builtin-10's")
 	require.Equal(t, h, head(), "a refused promotion appends nothing")
 
 	// Nor can the gate be skipped by appending policy.promoted without admin rights.
@@ -306,7 +306,7 @@ func TestPolicy_GateRefusesLowerDevRecall(t *testing.T) {
 	}
 	_, err = b.svc.Promote(ctx, space, fit.Version, "test", dev)
 	require.ErrorIs(t, err, policy.ErrGateFailed)
-	require.ErrorContains(t, err, "its turn recall_any@10 on locomo dev is 0.7500, below the current builtin-9's 0.8000")
+	require.ErrorContains(t, err, "its turn recall_any@10 on locomo dev is 0.7500, below the current builtin-10's 0.8000")
 	same := func(_ context.Context, _ *checkout.Policy) ([]policy.Dev, error) {
 		return []policy.Dev{{Name: "locomo dev", Metric: "turn recall_any@10", Current: 0.8}}, nil
 	}

@@ -14,7 +14,7 @@ import (
 // no spelling of a version outside those gets through (an unknown built-in, padding, case,
 // trailing bytes, control characters).
 func FuzzPolicyVersion(f *testing.F) {
-	for _, seed := range []string{"builtin-1", "builtin-2", "builtin-3", "builtin-4", "builtin-5", "builtin-6", "builtin-7", "builtin-8", "builtin-9", "builtin-02", "BUILTIN-1", "builtin-1\n", " builtin-2",
+	for _, seed := range []string{"builtin-1", "builtin-2", "builtin-3", "builtin-4", "builtin-5", "builtin-6", "builtin-7", "builtin-8", "builtin-9", "builtin-10", "builtin-02", "BUILTIN-1", "builtin-1\n", " builtin-2",
 		"fit-0123456789ab", "fit-0123456789AB", "fit-0123456789abc", "fit-", "", "builtin-", "builtin-1\x00"} {
 		f.Add(seed)
 	}

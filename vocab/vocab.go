@@ -89,13 +89,13 @@ const FirstBuiltinPolicyVersion = "builtin-1"
 
 // DefaultBuiltinPolicyVersion is the built-in policy a space ranks with until a promotion: the
 // newest, the last of BuiltinPolicyVersions.
-const DefaultBuiltinPolicyVersion = "builtin-9"
+const DefaultBuiltinPolicyVersion = "builtin-10"
 
 // BuiltinPolicyVersions are the built-in retrieval policies' versions, oldest first: the one
 // list of them. Package checkout defines a policy for each and for no other
 // (TestBuiltinPolicies_AreVersionedAndAgreeWithTheVocabulary); a new built-in version is appended here, becomes
 // DefaultBuiltinPolicyVersion, and is defined in checkout/policy.go.
-var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, "builtin-2", "builtin-3", "builtin-4", "builtin-5", "builtin-6", "builtin-7", "builtin-8", DefaultBuiltinPolicyVersion}
+var BuiltinPolicyVersions = []string{FirstBuiltinPolicyVersion, "builtin-2", "builtin-3", "builtin-4", "builtin-5", "builtin-6", "builtin-7", "builtin-8", "builtin-9", DefaultBuiltinPolicyVersion}
 
 // ReplacedBuiltin is the version a space's first policy.promoted event replaces: the built-in
 // policy the event names as its previous one (the default of the binary that appended it),

@@ -253,7 +253,7 @@ var validateCases = []validateCase{
 	{"policy rolled back ok", "policy.rolled_back", "", `{"version":"fit-0123456789ab","restored":"builtin-1","reason":"recall dropped"}`, ""},
 	{"policy rolled back without restored", "policy.rolled_back", "", `{"version":"fit-0123456789ab"}`, "data.restored"},
 	{"policy promoted to builtin-2", "policy.promoted", "", `{"version":"builtin-2","previous":"builtin-1"}`, ""},
-	{"policy promoted unknown builtin", "policy.promoted", "", `{"version":"builtin-10","previous":"builtin-9"}`, "data.version"},
+	{"policy promoted unknown builtin", "policy.promoted", "", `{"version":"builtin-11","previous":"builtin-10"}`, "data.version"},
 	{"policy promoted padded builtin", "policy.promoted", "", `{"version":"fit-0123456789ab","previous":"builtin-02"}`, "data.previous"},
 	{"policy promoted upper-case builtin", "policy.promoted", "", `{"version":"BUILTIN-1","previous":"builtin-2"}`, "data.version"},
 	{"policy proposed as a builtin", "policy.proposed", "", `{"version":"builtin-2","base":"builtin-1","policy":{"lane_weights":{"general":{}}}}`, "data.version"},

@@ -65,6 +65,11 @@ type Policy struct {
 	// or stack-trace lines, checkout/pasted.go) when the question asks how something was fixed or
 	// decided: it states no outcome.
 	ResolutionPasted float64 `json:"resolution_pasted,omitempty"`
+	// ActivityBoost, when above 0, multiplies the score of a user's own account of something they
+	// did ("I repainted the shed last week", "Sold the old piano on Sunday") when the question
+	// gathers what the user has done ("which rooms have I painted?", "how much have I spent so
+	// far?") (checkout/activity.go).
+	ActivityBoost float64 `json:"activity_boost,omitempty"`
 	// MechanismVersion names the mechanism record the policy ranks with (checkout/mechanism.go):
 	// fusion's constant, the attenuations, the lanes' k's, shares and caps. "" is
 	// FirstMechanismVersion, and is left out of the policy's Content, so a policy that names no

@@ -49,7 +49,7 @@ func TestPolicy_ProposePPRWeightThenPromoteRunsTheLane(t *testing.T) {
 	msg := zaxy(0, "policy", "propose", "--space", "pp", "--ppr-weight", "0.5")
 	version := regexp.MustCompile(`fit-[0-9a-f]{12}`).FindString(msg)
 	require.NotEmpty(t, version, msg)
-	require.Contains(t, msg, "from builtin-9: general/ppr weighed 0.5")
+	require.Contains(t, msg, "from builtin-10: general/ppr weighed 0.5")
 	require.Contains(t, zaxy(0, "policy", "propose", "--space", "pp", "--ppr-weight", "0.5"), "proposed before: nothing appended")
 	require.Contains(t, zaxy(0, "policy", "promote", "--space", "pp", version), "promoted "+version)
 	zaxy(0, "rebuild", "--space", "pp", "--no-embed")
