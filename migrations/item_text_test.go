@@ -97,6 +97,7 @@ func TestItemTextMigration_NullWhereTheContentAndTheSameTextEachWay(t *testing.T
 	_, err = pool.Exec(ctx, readMigration(t, "000068_item_text.up.sql"))
 	require.NoError(t, err)
 	require.True(t, nullable())
+	require.Empty(t, lines(`SELECT proname::text FROM pg_proc WHERE proname LIKE 'zaxy_item_text%'`), "the rewrite's helper is dropped")
 	require.Equal(t, written, lines(stored), "up nulls exactly the texts the projector leaves out")
 	require.Equal(t, projected, lines(texts))
 	require.Equal(t, sums, checksums())
