@@ -17,10 +17,10 @@ WITH shared AS (
     AND g.key = ANY ($2::bigint[])
   GROUP BY g.seq
 )
-SELECT m.item_id, s.seq, s.keys, coalesce(m.text, e.content)::text AS text
+SELECT m.item_id, s.seq, s.keys,
+       coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = m.space_id AND e.seq = m.seq))::text AS text
 FROM shared s
 JOIN memory_items m ON m.space_id = $1::text AND m.item_id = 'ev:' || s.seq
-JOIN events e ON e.space_id = m.space_id AND e.seq = m.seq
 ORDER BY s.seq
 `
 
