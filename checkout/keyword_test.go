@@ -70,7 +70,8 @@ func TestKeyword_ScoresEqualReferenceBM25(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, got)
 	var text string
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT text FROM memory_items WHERE space_id = 'bm25' AND item_id = $1`, got[0].ItemID).Scan(&text))
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT coalesce(i.text, e.content) FROM memory_items i
+		JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = 'bm25' AND i.item_id = $1`, got[0].ItemID).Scan(&text))
 	require.Contains(t, text, "Lisbon")
 }
 
@@ -97,7 +98,8 @@ func TestKeyword_CandidateBudgetMatchesTheRarestTermsAndScoresAllOfThem(t *testi
 	teamAndPepper := 0
 	for _, g := range got {
 		var text string
-		require.NoError(t, f.pool.QueryRow(ctx, `SELECT text FROM memory_items WHERE space_id = 'budget' AND item_id = $1`, g.ItemID).Scan(&text))
+		require.NoError(t, f.pool.QueryRow(ctx, `SELECT coalesce(i.text, e.content) FROM memory_items i
+			JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = 'budget' AND i.item_id = $1`, g.ItemID).Scan(&text))
 		require.Contains(t, text, "Pepper")
 		require.InDelta(t, wantScore[g.ItemID], g.Score, 1e-6, g.ItemID)
 		if strings.Contains(text, "team") {

@@ -332,7 +332,8 @@ func TestWritingActions_EachAppendsExactlyOneEventIdempotently(t *testing.T) {
 	// A known unknown is a memory item once projected.
 	b.Project(t, space)
 	var text string
-	require.NoError(t, b.db.QueryRow(ctx, `SELECT text FROM memory_items WHERE space_id = $1 AND item_id = $2`, space, memoryitem.EventID(ku.Event.Seq)).Scan(&text))
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT coalesce(i.text, e.content) FROM memory_items i
+		JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = $1 AND i.item_id = $2`, space, memoryitem.EventID(ku.Event.Seq)).Scan(&text))
 	require.Equal(t, "Who owns the staging database?", text)
 }
 

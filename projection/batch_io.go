@@ -170,6 +170,7 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 			p.SessionIds = append(p.SessionIds, it.SessionID)
 			p.OccurredAts = append(p.OccurredAts, it.OccurredAt)
 			p.Texts = append(p.Texts, it.Text)
+			p.IsContents = append(p.IsContents, it.IsContent)
 			p.RedundantOfs = append(p.RedundantOfs, orZero(it.RedundantOf))
 		}
 		dbsqlc.QueueItemsInsert(b, p)

@@ -48,9 +48,9 @@ func TestProject_AdversarialTextsProjectOnABoundedPrefix(t *testing.T) {
 	}{{1, "ghp", "floodtail", ghp}, {2, "hf", "linetail", hf}} {
 		var text string
 		var head, tail, prefix bool
-		require.NoError(t, f.DB.QueryRow(ctx, `SELECT text, tsv @@ $2::tsquery, tsv @@ $3::tsquery,
-			tsv = zaxy_path_tsv(ts_config, left(text, $4))
-			FROM memory_items WHERE space_id = $1 AND seq = $5`, space, c.head, c.tail, indexedChars, c.seq).
+		require.NoError(t, f.DB.QueryRow(ctx, `SELECT coalesce(i.text, e.content), i.tsv @@ $2::tsquery, i.tsv @@ $3::tsquery,
+			i.tsv = zaxy_path_tsv(i.ts_config, left(coalesce(i.text, e.content), $4))
+			FROM memory_items i JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = $1 AND i.seq = $5`, space, c.head, c.tail, indexedChars, c.seq).
 			Scan(&text, &head, &tail, &prefix))
 		require.Equal(t, c.text, text, "the item keeps its whole text")
 		require.True(t, head, "seq %d: its beginning is indexed", c.seq)

@@ -200,7 +200,8 @@ func TestProject_BadDataOfAKnownTypeKeepsItsText(t *testing.T) {
 	require.NoError(t, err)
 	f.Project(t, space)
 	var text string
-	require.NoError(t, f.DB.QueryRow(context.Background(), `SELECT text FROM memory_items WHERE space_id = $1`, space).Scan(&text))
+	require.NoError(t, f.DB.QueryRow(context.Background(), `SELECT coalesce(i.text, e.content) FROM memory_items i
+		JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = $1`, space).Scan(&text))
 	require.Equal(t, "legacy text", text)
 }
 

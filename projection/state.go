@@ -86,6 +86,9 @@ type itemRow struct {
 	SessionID  string
 	OccurredAt time.Time
 	Text       string
+	// IsContent is whether Text is its event's content (seq's events.content): memory_items
+	// then stores NULL and readers take the event's content (coalesce(m.text, e.content)).
+	IsContent bool
 	// RedundantOf is the ranked item the encoding gate found this one repeats (gate.go).
 	RedundantOf *string
 }
@@ -214,7 +217,7 @@ func (s *batchState) apply(i int, e *eventloom.Event, fx *effects) {
 	if fx.Text != "" {
 		it := itemRow{
 			ItemID: memoryitem.EventID(e.Seq), Kind: "event", Seq: e.Seq, EventType: e.Type,
-			SessionID: e.SessionID, OccurredAt: e.OccurredAt, Text: fx.Text,
+			SessionID: e.SessionID, OccurredAt: e.OccurredAt, Text: fx.Text, IsContent: fx.Text == e.Content,
 		}
 		if of := s.gateItem(e, i); of != "" {
 			it.RedundantOf = &of
@@ -274,9 +277,10 @@ func (s *batchState) assert(e *eventloom.Event, n int, a *factAssert) {
 	s.newFacts = append(s.newFacts, row)
 	s.current[key] = row
 	s.maxVersion[key] = row.Version
+	text := factText(subject.Name, a.Predicate, a.Object, a.Value)
 	s.items = append(s.items, itemRow{
 		ItemID: memoryitem.FactID(row.FactID), Kind: "fact", Seq: e.Seq, EventType: e.Type, SessionID: e.SessionID,
-		OccurredAt: e.OccurredAt, Text: factText(subject.Name, a.Predicate, a.Object, a.Value),
+		OccurredAt: e.OccurredAt, Text: text, IsContent: text == e.Content,
 	})
 }
 

@@ -47,11 +47,13 @@ func storedTermStats(t *testing.T, f *bundle, space string) termStats {
 // projection must hold.
 func derivedTermStats(t *testing.T, f *bundle, space string) termStats {
 	return readTermStats(t, f.DB, space,
-		`SELECT u.lexeme, count(*) FROM memory_items i, unnest(zaxy_tsv(i.ts_config, i.text)) u
+		`SELECT u.lexeme, count(*) FROM memory_items i
+		 JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq,
+		 unnest(zaxy_tsv(i.ts_config, coalesce(i.text, e.content))) u
 		 WHERE i.space_id = $1 GROUP BY u.lexeme`,
 		`SELECT count(*), coalesce(sum((SELECT coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0)
-		                                FROM unnest(zaxy_tsv(i.ts_config, i.text)) u)), 0)
-		 FROM memory_items i WHERE i.space_id = $1`)
+		                                FROM unnest(zaxy_tsv(i.ts_config, coalesce(i.text, e.content))) u)), 0)
+		 FROM memory_items i JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = $1`)
 }
 
 func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
@@ -70,7 +72,8 @@ func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
 	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1`, space).Scan(&items))
 	require.Equal(t, items, incremental.Items)
 	var deployLen int
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT tsv_len FROM memory_items WHERE space_id = $1 AND text LIKE 'Deploys deploy%'`, space).Scan(&deployLen))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT i.tsv_len FROM memory_items i JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq
+		WHERE i.space_id = $1 AND coalesce(i.text, e.content) LIKE 'Deploys deploy%'`, space).Scan(&deployLen))
 	require.Equal(t, 6, deployLen, "deploys deploy deployed service service deploys (the, and, again are stop words)")
 
 	sumBefore, err := f.Proj.Checksum(ctx, space)
@@ -163,8 +166,8 @@ func TestTermStats_ATextTooManyWordsForOneTsvectorStillProjects(t *testing.T) {
 
 	var text string
 	var first, last bool
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT text, tsv @@ 'file0.go'::tsquery, tsv @@ 'file21999.go'::tsquery
-		FROM memory_items WHERE space_id = $1 AND seq = 1`, space).Scan(&text, &first, &last))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT coalesce(i.text, e.content), i.tsv @@ 'file0.go'::tsquery, i.tsv @@ 'file21999.go'::tsquery
+		FROM memory_items i JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = $1 AND i.seq = 1`, space).Scan(&text, &first, &last))
 	require.True(t, strings.HasPrefix(huge, text) && len(text) >= len(huge)-1, "the item keeps its whole text (%d of %d bytes)", len(text), len(huge))
 	require.True(t, first, "the prefix that fits is indexed")
 	require.False(t, last, "the rest is not")

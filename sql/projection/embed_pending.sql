@@ -1,8 +1,11 @@
 -- name: EmbedPending :many
 -- Memory items of a space without an embedding for model $2, oldest first. The probe is a
 -- LATERAL lookup per item so it stays an index lookup even when the statistics of a fast
--- growing embeddings table are stale (a materialized anti-join would be quadratic).
-SELECT m.item_id, m.text
+-- growing embeddings table are stale (a materialized anti-join would be quadratic). An item
+-- whose text is its event's content stores NULL and reads the content: a subquery in the
+-- select list, which the plan evaluates after the sort and limit, for the returned rows only.
+SELECT m.item_id,
+       coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = m.space_id AND e.seq = m.seq))::text AS text
 FROM memory_items m
 LEFT JOIN LATERAL (
   SELECT 1 AS found FROM embeddings e

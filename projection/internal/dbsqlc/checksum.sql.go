@@ -38,8 +38,10 @@ FROM (
   SELECT concat_ws('|', 'invalidation', target_seq, seq, encode(hash, 'hex'), reason)
   FROM invalidations x WHERE x.space_id = $1
   UNION ALL
-  SELECT concat_ws('|', 'item', item_id, kind, seq, event_type, session_id, occurred_at, ts_config::text, text, tsv::text, tsv_len, redundant_of)
-  FROM memory_items x WHERE x.space_id = $1
+  SELECT concat_ws('|', 'item', x.item_id, x.kind, x.seq, x.event_type, x.session_id, x.occurred_at, x.ts_config::text,
+                   coalesce(x.text, e.content), x.tsv::text, x.tsv_len, x.redundant_of)
+  FROM memory_items x JOIN events e ON e.space_id = x.space_id AND e.seq = x.seq
+  WHERE x.space_id = $1
   UNION ALL
   SELECT concat_ws('|', 'term', lexeme, df)
   FROM term_stats x WHERE x.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)
@@ -125,7 +127,8 @@ type ChecksumRow struct {
 // gate on render through concat_ws, which skips NULLs, so with the gate off every line is the
 // one before the gate).
 // salience_decayed is left out: the salience_decay job computes it as of the clock. Embeddings
-// are left out: they are computed asynchronously from memory_items text, which is included.
+// are left out: they are computed asynchronously from memory_items text, which is included
+// (an item's text, coalesce(text, events.content), renders the same whether it is stored).
 func (q *Queries) Checksum(ctx context.Context, db DBTX, spaceID string) (ChecksumRow, error) {
 	row := db.QueryRow(ctx, checksum, spaceID)
 	var i ChecksumRow

@@ -17,7 +17,8 @@ SELECT $1::text, u.item_id, $2::text, $3::int, u.embedding, u.text_hash,
        EXISTS (SELECT FROM vector_spaces v WHERE v.space_id = $1::text AND v.model = $2::text)
 FROM (SELECT unnest($4::text[]) AS item_id, unnest($5::vector[]) AS embedding,
              unnest($6::bytea[]) AS text_hash) u
-JOIN memory_items m ON m.space_id = $1::text AND m.item_id = u.item_id AND sha256(convert_to(m.text, 'UTF8')) = u.text_hash
+JOIN memory_items m ON m.space_id = $1::text AND m.item_id = u.item_id
+JOIN events c ON c.space_id = m.space_id AND c.seq = m.seq AND sha256(convert_to(coalesce(m.text, c.content), 'UTF8')) = u.text_hash
 WHERE NOT EXISTS (SELECT FROM events e
                   WHERE e.space_id = $1::text AND e.type = 'erasure.recorded'
                     AND e.seq > coalesce((SELECT w.projected_seq FROM projection_watermarks w WHERE w.space_id = $1::text), 0))
@@ -35,7 +36,8 @@ type EmbedInsertParams struct {
 
 // Stores embeddings for model (dimension dim): item_ids, embeddings and text_hashes are the
 // rows' columns, of one length. Items that were discarded meanwhile (a rebuild) or whose text
-// changed are skipped; the next pass picks them up. Nothing is stored
+// changed are skipped (an item's text is coalesce(m.text, events.content)); the next pass
+// picks them up. Nothing is stored
 // while an erasure record lies past the space's projection watermark: the projections may still
 // hold the erased text until the projector purges them (projection/purge.go), and the caller
 // holds the space's erasure lock, so an erasure committed since the texts were read is seen.

@@ -17,7 +17,8 @@ WITH shared AS (
     AND g.key = ANY ($2::bigint[])
   GROUP BY g.seq
 )
-SELECT m.item_id, s.seq, s.keys, m.text
+SELECT m.item_id, s.seq, s.keys,
+       coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = m.space_id AND e.seq = m.seq))::text AS text
 FROM shared s
 JOIN memory_items m ON m.space_id = $1::text AND m.item_id = 'ev:' || s.seq
 ORDER BY s.seq
@@ -39,7 +40,7 @@ type GateCandidatesRow struct {
 // a key with one of the batch's items, each once with the keys it shares, and its text (the gate
 // compares word sequences; gate.go), in seq order. The keys are index conditions of gate_keys'
 // primary key (space_key, key, seq), the space's key an InitPlan on spaces: one descent per key
-// of the batch.
+// of the batch. An item's text is coalesce(m.text, events.content) (NULL: its event's content).
 func (q *Queries) GateCandidates(ctx context.Context, db DBTX, arg GateCandidatesParams) ([]GateCandidatesRow, error) {
 	rows, err := db.Query(ctx, gateCandidates, arg.SpaceID, arg.Keys)
 	if err != nil {

@@ -19,12 +19,14 @@ WITH u AS (
          unnest($6::text[]) AS session_id,
          unnest($7::timestamptz[]) AS occurred_at,
          unnest($8::text[]) AS text,
-         unnest($9::text[]) AS redundant_of
+         unnest($9::boolean[]) AS is_content,
+         unnest($10::text[]) AS redundant_of
 ), ins AS (
   INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, session_id, occurred_at, text,
                             ts_config, tsv, redundant_of)
-  SELECT $1::text, u.item_id, u.kind, u.seq, u.event_type, u.session_id, u.occurred_at, u.text,
-         $10::regconfig, zaxy_tsv($10::regconfig, u.text), nullif(u.redundant_of, '')
+  SELECT $1::text, u.item_id, u.kind, u.seq, u.event_type, u.session_id, u.occurred_at,
+         CASE WHEN NOT u.is_content THEN u.text END,
+         $11::regconfig, zaxy_tsv($11::regconfig, u.text), nullif(u.redundant_of, '')
   FROM u
   RETURNING tsv, tsv_len
 ), df AS (
@@ -49,6 +51,7 @@ type ItemsInsertParams struct {
 	SessionIds   []string
 	OccurredAts  []time.Time
 	Texts        []string
+	IsContents   []bool
 	RedundantOfs []string
 	TsConfig     string
 }
@@ -59,7 +62,9 @@ type ItemsInsertParams struct {
 // length) in the same statement: one write per batch, under the watermark lock the projector
 // holds for the space. Each array is one column of the items, all of one length. redundant_ofs
 // is each item's redundant_of (the encoding gate's tag), the empty string for NULL (every
-// ranked item; item ids are never empty).
+// ranked item; item ids are never empty). is_contents says which texts are their event's
+// content: those are stored as NULL (the text is read as coalesce(text, events.content)), and
+// only the texts an item makes of its event (facts, typed events) are kept.
 func (q *Queries) ItemsInsert(ctx context.Context, db DBTX, arg ItemsInsertParams) error {
 	_, err := db.Exec(ctx, itemsInsert,
 		arg.SpaceID,
@@ -70,6 +75,7 @@ func (q *Queries) ItemsInsert(ctx context.Context, db DBTX, arg ItemsInsertParam
 		arg.SessionIds,
 		arg.OccurredAts,
 		arg.Texts,
+		arg.IsContents,
 		arg.RedundantOfs,
 		arg.TsConfig,
 	)
