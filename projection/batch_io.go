@@ -85,7 +85,7 @@ func (s *batchState) loadEntities(ctx context.Context, tx pgx.Tx, keys, ids []st
 	}
 	for _, r := range rows {
 		e := &entityRow{EntityID: r.EntityID, Key: r.Key, Name: r.Name, Kinds: r.Kinds, Version: r.Version,
-			FirstSeq: r.FirstSeq, FirstHash: r.FirstHash, LastSeq: r.LastSeq, Mentions: r.Mentions,
+			FirstSeq: r.FirstSeq, LastSeq: r.LastSeq, Mentions: r.Mentions,
 			InvalidatedSeq: r.InvalidatedSeq, stored: true}
 		e.loadedVersion = e.Version
 		s.entities[e.Key] = e
@@ -133,7 +133,7 @@ func (s *batchState) loadFacts(ctx context.Context, tx pgx.Tx, subjects, predica
 // moves the watermark, in one round trip.
 func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age bool, afterSeq, lastSeq int64, lastHash []byte) error {
 	b := &pgx.Batch{}
-	s.queueEntities(b)
+	s.queueEntities(b, age)
 	s.queueFacts(b)
 	s.queueProposals(b)
 	if age {
@@ -186,7 +186,9 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 	return nil
 }
 
-func (s *batchState) queueEntities(b *pgx.Batch) {
+// queueEntities writes the batch's new and changed entities; with age, a new one gets its
+// graph vertex id as it is inserted.
+func (s *batchState) queueEntities(b *pgx.Batch, age bool) {
 	var rows []*entityRow
 	for _, e := range s.entities {
 		if e.dirty {
@@ -197,7 +199,7 @@ func (s *batchState) queueEntities(b *pgx.Batch) {
 		return
 	}
 	slices.SortFunc(rows, func(a, b *entityRow) int { return strings.Compare(a.EntityID, b.EntityID) })
-	p := dbsqlc.EntitiesUpsertParams{SpaceID: s.space}
+	p := dbsqlc.EntitiesUpsertParams{SpaceID: s.space, Age: age}
 	for _, e := range rows {
 		p.EntityIDs = append(p.EntityIDs, e.EntityID)
 		p.Keys = append(p.Keys, e.Key)
@@ -205,7 +207,6 @@ func (s *batchState) queueEntities(b *pgx.Batch) {
 		p.Kinds = append(p.Kinds, strings.Join(e.Kinds, ","))
 		p.Versions = append(p.Versions, e.Version)
 		p.FirstSeqs = append(p.FirstSeqs, e.FirstSeq)
-		p.FirstHashes = append(p.FirstHashes, e.FirstHash)
 		p.LastSeqs = append(p.LastSeqs, e.LastSeq)
 		p.Mentions = append(p.Mentions, e.Mentions)
 		p.InvalidatedSeqs = append(p.InvalidatedSeqs, orZero(e.InvalidatedSeq))

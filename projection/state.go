@@ -26,7 +26,6 @@ type entityRow struct {
 	Kinds          []string
 	Version        int32
 	FirstSeq       int64
-	FirstHash      []byte
 	LastSeq        int64
 	Mentions       int32
 	InvalidatedSeq *int64
@@ -155,7 +154,7 @@ func (s *batchState) touchEntity(ref entityRef, e *eventloom.Event) *entityRow {
 	if !ok {
 		row = &entityRow{
 			EntityID: EntityID(s.space, ref.Key), Key: ref.Key, Name: ref.Name, Kinds: []string{ref.Kind},
-			Version: 1, FirstSeq: e.Seq, FirstHash: e.Hash, LastSeq: e.Seq, dirty: true,
+			Version: 1, FirstSeq: e.Seq, LastSeq: e.Seq, dirty: true,
 		}
 		s.entities[ref.Key] = row
 		s.entityByID[row.EntityID] = row

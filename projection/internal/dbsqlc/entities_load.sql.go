@@ -10,7 +10,7 @@ import (
 )
 
 const entitiesLoad = `-- name: EntitiesLoad :many
-SELECT entity_id, key, name, kinds, version, first_seq, first_hash, last_seq, mentions, invalidated_seq
+SELECT entity_id, key, name, kinds, version, first_seq, last_seq, mentions, invalidated_seq
 FROM entities
 WHERE space_id = $1 AND (key = ANY ($2::text[]) OR entity_id = ANY ($3::text[]))
 `
@@ -28,7 +28,6 @@ type EntitiesLoadRow struct {
 	Kinds          []string
 	Version        int32
 	FirstSeq       int64
-	FirstHash      []byte
 	LastSeq        int64
 	Mentions       int32
 	InvalidatedSeq *int64
@@ -51,7 +50,6 @@ func (q *Queries) EntitiesLoad(ctx context.Context, db DBTX, arg EntitiesLoadPar
 			&i.Kinds,
 			&i.Version,
 			&i.FirstSeq,
-			&i.FirstHash,
 			&i.LastSeq,
 			&i.Mentions,
 			&i.InvalidatedSeq,
