@@ -1,10 +1,11 @@
 -- Storage (docs/benchmarks.md, "Entities and the graph mirror"):
 --
--- 1. An entity is written once. The projector's upsert gives a new entity its graph vertex id
---    (age_node) as it inserts the row, from zaxy_age_entity_nodes, so zaxy_age_sync no longer
---    updates every new entity row right after its insert: that second version of each row,
---    on a page the insert had filled, went to another page with an entry in both indexes
---    (almost no update was HOT), and was about half the table's heap and indexes.
+-- 1. An entity or a fact version is written once. The projector gives a new row its graph ids
+--    (entities.age_node; facts.age_edge and age_value_node) as it inserts it, from
+--    zaxy_age_ids, so zaxy_age_sync no longer updates every new row right after its insert:
+--    that second version of each row, on a page the insert had filled, went to another page
+--    with an entry in every index (almost no update was HOT), and was about a third of the
+--    entities heap.
 -- 2. entities no longer repeats the hash of the event that first named an entity: events has
 --    it by (space_id, first_seq), where the readers take it.
 -- 3. The graph mirror's vertices and edges no longer carry the space (each space is a graph of
@@ -19,29 +20,33 @@ ALTER TABLE entities DROP COLUMN first_hash;
 CLUSTER entities USING entities_pkey;
 ALTER TABLE entities SET WITHOUT CLUSTER;
 
--- Reserves p_count vertex ids of the space's Entity label (as bigint), creating the space's
--- graph the first time; none (and no graph) for a count of zero.
-CREATE FUNCTION zaxy_age_entity_nodes(p_space text, p_count integer) RETURNS bigint[]
+-- Reserves p_count graph ids of one of the space's mirror labels ('Entity', 'FACT' or 'Value'),
+-- as bigint, creating the space's graph the first time; none (and no graph) for a count of
+-- zero.
+CREATE FUNCTION zaxy_age_ids(p_space text, p_label text, p_count integer) RETURNS bigint[]
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, ag_catalog, pg_temp AS $$
 DECLARE
   g text;
   ids bigint[];
 BEGIN
+  IF p_label IS NULL OR p_label NOT IN ('Entity', 'FACT', 'Value') THEN
+    RAISE EXCEPTION 'zaxy_age_ids: no mirror label %', p_label USING ERRCODE = 'invalid_parameter_value';
+  END IF;
   IF coalesce(p_count, 0) <= 0 THEN
     RETURN '{}';
   END IF;
   g := zaxy_age_graph(p_space);
   EXECUTE format($q$
-    SELECT array_agg(ag_catalog._graphid(l.id, nextval(%2$L::regclass))::text::bigint)
-    FROM generate_series(1, $1), (SELECT ag_catalog._label_id(%1$L, 'Entity')::int AS id) l
-  $q$, g, format('%I.%I', g, 'Entity_id_seq')) INTO ids USING p_count;
+    SELECT array_agg(ag_catalog._graphid(l.id, nextval(%3$L::regclass))::text::bigint)
+    FROM generate_series(1, $1), (SELECT ag_catalog._label_id(%1$L, %2$L)::int AS id) l
+  $q$, g, p_label, format('%I.%I', g, p_label || '_id_seq')) INTO ids USING p_count;
   RETURN ids;
 END $$;
 
 -- Mirrors the given entities and facts of a space (their current relational state) into its
--- graph: an entity whose vertex id has no vertex yet gets one (an entity without an id, one
--- stored before its space's graph was made, gets an id here), known ones get their properties
--- replaced.
+-- graph: an entity or fact whose graph id has no vertex or edge yet gets one (a row without
+-- ids, one stored before its space's graph was made, gets them here), known ones get their
+-- properties replaced.
 CREATE OR REPLACE FUNCTION zaxy_age_sync(p_space text, p_entities text[], p_facts text[]) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, ag_catalog AS $$
 DECLARE
@@ -76,6 +81,8 @@ BEGIN
     EXECUTE format($q$
       WITH todo AS (
         SELECT f.fact_id, f.age_edge, f.age_value_node, s.age_node AS start_node, o.age_node AS end_node,
+               f.age_edge IS NOT NULL AND EXISTS (
+                 SELECT FROM %1$I."FACT" x WHERE x.id = f.age_edge::text::ag_catalog.graphid) AS mirrored,
                jsonb_build_object('id', f.fact_id, 'predicate', f.predicate,
                  'version', f.version, 'status', f.status, 'valid_from', f.valid_from, 'valid_to', f.valid_to,
                  'recorded_seq', f.recorded_seq, 'closed_seq', f.closed_seq, 'superseded_by', f.superseded_by,
@@ -87,11 +94,13 @@ BEGIN
         LEFT JOIN entities o ON o.space_id = f.space_id AND o.entity_id = f.object_id
         WHERE f.space_id = $1 AND f.fact_id = ANY ($2)
       ), fresh AS (
-        SELECT t.*,
-               ag_catalog._graphid(ag_catalog._label_id(%1$L, 'FACT')::int, nextval(%2$L::regclass)) AS gid,
+        SELECT t.*, t.age_edge IS NULL AS assign,
+               coalesce(t.age_edge::text::ag_catalog.graphid,
+                 ag_catalog._graphid(ag_catalog._label_id(%1$L, 'FACT')::int, nextval(%2$L::regclass))) AS gid,
                CASE WHEN t.vprops IS NOT NULL THEN
-                 ag_catalog._graphid(ag_catalog._label_id(%1$L, 'Value')::int, nextval(%3$L::regclass)) END AS vgid
-        FROM todo t WHERE t.age_edge IS NULL
+                 coalesce(t.age_value_node::text::ag_catalog.graphid,
+                   ag_catalog._graphid(ag_catalog._label_id(%1$L, 'Value')::int, nextval(%3$L::regclass))) END AS vgid
+        FROM todo t WHERE NOT t.mirrored
       ), vins AS (
         INSERT INTO %1$I."Value" (id, properties)
         SELECT vgid, vprops::ag_catalog.agtype FROM fresh WHERE vgid IS NOT NULL
@@ -102,10 +111,10 @@ BEGIN
         FROM fresh
       ), upd AS (
         UPDATE %1$I."FACT" x SET properties = t.props::ag_catalog.agtype
-        FROM todo t WHERE t.age_edge IS NOT NULL AND x.id = t.age_edge::text::ag_catalog.graphid
+        FROM todo t WHERE t.mirrored AND x.id = t.age_edge::text::ag_catalog.graphid
       )
       UPDATE facts f SET age_edge = n.gid::text::bigint, age_value_node = n.vgid::text::bigint
-      FROM fresh n WHERE f.space_id = $1 AND f.fact_id = n.fact_id
+      FROM fresh n WHERE n.assign AND f.space_id = $1 AND f.fact_id = n.fact_id
     $q$, g, format('%I.%I', g, 'FACT_id_seq'), format('%I.%I', g, 'Value_id_seq')) USING p_space, p_facts;
   END IF;
 END $$;
@@ -208,10 +217,10 @@ BEGIN
   END LOOP;
 END $$;
 
-REVOKE EXECUTE ON FUNCTION zaxy_age_entity_nodes(text, integer) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION zaxy_age_ids(text, text, integer) FROM PUBLIC;
 DO $$
 BEGIN
   IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'zaxy_app') THEN
-    GRANT EXECUTE ON FUNCTION zaxy_age_entity_nodes(text, integer) TO zaxy_app;
+    GRANT EXECUTE ON FUNCTION zaxy_age_ids(text, text, integer) TO zaxy_app;
   END IF;
 END $$;

@@ -60,8 +60,8 @@ func vertexProps(t *testing.T, pool *pgxpool.Pool, space string) map[string]map[
 
 // Migration 000069 drops the first event's hash from entities (the readers take it from
 // events) and the space (and a null invalidated_seq) from the graph mirror's vertices and
-// edges; the projector writes a new entity once, its vertex id given at the insert. The down
-// migration puts the hash and the properties back.
+// edges; the projector writes a new entity or fact version once, its graph ids given at the
+// insert. The down migration puts the hash and the properties back.
 func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
@@ -88,18 +88,29 @@ func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(
 	want := entityRows(t, pool, space)
 	require.Len(t, want, 4, "Lisbon, Tobias, Alice, Bob")
 
-	// One batch inserted every entity, each with its vertex id, and updated none (the sync
-	// used to give each new row its vertex id with an update).
-	var unmirrored int
-	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM entities WHERE space_id = $1 AND age_node IS NULL`, space).Scan(&unmirrored))
-	require.Zero(t, unmirrored)
-	var inserted, updated int64
-	for inserted < int64(len(want)) { // the projector's backend reports its counts once idle
-		time.Sleep(20 * time.Millisecond)
-		require.NoError(t, pool.QueryRow(ctx, `SELECT n_tup_ins, n_tup_upd FROM pg_stat_user_tables WHERE relid = 'entities'::regclass`).Scan(&inserted, &updated))
+	// One batch inserted every entity and fact version, each with its graph ids, and updated
+	// none (the sync used to give each new row its ids with an update).
+	unmirrored := func() int {
+		t.Helper()
+		var n int
+		require.NoError(t, pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM entities WHERE space_id = $1 AND age_node IS NULL)
+			+ (SELECT count(*) FROM facts WHERE space_id = $1 AND (age_edge IS NULL OR (value IS NULL) <> (age_value_node IS NULL)))`, space).Scan(&n))
+		return n
 	}
-	require.Equal(t, int64(len(want)), inserted)
-	require.Zero(t, updated, "a new entity is written once")
+	require.Zero(t, unmirrored())
+	var entIns, entUpd, factIns, factUpd int64
+	for entIns < int64(len(want)) || factIns < 2 { // the projector's backend reports its counts once idle
+		time.Sleep(20 * time.Millisecond)
+		require.NoError(t, pool.QueryRow(ctx, `
+			SELECT (SELECT n_tup_ins FROM pg_stat_user_tables WHERE relid = 'entities'::regclass),
+			       (SELECT n_tup_upd FROM pg_stat_user_tables WHERE relid = 'entities'::regclass),
+			       (SELECT n_tup_ins FROM pg_stat_user_tables WHERE relid = 'facts'::regclass),
+			       (SELECT n_tup_upd FROM pg_stat_user_tables WHERE relid = 'facts'::regclass)`).Scan(&entIns, &entUpd, &factIns, &factUpd))
+	}
+	require.Equal(t, int64(len(want)), entIns)
+	require.Zero(t, entUpd, "a new entity is written once")
+	require.Equal(t, int64(2), factIns)
+	require.Zero(t, factUpd, "a new fact version is written once")
 
 	mirrorAgrees(t, pool, space)
 	props := vertexProps(t, pool, space)
@@ -152,9 +163,14 @@ func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(
 	require.NoError(t, pool.QueryRow(ctx, `SELECT bool_or(indisclustered) FROM pg_index WHERE indrelid = 'entities'::regclass`).Scan(&clustered))
 	require.False(t, clustered, "no clustering mark is left behind")
 
-	// Projecting on: a known entity mentioned again, a new one, and the mirror still agrees.
-	log.Append(t, space, eventloom.NewEvent{Type: "message", Actor: "user", Content: "Tobias met Ingrid in Porto."})
+	// Projecting on: a known entity mentioned again, new ones, a fact closed by a new value,
+	// and the mirror still agrees.
+	log.Append(t, space,
+		eventloom.NewEvent{Type: "message", Actor: "user", Content: "Tobias met Ingrid in Porto."},
+		eventloom.NewEvent{Type: "fact.asserted", Actor: "user", Content: "Alice is 31.",
+			Data: fixture.Data(map[string]any{"subject": "Alice", "predicate": "age", "value": 31})})
 	log.Project(t, space)
+	require.Zero(t, unmirrored())
 	mirrorAgrees(t, pool, space)
 	require.Len(t, vertexProps(t, pool, space), len(want)+2)
 
@@ -164,7 +180,6 @@ func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(
 	_, err = pool.Exec(ctx, `SELECT zaxy_age_sync($1, (SELECT array_agg(entity_id) FROM entities WHERE space_id = $1),
 		(SELECT array_agg(fact_id) FROM facts WHERE space_id = $1))`, space)
 	require.NoError(t, err)
-	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM entities WHERE space_id = $1 AND age_node IS NULL`, space).Scan(&unmirrored))
-	require.Zero(t, unmirrored)
+	require.Zero(t, unmirrored())
 	mirrorAgrees(t, pool, space)
 }

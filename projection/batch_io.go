@@ -134,7 +134,7 @@ func (s *batchState) loadFacts(ctx context.Context, tx pgx.Tx, subjects, predica
 func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age bool, afterSeq, lastSeq int64, lastHash []byte) error {
 	b := &pgx.Batch{}
 	s.queueEntities(b, age)
-	s.queueFacts(b)
+	s.queueFacts(b, age)
 	s.queueProposals(b)
 	if age {
 		s.queueAge(b)
@@ -214,7 +214,9 @@ func (s *batchState) queueEntities(b *pgx.Batch, age bool) {
 	dbsqlc.QueueEntitiesUpsert(b, p)
 }
 
-func (s *batchState) queueFacts(b *pgx.Batch) {
+// queueFacts closes the batch's changed fact versions and inserts its new ones; with age, a new
+// one gets its graph ids as it is inserted.
+func (s *batchState) queueFacts(b *pgx.Batch, age bool) {
 	var changed []*factRow
 	for _, f := range s.facts {
 		if f.stored && f.dirty {
@@ -241,7 +243,7 @@ func (s *batchState) queueFacts(b *pgx.Batch) {
 	if len(s.newFacts) == 0 {
 		return
 	}
-	p := dbsqlc.FactsInsertParams{SpaceID: s.space}
+	p := dbsqlc.FactsInsertParams{SpaceID: s.space, Age: age}
 	for _, f := range s.newFacts {
 		p.FactIds = append(p.FactIds, f.FactID)
 		p.SubjectIds = append(p.SubjectIds, f.SubjectID)

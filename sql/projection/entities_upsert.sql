@@ -2,7 +2,7 @@
 -- Writes the entities a batch created or changed. Each array is one column of the entities,
 -- all of one length; kinds is each entity's kinds joined by commas, and an invalidated_seq of 0
 -- is NULL (seqs start at 1). With age, a new entity gets its graph vertex id (age_node) as it
--- is inserted (zaxy_age_entity_nodes), so the graph sync does not write the row again.
+-- is inserted (zaxy_age_ids), so the graph sync does not write the row again.
 WITH u AS (
   SELECT unnest(@entity_ids::text[]) AS entity_id,
          unnest(@keys::text[]) AS key,
@@ -19,7 +19,7 @@ WITH u AS (
   WHERE @age::boolean
     AND NOT EXISTS (SELECT FROM entities x WHERE x.space_id = @space_id::text AND x.entity_id = u.entity_id)
 ), nodes AS (
-  SELECT zaxy_age_entity_nodes(@space_id::text, count(*)::int) AS ids FROM fresh
+  SELECT zaxy_age_ids(@space_id::text, 'Entity', count(*)::int) AS ids FROM fresh
 )
 INSERT INTO entities AS t (space_id, entity_id, key, name, kinds, version, first_seq,
                            last_seq, mentions, invalidated_seq, age_node)

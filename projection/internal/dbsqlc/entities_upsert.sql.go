@@ -26,7 +26,7 @@ WITH u AS (
   WHERE $11::boolean
     AND NOT EXISTS (SELECT FROM entities x WHERE x.space_id = $1::text AND x.entity_id = u.entity_id)
 ), nodes AS (
-  SELECT zaxy_age_entity_nodes($1::text, count(*)::int) AS ids FROM fresh
+  SELECT zaxy_age_ids($1::text, 'Entity', count(*)::int) AS ids FROM fresh
 )
 INSERT INTO entities AS t (space_id, entity_id, key, name, kinds, version, first_seq,
                            last_seq, mentions, invalidated_seq, age_node)
@@ -55,7 +55,7 @@ type EntitiesUpsertParams struct {
 // Writes the entities a batch created or changed. Each array is one column of the entities,
 // all of one length; kinds is each entity's kinds joined by commas, and an invalidated_seq of 0
 // is NULL (seqs start at 1). With age, a new entity gets its graph vertex id (age_node) as it
-// is inserted (zaxy_age_entity_nodes), so the graph sync does not write the row again.
+// is inserted (zaxy_age_ids), so the graph sync does not write the row again.
 func (q *Queries) EntitiesUpsert(ctx context.Context, db DBTX, arg EntitiesUpsertParams) error {
 	_, err := db.Exec(ctx, entitiesUpsert,
 		arg.SpaceID,
