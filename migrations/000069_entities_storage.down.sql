@@ -1,10 +1,11 @@
 -- Reverses 000069_entities_storage.up.sql: entities carry the hash of the event that first
--- named them again, zaxy_age_sync and the mirror check write and expect the space (and a null
--- invalidated_seq) in every vertex and edge again, and a new entity or fact gets its graph
--- ids from the sync.
+-- named them again and are unique by (space_id, key) again, zaxy_age_sync and the mirror
+-- check write and expect the space (and a null invalidated_seq) in every vertex and edge
+-- again, and a new entity or fact gets its graph ids from the sync.
 ALTER TABLE entities ADD COLUMN first_hash bytea;
 UPDATE entities x SET first_hash = e.hash FROM events e WHERE e.space_id = x.space_id AND e.seq = x.first_seq;
 ALTER TABLE entities ALTER COLUMN first_hash SET NOT NULL;
+ALTER TABLE entities ADD CONSTRAINT entities_key_unique UNIQUE (space_id, key);
 
 DROP FUNCTION zaxy_age_ids(text, text, integer);
 

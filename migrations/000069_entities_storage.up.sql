@@ -11,12 +11,16 @@
 -- 3. The graph mirror's vertices and edges no longer carry the space (each space is a graph of
 --    its own), and an Entity vertex carries invalidated_seq only once it is set (a Cypher
 --    read of a missing property is null, as before).
+-- 4. entities has no index on (space_id, key): an entity's id is a hash of its space and key
+--    (graph.EntityID), so the readers look an entity up by key through the id it gives, and
+--    the primary key keeps keys unique within a space.
 --
 -- CLUSTER rewrites entities so the dropped bytes (and the versions the sync's updates left) are
 -- given back now; the clustering mark is taken off again. Each graph's label tables are
 -- written again the same way (below).
 
 ALTER TABLE entities DROP COLUMN first_hash;
+ALTER TABLE entities DROP CONSTRAINT entities_key_unique;
 CLUSTER entities USING entities_pkey;
 ALTER TABLE entities SET WITHOUT CLUSTER;
 

@@ -85,6 +85,14 @@ func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(
 		return ok
 	}
 	require.False(t, hasHash())
+	keyIndexed := func() bool {
+		t.Helper()
+		var ok bool
+		require.NoError(t, pool.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+			WHERE i.indrelid = 'entities'::regclass AND a.attname = 'key')`).Scan(&ok))
+		return ok
+	}
+	require.False(t, keyIndexed(), "an entity is found by key through its id")
 	want := entityRows(t, pool, space)
 	require.Len(t, want, 4, "Lisbon, Tobias, Alice, Bob")
 
@@ -134,8 +142,12 @@ func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(
 	require.JSONEq(t, `null`, string(res.Rows[0][0]))
 	require.JSONEq(t, `null`, string(res.Rows[0][1]))
 
-	e, err := graph.ResolveEntity(ctx, pool, space, "Lisbon")
-	require.NoError(t, err)
+	e, err := graph.ResolveEntity(ctx, pool, space, "  LISBON ")
+	require.NoError(t, err, "by key")
+	require.Equal(t, lisbon, e.ID)
+	byID, err := graph.ResolveEntity(ctx, pool, space, lisbon)
+	require.NoError(t, err, "by id")
+	require.Equal(t, e, byID)
 	var firstHash []byte
 	require.NoError(t, pool.QueryRow(ctx, `SELECT hash FROM events WHERE space_id = $1 AND seq = 1`, space).Scan(&firstHash))
 	require.Equal(t, firstHash, []byte(e.FirstHash[:]), "the hash comes from events")
@@ -143,6 +155,7 @@ func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(
 	_, err = pool.Exec(ctx, readMigration(t, "000069_entities_storage.down.sql"))
 	require.NoError(t, err)
 	require.True(t, hasHash())
+	require.True(t, keyIndexed())
 	var wrong int
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM entities x JOIN events e ON e.space_id = x.space_id AND e.seq = x.first_seq WHERE x.first_hash IS DISTINCT FROM e.hash`).Scan(&wrong))
 	require.Zero(t, wrong, "down gives every entity its first event's hash")
@@ -156,6 +169,7 @@ func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(
 	_, err = pool.Exec(ctx, readMigration(t, "000069_entities_storage.up.sql"))
 	require.NoError(t, err)
 	require.False(t, hasHash())
+	require.False(t, keyIndexed())
 	require.Equal(t, want, entityRows(t, pool, space))
 	mirrorAgrees(t, pool, space)
 	require.Equal(t, props, vertexProps(t, pool, space))

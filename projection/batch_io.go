@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
 )
 
@@ -78,8 +79,11 @@ func (s *batchState) load(ctx context.Context, tx pgx.Tx, fxs []effects) error {
 	return nil
 }
 
+// loadEntities loads the space's entities named by keys (through the ids the keys give) or by
+// ids.
 func (s *batchState) loadEntities(ctx context.Context, tx pgx.Tx, keys, ids []string) error {
-	rows, err := queries.EntitiesLoad(ctx, tx, dbsqlc.EntitiesLoadParams{SpaceID: s.space, Keys: keys, EntityIDs: ids})
+	ids = append(graph.EntityIDs(s.space, keys), ids...)
+	rows, err := queries.EntitiesLoad(ctx, tx, dbsqlc.EntitiesLoadParams{SpaceID: s.space, EntityIDs: ids})
 	if err != nil {
 		return fmt.Errorf("load entities: %w", err)
 	}

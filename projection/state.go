@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/memoryitem"
 )
 
@@ -135,11 +136,9 @@ func newBatchState(space string) *batchState {
 	}
 }
 
-// EntityID is the stable id of the entity with key in space: the same on every rebuild.
-func EntityID(space, key string) string {
-	sum := sha256.Sum256([]byte(space + "\x00" + key))
-	return "e" + hex.EncodeToString(sum[:10])
-}
+// EntityID is the stable id of the entity with key in space: the same on every rebuild
+// (graph.EntityID).
+func EntityID(space, key string) string { return graph.EntityID(space, key) }
 
 // factID is the stable id of the n-th fact an event asserts about (subject, predicate).
 func factID(space string, seq int64, n int, subjectID, predicate string) string {

@@ -14,7 +14,7 @@ SELECT e.entity_id, e.key, e.name, e.kinds, e.version, e.first_seq, fe.hash AS f
        e.mentions, e.invalidated_seq
 FROM entities e
 JOIN events fe ON fe.space_id = e.space_id AND fe.seq = e.first_seq
-WHERE e.space_id = $1 AND (e.entity_id = $2 OR e.key = $3) AND e.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
+WHERE e.space_id = $1 AND e.entity_id IN ($2, $3) AND e.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ORDER BY e.entity_id = $2 DESC
 LIMIT 1
 `
@@ -22,7 +22,7 @@ LIMIT 1
 type EntityResolveParams struct {
 	SpaceID string
 	Ref     string
-	Key     string
+	KeyID   string
 }
 
 type EntityResolveRow struct {
@@ -38,11 +38,12 @@ type EntityResolveRow struct {
 	InvalidatedSeq *int64
 }
 
-// An entity of a space by id or by key (its normalized name), with the hash of the event that
-// first named it (from events). One first named by an erased event whose purge is pending
+// An entity of a space by id (@ref) or by key (its normalized name, looked up by the id it
+// gives: @key_id, graph.EntityID), with the hash of the event that first named it (from
+// events). One first named by an erased event whose purge is pending
 // (zaxy_erased_pending, migration 000054) is not found.
 func (q *Queries) EntityResolve(ctx context.Context, db DBTX, arg EntityResolveParams) (EntityResolveRow, error) {
-	row := db.QueryRow(ctx, entityResolve, arg.SpaceID, arg.Ref, arg.Key)
+	row := db.QueryRow(ctx, entityResolve, arg.SpaceID, arg.Ref, arg.KeyID)
 	var i EntityResolveRow
 	err := row.Scan(
 		&i.EntityID,
