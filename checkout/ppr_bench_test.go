@@ -22,8 +22,8 @@ func BenchmarkPPRLane_100k(b *testing.B) {
 	pool := db.AdminPool(b)
 	for _, q := range []string{
 		`INSERT INTO spaces (space_id, head_seq, head_hash, head_at) VALUES ('big', 0, '\x00', now())`,
-		`INSERT INTO entities (space_id, entity_id, key, name, kinds, first_seq, first_hash, last_seq, mentions)
-		 SELECT 'big', 'e' || i, 'k' || i, 'K' || i, '{name}', 1, '\x00', 1, 0 FROM generate_series(1, 20000) i`,
+		`INSERT INTO entities (space_id, entity_id, key, name, kinds, first_seq, last_seq, mentions)
+		 SELECT 'big', 'e' || i, 'k' || i, 'K' || i, '{name}', 1, 1, 0 FROM generate_series(1, 20000) i`,
 		`INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, occurred_at, text, ts_config, tsv)
 		 SELECT 'big', 'ev:' || s, 'event', s, 'message', now() - interval '1 day', '', 'english', ''::tsvector
 		 FROM generate_series(1, 100000) s`,

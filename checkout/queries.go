@@ -52,9 +52,11 @@ type laneExactArgs struct {
 }
 
 // queueLaneExact queues lane_exact.sql on b; done receives its rows when the batch runs and
-// returns the batch's error for them.
+// returns the batch's error for them. The entities are looked up by id: the ids the keys give
+// (graph.EntityID) and the keys themselves, any of which may be an id.
 func queueLaneExact(b *pgx.Batch, a laneExactArgs, done func([]entityHit, error) error) {
-	b.Queue(qLaneExact, a.SpaceID, a.Keys, a.AsOf, a.K, a.SpeakerTail).Query(func(rows pgx.Rows) error {
+	ids := append(graph.EntityIDs(a.SpaceID, a.Keys), a.Keys...)
+	b.Queue(qLaneExact, a.SpaceID, ids, a.AsOf, a.K, a.SpeakerTail).Query(func(rows pgx.Rows) error {
 		return done(pgx.CollectRows(rows, pgx.RowToStructByName[entityHit]))
 	})
 }

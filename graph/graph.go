@@ -115,7 +115,7 @@ func Facts(ctx context.Context, q Querier, p FactsParams) ([]Fact, error) {
 // ResolveEntity finds an entity by id or by name (matched on its normalized key).
 func ResolveEntity(ctx context.Context, q Querier, space, ref string) (*Entity, error) {
 	key := Key(ref)
-	r, err := queries.EntityResolve(ctx, q, dbsqlc.EntityResolveParams{SpaceID: space, Ref: ref, Key: key})
+	r, err := queries.EntityResolve(ctx, q, dbsqlc.EntityResolveParams{SpaceID: space, Ref: ref, KeyID: EntityID(space, key)})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("%w: no entity %q in space %q", ErrEntityNotFound, ref, space)
 	}

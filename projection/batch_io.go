@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/projection/internal/dbsqlc"
 )
 
@@ -78,14 +79,17 @@ func (s *batchState) load(ctx context.Context, tx pgx.Tx, fxs []effects) error {
 	return nil
 }
 
+// loadEntities loads the space's entities named by keys (through the ids the keys give) or by
+// ids.
 func (s *batchState) loadEntities(ctx context.Context, tx pgx.Tx, keys, ids []string) error {
-	rows, err := queries.EntitiesLoad(ctx, tx, dbsqlc.EntitiesLoadParams{SpaceID: s.space, Keys: keys, EntityIDs: ids})
+	ids = append(graph.EntityIDs(s.space, keys), ids...)
+	rows, err := queries.EntitiesLoad(ctx, tx, dbsqlc.EntitiesLoadParams{SpaceID: s.space, EntityIDs: ids})
 	if err != nil {
 		return fmt.Errorf("load entities: %w", err)
 	}
 	for _, r := range rows {
 		e := &entityRow{EntityID: r.EntityID, Key: r.Key, Name: r.Name, Kinds: r.Kinds, Version: r.Version,
-			FirstSeq: r.FirstSeq, FirstHash: r.FirstHash, LastSeq: r.LastSeq, Mentions: r.Mentions,
+			FirstSeq: r.FirstSeq, LastSeq: r.LastSeq, Mentions: r.Mentions,
 			InvalidatedSeq: r.InvalidatedSeq, stored: true}
 		e.loadedVersion = e.Version
 		s.entities[e.Key] = e
@@ -133,8 +137,8 @@ func (s *batchState) loadFacts(ctx context.Context, tx pgx.Tx, subjects, predica
 // moves the watermark, in one round trip.
 func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age bool, afterSeq, lastSeq int64, lastHash []byte) error {
 	b := &pgx.Batch{}
-	s.queueEntities(b)
-	s.queueFacts(b)
+	s.queueEntities(b, age)
+	s.queueFacts(b, age)
 	s.queueProposals(b)
 	if age {
 		s.queueAge(b)
@@ -187,7 +191,9 @@ func (s *batchState) write(ctx context.Context, tx pgx.Tx, tsConfig string, age 
 	return nil
 }
 
-func (s *batchState) queueEntities(b *pgx.Batch) {
+// queueEntities writes the batch's new and changed entities; with age, a new one gets its
+// graph vertex id as it is inserted.
+func (s *batchState) queueEntities(b *pgx.Batch, age bool) {
 	var rows []*entityRow
 	for _, e := range s.entities {
 		if e.dirty {
@@ -198,7 +204,7 @@ func (s *batchState) queueEntities(b *pgx.Batch) {
 		return
 	}
 	slices.SortFunc(rows, func(a, b *entityRow) int { return strings.Compare(a.EntityID, b.EntityID) })
-	p := dbsqlc.EntitiesUpsertParams{SpaceID: s.space}
+	p := dbsqlc.EntitiesUpsertParams{SpaceID: s.space, Age: age}
 	for _, e := range rows {
 		p.EntityIDs = append(p.EntityIDs, e.EntityID)
 		p.Keys = append(p.Keys, e.Key)
@@ -206,7 +212,6 @@ func (s *batchState) queueEntities(b *pgx.Batch) {
 		p.Kinds = append(p.Kinds, strings.Join(e.Kinds, ","))
 		p.Versions = append(p.Versions, e.Version)
 		p.FirstSeqs = append(p.FirstSeqs, e.FirstSeq)
-		p.FirstHashes = append(p.FirstHashes, e.FirstHash)
 		p.LastSeqs = append(p.LastSeqs, e.LastSeq)
 		p.Mentions = append(p.Mentions, e.Mentions)
 		p.InvalidatedSeqs = append(p.InvalidatedSeqs, orZero(e.InvalidatedSeq))
@@ -214,7 +219,9 @@ func (s *batchState) queueEntities(b *pgx.Batch) {
 	dbsqlc.QueueEntitiesUpsert(b, p)
 }
 
-func (s *batchState) queueFacts(b *pgx.Batch) {
+// queueFacts closes the batch's changed fact versions and inserts its new ones; with age, a new
+// one gets its graph ids as it is inserted.
+func (s *batchState) queueFacts(b *pgx.Batch, age bool) {
 	var changed []*factRow
 	for _, f := range s.facts {
 		if f.stored && f.dirty {
@@ -241,7 +248,7 @@ func (s *batchState) queueFacts(b *pgx.Batch) {
 	if len(s.newFacts) == 0 {
 		return
 	}
-	p := dbsqlc.FactsInsertParams{SpaceID: s.space}
+	p := dbsqlc.FactsInsertParams{SpaceID: s.space, Age: age}
 	for _, f := range s.newFacts {
 		p.FactIds = append(p.FactIds, f.FactID)
 		p.SubjectIds = append(p.SubjectIds, f.SubjectID)

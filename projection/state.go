@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zaxy/zaxy/eventloom"
+	"github.com/zaxy/zaxy/graph"
 	"github.com/zaxy/zaxy/memoryitem"
 )
 
@@ -26,7 +27,6 @@ type entityRow struct {
 	Kinds          []string
 	Version        int32
 	FirstSeq       int64
-	FirstHash      []byte
 	LastSeq        int64
 	Mentions       int32
 	InvalidatedSeq *int64
@@ -139,11 +139,9 @@ func newBatchState(space string) *batchState {
 	}
 }
 
-// EntityID is the stable id of the entity with key in space: the same on every rebuild.
-func EntityID(space, key string) string {
-	sum := sha256.Sum256([]byte(space + "\x00" + key))
-	return "e" + hex.EncodeToString(sum[:10])
-}
+// EntityID is the stable id of the entity with key in space: the same on every rebuild
+// (graph.EntityID).
+func EntityID(space, key string) string { return graph.EntityID(space, key) }
 
 // factID is the stable id of the n-th fact an event asserts about (subject, predicate).
 func factID(space string, seq int64, n int, subjectID, predicate string) string {
@@ -158,7 +156,7 @@ func (s *batchState) touchEntity(ref entityRef, e *eventloom.Event) *entityRow {
 	if !ok {
 		row = &entityRow{
 			EntityID: EntityID(s.space, ref.Key), Key: ref.Key, Name: ref.Name, Kinds: []string{ref.Kind},
-			Version: 1, FirstSeq: e.Seq, FirstHash: e.Hash, LastSeq: e.Seq, dirty: true,
+			Version: 1, FirstSeq: e.Seq, LastSeq: e.Seq, dirty: true,
 		}
 		s.entities[ref.Key] = row
 		s.entityByID[row.EntityID] = row

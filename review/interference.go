@@ -39,7 +39,7 @@ func Interference(ctx context.Context, tx pgx.Tx, store *eventloom.Store, space 
 		if subject == "" || predicate == "" || object == "" {
 			continue
 		}
-		cur, err := queries.CurrentFact(ctx, tx, dbsqlc.CurrentFactParams{SpaceID: space, SubjectKey: subject, Predicate: predicate})
+		cur, err := queries.CurrentFact(ctx, tx, dbsqlc.CurrentFactParams{SpaceID: space, SubjectID: graph.EntityID(space, subject), Predicate: predicate})
 		if errors.Is(err, pgx.ErrNoRows) {
 			continue
 		}

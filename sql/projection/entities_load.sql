@@ -1,5 +1,6 @@
 -- name: EntitiesLoad :many
--- The entities a batch touches, by key or by id.
-SELECT entity_id, key, name, kinds, version, first_seq, first_hash, last_seq, mentions, invalidated_seq
+-- The entities a batch touches, by id (an entity named by key is looked up by the id its key
+-- gives, graph.EntityID).
+SELECT entity_id, key, name, kinds, version, first_seq, last_seq, mentions, invalidated_seq
 FROM entities
-WHERE space_id = @space_id AND (key = ANY (@keys::text[]) OR entity_id = ANY (@entity_ids::text[]));
+WHERE space_id = @space_id AND entity_id = ANY (@entity_ids::text[]);

@@ -1,7 +1,8 @@
 -- name: EntitiesUpsert :exec
 -- Writes the entities a batch created or changed. Each array is one column of the entities,
 -- all of one length; kinds is each entity's kinds joined by commas, and an invalidated_seq of 0
--- is NULL (seqs start at 1).
+-- is NULL (seqs start at 1). With age, a new entity gets its graph vertex id (age_node) as it
+-- is inserted (zaxy_age_ids), so the graph sync does not write the row again.
 WITH u AS (
   SELECT unnest(@entity_ids::text[]) AS entity_id,
          unnest(@keys::text[]) AS key,
@@ -9,16 +10,22 @@ WITH u AS (
          unnest(@kinds::text[]) AS kinds,
          unnest(@versions::int[]) AS version,
          unnest(@first_seqs::bigint[]) AS first_seq,
-         unnest(@first_hashes::bytea[]) AS first_hash,
          unnest(@last_seqs::bigint[]) AS last_seq,
          unnest(@mentions::int[]) AS mentions,
          unnest(@invalidated_seqs::bigint[]) AS invalidated_seq
+), fresh AS (
+  SELECT u.entity_id, row_number() OVER (ORDER BY u.entity_id) AS i
+  FROM u
+  WHERE @age::boolean
+    AND NOT EXISTS (SELECT FROM entities x WHERE x.space_id = @space_id::text AND x.entity_id = u.entity_id)
+), nodes AS (
+  SELECT zaxy_age_ids(@space_id::text, 'Entity', count(*)::int) AS ids FROM fresh
 )
-INSERT INTO entities AS t (space_id, entity_id, key, name, kinds, version, first_seq, first_hash,
-                           last_seq, mentions, invalidated_seq)
+INSERT INTO entities AS t (space_id, entity_id, key, name, kinds, version, first_seq,
+                           last_seq, mentions, invalidated_seq, age_node)
 SELECT @space_id::text, u.entity_id, u.key, u.name, string_to_array(u.kinds, ','), u.version, u.first_seq,
-       u.first_hash, u.last_seq, u.mentions, nullif(u.invalidated_seq, 0)
-FROM u
+       u.last_seq, u.mentions, nullif(u.invalidated_seq, 0), n.ids[f.i]
+FROM u CROSS JOIN nodes n LEFT JOIN fresh f ON f.entity_id = u.entity_id
 ON CONFLICT (space_id, entity_id) DO UPDATE
 SET kinds = excluded.kinds, version = excluded.version, last_seq = excluded.last_seq,
     mentions = excluded.mentions, invalidated_seq = excluded.invalidated_seq;

@@ -10,9 +10,10 @@ import (
 )
 
 const entities = `-- name: Entities :many
-SELECT e.entity_id, e.key, e.name, e.kinds, e.version, e.first_seq, e.first_hash, e.last_seq,
+SELECT e.entity_id, e.key, e.name, e.kinds, e.version, e.first_seq, fe.hash AS first_hash, e.last_seq,
        e.mentions, e.invalidated_seq, iv.hash AS invalidated_hash, coalesce(iv.data ->> 'reason', '')::text AS invalidated_reason
 FROM entities e
+JOIN events fe ON fe.space_id = e.space_id AND fe.seq = e.first_seq
 LEFT JOIN events iv ON iv.space_id = e.space_id AND iv.seq = e.invalidated_seq
 WHERE e.space_id = $1 AND e.entity_id = ANY($2::text[]) AND e.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ORDER BY e.entity_id
@@ -38,7 +39,8 @@ type EntitiesRow struct {
 	InvalidatedReason string
 }
 
-// Entities of space $1 by id ($2), with the event that invalidated one (its hash and reason).
+// Entities of space $1 by id ($2), with the hash of the event that first named each and the
+// event that invalidated one (its hash and reason).
 // An entity first named by an erased event whose purge is pending (zaxy_erased_pending,
 // migration 000054) is not found: its name was read from the erased text.
 func (q *Queries) Entities(ctx context.Context, db DBTX, arg EntitiesParams) ([]EntitiesRow, error) {

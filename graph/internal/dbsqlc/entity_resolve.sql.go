@@ -10,17 +10,19 @@ import (
 )
 
 const entityResolve = `-- name: EntityResolve :one
-SELECT entity_id, key, name, kinds, version, first_seq, first_hash, last_seq, mentions, invalidated_seq
-FROM entities
-WHERE space_id = $1 AND (entity_id = $2 OR key = $3) AND first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
-ORDER BY entity_id = $2 DESC
+SELECT e.entity_id, e.key, e.name, e.kinds, e.version, e.first_seq, fe.hash AS first_hash, e.last_seq,
+       e.mentions, e.invalidated_seq
+FROM entities e
+JOIN events fe ON fe.space_id = e.space_id AND fe.seq = e.first_seq
+WHERE e.space_id = $1 AND e.entity_id IN ($2, $3) AND e.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
+ORDER BY e.entity_id = $2 DESC
 LIMIT 1
 `
 
 type EntityResolveParams struct {
 	SpaceID string
 	Ref     string
-	Key     string
+	KeyID   string
 }
 
 type EntityResolveRow struct {
@@ -36,10 +38,12 @@ type EntityResolveRow struct {
 	InvalidatedSeq *int64
 }
 
-// An entity of a space by id or by key (its normalized name). One first named by an erased
-// event whose purge is pending (zaxy_erased_pending, migration 000054) is not found.
+// An entity of a space by id (@ref) or by key (its normalized name, looked up by the id it
+// gives: @key_id, graph.EntityID), with the hash of the event that first named it (from
+// events). One first named by an erased event whose purge is pending
+// (zaxy_erased_pending, migration 000054) is not found.
 func (q *Queries) EntityResolve(ctx context.Context, db DBTX, arg EntityResolveParams) (EntityResolveRow, error) {
-	row := db.QueryRow(ctx, entityResolve, arg.SpaceID, arg.Ref, arg.Key)
+	row := db.QueryRow(ctx, entityResolve, arg.SpaceID, arg.Ref, arg.KeyID)
 	var i EntityResolveRow
 	err := row.Scan(
 		&i.EntityID,

@@ -23,7 +23,8 @@ SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), 
        count(*) FILTER (WHERE line LIKE 'artifact|%') AS artifacts
 FROM (
   SELECT concat_ws('|', 'entity', entity_id, key, name, array_to_string(kinds, ','), version, first_seq,
-                   encode(first_hash, 'hex'), last_seq, mentions, invalidated_seq) AS line
+                   encode((SELECT ev.hash FROM events ev WHERE ev.space_id = x.space_id AND ev.seq = x.first_seq), 'hex'),
+                   last_seq, mentions, invalidated_seq) AS line
   FROM entities x WHERE x.space_id = $1
   UNION ALL
   SELECT concat_ws('|', 'mention', seq, start_byte, end_byte, entity_id, kind)

@@ -10,14 +10,13 @@ import (
 )
 
 const entitiesLoad = `-- name: EntitiesLoad :many
-SELECT entity_id, key, name, kinds, version, first_seq, first_hash, last_seq, mentions, invalidated_seq
+SELECT entity_id, key, name, kinds, version, first_seq, last_seq, mentions, invalidated_seq
 FROM entities
-WHERE space_id = $1 AND (key = ANY ($2::text[]) OR entity_id = ANY ($3::text[]))
+WHERE space_id = $1 AND entity_id = ANY ($2::text[])
 `
 
 type EntitiesLoadParams struct {
 	SpaceID   string
-	Keys      []string
 	EntityIDs []string
 }
 
@@ -28,15 +27,15 @@ type EntitiesLoadRow struct {
 	Kinds          []string
 	Version        int32
 	FirstSeq       int64
-	FirstHash      []byte
 	LastSeq        int64
 	Mentions       int32
 	InvalidatedSeq *int64
 }
 
-// The entities a batch touches, by key or by id.
+// The entities a batch touches, by id (an entity named by key is looked up by the id its key
+// gives, graph.EntityID).
 func (q *Queries) EntitiesLoad(ctx context.Context, db DBTX, arg EntitiesLoadParams) ([]EntitiesLoadRow, error) {
-	rows, err := db.Query(ctx, entitiesLoad, arg.SpaceID, arg.Keys, arg.EntityIDs)
+	rows, err := db.Query(ctx, entitiesLoad, arg.SpaceID, arg.EntityIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +50,6 @@ func (q *Queries) EntitiesLoad(ctx context.Context, db DBTX, arg EntitiesLoadPar
 			&i.Kinds,
 			&i.Version,
 			&i.FirstSeq,
-			&i.FirstHash,
 			&i.LastSeq,
 			&i.Mentions,
 			&i.InvalidatedSeq,

@@ -17,16 +17,22 @@ WITH u AS (
          unnest($5::text[]) AS kinds,
          unnest($6::int[]) AS version,
          unnest($7::bigint[]) AS first_seq,
-         unnest($8::bytea[]) AS first_hash,
-         unnest($9::bigint[]) AS last_seq,
-         unnest($10::int[]) AS mentions,
-         unnest($11::bigint[]) AS invalidated_seq
+         unnest($8::bigint[]) AS last_seq,
+         unnest($9::int[]) AS mentions,
+         unnest($10::bigint[]) AS invalidated_seq
+), fresh AS (
+  SELECT u.entity_id, row_number() OVER (ORDER BY u.entity_id) AS i
+  FROM u
+  WHERE $11::boolean
+    AND NOT EXISTS (SELECT FROM entities x WHERE x.space_id = $1::text AND x.entity_id = u.entity_id)
+), nodes AS (
+  SELECT zaxy_age_ids($1::text, 'Entity', count(*)::int) AS ids FROM fresh
 )
-INSERT INTO entities AS t (space_id, entity_id, key, name, kinds, version, first_seq, first_hash,
-                           last_seq, mentions, invalidated_seq)
+INSERT INTO entities AS t (space_id, entity_id, key, name, kinds, version, first_seq,
+                           last_seq, mentions, invalidated_seq, age_node)
 SELECT $1::text, u.entity_id, u.key, u.name, string_to_array(u.kinds, ','), u.version, u.first_seq,
-       u.first_hash, u.last_seq, u.mentions, nullif(u.invalidated_seq, 0)
-FROM u
+       u.last_seq, u.mentions, nullif(u.invalidated_seq, 0), n.ids[f.i]
+FROM u CROSS JOIN nodes n LEFT JOIN fresh f ON f.entity_id = u.entity_id
 ON CONFLICT (space_id, entity_id) DO UPDATE
 SET kinds = excluded.kinds, version = excluded.version, last_seq = excluded.last_seq,
     mentions = excluded.mentions, invalidated_seq = excluded.invalidated_seq
@@ -40,15 +46,16 @@ type EntitiesUpsertParams struct {
 	Kinds           []string
 	Versions        []int32
 	FirstSeqs       []int64
-	FirstHashes     [][]byte
 	LastSeqs        []int64
 	Mentions        []int32
 	InvalidatedSeqs []int64
+	Age             bool
 }
 
 // Writes the entities a batch created or changed. Each array is one column of the entities,
 // all of one length; kinds is each entity's kinds joined by commas, and an invalidated_seq of 0
-// is NULL (seqs start at 1).
+// is NULL (seqs start at 1). With age, a new entity gets its graph vertex id (age_node) as it
+// is inserted (zaxy_age_ids), so the graph sync does not write the row again.
 func (q *Queries) EntitiesUpsert(ctx context.Context, db DBTX, arg EntitiesUpsertParams) error {
 	_, err := db.Exec(ctx, entitiesUpsert,
 		arg.SpaceID,
@@ -58,10 +65,10 @@ func (q *Queries) EntitiesUpsert(ctx context.Context, db DBTX, arg EntitiesUpser
 		arg.Kinds,
 		arg.Versions,
 		arg.FirstSeqs,
-		arg.FirstHashes,
 		arg.LastSeqs,
 		arg.Mentions,
 		arg.InvalidatedSeqs,
+		arg.Age,
 	)
 	return err
 }

@@ -14,13 +14,13 @@ SELECT f.fact_id, f.authority, coalesce(o.key, lower(regexp_replace(btrim(f.valu
 FROM entities s
 JOIN facts f ON f.space_id = s.space_id AND f.subject_id = s.entity_id AND f.predicate = $1 AND f.status = 'current'
 LEFT JOIN entities o ON o.space_id = f.space_id AND o.entity_id = f.object_id
-WHERE s.space_id = $2 AND s.key = $3
+WHERE s.space_id = $2 AND s.entity_id = $3
 `
 
 type CurrentFactParams struct {
-	Predicate  string
-	SpaceID    string
-	SubjectKey string
+	Predicate string
+	SpaceID   string
+	SubjectID string
 }
 
 type CurrentFactRow struct {
@@ -29,10 +29,11 @@ type CurrentFactRow struct {
 	Target    string
 }
 
-// The current asserted fact of (subject, predicate), named by entity key and predicate, with
-// its object's key or its value rendered as text (interference detection compares them).
+// The current asserted fact of (subject, predicate), the subject named by the id of its entity
+// key (graph.EntityID), with its object's key or its value rendered as text (interference
+// detection compares them).
 func (q *Queries) CurrentFact(ctx context.Context, db DBTX, arg CurrentFactParams) (CurrentFactRow, error) {
-	row := db.QueryRow(ctx, currentFact, arg.Predicate, arg.SpaceID, arg.SubjectKey)
+	row := db.QueryRow(ctx, currentFact, arg.Predicate, arg.SpaceID, arg.SubjectID)
 	var i CurrentFactRow
 	err := row.Scan(&i.FactID, &i.Authority, &i.Target)
 	return i, err

@@ -1,4 +1,5 @@
--- Exact lane: entities named in the query ($2: candidate keys and ids) and the items about
+-- Exact lane: entities named in the query ($2: candidate ids, those the candidate keys give
+-- (graph.EntityID) and the candidates themselves, any of which may be an id) and the items about
 -- them: their current facts (valid at $3) and the latest events mentioning them, that had
 -- occurred by $3. Each entity carries its specificity, an IDF over the space's items scaled
 -- to [0, 1]: ln(N/df)/ln(N), N the space's items and df the entity's mentions (1 for an
@@ -27,7 +28,7 @@ WITH n AS (
   SELECT e.entity_id, e.key,
          greatest(0, least(1, ln(n.n / greatest(e.mentions, 1)) / ln(n.n)))::float8 AS spec
   FROM entities e, n
-  WHERE e.space_id = $1 AND (e.key = ANY ($2::text[]) OR e.entity_id = ANY ($2::text[]))
+  WHERE e.space_id = $1 AND e.entity_id = ANY ($2::text[])
     AND NOT EXISTS (SELECT FROM speaker_names s WHERE s.space_id = $1 AND s.name_key = e.key)
     AND e.key NOT IN (SELECT key FROM tail)
     AND e.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
