@@ -2,9 +2,9 @@ package topic
 
 import "math"
 
-// Term vectors are stored as 8-bit codes with one scale per vector (latent_terms.q8 and
-// latent_terms.scale, migration 000062): component i is scale × int8(q8[i]), scale the largest
-// magnitude over 127. A 143-dimension term is 147 bytes instead of half precision's 294.
+// Term vectors are stored as 8-bit codes with one scale per vector (in latent_terms' blocks,
+// block.go): component i is scale × int8(q8[i]), scale the largest magnitude over 127. A
+// 143-dimension term is 147 bytes instead of half precision's 294.
 
 // quantize returns v's 8-bit codes and their scale. The zero vector has scale 0 and zero codes.
 func quantize(v []float32) (float32, []byte) {
