@@ -60,8 +60,8 @@ func packBlocks(dims int, terms []termCode) []termBlock {
 }
 
 // unpackBlock calls fn with each term of a block, in order, until fn returns false. The
-// codes fn gets share the block's memory.
-func unpackBlock(data []byte, fn func(lexeme string, scale float32, codes []byte) bool) error {
+// lexeme and codes fn gets share the block's memory.
+func unpackBlock(data []byte, fn func(lexeme []byte, scale float32, codes []byte) bool) error {
 	if len(data) < 2 {
 		return fmt.Errorf("read term block: %d bytes, no header", len(data))
 	}
@@ -75,7 +75,7 @@ func unpackBlock(data []byte, fn func(lexeme string, scale float32, codes []byte
 		if end > len(data) {
 			return fmt.Errorf("read term block: record at byte %d cut short", pos)
 		}
-		lexeme := string(data[pos+2 : pos+2+n])
+		lexeme := data[pos+2 : pos+2+n]
 		scale := math.Float32frombits(binary.BigEndian.Uint32(data[pos+2+n:]))
 		if !fn(lexeme, scale, data[pos+2+n+4:end]) {
 			return nil
@@ -89,9 +89,9 @@ func unpackBlock(data []byte, fn func(lexeme string, scale float32, codes []byte
 // of the blocks when want is nil).
 func termsOf(blocks [][]byte, want map[string]bool, terms map[string][]float32) error {
 	for _, b := range blocks {
-		err := unpackBlock(b, func(lexeme string, scale float32, codes []byte) bool {
-			if want == nil || want[lexeme] {
-				terms[lexeme] = dequantize(scale, codes)
+		err := unpackBlock(b, func(lexeme []byte, scale float32, codes []byte) bool {
+			if want == nil || want[string(lexeme)] {
+				terms[string(lexeme)] = dequantize(scale, codes)
 			}
 			return true
 		})

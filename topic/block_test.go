@@ -42,8 +42,8 @@ func TestPackBlocks_EveryTermReadsBackFromTheBlockItsLexemeFalls(t *testing.T) {
 			require.Less(t, blocks[i-1].first, b.first)
 		}
 		var in []termCode
-		require.NoError(t, unpackBlock(b.data, func(lexeme string, scale float32, codes []byte) bool {
-			in = append(in, termCode{lexeme: lexeme, scale: scale, codes: slices.Clone(codes)})
+		require.NoError(t, unpackBlock(b.data, func(lexeme []byte, scale float32, codes []byte) bool {
+			in = append(in, termCode{lexeme: string(lexeme), scale: scale, codes: slices.Clone(codes)})
 			return true
 		}))
 		require.Equal(t, b.first, in[0].lexeme, "a block is keyed by its first lexeme")
@@ -71,9 +71,9 @@ func TestPackBlocks_EveryTermReadsBackFromTheBlockItsLexemeFalls(t *testing.T) {
 
 func TestUnpackBlock_RefusesCutShortBlocks(t *testing.T) {
 	b := packBlocks(4, []termCode{{lexeme: "harbour", scale: 0.5, codes: []byte{1, 2, 3, 4}}})[0].data
-	require.NoError(t, unpackBlock(b, func(string, float32, []byte) bool { return true }))
+	require.NoError(t, unpackBlock(b, func([]byte, float32, []byte) bool { return true }))
 	for _, n := range []int{0, 1, 3, len(b) - 1} {
-		require.Error(t, unpackBlock(b[:n], func(string, float32, []byte) bool { return true }), "%d bytes", n)
+		require.Error(t, unpackBlock(b[:n], func([]byte, float32, []byte) bool { return true }), "%d bytes", n)
 	}
-	require.NoError(t, unpackBlock(b[:2], func(string, float32, []byte) bool { return true }), "a header alone holds no terms")
+	require.NoError(t, unpackBlock(b[:2], func([]byte, float32, []byte) bool { return true }), "a header alone holds no terms")
 }

@@ -44,7 +44,7 @@ var queries = dbsqlc.New()
 
 // Hand-written: the writes unnest several arrays in one call, which sqlc's catalog cannot
 // type (topic vectors travel as pgvector.Vector arrays, term vectors as blocks, block.go);
-// query_terms runs on the checkout lanes' narrower querier and is read by name into queryBlock.
+// query_terms runs on the checkout lanes' narrower querier and is read by name into queryTerm.
 var (
 	qTermsInsert  = sql.Query("topic/terms_insert")
 	qTopicsUpsert = sql.Query("topic/topics_upsert")
@@ -88,20 +88,20 @@ type queryTermsArgs struct {
 }
 
 // queryQueryTerms runs query_terms.sql.
-func queryQueryTerms(ctx context.Context, q Querier, a queryTermsArgs) ([]queryBlock, error) {
+func queryQueryTerms(ctx context.Context, q Querier, a queryTermsArgs) ([]queryTerm, error) {
 	rows, err := q.Query(ctx, qQueryTerms, a.SpaceID, a.Query, a.TSConfig)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, pgx.RowToStructByName[queryBlock])
+	return pgx.CollectRows(rows, pgx.RowToStructByName[queryTerm])
 }
 
-// queryBlock is a row of query_terms: lexemes of the query with their frequencies there, and
-// the block of the model that would hold their vectors (block.go).
-type queryBlock struct {
-	Lexemes []string `db:"lexemes"`
-	Counts  []int32  `db:"counts"`
-	Block   []byte   `db:"block"`
+// queryTerm is a row of query_terms: a lexeme of the query, its frequency there and the block
+// of the model that would hold its vector (block.go).
+type queryTerm struct {
+	Lexeme string `db:"lexeme"`
+	Count  int32  `db:"count"`
+	Block  []byte `db:"block"`
 }
 
 // PendingSpaces returns up to limit spaces whose topics or model are behind their projection
@@ -372,15 +372,11 @@ func QueryVector(ctx context.Context, q Querier, space, tsConfig, query string) 
 	if err != nil {
 		return nil, err
 	}
-	terms := map[string][]float32{}
+	terms := make(map[string][]float32, len(found))
 	doc := Doc{}
 	for _, r := range found {
-		want := make(map[string]bool, len(r.Lexemes))
-		for i, l := range r.Lexemes {
-			want[l] = true
-			doc[l] = int(r.Counts[i])
-		}
-		if err := termsOf([][]byte{r.Block}, want, terms); err != nil {
+		doc[r.Lexeme] = int(r.Count)
+		if err := termsOf([][]byte{r.Block}, map[string]bool{r.Lexeme: true}, terms); err != nil {
 			return nil, err
 		}
 	}
