@@ -1,4 +1,6 @@
--- The topic term vectors a row a term again, (space_key, lexeme), from their blocks.
+-- The topic term vectors a row a term again, (space_key, lexeme), from their blocks: each
+-- vector's scale and its codes, one signed byte each (a 6-bit code as it is: the same vector,
+-- component i = scale × q8[i]).
 CREATE TABLE latent_terms_r (
   space_key int4  NOT NULL,
   scale     real  NOT NULL,

@@ -31,9 +31,10 @@ func latentTermBlocksDown(t *testing.T, pool *pgxpool.Pool) {
 	}
 }
 
-// Migration 000070 stores the topic model's term vectors in blocks: converting a row a term
-// gives byte for byte the blocks a rebuild writes (several blocks a space, each space's
-// own), and the down migration gives back the same rows a term.
+// Migration 000070 stores the topic model's term vectors in blocks: the down migration gives
+// the terms a rebuild's blocks hold as rows, converting them back keeps every term's vector
+// (the codes as found, 8 bits a code) in blocks cut as a rebuild cuts them, and a rebuild
+// after it writes the same blocks as before (6-bit codes).
 func TestLatentTermBlocksMigration_SameBlocksAsARebuildAndSameRowsBack(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
@@ -77,6 +78,9 @@ func TestLatentTermBlocksMigration_SameBlocksAsARebuildAndSameRowsBack(t *testin
 	require.Greater(t, perSpace["zeta"], 2, "several blocks a space")
 	require.Greater(t, perSpace["alpha"], 2, "several blocks a space")
 	listed := rows(unpacked)
+	const topics = `SELECT concat_ws('|', space_id, session_id, vec::text) FROM latent_topics ORDER BY 1`
+	folded := rows(topics)
+	require.Len(t, folded, 12)
 
 	_, err := pool.Exec(ctx, readMigration(t, "000070_latent_term_blocks.down.sql"))
 	require.NoError(t, err)
@@ -86,7 +90,18 @@ func TestLatentTermBlocksMigration_SameBlocksAsARebuildAndSameRowsBack(t *testin
 
 	_, err = pool.Exec(ctx, readMigration(t, "000070_latent_term_blocks.up.sql"))
 	require.NoError(t, err)
-	require.Equal(t, built, rows(blocks), "the migration packs as a rebuild does")
+	require.Equal(t, listed, rows(unpacked), "the same terms and vectors")
+	require.Equal(t, []string{"8"}, rows(`SELECT DISTINCT get_byte(block, 2)::text FROM latent_terms`), "8 bits a code as found")
+	require.NotEqual(t, built, rows(blocks))
+	_, err = pool.Exec(ctx, `DELETE FROM latent_topics`)
+	require.NoError(t, err)
+	for _, space := range []string{"zeta", "alpha"} {
+		res, err := topic.NewRefresher(pool, topic.DefaultParams).Refresh(ctx, space)
+		require.NoError(t, err)
+		require.False(t, res.Rebuilt)
+		require.Equal(t, 6, res.Topics)
+	}
+	require.Equal(t, folded, rows(topics), "topics folded from the 8-bit blocks are the rebuild's")
 
 	// A rebuild after the migration writes the same blocks again.
 	_, err = pool.Exec(ctx, `DELETE FROM latent_models`)
@@ -96,7 +111,8 @@ func TestLatentTermBlocksMigration_SameBlocksAsARebuildAndSameRowsBack(t *testin
 		require.NoError(t, err)
 		require.True(t, res.Rebuilt)
 	}
-	require.Equal(t, built, rows(blocks))
+	require.Equal(t, built, rows(blocks), "a rebuild writes 6-bit blocks again")
+	require.Equal(t, []string{"6"}, rows(`SELECT DISTINCT get_byte(block, 2)::text FROM latent_terms`))
 
 	latentTermBlocksDown(t, pool)
 	require.Equal(t, perTerm, rows(terms))

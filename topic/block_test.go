@@ -23,7 +23,7 @@ func blockTerms(n, dims int) []termCode {
 		}
 		codes := make([]byte, dims)
 		for j := range codes {
-			codes[j] = byte(i*31 + j*7)
+			codes[j] = byte(int8((i*31+j*7)%63 - codeMax))
 		}
 		out[i] = termCode{lexeme: lexeme, scale: float32(i+1) / 1024, codes: codes}
 	}
@@ -42,8 +42,9 @@ func TestPackBlocks_EveryTermReadsBackFromTheBlockItsLexemeFalls(t *testing.T) {
 			require.Less(t, blocks[i-1].first, b.first)
 		}
 		var in []termCode
-		require.NoError(t, unpackBlock(b.data, func(lexeme []byte, scale float32, codes []byte) bool {
-			in = append(in, termCode{lexeme: string(lexeme), scale: scale, codes: slices.Clone(codes)})
+		require.NoError(t, unpackBlock(b.data, func(h blockHead, lexeme []byte, scale float32, raw []byte) bool {
+			require.Equal(t, blockHead{dims: 165, bits: 6}, h)
+			in = append(in, termCode{lexeme: string(lexeme), scale: scale, codes: h.codes(raw)})
 			return true
 		}))
 		require.Equal(t, b.first, in[0].lexeme, "a block is keyed by its first lexeme")
@@ -51,7 +52,7 @@ func TestPackBlocks_EveryTermReadsBackFromTheBlockItsLexemeFalls(t *testing.T) {
 			require.Equal(t, i, offset/blockBytes, "the record starting at byte %d goes to block %d", offset, offset/blockBytes)
 			offset += recordSize(c)
 		}
-		require.LessOrEqual(t, len(b.data), 2+blockBytes+2+306+4+165, "at most one record past blockBytes")
+		require.LessOrEqual(t, len(b.data), 3+blockBytes+2+306+4+packedLen(165), "at most one record past blockBytes")
 		got = append(got, in...)
 	}
 	require.Equal(t, terms, got)
@@ -70,10 +71,22 @@ func TestPackBlocks_EveryTermReadsBackFromTheBlockItsLexemeFalls(t *testing.T) {
 }
 
 func TestUnpackBlock_RefusesCutShortBlocks(t *testing.T) {
+	all := func(blockHead, []byte, float32, []byte) bool { return true }
 	b := packBlocks(4, []termCode{{lexeme: "harbour", scale: 0.5, codes: []byte{1, 2, 3, 4}}})[0].data
-	require.NoError(t, unpackBlock(b, func([]byte, float32, []byte) bool { return true }))
-	for _, n := range []int{0, 1, 3, len(b) - 1} {
-		require.Error(t, unpackBlock(b[:n], func([]byte, float32, []byte) bool { return true }), "%d bytes", n)
+	require.NoError(t, unpackBlock(b, all))
+	for _, n := range []int{0, 1, 2, 4, len(b) - 1} {
+		require.Error(t, unpackBlock(b[:n], all), "%d bytes", n)
 	}
-	require.NoError(t, unpackBlock(b[:2], func([]byte, float32, []byte) bool { return true }), "a header alone holds no terms")
+	require.NoError(t, unpackBlock(b[:3], all), "a header alone holds no terms")
+	b[2] = 7
+	require.Error(t, unpackBlock(b, all), "7-bit codes")
+}
+
+// Blocks as migration 000070 writes them hold the 8-bit codes it found, one signed byte each:
+// they read back as they were.
+func TestUnpackBlock_ReadsEightBitBlocks(t *testing.T) {
+	b := []byte{0, 3, 8, 0, 2, 'a', 'b', 0x3f, 0x80, 0, 0, 0x7f, 0x81, 0x05, 0, 1, 'c', 0, 0, 0, 0, 0, 0, 0}
+	vecs := map[string][]float32{}
+	require.NoError(t, termsOf([][]byte{b}, nil, vecs))
+	require.Equal(t, map[string][]float32{"ab": {127, -127, 5}, "c": {0, 0, 0}}, vecs)
 }

@@ -189,9 +189,9 @@ func (r *Refresher) rebuild(ctx context.Context, space string, projected int64) 
 	// rebuild's topics equal the ones folded later from the stored terms.
 	coded := make([]termCode, 0, len(m.Terms))
 	for t, v := range m.Terms {
-		scale, q8 := quantize(v)
-		coded = append(coded, termCode{lexeme: t, scale: scale, codes: q8})
-		m.Terms[t] = dequantize(scale, q8)
+		scale, codes := narrow(quantize(v))
+		coded = append(coded, termCode{lexeme: t, scale: scale, codes: codes})
+		m.Terms[t] = dequantize(scale, codes)
 	}
 	slices.SortFunc(coded, func(a, b termCode) int { return strings.Compare(a.lexeme, b.lexeme) })
 	blocks := packBlocks(m.Dims, coded)

@@ -170,18 +170,22 @@ func TestRefresh_SameItemsGiveTheSameModel(t *testing.T) {
 	require.Equal(t, a, terms("b"))
 }
 
-// The term vectors are stored as one signed byte per dimension and a scale (migration
-// 000062), and a rebuild folds its session topics from the vectors as they read back, so a
-// topic folded later from the stored terms is the same vector.
-func TestRefresh_TermsInEightBitsAndTopicsFoldedLaterEqualTheRebuilds(t *testing.T) {
+// The term vectors are stored as 6-bit codes, packed, and a scale (migration 000070; the
+// listing gives one signed byte a code, within ±31), and a rebuild folds its session topics
+// from the vectors as they read back, so a topic folded later from the stored terms is the
+// same vector.
+func TestRefresh_TermsInSixBitsAndTopicsFoldedLaterEqualTheRebuilds(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	f.load(t, "q", corpus(2, 8, nil))
 	res, err := f.ref.Refresh(ctx, "q")
 	require.NoError(t, err)
 	require.True(t, res.Rebuilt)
-	require.Equal(t, res.Terms, f.count(t, `SELECT count(*) FROM latent_terms b, zaxy_latent_block_terms(b.block) t WHERE b.space_key = (SELECT space_key FROM spaces WHERE space_id = 'q') AND length(t.q8) = $1`, res.Dims),
-		"one byte per dimension")
+	require.Equal(t, res.Terms, f.count(t, `SELECT count(*) FROM latent_terms b, zaxy_latent_block_terms(b.block) t WHERE b.space_key = (SELECT space_key FROM spaces WHERE space_id = 'q') AND length(t.q8) = $1
+		AND get_byte(b.block, 2) = 6 AND NOT EXISTS (SELECT FROM generate_series(0, length(t.q8) - 1) i WHERE get_byte(t.q8, i) BETWEEN 32 AND 224)`, res.Dims),
+		"a code a dimension, each within ±31")
+	require.Positive(t, f.count(t, `SELECT count(*) FROM latent_terms b, zaxy_latent_block_terms(b.block) t WHERE b.space_key = (SELECT space_key FROM spaces WHERE space_id = 'q')
+		AND EXISTS (SELECT FROM generate_series(0, length(t.q8) - 1) i WHERE get_byte(t.q8, i) IN (31, 225))`), "the largest magnitude is 31")
 	topics := func() []string {
 		rows, err := f.DB.Query(ctx, `SELECT session_id || ' ' || vec::text FROM latent_topics WHERE space_id = 'q' ORDER BY session_id`)
 		require.NoError(t, err)
