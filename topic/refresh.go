@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -41,27 +43,25 @@ func NewRefresher(db pgexec.Executor, params Params) *Refresher {
 var queries = dbsqlc.New()
 
 // Hand-written: the writes unnest several arrays in one call, which sqlc's catalog cannot
-// type (topic vectors travel as pgvector.Vector arrays, term vectors as scales and 8-bit
-// codes, quant.go); query_terms runs on the checkout lanes'
-// narrower querier and is read by name into queryTerm.
+// type (topic vectors travel as pgvector.Vector arrays, term vectors as blocks, block.go);
+// query_terms runs on the checkout lanes' narrower querier and is read by name into queryTerm.
 var (
 	qTermsInsert  = sql.Query("topic/terms_insert")
 	qTopicsUpsert = sql.Query("topic/topics_upsert")
 	qQueryTerms   = sql.Query("topic/query_terms")
 )
 
-// termsInsertArgs are terms_insert.sql's parameters: a model's term vectors in SpaceID, one
-// scale and one code string per lexeme, in the same order (quant.go).
+// termsInsertArgs are terms_insert.sql's parameters: a model's term vectors in SpaceID, as
+// blocks (block.go): each block's first lexeme and its bytes, in the same order.
 type termsInsertArgs struct {
 	SpaceID string
-	Lexemes []string
-	Scales  []float32
-	Codes   [][]byte
+	Firsts  []string
+	Blocks  [][]byte
 }
 
 // execTermsInsert runs terms_insert.sql.
 func execTermsInsert(ctx context.Context, tx pgx.Tx, a termsInsertArgs) error {
-	_, err := tx.Exec(ctx, qTermsInsert, a.SpaceID, a.Lexemes, a.Scales, a.Codes)
+	_, err := tx.Exec(ctx, qTermsInsert, a.SpaceID, a.Firsts, a.Blocks)
 	return err
 }
 
@@ -96,13 +96,12 @@ func queryQueryTerms(ctx context.Context, q Querier, a queryTermsArgs) ([]queryT
 	return pgx.CollectRows(rows, pgx.RowToStructByName[queryTerm])
 }
 
-// queryTerm is a row of query_terms: a lexeme of the query, its frequency there and its
-// vector in the model as a scale and 8-bit codes (quant.go).
+// queryTerm is a row of query_terms: a lexeme of the query, its frequency there and the block
+// of the model that would hold its vector (block.go).
 type queryTerm struct {
-	Lexeme string  `db:"lexeme"`
-	Count  int32   `db:"count"`
-	Scale  float32 `db:"scale"`
-	Q8     []byte  `db:"q8"`
+	Lexeme string `db:"lexeme"`
+	Count  int32  `db:"count"`
+	Block  []byte `db:"block"`
 }
 
 // PendingSpaces returns up to limit spaces whose topics or model are behind their projection
@@ -188,15 +187,18 @@ func (r *Refresher) rebuild(ctx context.Context, space string, projected int64) 
 	}
 	// The topics are folded from the term vectors as they read back from storage, so a
 	// rebuild's topics equal the ones folded later from the stored terms.
-	terms := make([]string, 0, len(m.Terms))
-	scales := make([]float32, 0, len(m.Terms))
-	codes := make([][]byte, 0, len(m.Terms))
+	coded := make([]termCode, 0, len(m.Terms))
 	for t, v := range m.Terms {
-		scale, q8 := quantize(v)
-		terms = append(terms, t)
-		scales = append(scales, scale)
-		codes = append(codes, q8)
-		m.Terms[t] = dequantize(scale, q8)
+		scale, codes := narrow(quantize(v))
+		coded = append(coded, termCode{lexeme: t, scale: scale, codes: codes})
+		m.Terms[t] = dequantize(scale, codes)
+	}
+	slices.SortFunc(coded, func(a, b termCode) int { return strings.Compare(a.lexeme, b.lexeme) })
+	blocks := packBlocks(m.Dims, coded)
+	firsts := make([]string, len(blocks))
+	datas := make([][]byte, len(blocks))
+	for i, b := range blocks {
+		firsts[i], datas[i] = b.first, b.data
 	}
 	topics, err := r.openers(ctx, space, true, m.Terms)
 	if err != nil {
@@ -217,7 +219,7 @@ func (r *Refresher) rebuild(ctx context.Context, space string, projected int64) 
 			Terms: int32(len(m.Terms)), BuiltSeq: lastSeq, SeenSeq: projected, BuildMs: int32(buildMS)}); err != nil {
 			return err
 		}
-		if err := execTermsInsert(ctx, tx, termsInsertArgs{SpaceID: space, Lexemes: terms, Scales: scales, Codes: codes}); err != nil {
+		if err := execTermsInsert(ctx, tx, termsInsertArgs{SpaceID: space, Firsts: firsts, Blocks: datas}); err != nil {
 			return err
 		}
 		return topics.write(ctx, tx, space)
@@ -347,13 +349,17 @@ type Querier interface {
 
 // lookupTerms returns the stored vectors of the given lexemes in space's model.
 func lookupTerms(ctx context.Context, q pgexec.Executor, space string, lexemes []string) (map[string][]float32, error) {
-	rows, err := queries.TermsLookup(ctx, q, dbsqlc.TermsLookupParams{SpaceID: space, Lexemes: lexemes})
+	blocks, err := queries.TermsLookup(ctx, q, dbsqlc.TermsLookupParams{SpaceID: space, Lexemes: lexemes})
 	if err != nil {
 		return nil, err
 	}
-	terms := make(map[string][]float32, len(rows))
-	for _, r := range rows {
-		terms[r.Lexeme] = dequantize(r.Scale, r.Q8)
+	want := make(map[string]bool, len(lexemes))
+	for _, l := range lexemes {
+		want[l] = true
+	}
+	terms := make(map[string][]float32, len(lexemes))
+	if err := termsOf(blocks, want, terms); err != nil {
+		return nil, err
 	}
 	return terms, nil
 }
@@ -369,8 +375,10 @@ func QueryVector(ctx context.Context, q Querier, space, tsConfig, query string) 
 	terms := make(map[string][]float32, len(found))
 	doc := Doc{}
 	for _, r := range found {
-		terms[r.Lexeme] = dequantize(r.Scale, r.Q8)
 		doc[r.Lexeme] = int(r.Count)
+		if err := termsOf([][]byte{r.Block}, map[string]bool{r.Lexeme: true}, terms); err != nil {
+			return nil, err
+		}
 	}
 	return Fold(terms, doc), nil
 }

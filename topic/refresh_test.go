@@ -2,6 +2,8 @@ package topic_test
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -92,7 +94,7 @@ func TestRefresh_BuildsAModelThatBridgesWordsTheTextsDoNotShare(t *testing.T) {
 	require.Equal(t, 80, res.Docs)
 	require.Equal(t, 26, res.Dims) // 80 / 3
 	require.Equal(t, 10, res.Topics)
-	require.Equal(t, res.Terms, f.count(t, `SELECT count(*) FROM latent_terms WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 's')`))
+	require.Equal(t, res.Terms, f.count(t, `SELECT count(*) FROM latent_terms b, zaxy_latent_block_terms(b.block) WHERE b.space_key = (SELECT space_key FROM spaces WHERE space_id = 's')`))
 	require.Equal(t, 10, f.count(t, `SELECT count(*) FROM latent_topics WHERE space_id = 's'`))
 
 	// No query word occurs in the first message of any session of the topic: the model links
@@ -157,7 +159,7 @@ func TestRefresh_SameItemsGiveTheSameModel(t *testing.T) {
 		require.NoError(t, err)
 	}
 	terms := func(space string) []string {
-		rows, err := f.DB.Query(ctx, `SELECT lexeme || ' ' || scale::text || ' ' || encode(q8, 'hex') FROM latent_terms WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) ORDER BY lexeme`, space)
+		rows, err := f.DB.Query(ctx, `SELECT encode(block, 'hex') FROM latent_terms WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) ORDER BY first_lexeme`, space)
 		require.NoError(t, err)
 		out, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		require.NoError(t, err)
@@ -168,18 +170,22 @@ func TestRefresh_SameItemsGiveTheSameModel(t *testing.T) {
 	require.Equal(t, a, terms("b"))
 }
 
-// The term vectors are stored as one signed byte per dimension and a scale (migration
-// 000062), and a rebuild folds its session topics from the vectors as they read back, so a
-// topic folded later from the stored terms is the same vector.
-func TestRefresh_TermsInEightBitsAndTopicsFoldedLaterEqualTheRebuilds(t *testing.T) {
+// The term vectors are stored as 6-bit codes, packed, and a scale (migration 000070; the
+// listing gives one signed byte a code, within ±31), and a rebuild folds its session topics
+// from the vectors as they read back, so a topic folded later from the stored terms is the
+// same vector.
+func TestRefresh_TermsInSixBitsAndTopicsFoldedLaterEqualTheRebuilds(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	f.load(t, "q", corpus(2, 8, nil))
 	res, err := f.ref.Refresh(ctx, "q")
 	require.NoError(t, err)
 	require.True(t, res.Rebuilt)
-	require.Equal(t, res.Terms, f.count(t, `SELECT count(*) FROM latent_terms WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'q') AND length(q8) = $1`, res.Dims),
-		"one byte per dimension")
+	require.Equal(t, res.Terms, f.count(t, `SELECT count(*) FROM latent_terms b, zaxy_latent_block_terms(b.block) t WHERE b.space_key = (SELECT space_key FROM spaces WHERE space_id = 'q') AND length(t.q8) = $1
+		AND get_byte(b.block, 2) = 6 AND NOT EXISTS (SELECT FROM generate_series(0, length(t.q8) - 1) i WHERE get_byte(t.q8, i) BETWEEN 32 AND 224)`, res.Dims),
+		"a code a dimension, each within ±31")
+	require.Positive(t, f.count(t, `SELECT count(*) FROM latent_terms b, zaxy_latent_block_terms(b.block) t WHERE b.space_key = (SELECT space_key FROM spaces WHERE space_id = 'q')
+		AND EXISTS (SELECT FROM generate_series(0, length(t.q8) - 1) i WHERE get_byte(t.q8, i) IN (31, 225))`), "the largest magnitude is 31")
 	topics := func() []string {
 		rows, err := f.DB.Query(ctx, `SELECT session_id || ' ' || vec::text FROM latent_topics WHERE space_id = 'q' ORDER BY session_id`)
 		require.NoError(t, err)
@@ -194,5 +200,77 @@ func TestRefresh_TermsInEightBitsAndTopicsFoldedLaterEqualTheRebuilds(t *testing
 	res, err = f.ref.Refresh(ctx, "q")
 	require.NoError(t, err)
 	require.False(t, res.Rebuilt, "the model is current: the topics are folded from the stored terms")
+	require.Equal(t, built, topics())
+}
+
+// A model with some hundreds of terms is stored in several blocks (block.go): every stored
+// term is found by a query naming it, whichever block it falls in, with the vector the
+// database's own reading of the blocks gives; a word sorting before the first block is
+// unknown; and topics folded later from the blocks equal the rebuild's.
+func TestRefresh_TermsInBlocksAreFoundInWhicheverBlockTheyFall(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	var events []eventloom.NewEvent
+	word := func(i int) string { return fmt.Sprintf("k%c%c%cz", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26) }
+	for s := range 6 {
+		for i := range 17 {
+			// Twelve words a message, each in two consecutive messages, so it is kept (MinDF 2).
+			var words []string
+			for j := range 12 {
+				words = append(words, word(s*200+i*6+j))
+			}
+			events = append(events, message(fmt.Sprintf("s%d", s), "user", strings.Join(words, " ")))
+		}
+	}
+	f.load(t, "b", events)
+	res, err := f.ref.Refresh(ctx, "b")
+	require.NoError(t, err)
+	require.True(t, res.Rebuilt)
+	require.Greater(t, f.count(t, `SELECT count(*) FROM latent_terms WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'b')`), 2,
+		"%d terms of %d dimensions fill several blocks", res.Terms, res.Dims)
+
+	rows, err := f.DB.Query(ctx, `SELECT t.lexeme, t.scale, t.q8 FROM latent_terms b, zaxy_latent_block_terms(b.block) t
+		WHERE b.space_key = (SELECT space_key FROM spaces WHERE space_id = 'b') ORDER BY t.lexeme COLLATE "C"`)
+	require.NoError(t, err)
+	type stored struct {
+		Lexeme string  `db:"lexeme"`
+		Scale  float32 `db:"scale"`
+		Q8     []byte  `db:"q8"`
+	}
+	all, err := pgx.CollectRows(rows, pgx.RowToStructByName[stored])
+	require.NoError(t, err)
+	require.Len(t, all, res.Terms)
+	for _, s := range all {
+		vec, err := topic.QueryVector(ctx, f.DB, "b", "english", s.Lexeme)
+		require.NoError(t, err)
+		require.NotNil(t, vec, "%q is in the model", s.Lexeme)
+		want := make([]float64, len(s.Q8))
+		var norm float64
+		for i, c := range s.Q8 {
+			want[i] = float64(s.Scale * float32(int8(c)))
+			norm += want[i] * want[i]
+		}
+		for i := range want {
+			require.InDelta(t, want[i]/math.Sqrt(norm), vec[i], 1e-6, "%q component %d", s.Lexeme, i)
+		}
+	}
+	vec, err := topic.QueryVector(ctx, f.DB, "b", "english", "aardvark")
+	require.NoError(t, err)
+	require.Nil(t, vec, "a word before the first block is unknown")
+
+	topics := func() []string {
+		rows, err := f.DB.Query(ctx, `SELECT session_id || ' ' || vec::text FROM latent_topics WHERE space_id = 'b' ORDER BY session_id`)
+		require.NoError(t, err)
+		out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		return out
+	}
+	built := topics()
+	require.Len(t, built, 6)
+	_, err = f.DB.Exec(ctx, `DELETE FROM latent_topics WHERE space_id = 'b'`)
+	require.NoError(t, err)
+	res, err = f.ref.Refresh(ctx, "b")
+	require.NoError(t, err)
+	require.False(t, res.Rebuilt)
 	require.Equal(t, built, topics())
 }

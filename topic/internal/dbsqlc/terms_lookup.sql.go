@@ -10,8 +10,14 @@ import (
 )
 
 const termsLookup = `-- name: TermsLookup :many
-SELECT t.lexeme, t.scale, t.q8 FROM latent_terms t
-WHERE t.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1) AND t.lexeme = ANY($2::text[])
+SELECT t.block FROM latent_terms t
+WHERE t.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1)
+  AND t.first_lexeme IN (
+    SELECT (SELECT b.first_lexeme FROM latent_terms b
+            WHERE b.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1)
+              AND b.first_lexeme <= l.lexeme COLLATE "C"
+            ORDER BY b.first_lexeme DESC LIMIT 1)
+    FROM unnest($2::text[]) AS l(lexeme))
 `
 
 type TermsLookupParams struct {
@@ -19,27 +25,21 @@ type TermsLookupParams struct {
 	Lexemes []string
 }
 
-type TermsLookupRow struct {
-	Lexeme string
-	Scale  float32
-	Q8     []byte
-}
-
-// The vectors of the given lexemes ($2) in the space's model: 8-bit codes and their scale
-// (component i is scale × the signed byte q8[i]).
-func (q *Queries) TermsLookup(ctx context.Context, db DBTX, arg TermsLookupParams) ([]TermsLookupRow, error) {
+// The blocks of the space's model ($1) that would hold the given lexemes ($2): for each, the
+// block with the greatest first lexeme not after it (topic/block.go), each block once.
+func (q *Queries) TermsLookup(ctx context.Context, db DBTX, arg TermsLookupParams) ([][]byte, error) {
 	rows, err := db.Query(ctx, termsLookup, arg.SpaceID, arg.Lexemes)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var items []TermsLookupRow
+	var items [][]byte
 	for rows.Next() {
-		var i TermsLookupRow
-		if err := rows.Scan(&i.Lexeme, &i.Scale, &i.Q8); err != nil {
+		var block []byte
+		if err := rows.Scan(&block); err != nil {
 			return nil, err
 		}
-		items = append(items, i)
+		items = append(items, block)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
