@@ -16,8 +16,7 @@
 --    the primary key keeps keys unique within a space.
 --
 -- CLUSTER rewrites entities so the dropped bytes (and the versions the sync's updates left) are
--- given back now; the clustering mark is taken off again. Each graph's label tables are
--- written again the same way (below).
+-- given back now; the clustering mark is taken off again. The graphs are not rewritten (below).
 
 ALTER TABLE entities DROP COLUMN first_hash;
 ALTER TABLE entities DROP CONSTRAINT entities_key_unique;
@@ -123,8 +122,9 @@ BEGIN
   END IF;
 END $$;
 
--- The AGE mirror check, with the properties zaxy_age_sync writes. (CREATE OR REPLACE keeps
--- the grants.)
+-- The AGE mirror check, with the properties zaxy_age_sync writes; a vertex or edge mirrored
+-- before this migration is read without its "space" (and a vertex without a null
+-- invalidated_seq), as the sync writes it now. (CREATE OR REPLACE keeps the grants.)
 CREATE OR REPLACE FUNCTION zaxy_age_mirror_digest(p_space text,
   OUT expected text, OUT actual text, OUT expected_lines bigint, OUT actual_lines bigint)
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, ag_catalog, pg_temp AS $$
@@ -166,11 +166,11 @@ BEGIN
   EXECUTE format($q$
     SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), ''), 'UTF8')), 'hex'), count(*)
     FROM (
-      SELECT concat_ws('|', 'E', id::text, ag_catalog.agtype_out(properties)::text::jsonb::text) AS line FROM %1$I."Entity"
+      SELECT concat_ws('|', 'E', id::text, jsonb_strip_nulls(ag_catalog.agtype_out(properties)::text::jsonb - 'space')::text) AS line FROM %1$I."Entity"
       UNION ALL
-      SELECT concat_ws('|', 'F', id::text, start_id::text, end_id::text, ag_catalog.agtype_out(properties)::text::jsonb::text) FROM %1$I."FACT"
+      SELECT concat_ws('|', 'F', id::text, start_id::text, end_id::text, (ag_catalog.agtype_out(properties)::text::jsonb - 'space')::text) FROM %1$I."FACT"
       UNION ALL
-      SELECT concat_ws('|', 'V', id::text, ag_catalog.agtype_out(properties)::text::jsonb::text) FROM %1$I."Value"
+      SELECT concat_ws('|', 'V', id::text, (ag_catalog.agtype_out(properties)::text::jsonb - 'space')::text) FROM %1$I."Value"
       UNION ALL
       SELECT concat_ws('|', 'X', id::text, ag_catalog.agtype_out(properties)::text) FROM %1$I._ag_label_vertex
       WHERE tableoid NOT IN (%2$L::regclass, %3$L::regclass)
@@ -186,40 +186,11 @@ BEGIN
   INTO actual, actual_lines;
 END $$;
 
--- The graphs mirrored so far get the same properties. Each label table is copied, emptied and
--- filled again rather than updated: a rewrite in this transaction would keep the versions an
--- update here replaced.
-DO $$
-DECLARE
-  g text;
-BEGIN
-  IF NOT EXISTS (SELECT FROM pg_extension WHERE extname = 'age') THEN
-    RETURN;
-  END IF;
-  FOR g IN SELECT graph_name FROM age_graphs WHERE to_regnamespace(quote_ident(graph_name)) IS NOT NULL LOOP
-    EXECUTE format($q$
-      CREATE TEMP TABLE zaxy_entity_props ON COMMIT DROP AS
-      SELECT id, jsonb_strip_nulls(ag_catalog.agtype_out(properties)::text::jsonb - 'space')::text AS props
-      FROM %1$I."Entity" ORDER BY id;
-      TRUNCATE ONLY %1$I."Entity";
-      INSERT INTO %1$I."Entity" (id, properties) SELECT id, props::ag_catalog.agtype FROM zaxy_entity_props;
-      DROP TABLE zaxy_entity_props;
-      CREATE TEMP TABLE zaxy_fact_props ON COMMIT DROP AS
-      SELECT id, start_id, end_id, (ag_catalog.agtype_out(properties)::text::jsonb - 'space')::text AS props
-      FROM %1$I."FACT" ORDER BY id;
-      TRUNCATE ONLY %1$I."FACT";
-      INSERT INTO %1$I."FACT" (id, start_id, end_id, properties)
-      SELECT id, start_id, end_id, props::ag_catalog.agtype FROM zaxy_fact_props;
-      DROP TABLE zaxy_fact_props;
-      CREATE TEMP TABLE zaxy_value_props ON COMMIT DROP AS
-      SELECT id, (ag_catalog.agtype_out(properties)::text::jsonb - 'space')::text AS props
-      FROM %1$I."Value" ORDER BY id;
-      TRUNCATE ONLY %1$I."Value";
-      INSERT INTO %1$I."Value" (id, properties) SELECT id, props::ag_catalog.agtype FROM zaxy_value_props;
-      DROP TABLE zaxy_value_props
-    $q$, g);
-  END LOOP;
-END $$;
+-- The graphs mirrored so far are not rewritten here: a migration that touched every space's
+-- label tables would hold locks on all of them until it commits, which a database of a few
+-- hundred spaces cannot grant (out of shared memory). Their vertices and edges keep "space"
+-- (and a vertex a null invalidated_seq) until a later write of theirs or `zaxy rebuild`; the
+-- mirror check above reads those properties as the projector writes them now.
 
 REVOKE EXECUTE ON FUNCTION zaxy_age_ids(text, text, integer) FROM PUBLIC;
 DO $$
