@@ -15,7 +15,8 @@
 -- the planner expects. Each candidate's query terms are marked (setweight to A) and kept
 -- (ts_filter), and the scores are one grouped sum over all candidates' kept terms rather than a
 -- subquery per candidate; each sums its terms in lexeme order, so equal scores come out bit for
--- bit equal whatever the plan.
+-- bit equal whatever the plan. The space's average length is materialized too: inlined, the
+-- planner may look it up in term_totals once per candidate term.
 -- The item of an erased event whose purge is pending (zaxy_erased_pending, migration 000054) is
 -- no candidate: its old index would rank it by what it said.
 WITH terms AS (
@@ -31,7 +32,7 @@ WITH terms AS (
          array_agg(lexeme) AS lexemes
   FROM terms
   WHERE cum <= $6 OR cum = df
-), avg AS (
+), avg AS MATERIALIZED (
   SELECT tokens::float8 / greatest(items, 1) AS len FROM term_totals WHERE space_id = $1
 ), cand AS MATERIALIZED (
   SELECT i.item_id, i.tsv_len,
