@@ -36,10 +36,10 @@ import (
 //
 // It reads only the log and the projections the log made, at projection time (the embeddings
 // of the vector lane are computed later, asynchronously, so they take no part; the paraphrase
-// test computes its own vectors from the text): an item is compared with every earlier ranked
-// item sharing one of its band keys (MinHash, and random-hyperplane keys of its paraphrase
-// vector), whether that item was projected in an earlier batch (gate_keys) or earlier in the
-// same one, and the earliest qualifying item wins. So the tags do not depend on batch
+// test computes its own vectors from the text): an item is compared with the latest
+// GateCandidatesPerKey earlier ranked items under each of its band keys (MinHash, and
+// random-hyperplane keys of its paraphrase vector), whether those were projected in an earlier
+// batch (gate_keys) or earlier in the same one, and the earliest qualifying item wins. So the tags do not depend on batch
 // boundaries and a rebuild reproduces them.
 
 // GateMinOverlap is the smallest share of an earlier item's words a redundant item must keep
@@ -61,6 +61,14 @@ const (
 	gateBands = 8
 	gateRows  = 3
 )
+
+// GateCandidatesPerKey is how many earlier ranked items sharing a band key the gate compares a
+// new item with: the latest of them. Common words put unrelated items of one actor under the
+// same band, so without a bound the candidates of an item grow with its space (31 an item at
+// 100,000 items); with it an item has at most GateCandidatesPerKey per key, whatever the space
+// holds. A near duplicate shares most of an item's keys, so it is missed only when each of
+// the keys it shares has had this many newer ranked items since.
+const GateCandidatesPerKey = 32
 
 // gateCandidate is an earlier ranked item the gate may find a new item redundant of.
 type gateCandidate struct {
@@ -325,7 +333,9 @@ func (s *batchState) loadGate(ctx context.Context, tx pgx.Tx, serverOn bool, par
 	if len(keys) == 0 {
 		return nil
 	}
-	cands, err := queries.GateCandidates(ctx, tx, dbsqlc.GateCandidatesParams{SpaceID: s.space, Keys: keys})
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	cands, err := queries.GateCandidates(ctx, tx, dbsqlc.GateCandidatesParams{SpaceID: s.space, Keys: keys, PerKey: GateCandidatesPerKey})
 	if err != nil {
 		return fmt.Errorf("load gate candidates: %w", err)
 	}
@@ -358,7 +368,10 @@ func (s *batchState) gateItem(e *eventloom.Event, i int) string {
 	var best *gateCandidate
 	s.gate.calls++
 	for _, k := range t.keys {
-		for _, c := range s.gate.byKey[k] {
+		// The latest GateCandidatesPerKey, all earlier than e (e's own entries come after it).
+		cands := s.gate.byKey[k]
+		cands = cands[max(0, len(cands)-GateCandidatesPerKey):]
+		for _, c := range cands {
 			if (best == nil || c.Seq < best.Seq) && c.Seq < e.Seq && c.compared != s.gate.calls {
 				c.compared = s.gate.calls
 				if s.gate.repeats(t, c) {

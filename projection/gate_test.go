@@ -3,8 +3,10 @@ package projection_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -254,11 +256,12 @@ func TestGate_KeepsEightKeyRowsPerRankedItem(t *testing.T) {
 	require.Equal(t, []row{{1, 8}, {3, 8}}, got)
 }
 
-// A batch's candidate lookup is index conditions on gate_keys' primary key, even under a generic
-// plan on tables never analyzed: no plan compares rows against the batch's whole key list (the
-// one-row-per-item form before it did, and took seconds a batch at 20,000 items). How the
-// candidates' texts are joined is the planner's choice (docs/benchmarks.md, "The encoding gate's
-// key lookup").
+// A batch's candidate lookup is one backward descent of gate_keys' primary key per key, and one
+// lookup of memory_items' primary key per candidate, even under a generic plan on tables never
+// analyzed: no plan compares rows against the batch's whole key list (the one-row-per-item form
+// before it did, and took seconds a batch at 20,000 items), and none reads the space's items
+// into a hash (at 100,000 items that, compiled by JIT, was most of a batch's lookup;
+// docs/benchmarks.md, "The encoding gate's key lookup" and "JIT off").
 func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	f := newFixtureTx(t, projection.Config{Gate: projection.GateOn})
 	ctx := context.Background()
@@ -272,25 +275,69 @@ func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	require.NoError(t, err)
 	query, err := os.ReadFile(filepath.Join("..", "sql", "projection", "gate_candidates.sql"))
 	require.NoError(t, err)
-	sql := strings.NewReplacer("@space_id", "$1", "@keys", "$2").Replace(string(query))
+	sql := strings.NewReplacer("@space_id", "$1", "@keys", "$2", "@per_key", "$3").Replace(string(query))
 	_, err = f.DB.Exec(ctx, "SET LOCAL plan_cache_mode = force_generic_plan")
 	require.NoError(t, err)
-	_, err = f.DB.Exec(ctx, "PREPARE gate_candidates (text, bigint[]) AS "+strings.TrimSuffix(strings.TrimSpace(sql), ";"))
+	_, err = f.DB.Exec(ctx, "PREPARE gate_candidates (text, bigint[], int) AS "+strings.TrimSuffix(strings.TrimSpace(sql), ";"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _, _ = f.DB.Exec(ctx, "DEALLOCATE gate_candidates") }) // a session's, not the transaction's
 	keys := make([]string, 4000)
 	for i := range keys {
 		keys[i] = strconv.Itoa(i * 7919)
 	}
-	rows, err := f.DB.Query(ctx, `EXPLAIN (COSTS OFF) EXECUTE gate_candidates('big', '{`+strings.Join(keys, ",")+`}')`)
+	rows, err := f.DB.Query(ctx, `EXPLAIN (COSTS OFF) EXECUTE gate_candidates('big', '{`+strings.Join(keys, ",")+`}', `+
+		strconv.Itoa(projection.GateCandidatesPerKey)+`)`)
 	require.NoError(t, err)
 	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	require.NoError(t, err)
 	plan := strings.Join(lines, "\n")
-	require.Contains(t, plan, "gate_keys_pkey", plan)
-	require.Regexp(t, `Index Cond: \(\(space_key = \(InitPlan \d+\)\.col1\) AND \(key = ANY \(\$2\)\)\)`, plan)
+	require.Regexp(t, `Index Only Scan Backward using gate_keys_pkey on gate_keys`, plan)
+	require.Regexp(t, `Index Cond: \(\(space_key = \(InitPlan \d+\)\.col1\) AND \(key = k\.key\)\)`, plan)
+	require.Contains(t, plan, "memory_items_pkey", plan)
 	require.NotContains(t, plan, "Seq Scan on gate_keys", plan)
+	require.NotContains(t, plan, "Seq Scan on memory_items", plan)
+	require.NotContains(t, plan, "Hash", plan)
 	require.NotRegexp(t, `Filter: .*key`, plan, "no plan compares rows against the batch's keys")
+}
+
+// An item is compared with the latest GateCandidatesPerKey ranked items under each of its keys,
+// whichever batches they came in: a repeat of an item that many newer items share every key
+// with is novel, a repeat of one of those newer items redundant, and the tags are the same
+// projected one event at a time, in batches of five, or rebuilt in one batch.
+func TestGate_ComparesTheLatestCandidatesOfEachKey(t *testing.T) {
+	f := newFixtureTx(t, projection.Config{BatchSize: 1, Gate: projection.GateOn})
+	ctx := context.Background()
+	words := strings.Fields("the audit topic keeps seven days of events in eu-west")
+	// Orderings of the same words: the same MinHash keys, none a repeat of another.
+	orderings := make([]string, 0, projection.GateCandidatesPerKey+10)
+	for r := 0; len(orderings) < cap(orderings); r++ {
+		w := slices.Clone(words)
+		slices.Reverse(w[:1+r%len(w)])
+		w = append(w[r/len(w)%len(w):], w[:r/len(w)%len(w)]...)
+		line := strings.Join(w, " ")
+		if !slices.Contains(orderings, line) {
+			orderings = append(orderings, line)
+		}
+	}
+	var evs []eventloom.NewEvent
+	for _, line := range orderings {
+		evs = append(evs, said("ann", line))
+	}
+	first, newer := orderings[0], orderings[len(orderings)-projection.GateCandidatesPerKey+5]
+	evs = append(evs, said("ann", first), said("ann", newer))
+	f.Append(t, "hot", evs...)
+	f.Project(t, "hot")
+	n := len(orderings)
+	want := map[string]string{fmt.Sprintf("ev:%d", n+2): fmt.Sprintf("ev:%d", n-projection.GateCandidatesPerKey+6)}
+	require.Equal(t, want, f.redundantOf(t, "hot"), "the first ordering's repeat is novel: %d newer items share its keys", n-1)
+
+	for _, size := range []int{5, 1000} {
+		p, err := projection.New(ctx, f.DB, projection.Config{BatchSize: size, Gate: projection.GateOn})
+		require.NoError(t, err)
+		_, err = p.Rebuild(ctx, "hot")
+		require.NoError(t, err)
+		require.Equal(t, want, f.redundantOf(t, "hot"), "rebuilt in batches of %d", size)
+	}
 }
 
 // The gate's keys are a space's own: the same sentence in a second space, whose keys are

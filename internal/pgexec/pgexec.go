@@ -55,8 +55,17 @@ func BeginTx(ctx context.Context, db Executor, opts pgx.TxOptions) (pgx.Tx, erro
 }
 
 // Configure installs AfterConnect on a pool configuration, keeping any AfterConnect already
-// set (which runs first). Every pool Zaxy opens is configured this way.
+// set (which runs first), and turns JIT compilation off for the pool's sessions unless the URL
+// sets jit itself. Every pool Zaxy opens is configured this way.
+//
+// Zaxy's statements are short and read a few thousand rows at most, but the planner's row
+// estimates for array and join conditions can be far above what they read, and past
+// jit_above_cost Postgres compiles the plan first: 190 ms of the encoding gate's 363 ms
+// candidate lookup on a space of 100,000 items (docs/benchmarks.md, "JIT off").
 func Configure(cfg *pgxpool.Config) {
+	if _, set := cfg.ConnConfig.RuntimeParams["jit"]; !set {
+		cfg.ConnConfig.RuntimeParams["jit"] = "off"
+	}
 	prev := cfg.AfterConnect
 	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
 		if prev != nil {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgvector/pgvector-go"
 	"github.com/stretchr/testify/require"
 
@@ -72,4 +74,35 @@ func TestAfterConnect_LeavesADatabaseWithoutPgvectorAlone(t *testing.T) {
 	require.NoError(t, pgexec.AfterConnect(ctx, conn))
 	_, ok := conn.TypeMap().TypeForName("vector")
 	require.False(t, ok)
+}
+
+// TestConfigure_TurnsJITOffUnlessTheURLSetsIt: a configured pool's sessions run with jit off
+// (the server default here is on); a URL that sets jit keeps its own value.
+func TestConfigure_TurnsJITOffUnlessTheURLSetsIt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := testcontainers.NewDatabase(t)
+	jit := func(dsn string) string {
+		cfg, err := pgxpool.ParseConfig(dsn)
+		require.NoError(t, err)
+		pgexec.Configure(cfg)
+		pool, err := pgxpool.NewWithConfig(ctx, cfg)
+		require.NoError(t, err)
+		defer pool.Close()
+		var v string
+		require.NoError(t, pool.QueryRow(ctx, `SHOW jit`).Scan(&v))
+		return v
+	}
+	conn, err := pgx.Connect(ctx, db.AppURL)
+	require.NoError(t, err)
+	var server string
+	require.NoError(t, conn.QueryRow(ctx, `SHOW jit`).Scan(&server))
+	require.NoError(t, conn.Close(ctx))
+	require.Equal(t, "on", server, "the test cluster's default")
+	require.Equal(t, "off", jit(db.AppURL))
+	sep := "?"
+	if strings.Contains(db.AppURL, "?") {
+		sep = "&"
+	}
+	require.Equal(t, "on", jit(db.AppURL+sep+"jit=on"))
 }

@@ -10,23 +10,38 @@ import (
 )
 
 const gateCandidates = `-- name: GateCandidates :many
-WITH shared AS (
-  SELECT g.seq, array_agg(g.key ORDER BY g.key)::bigint[] AS keys
-  FROM gate_keys g
-  WHERE g.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1::text)
-    AND g.key = ANY ($2::bigint[])
-  GROUP BY g.seq
+WITH latest AS (
+  SELECT k.key, c.seq
+  FROM unnest($2::bigint[]) AS k(key)
+  CROSS JOIN LATERAL (
+    SELECT g.seq
+    FROM gate_keys g
+    WHERE g.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1::text)
+      AND g.key = k.key
+    ORDER BY g.seq DESC
+    LIMIT $3::int
+  ) c
+), shared AS (
+  SELECT l.seq, array_agg(l.key ORDER BY l.key)::bigint[] AS keys
+  FROM latest l
+  GROUP BY l.seq
 )
-SELECT m.item_id, s.seq, s.keys,
-       coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = m.space_id AND e.seq = m.seq))::text AS text
+SELECT t.item_id, s.seq, s.keys, t.text
 FROM shared s
-JOIN memory_items m ON m.space_id = $1::text AND m.item_id = 'ev:' || s.seq
+CROSS JOIN LATERAL (
+  SELECT m.item_id,
+         coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = m.space_id AND e.seq = m.seq))::text AS text
+  FROM memory_items m
+  WHERE m.space_id = $1::text AND m.item_id = 'ev:' || s.seq
+  LIMIT 1
+) t
 ORDER BY s.seq
 `
 
 type GateCandidatesParams struct {
 	SpaceID string
 	Keys    []int64
+	PerKey  int32
 }
 
 type GateCandidatesRow struct {
@@ -36,13 +51,15 @@ type GateCandidatesRow struct {
 	Text   string
 }
 
-// The encoding gate's candidates for a batch: the earlier ranked event items of the space sharing
-// a key with one of the batch's items, each once with the keys it shares, and its text (the gate
-// compares word sequences; gate.go), in seq order. The keys are index conditions of gate_keys'
-// primary key (space_key, key, seq), the space's key an InitPlan on spaces: one descent per key
-// of the batch. An item's text is coalesce(m.text, events.content) (NULL: its event's content).
+// The encoding gate's candidates for a batch: under each of the batch's keys (distinct), the
+// @per_key latest earlier ranked event items of the space sharing it, each item once with the
+// keys it was found under, and its text (the gate compares word sequences; gate.go), in seq
+// order. Each key is one backward descent of gate_keys' primary key (space_key, key, seq), the
+// space's key an InitPlan on spaces; each item's text one lookup of memory_items' primary key
+// (a LIMIT keeps it a per-row lookup, never a hash join over the space's items). An item's text
+// is coalesce(m.text, events.content) (NULL: its event's content).
 func (q *Queries) GateCandidates(ctx context.Context, db DBTX, arg GateCandidatesParams) ([]GateCandidatesRow, error) {
-	rows, err := db.Query(ctx, gateCandidates, arg.SpaceID, arg.Keys)
+	rows, err := db.Query(ctx, gateCandidates, arg.SpaceID, arg.Keys, arg.PerKey)
 	if err != nil {
 		return nil, err
 	}
