@@ -427,7 +427,11 @@ func loadCheckoutBench(ctx context.Context, pool *pgxpool.Pool, store *eventloom
 		}
 	}
 	start := time.Now()
-	if _, err := pool.Exec(ctx, "SET maintenance_work_mem = '512MB'"); err != nil {
+	// An HNSW build is fast while its graph fits in maintenance_work_mem (a halfvec(484) row is
+	// about 1 KB, its neighbour lists at m 32 as much again), and slows several-fold once it
+	// does not: 2 KB a memory, at least 512 MB.
+	mem := max(512, len(texts)*2/1024)
+	if _, err := pool.Exec(ctx, fmt.Sprintf("SET maintenance_work_mem = '%dMB'", mem)); err != nil {
 		return err
 	}
 	if err := emb.EnsureIndex(ctx); err != nil {
