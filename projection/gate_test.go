@@ -261,7 +261,7 @@ func TestGate_KeepsEightKeyRowsPerRankedItem(t *testing.T) {
 // analyzed: no plan compares rows against the batch's whole key list (the one-row-per-item form
 // before it did, and took seconds a batch at 20,000 items), and none reads the space's items
 // into a hash (at 100,000 items that, compiled by JIT, was most of a batch's lookup;
-// docs/benchmarks.md, "The encoding gate's key lookup" and "JIT off").
+// docs/benchmarks.md, "The encoding gate's key lookup" and "Session 29").
 func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	f := newFixtureTx(t, projection.Config{Gate: projection.GateOn})
 	ctx := context.Background()

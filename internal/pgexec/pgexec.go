@@ -61,7 +61,7 @@ func BeginTx(ctx context.Context, db Executor, opts pgx.TxOptions) (pgx.Tx, erro
 // Zaxy's statements are short and read a few thousand rows at most, but the planner's row
 // estimates for array and join conditions can be far above what they read, and past
 // jit_above_cost Postgres compiles the plan first: 190 ms of the encoding gate's 363 ms
-// candidate lookup on a space of 100,000 items (docs/benchmarks.md, "JIT off").
+// candidate lookup on a space of 100,000 items (docs/benchmarks.md, "Session 29").
 func Configure(cfg *pgxpool.Config) {
 	if _, set := cfg.ConnConfig.RuntimeParams["jit"]; !set {
 		cfg.ConnConfig.RuntimeParams["jit"] = "off"
