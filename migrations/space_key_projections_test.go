@@ -18,6 +18,7 @@ import (
 // that read gate_keys or latent_terms keyed by the text space id.
 func spaceKeyProjectionsDown(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
+	gateKeysInt4Down(t, pool)
 	latentTermBlocksDown(t, pool)
 	_, err := pool.Exec(context.Background(), readMigration(t, "000066_space_key_projections.down.sql"))
 	require.NoError(t, err)
@@ -59,6 +60,7 @@ func TestSpaceKeyProjectionsMigration_SameRowsByKeyBothWays(t *testing.T) {
 			WHERE attrelid = $1::regclass AND attname IN ('space_key', 'space_id') AND NOT attisdropped), '')`, table).Scan(&typ))
 		return typ
 	}
+	gateKeysInt4Down(t, pool) // bigint keys, as 000066 left them
 	gate := rows(gateByKey)
 	require.GreaterOrEqual(t, len(gate), 16, "eight keys per ranked item, in both spaces")
 	mentions := rows(mentionsByKey)

@@ -87,7 +87,7 @@ type gateCandidate struct {
 
 // gateKeyRow is one band key of a ranked event item (ev:<Seq>) to write to gate_keys.
 type gateKeyRow struct {
-	Key int64
+	Key int32
 	Seq int64
 }
 
@@ -100,7 +100,7 @@ type gateState struct {
 	configuredSeq *int64
 	configuredOn  bool
 	// byKey holds the earlier ranked items by band key.
-	byKey   map[int64][]*gateCandidate
+	byKey   map[int32][]*gateCandidate
 	newKeys []gateKeyRow
 	// calls counts gateItem's comparisons rounds (gateCandidate.compared).
 	calls int
@@ -134,12 +134,12 @@ func gateWords(text string) []string {
 	return words
 }
 
-// gateKeys returns the MinHash band keys (the first 8 bytes of each band's hash, big-endian) of
+// gateKeys returns the MinHash band keys (the first 4 bytes of each band's hash, big-endian) of
 // the distinct words, scoped by event type, actor and cues (items of other types or actors, or
 // recorded under other cues, never share a key: the same note about another repository or task
 // is not a repeat). cues is the event's cues as Postgres renders jsonb, so equal objects are
 // equal bytes; absent and empty are the same.
-func gateKeys(eventType, actor string, cues []byte, words []string) []int64 {
+func gateKeys(eventType, actor string, cues []byte, words []string) []int32 {
 	if len(words) == 0 {
 		return nil
 	}
@@ -160,7 +160,7 @@ func gateKeys(eventType, actor string, cues []byte, words []string) []int64 {
 			}
 		}
 	}
-	keys := make([]int64, gateBands)
+	keys := make([]int32, gateBands)
 	for band := range gateBands {
 		h := sha256.New()
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d", eventType, actor, gateCues(cues), band)
@@ -168,7 +168,7 @@ func gateKeys(eventType, actor string, cues []byte, words []string) []int64 {
 			binary.BigEndian.PutUint64(seed[:], m)
 			h.Write(seed[:])
 		}
-		keys[band] = int64(binary.BigEndian.Uint64(h.Sum(nil)[:8]))
+		keys[band] = int32(binary.BigEndian.Uint32(h.Sum(nil)[:4]))
 	}
 	return keys
 }
@@ -211,7 +211,7 @@ func negation(w string) bool {
 // gateText is what the gate compares of an event item.
 type gateText struct {
 	words []string
-	keys  []int64 // MinHash band keys, then the paraphrase keys
+	keys  []int32 // MinHash band keys, then the paraphrase keys
 	text  string
 	// values is the value signature of text, computed when first needed; phrase its
 	// paraphrase data, with the paraphrase test on.
@@ -323,13 +323,13 @@ func (s *batchState) loadGate(ctx context.Context, tx pgx.Tx, serverOn bool, par
 	if s.gateTexts, err = gateTexts(ctx, para, events, fxs); err != nil {
 		return err
 	}
-	var keys []int64
+	var keys []int32
 	for _, t := range s.gateTexts {
 		if t != nil {
 			keys = append(keys, t.keys...)
 		}
 	}
-	s.gate.byKey = map[int64][]*gateCandidate{}
+	s.gate.byKey = map[int32][]*gateCandidate{}
 	if len(keys) == 0 {
 		return nil
 	}
@@ -403,7 +403,7 @@ func (s *batchState) gateFact(e *eventloom.Event, cur *factRow, a *factAssert) {
 // queueGate queues the batch's new gate keys and its gate setting.
 func (s *batchState) queueGate(b *pgx.Batch) {
 	if n := len(s.gate.newKeys); n > 0 {
-		p := dbsqlc.GateKeysInsertParams{SpaceID: s.space, Keys: make([]int64, n), Seqs: make([]int64, n)}
+		p := dbsqlc.GateKeysInsertParams{SpaceID: s.space, Keys: make([]int32, n), Seqs: make([]int64, n)}
 		for i, k := range s.gate.newKeys {
 			p.Keys[i], p.Seqs[i] = k.Key, k.Seq
 		}

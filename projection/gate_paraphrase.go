@@ -94,7 +94,7 @@ func (p *gateParaphraser) embed(ctx context.Context, texts []string) ([][]float3
 
 // keys returns the band keys of vec, scoped by the model, event type, actor and cues (as
 // gateKeys); none for the zero vector.
-func (p *gateParaphraser) keys(eventType, actor string, cues []byte, vec []float32) []int64 {
+func (p *gateParaphraser) keys(eventType, actor string, cues []byte, vec []float32) []int32 {
 	zero := true
 	for _, x := range vec {
 		if x != 0 {
@@ -105,7 +105,7 @@ func (p *gateParaphraser) keys(eventType, actor string, cues []byte, vec []float
 	if zero {
 		return nil
 	}
-	keys := make([]int64, gateVecBands)
+	keys := make([]int32, gateVecBands)
 	for band := range gateVecBands {
 		var bits uint64
 		for r := range gateVecRows {
@@ -119,7 +119,7 @@ func (p *gateParaphraser) keys(eventType, actor string, cues []byte, vec []float
 		}
 		h := sha256.New()
 		fmt.Fprintf(h, "paraphrase\x00%s\x00%s\x00%s\x00%s\x00%d\x00%d", p.emb.Model(), eventType, actor, gateCues(cues), band, bits)
-		keys[band] = int64(binary.BigEndian.Uint64(h.Sum(nil)[:8]))
+		keys[band] = int32(binary.BigEndian.Uint32(h.Sum(nil)[:4]))
 	}
 	return keys
 }

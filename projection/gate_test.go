@@ -278,7 +278,7 @@ func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	sql := strings.NewReplacer("@space_id", "$1", "@keys", "$2", "@per_key", "$3").Replace(string(query))
 	_, err = f.DB.Exec(ctx, "SET LOCAL plan_cache_mode = force_generic_plan")
 	require.NoError(t, err)
-	_, err = f.DB.Exec(ctx, "PREPARE gate_candidates (text, bigint[], int) AS "+strings.TrimSuffix(strings.TrimSpace(sql), ";"))
+	_, err = f.DB.Exec(ctx, "PREPARE gate_candidates (text, int[], int) AS "+strings.TrimSuffix(strings.TrimSpace(sql), ";"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _, _ = f.DB.Exec(ctx, "DEALLOCATE gate_candidates") }) // a session's, not the transaction's
 	keys := make([]string, 4000)

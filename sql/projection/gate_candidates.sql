@@ -8,7 +8,7 @@
 -- is coalesce(m.text, events.content) (NULL: its event's content).
 WITH latest AS (
   SELECT k.key, c.seq
-  FROM unnest(@keys::bigint[]) AS k(key)
+  FROM unnest(@keys::int[]) AS k(key)
   CROSS JOIN LATERAL (
     SELECT g.seq
     FROM gate_keys g
@@ -18,7 +18,7 @@ WITH latest AS (
     LIMIT @per_key::int
   ) c
 ), shared AS (
-  SELECT l.seq, array_agg(l.key ORDER BY l.key)::bigint[] AS keys
+  SELECT l.seq, array_agg(l.key ORDER BY l.key)::int[] AS keys
   FROM latest l
   GROUP BY l.seq
 )

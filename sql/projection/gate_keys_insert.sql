@@ -3,7 +3,7 @@
 -- item seq). The two arrays are the columns of the pairs, of one length, so the batch is one
 -- statement.
 WITH u AS (
-  SELECT unnest(@keys::bigint[]) AS key, unnest(@seqs::bigint[]) AS seq
+  SELECT unnest(@keys::int[]) AS key, unnest(@seqs::bigint[]) AS seq
 )
 INSERT INTO gate_keys (space_key, key, seq)
 SELECT (SELECT s.space_key FROM spaces s WHERE s.space_id = @space_id::text), u.key, u.seq

@@ -12,7 +12,7 @@ import (
 const gateCandidates = `-- name: GateCandidates :many
 WITH latest AS (
   SELECT k.key, c.seq
-  FROM unnest($2::bigint[]) AS k(key)
+  FROM unnest($2::int[]) AS k(key)
   CROSS JOIN LATERAL (
     SELECT g.seq
     FROM gate_keys g
@@ -22,7 +22,7 @@ WITH latest AS (
     LIMIT $3::int
   ) c
 ), shared AS (
-  SELECT l.seq, array_agg(l.key ORDER BY l.key)::bigint[] AS keys
+  SELECT l.seq, array_agg(l.key ORDER BY l.key)::int[] AS keys
   FROM latest l
   GROUP BY l.seq
 )
@@ -40,14 +40,14 @@ ORDER BY s.seq
 
 type GateCandidatesParams struct {
 	SpaceID string
-	Keys    []int64
+	Keys    []int32
 	PerKey  int32
 }
 
 type GateCandidatesRow struct {
 	ItemID string
 	Seq    int64
-	Keys   []int64
+	Keys   []int32
 	Text   string
 }
 

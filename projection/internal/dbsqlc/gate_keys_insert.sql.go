@@ -11,7 +11,7 @@ import (
 
 const gateKeysInsert = `-- name: GateKeysInsert :exec
 WITH u AS (
-  SELECT unnest($2::bigint[]) AS key, unnest($3::bigint[]) AS seq
+  SELECT unnest($2::int[]) AS key, unnest($3::bigint[]) AS seq
 )
 INSERT INTO gate_keys (space_key, key, seq)
 SELECT (SELECT s.space_key FROM spaces s WHERE s.space_id = $1::text), u.key, u.seq
@@ -22,7 +22,7 @@ ON CONFLICT (space_key, key, seq) DO NOTHING
 
 type GateKeysInsertParams struct {
 	SpaceID string
-	Keys    []int64
+	Keys    []int32
 	Seqs    []int64
 }
 
