@@ -54,7 +54,7 @@ func TestGateKeysInt4Migration_KeepsEarlierItemsCandidates(t *testing.T) {
 	const keys = `SELECT concat_ws('|', s.space_id, g.key, g.seq) FROM gate_keys g JOIN spaces s USING (space_key) ORDER BY 1`
 	const wide = `SELECT concat_ws('|', s.space_id, (g.key >> 32)::int4, g.seq) FROM gate_keys g JOIN spaces s USING (space_key) ORDER BY 1`
 	now := rows(keys)
-	require.Len(t, now, 32, "eight keys for each of two ranked items in two spaces")
+	require.Len(t, now, 36, "nine keys for each of two ranked items in two spaces")
 
 	gateKeysInt4Down(t, pool)
 	require.Equal(t, now, rows(wide), "the down migration keeps the rows, the kept bytes on top")

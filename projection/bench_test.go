@@ -63,6 +63,11 @@ func benchRebuildWith(b *testing.B, cfg projection.Config, n int, gen func(*rand
 		}
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "events/s")
+	var redundant int
+	if err := f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = 'bench' AND redundant_of IS NOT NULL`).Scan(&redundant); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(redundant), "redundant")
 }
 
 // BenchmarkProject_MessageHeavy replays 20,000 chat turns (mentions, memory items); events/s.

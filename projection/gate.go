@@ -62,12 +62,14 @@ const (
 	gateRows  = 3
 )
 
-// GateCandidatesPerKey is how many earlier ranked items sharing a band key the gate compares a
-// new item with: the latest of them. Common words put unrelated items of one actor under the
-// same band, so without a bound the candidates of an item grow with its space (31 an item at
+// GateCandidatesPerKey is how many earlier ranked items sharing a key the gate compares a new
+// item with: the latest of them. Common words put unrelated items of one actor under the same
+// band, so without a bound the candidates of an item grow with its space (31 an item at
 // 100,000 items); with it an item has at most GateCandidatesPerKey per key, whatever the space
-// holds. A near duplicate shares most of an item's keys, so it is missed only when each of
-// the keys it shares has had this many newer ranked items since.
+// holds. A verbatim repeat is found through its sequence key (gateSequenceKey), which only
+// items of the same words in the same order share; a near duplicate shares most of an item's
+// band keys, so it is missed only when each of those has had this many newer ranked items
+// since.
 const GateCandidatesPerKey = 32
 
 // gateCandidate is an earlier ranked item the gate may find a new item redundant of.
@@ -135,14 +137,15 @@ func gateWords(text string) []string {
 }
 
 // gateKeys returns the MinHash band keys (the first 4 bytes of each band's hash, big-endian) of
-// the distinct words, scoped by event type, actor and cues (items of other types or actors, or
-// recorded under other cues, never share a key: the same note about another repository or task
-// is not a repeat). cues is the event's cues as Postgres renders jsonb, so equal objects are
-// equal bytes; absent and empty are the same.
+// the distinct words, then the sequence key (gateSequenceKey), all scoped by event type, actor
+// and cues (items of other types or actors, or recorded under other cues, never share a key:
+// the same note about another repository or task is not a repeat). cues is the event's cues as
+// Postgres renders jsonb, so equal objects are equal bytes; absent and empty are the same.
 func gateKeys(eventType, actor string, cues []byte, words []string) []int32 {
 	if len(words) == 0 {
 		return nil
 	}
+	sequence := gateSequenceKey(eventType, actor, cues, words)
 	words = slices.Compact(slices.Sorted(slices.Values(words)))
 	mins := make([]uint64, gateBands*gateRows)
 	for i := range mins {
@@ -160,7 +163,7 @@ func gateKeys(eventType, actor string, cues []byte, words []string) []int32 {
 			}
 		}
 	}
-	keys := make([]int32, gateBands)
+	keys := make([]int32, gateBands, gateBands+1)
 	for band := range gateBands {
 		h := sha256.New()
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d", eventType, actor, gateCues(cues), band)
@@ -170,7 +173,23 @@ func gateKeys(eventType, actor string, cues []byte, words []string) []int32 {
 		}
 		keys[band] = int32(binary.BigEndian.Uint32(h.Sum(nil)[:4]))
 	}
-	return keys
+	return append(keys, sequence)
+}
+
+// gateSequenceKey is the key of an item's whole word sequence in its scope: items with the
+// same words in the same order (a verbatim repeat, whatever its case, punctuation or spacing)
+// share it, and few others do. The band keys of a space's common wording are shared by many
+// items, of which the gate compares only the latest (GateCandidatesPerKey); this key still
+// finds the first of a verbatim repeat's earlier copies, however much alike the space's other
+// items are.
+func gateSequenceKey(eventType, actor string, cues []byte, words []string) int32 {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00sequence", eventType, actor, gateCues(cues))
+	for _, w := range words {
+		h.Write([]byte{0})
+		h.Write([]byte(w))
+	}
+	return int32(binary.BigEndian.Uint32(h.Sum(nil)[:4]))
 }
 
 // gateRedundant reports whether an item with words adds nothing to an earlier item with

@@ -32,7 +32,7 @@ CROSS JOIN LATERAL (
   SELECT m.item_id,
          coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = m.space_id AND e.seq = m.seq))::text AS text
   FROM memory_items m
-  WHERE m.space_id = $1::text AND m.item_id = 'ev:' || s.seq
+  WHERE m.space_id = $1::text AND m.seq = s.seq AND m.item_id = 'ev:' || s.seq
   LIMIT 1
 ) t
 ORDER BY s.seq
@@ -55,8 +55,9 @@ type GateCandidatesRow struct {
 // @per_key latest earlier ranked event items of the space sharing it, each item once with the
 // keys it was found under, and its text (the gate compares word sequences; gate.go), in seq
 // order. Each key is one backward descent of gate_keys' primary key (space_key, key, seq), the
-// space's key an InitPlan on spaces; each item's text one lookup of memory_items' primary key
-// (a LIMIT keeps it a per-row lookup, never a hash join over the space's items). An item's text
+// space's key an InitPlan on spaces; each item's text one index lookup of memory_items by
+// (space, seq) or (space, item id), both given so that either index finds the row at once (a
+// LIMIT keeps it a per-row lookup, never a hash join over the space's items). An item's text
 // is coalesce(m.text, events.content) (NULL: its event's content).
 func (q *Queries) GateCandidates(ctx context.Context, db DBTX, arg GateCandidatesParams) ([]GateCandidatesRow, error) {
 	rows, err := db.Query(ctx, gateCandidates, arg.SpaceID, arg.Keys, arg.PerKey)
