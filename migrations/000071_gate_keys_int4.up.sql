@@ -5,7 +5,10 @@
 -- collides with another's about once in 4 billion, and a collision only adds a candidate the
 -- gate then compares exactly. The existing keys keep their first 4 bytes (key >> 32, the
 -- big-endian prefix the projector now computes), so earlier items stay candidates; two keys of
--- one item with the same prefix become one row.
+-- one item with the same prefix become one row. The projector now also gives each ranked item
+-- a sequence key (its words in order), which SQL cannot compute as it does: items projected
+-- before this migration have none, so a verbatim repeat of one is found through its band keys
+-- only (among the latest 32 under each) until `zaxy rebuild --space S` recomputes the space.
 CREATE TABLE gate_keys_n (
   space_key int4   NOT NULL,
   key       int4   NOT NULL,
