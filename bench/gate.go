@@ -328,7 +328,7 @@ func Gate(ctx context.Context, dbURL, file string, cases []Case, o GateOptions) 
 	}
 	rep.ProjectSeconds = time.Since(start).Seconds()
 	tags := map[string]string{}
-	rows, err := pool.Query(ctx, `SELECT item_id, redundant_of FROM memory_items WHERE space_id = $1 AND redundant_of IS NOT NULL`, space)
+	rows, err := pool.Query(ctx, `SELECT item_id, redundant_of FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND redundant_of IS NOT NULL`, space)
 	if err != nil {
 		return nil, err
 	}

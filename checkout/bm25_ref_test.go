@@ -46,9 +46,9 @@ type rowQuerier interface {
 func loadBM25Corpus(ctx context.Context, q rowQuerier, space, tsConfig string) (*bm25Corpus, error) {
 	rows, err := q.Query(ctx, `
 		SELECT i.item_id, i.seq, i.occurred_at, u.lexeme, coalesce(array_length(u.positions, 1), 1)
-		FROM memory_items i JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq
+		FROM memory_items i JOIN events e ON e.space_id = $1 AND e.seq = i.seq
 		LEFT JOIN LATERAL unnest(zaxy_tsv($2::regconfig, coalesce(i.text, e.content))) u ON true
-		WHERE i.space_id = $1
+		WHERE i.space_key = (SELECT space_key FROM spaces WHERE space_id = $1)
 		ORDER BY i.item_id`, space, tsConfig)
 	if err != nil {
 		return nil, err

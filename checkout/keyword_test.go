@@ -71,7 +71,7 @@ func TestKeyword_ScoresEqualReferenceBM25(t *testing.T) {
 	require.NotEmpty(t, got)
 	var text string
 	require.NoError(t, f.pool.QueryRow(ctx, `SELECT coalesce(i.text, e.content) FROM memory_items i
-		JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = 'bm25' AND i.item_id = $1`, got[0].ItemID).Scan(&text))
+		JOIN events e ON e.space_id = 'bm25' AND e.seq = i.seq WHERE i.space_key = (SELECT space_key FROM spaces WHERE space_id = 'bm25') AND i.item_id = $1`, got[0].ItemID).Scan(&text))
 	require.Contains(t, text, "Lisbon")
 }
 
@@ -99,7 +99,7 @@ func TestKeyword_CandidateBudgetMatchesTheRarestTermsAndScoresAllOfThem(t *testi
 	for _, g := range got {
 		var text string
 		require.NoError(t, f.pool.QueryRow(ctx, `SELECT coalesce(i.text, e.content) FROM memory_items i
-			JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = 'budget' AND i.item_id = $1`, g.ItemID).Scan(&text))
+			JOIN events e ON e.space_id = 'budget' AND e.seq = i.seq WHERE i.space_key = (SELECT space_key FROM spaces WHERE space_id = 'budget') AND i.item_id = $1`, g.ItemID).Scan(&text))
 		require.Contains(t, text, "Pepper")
 		require.InDelta(t, wantScore[g.ItemID], g.Score, 1e-6, g.ItemID)
 		if strings.Contains(text, "team") {

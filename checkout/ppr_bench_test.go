@@ -24,8 +24,8 @@ func BenchmarkPPRLane_100k(b *testing.B) {
 		`INSERT INTO spaces (space_id, head_seq, head_hash, head_at) VALUES ('big', 0, '\x00', now())`,
 		`INSERT INTO entities (space_id, entity_id, key, name, kinds, first_seq, last_seq, mentions)
 		 SELECT 'big', 'e' || i, 'k' || i, 'K' || i, '{name}', 1, 1, 0 FROM generate_series(1, 20000) i`,
-		`INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, occurred_at, text, ts_config, tsv)
-		 SELECT 'big', 'ev:' || s, 'event', s, 'message', now() - interval '1 day', '', 'english', ''::tsvector
+		`INSERT INTO memory_items (space_key, item_id, kind, seq, event_type, occurred_at, text, ts_config, tsv)
+		 SELECT (SELECT space_key FROM spaces WHERE space_id = 'big'), 'ev:' || s, 'event', s, 'message', now() - interval '1 day', '', 'english', ''::tsvector
 		 FROM generate_series(1, 100000) s`,
 		`SELECT setseed(0.42)`,
 		`INSERT INTO mentions (space_key, seq, start_byte, end_byte, entity_id, kind)

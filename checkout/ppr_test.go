@@ -140,7 +140,7 @@ func TestPPR_NeverCrossesSpaces(t *testing.T) {
 	f.index(t, "theirs")
 
 	var mine []string
-	rows, err := f.pool.Query(ctx, `SELECT item_id FROM memory_items WHERE space_id = 'mine'`)
+	rows, err := f.pool.Query(ctx, `SELECT item_id FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'mine')`)
 	require.NoError(t, err)
 	for rows.Next() {
 		var id string

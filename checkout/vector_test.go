@@ -108,7 +108,7 @@ func TestVector_AsOfKeepsLaterItemsOut(t *testing.T) {
 		require.Len(t, then, 5, space)
 		for _, h := range then {
 			var occurred time.Time
-			require.NoError(t, f.pool.QueryRow(ctx, `SELECT occurred_at FROM memory_items WHERE space_id = $1 AND item_id = $2`, space, h.ItemID).Scan(&occurred))
+			require.NoError(t, f.pool.QueryRow(ctx, `SELECT occurred_at FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND item_id = $2`, space, h.ItemID).Scan(&occurred))
 			require.True(t, occurred.Before(*p.AsOf), "%s: %s occurred %s, after as_of", space, h.ItemID, occurred)
 		}
 		require.NotEqual(t, now[0].ItemID, then[0].ItemID, space)

@@ -203,12 +203,12 @@ func TestErase_MarkerFoundNowhereAndChainStillVerifies(t *testing.T) {
 	// No vector derives from an erased event: each belongs to a live item with the same text.
 	require.NoError(t, b.pool.QueryRow(ctx, `
 		SELECT count(*) FROM embeddings e WHERE e.space_id = $1 AND (e.item_id = ANY ($2) OR NOT EXISTS (
-		  SELECT FROM memory_items m JOIN events c ON c.space_id = m.space_id AND c.seq = m.seq
-		  WHERE m.space_id = e.space_id AND m.item_id = e.item_id
+		  SELECT FROM memory_items m JOIN events c ON c.space_id = $1 AND c.seq = m.seq
+		  WHERE m.space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND m.item_id = e.item_id
 		    AND sha256(convert_to(coalesce(m.text, c.content), 'UTF8')) = e.text_hash))`,
 		space, []string{memoryitem.EventID(target[0].Seq), memoryitem.EventID(target[1].Seq)}).Scan(&vectors))
 	require.Zero(t, vectors)
-	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND seq = ANY ($2)`,
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND seq = ANY ($2)`,
 		space, []int64{target[0].Seq, target[1].Seq}).Scan(&vectors))
 	require.Zero(t, vectors)
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM mentions WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND seq = ANY ($2)`,

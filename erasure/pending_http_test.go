@@ -182,7 +182,7 @@ func TestErase_NoReadRouteShowsTheErasedTextBeforeThePurge(t *testing.T) {
 		require.False(t, res.ProjectionsPurged, "a worker holds the space: the projections are not purged yet")
 	}
 	var held int
-	require.NoError(t, b.admin.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND lower(text) LIKE '%' || $2 || '%'`,
+	require.NoError(t, b.admin.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND lower(text) LIKE '%' || $2 || '%'`,
 		space, lower).Scan(&held))
 	require.Positive(t, held, "the projections still hold the erased text: the reads must filter it")
 

@@ -87,7 +87,7 @@ func TestWorkers_ProjectAndEmbedEveryAppend_BadProviderLosesNothing(t *testing.T
 		st, err := projection.Lag(ctx, pool, "w")
 		return err == nil && len(st) == 1 && st[0].Lag == 0
 	})
-	items := count(t, pool, `SELECT count(*) FROM memory_items WHERE space_id = 'w'`)
+	items := count(t, pool, `SELECT count(*) FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'w')`)
 	require.Equal(t, 21, items, "20 messages and one fact version (task updates without text are items only through their facts; reasserting the same status adds evidence)")
 
 	// The broken provider fails the embedding job with a clear error; River keeps it for retry.

@@ -43,7 +43,7 @@ func (b *testBundle) centroids(t *testing.T, space string) map[string]centroidRo
 func (b *testBundle) meanOfSources(t *testing.T, space string, seqs []int64) []float32 {
 	t.Helper()
 	rows, err := b.db.Query(context.Background(), `SELECT e.embedding::vector FROM embeddings e
-		JOIN memory_items m ON m.space_id = e.space_id AND m.item_id = e.item_id
+		JOIN memory_items m ON m.space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND m.item_id = e.item_id
 		WHERE e.space_id = $1 AND m.seq = ANY($2)`, space, seqs)
 	require.NoError(t, err)
 	vecs, err := pgx.CollectRows(rows, pgx.RowTo[pgvector.Vector])

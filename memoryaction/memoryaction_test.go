@@ -333,7 +333,7 @@ func TestWritingActions_EachAppendsExactlyOneEventIdempotently(t *testing.T) {
 	b.Project(t, space)
 	var text string
 	require.NoError(t, b.db.QueryRow(ctx, `SELECT coalesce(i.text, e.content) FROM memory_items i
-		JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = $1 AND i.item_id = $2`, space, memoryitem.EventID(ku.Event.Seq)).Scan(&text))
+		JOIN events e ON e.space_id = $1 AND e.seq = i.seq WHERE i.space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND i.item_id = $2`, space, memoryitem.EventID(ku.Event.Seq)).Scan(&text))
 	require.Equal(t, "Who owns the staging database?", text)
 }
 

@@ -105,7 +105,7 @@ func TestReadingActions_EachRecordsWhatItSurfacedInTheCallersSession(t *testing.
 	// A record is bookkeeping: projected, it is no memory item checkout could rank.
 	b.Project(t, space)
 	var items int
-	require.NoError(t, b.db.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND item_id = ANY ($2)`,
+	require.NoError(t, b.db.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND item_id = ANY ($2)`,
 		space, []string{memoryitem.EventID(procs.Record.Seq), memoryitem.EventID(refl.Record.Seq)}).Scan(&items))
 	require.Zero(t, items)
 }

@@ -16,6 +16,7 @@ func TestIdentifierPartsMigration_RetokenizesItemsProjectedBefore(t *testing.T) 
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
 	exec := migrationFile(t, pool)
+	itemsBySpaceKeyDown(t, pool)
 	exec("000065_keyword_index.down.sql") // term_stats by space id, as the migration under test wrote it
 	exec("000048_identifier_parts_in_tsv.down.sql")
 

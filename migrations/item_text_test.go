@@ -44,6 +44,9 @@ func TestItemTextMigration_NullWhereTheContentAndTheSameTextEachWay(t *testing.T
 		require.NoError(t, err)
 		return out
 	}
+	// The items keyed by the text space id (migration 000072's down), as 000068 wrote them; the
+	// projection's checksum reads them keyed by space_key, so 000072 is up while it runs.
+	itemsBySpaceKeyDown(t, pool)
 	const texts = `SELECT concat_ws('|', m.space_id, m.item_id, coalesce(m.text, e.content)) FROM memory_items m
 		JOIN events e ON e.space_id = m.space_id AND e.seq = m.seq ORDER BY 1`
 	const stored = `SELECT concat_ws('|', space_id, item_id, text IS NULL) FROM memory_items ORDER BY 1`
@@ -54,6 +57,9 @@ func TestItemTextMigration_NullWhereTheContentAndTheSameTextEachWay(t *testing.T
 		JOIN events e ON e.space_id = m.space_id AND e.seq = m.seq`
 	checksums := func() []string {
 		t.Helper()
+		_, err := pool.Exec(ctx, readMigration(t, "000072_items_by_space_key.up.sql"))
+		require.NoError(t, err)
+		defer itemsBySpaceKeyDown(t, pool)
 		var out []string
 		for _, space := range []string{"zeta", "alpha"} {
 			sum, err := log.Proj.Checksum(ctx, space)
@@ -105,11 +111,14 @@ func TestItemTextMigration_NullWhereTheContentAndTheSameTextEachWay(t *testing.T
 	require.Equal(t, 16, all)
 	require.Equal(t, all, match)
 
+	_, err = pool.Exec(ctx, readMigration(t, "000072_items_by_space_key.up.sql"))
+	require.NoError(t, err)
 	for _, space := range []string{"zeta", "alpha"} {
 		res, err := log.Proj.Rebuild(ctx, space)
 		require.NoError(t, err)
 		require.Zero(t, res.EmbeddingsPruned, "every vector still matches its item's text")
 	}
+	itemsBySpaceKeyDown(t, pool)
 	require.Equal(t, written, lines(stored), "a rebuild writes the rows the migration left")
 	require.Equal(t, projected, lines(texts))
 	require.Equal(t, sums, checksums())

@@ -18,6 +18,7 @@ func TestPathPartsMigration_RetokenizesItemsProjectedBefore(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
 	exec := migrationFile(t, pool)
+	itemsBySpaceKeyDown(t, pool)
 	exec("000065_keyword_index.down.sql") // term_stats by space id, as the migration under test wrote it
 	exec("000046_path_parts_in_tsv.down.sql")
 

@@ -14,6 +14,7 @@ import (
 func TestTermStatsMigration_BackfillsItemsProjectedBefore(t *testing.T) {
 	ctx := context.Background()
 	pool := testcontainers.NewDatabase(t).AdminPool(t)
+	itemsBySpaceKeyDown(t, pool)
 	_, err := pool.Exec(ctx, readMigration(t, "000065_keyword_index.down.sql"))
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, readMigration(t, "000012_term_stats.down.sql"))

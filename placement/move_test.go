@@ -102,11 +102,16 @@ func TestMover_MovesPinsAndFinishes(t *testing.T) {
 	_, err = m.Move(ctx, "s", "mars")
 	require.ErrorContains(t, err, `no cluster "mars"`)
 
+	key := count(t, home.DB, "SELECT space_key FROM spaces WHERE space_id = 's'")
+	require.Equal(t, 300, count(t, home.DB, "SELECT count(*) FROM memory_items WHERE space_key = $1", key))
 	fin, err := m.Finish(ctx, "s")
 	require.NoError(t, err)
 	require.Equal(t, int64(300), fin.Events)
-	for _, table := range []string{"events", "spaces", "memory_items", "entities", "projection_watermarks", "space_freezes"} {
+	for _, table := range []string{"events", "spaces", "entities", "projection_watermarks", "space_freezes"} {
 		require.Zero(t, count(t, home.DB, "SELECT count(*) FROM "+table+" WHERE space_id = 's'"), table)
+	}
+	for _, table := range []string{"memory_items", "term_stats", "mentions"} { // keyed by spaces.space_key
+		require.Zero(t, count(t, home.DB, "SELECT count(*) FROM "+table+" WHERE space_key = $1", key), table)
 	}
 	require.Equal(t, 10, count(t, home.DB, "SELECT count(*) FROM events WHERE space_id = 'other'"))
 	require.Equal(t, 305, count(t, b.DB, "SELECT count(*) FROM events WHERE space_id = 's'"))
@@ -150,7 +155,7 @@ func TestMover_CopiesWholeAfterAnErasureAndAbandons(t *testing.T) {
 	require.True(t, res.Resumed)
 	require.Equal(t, int64(27), res.Events)
 	require.Zero(t, count(t, b.DB, "SELECT count(*) FROM events WHERE space_id = 'e' AND content LIKE '%4111%'"))
-	require.Zero(t, count(t, b.DB, "SELECT count(*) FROM memory_items i JOIN events x ON x.space_id = i.space_id AND x.seq = i.seq WHERE i.space_id = 'e' AND coalesce(i.text, x.content) LIKE '%4111%'"))
+	require.Zero(t, count(t, b.DB, "SELECT count(*) FROM memory_items i JOIN events x ON x.space_id = 'e' AND x.seq = i.seq WHERE i.space_key = (SELECT space_key FROM spaces WHERE space_id = 'e') AND coalesce(i.text, x.content) LIKE '%4111%'"))
 	require.Equal(t, 1, count(t, b.DB, "SELECT count(*) FROM events WHERE space_id = 'e' AND seq = 21 AND erased_by_seq IS NOT NULL"))
 
 	// Abandon: a move begun and copied, given up: the copy goes, appends resume on home.

@@ -50,7 +50,7 @@ func TestProject_AdversarialTextsProjectOnABoundedPrefix(t *testing.T) {
 		var head, tail, prefix bool
 		require.NoError(t, f.DB.QueryRow(ctx, `SELECT coalesce(i.text, e.content), i.tsv @@ $2::tsquery, i.tsv @@ $3::tsquery,
 			i.tsv = zaxy_path_tsv(i.ts_config, left(coalesce(i.text, e.content), $4))
-			FROM memory_items i JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = $1 AND i.seq = $5`, space, c.head, c.tail, indexedChars, c.seq).
+			FROM memory_items i JOIN events e ON e.space_id = $1 AND e.seq = i.seq WHERE i.space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND i.seq = $5`, space, c.head, c.tail, indexedChars, c.seq).
 			Scan(&text, &head, &tail, &prefix))
 		require.Equal(t, c.text, text, "the item keeps its whole text")
 		require.True(t, head, "seq %d: its beginning is indexed", c.seq)
@@ -61,7 +61,7 @@ func TestProject_AdversarialTextsProjectOnABoundedPrefix(t *testing.T) {
 	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM mentions WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND seq = 3`, space).Scan(&mentions))
 	require.Equal(t, projection.MaxEventMentions, mentions, "an event's mentions are bounded")
 	var green bool
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT tsv @@ 'green'::tsquery FROM memory_items WHERE space_id = $1 AND seq = 4`, space).Scan(&green))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT tsv @@ 'green'::tsquery FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND seq = 4`, space).Scan(&green))
 	require.True(t, green, "the projection went on")
 	require.Equal(t, derivedTermStats(t, f, space), storedTermStats(t, f, space))
 

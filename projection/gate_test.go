@@ -54,7 +54,7 @@ FROM (
   UNION ALL
   SELECT concat_ws('|', 'item', x.item_id, x.kind, x.seq, x.event_type, x.session_id, x.occurred_at, x.ts_config::text,
                    coalesce(x.text, e.content), x.tsv::text, x.tsv_len)
-  FROM memory_items x JOIN events e ON e.space_id = x.space_id AND e.seq = x.seq WHERE x.space_id = $1
+  FROM memory_items x JOIN events e ON e.space_id = $1 AND e.seq = x.seq WHERE x.space_key = (SELECT space_key FROM spaces WHERE space_id = $1)
   UNION ALL
   SELECT concat_ws('|', 'term', lexeme, df)
   FROM term_stats x WHERE x.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)
@@ -93,7 +93,7 @@ FROM (
 func (f *bundle) redundantOf(t *testing.T, space string) map[string]string {
 	t.Helper()
 	rows, err := f.DB.Query(context.Background(), `SELECT item_id, redundant_of FROM memory_items
-		WHERE space_id = $1 AND redundant_of IS NOT NULL`, space)
+		WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND redundant_of IS NOT NULL`, space)
 	require.NoError(t, err)
 	out := map[string]string{}
 	for rows.Next() {
@@ -152,7 +152,7 @@ func TestGate_RepeatIsRedundantAndReinforcesWhatItRepeats(t *testing.T) {
 	require.Equal(t, 2, repeated)
 
 	var factItem string
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT item_id FROM memory_items WHERE space_id = 'rep' AND seq = 12 AND kind = 'fact'`).Scan(&factItem))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT item_id FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'rep') AND seq = 12 AND kind = 'fact'`).Scan(&factItem))
 	fact := f.salience(t, "rep", factItem)
 	require.NotNil(t, fact, "the restated fact is reinforced")
 	require.InDelta(t, 1.02, fact.Reinforcement, 1e-12)
@@ -224,7 +224,7 @@ func TestGate_OffIsTheProjectionBeforeTheGate(t *testing.T) {
 	require.Equal(t, before, sum.Digest, "with the gate off the projection digests as before the gate")
 	var keys, tagged, repeated int
 	require.NoError(t, f.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM gate_keys WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)),
-		(SELECT count(*) FROM memory_items WHERE space_id = $1 AND redundant_of IS NOT NULL),
+		(SELECT count(*) FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND redundant_of IS NOT NULL),
 		(SELECT count(*) FROM reinforcements WHERE space_id = $1 AND signal = 'repeated')`, space).Scan(&keys, &tagged, &repeated))
 	require.Zero(t, keys+tagged+repeated)
 
@@ -269,8 +269,8 @@ func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	_, err := f.DB.Exec(ctx, `INSERT INTO gate_keys (space_key, key, seq)
 		SELECT (SELECT space_key FROM spaces WHERE space_id = 'big'), hashint8(i * 8 + b), i FROM generate_series(1, 5000) i, generate_series(0, 7) b`)
 	require.NoError(t, err)
-	_, err = f.DB.Exec(ctx, `INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, occurred_at, text, ts_config, tsv)
-		SELECT 'big', 'ev:' || i, 'event', i, 'message.said', now(), 'note ' || i, 'english', to_tsvector('english', 'note ' || i)
+	_, err = f.DB.Exec(ctx, `INSERT INTO memory_items (space_key, item_id, kind, seq, event_type, occurred_at, text, ts_config, tsv)
+		SELECT (SELECT space_key FROM spaces WHERE space_id = 'big'), 'ev:' || i, 'event', i, 'message.said', now(), 'note ' || i, 'english', to_tsvector('english', 'note ' || i)
 		FROM generate_series(1, 5000) i`)
 	require.NoError(t, err)
 	query, err := os.ReadFile(filepath.Join("..", "sql", "projection", "gate_candidates.sql"))
@@ -293,7 +293,8 @@ func TestGate_CandidateLookupIsAnIndexScanOnTheKeys(t *testing.T) {
 	plan := strings.Join(lines, "\n")
 	require.Regexp(t, `Index Only Scan Backward using gate_keys_pkey on gate_keys`, plan)
 	require.Regexp(t, `Index Cond: \(\(space_key = \(InitPlan \d+\)\.col1\) AND \(key = k\.key\)\)`, plan)
-	require.Regexp(t, `Index Cond: \(\(space_id = \$1\) AND \((item_id|seq) = `, plan, "each candidate's item is one index lookup")
+	require.Regexp(t, `Index Scan using memory_items_(pkey|seq) on memory_items m\s+Index Cond: \(\(space_key = \(InitPlan \d+\)\.col1\) AND \((item_id|seq) = `,
+		plan, "each candidate's item is one index lookup")
 	require.NotContains(t, plan, "Seq Scan on gate_keys", plan)
 	require.NotContains(t, plan, "Seq Scan on memory_items", plan)
 	require.NotContains(t, plan, "Hash", plan)

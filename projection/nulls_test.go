@@ -57,7 +57,7 @@ SELECT concat_ws('|', 'fact', subject_id, predicate, coalesce(object_id, '-'), c
 FROM facts x WHERE x.space_id = $1
 UNION ALL
 SELECT concat_ws('|', 'item', item_id LIKE 'ev:%', kind, seq, event_type, coalesce(redundant_of, '-'), ts_config::text, tsv_len)
-FROM memory_items WHERE space_id = $1
+FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)
 UNION ALL
 SELECT concat_ws('|', 'entity', key, name, array_to_string(kinds, ','), version, first_seq, last_seq, mentions, coalesce(invalidated_seq::text, '-'))
 FROM entities WHERE space_id = $1

@@ -188,7 +188,7 @@ func TestProject_MentionsLinkEntitiesToByteRanges(t *testing.T) {
 	// Both events are memory items (unknown types keep their text); full-text finds them.
 	var n int
 	require.NoError(t, f.DB.QueryRow(context.Background(),
-		`SELECT count(*) FROM memory_items WHERE space_id = $1 AND tsv @@ plainto_tsquery('english', 'dana')`, space).Scan(&n))
+		`SELECT count(*) FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND tsv @@ plainto_tsquery('english', 'dana')`, space).Scan(&n))
 	require.Equal(t, 2, n)
 }
 
@@ -201,7 +201,7 @@ func TestProject_BadDataOfAKnownTypeKeepsItsText(t *testing.T) {
 	f.Project(t, space)
 	var text string
 	require.NoError(t, f.DB.QueryRow(context.Background(), `SELECT coalesce(i.text, e.content) FROM memory_items i
-		JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = $1`, space).Scan(&text))
+		JOIN events e ON e.space_id = $1 AND e.seq = i.seq WHERE i.space_key = (SELECT space_key FROM spaces WHERE space_id = $1)`, space).Scan(&text))
 	require.Equal(t, "legacy text", text)
 }
 

@@ -116,7 +116,7 @@ func TestDecaySalience_MaterialisesAsOfItsRunAndCountsCrossings(t *testing.T) {
 	)
 	f.Project(t, "dec")
 	var items int
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = 'dec'`).Scan(&items))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'dec')`).Scan(&items))
 
 	res, err := projection.DecaySalience(ctx, f.DB, "dec", t0.AddDate(0, 0, 10))
 	require.NoError(t, err)

@@ -48,12 +48,12 @@ func storedTermStats(t *testing.T, f *bundle, space string) termStats {
 func derivedTermStats(t *testing.T, f *bundle, space string) termStats {
 	return readTermStats(t, f.DB, space,
 		`SELECT u.lexeme, count(*) FROM memory_items i
-		 JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq,
+		 JOIN events e ON e.space_id = $1 AND e.seq = i.seq,
 		 unnest(zaxy_tsv(i.ts_config, coalesce(i.text, e.content))) u
-		 WHERE i.space_id = $1 GROUP BY u.lexeme`,
+		 WHERE i.space_key = (SELECT space_key FROM spaces WHERE space_id = $1) GROUP BY u.lexeme`,
 		`SELECT count(*), coalesce(sum((SELECT coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0)
 		                                FROM unnest(zaxy_tsv(i.ts_config, coalesce(i.text, e.content))) u)), 0)
-		 FROM memory_items i JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = $1`)
+		 FROM memory_items i JOIN events e ON e.space_id = $1 AND e.seq = i.seq WHERE i.space_key = (SELECT space_key FROM spaces WHERE space_id = $1)`)
 }
 
 func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
@@ -69,11 +69,11 @@ func TestTermStats_IncrementalEqualsRebuildAndTheItemsText(t *testing.T) {
 	require.Greater(t, incremental.DF["deploy"], int64(0), "a lexeme, not a word, is counted")
 	require.NotContains(t, incremental.DF, "the", "stop words are not terms")
 	var items int64
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1`, space).Scan(&items))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)`, space).Scan(&items))
 	require.Equal(t, items, incremental.Items)
 	var deployLen int
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT i.tsv_len FROM memory_items i JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq
-		WHERE i.space_id = $1 AND coalesce(i.text, e.content) LIKE 'Deploys deploy%'`, space).Scan(&deployLen))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT i.tsv_len FROM memory_items i JOIN events e ON e.space_id = $1 AND e.seq = i.seq
+		WHERE i.space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND coalesce(i.text, e.content) LIKE 'Deploys deploy%'`, space).Scan(&deployLen))
 	require.Equal(t, 6, deployLen, "deploys deploy deployed service service deploys (the, and, again are stop words)")
 
 	sumBefore, err := f.Proj.Checksum(ctx, space)
@@ -167,12 +167,12 @@ func TestTermStats_ATextTooManyWordsForOneTsvectorStillProjects(t *testing.T) {
 	var text string
 	var first, last bool
 	require.NoError(t, f.DB.QueryRow(ctx, `SELECT coalesce(i.text, e.content), i.tsv @@ 'file0.go'::tsquery, i.tsv @@ 'file21999.go'::tsquery
-		FROM memory_items i JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq WHERE i.space_id = $1 AND i.seq = 1`, space).Scan(&text, &first, &last))
+		FROM memory_items i JOIN events e ON e.space_id = $1 AND e.seq = i.seq WHERE i.space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND i.seq = 1`, space).Scan(&text, &first, &last))
 	require.True(t, strings.HasPrefix(huge, text) && len(text) >= len(huge)-1, "the item keeps its whole text (%d of %d bytes)", len(text), len(huge))
 	require.True(t, first, "the prefix that fits is indexed")
 	require.False(t, last, "the rest is not")
 	var next int
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1 AND seq = 2`, space).Scan(&next))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND seq = 2`, space).Scan(&next))
 	require.Equal(t, 1, next, "the projection went on")
 	require.Equal(t, derivedTermStats(t, f, space), storedTermStats(t, f, space))
 }

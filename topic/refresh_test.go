@@ -61,7 +61,7 @@ func (f *bundle) nearest(t *testing.T, space, query string) (string, bool) {
 	var shares bool
 	require.NoError(t, f.DB.QueryRow(ctx, `
 		SELECT t.session_id, i.tsv @@ replace(plainto_tsquery('english', $3)::text, ' & ', ' | ')::tsquery
-		FROM latent_topics t JOIN memory_items i ON i.space_id = t.space_id AND i.seq = t.seq AND i.kind = 'event'
+		FROM latent_topics t JOIN memory_items i ON i.space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND i.seq = t.seq AND i.kind = 'event'
 		WHERE t.space_id = $1 ORDER BY t.vec <=> $2::vector LIMIT 1`,
 		space, vectorText(vec), query).Scan(&session, &shares))
 	return session, shares

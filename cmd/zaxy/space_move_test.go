@@ -203,7 +203,7 @@ func TestSpaceMove_WhileAWriterAppendsEveryAcknowledgedEventLandsOnTheTarget(t *
 	var left int
 	require.NoError(t, hpool.QueryRow(ctx, `SELECT count(*) FROM events WHERE space_id = $1`, space).Scan(&left))
 	require.Zero(t, left)
-	require.NoError(t, hpool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_id = $1`, space).Scan(&left))
+	require.NoError(t, hpool.QueryRow(ctx, `SELECT count(*) FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)`, space).Scan(&left))
 	require.Zero(t, left)
 }
 

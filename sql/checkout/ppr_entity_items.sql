@@ -16,7 +16,7 @@ WITH e AS (
 SELECT e.entity_id, ('ev:' || ev.seq)::text AS item_id, (e.mentions + e.facts)::bigint AS degree
 FROM e CROSS JOIN LATERAL (
   SELECT DISTINCT m.seq FROM mentions m
-  JOIN memory_items i ON i.space_id = @space_id AND i.item_id = 'ev:' || m.seq AND i.occurred_at <= @as_of
+  JOIN memory_items i ON i.space_key = m.space_key AND i.item_id = 'ev:' || m.seq AND i.occurred_at <= @as_of
   WHERE m.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = @space_id::text) AND m.entity_id = e.entity_id AND m.seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
   ORDER BY m.seq DESC
   LIMIT @fanout

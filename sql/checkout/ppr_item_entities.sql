@@ -6,7 +6,8 @@
 -- name says who talked, not what about, and would link every turn of that speaker. Nothing
 -- derived from an erased event whose purge is pending (zaxy_erased_pending, migration 000054).
 WITH n AS (
-  SELECT greatest(max(seq), 2)::float8 AS n FROM memory_items WHERE space_id = @space_id
+  SELECT greatest(max(seq), 2)::float8 AS n FROM memory_items
+  WHERE space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = @space_id::text)
 ), links AS (
   SELECT DISTINCT ('ev:' || m.seq)::text AS item_id, m.entity_id
   FROM mentions m

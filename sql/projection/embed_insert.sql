@@ -12,8 +12,8 @@ SELECT @space_id::text, u.item_id, @model::text, @dim::int, u.embedding, u.text_
        EXISTS (SELECT FROM vector_spaces v WHERE v.space_id = @space_id::text AND v.model = @model::text)
 FROM (SELECT unnest(@item_ids::text[]) AS item_id, unnest(@embeddings::vector[]) AS embedding,
              unnest(@text_hashes::bytea[]) AS text_hash) u
-JOIN memory_items m ON m.space_id = @space_id::text AND m.item_id = u.item_id
-JOIN events c ON c.space_id = m.space_id AND c.seq = m.seq AND sha256(convert_to(coalesce(m.text, c.content), 'UTF8')) = u.text_hash
+JOIN memory_items m ON m.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND m.item_id = u.item_id
+JOIN events c ON c.space_id = @space_id::text AND c.seq = m.seq AND sha256(convert_to(coalesce(m.text, c.content), 'UTF8')) = u.text_hash
 WHERE NOT EXISTS (SELECT FROM events e
                   WHERE e.space_id = @space_id::text AND e.type = 'erasure.recorded'
                     AND e.seq > coalesce((SELECT w.projected_seq FROM projection_watermarks w WHERE w.space_id = @space_id::text), 0))

@@ -5,13 +5,13 @@
 -- whose text is its event's content stores NULL and reads the content: a subquery in the
 -- select list, which the plan evaluates after the sort and limit, for the returned rows only.
 SELECT m.item_id,
-       coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = m.space_id AND e.seq = m.seq))::text AS text
+       coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = @space_id AND e.seq = m.seq))::text AS text
 FROM memory_items m
 LEFT JOIN LATERAL (
   SELECT 1 AS found FROM embeddings e
-  WHERE e.space_id = m.space_id AND e.item_id = m.item_id AND e.model = @model
+  WHERE e.space_id = @space_id AND e.item_id = m.item_id AND e.model = @model
   LIMIT 1
 ) x ON true
-WHERE m.space_id = @space_id AND x.found IS NULL
+WHERE m.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id) AND x.found IS NULL
 ORDER BY m.seq, m.item_id
 LIMIT @max_rows;

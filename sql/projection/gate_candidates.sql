@@ -27,9 +27,10 @@ SELECT t.item_id, s.seq, s.keys, t.text
 FROM shared s
 CROSS JOIN LATERAL (
   SELECT m.item_id,
-         coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = m.space_id AND e.seq = m.seq))::text AS text
+         coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = @space_id::text AND e.seq = m.seq))::text AS text
   FROM memory_items m
-  WHERE m.space_id = @space_id::text AND m.seq = s.seq AND m.item_id = 'ev:' || s.seq
+  WHERE m.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text)
+    AND m.seq = s.seq AND m.item_id = 'ev:' || s.seq
   LIMIT 1
 ) t
 ORDER BY s.seq;

@@ -19,9 +19,9 @@ WITH u AS (
          unnest(@is_contents::boolean[]) AS is_content,
          unnest(@redundant_ofs::text[]) AS redundant_of
 ), ins AS (
-  INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, session_id, occurred_at, text,
+  INSERT INTO memory_items (space_key, item_id, kind, seq, event_type, session_id, occurred_at, text,
                             ts_config, tsv, redundant_of)
-  SELECT @space_id::text, u.item_id, u.kind, u.seq, u.event_type, u.session_id, u.occurred_at,
+  SELECT (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text), u.item_id, u.kind, u.seq, u.event_type, u.session_id, u.occurred_at,
          CASE WHEN NOT u.is_content THEN u.text END,
          @ts_config::regconfig, zaxy_tsv(@ts_config::regconfig, u.text), nullif(u.redundant_of, '')
   FROM u

@@ -6,7 +6,7 @@ SELECT i.seq,
        array_agg(coalesce(cardinality(t.positions), 1) ORDER BY t.lexeme)::int[] AS counts
 FROM (
   SELECT seq, tsv FROM memory_items
-  WHERE space_id = @space_id AND kind = 'event'
+  WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id) AND kind = 'event'
   ORDER BY seq DESC
   LIMIT @max_docs
 ) i

@@ -7,7 +7,7 @@ SELECT o.session_id, o.seq, o.occurred_at,
 FROM (
   SELECT DISTINCT ON (i.session_id) i.session_id, i.seq, i.occurred_at, i.tsv
   FROM memory_items i
-  WHERE i.space_id = @space_id AND i.kind = 'event' AND i.event_type = 'message' AND i.session_id <> ''
+  WHERE i.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id) AND i.kind = 'event' AND i.event_type = 'message' AND i.session_id <> ''
     AND (@all_sessions::boolean OR NOT EXISTS (
       SELECT 1 FROM latent_topics p WHERE p.space_id = @space_id AND p.session_id = i.session_id))
   ORDER BY i.session_id, i.seq

@@ -22,7 +22,7 @@ WITH e AS (
 SELECT e.entity_id, ('ev:' || ev.seq)::text AS item_id, (e.mentions + e.facts)::bigint AS degree
 FROM e CROSS JOIN LATERAL (
   SELECT DISTINCT m.seq FROM mentions m
-  JOIN memory_items i ON i.space_id = $1 AND i.item_id = 'ev:' || m.seq AND i.occurred_at <= $2
+  JOIN memory_items i ON i.space_key = m.space_key AND i.item_id = 'ev:' || m.seq AND i.occurred_at <= $2
   WHERE m.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1::text) AND m.entity_id = e.entity_id AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   ORDER BY m.seq DESC
   LIMIT $4

@@ -11,7 +11,8 @@ import (
 
 const pprItemEntities = `-- name: PprItemEntities :many
 WITH n AS (
-  SELECT greatest(max(seq), 2)::float8 AS n FROM memory_items WHERE space_id = $1
+  SELECT greatest(max(seq), 2)::float8 AS n FROM memory_items
+  WHERE space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1::text)
 ), links AS (
   SELECT DISTINCT ('ev:' || m.seq)::text AS item_id, m.entity_id
   FROM mentions m

@@ -12,7 +12,7 @@ import (
 const deltaTotals = `-- name: DeltaTotals :one
 SELECT count(*)::bigint AS items, coalesce(sum(i.tsv_len), 0)::bigint AS tokens
 FROM memory_items i
-WHERE i.space_id = $1 AND i.seq > $2 AND i.seq <= $3
+WHERE i.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND i.seq > $2 AND i.seq <= $3
 `
 
 type DeltaTotalsParams struct {

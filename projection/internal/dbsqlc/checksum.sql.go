@@ -41,8 +41,8 @@ FROM (
   UNION ALL
   SELECT concat_ws('|', 'item', x.item_id, x.kind, x.seq, x.event_type, x.session_id, x.occurred_at, x.ts_config::text,
                    coalesce(x.text, e.content), x.tsv::text, x.tsv_len, x.redundant_of)
-  FROM memory_items x JOIN events e ON e.space_id = x.space_id AND e.seq = x.seq
-  WHERE x.space_id = $1
+  FROM memory_items x JOIN events e ON e.space_id = $1 AND e.seq = x.seq
+  WHERE x.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)
   UNION ALL
   SELECT concat_ws('|', 'term', lexeme, df)
   FROM term_stats x WHERE x.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)

@@ -17,8 +17,8 @@ SELECT $1::text, u.item_id, $2::text, $3::int, u.embedding, u.text_hash,
        EXISTS (SELECT FROM vector_spaces v WHERE v.space_id = $1::text AND v.model = $2::text)
 FROM (SELECT unnest($4::text[]) AS item_id, unnest($5::vector[]) AS embedding,
              unnest($6::bytea[]) AS text_hash) u
-JOIN memory_items m ON m.space_id = $1::text AND m.item_id = u.item_id
-JOIN events c ON c.space_id = m.space_id AND c.seq = m.seq AND sha256(convert_to(coalesce(m.text, c.content), 'UTF8')) = u.text_hash
+JOIN memory_items m ON m.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND m.item_id = u.item_id
+JOIN events c ON c.space_id = $1::text AND c.seq = m.seq AND sha256(convert_to(coalesce(m.text, c.content), 'UTF8')) = u.text_hash
 WHERE NOT EXISTS (SELECT FROM events e
                   WHERE e.space_id = $1::text AND e.type = 'erasure.recorded'
                     AND e.seq > coalesce((SELECT w.projected_seq FROM projection_watermarks w WHERE w.space_id = $1::text), 0))

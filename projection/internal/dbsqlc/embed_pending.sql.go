@@ -11,21 +11,21 @@ import (
 
 const embedPending = `-- name: EmbedPending :many
 SELECT m.item_id,
-       coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = m.space_id AND e.seq = m.seq))::text AS text
+       coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = $1 AND e.seq = m.seq))::text AS text
 FROM memory_items m
 LEFT JOIN LATERAL (
   SELECT 1 AS found FROM embeddings e
-  WHERE e.space_id = m.space_id AND e.item_id = m.item_id AND e.model = $1
+  WHERE e.space_id = $1 AND e.item_id = m.item_id AND e.model = $2
   LIMIT 1
 ) x ON true
-WHERE m.space_id = $2 AND x.found IS NULL
+WHERE m.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND x.found IS NULL
 ORDER BY m.seq, m.item_id
 LIMIT $3
 `
 
 type EmbedPendingParams struct {
-	Model   string
 	SpaceID string
+	Model   string
 	MaxRows int32
 }
 
@@ -40,7 +40,7 @@ type EmbedPendingRow struct {
 // whose text is its event's content stores NULL and reads the content: a subquery in the
 // select list, which the plan evaluates after the sort and limit, for the returned rows only.
 func (q *Queries) EmbedPending(ctx context.Context, db DBTX, arg EmbedPendingParams) ([]EmbedPendingRow, error) {
-	rows, err := db.Query(ctx, embedPending, arg.Model, arg.SpaceID, arg.MaxRows)
+	rows, err := db.Query(ctx, embedPending, arg.SpaceID, arg.Model, arg.MaxRows)
 	if err != nil {
 		return nil, err
 	}

@@ -13,8 +13,8 @@ const embedPrune = `-- name: EmbedPrune :execrows
 DELETE FROM embeddings e
 WHERE e.space_id = $1
   AND NOT EXISTS (SELECT FROM memory_items m
-                  JOIN events c ON c.space_id = m.space_id AND c.seq = m.seq
-                  WHERE m.space_id = e.space_id AND m.item_id = e.item_id
+                  JOIN events c ON c.space_id = $1 AND c.seq = m.seq
+                  WHERE m.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND m.item_id = e.item_id
                     AND sha256(convert_to(coalesce(m.text, c.content), 'UTF8')) = e.text_hash)
 `
 

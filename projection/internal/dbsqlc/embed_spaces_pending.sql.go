@@ -10,15 +10,16 @@ import (
 )
 
 const embedSpacesPending = `-- name: EmbedSpacesPending :many
-SELECT DISTINCT m.space_id
+SELECT DISTINCT s.space_id
 FROM memory_items m
+JOIN spaces s ON s.space_key = m.space_key
 LEFT JOIN LATERAL (
   SELECT 1 AS found FROM embeddings e
-  WHERE e.space_id = m.space_id AND e.item_id = m.item_id AND e.model = $1
+  WHERE e.space_id = s.space_id AND e.item_id = m.item_id AND e.model = $1
   LIMIT 1
 ) x ON true
 WHERE x.found IS NULL
-ORDER BY m.space_id
+ORDER BY s.space_id
 LIMIT $2
 `
 

@@ -22,9 +22,9 @@ WITH u AS (
          unnest($9::boolean[]) AS is_content,
          unnest($10::text[]) AS redundant_of
 ), ins AS (
-  INSERT INTO memory_items (space_id, item_id, kind, seq, event_type, session_id, occurred_at, text,
+  INSERT INTO memory_items (space_key, item_id, kind, seq, event_type, session_id, occurred_at, text,
                             ts_config, tsv, redundant_of)
-  SELECT $1::text, u.item_id, u.kind, u.seq, u.event_type, u.session_id, u.occurred_at,
+  SELECT (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text), u.item_id, u.kind, u.seq, u.event_type, u.session_id, u.occurred_at,
          CASE WHEN NOT u.is_content THEN u.text END,
          $11::regconfig, zaxy_tsv($11::regconfig, u.text), nullif(u.redundant_of, '')
   FROM u

@@ -21,10 +21,10 @@ WITH prev AS (
          coalesce(sa.pinned, false) OR f.authority IS NOT DISTINCT FROM 'asserted' AS exempt,
          coalesce(sp.floor, 0.1) AS floor
   FROM memory_items mi
-  LEFT JOIN facts f ON mi.kind = 'fact' AND f.space_id = mi.space_id AND f.fact_id = substr(mi.item_id, 6)
-  LEFT JOIN salience sa ON sa.space_id = mi.space_id AND sa.item_id = mi.item_id
-  LEFT JOIN salience_spaces sp ON sp.space_id = mi.space_id
-  WHERE mi.space_id = $1
+  LEFT JOIN facts f ON mi.kind = 'fact' AND f.space_id = $1 AND f.fact_id = substr(mi.item_id, 6)
+  LEFT JOIN salience sa ON sa.space_id = $1 AND sa.item_id = mi.item_id
+  LEFT JOIN salience_spaces sp ON sp.space_id = $1
+  WHERE mi.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)
 ), up AS (
   INSERT INTO salience_decayed AS d (space_id, item_id, salience, attenuated, decayed_at)
   SELECT $1, i.item_id, round((CASE WHEN i.exempt THEN greatest(i.raw, i.floor) ELSE i.raw END)::numeric, 9)::float8,
@@ -37,7 +37,8 @@ WITH prev AS (
 ), gone AS (
   DELETE FROM salience_decayed d
   WHERE d.space_id = $1
-    AND NOT EXISTS (SELECT FROM memory_items mi WHERE mi.space_id = d.space_id AND mi.item_id = d.item_id)
+    AND NOT EXISTS (SELECT FROM memory_items mi
+                    WHERE mi.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND mi.item_id = d.item_id)
 ), counts AS (
   SELECT count(*) AS items,
          count(*) FILTER (WHERE up.attenuated) AS attenuated,

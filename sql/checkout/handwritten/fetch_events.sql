@@ -34,7 +34,8 @@ SELECT e.seq, e.type, e.session_id, e.actor, e.occurred_at, e.content, e.data::t
        sa.last_use_seq AS sal_last_use_seq, sa.last_use_signal AS sal_last_use_signal,
        coalesce(sp.half_life_days, 30) AS sal_half_life_days, coalesce(sp.floor, 0.1) AS sal_floor,
        (SELECT mi.redundant_of FROM memory_items mi
-        WHERE mi.space_id = e.space_id AND mi.item_id = 'ev:' || e.seq AND mi.redundant_of IS NOT NULL) AS redundant_of,
+        WHERE mi.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND mi.item_id = 'ev:' || e.seq
+          AND mi.redundant_of IS NOT NULL) AS redundant_of,
        rep.n AS repeats, lr.last_seq AS repeat_seq, le.hash AS repeat_hash
 FROM events e
 -- LATERAL with LIMIT 1: one primary-key probe per row (a plain join lets the planner hash the
@@ -44,14 +45,14 @@ LEFT JOIN LATERAL (SELECT x.reinforcement, x.pinned, x.last_use_at, x.last_use_s
 LEFT JOIN salience_spaces sp ON sp.space_id = e.space_id
 LEFT JOIN LATERAL (SELECT count(*) AS n FROM (
                      SELECT FROM memory_items r
-                     WHERE r.space_id = e.space_id AND r.redundant_of = 'ev:' || e.seq
+                     WHERE r.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND r.redundant_of = 'ev:' || e.seq
                        AND r.occurred_at <= $3::timestamptz
-                       AND NOT EXISTS (SELECT FROM invalidations v WHERE v.space_id = r.space_id AND v.target_seq = r.seq)
+                       AND NOT EXISTS (SELECT FROM invalidations v WHERE v.space_id = $1 AND v.target_seq = r.seq)
                      LIMIT 1000) c) rep ON true
 LEFT JOIN LATERAL (SELECT r.seq AS last_seq FROM memory_items r
-                   WHERE rep.n > 0 AND r.space_id = e.space_id AND r.redundant_of = 'ev:' || e.seq
-                     AND r.occurred_at <= $3::timestamptz
-                     AND NOT EXISTS (SELECT FROM invalidations v WHERE v.space_id = r.space_id AND v.target_seq = r.seq)
+                   WHERE rep.n > 0 AND r.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)
+                     AND r.redundant_of = 'ev:' || e.seq AND r.occurred_at <= $3::timestamptz
+                     AND NOT EXISTS (SELECT FROM invalidations v WHERE v.space_id = $1 AND v.target_seq = r.seq)
                    ORDER BY r.seq DESC LIMIT 1) lr ON true
 LEFT JOIN events le ON le.space_id = e.space_id AND le.seq = lr.last_seq
 WHERE e.space_id = $1 AND e.seq = ANY ($2::bigint[])

@@ -17,7 +17,7 @@ SELECT f.fact_id, s.name AS subject_name, f.predicate, o.name AS object_name, f.
 FROM facts f
 JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id
 LEFT JOIN entities o ON o.space_id = f.space_id AND o.entity_id = f.object_id
-LEFT JOIN memory_items mi ON mi.space_id = f.space_id AND mi.item_id = 'fact:' || f.fact_id
+LEFT JOIN memory_items mi ON mi.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND mi.item_id = 'fact:' || f.fact_id
 -- LATERAL with LIMIT 1: one primary-key probe per row (a plain join lets the planner hash the
 -- space's whole salience table).
 LEFT JOIN LATERAL (SELECT x.reinforcement, x.pinned, x.last_use_at, x.last_use_seq, x.last_use_signal FROM salience x

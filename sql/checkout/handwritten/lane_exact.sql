@@ -15,7 +15,7 @@
 -- (zaxy_erased_pending, migration 000054) is matched: an entity it named first, a fact it
 -- recorded, its mentions.
 WITH n AS (
-  SELECT greatest(max(seq), 2)::float8 AS n FROM memory_items WHERE space_id = $1
+  SELECT greatest(max(seq), 2)::float8 AS n FROM memory_items WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)
 ), tail AS (
   SELECT DISTINCT lower(v.name) AS key
   FROM (SELECT actor, data->>'name' AS dname FROM events
@@ -43,7 +43,7 @@ WITH n AS (
   FROM hit h
   CROSS JOIN LATERAL (
     SELECT m.seq FROM mentions m
-    JOIN memory_items i ON i.space_id = $1 AND i.item_id = 'ev:' || m.seq AND i.occurred_at <= $3
+    JOIN memory_items i ON i.space_key = m.space_key AND i.item_id = 'ev:' || m.seq AND i.occurred_at <= $3
     WHERE m.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1) AND m.entity_id = h.entity_id AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
     ORDER BY m.seq DESC
     LIMIT $4

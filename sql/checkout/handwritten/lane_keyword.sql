@@ -38,7 +38,7 @@ WITH terms AS (
   SELECT i.item_id, i.tsv_len,
          setweight(i.tsv, 'A', (SELECT array_agg(lexeme) FROM terms)) AS tsv
   FROM memory_items i, q
-  WHERE i.space_id = $1 AND i.tsv @@ q.tsq AND i.occurred_at <= $4
+  WHERE i.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND i.tsv @@ q.tsq AND i.occurred_at <= $4
     AND i.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   LIMIT $6
 )

@@ -6,6 +6,6 @@ FROM embeddings e
 WHERE e.model = $2 AND e.space_id = $1 AND e.item_id <> ALL ((SELECT zaxy_erased_pending_items($1))::text[])
   AND ($5::timestamptz IS NULL OR EXISTS (
         SELECT FROM memory_items i
-        WHERE i.space_id = e.space_id AND i.item_id = e.item_id AND i.occurred_at <= $5))
+        WHERE i.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND i.item_id = e.item_id AND i.occurred_at <= $5))
 ORDER BY distance, e.item_id
 LIMIT $4

@@ -16,7 +16,8 @@ WITH hits AS MATERIALIZED (
   FROM embeddings
   WHERE model = $2 AND indexed AND space_id = $1 AND item_id <> ALL ((SELECT zaxy_erased_pending_items($1))::text[])
     AND ($5::timestamptz IS NULL OR (
-          SELECT i.occurred_at FROM memory_items i WHERE i.space_id = $1 AND i.item_id = embeddings.item_id) <= $5)
+          SELECT i.occurred_at FROM memory_items i
+          WHERE i.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND i.item_id = embeddings.item_id) <= $5)
   ORDER BY embedding::halfvec(%[1]d) <=> $3::vector(%[1]d)::halfvec(%[1]d)
   LIMIT $4
 ), rest AS (
@@ -24,7 +25,8 @@ WITH hits AS MATERIALIZED (
   FROM embeddings
   WHERE space_id = $1 AND model = $2 AND NOT indexed AND item_id <> ALL ((SELECT zaxy_erased_pending_items($1))::text[])
     AND ($5::timestamptz IS NULL OR (
-          SELECT i.occurred_at FROM memory_items i WHERE i.space_id = $1 AND i.item_id = embeddings.item_id) <= $5)
+          SELECT i.occurred_at FROM memory_items i
+          WHERE i.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND i.item_id = embeddings.item_id) <= $5)
   ORDER BY distance
   LIMIT $4
 )

@@ -5,10 +5,10 @@
 -- build_settings.sql, so its aggregate stays in memory.
 SELECT v.name AS speaker, l.lexeme, count(*)::integer AS items
 FROM memory_items i
-JOIN events e ON e.space_id = i.space_id AND e.seq = i.seq
+JOIN events e ON e.space_id = $1 AND e.seq = i.seq
 CROSS JOIN LATERAL (SELECT DISTINCT lower(n.name) AS name
                     FROM (VALUES (e.actor), (e.data->>'name')) n (name)
                     WHERE n.name IS NOT NULL AND n.name <> '') v
 CROSS JOIN LATERAL unnest(i.tsv) l
-WHERE i.space_id = $1 AND i.kind = 'event' AND i.seq > $2 AND i.seq <= $3
+WHERE i.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND i.kind = 'event' AND i.seq > $2 AND i.seq <= $3
 GROUP BY 1, 2

@@ -15,7 +15,7 @@ SELECT i.seq,
        array_agg(coalesce(cardinality(t.positions), 1) ORDER BY t.lexeme)::int[] AS counts
 FROM (
   SELECT seq, tsv FROM memory_items
-  WHERE space_id = $1 AND kind = 'event'
+  WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND kind = 'event'
   ORDER BY seq DESC
   LIMIT $2
 ) i

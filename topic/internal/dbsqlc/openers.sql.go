@@ -17,7 +17,7 @@ SELECT o.session_id, o.seq, o.occurred_at,
 FROM (
   SELECT DISTINCT ON (i.session_id) i.session_id, i.seq, i.occurred_at, i.tsv
   FROM memory_items i
-  WHERE i.space_id = $1 AND i.kind = 'event' AND i.event_type = 'message' AND i.session_id <> ''
+  WHERE i.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND i.kind = 'event' AND i.event_type = 'message' AND i.session_id <> ''
     AND ($2::boolean OR NOT EXISTS (
       SELECT 1 FROM latent_topics p WHERE p.space_id = $1 AND p.session_id = i.session_id))
   ORDER BY i.session_id, i.seq

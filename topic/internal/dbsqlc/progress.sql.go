@@ -11,8 +11,10 @@ import (
 
 const progress = `-- name: Progress :one
 SELECT coalesce((SELECT w.projected_seq FROM projection_watermarks w WHERE w.space_id = $1), 0)::bigint AS projected_seq,
-       (SELECT count(*) FROM memory_items i WHERE i.space_id = $1 AND i.kind = 'event' AND i.seq > $2::bigint)::bigint AS newer,
-       (SELECT count(*) FROM memory_items i WHERE i.space_id = $1 AND i.kind = 'event')::bigint AS total
+       (SELECT count(*) FROM memory_items i
+        WHERE i.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND i.kind = 'event' AND i.seq > $2::bigint)::bigint AS newer,
+       (SELECT count(*) FROM memory_items i
+        WHERE i.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND i.kind = 'event')::bigint AS total
 `
 
 type ProgressParams struct {

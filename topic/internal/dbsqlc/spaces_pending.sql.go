@@ -15,7 +15,9 @@ FROM projection_watermarks w
 LEFT JOIN latent_models m USING (space_id)
 WHERE (m.space_id IS NOT NULL AND w.projected_seq > m.seen_seq)
    OR (m.space_id IS NULL AND (SELECT count(*) FROM (
-         SELECT 1 FROM memory_items i WHERE i.space_id = w.space_id AND i.kind = 'event' LIMIT $1::bigint) c) >= $1::bigint)
+         SELECT 1 FROM memory_items i
+         WHERE i.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = w.space_id) AND i.kind = 'event'
+         LIMIT $1::bigint) c) >= $1::bigint)
 ORDER BY w.space_id
 LIMIT $2
 `
