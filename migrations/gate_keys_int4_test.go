@@ -74,7 +74,7 @@ func TestGateKeysInt4Migration_KeepsEarlierItemsCandidates(t *testing.T) {
 	log.Append(t, "zeta", eventloom.NewEvent{Type: "message", Actor: "user", Content: line + " zeta"})
 	log.Project(t, "zeta")
 	var of string
-	require.NoError(t, pool.QueryRow(ctx, `SELECT redundant_of FROM memory_items WHERE space_id = 'zeta' AND seq = 3`).Scan(&of))
+	require.NoError(t, pool.QueryRow(ctx, `SELECT redundant_of FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'zeta') AND seq = 3`).Scan(&of))
 	require.Equal(t, "ev:1", of, "a repeat after the migration finds the item projected before it")
 	var privs bool
 	require.NoError(t, pool.QueryRow(ctx, `SELECT has_table_privilege('zaxy_app', 'gate_keys', 'SELECT, INSERT, DELETE, MAINTAIN')`).Scan(&privs))
