@@ -18,6 +18,7 @@ import (
 // that read gate_keys or latent_terms keyed by the text space id.
 func spaceKeyProjectionsDown(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
+	entitiesSpaceKeyDown(t, pool)
 	latentTermBlocksDown(t, pool)
 	_, err := pool.Exec(context.Background(), readMigration(t, "000066_space_key_projections.down.sql"))
 	require.NoError(t, err)
