@@ -531,6 +531,9 @@ BEGIN
   END IF;
 END $$;
 
+-- zaxy_space_drop stays as 000073 made it: it deletes a space's rows by space_id or, in a table
+-- without one, by space_key, right for both forms.
+
 REVOKE ALL ON entities, facts FROM PUBLIC;
 DO $$
 BEGIN

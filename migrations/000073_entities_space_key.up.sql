@@ -552,6 +552,67 @@ BEGIN
   END IF;
 END $$;
 
+-- Drops the source copy of a moved space (migration 000056): every row of every table of this
+-- schema with a space_id column, and also of those keyed by the space's space_key alone
+-- (entities and facts, and term_stats, gate_keys, latent_terms and mentions), the key read
+-- before the spaces row goes; facts before entities (the tables no remaining table references
+-- go first).
+CREATE OR REPLACE FUNCTION zaxy_space_drop(p_space text) RETURNS bigint
+LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+DECLARE
+  left_tables text[];
+  ready text[];
+  t text;
+  n bigint;
+  dropped bigint := 0;
+  p_key int4;
+BEGIN
+  PERFORM pg_advisory_xact_lock(1517840761, hashtext(p_space));
+  IF NOT EXISTS (SELECT FROM space_freezes WHERE space_id = p_space AND state = 'moved') THEN
+    RAISE EXCEPTION 'space % has not moved off this cluster: only a moved space''s source copy is dropped', p_space
+      USING ERRCODE = 'ZX051';
+  END IF;
+  INSERT INTO space_drops (space_id) VALUES (p_space) ON CONFLICT DO NOTHING;
+  IF to_regprocedure('zaxy_age_drop(text)') IS NOT NULL THEN
+    PERFORM zaxy_age_drop(p_space);
+  END IF;
+  p_key := (SELECT s.space_key FROM spaces s WHERE s.space_id = p_space);
+  SELECT array_agg(DISTINCT c.relname::text) INTO left_tables
+  FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+  WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')
+    AND a.attname IN ('space_id', 'space_key') AND NOT a.attisdropped
+    AND c.relname NOT IN ('space_freezes', 'space_drops', 'space_imports', 'space_placements');
+  WHILE cardinality(left_tables) > 0 LOOP
+    -- The tables no other remaining table references.
+    SELECT array_agg(x) INTO ready FROM unnest(left_tables) x
+    WHERE NOT EXISTS (
+      SELECT FROM pg_constraint k
+      JOIN pg_class child ON child.oid = k.conrelid
+      JOIN pg_class parent ON parent.oid = k.confrelid
+      WHERE k.contype = 'f' AND parent.relname = x AND child.relname <> x
+        AND child.relname = ANY (left_tables));
+    IF ready IS NULL THEN
+      RAISE EXCEPTION 'drop space %: the tables % reference each other', p_space, left_tables;
+    END IF;
+    FOREACH t IN ARRAY ready LOOP
+      IF EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = t::regclass AND a.attname = 'space_id' AND NOT a.attisdropped) THEN
+        EXECUTE format('DELETE FROM %I WHERE space_id = $1', t) USING p_space;
+      ELSE
+        EXECUTE format('DELETE FROM %I WHERE space_key = $1', t) USING p_key;
+      END IF;
+      GET DIAGNOSTICS n = ROW_COUNT;
+      IF t = 'events' THEN
+        dropped := n;
+      END IF;
+    END LOOP;
+    left_tables := ARRAY(SELECT unnest(left_tables) EXCEPT SELECT unnest(ready));
+  END LOOP;
+  DELETE FROM space_freezes WHERE space_id = p_space;
+  DELETE FROM space_drops WHERE space_id = p_space;
+  RETURN dropped;
+END $$;
+REVOKE EXECUTE ON FUNCTION zaxy_space_drop(text) FROM PUBLIC;
+
 REVOKE ALL ON entities, facts FROM PUBLIC;
 DO $$
 BEGIN

@@ -102,11 +102,16 @@ func TestMover_MovesPinsAndFinishes(t *testing.T) {
 	_, err = m.Move(ctx, "s", "mars")
 	require.ErrorContains(t, err, `no cluster "mars"`)
 
+	key := count(t, home.DB, "SELECT space_key FROM spaces WHERE space_id = 's'")
+	require.Positive(t, count(t, home.DB, "SELECT count(*) FROM entities WHERE space_key = $1", key))
 	fin, err := m.Finish(ctx, "s")
 	require.NoError(t, err)
 	require.Equal(t, int64(300), fin.Events)
-	for _, table := range []string{"events", "spaces", "memory_items", "entities", "projection_watermarks", "space_freezes"} {
+	for _, table := range []string{"events", "spaces", "memory_items", "projection_watermarks", "space_freezes"} {
 		require.Zero(t, count(t, home.DB, "SELECT count(*) FROM "+table+" WHERE space_id = 's'"), table)
+	}
+	for _, table := range []string{"entities", "facts", "mentions"} { // keyed by spaces.space_key
+		require.Zero(t, count(t, home.DB, "SELECT count(*) FROM "+table+" WHERE space_key = $1", key), table)
 	}
 	require.Equal(t, 10, count(t, home.DB, "SELECT count(*) FROM events WHERE space_id = 'other'"))
 	require.Equal(t, 305, count(t, b.DB, "SELECT count(*) FROM events WHERE space_id = 's'"))
