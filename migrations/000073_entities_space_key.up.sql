@@ -5,12 +5,14 @@
 -- Their queries keep taking the text id and resolve the key in SQL (`space_key = (SELECT
 -- space_key FROM spaces WHERE space_id = $1)`, one InitPlan); a space without a spaces row has
 -- no rows here. The tables are rewritten in key order and their indexes built after the load,
--- so they come out packed; the columns are ordered so a row has no alignment padding (the
--- fixed-width ones, widest first after the key, then the varlenas). The analyst views over
--- them join spaces for the text id and keep their columns. The graph mirror's functions
--- (zaxy_age_sync, zaxy_age_mirror_digest, zaxy_age_drop, zaxy_age_latent_sync) read the tables
--- by the key; no graph is rewritten (each space's label tables stay as they are: locking all
--- of them in one transaction is what a database of many spaces cannot grant, see 000069).
+-- so they come out packed; the columns are ordered so a row has no alignment padding (two
+-- 4-byte columns, the 8-byte ones, the smaller fixed-width ones, then the varlenas). The
+-- analyst views over them join spaces for the text id and keep their columns. The graph
+-- mirror's functions (zaxy_age_sync, zaxy_age_mirror_digest, zaxy_age_drop,
+-- zaxy_age_latent_sync) read the tables by the key; no graph is rewritten (each space's label
+-- tables stay as they are: locking all of them in one transaction is what a database of many
+-- spaces cannot grant, see 000069). A moved space's drop (zaxy_space_drop) deletes the rows of
+-- the tables keyed by the space key alone too.
 DROP VIEW memory.current_facts;
 DROP VIEW memory.fact_history;
 DROP VIEW memory.salience;
