@@ -22,8 +22,8 @@ func BenchmarkPPRLane_100k(b *testing.B) {
 	pool := db.AdminPool(b)
 	for _, q := range []string{
 		`INSERT INTO spaces (space_id, head_seq, head_hash, head_at) VALUES ('big', 0, '\x00', now())`,
-		`INSERT INTO entities (space_id, entity_id, key, name, kinds, first_seq, last_seq, mentions)
-		 SELECT 'big', 'e' || i, 'k' || i, 'K' || i, '{name}', 1, 1, 0 FROM generate_series(1, 20000) i`,
+		`INSERT INTO entities (space_key, entity_id, key, name, kinds, first_seq, last_seq, mentions)
+		 SELECT (SELECT space_key FROM spaces WHERE space_id = 'big'), 'e' || i, 'k' || i, 'K' || i, '{name}', 1, 1, 0 FROM generate_series(1, 20000) i`,
 		`INSERT INTO memory_items (space_key, item_id, kind, seq, event_type, occurred_at, text, ts_config, tsv)
 		 SELECT (SELECT space_key FROM spaces WHERE space_id = 'big'), 'ev:' || s, 'event', s, 'message', now() - interval '1 day', '', 'english', ''::tsvector
 		 FROM generate_series(1, 100000) s`,
@@ -32,9 +32,9 @@ func BenchmarkPPRLane_100k(b *testing.B) {
 		 SELECT (SELECT space_key FROM spaces WHERE space_id = 'big'), s, j * 10, j * 10 + 5, 'e' || (floor(20000 * power(random(), 3))::int + 1), 'name'
 		 FROM generate_series(1, 100000) s, generate_series(0, 1) j`,
 		`UPDATE entities e SET mentions = c.n FROM (SELECT entity_id, count(*) AS n FROM mentions GROUP BY 1) c
-		 WHERE e.space_id = 'big' AND e.entity_id = c.entity_id`,
-		`INSERT INTO facts (space_id, fact_id, subject_id, predicate, object_id, version, valid_from, recorded_seq, recorded_hash, authority, evidence)
-		 SELECT 'big', 'f' || i, 'e' || (floor(20000 * power(random(), 2))::int + 1), 'p' || i, 'e' || (floor(20000 * random())::int + 1),
+		 WHERE e.space_key = (SELECT space_key FROM spaces WHERE space_id = 'big') AND e.entity_id = c.entity_id`,
+		`INSERT INTO facts (space_key, fact_id, subject_id, predicate, object_id, version, valid_from, recorded_seq, recorded_hash, authority, evidence)
+		 SELECT (SELECT space_key FROM spaces WHERE space_id = 'big'), 'f' || i, 'e' || (floor(20000 * power(random(), 2))::int + 1), 'p' || i, 'e' || (floor(20000 * random())::int + 1),
 		        1, now() - interval '2 days', i, '\x00', 'asserted', '[]' FROM generate_series(1, 10000) i`,
 		`ANALYZE entities, mentions, facts, memory_items`,
 	} {

@@ -19,7 +19,7 @@ func entityID(t *testing.T, f *fixture, space, key string) string {
 	t.Helper()
 	var id string
 	require.NoError(t, f.pool.QueryRow(context.Background(),
-		`SELECT entity_id FROM entities WHERE space_id = $1 AND key = $2`, space, key).Scan(&id))
+		`SELECT entity_id FROM entities WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND key = $2`, space, key).Scan(&id))
 	return id
 }
 
@@ -165,7 +165,7 @@ func TestPPR_NeverCrossesSpaces(t *testing.T) {
 			continue
 		}
 		var space string
-		require.NoError(t, f.pool.QueryRow(ctx, `SELECT space_id FROM entities WHERE entity_id = $1`, n).Scan(&space))
+		require.NoError(t, f.pool.QueryRow(ctx, `SELECT s.space_id FROM entities e JOIN spaces s USING (space_key) WHERE e.entity_id = $1`, n).Scan(&space))
 		require.Equal(t, "mine", space, n)
 	}
 }

@@ -153,7 +153,7 @@ func TestSalience_ACitingItemNeverReinforcesWhatItCites(t *testing.T) {
 		Data: json.RawMessage(`{"subject":"audit topic","predicate":"owned by","object":"platform team"}`)})
 	f.index(t, "cite")
 	var factID string
-	require.NoError(t, f.pool.QueryRow(ctx, `SELECT 'fact:' || fact_id FROM facts WHERE space_id = 'cite'`).Scan(&factID))
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT 'fact:' || fact_id FROM facts WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'cite')`).Scan(&factID))
 	evID := memoryitem.EventID(rc[0].Seq)
 	// The fact (citing the event) is surfaced, judged helpful and pinned; a latent artifact
 	// citing the event is surfaced too.

@@ -201,7 +201,7 @@ func TestConsole_ActsOnMemoryAndShowsWhatLanded(t *testing.T) {
 
 	// Pinning and giving feedback on a fact version from its page name it by item id.
 	var factID string
-	require.NoError(t, pool.QueryRow(ctx, `SELECT fact_id FROM facts WHERE space_id = 'demo' AND status = 'current' LIMIT 1`).Scan(&factID))
+	require.NoError(t, pool.QueryRow(ctx, `SELECT fact_id FROM facts WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'demo') AND status = 'current' LIMIT 1`).Scan(&factID))
 	var factSignals []int64
 	for _, c := range []struct {
 		action, signal, typ string

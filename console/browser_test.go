@@ -219,7 +219,7 @@ func TestConsole_PagesInHeadlessChromium(t *testing.T) {
 	require.Equal(t, demoToken, stored)
 
 	var factID string
-	require.NoError(t, pool.QueryRow(ctx, `SELECT fact_id FROM facts WHERE space_id = 'demo' AND status = 'superseded' LIMIT 1`).Scan(&factID))
+	require.NoError(t, pool.QueryRow(ctx, `SELECT fact_id FROM facts WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = 'demo') AND status = 'superseded' LIMIT 1`).Scan(&factID))
 	pages := []struct {
 		name, hash string
 		// present is a selector the rendered page must hold.

@@ -484,7 +484,7 @@ func TestErase_ErasesTheProposalsInterferenceDerivedFromTheEvent(t *testing.T) {
 	_, err := b.Proj.ProjectSpace(ctx, space)
 	require.NoError(t, err)
 	var review string
-	require.NoError(t, b.pool.QueryRow(ctx, `SELECT review_status FROM facts WHERE space_id = $1`, space).Scan(&review))
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT review_status FROM facts WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)`, space).Scan(&review))
 	require.Equal(t, "conflicted", review)
 
 	res, err := b.svc.Erase(ctx, &eventloom.EraseParams{SpaceID: space, Seq: 2, Reason: "user request", Actor: "admin:test"})
@@ -498,7 +498,7 @@ func TestErase_ErasesTheProposalsInterferenceDerivedFromTheEvent(t *testing.T) {
 	var proposals int
 	require.NoError(t, b.pool.QueryRow(ctx, `SELECT count(*) FROM proposals WHERE space_id = $1`, space).Scan(&proposals))
 	require.Zero(t, proposals)
-	require.NoError(t, b.pool.QueryRow(ctx, `SELECT review_status FROM facts WHERE space_id = $1`, space).Scan(&review))
+	require.NoError(t, b.pool.QueryRow(ctx, `SELECT review_status FROM facts WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)`, space).Scan(&review))
 	require.Equal(t, "unreviewed", review, "no open proposal contests the fact any more")
 	v, err := b.Store.VerifyWith(ctx, space, eventloom.MethodGo)
 	require.NoError(t, err)

@@ -128,9 +128,9 @@ func TestErase_NoReadRouteShowsTheErasedTextBeforeThePurge(t *testing.T) {
 	b.derive(t, space)
 
 	var entityID string
-	require.NoError(t, b.admin.QueryRow(ctx, `SELECT entity_id FROM entities WHERE space_id = $1 AND key = lower($2)`, space, marker).Scan(&entityID))
+	require.NoError(t, b.admin.QueryRow(ctx, `SELECT entity_id FROM entities WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND key = lower($2)`, space, marker).Scan(&entityID))
 	var factIDs []string
-	require.NoError(t, b.admin.QueryRow(ctx, `SELECT array_agg(fact_id) FROM facts WHERE space_id = $1 AND recorded_seq = $2`,
+	require.NoError(t, b.admin.QueryRow(ctx, `SELECT array_agg(fact_id) FROM facts WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND recorded_seq = $2`,
 		space, target[1].Seq).Scan(&factIDs))
 	require.NotEmpty(t, factIDs)
 	routes := readRoutes(space, entityID, factIDs, []int64{target[0].Seq, target[1].Seq})

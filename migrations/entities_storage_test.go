@@ -18,14 +18,19 @@ import (
 )
 
 // entityRows renders a space's entities (their hash of the first event from events), for
-// comparing the table before and after a migration.
+// comparing the table before and after a migration; entities keyed by the text id or by the
+// space key (000073).
 func entityRows(t *testing.T, pool *pgxpool.Pool, space string) []string {
 	t.Helper()
+	where := `x.space_id = $1`
+	if entitiesKeyed(t, pool) {
+		where = `x.space_key = (SELECT space_key FROM spaces WHERE space_id = $1)`
+	}
 	rows, err := pool.Query(context.Background(), `
 		SELECT concat_ws('|', x.entity_id, x.key, x.name, array_to_string(x.kinds, ','), x.version, x.first_seq,
 		                 encode(ev.hash, 'hex'), x.last_seq, x.mentions, x.invalidated_seq, x.age_node)
-		FROM entities x JOIN events ev ON ev.space_id = x.space_id AND ev.seq = x.first_seq
-		WHERE x.space_id = $1 ORDER BY 1`, space)
+		FROM entities x JOIN events ev ON ev.space_id = $1 AND ev.seq = x.first_seq
+		WHERE `+where+` ORDER BY 1`, space)
 	require.NoError(t, err)
 	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	require.NoError(t, err)
@@ -78,6 +83,13 @@ func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(
 		eventloom.NewEvent{Type: "memory.invalidated", Actor: "user", Content: "Not Lisbon.",
 			Data: fixture.Data(map[string]any{"target_id": lisbon, "reason": "wrong city"})})
 	log.Project(t, space)
+	// The space's rows of entities or facts, by the text id or the space key (000073).
+	ofSpace := func() string {
+		if entitiesKeyed(t, pool) {
+			return `space_key = (SELECT space_key FROM spaces WHERE space_id = $1)`
+		}
+		return `space_id = $1`
+	}
 
 	hasHash := func() bool {
 		t.Helper()
@@ -102,8 +114,8 @@ func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(
 	unmirrored := func() int {
 		t.Helper()
 		var n int
-		require.NoError(t, pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM entities WHERE space_id = $1 AND age_node IS NULL)
-			+ (SELECT count(*) FROM facts WHERE space_id = $1 AND (age_edge IS NULL OR (value IS NULL) <> (age_value_node IS NULL)))`, space).Scan(&n))
+		require.NoError(t, pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM entities WHERE `+ofSpace()+` AND age_node IS NULL)
+			+ (SELECT count(*) FROM facts WHERE `+ofSpace()+` AND (age_edge IS NULL OR (value IS NULL) <> (age_value_node IS NULL)))`, space).Scan(&n))
 		return n
 	}
 	require.Zero(t, unmirrored())
@@ -153,6 +165,7 @@ func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(
 	require.NoError(t, pool.QueryRow(ctx, `SELECT hash FROM events WHERE space_id = $1 AND seq = 1`, space).Scan(&firstHash))
 	require.Equal(t, firstHash, []byte(e.FirstHash[:]), "the hash comes from events")
 
+	entitiesSpaceKeyDown(t, pool) // the tables by the text id, as 000069 found them
 	_, err = pool.Exec(ctx, readMigration(t, "000069_entities_storage.down.sql"))
 	require.NoError(t, err)
 	require.True(t, hasHash())
@@ -198,6 +211,7 @@ func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(
 	require.NoError(t, pool.QueryRow(ctx, `SELECT bool_or(indisclustered) FROM pg_index WHERE indrelid = 'entities'::regclass`).Scan(&clustered))
 	require.False(t, clustered, "no clustering mark is left behind")
 
+	entitiesSpaceKeyUp(t, pool)
 	// Projecting on: a known entity mentioned again, new ones, a fact closed by a new value,
 	// and the mirror still agrees.
 	log.Append(t, space,
@@ -212,8 +226,8 @@ func TestEntitiesStorageMigration_WritesEachEntityOnceAndKeepsTheMirrorBothWays(
 	// An entity stored without a vertex id (its graph dropped) gets one from the sync.
 	_, err = pool.Exec(ctx, `SELECT zaxy_age_drop($1)`, space)
 	require.NoError(t, err)
-	_, err = pool.Exec(ctx, `SELECT zaxy_age_sync($1, (SELECT array_agg(entity_id) FROM entities WHERE space_id = $1),
-		(SELECT array_agg(fact_id) FROM facts WHERE space_id = $1))`, space)
+	_, err = pool.Exec(ctx, `SELECT zaxy_age_sync($1, (SELECT array_agg(entity_id) FROM entities WHERE `+ofSpace()+`),
+		(SELECT array_agg(fact_id) FROM facts WHERE `+ofSpace()+`))`, space)
 	require.NoError(t, err)
 	require.Zero(t, unmirrored())
 	mirrorAgrees(t, pool, space)

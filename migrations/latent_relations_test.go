@@ -48,6 +48,7 @@ func TestLatentRelationsMigration_DerivesExistingArtifactsRelationsBothWays(t *t
 	require.Contains(t, built, latent.RelExplains)
 	require.Contains(t, built, latent.RelWarns)
 
+	entitiesSpaceKeyDown(t, pool) // the mirror's functions of 000061 read entities by the text id
 	_, err = pool.Exec(ctx, readMigration(t, "000061_latent_relations.down.sql"))
 	require.NoError(t, err)
 	var exists bool
@@ -63,6 +64,7 @@ func TestLatentRelationsMigration_DerivesExistingArtifactsRelationsBothWays(t *t
 
 	_, err = pool.Exec(ctx, readMigration(t, "000061_latent_relations.up.sql"))
 	require.NoError(t, err)
+	entitiesSpaceKeyUp(t, pool)
 	require.Equal(t, built, relations(), "the migration derives what the build derived")
 	ids := []string{}
 	rows, err := pool.Query(ctx, `SELECT artifact_id FROM latent_artifacts WHERE space_id = $1`, space)

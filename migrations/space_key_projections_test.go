@@ -18,6 +18,7 @@ import (
 // that read gate_keys or latent_terms keyed by the text space id.
 func spaceKeyProjectionsDown(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
+	entitiesSpaceKeyDown(t, pool)
 	itemsBySpaceKeyDown(t, pool)
 	gateKeysInt4Down(t, pool)
 	latentTermBlocksDown(t, pool)

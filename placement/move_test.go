@@ -104,13 +104,14 @@ func TestMover_MovesPinsAndFinishes(t *testing.T) {
 
 	key := count(t, home.DB, "SELECT space_key FROM spaces WHERE space_id = 's'")
 	require.Equal(t, 300, count(t, home.DB, "SELECT count(*) FROM memory_items WHERE space_key = $1", key))
+	require.Positive(t, count(t, home.DB, "SELECT count(*) FROM entities WHERE space_key = $1", key))
 	fin, err := m.Finish(ctx, "s")
 	require.NoError(t, err)
 	require.Equal(t, int64(300), fin.Events)
-	for _, table := range []string{"events", "spaces", "entities", "projection_watermarks", "space_freezes"} {
+	for _, table := range []string{"events", "spaces", "projection_watermarks", "space_freezes"} {
 		require.Zero(t, count(t, home.DB, "SELECT count(*) FROM "+table+" WHERE space_id = 's'"), table)
 	}
-	for _, table := range []string{"memory_items", "term_stats", "mentions"} { // keyed by spaces.space_key
+	for _, table := range []string{"memory_items", "term_stats", "entities", "facts", "mentions", "gate_keys"} { // keyed by spaces.space_key
 		require.Zero(t, count(t, home.DB, "SELECT count(*) FROM "+table+" WHERE space_key = $1", key), table)
 	}
 	require.Equal(t, 10, count(t, home.DB, "SELECT count(*) FROM events WHERE space_id = 'other'"))

@@ -24,7 +24,7 @@ func relationalFacts(t *testing.T, f *bundle, space string) []factView {
 	t.Helper()
 	rows, err := f.DB.Query(context.Background(),
 		`SELECT fact_id, subject_id, predicate, status, coalesce(object_id, ''), coalesce(value::text, 'null'), closed_seq
-		 FROM facts WHERE space_id = $1`, space)
+		 FROM facts WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)`, space)
 	require.NoError(t, err)
 	var out []factView
 	for rows.Next() {
@@ -73,7 +73,7 @@ func cypherFacts(t *testing.T, f *bundle, space string) []factView {
 
 func countEntities(t *testing.T, f *bundle, space string) (relational, age int) {
 	t.Helper()
-	require.NoError(t, f.DB.QueryRow(context.Background(), `SELECT count(*) FROM entities WHERE space_id = $1`, space).Scan(&relational))
+	require.NoError(t, f.DB.QueryRow(context.Background(), `SELECT count(*) FROM entities WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)`, space).Scan(&relational))
 	res, err := graph.Cypher(context.Background(), f.DB, graph.CypherParams{SpaceID: space, Query: `MATCH (e:Entity) RETURN count(e)`})
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(res.Rows[0][0], &age))

@@ -86,7 +86,7 @@ func TestFeedback_OnTheAssertingEventCountsForItsFacts(t *testing.T) {
 	)
 	f.Project(t, space)
 	var factID string
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT fact_id FROM facts WHERE space_id = $1 AND recorded_seq = 1`, space).Scan(&factID))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT fact_id FROM facts WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND recorded_seq = 1`, space).Scan(&factID))
 	fact := "fact:" + factID
 
 	f.Append(t, space,
@@ -101,7 +101,7 @@ func TestFeedback_OnTheAssertingEventCountsForItsFacts(t *testing.T) {
 	require.Equal(t, 2, f.salience(t, space, "ev:1").Helpful, "and the event item keeps its own")
 
 	var status, review string
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT status, review_status FROM facts WHERE fact_id = $1 AND space_id = $2`, factID, space).
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT status, review_status FROM facts WHERE fact_id = $1 AND space_key = (SELECT space_key FROM spaces WHERE space_id = $2)`, factID, space).
 		Scan(&status, &review))
 	require.Equal(t, "current", status, "endorsed by the feedback on its event, it is not superseded")
 	require.Equal(t, "conflicted", review)
@@ -113,7 +113,7 @@ func TestFeedback_OnTheAssertingEventCountsForItsFacts(t *testing.T) {
 	)
 	f.Project(t, space)
 	require.Equal(t, 1, f.salience(t, space, fact).Helpful)
-	require.NoError(t, f.DB.QueryRow(ctx, `SELECT status FROM facts WHERE fact_id = $1 AND space_id = $2`, factID, space).Scan(&status))
+	require.NoError(t, f.DB.QueryRow(ctx, `SELECT status FROM facts WHERE fact_id = $1 AND space_key = (SELECT space_key FROM spaces WHERE space_id = $2)`, factID, space).Scan(&status))
 	require.Equal(t, "superseded", status)
 
 	rebuildsEqual(t, f, space, 1000, 1, 2)

@@ -36,9 +36,9 @@ SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\n' ORDER BY line), 
        count(*) FILTER (WHERE line LIKE 'reinforcement|%') AS reinforcements
 FROM (
   SELECT concat_ws('|', 'entity', entity_id, key, name, array_to_string(kinds, ','), version, first_seq,
-                   encode((SELECT ev.hash FROM events ev WHERE ev.space_id = x.space_id AND ev.seq = x.first_seq), 'hex'),
+                   encode((SELECT ev.hash FROM events ev WHERE ev.space_id = $1 AND ev.seq = x.first_seq), 'hex'),
                    last_seq, mentions, invalidated_seq) AS line
-  FROM entities x WHERE x.space_id = $1
+  FROM entities x WHERE x.space_key = (SELECT space_key FROM spaces WHERE space_id = $1)
   UNION ALL
   SELECT concat_ws('|', 'mention', seq, start_byte, end_byte, entity_id, kind)
   FROM mentions x WHERE x.space_key = (SELECT space_key FROM spaces WHERE space_id = $1)
@@ -47,7 +47,7 @@ FROM (
                    version, valid_from, coalesce(valid_to::text, '-'), recorded_seq, encode(recorded_hash, 'hex'),
                    coalesce(closed_seq::text, '-'), status, coalesce(superseded_by, '-'), authority, review_status,
                    inferred, coalesce(confidence::text, '-'), evidence::text, coalesce(close_reason, '-'))
-  FROM facts x WHERE x.space_id = $1
+  FROM facts x WHERE x.space_key = (SELECT space_key FROM spaces WHERE space_id = $1)
   UNION ALL
   SELECT concat_ws('|', 'invalidation', target_seq, seq, encode(hash, 'hex'), reason)
   FROM invalidations x WHERE x.space_id = $1

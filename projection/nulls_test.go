@@ -46,21 +46,21 @@ SELECT concat_ws('|', 'event', seq, type, CASE WHEN occurred_at = recorded_at TH
 FROM events WHERE space_id = $1
 UNION ALL
 SELECT concat_ws('|', 'fact', subject_id, predicate, coalesce(object_id, '-'), coalesce(value::text, '-'), version,
-                 CASE WHEN valid_from = (SELECT e.occurred_at FROM events e WHERE e.space_id = x.space_id AND e.seq = x.recorded_seq)
+                 CASE WHEN valid_from = (SELECT e.occurred_at FROM events e WHERE e.space_id = $1 AND e.seq = x.recorded_seq)
                       THEN 'occurred' ELSE valid_from::text END,
                  CASE WHEN valid_to IS NULL THEN '-'
-                      WHEN valid_to = (SELECT e.occurred_at FROM events e WHERE e.space_id = x.space_id AND e.seq = x.closed_seq)
+                      WHEN valid_to = (SELECT e.occurred_at FROM events e WHERE e.space_id = $1 AND e.seq = x.closed_seq)
                       THEN 'closed' ELSE valid_to::text END,
                  recorded_seq, coalesce(closed_seq::text, '-'), status,
-                 coalesce((SELECT s.recorded_seq::text FROM facts s WHERE s.space_id = x.space_id AND s.fact_id = x.superseded_by), '-'),
+                 coalesce((SELECT s.recorded_seq::text FROM facts s WHERE s.space_key = x.space_key AND s.fact_id = x.superseded_by), '-'),
                  authority, inferred, coalesce(confidence::text, '-'), coalesce('[' || close_reason || ']', '-'), review_status)
-FROM facts x WHERE x.space_id = $1
+FROM facts x WHERE x.space_key = (SELECT space_key FROM spaces WHERE space_id = $1)
 UNION ALL
 SELECT concat_ws('|', 'item', item_id LIKE 'ev:%', kind, seq, event_type, coalesce(redundant_of, '-'), ts_config::text, tsv_len)
 FROM memory_items WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)
 UNION ALL
 SELECT concat_ws('|', 'entity', key, name, array_to_string(kinds, ','), version, first_seq, last_seq, mentions, coalesce(invalidated_seq::text, '-'))
-FROM entities WHERE space_id = $1
+FROM entities WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1)
 ORDER BY 1`, "nulls")
 	require.NoError(t, err)
 	for rows.Next() {

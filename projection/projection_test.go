@@ -131,7 +131,7 @@ func TestProject_FactVersionsAreClosedNeverOverwritten(t *testing.T) {
 	require.Len(t, all, 1, "as of the end of the log only the open fact remains")
 
 	var statuses []string
-	rows, err := f.DB.Query(ctx, `SELECT status || ':' || coalesce(close_reason, '') FROM facts WHERE space_id = $1 ORDER BY recorded_seq`, space)
+	rows, err := f.DB.Query(ctx, `SELECT status || ':' || coalesce(close_reason, '') FROM facts WHERE space_key = (SELECT space_key FROM spaces WHERE space_id = $1) ORDER BY recorded_seq`, space)
 	require.NoError(t, err)
 	for rows.Next() {
 		var s string
@@ -169,7 +169,7 @@ func TestProject_MentionsLinkEntitiesToByteRanges(t *testing.T) {
 	f.Project(t, space)
 	rows, err := f.DB.Query(context.Background(),
 		`SELECT m.start_byte, m.end_byte, m.seq, e.key FROM mentions m JOIN spaces s USING (space_key)
-		 JOIN entities e ON e.space_id = s.space_id AND e.entity_id = m.entity_id
+		 JOIN entities e ON e.space_key = m.space_key AND e.entity_id = m.entity_id
 		 WHERE s.space_id = $1 ORDER BY m.seq, m.start_byte`, space)
 	require.NoError(t, err)
 	var found []string

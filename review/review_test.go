@@ -84,9 +84,9 @@ func (b *bundle) history(t *testing.T, space, entity, predicate string) []versio
 	t.Helper()
 	rows, err := b.DB.Query(context.Background(), `
 		SELECT f.fact_id, f.status, f.review_status, coalesce(o.name, f.value #>> '{}'), f.superseded_by
-		FROM facts f JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id
-		LEFT JOIN entities o ON o.space_id = f.space_id AND o.entity_id = f.object_id
-		WHERE f.space_id = $1 AND s.key = $2 AND f.predicate = $3 ORDER BY f.version`, space, entity, predicate)
+		FROM facts f JOIN entities s ON s.space_key = f.space_key AND s.entity_id = f.subject_id
+		LEFT JOIN entities o ON o.space_key = f.space_key AND o.entity_id = f.object_id
+		WHERE f.space_key = (SELECT space_key FROM spaces WHERE space_id = $1) AND s.key = $2 AND f.predicate = $3 ORDER BY f.version`, space, entity, predicate)
 	require.NoError(t, err)
 	var out []version
 	for rows.Next() {

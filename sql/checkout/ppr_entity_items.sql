@@ -8,10 +8,10 @@
 WITH e AS (
   SELECT en.entity_id, en.mentions,
          (SELECT count(*) FROM facts f
-          WHERE f.space_id = @space_id AND (f.subject_id = en.entity_id OR f.object_id = en.entity_id)
+          WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND (f.subject_id = en.entity_id OR f.object_id = en.entity_id)
             AND f.status <> 'invalidated' AND f.valid_from <= @as_of AND (f.valid_to IS NULL OR f.valid_to > @as_of)) AS facts
   FROM entities en
-  WHERE en.space_id = @space_id AND en.entity_id = ANY (@entity_ids::text[]) AND en.first_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
+  WHERE en.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND en.entity_id = ANY (@entity_ids::text[]) AND en.first_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
 )
 SELECT e.entity_id, ('ev:' || ev.seq)::text AS item_id, (e.mentions + e.facts)::bigint AS degree
 FROM e CROSS JOIN LATERAL (
@@ -25,7 +25,7 @@ UNION ALL
 SELECT e.entity_id, ('fact:' || fa.fact_id)::text AS item_id, (e.mentions + e.facts)::bigint AS degree
 FROM e CROSS JOIN LATERAL (
   SELECT f.fact_id FROM facts f
-  WHERE f.space_id = @space_id AND (f.subject_id = e.entity_id OR f.object_id = e.entity_id)
+  WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND (f.subject_id = e.entity_id OR f.object_id = e.entity_id)
     AND f.status <> 'invalidated' AND f.valid_from <= @as_of AND (f.valid_to IS NULL OR f.valid_to > @as_of)
     AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
   ORDER BY f.recorded_seq DESC, f.fact_id

@@ -15,13 +15,13 @@ WITH n AS (
   UNION
   SELECT ('fact:' || f.fact_id)::text, x.entity_id
   FROM facts f CROSS JOIN LATERAL (VALUES (f.subject_id), (f.object_id)) x (entity_id)
-  WHERE f.space_id = @space_id AND f.fact_id = ANY (@fact_ids::text[]) AND x.entity_id IS NOT NULL
+  WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND f.fact_id = ANY (@fact_ids::text[]) AND x.entity_id IS NOT NULL
     AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
 )
 SELECT l.item_id, l.entity_id,
        greatest(0, least(1, ln(n.n / greatest(en.mentions, 1)) / ln(n.n)))::float8 AS spec
 FROM links l
-JOIN entities en ON en.space_id = @space_id AND en.entity_id = l.entity_id
+JOIN entities en ON en.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND en.entity_id = l.entity_id
 CROSS JOIN n
 WHERE NOT EXISTS (SELECT FROM speaker_names s WHERE s.space_id = @space_id AND s.name_key = en.key)
   AND en.first_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])

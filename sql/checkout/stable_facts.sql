@@ -8,8 +8,8 @@
 -- (zaxy_erased_pending, migration 000054) is left out.
 SELECT ('fact:' || f.fact_id)::text AS item_id
 FROM facts f
-JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id
-WHERE f.space_id = @space_id AND f.status = 'current' AND NOT f.inferred AND f.authority = 'asserted'
+JOIN entities s ON s.space_key = f.space_key AND s.entity_id = f.subject_id
+WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND f.status = 'current' AND NOT f.inferred AND f.authority = 'asserted'
   AND f.valid_from <= @as_of AND (f.valid_to IS NULL OR f.valid_to > @as_of)
   AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
   AND NOT (@omit_tool_state::boolean AND 'tool' = ANY (s.kinds) AND f.predicate IN ('last_outcome', 'last_error'))

@@ -42,7 +42,7 @@ WITH tail AS (
                   (SELECT p.seq FROM pending p WHERE p.target_seq = r.seq), 0)::bigint AS invalidated_seq,
          -- Through facts_closed_by_recorded (migration 000045).
          coalesce((SELECT min(f.closed_seq) FROM facts f
-                   WHERE f.space_id = @space_id AND f.recorded_seq = r.seq AND f.closed_seq IS NOT NULL
+                   WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND f.recorded_seq = r.seq AND f.closed_seq IS NOT NULL
                      AND (f.status IN ('retracted', 'invalidated')
                           OR (f.status = 'superseded' AND e.type IN ('fact.asserted', 'preference.stated', 'decision.recorded')))),
                   (SELECT min(t.seq) FROM tail t

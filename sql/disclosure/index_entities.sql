@@ -8,10 +8,10 @@ WITH pend AS (
 ), degree AS (
   SELECT d.id, count(*) AS facts
   FROM (
-    SELECT f.subject_id AS id FROM facts f, pend WHERE f.space_id = @space_id AND f.status = 'current' AND f.recorded_seq <> ALL (pend.seqs)
+    SELECT f.subject_id AS id FROM facts f, pend WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND f.status = 'current' AND f.recorded_seq <> ALL (pend.seqs)
     UNION ALL
     SELECT f.object_id FROM facts f, pend
-    WHERE f.space_id = @space_id AND f.status = 'current' AND f.object_id IS NOT NULL AND f.recorded_seq <> ALL (pend.seqs)
+    WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND f.status = 'current' AND f.object_id IS NOT NULL AND f.recorded_seq <> ALL (pend.seqs)
   ) d
   GROUP BY d.id
 )
@@ -20,6 +20,6 @@ SELECT e.entity_id, e.name, e.mentions, coalesce(d.facts, 0)::bigint AS facts, e
 FROM entities e
 CROSS JOIN pend
 LEFT JOIN degree d ON d.id = e.entity_id
-WHERE e.space_id = @space_id AND e.first_seq <> ALL (pend.seqs)
+WHERE e.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND e.first_seq <> ALL (pend.seqs)
 ORDER BY e.invalidated_seq IS NOT NULL, e.mentions + coalesce(d.facts, 0) DESC, e.mentions DESC, e.key, e.entity_id
 LIMIT @max_rows;

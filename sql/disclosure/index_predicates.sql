@@ -9,7 +9,7 @@ SELECT f.predicate,
        count(*) OVER () AS predicates,
        (sum(count(*) FILTER (WHERE f.status = 'current')) OVER ())::bigint AS facts
 FROM facts f
-WHERE f.space_id = @space_id AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
+WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
 GROUP BY f.predicate
 ORDER BY current_facts DESC, versions DESC, f.predicate
 LIMIT @max_rows;

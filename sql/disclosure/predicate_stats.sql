@@ -5,4 +5,4 @@
 SELECT count(*) FILTER (WHERE f.status = 'current') AS current_facts, count(*) AS total,
        coalesce(min(f.recorded_seq), 0)::bigint AS first_seq, coalesce(max(f.recorded_seq), 0)::bigint AS last_seq
 FROM facts f
-WHERE f.space_id = @space_id AND f.predicate = @predicate AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[]);
+WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND f.predicate = @predicate AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[]);

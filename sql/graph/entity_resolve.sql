@@ -6,7 +6,7 @@
 SELECT e.entity_id, e.key, e.name, e.kinds, e.version, e.first_seq, fe.hash AS first_hash, e.last_seq,
        e.mentions, e.invalidated_seq
 FROM entities e
-JOIN events fe ON fe.space_id = e.space_id AND fe.seq = e.first_seq
-WHERE e.space_id = @space_id AND e.entity_id IN (@ref, @key_id) AND e.first_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
+JOIN events fe ON fe.space_id = @space_id AND fe.seq = e.first_seq
+WHERE e.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND e.entity_id IN (@ref, @key_id) AND e.first_seq <> ALL ((SELECT zaxy_erased_pending(@space_id))::bigint[])
 ORDER BY e.entity_id = @ref DESC
 LIMIT 1;

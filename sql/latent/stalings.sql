@@ -10,8 +10,8 @@ FROM (
   SELECT f.closed_seq, f.recorded_seq,
          CASE WHEN f.status = 'superseded' THEN 'superseded' ELSE 'invalidated' END
   FROM facts f
-  JOIN events r ON r.space_id = f.space_id AND r.seq = f.recorded_seq
-  WHERE f.space_id = @space_id AND f.status IN ('superseded', 'retracted', 'invalidated')
+  JOIN events r ON r.space_id = @space_id AND r.seq = f.recorded_seq
+  WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND f.status IN ('superseded', 'retracted', 'invalidated')
     AND f.closed_seq > @after_seq AND f.closed_seq <= @upto_seq AND f.recorded_seq < f.closed_seq
     -- Superseding a statement (a fact, preference or decision) makes it no longer hold; a
     -- state a record implies (a tool's last outcome, a task's status, a fact extracted from a

@@ -4,7 +4,7 @@
 -- space (speaker_names; a speaker's name says who talked, not what about, as in the exact lane).
 SELECT e.key, e.mentions
 FROM entities e
-WHERE e.space_id = @space_id AND e.invalidated_seq IS NULL
-  AND NOT EXISTS (SELECT FROM speaker_names s WHERE s.space_id = e.space_id AND s.name_key = e.key)
+WHERE e.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND e.invalidated_seq IS NULL
+  AND NOT EXISTS (SELECT FROM speaker_names s WHERE s.space_id = @space_id AND s.name_key = e.key)
 ORDER BY e.mentions DESC, e.key
 LIMIT @max_entities;

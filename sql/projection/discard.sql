@@ -5,7 +5,7 @@
 -- embed_prune: a vector whose item comes back with the same text is still right. The caller
 -- holds the watermark lock.
 WITH m AS (DELETE FROM mentions x WHERE x.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = @space_id)),
-     f AS (DELETE FROM facts x WHERE x.space_id = @space_id),
+     f AS (DELETE FROM facts x WHERE x.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = @space_id)),
      i AS (DELETE FROM invalidations x WHERE x.space_id = @space_id),
      s AS (DELETE FROM speaker_names x WHERE x.space_id = @space_id),
      p AS (DELETE FROM proposals x WHERE x.space_id = @space_id),

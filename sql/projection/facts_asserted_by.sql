@@ -3,5 +3,5 @@
 -- an event counts for the facts it asserted (docs/projections.md, "Reinforcement and salience").
 SELECT recorded_seq, fact_id
 FROM facts
-WHERE space_id = @space_id AND recorded_seq = ANY (@seqs::bigint[])
+WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND recorded_seq = ANY (@seqs::bigint[])
 ORDER BY recorded_seq, fact_id;

@@ -21,4 +21,4 @@ SET valid_to = CASE WHEN u.valid_to_set THEN u.valid_to END, closed_seq = nullif
     superseded_by = nullif(u.superseded_by, ''), evidence = u.evidence::jsonb,
     close_reason = CASE WHEN u.close_reason_set THEN u.close_reason END, review_status = u.review_status
 FROM u
-WHERE f.space_id = @space_id::text AND f.fact_id = u.fact_id;
+WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND f.fact_id = u.fact_id;

@@ -38,11 +38,11 @@ WITH u AS (
          zaxy_age_ids(@space_id::text, 'Value', (count(*) FILTER (WHERE n.vi IS NOT NULL))::int) AS nodes
   FROM n
 )
-INSERT INTO facts (space_id, fact_id, subject_id, predicate, object_id, value, version, valid_from,
+INSERT INTO facts (space_key, fact_id, subject_id, predicate, object_id, value, version, valid_from,
                    valid_to, recorded_seq, recorded_hash, closed_seq, status, superseded_by,
                    authority, inferred, confidence, evidence, close_reason, review_status,
                    age_edge, age_value_node)
-SELECT @space_id::text, u.fact_id, u.subject_id, u.predicate, nullif(u.object_id, ''), nullif(u.value, '')::jsonb,
+SELECT (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text), u.fact_id, u.subject_id, u.predicate, nullif(u.object_id, ''), nullif(u.value, '')::jsonb,
        u.version, u.valid_from, CASE WHEN u.valid_to_set THEN u.valid_to END, u.recorded_seq, u.recorded_hash,
        nullif(u.closed_seq, 0), u.status, nullif(u.superseded_by, ''), u.authority, u.inferred,
        nullif(u.confidence, 'NaN')::real, u.evidence::jsonb, CASE WHEN u.close_reason_set THEN u.close_reason END,

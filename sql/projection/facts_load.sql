@@ -9,14 +9,14 @@ WITH ids AS (
   FROM (SELECT unnest(@subject_ids::text[]) AS subject_id, unnest(@predicates::text[]) AS predicate) p
   CROSS JOIN LATERAL (
     SELECT fact_id FROM facts
-    WHERE space_id = @space_id::text AND subject_id = p.subject_id AND predicate = p.predicate AND status = 'current'
+    WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND subject_id = p.subject_id AND predicate = p.predicate AND status = 'current'
     LIMIT 1
   ) c
   UNION
   SELECT c.fact_id
   FROM unnest(@seqs::bigint[]) AS t (seq)
   CROSS JOIN LATERAL (
-    SELECT fact_id FROM facts WHERE space_id = @space_id::text AND recorded_seq = t.seq AND status = 'current'
+    SELECT fact_id FROM facts WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND recorded_seq = t.seq AND status = 'current'
   ) c
   UNION
   SELECT unnest(@fact_ids::text[])
@@ -25,4 +25,4 @@ SELECT f.fact_id, f.subject_id, f.predicate, f.object_id, f.value, f.version, f.
        f.valid_to, f.recorded_seq, f.recorded_hash, f.closed_seq, f.status, f.superseded_by,
        f.authority, f.review_status, f.inferred, f.confidence, f.evidence::text AS evidence, f.close_reason
 FROM ids
-CROSS JOIN LATERAL (SELECT * FROM facts WHERE space_id = @space_id::text AND fact_id = ids.fact_id) f;
+CROSS JOIN LATERAL (SELECT * FROM facts WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id::text) AND fact_id = ids.fact_id) f;

@@ -15,7 +15,7 @@ WITH prev AS (
          coalesce(sa.pinned, false) OR f.authority IS NOT DISTINCT FROM 'asserted' AS exempt,
          coalesce(sp.floor, 0.1) AS floor
   FROM memory_items mi
-  LEFT JOIN facts f ON mi.kind = 'fact' AND f.space_id = @space_id AND f.fact_id = substr(mi.item_id, 6)
+  LEFT JOIN facts f ON mi.kind = 'fact' AND f.space_key = mi.space_key AND f.fact_id = substr(mi.item_id, 6)
   LEFT JOIN salience sa ON sa.space_id = @space_id AND sa.item_id = mi.item_id
   LEFT JOIN salience_spaces sp ON sp.space_id = @space_id
   WHERE mi.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = @space_id)

@@ -14,10 +14,10 @@ const pprEntityItems = `-- name: PprEntityItems :many
 WITH e AS (
   SELECT en.entity_id, en.mentions,
          (SELECT count(*) FROM facts f
-          WHERE f.space_id = $1 AND (f.subject_id = en.entity_id OR f.object_id = en.entity_id)
+          WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND (f.subject_id = en.entity_id OR f.object_id = en.entity_id)
             AND f.status <> 'invalidated' AND f.valid_from <= $2 AND (f.valid_to IS NULL OR f.valid_to > $2)) AS facts
   FROM entities en
-  WHERE en.space_id = $1 AND en.entity_id = ANY ($3::text[]) AND en.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
+  WHERE en.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND en.entity_id = ANY ($3::text[]) AND en.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 )
 SELECT e.entity_id, ('ev:' || ev.seq)::text AS item_id, (e.mentions + e.facts)::bigint AS degree
 FROM e CROSS JOIN LATERAL (
@@ -31,7 +31,7 @@ UNION ALL
 SELECT e.entity_id, ('fact:' || fa.fact_id)::text AS item_id, (e.mentions + e.facts)::bigint AS degree
 FROM e CROSS JOIN LATERAL (
   SELECT f.fact_id FROM facts f
-  WHERE f.space_id = $1 AND (f.subject_id = e.entity_id OR f.object_id = e.entity_id)
+  WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND (f.subject_id = e.entity_id OR f.object_id = e.entity_id)
     AND f.status <> 'invalidated' AND f.valid_from <= $2 AND (f.valid_to IS NULL OR f.valid_to > $2)
     AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   ORDER BY f.recorded_seq DESC, f.fact_id

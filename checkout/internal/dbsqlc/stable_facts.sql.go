@@ -13,8 +13,8 @@ import (
 const stableFacts = `-- name: StableFacts :many
 SELECT ('fact:' || f.fact_id)::text AS item_id
 FROM facts f
-JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id
-WHERE f.space_id = $1 AND f.status = 'current' AND NOT f.inferred AND f.authority = 'asserted'
+JOIN entities s ON s.space_key = f.space_key AND s.entity_id = f.subject_id
+WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND f.status = 'current' AND NOT f.inferred AND f.authority = 'asserted'
   AND f.valid_from <= $2 AND (f.valid_to IS NULL OR f.valid_to > $2)
   AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   AND NOT ($3::boolean AND 'tool' = ANY (s.kinds) AND f.predicate IN ('last_outcome', 'last_error'))

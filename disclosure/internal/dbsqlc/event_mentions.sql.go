@@ -12,7 +12,7 @@ import (
 const eventMentions = `-- name: EventMentions :many
 SELECT m.start_byte, m.end_byte, m.entity_id, e.name, m.kind
 FROM mentions m
-JOIN entities e ON e.space_id = $1 AND e.entity_id = m.entity_id
+JOIN entities e ON e.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND e.entity_id = m.entity_id
 WHERE m.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1::text) AND m.seq = $2 AND m.seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[]) AND e.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ORDER BY m.start_byte
 `

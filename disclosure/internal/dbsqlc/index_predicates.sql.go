@@ -17,7 +17,7 @@ SELECT f.predicate,
        count(*) OVER () AS predicates,
        (sum(count(*) FILTER (WHERE f.status = 'current')) OVER ())::bigint AS facts
 FROM facts f
-WHERE f.space_id = $1 AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
+WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 GROUP BY f.predicate
 ORDER BY current_facts DESC, versions DESC, f.predicate
 LIMIT $2

@@ -13,7 +13,7 @@ const predicateStats = `-- name: PredicateStats :one
 SELECT count(*) FILTER (WHERE f.status = 'current') AS current_facts, count(*) AS total,
        coalesce(min(f.recorded_seq), 0)::bigint AS first_seq, coalesce(max(f.recorded_seq), 0)::bigint AS last_seq
 FROM facts f
-WHERE f.space_id = $1 AND f.predicate = $2 AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
+WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND f.predicate = $2 AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 `
 
 type PredicateStatsParams struct {

@@ -13,8 +13,8 @@ const entityResolve = `-- name: EntityResolve :one
 SELECT e.entity_id, e.key, e.name, e.kinds, e.version, e.first_seq, fe.hash AS first_hash, e.last_seq,
        e.mentions, e.invalidated_seq
 FROM entities e
-JOIN events fe ON fe.space_id = e.space_id AND fe.seq = e.first_seq
-WHERE e.space_id = $1 AND e.entity_id IN ($2, $3) AND e.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
+JOIN events fe ON fe.space_id = $1 AND fe.seq = e.first_seq
+WHERE e.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND e.entity_id IN ($2, $3) AND e.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ORDER BY e.entity_id = $2 DESC
 LIMIT 1
 `

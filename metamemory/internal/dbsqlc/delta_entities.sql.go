@@ -12,9 +12,9 @@ import (
 const deltaEntities = `-- name: DeltaEntities :many
 SELECT e.key, e.mentions,
        (e.invalidated_seq IS NOT NULL
-        OR EXISTS (SELECT FROM speaker_names s WHERE s.space_id = e.space_id AND s.name_key = e.key))::boolean AS dropped
+        OR EXISTS (SELECT FROM speaker_names s WHERE s.space_id = $1 AND s.name_key = e.key))::boolean AS dropped
 FROM entities e
-WHERE e.space_id = $1 AND e.last_seq > $2 AND e.last_seq <= $3
+WHERE e.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND e.last_seq > $2 AND e.last_seq <= $3
 ORDER BY e.key
 `
 

@@ -14,7 +14,7 @@ const salienceHistory = `-- name: SalienceHistory :many
 WITH item AS (
   SELECT mi.occurred_at, zaxy_salience_base(coalesce(f.authority, 'log')) AS base
   FROM memory_items mi
-  LEFT JOIN facts f ON mi.kind = 'fact' AND f.space_id = $1 AND f.fact_id = substr(mi.item_id, 6)
+  LEFT JOIN facts f ON mi.kind = 'fact' AND f.space_key = mi.space_key AND f.fact_id = substr(mi.item_id, 6)
   WHERE mi.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND mi.item_id = $3
 ), ledger AS (
   SELECT r.seq, r.signal, r.occurred_at,
@@ -112,7 +112,7 @@ SELECT mi.occurred_at, now()::timestamptz AS now, zaxy_salience_base(coalesce(f.
                            coalesce(sp.half_life_days, 30))::float8 AS decay,
        coalesce(sp.floor, 0.1)::float8 AS floor, coalesce(sp.half_life_days, 30)::float8 AS half_life_days
 FROM memory_items mi
-LEFT JOIN facts f ON mi.kind = 'fact' AND f.space_id = $1 AND f.fact_id = substr(mi.item_id, 6)
+LEFT JOIN facts f ON mi.kind = 'fact' AND f.space_key = mi.space_key AND f.fact_id = substr(mi.item_id, 6)
 LEFT JOIN salience sa ON sa.space_id = $1 AND sa.item_id = mi.item_id
 LEFT JOIN salience_spaces sp ON sp.space_id = $1
 WHERE mi.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND mi.item_id = $2

@@ -12,8 +12,8 @@ import (
 const sketchEntities = `-- name: SketchEntities :many
 SELECT e.key, e.mentions
 FROM entities e
-WHERE e.space_id = $1 AND e.invalidated_seq IS NULL
-  AND NOT EXISTS (SELECT FROM speaker_names s WHERE s.space_id = e.space_id AND s.name_key = e.key)
+WHERE e.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND e.invalidated_seq IS NULL
+  AND NOT EXISTS (SELECT FROM speaker_names s WHERE s.space_id = $1 AND s.name_key = e.key)
 ORDER BY e.mentions DESC, e.key
 LIMIT $2
 `

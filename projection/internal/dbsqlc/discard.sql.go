@@ -11,7 +11,7 @@ import (
 
 const discard = `-- name: Discard :exec
 WITH m AS (DELETE FROM mentions x WHERE x.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1)),
-     f AS (DELETE FROM facts x WHERE x.space_id = $1),
+     f AS (DELETE FROM facts x WHERE x.space_key = (SELECT s.space_key FROM spaces s WHERE s.space_id = $1)),
      i AS (DELETE FROM invalidations x WHERE x.space_id = $1),
      s AS (DELETE FROM speaker_names x WHERE x.space_id = $1),
      p AS (DELETE FROM proposals x WHERE x.space_id = $1),

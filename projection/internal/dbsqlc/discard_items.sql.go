@@ -13,7 +13,7 @@ const discardItems = `-- name: DiscardItems :exec
 WITH i AS (DELETE FROM memory_items x WHERE x.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)),
      s AS (DELETE FROM term_stats x WHERE x.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)),
      t AS (DELETE FROM term_totals x WHERE x.space_id = $1)
-DELETE FROM entities x WHERE x.space_id = $1
+DELETE FROM entities x WHERE x.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)
 `
 
 // Second step of discarding: memory items, their term statistics and entities, once nothing

@@ -12,7 +12,7 @@ import (
 const entitiesLoad = `-- name: EntitiesLoad :many
 SELECT entity_id, key, name, kinds, version, first_seq, last_seq, mentions, invalidated_seq
 FROM entities
-WHERE space_id = $1 AND entity_id = ANY ($2::text[])
+WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND entity_id = ANY ($2::text[])
 `
 
 type EntitiesLoadParams struct {

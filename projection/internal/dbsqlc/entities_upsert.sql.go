@@ -24,16 +24,16 @@ WITH u AS (
   SELECT u.entity_id, row_number() OVER (ORDER BY u.entity_id) AS i
   FROM u
   WHERE $11::boolean
-    AND NOT EXISTS (SELECT FROM entities x WHERE x.space_id = $1::text AND x.entity_id = u.entity_id)
+    AND NOT EXISTS (SELECT FROM entities x WHERE x.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND x.entity_id = u.entity_id)
 ), nodes AS (
   SELECT zaxy_age_ids($1::text, 'Entity', count(*)::int) AS ids FROM fresh
 )
-INSERT INTO entities AS t (space_id, entity_id, key, name, kinds, version, first_seq,
+INSERT INTO entities AS t (space_key, entity_id, key, name, kinds, version, first_seq,
                            last_seq, mentions, invalidated_seq, age_node)
-SELECT $1::text, u.entity_id, u.key, u.name, string_to_array(u.kinds, ','), u.version, u.first_seq,
+SELECT (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text), u.entity_id, u.key, u.name, string_to_array(u.kinds, ','), u.version, u.first_seq,
        u.last_seq, u.mentions, nullif(u.invalidated_seq, 0), n.ids[f.i]
 FROM u CROSS JOIN nodes n LEFT JOIN fresh f ON f.entity_id = u.entity_id
-ON CONFLICT (space_id, entity_id) DO UPDATE
+ON CONFLICT (space_key, entity_id) DO UPDATE
 SET kinds = excluded.kinds, version = excluded.version, last_seq = excluded.last_seq,
     mentions = excluded.mentions, invalidated_seq = excluded.invalidated_seq
 `
@@ -55,7 +55,8 @@ type EntitiesUpsertParams struct {
 // Writes the entities a batch created or changed. Each array is one column of the entities,
 // all of one length; kinds is each entity's kinds joined by commas, and an invalidated_seq of 0
 // is NULL (seqs start at 1). With age, a new entity gets its graph vertex id (age_node) as it
-// is inserted (zaxy_age_ids), so the graph sync does not write the row again.
+// is inserted (zaxy_age_ids), so the graph sync does not write the row again. Rows are keyed by
+// the space's spaces.space_key.
 func (q *Queries) EntitiesUpsert(ctx context.Context, db DBTX, arg EntitiesUpsertParams) error {
 	_, err := db.Exec(ctx, entitiesUpsert,
 		arg.SpaceID,

@@ -12,7 +12,7 @@ import (
 const factVersions = `-- name: FactVersions :many
 SELECT p.subject_id::text AS subject_id, p.predicate::text AS predicate,
        coalesce((SELECT f.version FROM facts f
-                 WHERE f.space_id = $1::text AND f.subject_id = p.subject_id AND f.predicate = p.predicate
+                 WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND f.subject_id = p.subject_id AND f.predicate = p.predicate
                  ORDER BY f.version DESC LIMIT 1), 0)::int AS version
 FROM (SELECT unnest($2::text[]) AS subject_id, unnest($3::text[]) AS predicate) p
 `

@@ -12,7 +12,7 @@ import (
 const factsAssertedBy = `-- name: FactsAssertedBy :many
 SELECT recorded_seq, fact_id
 FROM facts
-WHERE space_id = $1 AND recorded_seq = ANY ($2::bigint[])
+WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND recorded_seq = ANY ($2::bigint[])
 ORDER BY recorded_seq, fact_id
 `
 

@@ -28,7 +28,7 @@ SET valid_to = CASE WHEN u.valid_to_set THEN u.valid_to END, closed_seq = nullif
     superseded_by = nullif(u.superseded_by, ''), evidence = u.evidence::jsonb,
     close_reason = CASE WHEN u.close_reason_set THEN u.close_reason END, review_status = u.review_status
 FROM u
-WHERE f.space_id = $1::text AND f.fact_id = u.fact_id
+WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND f.fact_id = u.fact_id
 `
 
 type FactsCloseParams struct {

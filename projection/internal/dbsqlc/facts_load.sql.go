@@ -16,14 +16,14 @@ WITH ids AS (
   FROM (SELECT unnest($2::text[]) AS subject_id, unnest($3::text[]) AS predicate) p
   CROSS JOIN LATERAL (
     SELECT fact_id FROM facts
-    WHERE space_id = $1::text AND subject_id = p.subject_id AND predicate = p.predicate AND status = 'current'
+    WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND subject_id = p.subject_id AND predicate = p.predicate AND status = 'current'
     LIMIT 1
   ) c
   UNION
   SELECT c.fact_id
   FROM unnest($4::bigint[]) AS t (seq)
   CROSS JOIN LATERAL (
-    SELECT fact_id FROM facts WHERE space_id = $1::text AND recorded_seq = t.seq AND status = 'current'
+    SELECT fact_id FROM facts WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND recorded_seq = t.seq AND status = 'current'
   ) c
   UNION
   SELECT unnest($5::text[])
@@ -32,7 +32,7 @@ SELECT f.fact_id, f.subject_id, f.predicate, f.object_id, f.value, f.version, f.
        f.valid_to, f.recorded_seq, f.recorded_hash, f.closed_seq, f.status, f.superseded_by,
        f.authority, f.review_status, f.inferred, f.confidence, f.evidence::text AS evidence, f.close_reason
 FROM ids
-CROSS JOIN LATERAL (SELECT space_id, fact_id, subject_id, predicate, object_id, value, version, valid_from, valid_to, recorded_seq, recorded_hash, closed_seq, status, superseded_by, authority, review_status, inferred, confidence, evidence, close_reason, age_edge, age_value_node FROM facts WHERE space_id = $1::text AND fact_id = ids.fact_id) f
+CROSS JOIN LATERAL (SELECT space_key, version, recorded_seq, valid_from, valid_to, closed_seq, age_edge, age_value_node, confidence, inferred, fact_id, subject_id, predicate, object_id, status, superseded_by, authority, review_status, close_reason, recorded_hash, value, evidence FROM facts WHERE space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1::text) AND fact_id = ids.fact_id) f
 `
 
 type FactsLoadParams struct {

@@ -12,9 +12,9 @@ import (
 const currentFact = `-- name: CurrentFact :one
 SELECT f.fact_id, f.authority, coalesce(o.key, lower(regexp_replace(btrim(f.value #>> '{}'), '\s+', ' ', 'g')))::text AS target
 FROM entities s
-JOIN facts f ON f.space_id = s.space_id AND f.subject_id = s.entity_id AND f.predicate = $1 AND f.status = 'current'
-LEFT JOIN entities o ON o.space_id = f.space_id AND o.entity_id = f.object_id
-WHERE s.space_id = $2 AND s.entity_id = $3
+JOIN facts f ON f.space_key = s.space_key AND f.subject_id = s.entity_id AND f.predicate = $1 AND f.status = 'current'
+LEFT JOIN entities o ON o.space_key = f.space_key AND o.entity_id = f.object_id
+WHERE s.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $2::text) AND s.entity_id = $3
 `
 
 type CurrentFactParams struct {

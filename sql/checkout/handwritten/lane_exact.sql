@@ -28,14 +28,14 @@ WITH n AS (
   SELECT e.entity_id, e.key,
          greatest(0, least(1, ln(n.n / greatest(e.mentions, 1)) / ln(n.n)))::float8 AS spec
   FROM entities e, n
-  WHERE e.space_id = $1 AND e.entity_id = ANY ($2::text[])
+  WHERE e.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND e.entity_id = ANY ($2::text[])
     AND NOT EXISTS (SELECT FROM speaker_names s WHERE s.space_id = $1 AND s.name_key = e.key)
     AND e.key NOT IN (SELECT key FROM tail)
     AND e.first_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ), fact_items AS (
   SELECT 'fact:' || f.fact_id AS item_id, h.entity_id, h.spec, f.recorded_seq AS seq, 0 AS pri
   FROM hit h
-  JOIN facts f ON f.space_id = $1 AND (f.subject_id = h.entity_id OR f.object_id = h.entity_id)
+  JOIN facts f ON f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND (f.subject_id = h.entity_id OR f.object_id = h.entity_id)
   WHERE f.status <> 'invalidated' AND f.valid_from <= $3 AND (f.valid_to IS NULL OR f.valid_to > $3)
     AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ), mention_items AS (

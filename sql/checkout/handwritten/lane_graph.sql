@@ -7,13 +7,13 @@
 WITH nb AS (
   SELECT CASE WHEN f.subject_id = s.id THEN f.object_id ELSE f.subject_id END AS entity_id, max(s.spec) AS spec
   FROM unnest($2::text[], $5::float8[]) AS s (id, spec)
-  JOIN facts f ON f.space_id = $1 AND f.status = 'current' AND f.object_id IS NOT NULL
+  JOIN facts f ON f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND f.status = 'current' AND f.object_id IS NOT NULL
               AND (f.subject_id = s.id OR f.object_id = s.id) AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   GROUP BY 1
 )
 SELECT 'fact:' || f.fact_id AS item_id, nb.entity_id, nb.spec
 FROM nb
-JOIN facts f ON f.space_id = $1 AND f.subject_id = nb.entity_id
+JOIN facts f ON f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND f.subject_id = nb.entity_id
 WHERE f.status <> 'invalidated' AND f.valid_from <= $3 AND (f.valid_to IS NULL OR f.valid_to > $3)
   AND NOT (nb.entity_id = ANY ($2::text[]))
   AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])

@@ -9,10 +9,10 @@ SELECT t.id AS grp, f.total, f.fact_id, f.subject_id, s.name AS subject_name, f.
 FROM unnest($2::text[]) AS t (id)
 CROSS JOIN LATERAL (
   SELECT x.*, count(*) OVER () AS total FROM facts x
-  WHERE x.space_id = $1 AND (x.subject_id = t.id OR x.object_id = t.id) AND x.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
+  WHERE x.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND (x.subject_id = t.id OR x.object_id = t.id) AND x.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
   ORDER BY x.recorded_seq DESC, x.fact_id
   LIMIT $3
 ) f
-JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id
-LEFT JOIN entities o ON o.space_id = f.space_id AND o.entity_id = f.object_id
+JOIN entities s ON s.space_key = f.space_key AND s.entity_id = f.subject_id
+LEFT JOIN entities o ON o.space_key = f.space_key AND o.entity_id = f.object_id
 ORDER BY t.id, f.recorded_seq DESC, f.fact_id

@@ -6,7 +6,7 @@ SELECT f.fact_id, f.subject_id, s.name AS subject_name, f.predicate, f.object_id
        f.status, f.superseded_by, f.authority, f.review_status, f.inferred, f.confidence,
        f.evidence::text AS evidence, f.close_reason
 FROM facts f
-JOIN entities s ON s.space_id = f.space_id AND s.entity_id = f.subject_id
-LEFT JOIN entities o ON o.space_id = f.space_id AND o.entity_id = f.object_id
-WHERE f.space_id = $1 AND f.subject_id = $2 AND f.predicate = $3 AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
+JOIN entities s ON s.space_key = f.space_key AND s.entity_id = f.subject_id
+LEFT JOIN entities o ON o.space_key = f.space_key AND o.entity_id = f.object_id
+WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND f.subject_id = $2 AND f.predicate = $3 AND f.recorded_seq <> ALL ((SELECT zaxy_erased_pending($1))::bigint[])
 ORDER BY f.version, f.fact_id

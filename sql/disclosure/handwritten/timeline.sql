@@ -14,7 +14,7 @@ LEFT JOIN LATERAL (
 ) inv ON true
 LEFT JOIN LATERAL (
   SELECT array_agg(DISTINCT f.status ORDER BY f.status) AS statuses FROM facts f
-  WHERE f.space_id = e.space_id AND f.recorded_seq = e.seq AND f.status <> 'current'
+  WHERE f.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND f.recorded_seq = e.seq AND f.status <> 'current'
 ) fs ON true
 WHERE e.space_id = $1 AND e.type = ANY($2::text[]) AND e.seq < $3
 ORDER BY e.seq DESC
