@@ -101,10 +101,17 @@ func (e *Embedder) EnsureIndex(ctx context.Context) error { return e.ensureIndex
 
 func (e *Embedder) embed(ctx context.Context, space string) (int, error) {
 	total := 0
+	// The pass reads the space's pending items in (seq, item id) order, each batch after the
+	// last one read: an item the insert skips (its text changed meanwhile) waits for the next
+	// pass instead of being read again in this one.
+	after := dbsqlc.EmbedPendingParams{SpaceID: space, Model: e.provider.Model(), MaxRows: clampInt32(e.batchSize)}
 	for {
-		pending, err := queries.EmbedPending(ctx, e.db, dbsqlc.EmbedPendingParams{SpaceID: space, Model: e.provider.Model(), MaxRows: clampInt32(e.batchSize)})
+		pending, err := queries.EmbedPending(ctx, e.db, after)
 		if err != nil {
 			return total, fmt.Errorf("embed space %q: read pending: %w", space, err)
+		}
+		if n := len(pending); n > 0 {
+			after.AfterSeq, after.AfterItem = pending[n-1].Seq, pending[n-1].ItemID
 		}
 		ids, texts := make([]string, len(pending)), make([]string, len(pending))
 		for i, p := range pending {

@@ -10,7 +10,7 @@ import (
 )
 
 const embedPending = `-- name: EmbedPending :many
-SELECT m.item_id,
+SELECT m.item_id, m.seq,
        coalesce(m.text, (SELECT e.content FROM events e WHERE e.space_id = $1 AND e.seq = m.seq))::text AS text
 FROM memory_items m
 LEFT JOIN LATERAL (
@@ -18,29 +18,43 @@ LEFT JOIN LATERAL (
   WHERE e.space_id = $1 AND e.item_id = m.item_id AND e.model = $2
   LIMIT 1
 ) x ON true
-WHERE m.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1) AND x.found IS NULL
+WHERE m.space_key = (SELECT k.space_key FROM spaces k WHERE k.space_id = $1)
+  AND m.seq >= $3::bigint AND (m.seq, m.item_id) > ($3::bigint, $4::text)
+  AND x.found IS NULL
 ORDER BY m.seq, m.item_id
-LIMIT $3
+LIMIT $5
 `
 
 type EmbedPendingParams struct {
-	SpaceID string
-	Model   string
-	MaxRows int32
+	SpaceID   string
+	Model     string
+	AfterSeq  int64
+	AfterItem string
+	MaxRows   int32
 }
 
 type EmbedPendingRow struct {
 	ItemID string
+	Seq    int64
 	Text   string
 }
 
-// Memory items of a space without an embedding for model $2, oldest first. The probe is a
+// Memory items of a space without an embedding for model $2, oldest first, after the item
+// (@after_seq, @after_item) in that order: a pass over a space's backlog reads on from where
+// its previous batch ended, instead of probing every item it has embedded again (which made a
+// backlog of n items cost n²/batch probes). The probe is a
 // LATERAL lookup per item so it stays an index lookup even when the statistics of a fast
 // growing embeddings table are stale (a materialized anti-join would be quadratic). An item
 // whose text is its event's content stores NULL and reads the content: a subquery in the
 // select list, which the plan evaluates after the sort and limit, for the returned rows only.
 func (q *Queries) EmbedPending(ctx context.Context, db DBTX, arg EmbedPendingParams) ([]EmbedPendingRow, error) {
-	rows, err := db.Query(ctx, embedPending, arg.SpaceID, arg.Model, arg.MaxRows)
+	rows, err := db.Query(ctx, embedPending,
+		arg.SpaceID,
+		arg.Model,
+		arg.AfterSeq,
+		arg.AfterItem,
+		arg.MaxRows,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +62,7 @@ func (q *Queries) EmbedPending(ctx context.Context, db DBTX, arg EmbedPendingPar
 	var items []EmbedPendingRow
 	for rows.Next() {
 		var i EmbedPendingRow
-		if err := rows.Scan(&i.ItemID, &i.Text); err != nil {
+		if err := rows.Scan(&i.ItemID, &i.Seq, &i.Text); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
