@@ -59,6 +59,7 @@ func TestItemTextMigration_NullWhereTheContentAndTheSameTextEachWay(t *testing.T
 		t.Helper()
 		_, err := pool.Exec(ctx, readMigration(t, "000072_items_by_space_key.up.sql"))
 		require.NoError(t, err)
+		entitiesSpaceKeyUp(t, pool)
 		defer itemsBySpaceKeyDown(t, pool)
 		var out []string
 		for _, space := range []string{"zeta", "alpha"} {
@@ -113,6 +114,7 @@ func TestItemTextMigration_NullWhereTheContentAndTheSameTextEachWay(t *testing.T
 
 	_, err = pool.Exec(ctx, readMigration(t, "000072_items_by_space_key.up.sql"))
 	require.NoError(t, err)
+	entitiesSpaceKeyUp(t, pool)
 	for _, space := range []string{"zeta", "alpha"} {
 		res, err := log.Proj.Rebuild(ctx, space)
 		require.NoError(t, err)

@@ -18,6 +18,7 @@ import (
 // space_key, for tests of earlier migrations that read or write it by the text space id.
 func itemsBySpaceKeyDown(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
+	entitiesSpaceKeyDown(t, pool) // 000073's views and functions read memory_items by the key
 	ctx := context.Background()
 	var keyed bool
 	require.NoError(t, pool.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_attribute
@@ -112,6 +113,7 @@ func TestItemsBySpaceKeyMigration_SameRowsByKeyBothWays(t *testing.T) {
 
 	_, err := pool.Exec(ctx, readMigration(t, "000072_items_by_space_key.up.sql"))
 	require.NoError(t, err)
+	entitiesSpaceKeyUp(t, pool)
 	require.Equal(t, "integer", keyType())
 	require.Equal(t, items, lines(byKey))
 	require.Equal(t, views, lines(salience))
