@@ -62,7 +62,7 @@ func find(t *testing.T, indexes []maintenance.Index, name string) maintenance.In
 
 // progressPhase is the phase of the concurrent rebuild running on table, "" when none runs.
 const progressPhase = `SELECT coalesce((SELECT phase FROM pg_stat_progress_create_index
-	WHERE relid = $1::regclass LIMIT 1), '')`
+	WHERE datname = current_database() AND relid = $1::regclass LIMIT 1), '')`
 
 func TestReindex_RebuildsHalfEmptyIndexLeavesDenseOneAndLosesNoWrite(t *testing.T) {
 	ctx := context.Background()
@@ -179,7 +179,7 @@ func TestReindex_DropsTheInvalidCopyOfARebuildItCancelled(t *testing.T) {
 	require.NoError(t, err)
 	cancel()
 	waitFor(t, "the cancelled rebuild to end", func() bool {
-		return scalar[int64](t, admin, `SELECT count(*) FROM pg_stat_progress_create_index`) == 0
+		return scalar[int64](t, admin, `SELECT count(*) FROM pg_stat_progress_create_index WHERE datname = current_database()`) == 0
 	})
 	require.NoError(t, holder.Rollback(ctx))
 	res := <-done
