@@ -204,7 +204,7 @@ func Checkout(ctx context.Context, dbURL string, o CheckoutOptions) (*CheckoutRe
 	defer pool.Close()
 	spaces := checkoutBenchSpaces(o.Spaces)
 	loaded := n * len(spaces)
-	texts := corpusSentences(o.Corpus, loaded+q)
+	texts := corpusSentences(o.Corpus, loaded+q, logger)
 	rep := &CheckoutReport{Memories: n, Spaces: len(spaces), Queries: q, Warmup: o.Warmup, LaneMS: map[string]float64{}}
 	// As in service, every append (each checkout's surfaced record) enqueues its projection job
 	// in the append's transaction; no worker runs them here (the bench projects by itself).
@@ -451,12 +451,20 @@ func p50p95(d []time.Duration) (p50, p95 float64) {
 }
 
 // corpusSentences returns n distinct sentences of at least 20 characters from a LongMemEval
-// file's haystacks, topped up with synthetic sentences when the file is missing or short.
-func corpusSentences(path string, n int) []string {
+// file's haystacks, topped up with synthetic sentences when the file is missing or short. The
+// synthetic ones draw from 36 words, so every query term matches a large share of them: a
+// load that is mostly synthetic measures a keyword lane far busier than real text makes it,
+// and logger warns how many there are.
+func corpusSentences(path string, n int, logger *slog.Logger) []string {
 	var out []string
-	if f, err := os.Open(path); err == nil {
-		out, _ = Sentences(f, n)
+	f, err := os.Open(path)
+	if err == nil {
+		out, err = Sentences(f, n)
 		f.Close()
+	}
+	if len(out) < n {
+		logger.Warn("bench: synthetic sentences from 36 words make up the rest of the memories and queries",
+			"corpus", path, "from_corpus", len(out), "synthetic", n-len(out), "error", err)
 	}
 	words := strings.Fields("deploy pipeline postgres upgrade billing service search index gateway latency timeout retry queue worker migration schema vector graph entity session agent tool failure review plan cache memory budget owner team incident rollback release branch commit")
 	rng := rand.New(rand.NewPCG(7, 8))

@@ -224,7 +224,7 @@ func Replica(ctx context.Context, dbURL, standbyURL string, o ReplicaOptions) (*
 	box := jobs.NewOutbox(client)
 	store := eventloom.NewStore(pool, box, logger)
 	n, q := o.Memories, o.Queries
-	texts := corpusSentences(o.Corpus, n+q)
+	texts := corpusSentences(o.Corpus, n+q, logger)
 	if err := loadCheckoutBench(ctx, pool, store, o.Embedder, []string{checkoutBenchSpace}, texts[:n], 20, &CheckoutReport{}, logger); err != nil {
 		return nil, err
 	}
