@@ -37,10 +37,10 @@ import (
 // It reads only the log and the projections the log made, at projection time (the embeddings
 // of the vector lane are computed later, asynchronously, so they take no part; the paraphrase
 // test computes its own vectors from the text): an item is compared with the latest
-// GateCandidatesPerKey earlier ranked items under each of its band keys (MinHash, and
-// random-hyperplane keys of its paraphrase vector), whether those were projected in an earlier
-// batch (gate_keys) or earlier in the same one, and the earliest qualifying item wins. So the tags do not depend on batch
-// boundaries and a rebuild reproduces them.
+// GateCandidatesPerKey earlier ranked items under each of its keys (MinHash bands, its word
+// sequence, and random-hyperplane keys of its paraphrase vector), whether those were projected
+// in an earlier batch (gate_keys) or earlier in the same one, and the earliest qualifying item
+// wins. So the tags do not depend on batch boundaries and a rebuild reproduces them.
 
 // GateMinOverlap is the smallest share of an earlier item's words a redundant item must keep
 // (its words being the earlier item's with some left out). The gate lane (zaxy bench gate)
@@ -87,7 +87,7 @@ type gateCandidate struct {
 	compared int
 }
 
-// gateKeyRow is one band key of a ranked event item (ev:<Seq>) to write to gate_keys.
+// gateKeyRow is one key of a ranked event item (ev:<Seq>) to write to gate_keys.
 type gateKeyRow struct {
 	Key int32
 	Seq int64
@@ -101,7 +101,7 @@ type gateState struct {
 	// configured is the batch's last gate.configured (seq and mode), to record.
 	configuredSeq *int64
 	configuredOn  bool
-	// byKey holds the earlier ranked items by band key.
+	// byKey holds the earlier ranked items by key, each key's in seq order.
 	byKey   map[int32][]*gateCandidate
 	newKeys []gateKeyRow
 	// calls counts gateItem's comparisons rounds (gateCandidate.compared).
@@ -230,7 +230,7 @@ func negation(w string) bool {
 // gateText is what the gate compares of an event item.
 type gateText struct {
 	words []string
-	keys  []int32 // MinHash band keys, then the paraphrase keys
+	keys  []int32 // MinHash band keys and the sequence key, then the paraphrase keys
 	text  string
 	// values is the value signature of text, computed when first needed; phrase its
 	// paraphrase data, with the paraphrase test on.
